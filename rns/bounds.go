@@ -1,0 +1,117 @@
+package rns
+
+import (
+	"fmt"
+	"math/big"
+)
+
+// Bound is one inequality the algorithm relies on, evaluated with math/big:
+// Left Rel Right, where Rel is "<" or "<=".
+type Bound struct {
+	Name  string
+	Why   string
+	Left  *big.Int
+	Rel   string
+	Right *big.Int
+}
+
+// Holds reports whether the inequality is true.
+func (b Bound) Holds() bool {
+	c := b.Left.Cmp(b.Right)
+	if b.Rel == "<" {
+		return c < 0
+	}
+	return c <= 0
+}
+
+func lt(name, why string, l, r *big.Int) Bound  { return Bound{name, why, l, "<", r} }
+func lte(name, why string, l, r *big.Int) Bound { return Bound{name, why, l, "<=", r} }
+
+func bigU(v uint64) *big.Int { return new(big.Int).SetUint64(v) }
+
+// Bounds returns every inequality of the algorithm, each computed from the
+// actual moduli and p. Verify fails when any of them does not hold.
+func (p *Params) Bounds() []Bound {
+	n := big.NewInt(int64(p.N))
+	typeII := typeIIBound(p.P, p.N)
+	var bs []Bound
+
+	// Structure of the system.
+	bs = append(bs,
+		lt("Type II range of B", "M > (9(n+2))^2·p: inputs below 9u give outputs below u", typeII, p.B.M),
+		lt("Type II range of B̃", "M̃ > (9(n+2))^2·p", typeII, p.BT.M),
+	)
+	// Û < ((9u)^2 + n·p·M)/M; the output bound u needs (9u)^2 + n·p·M <= u·M.
+	lhs := new(big.Int).Mul(p.AddBound, p.AddBound)
+	lhs.Add(lhs, new(big.Int).Mul(new(big.Int).Mul(n, p.P), p.B.M))
+	bs = append(bs,
+		lte("multiplication output below u", "(9u)^2 + n·p·M <= u·M, u = (n+2)·p, the lazy first extension adds < n·p", lhs, new(big.Int).Mul(p.U, p.B.M)),
+		lte("inputs fit B", "9u <= M", p.AddBound, p.B.M),
+		lte("inputs fit B̃", "9u <= M̃", p.AddBound, p.BT.M),
+		lte("Shenoy: m_e covers α", "n <= m_e, since 0 <= α < n", n, big.NewInt(int64(p.Me()))),
+	)
+	// Kawamura: Δ <= β = Φ/2^16 < 1 and u <= (1 − β)·M̃.
+	_, delta := p.KawamuraBeta()
+	two16 := big.NewInt(1 << ChannelBits)
+	deltaScaled := ceilRat(new(big.Rat).Mul(delta, new(big.Rat).SetInt(two16)))
+	bs = append(bs,
+		lte("Kawamura: Φ covers Δ", "⌈2^16·Δ⌉ <= Φ, Δ the exhaustive worst error of the truncated sum", deltaScaled, big.NewInt(int64(p.Phi))),
+		lt("Kawamura: β < 1", "Φ < 2^16", big.NewInt(int64(p.Phi)), two16),
+		lte("Kawamura: X < (1−β)·M̃", "2^16·u <= (2^16 − Φ)·M̃ for every extended value X < u",
+			new(big.Int).Mul(p.U, two16), new(big.Int).Mul(big.NewInt(int64(1<<ChannelBits-p.Phi)), p.BT.M)),
+	)
+	// Host CRT estimates α with float64 and needs X/M < 1/4 for every converted X < 9u.
+	bs = append(bs, lt("CRT α estimate", "4·9u < M", new(big.Int).Lsh(p.AddBound, 2), p.B.M))
+	// Fold reduction: after MaxFolds folds every 32-bit value is below 2m.
+	for _, basis := range []struct {
+		name string
+		b    Basis
+	}{{"B", p.B}, {"B̃", p.BT}} {
+		worst, worstM := uint64(0), uint64(0)
+		for _, mod := range basis.b.Moduli {
+			v := uint64(1<<32 - 1)
+			for range basis.b.MaxFolds() {
+				v = mod.foldBound(v)
+			}
+			// compare v < 2m through the ratio v/(2m): keep the modulus closest to failing
+			if worstM == 0 || v*worstM > worst*2*uint64(mod.M) {
+				worst, worstM = v, 2*uint64(mod.M)
+			}
+		}
+		bs = append(bs, lt(fmt.Sprintf("%d folds reduce 32 bits in %s", basis.b.MaxFolds(), basis.name),
+			"the largest value after the folds, for the modulus closest to failing, is below 2m",
+			bigU(worst), bigU(worstM)))
+	}
+	return bs
+}
+
+// Verify re-checks the whole system with math/big: the moduli are of the
+// form 2^16 − c, pairwise coprime and coprime with p, the bases are as large
+// as the algorithm needs, and every inequality of Bounds holds. The error
+// names the first property that fails.
+func (p *Params) Verify() error {
+	all := append(append([]Modulus{}, p.B.Moduli...), p.BT.Moduli...)
+	if len(p.B.Moduli) != p.N || len(p.BT.Moduli) != p.N {
+		return fmt.Errorf("rns: bases hold %d and %d moduli, want n = %d", len(p.B.Moduli), len(p.BT.Moduli), p.N)
+	}
+	for i, a := range all {
+		if a.M+a.C != 1<<ChannelBits || a.C%2 == 0 {
+			return fmt.Errorf("rns: modulus %d is not 2^16 − c with c odd", a.M)
+		}
+		if new(big.Int).Mod(p.P, big.NewInt(int64(a.M))).Sign() == 0 {
+			return fmt.Errorf("rns: modulus %d divides p", a.M)
+		}
+		for _, b := range all[:i] {
+			if gcd(a.M, b.M) != 1 {
+				return fmt.Errorf("rns: moduli %d and %d are not coprime", a.M, b.M)
+			}
+		}
+	}
+	for _, bnd := range p.Bounds() {
+		if !bnd.Holds() {
+			return fmt.Errorf("rns: bound %q fails: %s (%d-bit left side %s %d-bit right side)",
+				bnd.Name, bnd.Why, bnd.Left.BitLen(), bnd.Rel, bnd.Right.BitLen())
+		}
+	}
+	return nil
+}
