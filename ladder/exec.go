@@ -1,0 +1,214 @@
+package ladder
+
+import (
+	"math/big"
+
+	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/rns"
+)
+
+// Phase tells an Observer where the ladder is.
+type Phase int
+
+const (
+	PhaseInit Phase = iota
+	PhaseLoop
+)
+
+// Observer, when not nil, is called after every step: phase, the scalar bit
+// index (−1 in Init) and the step index.
+type Observer func(phase Phase, bit, step int)
+
+// executor is one way of computing the schedule's sets.
+type executor interface {
+	mulSet(ops []MulOp)
+	addSet(ops []AddOp)
+	swap(bit uint)
+}
+
+// run walks the schedule: Init, then for bits t−1 … 0 a conditional swap,
+// the Loop steps and the same swap again. The swaps are data-independent in
+// both executors (masked selects), as in the kernel.
+func run(e executor, s *Schedule, k *big.Int, t int, obs Observer) {
+	for i, st := range s.Init {
+		e.mulSet(st.Muls)
+		e.addSet(st.Adds)
+		if obs != nil {
+			obs(PhaseInit, -1, i)
+		}
+	}
+	for bit := t - 1; bit >= 0; bit-- {
+		b := k.Bit(bit)
+		e.swap(b)
+		for i, st := range s.Loop {
+			e.mulSet(st.Muls)
+			e.addSet(st.Adds)
+			if obs != nil {
+				obs(PhaseLoop, bit, i)
+			}
+		}
+		e.swap(b)
+	}
+}
+
+// Oracle runs the schedule on big integers reduced mod p, outside the
+// Montgomery domain: an executor that shares nothing with the RNS but the
+// schedule itself.
+type Oracle struct {
+	su   *Setup
+	regs [NumRegs]*big.Int
+	tmp  [NumRegs]*big.Int
+}
+
+// NewOracle returns a big-integer executor for su.
+func (su *Setup) NewOracle() *Oracle {
+	o := &Oracle{su: su}
+	for i := range o.regs {
+		o.regs[i], o.tmp[i] = new(big.Int), new(big.Int)
+	}
+	return o
+}
+
+// Reg returns register r (mod p, plain domain).
+func (o *Oracle) Reg(r Reg) *big.Int { return o.regs[r] }
+
+// Run computes the ladder for base x-coordinate xg and ladder scalar k of t+1
+// bits (see LadderScalar) and returns the projective P = k·G and Q = P + G.
+func (o *Oracle) Run(xg, k *big.Int, t int, obs Observer) Projective {
+	p := o.su.Curve.P
+	o.regs[XG].Mod(xg, p)
+	o.regs[KB].Mod(o.su.Curve.B, p)
+	run(o, o.su.Schedule, k, t, obs)
+	return Projective{new(big.Int).Set(o.regs[XP]), new(big.Int).Set(o.regs[ZP]),
+		new(big.Int).Set(o.regs[XQ]), new(big.Int).Set(o.regs[ZQ])}
+}
+
+func (o *Oracle) mulSet(ops []MulOp) {
+	p := o.su.Curve.P
+	for i, op := range ops {
+		o.tmp[i].Mul(o.regs[op.X], o.regs[op.Y]).Mod(o.tmp[i], p)
+	}
+	for i, op := range ops {
+		o.regs[op.Dst].Set(o.tmp[i])
+	}
+}
+
+func (o *Oracle) addSet(ops []AddOp) {
+	p := o.su.Curve.P
+	c := new(big.Int)
+	for i, op := range ops {
+		z := o.tmp[i].Set(o.su.Consts.AddPlain[op.Const])
+		for _, tm := range op.Terms {
+			z.Add(z, c.Mul(big.NewInt(int64(tm.Coef)), o.regs[tm.Src]))
+		}
+		z.Mod(z, p)
+	}
+	for i, op := range ops {
+		o.regs[op.Dst].Set(o.tmp[i])
+	}
+}
+
+func (o *Oracle) swap(bit uint) {
+	if bit == 1 {
+		o.regs[XP], o.regs[XQ] = o.regs[XQ], o.regs[XP]
+		o.regs[ZP], o.regs[ZQ] = o.regs[ZQ], o.regs[ZP]
+	}
+}
+
+// RNSExecutor runs the schedule on RNS channels through basext, channel by
+// channel as the kernel does: its registers after any step are bit for bit
+// those of the kernel. Not safe for concurrent use; make one per goroutine.
+type RNSExecutor struct {
+	su   *Setup
+	mu   *basext.Multiplier
+	regs [NumRegs]rns.Element
+	tmp  [NumRegs]rns.Element
+}
+
+// NewRNSExecutor returns a CPU twin of the kernel using base extension v.
+func (su *Setup) NewRNSExecutor(v basext.Variant) *RNSExecutor {
+	e := &RNSExecutor{su: su, mu: su.Tables.NewMultiplier(v)}
+	for i := range e.regs {
+		e.regs[i], e.tmp[i] = su.Params.NewElement(), su.Params.NewElement()
+	}
+	return e
+}
+
+// Reg returns register r.
+func (e *RNSExecutor) Reg(r Reg) *rns.Element { return &e.regs[r] }
+
+// Run computes the ladder from the RNS Montgomery form of the base
+// x-coordinate (Setup.InputElement) and the ladder scalar k of t+1 bits.
+// The result holds the B residues of X_P, Z_P, X_Q, Z_Q.
+func (e *RNSExecutor) Run(xg *rns.Element, k *big.Int, t int, obs Observer) Channels {
+	e.regs[XG].Set(xg)
+	e.regs[KB].Set(&e.su.KB)
+	run(e, e.su.Schedule, k, t, obs)
+	var out Channels
+	for i, r := range []Reg{XP, ZP, XQ, ZQ} {
+		out[i] = append([]uint32(nil), e.regs[r].B...)
+	}
+	return out
+}
+
+func (e *RNSExecutor) mulSet(ops []MulOp) {
+	for i, op := range ops {
+		e.mu.Mul(&e.tmp[i], &e.regs[op.X], &e.regs[op.Y])
+	}
+	for i, op := range ops {
+		e.regs[op.Dst].Set(&e.tmp[i])
+	}
+}
+
+// addChannel returns (k + Σ coef·src) mod m for residues below m.
+func addChannel(k uint32, terms []Term, src func(Reg) uint32, m uint32) uint32 {
+	acc := int64(k)
+	for _, tm := range terms {
+		acc += int64(tm.Coef) * int64(src(tm.Src))
+	}
+	acc %= int64(m)
+	if acc < 0 {
+		acc += int64(m)
+	}
+	return uint32(acc)
+}
+
+func (e *RNSExecutor) addSet(ops []AddOp) {
+	par := e.su.Params
+	for i, op := range ops {
+		k := &e.su.AddConsts[op.Const]
+		z := &e.tmp[i]
+		for j, m := range par.B.Moduli {
+			z.B[j] = addChannel(k.B[j], op.Terms, func(r Reg) uint32 { return e.regs[r].B[j] }, m.M)
+		}
+		for j, m := range par.BT.Moduli {
+			z.BT[j] = addChannel(k.BT[j], op.Terms, func(r Reg) uint32 { return e.regs[r].BT[j] }, m.M)
+		}
+		z.E = addChannel(k.E, op.Terms, func(r Reg) uint32 { return e.regs[r].E }, par.Me())
+	}
+	for i, op := range ops {
+		e.regs[op.Dst].Set(&e.tmp[i])
+	}
+}
+
+// swap exchanges P and Q when bit is 1 with masks, never a branch on the bit.
+func (e *RNSExecutor) swap(bit uint) {
+	mask := -uint32(bit)
+	cswap := func(a, b *rns.Element) {
+		for j := range a.B {
+			d := (a.B[j] ^ b.B[j]) & mask
+			a.B[j] ^= d
+			b.B[j] ^= d
+		}
+		for j := range a.BT {
+			d := (a.BT[j] ^ b.BT[j]) & mask
+			a.BT[j] ^= d
+			b.BT[j] ^= d
+		}
+		d := (a.E ^ b.E) & mask
+		a.E ^= d
+		b.E ^= d
+	}
+	cswap(&e.regs[XP], &e.regs[XQ])
+	cswap(&e.regs[ZP], &e.regs[ZQ])
+}
