@@ -1,0 +1,102 @@
+// Command kernelvec writes test vectors for the CUDA kernel's standalone
+// harness (kernels/harness): the constants, packed inputs and the outputs of
+// the CPU RNS executor, which the kernel must reproduce bit for bit.
+//
+// File format, little-endian uint32 words: magic 0x56434345, version 1, n,
+// m_e bits, ladder bits t, scalar words W, items I, constant words C; then
+// the C constants, (2n+1)·I inputs, W·I scalars and 4n·I expected outputs,
+// in the layouts of package ladder (row r of item i at r·I + i).
+package main
+
+import (
+	"bufio"
+	"encoding/binary"
+	"flag"
+	"log"
+	"math/big"
+	"math/rand"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/ladder"
+)
+
+func main() {
+	curveName := flag.String("curve", "p224", "curve")
+	items := flag.Int("n", 1024, "items")
+	seed := flag.Int64("seed", 1, "random seed")
+	out := flag.String("out", "vectors.bin", "output file")
+	flag.Parse()
+	c, err := curves.ByName(*curveName)
+	if err != nil {
+		log.Fatal(err)
+	}
+	su, err := ladder.NewSetup(c)
+	if err != nil {
+		log.Fatal(err)
+	}
+	n, I, W := su.Params.N, *items, su.ScalarWords()
+	rng := rand.New(rand.NewSource(*seed))
+	jobs := make([]ladder.Job, I)
+	for i := range jobs {
+		k := new(big.Int).Rand(rng, c.N)
+		if i < 4 { // edge scalars first: 0, 1, n−1, n
+			k = []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N, big.NewInt(1)), c.N}[i]
+		}
+		x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, new(big.Int).Add(new(big.Int).Rand(rng, c.N), big.NewInt(1)))
+		if err != nil {
+			log.Fatal(err)
+		}
+		if jobs[i], err = su.Prepare(x, y, k); err != nil {
+			log.Fatal(err)
+		}
+	}
+	in := make([]uint32, ladder.ElementRows(n)*I)
+	sc := make([]uint32, W*I)
+	want := make([]uint32, ladder.OutputRows(n)*I)
+	for i, j := range jobs {
+		su.PackInput(in, sc, I, i, j)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			e := su.NewRNSExecutor(basext.Shenoy)
+			for i := range next {
+				x := su.InputElement(jobs[i])
+				ch := e.Run(&x, jobs[i].Scalar, su.Bits, nil)
+				for v := range ch {
+					for r := range n {
+						want[(v*n+r)*I+i] = ch[v][r]
+					}
+				}
+			}
+		})
+	}
+	for i := range I {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	consts := su.KernelConstants()
+	f, err := os.Create(*out)
+	if err != nil {
+		log.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	hdr := []uint32{0x56434345, 1, uint32(n), uint32(su.Params.MeBits), uint32(su.Bits), uint32(W), uint32(I), uint32(len(consts))}
+	for _, part := range [][]uint32{hdr, consts, in, sc, want} {
+		if err := binary.Write(w, binary.LittleEndian, part); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatal(err)
+	}
+}
