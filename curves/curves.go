@@ -1,0 +1,260 @@
+// Package curves defines the short Weierstrass curves used by this module
+// (P-224, P-256 and secp256k1), SEC1 point encoding and decoding, point
+// validation, and reference scalar multiplications that serve as the truth
+// when testing the module's own implementations.
+//
+// All three curves have the form y² = x³ + a·x + b over a prime field and
+// cofactor 1, so every affine point that satisfies the curve equation is in
+// the prime-order group.
+package curves
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+// Curve holds the domain parameters of a short Weierstrass curve
+// y² = x³ + A·x + B over GF(P) with a generator (Gx, Gy) of prime order N and
+// cofactor 1.
+//
+// The values returned by P224, P256, Secp256k1, ByName and All are shared:
+// callers must not modify a Curve or any of its big.Int fields.
+type Curve struct {
+	Name    string   // "P-224", "P-256" or "secp256k1"
+	P, N    *big.Int // field prime and group order
+	A       int64    // curve coefficient a: -3 for the NIST curves, 0 for secp256k1
+	B       *big.Int // curve coefficient b
+	Gx, Gy  *big.Int // generator
+	ByteLen int      // length of a field element in bytes (28 or 32)
+}
+
+// Point is an affine point. The point at infinity has no affine coordinates
+// and is not a Point; APIs represent it by a nil *Point or by an explicit
+// flag.
+type Point struct {
+	X, Y *big.Int
+}
+
+// Equal reports whether p and q are the same point; nil stands for the point
+// at infinity.
+func (p *Point) Equal(q *Point) bool {
+	if p == nil || q == nil {
+		return p == nil && q == nil
+	}
+	return p.X.Cmp(q.X) == 0 && p.Y.Cmp(q.Y) == 0
+}
+
+// String formats the point as (x, y) in hexadecimal, or "infinity" for nil.
+func (p *Point) String() string {
+	if p == nil {
+		return "infinity"
+	}
+	return fmt.Sprintf("(%#x, %#x)", p.X, p.Y)
+}
+
+func mustHex(s string) *big.Int {
+	v, ok := new(big.Int).SetString(s, 16)
+	if !ok {
+		panic("curves: bad constant " + s)
+	}
+	return v
+}
+
+var (
+	curveP224 = &Curve{
+		Name:    "P-224",
+		P:       mustHex("ffffffffffffffffffffffffffffffff000000000000000000000001"),
+		N:       mustHex("ffffffffffffffffffffffffffff16a2e0b8f03e13dd29455c5c2a3d"),
+		A:       -3,
+		B:       mustHex("b4050a850c04b3abf54132565044b0b7d7bfd8ba270b39432355ffb4"),
+		Gx:      mustHex("b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21"),
+		Gy:      mustHex("bd376388b5f723fb4c22dfe6cd4375a05a07476444d5819985007e34"),
+		ByteLen: 28,
+	}
+	curveP256 = &Curve{
+		Name:    "P-256",
+		P:       mustHex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"),
+		N:       mustHex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"),
+		A:       -3,
+		B:       mustHex("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b"),
+		Gx:      mustHex("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"),
+		Gy:      mustHex("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"),
+		ByteLen: 32,
+	}
+	curveK256 = &Curve{
+		Name:    "secp256k1",
+		P:       mustHex("fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f"),
+		N:       mustHex("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141"),
+		A:       0,
+		B:       big.NewInt(7),
+		Gx:      mustHex("79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"),
+		Gy:      mustHex("483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8"),
+		ByteLen: 32,
+	}
+)
+
+// P224 returns NIST P-224 (secp224r1). The value is shared: do not modify it.
+func P224() *Curve { return curveP224 }
+
+// P256 returns NIST P-256 (secp256r1, prime256v1). The value is shared: do
+// not modify it.
+func P256() *Curve { return curveP256 }
+
+// Secp256k1 returns the SEC 2 curve secp256k1. The value is shared: do not
+// modify it.
+func Secp256k1() *Curve { return curveK256 }
+
+// All returns every supported curve, in the order P-224, P-256, secp256k1.
+// The slice is new on each call; the curves are shared.
+func All() []*Curve { return []*Curve{curveP224, curveP256, curveK256} }
+
+// curveNames maps lower-case accepted names to curves, in the order they are
+// listed in error messages.
+var curveNames = []struct {
+	name  string
+	curve *Curve
+}{
+	{"p-224", curveP224}, {"p224", curveP224}, {"secp224r1", curveP224},
+	{"p-256", curveP256}, {"p256", curveP256}, {"secp256r1", curveP256}, {"prime256v1", curveP256},
+	{"secp256k1", curveK256},
+}
+
+// ErrUnknownCurve is returned (wrapped) by ByName for a name it does not know.
+var ErrUnknownCurve = errors.New("unknown curve")
+
+// ByName returns the curve with the given name, compared case-insensitively.
+// Accepted names are P-224, P224, secp224r1, P-256, P256, secp256r1,
+// prime256v1 and secp256k1.
+func ByName(name string) (*Curve, error) {
+	lower := strings.ToLower(name)
+	names := make([]string, 0, len(curveNames))
+	for _, e := range curveNames {
+		if e.name == lower {
+			return e.curve, nil
+		}
+		names = append(names, e.name)
+	}
+	return nil, fmt.Errorf("curves: %w %q (valid names, case-insensitive: %s)",
+		ErrUnknownCurve, name, strings.Join(names, ", "))
+}
+
+// canonical returns the shared curve whose parameters c has, or nil if c
+// matches none of them.
+func (c *Curve) canonical() *Curve {
+	for _, s := range All() {
+		if c == s {
+			return s
+		}
+	}
+	for _, s := range All() {
+		if c.Name == s.Name && c.A == s.A && c.ByteLen == s.ByteLen &&
+			eq(c.P, s.P) && eq(c.N, s.N) && eq(c.B, s.B) && eq(c.Gx, s.Gx) && eq(c.Gy, s.Gy) {
+			return s
+		}
+	}
+	return nil
+}
+
+func eq(a, b *big.Int) bool { return a != nil && b != nil && a.Cmp(b) == 0 }
+
+// String returns the curve's name.
+func (c *Curve) String() string { return c.Name }
+
+// Generator returns a fresh copy of the curve's generator.
+func (c *Curve) Generator() *Point {
+	return &Point{X: new(big.Int).Set(c.Gx), Y: new(big.Int).Set(c.Gy)}
+}
+
+// Sentinel errors wrapped by the validation and decoding functions; test for
+// them with errors.Is.
+var (
+	// ErrCoordinateRange: a coordinate is negative or not below p.
+	ErrCoordinateRange = errors.New("coordinate out of range")
+	// ErrNotOnCurve: the coordinates do not satisfy the curve equation, or a
+	// compressed x coordinate has no matching y.
+	ErrNotOnCurve = errors.New("point is not on the curve")
+	// ErrInfinity: the input is, or encodes, the point at infinity, which
+	// has no affine form: (0, 0), nil coordinates, or the SEC1 byte 0x00.
+	ErrInfinity = errors.New("point at infinity")
+	// ErrEncoding: malformed SEC1 or hexadecimal input.
+	ErrEncoding = errors.New("invalid encoding")
+	// ErrScalar: a scalar that the operation does not accept (nil or
+	// negative).
+	ErrScalar = errors.New("invalid scalar")
+	// ErrUnsupported: the operation is not available for this curve.
+	ErrUnsupported = errors.New("unsupported curve")
+)
+
+// PointError describes why a point, an encoding or a scalar was rejected.
+// Err is one of the sentinel errors above; Msg says precisely what is wrong.
+type PointError struct {
+	Curve string // curve name
+	Msg   string // what is wrong, e.g. "x coordinate is not below p"
+	Err   error  // sentinel: ErrCoordinateRange, ErrNotOnCurve, ...
+}
+
+func (e *PointError) Error() string {
+	return "curves: " + e.Curve + ": " + e.Msg
+}
+
+// Unwrap returns the sentinel error, so errors.Is works.
+func (e *PointError) Unwrap() error { return e.Err }
+
+func (c *Curve) errorf(sentinel error, format string, args ...any) error {
+	return &PointError{Curve: c.Name, Msg: fmt.Sprintf(format, args...), Err: sentinel}
+}
+
+// rhs returns x³ + a·x + b mod p for 0 <= x < p.
+func (c *Curve) rhs(x *big.Int) *big.Int {
+	r := new(big.Int).Mul(x, x)
+	r.Mul(r, x)
+	if c.A != 0 {
+		ax := new(big.Int).Mul(big.NewInt(c.A), x)
+		r.Add(r, ax)
+	}
+	r.Add(r, c.B)
+	return r.Mod(r, c.P)
+}
+
+// checkCoordinate reports a nil, negative or too large coordinate.
+func (c *Curve) checkCoordinate(name string, v *big.Int) error {
+	switch {
+	case v == nil:
+		return c.errorf(ErrInfinity, "%s coordinate is nil (the point at infinity has no affine coordinates)", name)
+	case v.Sign() < 0:
+		return c.errorf(ErrCoordinateRange, "%s coordinate is negative", name)
+	case v.Cmp(c.P) >= 0:
+		return c.errorf(ErrCoordinateRange, "%s coordinate is not below p", name)
+	}
+	return nil
+}
+
+// Validate checks that (x, y) is an affine point of the curve: both
+// coordinates non-nil and in [0, p), not (0, 0), and satisfying the curve
+// equation. Since the cofactor is 1, such a point is in the prime-order
+// group. The error is a *PointError wrapping ErrInfinity,
+// ErrCoordinateRange or ErrNotOnCurve.
+func (c *Curve) Validate(x, y *big.Int) error {
+	if err := c.checkCoordinate("x", x); err != nil {
+		return err
+	}
+	if err := c.checkCoordinate("y", y); err != nil {
+		return err
+	}
+	if x.Sign() == 0 && y.Sign() == 0 {
+		return c.errorf(ErrInfinity, "(0, 0) is not an affine point (it is a common encoding of the point at infinity)")
+	}
+	lhs := new(big.Int).Mul(y, y)
+	lhs.Mod(lhs, c.P)
+	if lhs.Cmp(c.rhs(x)) != 0 {
+		return c.errorf(ErrNotOnCurve, "point is not on the curve")
+	}
+	return nil
+}
+
+// IsOnCurve reports whether Validate accepts (x, y).
+func (c *Curve) IsOnCurve(x, y *big.Int) bool {
+	return c.Validate(x, y) == nil
+}

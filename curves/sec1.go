@@ -1,0 +1,153 @@
+package curves
+
+import (
+	"math/big"
+)
+
+// SEC1 prefix bytes (SEC 1 v2, section 2.3.3).
+const (
+	sec1Infinity     = 0x00
+	sec1CompressedY0 = 0x02 // compressed, y even
+	sec1CompressedY1 = 0x03 // compressed, y odd
+	sec1Uncompressed = 0x04
+	sec1HybridY0     = 0x06
+	sec1HybridY1     = 0x07
+)
+
+// RecoverY returns the y coordinate with the requested parity (odd or even)
+// of the point with the given x coordinate. It fails with ErrCoordinateRange
+// when x is nil, negative or not below p, and with ErrNotOnCurve when
+// x³ + a·x + b has no square root mod p (no point has this x) or when the
+// only root is 0 and odd parity was requested.
+func (c *Curve) RecoverY(x *big.Int, odd bool) (*big.Int, error) {
+	if x == nil {
+		return nil, c.errorf(ErrCoordinateRange, "x coordinate is nil")
+	}
+	if err := c.checkCoordinate("x", x); err != nil {
+		return nil, err
+	}
+	// ModSqrt handles both p ≡ 3 mod 4 (P-256, secp256k1) and p ≡ 1 mod 4
+	// (P-224, through Tonelli-Shanks).
+	y := new(big.Int).ModSqrt(c.rhs(x), c.P)
+	if y == nil {
+		return nil, c.errorf(ErrNotOnCurve, "point is not on the curve: x³ + a·x + b is not a square mod p for this x coordinate")
+	}
+	if (y.Bit(0) == 1) != odd {
+		if y.Sign() == 0 {
+			return nil, c.errorf(ErrNotOnCurve, "point is not on the curve: the only y for this x is 0, which is not odd")
+		}
+		y.Sub(c.P, y)
+	}
+	return y, nil
+}
+
+// DecodeSEC1 decodes and validates a SEC1 point encoding: 0x04‖x‖y
+// (uncompressed) or 0x02/0x03‖x (compressed, the prefix giving the parity of
+// y). Coordinates are big-endian, exactly ByteLen bytes each.
+//
+// Errors are *PointError values wrapping ErrEncoding (empty input, wrong
+// length, unknown or hybrid prefix), ErrInfinity (the one-byte encoding 0x00
+// of the point at infinity, or (0, 0)), ErrCoordinateRange (a coordinate not
+// below p) or ErrNotOnCurve. DecodeSEC1 does not panic on any input.
+func (c *Curve) DecodeSEC1(b []byte) (*Point, error) {
+	if len(b) == 0 {
+		return nil, c.errorf(ErrEncoding, "empty SEC1 encoding")
+	}
+	n := c.ByteLen
+	switch prefix := b[0]; prefix {
+	case sec1Infinity:
+		if len(b) == 1 {
+			return nil, c.errorf(ErrInfinity, "SEC1 encoding 0x00 is the point at infinity, which is not an affine point")
+		}
+		return nil, c.errorf(ErrEncoding, "SEC1 prefix 0x00 (point at infinity) followed by %d more bytes", len(b)-1)
+	case sec1Uncompressed:
+		if len(b) != 1+2*n {
+			return nil, c.errorf(ErrEncoding, "uncompressed SEC1 encoding is %d bytes, want %d", len(b), 1+2*n)
+		}
+		x := new(big.Int).SetBytes(b[1 : 1+n])
+		y := new(big.Int).SetBytes(b[1+n:])
+		if err := c.Validate(x, y); err != nil {
+			return nil, err
+		}
+		return &Point{X: x, Y: y}, nil
+	case sec1CompressedY0, sec1CompressedY1:
+		if len(b) != 1+n {
+			return nil, c.errorf(ErrEncoding, "compressed SEC1 encoding is %d bytes, want %d", len(b), 1+n)
+		}
+		x := new(big.Int).SetBytes(b[1:])
+		y, err := c.RecoverY(x, prefix == sec1CompressedY1)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.Validate(x, y); err != nil {
+			return nil, err
+		}
+		return &Point{X: x, Y: y}, nil
+	case sec1HybridY0, sec1HybridY1:
+		return nil, c.errorf(ErrEncoding, "hybrid SEC1 encoding (prefix 0x%02x) is not supported", prefix)
+	default:
+		return nil, c.errorf(ErrEncoding, "unknown SEC1 prefix 0x%02x (want 0x02, 0x03 or 0x04)", prefix)
+	}
+}
+
+// EncodeSEC1 returns the SEC1 encoding of p: 0x04‖x‖y, or 0x02/0x03‖x when
+// compressed is true. A nil p (the point at infinity) encodes as the single
+// byte 0x00, which DecodeSEC1 rejects. EncodeSEC1 does not check that p is on
+// the curve, but it panics if a coordinate is nil, negative or not below p,
+// since such a value has no ByteLen-byte encoding.
+func (c *Curve) EncodeSEC1(p *Point, compressed bool) []byte {
+	if p == nil {
+		return []byte{sec1Infinity}
+	}
+	if err := c.checkCoordinate("x", p.X); err != nil {
+		panic(err.Error())
+	}
+	if err := c.checkCoordinate("y", p.Y); err != nil {
+		panic(err.Error())
+	}
+	n := c.ByteLen
+	if compressed {
+		out := make([]byte, 1+n)
+		out[0] = sec1CompressedY0 | byte(p.Y.Bit(0))
+		p.X.FillBytes(out[1:])
+		return out
+	}
+	out := make([]byte, 1+2*n)
+	out[0] = sec1Uncompressed
+	p.X.FillBytes(out[1 : 1+n])
+	p.Y.FillBytes(out[1+n:])
+	return out
+}
+
+// ParseHexCoordinate parses a field element written in hexadecimal: digits
+// in either case, an optional 0x or 0X prefix, leading zeros allowed. The
+// value must be below p. Inputs longer than 4·ByteLen characters are
+// rejected before any conversion, so a huge input is never processed in
+// full. Errors wrap ErrEncoding (empty, too long or non-hex input) or
+// ErrCoordinateRange (value not below p).
+func (c *Curve) ParseHexCoordinate(s string) (*big.Int, error) {
+	if limit := 4 * c.ByteLen; len(s) > limit {
+		return nil, c.errorf(ErrEncoding, "hex coordinate is %d characters long, more than the limit of %d", len(s), limit)
+	}
+	digits := s
+	if len(digits) >= 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') {
+		digits = digits[2:]
+	}
+	if digits == "" {
+		return nil, c.errorf(ErrEncoding, "hex coordinate %q has no digits", s)
+	}
+	for i := 0; i < len(digits); i++ {
+		ch := digits[i]
+		if !('0' <= ch && ch <= '9' || 'a' <= ch && ch <= 'f' || 'A' <= ch && ch <= 'F') {
+			return nil, c.errorf(ErrEncoding, "hex coordinate %q has invalid character %q at offset %d", s, ch, len(s)-len(digits)+i)
+		}
+	}
+	v, ok := new(big.Int).SetString(digits, 16)
+	if !ok {
+		return nil, c.errorf(ErrEncoding, "hex coordinate %q could not be parsed", s)
+	}
+	if v.Cmp(c.P) >= 0 {
+		return nil, c.errorf(ErrCoordinateRange, "hex coordinate %s is not below p", s)
+	}
+	return v, nil
+}
