@@ -1,0 +1,10 @@
+// Package gpu runs the RNS Montgomery-ladder kernel on NVIDIA GPUs through
+// the CUDA driver API, which is loaded at run time from libcuda.so.1: there is
+// no cgo and no CUDA toolkit is needed to build.
+//
+// All driver access goes through the [Driver] interface. [LoadDriver] and
+// [DefaultDriver] return the real binding; tests substitute the in-memory fake
+// from package gpu/fakecuda. On a machine without a GPU or without the NVIDIA
+// driver, loading fails with an error that satisfies errors.Is(err,
+// [ErrNoDevice]), so callers can fall back to the CPU.
+package gpu

@@ -1,0 +1,70 @@
+//go:build linux && (amd64 || arm64)
+
+package gpu
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ebitengine/purego"
+)
+
+func TestCStrings(t *testing.T) {
+	b, err := cString("cuModuleGetFunction", "ladder_step")
+	if err != nil || string(b) != "ladder_step\x00" {
+		t.Fatalf("cString = %q, %v", b, err)
+	}
+	if got := goString(&b[0]); got != "ladder_step" {
+		t.Fatalf("goString = %q", got)
+	}
+	_, err = cString("cuModuleGetFunction", "bad\x00name")
+	var ce *CUDAError
+	if !errors.As(err, &ce) || ce.Code != CodeInvalidValue {
+		t.Fatalf("NUL in name: %v", err)
+	}
+}
+
+// TestBindMissingSymbol binds against libc, which has none of the CUDA
+// symbols: that must be an error, not a panic.
+func TestBindMissingSymbol(t *testing.T) {
+	lib, err := purego.Dlopen("libc.so.6", purego.RTLD_NOW|purego.RTLD_LOCAL)
+	if err != nil {
+		t.Skipf("no libc.so.6: %v", err)
+	}
+	defer purego.Dlclose(lib)
+	d := &cudaDriver{lib: lib}
+	err = d.bind()
+	if err == nil || !strings.Contains(err.Error(), "cuGetErrorName") {
+		t.Fatalf("bind against libc: %v", err)
+	}
+}
+
+// TestResolvedSymbols logs the symbol versions picked where there is a choice.
+func TestResolvedSymbols(t *testing.T) {
+	d, err := LoadDriver()
+	if errors.Is(err, ErrNoDevice) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("elapsed time via %s", d.(*cudaDriver).elapsedName)
+}
+
+// BenchmarkDeviceAttribute measures the host cost of a driver call through
+// purego, without any GPU work.
+func BenchmarkDeviceAttribute(b *testing.B) {
+	d, err := LoadDriver()
+	if errors.Is(err, ErrNoDevice) {
+		b.Skip(err)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := d.DeviceAttribute(WarpSize, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

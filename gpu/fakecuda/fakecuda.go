@@ -1,0 +1,924 @@
+// Package fakecuda is an in-memory gpu.Driver for tests. It keeps device
+// memory as Go byte slices so host/device copies really move data, checks
+// handles and launch configurations the way the CUDA driver would, counts
+// outstanding resources to catch leaks, and can fail any call on demand.
+// Kernels do nothing unless OnLaunch emulates them in Go.
+//
+// Async copies complete before they return, and streams and events never
+// wait, so any ordering the engine enqueues is trivially respected.
+package fakecuda
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/rnsec/ecmul/gpu"
+)
+
+// DeviceSpec describes one simulated device.
+type DeviceSpec struct {
+	Name               string
+	SMs                int
+	ComputeMajor       int
+	ComputeMinor       int
+	TotalMem           uint64 // bytes; MemAlloc fails with OUT_OF_MEMORY beyond it
+	ClockKHz           int
+	MaxThreadsPerBlock int
+	WarpSize           int
+	MaxSharedOptin     int // bytes of dynamic shared memory a kernel may opt in to
+}
+
+// H100 is the spec of an NVIDIA H100 SXM, the default device.
+func H100() DeviceSpec {
+	return DeviceSpec{
+		Name:               "NVIDIA H100 80GB HBM3",
+		SMs:                132,
+		ComputeMajor:       9,
+		ComputeMinor:       0,
+		TotalMem:           80 << 30,
+		ClockKHz:           1980000,
+		MaxThreadsPerBlock: 1024,
+		WarpSize:           32,
+		MaxSharedOptin:     227 << 10,
+	}
+}
+
+// LaunchFunc emulates a kernel: fn is the name given to ModuleGetFunction and
+// params are the argument pointers passed to LaunchKernel.
+type LaunchFunc func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error
+
+// Resources counts what is currently allocated or retained.
+type Resources struct {
+	DeviceAllocs int // MemAlloc without MemFree
+	HostAllocs   int // MemAllocHost without MemFreeHost
+	Modules      int
+	Streams      int
+	Events       int
+	ContextRefs  int // PrimaryCtxRetain without PrimaryCtxRelease
+}
+
+// Total is the sum of all counts.
+func (r Resources) Total() int {
+	return r.DeviceAllocs + r.HostAllocs + r.Modules + r.Streams + r.Events + r.ContextRefs
+}
+
+const (
+	// defaultGlobalSize is the size of a module global when Globals is nil:
+	// the 64 KiB of a __constant__ bank.
+	defaultGlobalSize = 64 << 10
+	// defaultSharedLimit is the dynamic shared memory a kernel may use
+	// without opting in through MaxDynamicSharedSizeBytes.
+	defaultSharedLimit = 48 << 10
+	allocAlign         = 512
+	baseAddr           = 0x7f00_0000_0000
+)
+
+// Driver is the fake. Set the exported fields before the code under test
+// runs; the methods are safe for concurrent use.
+type Driver struct {
+	// OnLaunch, when set, runs for every LaunchKernel that passes the
+	// checks, outside the driver's lock; its error is returned. Kernels can
+	// reach device memory through DeviceBytes.
+	OnLaunch LaunchFunc
+	// Globals, when non-nil, lists the globals every module has and their
+	// sizes; other names fail with CUDA_ERROR_NOT_FOUND. When nil, any name
+	// resolves to a 64 KiB buffer.
+	Globals map[string]uint64
+	// ElapsedMs, when non-zero, is what EventElapsedMs reports; otherwise it
+	// reports the wall time between the two EventRecord calls.
+	ElapsedMs float32
+	// Version is what DriverVersion reports.
+	Version int
+
+	mu       sync.Mutex
+	devices  []DeviceSpec
+	calls    map[string]int
+	rules    []*failRule
+	handle   uintptr
+	nextAddr uint64
+
+	allocs    map[gpu.DevicePtr]*allocation
+	host      map[unsafe.Pointer][]uint64
+	ctxRefs   map[int32]int
+	current   gpu.Context
+	modules   map[gpu.Module]*module
+	funcs     map[gpu.Function]*function
+	streams   map[gpu.Stream]bool
+	events    map[gpu.Event]*event
+	funcNames []string
+	images    [][]byte
+	launches  int
+}
+
+type allocation struct {
+	buf    []byte
+	dev    int32
+	module gpu.Module // non-zero for a module global
+}
+
+type module struct {
+	globals map[string]gpu.DevicePtr
+}
+
+type function struct {
+	name      string
+	module    gpu.Module
+	maxShared int
+}
+
+type event struct {
+	recorded bool
+	at       time.Time
+}
+
+type failRule struct {
+	call string
+	nth  int
+	seen int
+	err  error
+}
+
+var _ gpu.Driver = (*Driver)(nil)
+
+// symbols maps each Driver method to the C function it stands for, so fake
+// errors read like real ones.
+var symbols = map[string]string{
+	"Init":              "cuInit",
+	"DriverVersion":     "cuDriverGetVersion",
+	"DeviceCount":       "cuDeviceGetCount",
+	"Device":            "cuDeviceGet",
+	"DeviceName":        "cuDeviceGetName",
+	"DeviceAttribute":   "cuDeviceGetAttribute",
+	"DeviceTotalMem":    "cuDeviceTotalMem_v2",
+	"PrimaryCtxRetain":  "cuDevicePrimaryCtxRetain",
+	"PrimaryCtxRelease": "cuDevicePrimaryCtxRelease_v2",
+	"CtxSetCurrent":     "cuCtxSetCurrent",
+	"CtxSynchronize":    "cuCtxSynchronize",
+	"ModuleLoadData":    "cuModuleLoadData",
+	"ModuleUnload":      "cuModuleUnload",
+	"ModuleGetFunction": "cuModuleGetFunction",
+	"ModuleGetGlobal":   "cuModuleGetGlobal_v2",
+	"FuncSetAttribute":  "cuFuncSetAttribute",
+	"MemAlloc":          "cuMemAlloc_v2",
+	"MemFree":           "cuMemFree_v2",
+	"MemAllocHost":      "cuMemAllocHost_v2",
+	"MemFreeHost":       "cuMemFreeHost",
+	"MemcpyHtoD":        "cuMemcpyHtoD_v2",
+	"MemcpyHtoDAsync":   "cuMemcpyHtoDAsync_v2",
+	"MemcpyDtoHAsync":   "cuMemcpyDtoHAsync_v2",
+	"StreamCreate":      "cuStreamCreate",
+	"StreamDestroy":     "cuStreamDestroy_v2",
+	"StreamSynchronize": "cuStreamSynchronize",
+	"EventCreate":       "cuEventCreate",
+	"EventRecord":       "cuEventRecord",
+	"EventSynchronize":  "cuEventSynchronize",
+	"EventElapsedMs":    "cuEventElapsedTime",
+	"EventDestroy":      "cuEventDestroy_v2",
+	"LaunchKernel":      "cuLaunchKernel",
+}
+
+// Symbol returns the C function that a Driver method name stands for, such
+// as "cuMemAlloc_v2" for "MemAlloc", or "" for an unknown name.
+func Symbol(method string) string { return symbols[method] }
+
+// New returns a fake with the given devices, or one H100 when none are given.
+// Like a driver from gpu.LoadDriver it is already initialised.
+func New(devices ...DeviceSpec) *Driver {
+	if len(devices) == 0 {
+		devices = []DeviceSpec{H100()}
+	}
+	return &Driver{
+		Version:  12080,
+		devices:  append([]DeviceSpec(nil), devices...),
+		calls:    make(map[string]int),
+		handle:   0x1000,
+		nextAddr: baseAddr,
+		allocs:   make(map[gpu.DevicePtr]*allocation),
+		host:     make(map[unsafe.Pointer][]uint64),
+		ctxRefs:  make(map[int32]int),
+		modules:  make(map[gpu.Module]*module),
+		funcs:    make(map[gpu.Function]*function),
+		streams:  make(map[gpu.Stream]bool),
+		events:   make(map[gpu.Event]*event),
+	}
+}
+
+// FailAt makes the nth call of method (a Driver method name such as
+// "MemAlloc"), counted from now and starting at 1, fail with err and no side
+// effect. nth <= 0 fails every call from now on. A nil err stands for
+// CUDA_ERROR_UNKNOWN from the matching C function. Several rules may be set;
+// FailAt panics on a name that is not a Driver method, so typos do not
+// silently disable a test.
+func (d *Driver) FailAt(method string, nth int, err error) {
+	sym, ok := symbols[method]
+	if !ok {
+		panic(fmt.Sprintf("fakecuda: FailAt: %q is not a gpu.Driver method", method))
+	}
+	if err == nil {
+		err = gpu.NewCUDAError(sym, gpu.CodeUnknown)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.rules = append(d.rules, &failRule{call: method, nth: nth, err: err})
+}
+
+// ClearFailures removes every FailAt rule.
+func (d *Driver) ClearFailures() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.rules = nil
+}
+
+// Calls reports how many times method has been called, failed calls included.
+func (d *Driver) Calls(method string) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.calls[method]
+}
+
+// Resources reports what is outstanding.
+func (d *Driver) Resources() Resources {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	r := Resources{
+		HostAllocs: len(d.host),
+		Modules:    len(d.modules),
+		Streams:    len(d.streams),
+		Events:     len(d.events),
+	}
+	for _, a := range d.allocs {
+		if a.module == 0 {
+			r.DeviceAllocs++
+		}
+	}
+	for _, n := range d.ctxRefs {
+		r.ContextRefs += n
+	}
+	return r
+}
+
+// Live reports the number of outstanding resources of every kind (device and
+// pinned host allocations, modules, streams, events, context retains); it is
+// 0 once everything acquired has been released.
+func (d *Driver) Live() int { return d.Resources().Total() }
+
+// FunctionNames lists the names passed to ModuleGetFunction, in call order.
+func (d *Driver) FunctionNames() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.funcNames...)
+}
+
+// Images returns copies of the images passed to ModuleLoadData, in order.
+func (d *Driver) Images() [][]byte {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([][]byte, len(d.images))
+	for i, img := range d.images {
+		out[i] = append([]byte(nil), img...)
+	}
+	return out
+}
+
+// Launches reports how many kernel launches passed the checks.
+func (d *Driver) Launches() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.launches
+}
+
+// DeviceBytes returns the n bytes of simulated device memory at p, aliasing
+// the fake's storage, so kernel emulations and tests can read and write it.
+// The range must lie within one allocation or module global.
+func (d *Driver) DeviceBytes(p gpu.DevicePtr, n uint64) ([]byte, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.span("DeviceBytes", p, n)
+}
+
+// enter counts the call, applies FailAt rules and, when needCtx is set,
+// checks that a live context is current. d.mu is held.
+func (d *Driver) enter(method string, needCtx bool) error {
+	d.calls[method]++
+	for i, r := range d.rules {
+		if r.call != method {
+			continue
+		}
+		r.seen++
+		if r.nth <= 0 {
+			return r.err
+		}
+		if r.seen == r.nth {
+			d.rules = append(d.rules[:i], d.rules[i+1:]...)
+			return r.err
+		}
+	}
+	if needCtx && !d.contextLive() {
+		return d.fail(method, gpu.CodeInvalidContext, "no current context")
+	}
+	return nil
+}
+
+func (d *Driver) fail(method string, code int, msg string) error {
+	e := gpu.NewCUDAError(symbols[method], code)
+	if msg != "" {
+		e.Message = msg
+	}
+	return e
+}
+
+func ctxHandle(dev int32) gpu.Context { return gpu.Context(0xC7_0000 + uintptr(dev)) }
+
+func (d *Driver) ctxDevice(c gpu.Context) (int32, bool) {
+	dev := int32(uintptr(c) - 0xC7_0000)
+	if c < 0xC7_0000 || int(dev) >= len(d.devices) {
+		return 0, false
+	}
+	return dev, true
+}
+
+func (d *Driver) contextLive() bool {
+	dev, ok := d.ctxDevice(d.current)
+	return ok && d.ctxRefs[dev] > 0
+}
+
+func (d *Driver) newHandle() uintptr {
+	d.handle += 0x10
+	return d.handle
+}
+
+// span finds n bytes at p inside one allocation. d.mu is held.
+func (d *Driver) span(method string, p gpu.DevicePtr, n uint64) ([]byte, error) {
+	for base, a := range d.allocs {
+		if p < base || uint64(p-base) >= uint64(len(a.buf)) {
+			continue
+		}
+		off := uint64(p - base)
+		if n > uint64(len(a.buf))-off {
+			return nil, d.fail(method, gpu.CodeInvalidValue,
+				fmt.Sprintf("%d bytes at %#x overrun a %d-byte allocation", n, uint64(p), len(a.buf)))
+		}
+		return a.buf[off : off+n], nil
+	}
+	return nil, d.fail(method, gpu.CodeInvalidValue, fmt.Sprintf("%#x is not device memory", uint64(p)))
+}
+
+func (d *Driver) streamOK(method string, s gpu.Stream) error {
+	if s != 0 && !d.streams[s] {
+		return d.fail(method, gpu.CodeInvalidHandle, "unknown stream")
+	}
+	return nil
+}
+
+func (d *Driver) deviceOK(method string, dev int32) error {
+	if dev < 0 || int(dev) >= len(d.devices) {
+		return d.fail(method, gpu.CodeInvalidDevice, "")
+	}
+	return nil
+}
+
+func (d *Driver) allocate(dev int32, n uint64, mod gpu.Module) gpu.DevicePtr {
+	p := gpu.DevicePtr(d.nextAddr)
+	d.nextAddr += (n+allocAlign-1)/allocAlign*allocAlign + allocAlign
+	d.allocs[p] = &allocation{buf: make([]byte, n), dev: dev, module: mod}
+	return p
+}
+
+func (d *Driver) Init() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.enter("Init", false)
+}
+
+func (d *Driver) DriverVersion() (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("DriverVersion", false); err != nil {
+		return 0, err
+	}
+	return d.Version, nil
+}
+
+func (d *Driver) DeviceCount() (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("DeviceCount", false); err != nil {
+		return 0, err
+	}
+	return len(d.devices), nil
+}
+
+func (d *Driver) Device(ordinal int) (int32, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("Device", false); err != nil {
+		return 0, err
+	}
+	if ordinal < 0 || ordinal >= len(d.devices) {
+		return 0, d.fail("Device", gpu.CodeInvalidDevice, "")
+	}
+	return int32(ordinal), nil
+}
+
+func (d *Driver) DeviceName(dev int32) (string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("DeviceName", false); err != nil {
+		return "", err
+	}
+	if err := d.deviceOK("DeviceName", dev); err != nil {
+		return "", err
+	}
+	return d.devices[dev].Name, nil
+}
+
+func (d *Driver) DeviceAttribute(attr gpu.DeviceAttr, dev int32) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("DeviceAttribute", false); err != nil {
+		return 0, err
+	}
+	if err := d.deviceOK("DeviceAttribute", dev); err != nil {
+		return 0, err
+	}
+	s := d.devices[dev]
+	switch attr {
+	case gpu.MaxThreadsPerBlock:
+		return s.MaxThreadsPerBlock, nil
+	case gpu.WarpSize:
+		return s.WarpSize, nil
+	case gpu.ClockRate:
+		return s.ClockKHz, nil
+	case gpu.MultiprocessorCount:
+		return s.SMs, nil
+	case gpu.ComputeCapabilityMajor:
+		return s.ComputeMajor, nil
+	case gpu.ComputeCapabilityMinor:
+		return s.ComputeMinor, nil
+	case gpu.MaxSharedMemoryPerBlockOptin:
+		return s.MaxSharedOptin, nil
+	}
+	return 0, d.fail("DeviceAttribute", gpu.CodeInvalidValue, fmt.Sprintf("attribute %d is not simulated", attr))
+}
+
+func (d *Driver) DeviceTotalMem(dev int32) (uint64, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("DeviceTotalMem", false); err != nil {
+		return 0, err
+	}
+	if err := d.deviceOK("DeviceTotalMem", dev); err != nil {
+		return 0, err
+	}
+	return d.devices[dev].TotalMem, nil
+}
+
+func (d *Driver) PrimaryCtxRetain(dev int32) (gpu.Context, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("PrimaryCtxRetain", false); err != nil {
+		return 0, err
+	}
+	if err := d.deviceOK("PrimaryCtxRetain", dev); err != nil {
+		return 0, err
+	}
+	d.ctxRefs[dev]++
+	return ctxHandle(dev), nil
+}
+
+// PrimaryCtxRelease drops one retain. When the last one goes, the context
+// stops being usable, as the real primary context is then destroyed.
+func (d *Driver) PrimaryCtxRelease(dev int32) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("PrimaryCtxRelease", false); err != nil {
+		return err
+	}
+	if err := d.deviceOK("PrimaryCtxRelease", dev); err != nil {
+		return err
+	}
+	if d.ctxRefs[dev] == 0 {
+		return d.fail("PrimaryCtxRelease", gpu.CodeInvalidContext, "primary context is not retained")
+	}
+	d.ctxRefs[dev]--
+	if d.ctxRefs[dev] == 0 {
+		delete(d.ctxRefs, dev)
+	}
+	return nil
+}
+
+// CtxSetCurrent makes ctx current for every goroutine: the fake does not
+// model the per-thread binding of the real driver.
+func (d *Driver) CtxSetCurrent(ctx gpu.Context) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("CtxSetCurrent", false); err != nil {
+		return err
+	}
+	if ctx != 0 {
+		if dev, ok := d.ctxDevice(ctx); !ok || d.ctxRefs[dev] == 0 {
+			return d.fail("CtxSetCurrent", gpu.CodeInvalidContext, "")
+		}
+	}
+	d.current = ctx
+	return nil
+}
+
+func (d *Driver) CtxSynchronize() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.enter("CtxSynchronize", true)
+}
+
+func (d *Driver) ModuleLoadData(image []byte) (gpu.Module, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("ModuleLoadData", true); err != nil {
+		return 0, err
+	}
+	if len(image) == 0 {
+		return 0, d.fail("ModuleLoadData", gpu.CodeInvalidValue, "empty module image")
+	}
+	d.images = append(d.images, append([]byte(nil), image...))
+	m := gpu.Module(d.newHandle())
+	d.modules[m] = &module{globals: make(map[string]gpu.DevicePtr)}
+	return m, nil
+}
+
+// ModuleUnload also invalidates the module's functions and globals.
+func (d *Driver) ModuleUnload(m gpu.Module) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("ModuleUnload", true); err != nil {
+		return err
+	}
+	mod, ok := d.modules[m]
+	if !ok {
+		return d.fail("ModuleUnload", gpu.CodeInvalidHandle, "unknown module")
+	}
+	for _, p := range mod.globals {
+		delete(d.allocs, p)
+	}
+	for f, fn := range d.funcs {
+		if fn.module == m {
+			delete(d.funcs, f)
+		}
+	}
+	delete(d.modules, m)
+	return nil
+}
+
+func (d *Driver) ModuleGetFunction(m gpu.Module, name string) (gpu.Function, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("ModuleGetFunction", true); err != nil {
+		return 0, err
+	}
+	d.funcNames = append(d.funcNames, name)
+	if _, ok := d.modules[m]; !ok {
+		return 0, d.fail("ModuleGetFunction", gpu.CodeInvalidHandle, "unknown module")
+	}
+	if name == "" {
+		return 0, d.fail("ModuleGetFunction", gpu.CodeNotFound, "")
+	}
+	f := gpu.Function(d.newHandle())
+	d.funcs[f] = &function{name: name, module: m}
+	return f, nil
+}
+
+func (d *Driver) ModuleGetGlobal(m gpu.Module, name string) (gpu.DevicePtr, uint64, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("ModuleGetGlobal", true); err != nil {
+		return 0, 0, err
+	}
+	mod, ok := d.modules[m]
+	if !ok {
+		return 0, 0, d.fail("ModuleGetGlobal", gpu.CodeInvalidHandle, "unknown module")
+	}
+	size := uint64(defaultGlobalSize)
+	if d.Globals != nil {
+		if size, ok = d.Globals[name]; !ok {
+			return 0, 0, d.fail("ModuleGetGlobal", gpu.CodeNotFound, "")
+		}
+	}
+	if p, ok := mod.globals[name]; ok {
+		return p, uint64(len(d.allocs[p].buf)), nil
+	}
+	dev, _ := d.ctxDevice(d.current)
+	p := d.allocate(dev, size, m)
+	mod.globals[name] = p
+	return p, size, nil
+}
+
+func (d *Driver) FuncSetAttribute(f gpu.Function, attr gpu.FuncAttr, value int) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("FuncSetAttribute", true); err != nil {
+		return err
+	}
+	fn, ok := d.funcs[f]
+	if !ok {
+		return d.fail("FuncSetAttribute", gpu.CodeInvalidHandle, "unknown function")
+	}
+	if attr == gpu.MaxDynamicSharedSizeBytes {
+		dev, _ := d.ctxDevice(d.current)
+		if value < 0 || value > d.devices[dev].MaxSharedOptin {
+			return d.fail("FuncSetAttribute", gpu.CodeInvalidValue,
+				fmt.Sprintf("%d bytes of dynamic shared memory exceed the device's %d", value, d.devices[dev].MaxSharedOptin))
+		}
+		fn.maxShared = value
+	}
+	return nil
+}
+
+func (d *Driver) MemAlloc(bytes uint64) (gpu.DevicePtr, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("MemAlloc", true); err != nil {
+		return 0, err
+	}
+	if bytes == 0 {
+		return 0, d.fail("MemAlloc", gpu.CodeInvalidValue, "")
+	}
+	dev, _ := d.ctxDevice(d.current)
+	var used uint64
+	for _, a := range d.allocs {
+		if a.dev == dev {
+			used += uint64(len(a.buf))
+		}
+	}
+	if total := d.devices[dev].TotalMem; bytes > total || used > total-bytes {
+		return 0, d.fail("MemAlloc", gpu.CodeOutOfMemory, "")
+	}
+	return d.allocate(dev, bytes, 0), nil
+}
+
+func (d *Driver) MemFree(p gpu.DevicePtr) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("MemFree", true); err != nil {
+		return err
+	}
+	if a, ok := d.allocs[p]; !ok || a.module != 0 {
+		return d.fail("MemFree", gpu.CodeInvalidValue, "not an allocation from MemAlloc")
+	}
+	delete(d.allocs, p)
+	return nil
+}
+
+func (d *Driver) MemAllocHost(bytes uint64) (unsafe.Pointer, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("MemAllocHost", true); err != nil {
+		return nil, err
+	}
+	if bytes == 0 {
+		return nil, d.fail("MemAllocHost", gpu.CodeInvalidValue, "")
+	}
+	buf := make([]uint64, (bytes+7)/8)
+	p := unsafe.Pointer(&buf[0])
+	d.host[p] = buf
+	return p, nil
+}
+
+func (d *Driver) MemFreeHost(p unsafe.Pointer) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("MemFreeHost", true); err != nil {
+		return err
+	}
+	if _, ok := d.host[p]; !ok {
+		return d.fail("MemFreeHost", gpu.CodeInvalidValue, "not an allocation from MemAllocHost")
+	}
+	delete(d.host, p)
+	return nil
+}
+
+func (d *Driver) copyIn(method string, dst gpu.DevicePtr, src unsafe.Pointer, n uint64) error {
+	if n == 0 {
+		return nil
+	}
+	if src == nil {
+		return d.fail(method, gpu.CodeInvalidValue, "nil host pointer")
+	}
+	buf, err := d.span(method, dst, n)
+	if err != nil {
+		return err
+	}
+	copy(buf, unsafe.Slice((*byte)(src), n))
+	return nil
+}
+
+func (d *Driver) MemcpyHtoD(dst gpu.DevicePtr, src unsafe.Pointer, bytes uint64) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("MemcpyHtoD", true); err != nil {
+		return err
+	}
+	return d.copyIn("MemcpyHtoD", dst, src, bytes)
+}
+
+func (d *Driver) MemcpyHtoDAsync(dst gpu.DevicePtr, src unsafe.Pointer, bytes uint64, s gpu.Stream) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("MemcpyHtoDAsync", true); err != nil {
+		return err
+	}
+	if err := d.streamOK("MemcpyHtoDAsync", s); err != nil {
+		return err
+	}
+	return d.copyIn("MemcpyHtoDAsync", dst, src, bytes)
+}
+
+func (d *Driver) MemcpyDtoHAsync(dst unsafe.Pointer, src gpu.DevicePtr, bytes uint64, s gpu.Stream) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("MemcpyDtoHAsync", true); err != nil {
+		return err
+	}
+	if err := d.streamOK("MemcpyDtoHAsync", s); err != nil {
+		return err
+	}
+	if bytes == 0 {
+		return nil
+	}
+	if dst == nil {
+		return d.fail("MemcpyDtoHAsync", gpu.CodeInvalidValue, "nil host pointer")
+	}
+	buf, err := d.span("MemcpyDtoHAsync", src, bytes)
+	if err != nil {
+		return err
+	}
+	copy(unsafe.Slice((*byte)(dst), bytes), buf)
+	return nil
+}
+
+func (d *Driver) StreamCreate() (gpu.Stream, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("StreamCreate", true); err != nil {
+		return 0, err
+	}
+	s := gpu.Stream(d.newHandle())
+	d.streams[s] = true
+	return s, nil
+}
+
+func (d *Driver) StreamDestroy(s gpu.Stream) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("StreamDestroy", true); err != nil {
+		return err
+	}
+	if !d.streams[s] {
+		return d.fail("StreamDestroy", gpu.CodeInvalidHandle, "unknown stream")
+	}
+	delete(d.streams, s)
+	return nil
+}
+
+func (d *Driver) StreamSynchronize(s gpu.Stream) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("StreamSynchronize", true); err != nil {
+		return err
+	}
+	return d.streamOK("StreamSynchronize", s)
+}
+
+func (d *Driver) EventCreate() (gpu.Event, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("EventCreate", true); err != nil {
+		return 0, err
+	}
+	e := gpu.Event(d.newHandle())
+	d.events[e] = &event{}
+	return e, nil
+}
+
+func (d *Driver) EventRecord(e gpu.Event, s gpu.Stream) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("EventRecord", true); err != nil {
+		return err
+	}
+	ev, ok := d.events[e]
+	if !ok {
+		return d.fail("EventRecord", gpu.CodeInvalidHandle, "unknown event")
+	}
+	if err := d.streamOK("EventRecord", s); err != nil {
+		return err
+	}
+	ev.recorded, ev.at = true, time.Now()
+	return nil
+}
+
+func (d *Driver) EventSynchronize(e gpu.Event) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("EventSynchronize", true); err != nil {
+		return err
+	}
+	if _, ok := d.events[e]; !ok {
+		return d.fail("EventSynchronize", gpu.CodeInvalidHandle, "unknown event")
+	}
+	return nil
+}
+
+func (d *Driver) EventElapsedMs(start, end gpu.Event) (float32, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("EventElapsedMs", true); err != nil {
+		return 0, err
+	}
+	a, okA := d.events[start]
+	b, okB := d.events[end]
+	if !okA || !okB || !a.recorded || !b.recorded {
+		return 0, d.fail("EventElapsedMs", gpu.CodeInvalidHandle, "event unknown or not recorded")
+	}
+	if d.ElapsedMs != 0 {
+		return d.ElapsedMs, nil
+	}
+	return float32(b.at.Sub(a.at).Seconds() * 1000), nil
+}
+
+func (d *Driver) EventDestroy(e gpu.Event) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("EventDestroy", true); err != nil {
+		return err
+	}
+	if _, ok := d.events[e]; !ok {
+		return d.fail("EventDestroy", gpu.CodeInvalidHandle, "unknown event")
+	}
+	delete(d.events, e)
+	return nil
+}
+
+// LaunchKernel checks the launch as the driver would (known function, non-zero
+// dimensions, threads per block, dynamic shared memory against the opt-in,
+// stream, non-nil parameters), then runs OnLaunch.
+func (d *Driver) LaunchKernel(f gpu.Function, grid, block [3]uint32, sharedBytes uint32, s gpu.Stream, params []unsafe.Pointer) error {
+	name, err := d.checkLaunch(f, grid, block, sharedBytes, s, params)
+	if err != nil {
+		return err
+	}
+	if d.OnLaunch == nil {
+		return nil
+	}
+	return d.OnLaunch(name, grid, block, params)
+}
+
+func (d *Driver) checkLaunch(f gpu.Function, grid, block [3]uint32, sharedBytes uint32, s gpu.Stream, params []unsafe.Pointer) (string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	const m = "LaunchKernel"
+	if err := d.enter(m, true); err != nil {
+		return "", err
+	}
+	fn, ok := d.funcs[f]
+	if !ok {
+		return "", d.fail(m, gpu.CodeInvalidHandle, "unknown function")
+	}
+	dev, _ := d.ctxDevice(d.current)
+	spec := d.devices[dev]
+	threads := uint64(1)
+	for i := range 3 {
+		if grid[i] == 0 || block[i] == 0 {
+			return "", d.fail(m, gpu.CodeInvalidValue, fmt.Sprintf("zero dimension in grid %v block %v", grid, block))
+		}
+		threads *= uint64(block[i])
+	}
+	if threads > uint64(spec.MaxThreadsPerBlock) {
+		return "", d.fail(m, gpu.CodeInvalidValue, fmt.Sprintf("%d threads per block exceed %d", threads, spec.MaxThreadsPerBlock))
+	}
+	if limit := max(defaultSharedLimit, fn.maxShared); int(sharedBytes) > limit {
+		return "", d.fail(m, gpu.CodeInvalidValue,
+			fmt.Sprintf("%d bytes of dynamic shared memory exceed the function's %d", sharedBytes, limit))
+	}
+	if err := d.streamOK(m, s); err != nil {
+		return "", err
+	}
+	for i, p := range params {
+		if p == nil {
+			return "", d.fail(m, gpu.CodeInvalidValue, fmt.Sprintf("kernel parameter %d is a nil pointer", i))
+		}
+	}
+	d.launches++
+	return fn.name, nil
+}
+
+// Methods lists the Driver method names that FailAt accepts, sorted.
+func Methods() []string {
+	out := make([]string, 0, len(symbols))
+	for m := range symbols {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}
