@@ -1,0 +1,147 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"text/tabwriter"
+
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/ladder"
+	"github.com/rnsec/ecmul/rns"
+)
+
+const paramsHelp = `Usage: ecmul params [--curve p224|p256|secp256k1]
+
+Derives the RNS system for the curve's prime and proves it: the moduli 2^16 − c
+of the bases B and B̃, n (channels per base), the dynamic ranges, the Shenoy
+redundant modulus m_e, the Kawamura β = Φ/2^16, and every inequality the
+algorithm relies on with its two sides (as bit lengths) and whether it holds.
+Exit status 1 if any bound fails.
+
+Flags:
+`
+
+func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("params", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), paramsHelp); fs.PrintDefaults() }
+	curve := fs.String("curve", "p224", "curve: p224, p256 or secp256k1")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	c, err := curves.ByName(*curve)
+	if err != nil {
+		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
+		return exitUsage
+	}
+	su, err := ladder.NewSetup(c)
+	if err != nil {
+		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
+		return exitFail
+	}
+	p := su.Params
+	fmt.Fprintf(stdout, "curve %s: p has %d bits\n", c.Name, p.P.BitLen())
+	beta, delta := p.KawamuraBeta()
+	bf, _ := beta.Float64()
+	df, _ := delta.Float64()
+	fmt.Fprintf(stdout, "n = %d channels per base, m_e = 2^%d = %d, Kawamura Φ = %d (β = Φ/2^16 = %.6f, worst error Δ = %.6f, q = %d kept bits)\n",
+		p.N, p.MeBits, p.Me(), p.Phi, bf, df, rns.KawamuraBits)
+	fmt.Fprintf(stdout, "u = (n+2)·p has %.3f bits; multiplication inputs stay below 9u (%.3f bits)\n",
+		log2(p.U), log2(p.AddBound))
+	fmt.Fprintf(stdout, "ladder: %d iterations, %d multiplications per bit\n\n", su.Bits, su.Schedule.MulsPerBit())
+	for _, b := range []struct {
+		name string
+		mods []uint32
+		cs   []uint32
+		m    *big.Int
+		fold int
+	}{
+		{"B", moduli(p.B.Moduli), p.B.Cs(), p.B.M, p.B.MaxFolds()},
+		{"B̃", moduli(p.BT.Moduli), p.BT.Cs(), p.BT.M, p.BT.MaxFolds()},
+	} {
+		fmt.Fprintf(stdout, "base %s: log2 M = %.3f, %d folds per reduction\n", b.name, log2(b.m), b.fold)
+		fmt.Fprintf(stdout, "  c:       %v\n  moduli:  %v\n", b.cs, b.mods)
+	}
+	fmt.Fprintln(stdout)
+	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
+	fmt.Fprintf(tw, "bound\tleft\t\tright\tholds\twhy\n")
+	failed := 0
+	for _, b := range p.Bounds() {
+		ok := "yes"
+		if !b.Holds() {
+			ok, failed = "NO", failed+1
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, size(b.Left), b.Rel, size(b.Right), ok, b.Why)
+	}
+	tw.Flush()
+	if err := p.Verify(); err != nil || failed > 0 {
+		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(stdout, "\nall %d bounds hold\n", len(p.Bounds()))
+	return exitOK
+}
+
+func moduli(ms []rns.Modulus) []uint32 {
+	out := make([]uint32, len(ms))
+	for i, m := range ms {
+		out[i] = m.M
+	}
+	return out
+}
+
+// log2 returns log2(x) for x > 0, to about 15 significant digits.
+func log2(x *big.Int) float64 {
+	if x.Sign() <= 0 {
+		return math.Inf(-1)
+	}
+	mant := new(big.Float).SetInt(x)
+	exp := mant.MantExp(mant)
+	m, _ := mant.Float64()
+	return float64(exp) + math.Log2(m)
+}
+
+// size prints small integers exactly and large ones as a power of two.
+func size(x *big.Int) string {
+	if x.BitLen() <= 32 {
+		return x.String()
+	}
+	return fmt.Sprintf("2^%.3f", log2(x))
+}
+
+func runDevices(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("devices", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: ecmul devices\n\nLists the CUDA devices (name, SMs, memory, compute capability, clock) and the driver version.\nExit status 1 when there is no CUDA device.\n")
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	d, err := gpu.DefaultDriver()
+	if err != nil {
+		fmt.Fprintf(stderr, "ecmul devices: no CUDA device: %v\n", err)
+		return exitFail
+	}
+	devs, version, err := gpu.Devices(d)
+	if err != nil {
+		fmt.Fprintf(stderr, "ecmul devices: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(stdout, "CUDA driver %s\n", gpu.FormatDriverVersion(version))
+	for _, dev := range devs {
+		fmt.Fprintln(stdout, dev)
+	}
+	return exitOK
+}

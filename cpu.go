@@ -1,0 +1,94 @@
+package ecmul
+
+import (
+	"context"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/ladder"
+)
+
+// inChunks runs do on consecutive chunks of items on up to workers
+// goroutines, stopping between chunks once ctx ends.
+func inChunks(parent context.Context, items []item, chunk, workers int, do func(part []item) error) error {
+	g, ctx := errgroup.WithContext(parent)
+	g.SetLimit(workers)
+	for lo := 0; lo < len(items); lo += chunk {
+		if ctx.Err() != nil {
+			break
+		}
+		part := items[lo:min(lo+chunk, len(items))]
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return do(part)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return context.Cause(parent)
+}
+
+// cpuRunner computes with the reference implementations.
+type cpuRunner struct {
+	curve   *curves.Curve
+	workers int
+}
+
+func (r *cpuRunner) run(ctx context.Context, items []item) error {
+	return inChunks(ctx, items, 64, r.workers, func(part []item) error {
+		for _, it := range part {
+			x, y, ok, err := r.curve.ReferenceScalarMult(it.x, it.y, it.k)
+			switch {
+			case err != nil:
+				it.res.Err = err
+			case !ok:
+				it.res.Infinity = true
+			default:
+				it.res.X, it.res.Y = x, y
+			}
+		}
+		return nil
+	})
+}
+
+func (r *cpuRunner) close() error { return nil }
+
+// rnsRunner computes with the CPU twin of the kernel: the RNS ladder channel
+// by channel, then the batched affine conversion per chunk.
+type rnsRunner struct {
+	su      *ladder.Setup
+	ext     basext.Variant
+	workers int
+}
+
+func (r *rnsRunner) run(ctx context.Context, items []item) error {
+	return inChunks(ctx, items, 8, r.workers, func(part []item) error {
+		e := r.su.NewRNSExecutor(r.ext)
+		jobs := make([]ladder.Job, 0, len(part))
+		proj := make([]ladder.Projective, 0, len(part))
+		idx := make([]int, 0, len(part))
+		for i, it := range part {
+			j, err := r.su.Prepare(it.x, it.y, it.k)
+			if err != nil {
+				it.res.Err = err
+				continue
+			}
+			in := r.su.InputElement(j)
+			jobs = append(jobs, j)
+			proj = append(proj, r.su.Projective(e.Run(&in, j.Scalar, r.su.Bits, nil)))
+			idx = append(idx, i)
+		}
+		aff, errs := r.su.ToAffine(jobs, proj)
+		for n, i := range idx {
+			setAffine(part[i].res, aff[n], errs[n])
+		}
+		return nil
+	})
+}
+
+func (r *rnsRunner) close() error { return nil }

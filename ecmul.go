@@ -1,0 +1,239 @@
+// Package ecmul computes batched elliptic-curve scalar multiplications
+// k_i·P_i for NIST P-224, P-256 and secp256k1, on an NVIDIA GPU with the RNS
+// Montgomery ladder of Antão, Bajard and Sousa, or on the CPU.
+//
+// An Engine is bound to one curve and one backend:
+//
+//   - "gpu": the CUDA kernel (one thread per RNS channel), when a GPU is present;
+//   - "rns-cpu": the CPU twin of the kernel, the same RNS arithmetic channel for channel;
+//   - "cpu": the reference implementations (Go's crypto/elliptic for the NIST
+//     curves, gnark-crypto for secp256k1), on all cores;
+//   - "auto": "gpu" when a GPU can be used, otherwise "cpu".
+//
+// Every point is validated before any arithmetic; an invalid item gets its
+// own error and the other items of the batch still get their results.
+package ecmul
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"runtime"
+	"strings"
+
+	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/ladder"
+)
+
+// Backend names where the arithmetic runs.
+type Backend string
+
+const (
+	Auto   Backend = "auto"
+	GPU    Backend = "gpu"
+	RNSCPU Backend = "rns-cpu"
+	CPU    Backend = "cpu"
+)
+
+// Backends lists every backend name ParseBackend accepts.
+var Backends = []Backend{Auto, GPU, RNSCPU, CPU}
+
+// ParseBackend accepts a backend name, in any case.
+func ParseBackend(s string) (Backend, error) {
+	for _, b := range Backends {
+		if strings.EqualFold(s, string(b)) {
+			return b, nil
+		}
+	}
+	return "", fmt.Errorf("ecmul: unknown backend %q (want auto, gpu, rns-cpu or cpu)", s)
+}
+
+// MaxScalarBits is the largest scalar accepted; scalars are reduced mod n.
+const MaxScalarBits = 512
+
+// Options configure an Engine. The zero value is the auto backend with
+// Shenoy's base extension on every core.
+type Options struct {
+	Backend Backend        // "" means Auto
+	Ext     basext.Variant // base extension of the rns-cpu and gpu backends
+	Workers int            // CPU goroutines; 0 means GOMAXPROCS
+	GPU     GPUOptions     // settings of the gpu backend
+}
+
+// Point is an affine point (x, y).
+type Point = curves.Point
+
+// Result is the outcome of one item: a point, the point at infinity, or Err.
+type Result struct {
+	X, Y     *big.Int
+	Infinity bool
+	Err      error // nil when the item was computed
+}
+
+// ItemError is the error of one item of a batch.
+type ItemError struct {
+	Index int
+	Err   error
+}
+
+func (e *ItemError) Error() string { return fmt.Sprintf("item %d: %v", e.Index, e.Err) }
+func (e *ItemError) Unwrap() error { return e.Err }
+
+// Errors a batch item can carry besides the point validation errors of package curves.
+var (
+	ErrNilPoint       = errors.New("point is missing")
+	ErrNilScalar      = errors.New("scalar is missing")
+	ErrScalarNegative = errors.New("scalar is negative")
+	ErrScalarTooLarge = fmt.Errorf("scalar exceeds %d bits", MaxScalarBits)
+	ErrLengthMismatch = errors.New("ecmul: points and scalars differ in length")
+)
+
+// Engine multiplies batches of points by scalars on one curve. It is safe
+// for concurrent use.
+type Engine struct {
+	curve   *curves.Curve
+	backend Backend
+	opts    Options
+	setup   *ladder.Setup // nil for the cpu backend
+	run     runner
+}
+
+// runner computes the items whose Result.Err is still nil.
+type runner interface {
+	run(ctx context.Context, items []item) error
+	close() error
+}
+
+// item is one validated multiplication and where its result goes.
+type item struct {
+	x, y, k *big.Int
+	res     *Result
+}
+
+// New returns an Engine for curve c. With Backend "gpu" it fails when no GPU
+// can be used (errors.Is(err, gpu.ErrNoDevice)); "auto" falls back to "cpu".
+func New(c *curves.Curve, opts Options) (*Engine, error) {
+	if c == nil {
+		return nil, errors.New("ecmul: no curve")
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.Backend == "" {
+		opts.Backend = Auto
+	}
+	e := &Engine{curve: c, opts: opts}
+	switch opts.Backend {
+	case CPU:
+		e.run = &cpuRunner{curve: c, workers: opts.Workers}
+	case RNSCPU:
+		su, err := ladder.NewSetup(c)
+		if err != nil {
+			return nil, err
+		}
+		e.setup = su
+		e.run = &rnsRunner{su: su, ext: opts.Ext, workers: opts.Workers}
+	case GPU, Auto:
+		su, err := ladder.NewSetup(c)
+		if err != nil {
+			return nil, err
+		}
+		r, err := newGPURunner(su, opts)
+		if err != nil {
+			if opts.Backend == GPU {
+				return nil, err
+			}
+			opts.Backend = CPU
+			e.opts.Backend = CPU
+			e.run = &cpuRunner{curve: c, workers: opts.Workers}
+			break
+		}
+		opts.Backend = GPU
+		e.setup, e.run = su, r
+	default:
+		return nil, fmt.Errorf("ecmul: unknown backend %q", opts.Backend)
+	}
+	e.backend = opts.Backend
+	return e, nil
+}
+
+// Curve returns the engine's curve.
+func (e *Engine) Curve() *curves.Curve { return e.curve }
+
+// Backend returns the backend in use ("auto" resolved).
+func (e *Engine) Backend() Backend { return e.backend }
+
+// Close releases the engine's GPU resources, if any.
+func (e *Engine) Close() error { return e.run.close() }
+
+// ScalarMult returns scalars[i]·points[i] for every i. Each Result carries
+// its own error (an *ItemError) when the item is invalid: a missing or
+// invalid point (not on the curve, a coordinate outside [0, p), (0, 0)), a
+// missing or negative scalar, or one of more than 512 bits; the valid items
+// are computed all the same. Scalars are reduced mod n; a multiple of n
+// gives the point at infinity. The error is non-nil only when the batch as
+// a whole failed (lengths differ, ctx ended, a GPU fault): then the items
+// without a result carry that error too, and no item is reported computed
+// that was not.
+func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big.Int) ([]Result, error) {
+	if len(points) != len(scalars) {
+		return nil, ErrLengthMismatch
+	}
+	res := make([]Result, len(points))
+	items := make([]item, 0, len(points))
+	for i := range points {
+		if err := e.check(points[i], scalars[i]); err != nil {
+			res[i].Err = &ItemError{Index: i, Err: err}
+			continue
+		}
+		items = append(items, item{x: points[i].X, y: points[i].Y, k: scalars[i], res: &res[i]})
+	}
+	if len(items) == 0 {
+		return res, nil
+	}
+	err := e.run.run(ctx, items)
+	if err != nil {
+		for i := range items {
+			r := items[i].res
+			if r.X == nil && !r.Infinity && r.Err == nil {
+				r.Err = err
+			}
+		}
+	}
+	for i := range res {
+		if res[i].Err != nil {
+			if _, ok := res[i].Err.(*ItemError); !ok {
+				res[i].Err = &ItemError{Index: i, Err: res[i].Err}
+			}
+		}
+	}
+	return res, err
+}
+
+func (e *Engine) check(p *Point, k *big.Int) error {
+	switch {
+	case p == nil:
+		return ErrNilPoint
+	case k == nil:
+		return ErrNilScalar
+	case k.Sign() < 0:
+		return ErrScalarNegative
+	case k.BitLen() > MaxScalarBits:
+		return ErrScalarTooLarge
+	}
+	return e.curve.Validate(p.X, p.Y)
+}
+
+// setAffine stores a ladder result (or its error) into r.
+func setAffine(r *Result, a ladder.Affine, err error) {
+	switch {
+	case err != nil:
+		r.Err = err
+	case a.Infinity:
+		r.Infinity = true
+	default:
+		r.X, r.Y = a.X, a.Y
+	}
+}
