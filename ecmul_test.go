@@ -1,0 +1,741 @@
+package ecmul_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/gpu"
+)
+
+// backendCase is one engine configuration under test.
+type backendCase struct {
+	name string
+	opts ecmul.Options
+	rns  bool // the item costs milliseconds: keep counts small
+}
+
+// gpuPresent reports whether the gpu backend can be built on this machine;
+// when it can, every correctness test runs on it too.
+var gpuPresent = sync.OnceValue(func() bool {
+	e, err := ecmul.New(curves.P224(), ecmul.Options{Backend: ecmul.GPU})
+	if err != nil {
+		return false
+	}
+	e.Close()
+	return true
+})
+
+func backendCases() []backendCase {
+	cs := []backendCase{
+		{name: "backend=cpu", opts: ecmul.Options{Backend: ecmul.CPU}},
+		{name: "backend=rns-cpu/ext=shenoy", opts: ecmul.Options{Backend: ecmul.RNSCPU, Ext: basext.Shenoy}, rns: true},
+		{name: "backend=rns-cpu/ext=kawamura", opts: ecmul.Options{Backend: ecmul.RNSCPU, Ext: basext.Kawamura}, rns: true},
+	}
+	if gpuPresent() {
+		cs = append(cs,
+			backendCase{name: "backend=gpu/ext=shenoy", opts: ecmul.Options{Backend: ecmul.GPU, Ext: basext.Shenoy}},
+			backendCase{name: "backend=gpu/ext=kawamura", opts: ecmul.Options{Backend: ecmul.GPU, Ext: basext.Kawamura}},
+		)
+	}
+	return cs
+}
+
+func curveName(c *curves.Curve) string {
+	switch c {
+	case curves.P224():
+		return "P224"
+	case curves.P256():
+		return "P256"
+	}
+	return c.Name
+}
+
+// forEachEngine runs f on every curve and backend, each in its own subtest.
+func forEachEngine(t *testing.T, f func(t *testing.T, bc backendCase, e *ecmul.Engine)) {
+	for _, c := range curves.All() {
+		for _, bc := range backendCases() {
+			t.Run("curve="+curveName(c)+"/"+bc.name, func(t *testing.T) {
+				e := newEngine(t, c, bc.opts)
+				f(t, bc, e)
+			})
+		}
+	}
+}
+
+func newEngine(tb testing.TB, c *curves.Curve, opts ecmul.Options) *ecmul.Engine {
+	tb.Helper()
+	e, err := ecmul.New(c, opts)
+	require.NoError(tb, err)
+	tb.Cleanup(func() { require.NoError(tb, e.Close()) })
+	return e
+}
+
+func newRNG(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d))
+}
+
+// randBits returns a uniform integer of at most bits bits.
+func randBits(rng *rand.Rand, bits int) *big.Int {
+	b := make([]byte, (bits+7)/8)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	k := new(big.Int).SetBytes(b)
+	return k.Rsh(k, uint(8*len(b)-bits))
+}
+
+// randBelow returns an integer in [0, m), with negligible bias.
+func randBelow(rng *rand.Rand, m *big.Int) *big.Int {
+	return new(big.Int).Mod(randBits(rng, m.BitLen()+64), m)
+}
+
+// randScalar returns a scalar in [1, n).
+func randScalar(rng *rand.Rand, c *curves.Curve) *big.Int {
+	k := randBelow(rng, new(big.Int).Sub(c.N, big.NewInt(1)))
+	return k.Add(k, big.NewInt(1))
+}
+
+// randLargeScalar returns a scalar in [n, 2^512).
+func randLargeScalar(rng *rand.Rand, c *curves.Curve) *big.Int {
+	for {
+		k := randBits(rng, 1+rng.IntN(ecmul.MaxScalarBits))
+		if k.Cmp(c.N) >= 0 {
+			return k
+		}
+	}
+}
+
+// randPoint returns a random point of the curve, k·G for a random k.
+func randPoint(tb testing.TB, rng *rand.Rand, c *curves.Curve) *ecmul.Point {
+	tb.Helper()
+	x, y, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, randScalar(rng, c))
+	require.NoError(tb, err)
+	require.True(tb, ok)
+	return &ecmul.Point{X: x, Y: y}
+}
+
+// zeroXPoint returns a point with x = 0 when the curve has one (b is a
+// square mod p); the ladder cannot start from it and must take a detour.
+func zeroXPoint(c *curves.Curve) *ecmul.Point {
+	y := new(big.Int).ModSqrt(c.B, c.P)
+	if y == nil {
+		return nil
+	}
+	return &ecmul.Point{X: new(big.Int), Y: y}
+}
+
+// want computes k·p with the reference oracles (nil is the point at
+// infinity). For P-256 and secp256k1, gnark-crypto must agree; for every
+// curve, the textbook formulas must agree when textbook is set.
+func want(tb testing.TB, c *curves.Curve, p *ecmul.Point, k *big.Int, textbook bool) *ecmul.Point {
+	tb.Helper()
+	x, y, ok, err := c.ReferenceScalarMult(p.X, p.Y, k)
+	require.NoError(tb, err)
+	var w *ecmul.Point
+	if ok {
+		w = &ecmul.Point{X: x, Y: y}
+	}
+	if c == curves.P256() || c == curves.Secp256k1() {
+		gx, gy, gok, err := c.GnarkScalarMult(p.X, p.Y, k)
+		require.NoError(tb, err)
+		var g *ecmul.Point
+		if gok {
+			g = &ecmul.Point{X: gx, Y: gy}
+		}
+		require.True(tb, w.Equal(g), "oracles disagree on %v·%v: reference %v, gnark %v", k, p, w, g)
+	}
+	if textbook {
+		tw := textbookMul(c, p, k)
+		require.True(tb, w.Equal(tw), "oracles disagree on %v·%v: reference %v, textbook %v", k, p, w, tw)
+	}
+	return w
+}
+
+// textbookAdd adds affine points with the schoolbook chord-and-tangent
+// formulas (nil is the point at infinity).
+func textbookAdd(c *curves.Curve, p, q *ecmul.Point) *ecmul.Point {
+	if p == nil {
+		return q
+	}
+	if q == nil {
+		return p
+	}
+	var num, den big.Int
+	if p.X.Cmp(q.X) == 0 {
+		if new(big.Int).Add(p.Y, q.Y).Cmp(c.P) == 0 || p.Y.Sign() == 0 && q.Y.Sign() == 0 {
+			return nil
+		}
+		num.Mul(p.X, p.X)
+		num.Mul(&num, big.NewInt(3))
+		num.Add(&num, big.NewInt(c.A))
+		den.Lsh(p.Y, 1)
+	} else {
+		num.Sub(q.Y, p.Y)
+		den.Sub(q.X, p.X)
+	}
+	den.Mod(&den, c.P)
+	lambda := new(big.Int).Mul(&num, den.ModInverse(&den, c.P))
+	lambda.Mod(lambda, c.P)
+	x := new(big.Int).Mul(lambda, lambda)
+	x.Sub(x, p.X).Sub(x, q.X).Mod(x, c.P)
+	y := new(big.Int).Sub(p.X, x)
+	y.Mul(y, lambda).Sub(y, p.Y).Mod(y, c.P)
+	return &ecmul.Point{X: x, Y: y}
+}
+
+// textbookMul computes k·p by double-and-add over all the bits of k,
+// without reducing k.
+func textbookMul(c *curves.Curve, p *ecmul.Point, k *big.Int) *ecmul.Point {
+	var r *ecmul.Point
+	for i := k.BitLen() - 1; i >= 0; i-- {
+		r = textbookAdd(c, r, r)
+		if k.Bit(i) == 1 {
+			r = textbookAdd(c, r, p)
+		}
+	}
+	return r
+}
+
+// requireResult checks that r is the successful result w (nil: infinity).
+func requireResult(tb testing.TB, r ecmul.Result, w *ecmul.Point, format string, args ...any) {
+	tb.Helper()
+	msg := fmt.Sprintf(format, args...)
+	require.NoError(tb, r.Err, msg)
+	if w == nil {
+		require.True(tb, r.Infinity, msg)
+		require.Nil(tb, r.X, msg)
+		require.Nil(tb, r.Y, msg)
+		return
+	}
+	require.False(tb, r.Infinity, msg)
+	require.NotNil(tb, r.X, msg)
+	require.NotNil(tb, r.Y, msg)
+	got := &ecmul.Point{X: r.X, Y: r.Y}
+	require.True(tb, got.Equal(w), "got %v, want %v: %s", got, w, msg)
+}
+
+// itemCount trims a test size: rns-cpu items cost milliseconds each.
+func itemCount(bc backendCase, cpu, rns int) int {
+	n := cpu
+	if bc.rns {
+		n = rns
+	}
+	if testing.Short() {
+		n = max(1, n/4)
+	}
+	return n
+}
+
+func TestScalarMultRandom(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, bc backendCase, e *ecmul.Engine) {
+		c := e.Curve()
+		rng := newRNG(uint64(c.ByteLen)*7 + uint64(len(c.Name)))
+		n := itemCount(bc, 96, 24)
+		points := make([]*ecmul.Point, n)
+		scalars := make([]*big.Int, n)
+		for i := range n {
+			points[i] = randPoint(t, rng, c)
+			if i%4 == 3 {
+				scalars[i] = randLargeScalar(rng, c)
+			} else {
+				scalars[i] = randScalar(rng, c)
+			}
+		}
+		res, err := e.ScalarMult(context.Background(), points, scalars)
+		require.NoError(t, err)
+		require.Len(t, res, n)
+		for i := range n {
+			w := want(t, c, points[i], scalars[i], i < 4)
+			requireResult(t, res[i], w, "item %d: %v·%v", i, scalars[i], points[i])
+		}
+	})
+}
+
+func TestScalarMultEdgeScalars(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, bc backendCase, e *ecmul.Engine) {
+		c := e.Curve()
+		rng := newRNG(99)
+		n := c.N
+		one := big.NewInt(1)
+		allOnes := new(big.Int).Sub(new(big.Int).Lsh(one, ecmul.MaxScalarBits), one)
+		edge := []struct {
+			name string
+			k    *big.Int
+		}{
+			{"0", new(big.Int)},
+			{"1", big.NewInt(1)},
+			{"2", big.NewInt(2)},
+			{"3", big.NewInt(3)},
+			{"n-2", new(big.Int).Sub(n, big.NewInt(2))},
+			{"n-1", new(big.Int).Sub(n, one)},
+			{"n", new(big.Int).Set(n)},
+			{"n+1", new(big.Int).Add(n, one)},
+			{"n+2", new(big.Int).Add(n, big.NewInt(2))},
+			{"2n-1", new(big.Int).Sub(new(big.Int).Lsh(n, 1), one)},
+			{"2n", new(big.Int).Lsh(n, 1)},
+			{"2n+1", new(big.Int).Add(new(big.Int).Lsh(n, 1), one)},
+			{"1000n", new(big.Int).Mul(n, big.NewInt(1000))},
+			{"2^bitlen(n)", new(big.Int).Lsh(one, uint(n.BitLen()))},
+			{"2^bitlen(n)-1", new(big.Int).Sub(new(big.Int).Lsh(one, uint(n.BitLen())), one)},
+			{"2^256", new(big.Int).Lsh(one, 256)},
+			{"2^511", new(big.Int).Lsh(one, 511)},
+			{"2^512-1", allOnes},
+			{"(2^512-1)-(2^512-1 mod n)", new(big.Int).Sub(allOnes, new(big.Int).Mod(allOnes, n))},
+		}
+		bases := []struct {
+			name string
+			p    *ecmul.Point
+		}{
+			{"G", c.Generator()},
+			{"random", randPoint(t, rng, c)},
+		}
+		if bc.rns && testing.Short() {
+			bases = bases[1:]
+		}
+		if z := zeroXPoint(c); z != nil {
+			bases = append(bases, struct {
+				name string
+				p    *ecmul.Point
+			}{"x=0", z})
+		}
+		var points []*ecmul.Point
+		var scalars []*big.Int
+		var names []string
+		for _, b := range bases {
+			for _, s := range edge {
+				points = append(points, b.p)
+				scalars = append(scalars, s.k)
+				names = append(names, s.name+"·"+b.name)
+			}
+		}
+		res, err := e.ScalarMult(context.Background(), points, scalars)
+		require.NoError(t, err)
+		for i := range res {
+			p, k := points[i], scalars[i]
+			w := want(t, c, p, new(big.Int).Mod(k, n), false)
+			requireResult(t, res[i], w, "%s", names[i])
+			// Values known without any oracle.
+			km := new(big.Int).Mod(k, n)
+			switch {
+			case km.Sign() == 0:
+				require.True(t, res[i].Infinity, names[i])
+			case km.Cmp(one) == 0:
+				require.Zero(t, res[i].X.Cmp(p.X), names[i])
+				require.Zero(t, res[i].Y.Cmp(p.Y), names[i])
+			case km.Cmp(new(big.Int).Sub(n, one)) == 0:
+				require.Zero(t, res[i].X.Cmp(p.X), names[i])
+				require.Zero(t, res[i].Y.Cmp(new(big.Int).Sub(c.P, p.Y)), names[i])
+			}
+		}
+	})
+}
+
+func TestScalarMultInvalidItems(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, bc backendCase, e *ecmul.Engine) {
+		c := e.Curve()
+		rng := newRNG(7)
+		valid := func() (*ecmul.Point, *big.Int) { return randPoint(t, rng, c), randScalar(rng, c) }
+		p := randPoint(t, rng, c)
+		offCurve := &ecmul.Point{X: new(big.Int).Set(p.X), Y: new(big.Int).Add(p.Y, big.NewInt(1))}
+		offCurve.Y.Mod(offCurve.Y, c.P)
+		tooLarge := new(big.Int).Lsh(big.NewInt(1), ecmul.MaxScalarBits) // 513 bits
+		largest := new(big.Int).Sub(tooLarge, big.NewInt(1))             // 512 bits: accepted
+
+		type entry struct {
+			name string
+			p    *ecmul.Point
+			k    *big.Int
+			err  error // nil: a valid item
+		}
+		entries := []entry{
+			{name: "valid"},
+			{name: "nil point", p: nil, k: big.NewInt(5), err: ecmul.ErrNilPoint},
+			{name: "valid"},
+			{name: "off the curve", p: offCurve, k: big.NewInt(5), err: curves.ErrNotOnCurve},
+			{name: "x = p", p: &ecmul.Point{X: new(big.Int).Set(c.P), Y: new(big.Int).Set(p.Y)}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
+			{name: "x = x + p", p: &ecmul.Point{X: new(big.Int).Add(p.X, c.P), Y: new(big.Int).Set(p.Y)}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
+			{name: "y = y + p", p: &ecmul.Point{X: new(big.Int).Set(p.X), Y: new(big.Int).Add(p.Y, c.P)}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
+			{name: "x < 0", p: &ecmul.Point{X: new(big.Int).Sub(p.X, c.P), Y: new(big.Int).Set(p.Y)}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
+			{name: "(0, 0)", p: &ecmul.Point{X: new(big.Int), Y: new(big.Int)}, k: big.NewInt(5), err: curves.ErrInfinity},
+			{name: "nil x", p: &ecmul.Point{Y: new(big.Int).Set(p.Y)}, k: big.NewInt(5), err: curves.ErrInfinity},
+			{name: "valid"},
+			{name: "negative scalar", p: p, k: big.NewInt(-1), err: ecmul.ErrScalarNegative},
+			{name: "-n", p: p, k: new(big.Int).Neg(c.N), err: ecmul.ErrScalarNegative},
+			{name: "513-bit scalar", p: p, k: tooLarge, err: ecmul.ErrScalarTooLarge},
+			{name: "nil scalar", p: p, k: nil, err: ecmul.ErrNilScalar},
+			{name: "512-bit scalar", p: p, k: largest},
+			{name: "valid"},
+		}
+		points := make([]*ecmul.Point, len(entries))
+		scalars := make([]*big.Int, len(entries))
+		for i := range entries {
+			if entries[i].name == "valid" {
+				entries[i].p, entries[i].k = valid()
+			}
+			points[i], scalars[i] = entries[i].p, entries[i].k
+		}
+		res, err := e.ScalarMult(context.Background(), points, scalars)
+		require.NoError(t, err, "invalid items are not a batch error")
+		require.Len(t, res, len(entries))
+		for i, en := range entries {
+			r := res[i]
+			if en.err == nil {
+				requireResult(t, r, want(t, c, en.p, en.k, false), "item %d (%s)", i, en.name)
+				continue
+			}
+			require.Error(t, r.Err, "item %d (%s)", i, en.name)
+			var ie *ecmul.ItemError
+			require.ErrorAs(t, r.Err, &ie, "item %d (%s)", i, en.name)
+			require.Equal(t, i, ie.Index, "item %d (%s)", i, en.name)
+			require.ErrorIs(t, r.Err, en.err, "item %d (%s)", i, en.name)
+			require.Contains(t, r.Err.Error(), fmt.Sprintf("item %d", i))
+			require.Nil(t, r.X, "item %d (%s)", i, en.name)
+			require.Nil(t, r.Y, "item %d (%s)", i, en.name)
+			require.False(t, r.Infinity, "item %d (%s)", i, en.name)
+		}
+		// The inputs are left as they were.
+		require.Zero(t, entries[4].p.X.Cmp(c.P))
+		require.Equal(t, -1, entries[11].k.Sign())
+	})
+}
+
+func TestScalarMultBatchShapes(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, bc backendCase, e *ecmul.Engine) {
+		ctx := context.Background()
+		t.Run("empty", func(t *testing.T) {
+			res, err := e.ScalarMult(ctx, nil, nil)
+			require.NoError(t, err)
+			require.Empty(t, res)
+			res, err = e.ScalarMult(ctx, []*ecmul.Point{}, []*big.Int{})
+			require.NoError(t, err)
+			require.Empty(t, res)
+		})
+		t.Run("length mismatch", func(t *testing.T) {
+			g := e.Curve().Generator()
+			_, err := e.ScalarMult(ctx, []*ecmul.Point{g, g}, []*big.Int{big.NewInt(1)})
+			require.ErrorIs(t, err, ecmul.ErrLengthMismatch)
+			_, err = e.ScalarMult(ctx, nil, []*big.Int{big.NewInt(1)})
+			require.ErrorIs(t, err, ecmul.ErrLengthMismatch)
+		})
+		t.Run("all invalid", func(t *testing.T) {
+			res, err := e.ScalarMult(ctx, []*ecmul.Point{nil, e.Curve().Generator()}, []*big.Int{big.NewInt(1), nil})
+			require.NoError(t, err)
+			require.ErrorIs(t, res[0].Err, ecmul.ErrNilPoint)
+			require.ErrorIs(t, res[1].Err, ecmul.ErrNilScalar)
+		})
+		t.Run("one item", func(t *testing.T) {
+			g := e.Curve().Generator()
+			res, err := e.ScalarMult(ctx, []*ecmul.Point{g}, []*big.Int{big.NewInt(2)})
+			require.NoError(t, err)
+			requireResult(t, res[0], textbookAdd(e.Curve(), g, g), "2·G")
+		})
+	})
+}
+
+// TestScalarMultCancelled checks that a batch whose context ends reports
+// the context's error, and that every item it reports computed is right.
+func TestScalarMultCancelled(t *testing.T) {
+	c := curves.P224()
+	for _, bc := range backendCases() {
+		t.Run(bc.name, func(t *testing.T) {
+			rng := newRNG(5)
+			n := 5000 // about 0.15 ms each
+			if bc.rns {
+				n = 400 // about 3 ms each
+			}
+			opts := bc.opts
+			opts.Workers = 1
+			e := newEngine(t, c, opts)
+			points := make([]*ecmul.Point, n)
+			scalars := make([]*big.Int, n)
+			base := randPoint(t, rng, c)
+			for i := range n {
+				points[i], scalars[i] = base, randScalar(rng, c)
+			}
+			points[3] = nil // an invalid item keeps its own error
+
+			t.Run("before", func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				cancel()
+				res, err := e.ScalarMult(ctx, points, scalars)
+				require.ErrorIs(t, err, context.Canceled)
+				require.Len(t, res, n)
+				for i, r := range res {
+					var ie *ecmul.ItemError
+					require.ErrorAs(t, r.Err, &ie, "item %d", i)
+					require.Equal(t, i, ie.Index)
+					if i == 3 {
+						require.ErrorIs(t, r.Err, ecmul.ErrNilPoint)
+						continue
+					}
+					require.ErrorIs(t, r.Err, context.Canceled, "item %d", i)
+					require.Nil(t, r.X, "item %d", i)
+					require.False(t, r.Infinity, "item %d", i)
+				}
+			})
+
+			t.Run("during", func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				go func() {
+					time.Sleep(20 * time.Millisecond)
+					cancel()
+				}()
+				start := time.Now()
+				res, err := e.ScalarMult(ctx, points, scalars)
+				elapsed := time.Since(start)
+				require.ErrorIs(t, err, context.Canceled, "the batch took %v", elapsed)
+				require.Len(t, res, n)
+				computed := 0
+				for i, r := range res {
+					if i == 3 {
+						require.ErrorIs(t, r.Err, ecmul.ErrNilPoint)
+						continue
+					}
+					if r.Err != nil {
+						require.ErrorIs(t, r.Err, context.Canceled, "item %d", i)
+						var ie *ecmul.ItemError
+						require.ErrorAs(t, r.Err, &ie, "item %d", i)
+						require.Equal(t, i, ie.Index)
+						require.Nil(t, r.X, "item %d", i)
+						require.False(t, r.Infinity, "item %d", i)
+						continue
+					}
+					computed++
+					requireResult(t, r, want(t, c, points[i], scalars[i], false), "item %d", i)
+				}
+				require.Less(t, computed, n-1, "cancelled after %v, yet every item was computed", elapsed)
+				t.Logf("cancelled after 20ms: %d of %d items computed, returned after %v", computed, n-1, elapsed)
+			})
+		})
+	}
+}
+
+// TestScalarMultConcurrent uses one engine from several goroutines.
+func TestScalarMultConcurrent(t *testing.T) {
+	for _, bc := range backendCases() {
+		t.Run(bc.name, func(t *testing.T) {
+			c := curves.Secp256k1()
+			e := newEngine(t, c, bc.opts)
+			const goroutines = 4
+			per := itemCount(bc, 32, 4)
+			var wg sync.WaitGroup
+			errs := make([]error, goroutines)
+			for g := range goroutines {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					rng := newRNG(uint64(100 + g))
+					points := make([]*ecmul.Point, per)
+					scalars := make([]*big.Int, per)
+					for i := range per {
+						points[i], scalars[i] = randPoint(t, rng, c), randScalar(rng, c)
+					}
+					res, err := e.ScalarMult(context.Background(), points, scalars)
+					if err != nil {
+						errs[g] = err
+						return
+					}
+					for i, r := range res {
+						x, y, _, _ := c.ReferenceScalarMult(points[i].X, points[i].Y, scalars[i])
+						if r.Err != nil || r.X.Cmp(x) != 0 || r.Y.Cmp(y) != 0 {
+							errs[g] = fmt.Errorf("goroutine %d item %d: got (%v, %v, %v), want (%v, %v)", g, i, r.X, r.Y, r.Err, x, y)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			for _, err := range errs {
+				require.NoError(t, err)
+			}
+		})
+	}
+}
+
+func TestNewGPUWithoutDevice(t *testing.T) {
+	if _, err := gpu.DefaultDriver(); err == nil {
+		t.Skip("a CUDA driver is present")
+	}
+	for _, c := range curves.All() {
+		e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU})
+		require.ErrorIs(t, err, gpu.ErrNoDevice, c.Name)
+		require.Nil(t, e)
+
+		for _, b := range []ecmul.Backend{ecmul.Auto, ""} {
+			e, err = ecmul.New(c, ecmul.Options{Backend: b})
+			require.NoError(t, err, c.Name)
+			require.Equal(t, ecmul.CPU, e.Backend(), c.Name)
+			res, err := e.ScalarMult(context.Background(), []*ecmul.Point{c.Generator()}, []*big.Int{big.NewInt(1)})
+			require.NoError(t, err)
+			requireResult(t, res[0], c.Generator(), "%s: 1·G", c.Name)
+			require.NoError(t, e.Close())
+		}
+	}
+}
+
+func TestNew(t *testing.T) {
+	_, err := ecmul.New(nil, ecmul.Options{Backend: ecmul.CPU})
+	require.Error(t, err)
+	_, err = ecmul.New(curves.P224(), ecmul.Options{Backend: "fpga"})
+	require.Error(t, err)
+	for _, b := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU} {
+		e, err := ecmul.New(curves.P256(), ecmul.Options{Backend: b})
+		require.NoError(t, err)
+		require.Equal(t, b, e.Backend())
+		require.Same(t, curves.P256(), e.Curve())
+		require.NoError(t, e.Close())
+	}
+}
+
+func TestParseBackend(t *testing.T) {
+	for _, s := range []string{"auto", "gpu", "rns-cpu", "cpu", "CPU", "Rns-Cpu"} {
+		b, err := ecmul.ParseBackend(s)
+		require.NoError(t, err, s)
+		require.Contains(t, ecmul.Backends, b)
+	}
+	for _, s := range []string{"", "rns", "cuda", "cpu "} {
+		_, err := ecmul.ParseBackend(s)
+		require.Error(t, err, s)
+	}
+}
+
+func TestParseScalarHex(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // decimal; "" for an error
+		err  error
+	}{
+		{"0", "0", nil},
+		{"0x0", "0", nil},
+		{"0XfF", "255", nil},
+		{"00000000000000000001", "1", nil},
+		{"DeadBeef", "3735928559", nil},
+		{"", "", ecmul.ErrScalarEncoding},
+		{"0x", "", ecmul.ErrScalarEncoding},
+		{"-1", "", ecmul.ErrScalarEncoding},
+		{"+1", "", ecmul.ErrScalarEncoding},
+		{"12g4", "", ecmul.ErrScalarEncoding},
+		{"1 2", "", ecmul.ErrScalarEncoding},
+		{"1\u0661", "", ecmul.ErrScalarEncoding},
+		{"1" + repeat("0", 128), "", ecmul.ErrScalarTooLarge},
+		{repeat("f", 128), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 512), big.NewInt(1)).String(), nil},
+		{repeat("0", 200) + "7", "7", nil},
+		{repeat("0", 4000) + "7", "", ecmul.ErrScalarTooLarge},
+	} {
+		k, err := ecmul.ParseScalarHex(tc.in)
+		if tc.err != nil {
+			require.ErrorIs(t, err, tc.err, "%.40q", tc.in)
+			require.Nil(t, k)
+			continue
+		}
+		require.NoError(t, err, "%.40q", tc.in)
+		require.Equal(t, tc.want, k.String(), "%.40q", tc.in)
+	}
+}
+
+func repeat(s string, n int) string {
+	b := make([]byte, 0, len(s)*n)
+	for range n {
+		b = append(b, s...)
+	}
+	return string(b)
+}
+
+// BenchmarkLadder measures whole batches through Engine.ScalarMult and
+// reports scalar multiplications per second.
+func BenchmarkLadder(b *testing.B) {
+	backends := []struct {
+		name  string
+		opts  ecmul.Options
+		batch int
+	}{
+		{"cpu", ecmul.Options{Backend: ecmul.CPU}, 1024},
+		{"rns-cpu", ecmul.Options{Backend: ecmul.RNSCPU}, 128},
+	}
+	if gpuPresent() {
+		backends = append(backends, struct {
+			name  string
+			opts  ecmul.Options
+			batch int
+		}{"gpu", ecmul.Options{Backend: ecmul.GPU}, 1 << 16})
+	}
+	for _, c := range curves.All() {
+		for _, bk := range backends {
+			b.Run("curve="+curveName(c)+"/backend="+bk.name, func(b *testing.B) {
+				e := newEngine(b, c, bk.opts)
+				rng := newRNG(1)
+				points := make([]*ecmul.Point, bk.batch)
+				scalars := make([]*big.Int, bk.batch)
+				for i := range bk.batch {
+					points[i], scalars[i] = randPoint(b, rng, c), randScalar(rng, c)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					res, err := e.ScalarMult(context.Background(), points, scalars)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if res[0].Err != nil {
+						b.Fatal(res[0].Err)
+					}
+				}
+				b.ReportMetric(float64(b.N*bk.batch)/b.Elapsed().Seconds(), "ops/s")
+				b.ReportMetric(float64(bk.batch), "items/op")
+			})
+		}
+	}
+}
+
+// Example_scalarMult multiplies the P-224 generator by a few scalars on the
+// CPU: a multiple of the group order gives the point at infinity, and an
+// invalid item gets its own error while the others are computed.
+func Example_scalarMult() {
+	c := curves.P224()
+	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer e.Close()
+
+	g := c.Generator()
+	notOnCurve := &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(2)}
+	points := []*ecmul.Point{g, g, g, notOnCurve}
+	scalars := []*big.Int{big.NewInt(2), new(big.Int).Sub(c.N, big.NewInt(1)), c.N, big.NewInt(3)}
+
+	res, err := e.ScalarMult(context.Background(), points, scalars)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, r := range res {
+		switch {
+		case r.Err != nil:
+			fmt.Printf("%d: %v (not on curve: %v)\n", i, r.Err, errors.Is(r.Err, curves.ErrNotOnCurve))
+		case r.Infinity:
+			fmt.Printf("%d: infinity\n", i)
+		default:
+			fmt.Printf("%d: x=%0*x\n   y=%0*x\n", i, 2*c.ByteLen, r.X, 2*c.ByteLen, r.Y)
+		}
+	}
+	// Output:
+	// 0: x=706a46dc76dcb76798e60e6d89474788d16dc18032d268fd1a704fa6
+	//    y=1c2b76a7bc25e7702a704fa986892849fca629487acf3709d2e4e8bb
+	// 1: x=b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21
+	//    y=42c89c774a08dc04b3dd201932bc8a5ea5f8b89bbb2a7e667aff81cd
+	// 2: infinity
+	// 3: item 3: curves: P-224: point is not on the curve (not on curve: true)
+}
