@@ -21,8 +21,8 @@ func inChunks(parent context.Context, items []item, chunk, workers int, do func(
 		}
 		part := items[lo:min(lo+chunk, len(items))]
 		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
-				return err
+			if ctx.Err() != nil {
+				return context.Cause(parent)
 			}
 			return do(part)
 		})

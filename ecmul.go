@@ -124,6 +124,9 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 	if opts.Backend == "" {
 		opts.Backend = Auto
 	}
+	if opts.Ext != basext.Shenoy && opts.Ext != basext.Kawamura {
+		return nil, fmt.Errorf("ecmul: unknown base extension %v", opts.Ext)
+	}
 	e := &Engine{curve: c, opts: opts}
 	switch opts.Backend {
 	case CPU:

@@ -1,7 +1,11 @@
 package ecmul
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"math/big"
+	"sync"
 
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/ladder"
@@ -10,14 +14,178 @@ import (
 // GPUOptions configure the gpu backend; zero values pick the defaults.
 type GPUOptions struct {
 	Device        int    // CUDA device ordinal
-	ItemsPerBlock int    // items per thread block
-	Mapping       string // "warp" (whole items in a warp) or "block" (the paper's block-wide mapping)
-	Chunk         int    // items per launch; large batches are split into chunks on two streams
+	ItemsPerBlock int    // items per thread block (default 8)
+	Mapping       string // "warp" (whole items inside a warp, the default) or "block" (the paper's block-wide mapping)
+	Chunk         int    // most items per launch (default 1<<17); larger batches run in chunks on two streams
+}
+
+// gpuRunner computes with the CUDA kernel. Host work (preparing and packing
+// the inputs, CRT, the batched inversion and y-recovery) runs on all cores
+// while the GPU computes.
+type gpuRunner struct {
+	su      *ladder.Setup
+	eng     *gpu.Engine
+	workers int
+	stats   gpu.Stats
+	statsMu sync.Mutex
 }
 
 func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
-	if _, err := gpu.DefaultDriver(); err != nil {
+	d, err := gpu.DefaultDriver()
+	if err != nil {
 		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
 	}
-	return nil, fmt.Errorf("ecmul: gpu backend: %w", gpu.ErrNoDevice)
+	g := opts.GPU
+	if g.ItemsPerBlock <= 0 {
+		g.ItemsPerBlock = 8
+	}
+	if g.Mapping == "" {
+		g.Mapping = "warp"
+	}
+	if g.Chunk <= 0 {
+		g.Chunk = 1 << 17
+	}
+	entry, lanes, err := gpu.KernelEntry(su.Curve.Name, su.Params.N, opts.Ext.String(), g.Mapping)
+	if err != nil {
+		return nil, err
+	}
+	image, err := gpu.KernelImage()
+	if err != nil {
+		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
+	}
+	n := su.Params.N
+	eng, err := gpu.Open(d, gpu.Config{
+		Device: g.Device, Image: image, Entry: entry, Constants: su.KernelConstants(),
+		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
+		LanesPerItem: lanes, ItemsPerBlock: g.ItemsPerBlock, Chunk: g.Chunk,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
+	}
+	return &gpuRunner{su: su, eng: eng, workers: opts.Workers}, nil
+}
+
+// parallel runs do(lo, hi) over [0, n) split among the workers.
+func parallel(n, workers int, do func(lo, hi int)) {
+	if n == 0 {
+		return
+	}
+	parts := min(workers, max(1, n/64))
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*n/parts, (p+1)*n/parts
+		wg.Go(func() { do(lo, hi) })
+	}
+	wg.Wait()
+}
+
+func (r *gpuRunner) run(ctx context.Context, items []item) error {
+	su := r.su
+	jobs := make([]ladder.Job, len(items))
+	ok := make([]bool, len(items))
+	parallel(len(items), r.workers, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			j, err := su.Prepare(items[i].x, items[i].y, items[i].k)
+			if err != nil {
+				items[i].res.Err = err
+				continue
+			}
+			jobs[i], ok[i] = j, true
+		}
+	})
+	// Items that failed preparation still occupy their column with a valid
+	// job (the generator), so every column holds well-formed input.
+	gen := ladder.Job{X: su.Curve.Gx, Y: su.Curve.Gy, Scalar: su.LadderScalar(big.NewInt(1))}
+	st, err := r.eng.Run(ctx, gpu.Batch{
+		Count: len(items),
+		Fill: func(lo, hi int, in, scalars []uint32) {
+			parallel(hi-lo, r.workers, func(a, b int) {
+				for i := a; i < b; i++ {
+					j := jobs[lo+i]
+					if !ok[lo+i] {
+						j = gen
+					}
+					su.PackInput(in, scalars, hi-lo, i, j)
+				}
+			})
+		},
+		Drain: func(lo, hi int, out []uint32) error {
+			parallel(hi-lo, r.workers, func(a, b int) {
+				var js []ladder.Job
+				var pr []ladder.Projective
+				var idx []int
+				for i := a; i < b; i++ {
+					if !ok[lo+i] {
+						continue
+					}
+					js = append(js, jobs[lo+i])
+					pr = append(pr, su.Projective(su.UnpackOutput(out, hi-lo, i)))
+					idx = append(idx, lo+i)
+				}
+				aff, errs := su.ToAffine(js, pr)
+				for n, i := range idx {
+					setAffine(items[i].res, aff[n], errs[n])
+				}
+			})
+			return nil
+		},
+	})
+	r.statsMu.Lock()
+	r.stats = st
+	r.statsMu.Unlock()
+	return err
+}
+
+func (r *gpuRunner) close() error { return r.eng.Close() }
+
+// LastGPUStats says where the time of the engine's last gpu batch went; ok
+// is false for the other backends.
+func (e *Engine) LastGPUStats() (st gpu.Stats, ok bool) {
+	r, ok := e.run.(*gpuRunner)
+	if !ok {
+		return gpu.Stats{}, false
+	}
+	return r.lastStats(), true
+}
+
+// lastStats returns where the time of the last batch went.
+func (r *gpuRunner) lastStats() gpu.Stats {
+	r.statsMu.Lock()
+	defer r.statsMu.Unlock()
+	return r.stats
+}
+
+// ErrNotGPU is returned by GPU-only methods on engines of other backends.
+var ErrNotGPU = errors.New("ecmul: the engine does not use the gpu backend")
+
+// KernelTimes times the kernel alone (no conversions, no transfers) on
+// valid points and scalars, at most one chunk of them, launched reps times
+// on data resident on the GPU; it returns each launch's milliseconds.
+func (e *Engine) KernelTimes(points []*Point, scalars []*big.Int, reps int) ([]float64, error) {
+	r, ok := e.run.(*gpuRunner)
+	if !ok {
+		return nil, ErrNotGPU
+	}
+	if len(points) != len(scalars) {
+		return nil, ErrLengthMismatch
+	}
+	su := r.su
+	jobs := make([]ladder.Job, len(points))
+	for i := range points {
+		if err := e.check(points[i], scalars[i]); err != nil {
+			return nil, &ItemError{Index: i, Err: err}
+		}
+		j, err := su.Prepare(points[i].X, points[i].Y, scalars[i])
+		if err != nil {
+			return nil, &ItemError{Index: i, Err: err}
+		}
+		jobs[i] = j
+	}
+	return r.eng.KernelTimes(len(jobs), func(in, sc []uint32) {
+		parallel(len(jobs), r.workers, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				su.PackInput(in, sc, len(jobs), i, jobs[i])
+			}
+		})
+	}, reps)
 }

@@ -4,6 +4,7 @@
 //	ecmul mul     multiply points by scalars, one item per line
 //	ecmul params  show the RNS bases and every bound, proved for a curve
 //	ecmul devices list the CUDA devices
+//	ecmul bench   measure throughput and latency against CPU peers
 //
 // Run "ecmul help COMMAND" for the flags of each command.
 package main
@@ -31,6 +32,7 @@ func commands() []command {
 		{"mul", "multiply points by scalars, one item per line", runMul},
 		{"params", "show the RNS bases and every bound, proved for a curve", runParams},
 		{"devices", "list the CUDA devices", runDevices},
+		{"bench", "measure throughput and latency versus batch size, with CPU peers", runBench},
 	}
 }
 

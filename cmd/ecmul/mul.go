@@ -189,6 +189,9 @@ func (lr *lineReader) next() (line string, tooLong, ok bool) {
 		if err != nil {
 			lr.err = err
 		}
+		if len(bytes.TrimRight(b, "\r\n")) > maxLine {
+			return "", true, true
+		}
 		if s := string(bytes.TrimSpace(b)); s != "" {
 			return s, false, true
 		}
@@ -199,7 +202,7 @@ func (lr *lineReader) next() (line string, tooLong, ok bool) {
 // mulStream answers every line of in on out, chunk items at a time, and
 // returns how many items failed.
 func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, chunk int) (failed int, err error) {
-	lr := &lineReader{r: bufio.NewReaderSize(in, maxLine)}
+	lr := &lineReader{r: bufio.NewReaderSize(in, maxLine+2)} // room for "\r\n"
 	w := bufio.NewWriterSize(out, 1<<16)
 	c := eng.Curve()
 	width := 2 * c.ByteLen

@@ -159,16 +159,28 @@ func parsePrivate(s string) (*big.Int, error) {
 	return new(big.Int).SetBytes(b), nil
 }
 
-// Dir returns the absolute path of the repository's testdata/wycheproof
-// folder, located from this source file, so that tests of any package can
-// find the vectors whatever their working directory. It relies on source
-// paths recorded at build time (not available with -trimpath).
+// Dir returns the path of the repository's testdata/wycheproof folder:
+// located from this source file when that path exists (tests of any
+// package, whatever their working directory), otherwise searched upwards
+// from the working directory (a test binary run on another machine from
+// a copy of the repository).
 func Dir() string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		panic("wycheproof: cannot locate source file")
+	const rel = "testdata/wycheproof"
+	if _, file, _, ok := runtime.Caller(0); ok {
+		d := filepath.Join(filepath.Dir(file), "..", "..", rel)
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
 	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "wycheproof")
+	wd, _ := os.Getwd()
+	for d := wd; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(filepath.Join(d, rel)); err == nil && st.IsDir() {
+			return filepath.Join(d, rel)
+		}
+		if filepath.Dir(d) == d {
+			return filepath.Join(wd, rel)
+		}
+	}
 }
 
 // Path returns the path of a vector file in Dir, e.g.

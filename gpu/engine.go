@@ -1,0 +1,451 @@
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// Config describes one ladder kernel and how to launch it.
+type Config struct {
+	Device    int      // device ordinal
+	Image     []byte   // fatbin (or PTX) holding the kernel
+	Entry     string   // kernel name
+	Constants []uint32 // the kernel's constant table, uploaded once
+
+	InRows, ScalarRows, OutRows int // words per item of each buffer (channel-major rows)
+	LanesPerItem                int // threads per item
+	ItemsPerBlock               int // items per thread block
+	Chunk                       int // most items per launch
+}
+
+// Batch is work for Engine.Run: Count items, packed and unpacked by the
+// caller chunk by chunk. Fill writes items [lo, hi) into in and scalars,
+// row r of item lo+i at r·(hi−lo) + i; Drain reads the outputs of [lo, hi)
+// in the same layout. Fill runs on the engine's thread, between launches;
+// Drain runs on its own goroutine while later chunks compute, at most two
+// at a time, and must not keep out after it returns.
+type Batch struct {
+	Count int
+	Fill  func(lo, hi int, in, scalars []uint32)
+	Drain func(lo, hi int, out []uint32) error
+}
+
+// Stats says where the time of one Run went.
+type Stats struct {
+	Chunks   int
+	KernelMs float64 // sum of kernel times measured with events
+	CopyMs   float64 // sum of host↔device copy times measured with events
+	FillMs   float64 // host time spent packing inputs
+	WallMs   float64 // the whole Run, drains included
+}
+
+// slot is one stream with its own buffers: two slots let the copies and
+// the kernel of one chunk overlap the host work of the next.
+type slot struct {
+	stream                    Stream
+	hostIn, hostSc, hostOut   unsafe.Pointer
+	devIn, devSc, devOut      DevicePtr
+	evStart, evKernel, evDone Event
+	evCopyIn                  Event
+	lo, hi                    int
+	busy                      bool
+}
+
+// Engine runs one kernel on one device. Every driver call happens on one
+// OS thread that holds the device's primary context, so an Engine is safe
+// for concurrent use: Runs are serialised.
+type Engine struct {
+	d      Driver
+	cfg    Config
+	dev    int32
+	mod    Module
+	fn     Function
+	consts DevicePtr
+	slots  [2]slot
+
+	calls   chan func()
+	stopped chan struct{} // closed once the engine's thread has released the context
+	mu      sync.Mutex    // serialises Run and Close
+	done    bool
+	allocs  []DevicePtr
+	hosts   []unsafe.Pointer
+}
+
+// Open loads the kernel on the device, uploads the constants and allocates
+// two chunks' worth of pinned and device buffers. On error everything
+// already acquired is released.
+func Open(d Driver, cfg Config) (*Engine, error) {
+	if cfg.Chunk <= 0 || cfg.ItemsPerBlock <= 0 || cfg.LanesPerItem <= 0 || cfg.InRows <= 0 || cfg.OutRows <= 0 || cfg.ScalarRows <= 0 {
+		return nil, fmt.Errorf("gpu: invalid configuration %+v", cfg)
+	}
+	if threads := cfg.ItemsPerBlock * cfg.LanesPerItem; threads > 1024 {
+		return nil, fmt.Errorf("gpu: %d items per block of %d threads exceed 1024 threads", cfg.ItemsPerBlock, cfg.LanesPerItem)
+	}
+	e := &Engine{d: d, cfg: cfg, calls: make(chan func()), stopped: make(chan struct{})}
+	ready := make(chan error)
+	go e.loop(ready)
+	if err := <-ready; err != nil {
+		return nil, err
+	}
+	var err error
+	e.call(func() { err = e.setup() })
+	if err != nil {
+		e.stop()
+		return nil, err
+	}
+	return e, nil
+}
+
+// loop owns the OS thread and the context; it runs every call in order.
+func (e *Engine) loop(ready chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer close(e.stopped)
+	dev, err := e.d.Device(e.cfg.Device)
+	if err == nil {
+		var ctx Context
+		if ctx, err = e.d.PrimaryCtxRetain(dev); err == nil {
+			if err = e.d.CtxSetCurrent(ctx); err != nil {
+				e.d.PrimaryCtxRelease(dev)
+			}
+		}
+	}
+	if err != nil {
+		ready <- fmt.Errorf("gpu: device %d: %w", e.cfg.Device, err)
+		return
+	}
+	e.dev = dev
+	ready <- nil
+	for f := range e.calls {
+		f()
+	}
+	e.d.PrimaryCtxRelease(dev)
+}
+
+// call runs f on the engine's thread and waits for it.
+func (e *Engine) call(f func()) {
+	done := make(chan struct{})
+	e.calls <- func() { f(); close(done) }
+	<-done
+}
+
+func (e *Engine) alloc(bytes uint64) (DevicePtr, error) {
+	p, err := e.d.MemAlloc(bytes)
+	if err == nil {
+		e.allocs = append(e.allocs, p)
+	}
+	return p, err
+}
+
+func (e *Engine) allocHost(bytes uint64) (unsafe.Pointer, error) {
+	p, err := e.d.MemAllocHost(bytes)
+	if err == nil {
+		e.hosts = append(e.hosts, p)
+	}
+	return p, err
+}
+
+func (e *Engine) setup() error {
+	var err error
+	if e.mod, err = e.d.ModuleLoadData(e.cfg.Image); err != nil {
+		e.mod = 0
+		return err
+	}
+	if e.fn, err = e.d.ModuleGetFunction(e.mod, e.cfg.Entry); err != nil {
+		return err
+	}
+	cb := uint64(4 * len(e.cfg.Constants))
+	if e.consts, err = e.alloc(cb); err != nil {
+		return err
+	}
+	if err = e.d.MemcpyHtoD(e.consts, unsafe.Pointer(&e.cfg.Constants[0]), cb); err != nil {
+		return err
+	}
+	c := uint64(e.cfg.Chunk) * 4
+	for i := range e.slots {
+		s := &e.slots[i]
+		if s.stream, err = e.d.StreamCreate(); err != nil {
+			return err
+		}
+		for _, b := range []struct {
+			host *unsafe.Pointer
+			dev  *DevicePtr
+			rows int
+		}{{&s.hostIn, &s.devIn, e.cfg.InRows}, {&s.hostSc, &s.devSc, e.cfg.ScalarRows}, {&s.hostOut, &s.devOut, e.cfg.OutRows}} {
+			if *b.host, err = e.allocHost(c * uint64(b.rows)); err != nil {
+				return err
+			}
+			if *b.dev, err = e.alloc(c * uint64(b.rows)); err != nil {
+				return err
+			}
+		}
+		for _, ev := range []*Event{&s.evStart, &s.evCopyIn, &s.evKernel, &s.evDone} {
+			if *ev, err = e.d.EventCreate(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// release frees everything setup acquired; it keeps going past errors.
+func (e *Engine) release() {
+	for i := range e.slots {
+		s := &e.slots[i]
+		for _, ev := range []*Event{&s.evStart, &s.evCopyIn, &s.evKernel, &s.evDone} {
+			if *ev != 0 {
+				e.d.EventDestroy(*ev)
+				*ev = 0
+			}
+		}
+		if s.stream != 0 {
+			e.d.StreamDestroy(s.stream)
+			s.stream = 0
+		}
+	}
+	for _, p := range e.allocs {
+		e.d.MemFree(p)
+	}
+	for _, p := range e.hosts {
+		e.d.MemFreeHost(p)
+	}
+	e.allocs, e.hosts = nil, nil
+	if e.mod != 0 {
+		e.d.ModuleUnload(e.mod)
+		e.mod = 0
+	}
+}
+
+// Close releases the device memory, streams and module. The Engine cannot
+// be used afterwards.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.done {
+		return nil
+	}
+	e.done = true
+	e.stop()
+	return nil
+}
+
+// stop releases every resource and ends the engine's thread.
+func (e *Engine) stop() {
+	e.call(e.release)
+	close(e.calls)
+	<-e.stopped
+}
+
+// ErrClosed is returned by Run after Close.
+var ErrClosed = errors.New("gpu: engine closed")
+
+func words(p unsafe.Pointer, n int) []uint32 { return unsafe.Slice((*uint32)(p), n) }
+
+// Run computes a batch in chunks of at most Config.Chunk items on two
+// streams: while the GPU copies and computes one chunk, the host drains the
+// one before and fills the next. It checks ctx between chunks; on any error
+// (a driver call, a Drain, ctx) it stops launching, waits for what is in
+// flight, and returns the first error. Chunks that were not drained have
+// not been reported to the caller.
+func (e *Engine) Run(ctx context.Context, b Batch) (Stats, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.done {
+		return Stats{}, ErrClosed
+	}
+	var st Stats
+	var err error
+	start := time.Now()
+	e.call(func() { err = e.run(ctx, b, &st) })
+	st.WallMs = float64(time.Since(start).Microseconds()) / 1e3
+	return st, err
+}
+
+func (e *Engine) run(ctx context.Context, b Batch, st *Stats) error {
+	var (
+		drains   sync.WaitGroup
+		drainErr error
+		errMu    sync.Mutex
+		sem      = make(chan struct{}, 2)
+	)
+	setErr := func(err error) {
+		errMu.Lock()
+		if drainErr == nil {
+			drainErr = err
+		}
+		errMu.Unlock()
+	}
+	firstErr := func() error { errMu.Lock(); defer errMu.Unlock(); return drainErr }
+
+	// finish waits for slot s, times it and hands its outputs to a drain.
+	finish := func(s *slot) error {
+		if !s.busy {
+			return nil
+		}
+		s.busy = false
+		if err := e.d.StreamSynchronize(s.stream); err != nil {
+			return err
+		}
+		if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evKernel); err == nil {
+			st.KernelMs += float64(ms)
+		}
+		if in, err := e.d.EventElapsedMs(s.evStart, s.evCopyIn); err == nil {
+			if out, err := e.d.EventElapsedMs(s.evKernel, s.evDone); err == nil {
+				st.CopyMs += float64(in + out)
+			}
+		}
+		n := s.hi - s.lo
+		out := append([]uint32(nil), words(s.hostOut, e.cfg.OutRows*n)...)
+		lo, hi := s.lo, s.hi
+		sem <- struct{}{}
+		drains.Add(1)
+		go func() {
+			defer func() { <-sem; drains.Done() }()
+			if err := b.Drain(lo, hi, out); err != nil {
+				setErr(err)
+			}
+		}()
+		return nil
+	}
+
+	var runErr error
+	chunk := e.cfg.Chunk
+	for c, lo := 0, 0; lo < b.Count; c, lo = c+1, lo+chunk {
+		if err := context.Cause(ctx); err != nil {
+			runErr = err
+			break
+		}
+		if err := firstErr(); err != nil {
+			break
+		}
+		s := &e.slots[c%2]
+		if runErr = finish(s); runErr != nil {
+			break
+		}
+		hi := min(lo+chunk, b.Count)
+		n := hi - lo
+		t0 := time.Now()
+		b.Fill(lo, hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
+		st.FillMs += float64(time.Since(t0).Microseconds()) / 1e3
+		if runErr = e.enqueue(s, n); runErr != nil {
+			break
+		}
+		s.lo, s.hi, s.busy = lo, hi, true
+		st.Chunks++
+	}
+	for i := range e.slots {
+		s := &e.slots[i]
+		if runErr != nil {
+			// wait for what is in flight without reporting it
+			if s.busy {
+				e.d.StreamSynchronize(s.stream)
+				s.busy = false
+			}
+			continue
+		}
+		if err := finish(s); err != nil {
+			runErr = err
+		}
+	}
+	drains.Wait()
+	if runErr != nil {
+		return runErr
+	}
+	return firstErr()
+}
+
+// enqueue copies n items up, launches the kernel and copies the results
+// back, all on the slot's stream, with events around each stage.
+func (e *Engine) enqueue(s *slot, n int) error {
+	d, cfg := e.d, e.cfg
+	if err := d.EventRecord(s.evStart, s.stream); err != nil {
+		return err
+	}
+	if err := d.MemcpyHtoDAsync(s.devIn, s.hostIn, uint64(4*cfg.InRows*n), s.stream); err != nil {
+		return err
+	}
+	if err := d.MemcpyHtoDAsync(s.devSc, s.hostSc, uint64(4*cfg.ScalarRows*n), s.stream); err != nil {
+		return err
+	}
+	if err := d.EventRecord(s.evCopyIn, s.stream); err != nil {
+		return err
+	}
+	if err := e.launch(s, n); err != nil {
+		return err
+	}
+	if err := d.EventRecord(s.evKernel, s.stream); err != nil {
+		return err
+	}
+	if err := d.MemcpyDtoHAsync(s.hostOut, s.devOut, uint64(4*cfg.OutRows*n), s.stream); err != nil {
+		return err
+	}
+	return d.EventRecord(s.evDone, s.stream)
+}
+
+// launch enqueues the kernel on n items of slot s's device buffers.
+func (e *Engine) launch(s *slot, n int) error {
+	cfg := e.cfg
+	count, stride := uint32(n), uint32(n)
+	args := []unsafe.Pointer{
+		unsafe.Pointer(&e.consts), unsafe.Pointer(&s.devIn), unsafe.Pointer(&s.devSc),
+		unsafe.Pointer(&s.devOut), unsafe.Pointer(&count), unsafe.Pointer(&stride),
+	}
+	grid := [3]uint32{uint32((n + cfg.ItemsPerBlock - 1) / cfg.ItemsPerBlock), 1, 1}
+	block := [3]uint32{uint32(cfg.ItemsPerBlock * cfg.LanesPerItem), 1, 1}
+	return e.d.LaunchKernel(e.fn, grid, block, 0, s.stream, args)
+}
+
+// KernelTimes measures the kernel alone: it fills count items (count at most
+// Config.Chunk) once, copies them up, then launches the kernel reps times on
+// resident data and returns each launch's time in milliseconds (events).
+func (e *Engine) KernelTimes(count int, fill func(in, scalars []uint32), reps int) ([]float64, error) {
+	if count <= 0 || count > e.cfg.Chunk || reps <= 0 {
+		return nil, fmt.Errorf("gpu: kernel timing needs 0 < count <= %d and reps > 0", e.cfg.Chunk)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.done {
+		return nil, ErrClosed
+	}
+	var times []float64
+	var err error
+	e.call(func() { times, err = e.kernelTimes(count, fill, reps) })
+	return times, err
+}
+
+func (e *Engine) kernelTimes(count int, fill func(in, scalars []uint32), reps int) ([]float64, error) {
+	d, s := e.d, &e.slots[0]
+	fill(words(s.hostIn, e.cfg.InRows*count), words(s.hostSc, e.cfg.ScalarRows*count))
+	if err := d.MemcpyHtoDAsync(s.devIn, s.hostIn, uint64(4*e.cfg.InRows*count), s.stream); err != nil {
+		return nil, err
+	}
+	if err := d.MemcpyHtoDAsync(s.devSc, s.hostSc, uint64(4*e.cfg.ScalarRows*count), s.stream); err != nil {
+		return nil, err
+	}
+	times := make([]float64, 0, reps)
+	for range reps {
+		if err := d.EventRecord(s.evCopyIn, s.stream); err != nil {
+			return nil, err
+		}
+		if err := e.launch(s, count); err != nil {
+			return nil, err
+		}
+		if err := d.EventRecord(s.evKernel, s.stream); err != nil {
+			return nil, err
+		}
+		if err := d.EventSynchronize(s.evKernel); err != nil {
+			return nil, err
+		}
+		ms, err := d.EventElapsedMs(s.evCopyIn, s.evKernel)
+		if err != nil {
+			return nil, err
+		}
+		times = append(times, float64(ms))
+	}
+	return times, nil
+}

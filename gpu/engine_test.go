@@ -1,0 +1,228 @@
+package gpu_test
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math/big"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/gpu/fakecuda"
+	"github.com/rnsec/ecmul/ladder"
+)
+
+// emulatedKernel runs the CPU twin on the fake's device memory with the
+// kernel's argument list and layouts, so the engine's packing, chunking
+// and streams are tested without a GPU.
+func emulatedKernel(t *testing.T, d *fakecuda.Driver, su *ladder.Setup) fakecuda.LaunchFunc {
+	n := su.Params.N
+	return func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
+		in, sc, out := *(*gpu.DevicePtr)(params[1]), *(*gpu.DevicePtr)(params[2]), *(*gpu.DevicePtr)(params[3])
+		count, stride := int(*(*uint32)(params[4])), int(*(*uint32)(params[5]))
+		read := func(p gpu.DevicePtr, rows int) []uint32 {
+			b, err := d.DeviceBytes(p, uint64(4*rows*stride))
+			require.NoError(t, err)
+			w := make([]uint32, rows*stride)
+			for i := range w {
+				w[i] = binary.LittleEndian.Uint32(b[4*i:])
+			}
+			return w
+		}
+		inW, scW := read(in, ladder.ElementRows(n)), read(sc, su.ScalarWords())
+		outB, err := d.DeviceBytes(out, uint64(4*ladder.OutputRows(n)*stride))
+		require.NoError(t, err)
+		e := su.NewRNSExecutor(basext.Kawamura)
+		for i := range count {
+			x := su.Params.NewElement()
+			for r := range n {
+				x.B[r], x.BT[r] = inW[r*stride+i], inW[(n+r)*stride+i]
+			}
+			x.E = inW[2*n*stride+i]
+			k := new(big.Int)
+			for w := su.ScalarWords() - 1; w >= 0; w-- {
+				k.Lsh(k, 32).Or(k, big.NewInt(int64(scW[w*stride+i])))
+			}
+			ch := e.Run(&x, k, su.Bits, nil)
+			for v := range ch {
+				for r := range n {
+					binary.LittleEndian.PutUint32(outB[4*((v*n+r)*stride+i):], ch[v][r])
+				}
+			}
+		}
+		return nil
+	}
+}
+
+type fixture struct {
+	d    *fakecuda.Driver
+	su   *ladder.Setup
+	cfg  gpu.Config
+	jobs []ladder.Job
+	want []ladder.Channels
+}
+
+func newFixture(t *testing.T, items int) *fixture {
+	su, err := ladder.NewSetup(curves.P224())
+	require.NoError(t, err)
+	jobs, _, _, _ := randomJobs(t, su, items, 9)
+	d := fakecuda.New()
+	d.OnLaunch = emulatedKernel(t, d, su)
+	n := su.Params.N
+	entry, lanes, err := gpu.KernelEntry("P-224", n, "shenoy", "warp")
+	require.NoError(t, err)
+	return &fixture{d: d, su: su, jobs: jobs, want: cpuTwin(su, jobs), cfg: gpu.Config{
+		Image: []byte("fatbin"), Entry: entry, Constants: su.KernelConstants(),
+		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
+		LanesPerItem: lanes, ItemsPerBlock: 2, Chunk: 3,
+	}}
+}
+
+// batch returns a Batch over the fixture's jobs that records what was drained.
+func (f *fixture) batch(got []ladder.Channels, drained []bool, mu *sync.Mutex) gpu.Batch {
+	return gpu.Batch{
+		Count: len(f.jobs),
+		Fill: func(lo, hi int, in, sc []uint32) {
+			for i := lo; i < hi; i++ {
+				f.su.PackInput(in, sc, hi-lo, i-lo, f.jobs[i])
+			}
+		},
+		Drain: func(lo, hi int, out []uint32) error {
+			mu.Lock()
+			defer mu.Unlock()
+			for i := lo; i < hi; i++ {
+				got[i] = f.su.UnpackOutput(out, hi-lo, i-lo)
+				drained[i] = true
+			}
+			return nil
+		},
+	}
+}
+
+func TestEngineChunksMatchCPUTwin(t *testing.T) {
+	f := newFixture(t, 8)
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	got, drained := make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs))
+	var mu sync.Mutex
+	st, err := eng.Run(context.Background(), f.batch(got, drained, &mu))
+	require.NoError(t, err)
+	require.Equal(t, 3, st.Chunks, "8 items in chunks of 3")
+	require.Equal(t, f.want, got)
+	require.Equal(t, []string{f.cfg.Entry}, f.d.FunctionNames())
+	require.NoError(t, eng.Close())
+	require.Zero(t, f.d.Live(), "everything released")
+	_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+	require.ErrorIs(t, err, gpu.ErrClosed)
+}
+
+// TestEngineFaults fails one driver call at a time: the run (or Open)
+// returns the error, no item is drained that was not computed, nothing
+// leaks, and after a failed run the engine still computes correctly.
+func TestEngineFaults(t *testing.T) {
+	f := newFixture(t, 7)
+	for _, call := range []string{"MemcpyHtoDAsync", "LaunchKernel", "StreamSynchronize", "MemcpyDtoHAsync", "EventRecord"} {
+		for _, nth := range []int{1, 3} {
+			t.Run(call, func(t *testing.T) {
+				eng, err := gpu.Open(f.d, f.cfg)
+				require.NoError(t, err)
+				launchesBefore := f.d.Launches()
+				f.d.FailAt(call, nth, nil)
+				got, drained := make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs))
+				var mu sync.Mutex
+				_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+				f.d.ClearFailures()
+				require.Error(t, err)
+				var ce *gpu.CUDAError
+				require.ErrorAs(t, err, &ce)
+				for i := range f.jobs {
+					if drained[i] {
+						require.Equal(t, f.want[i], got[i], "item %d drained with a wrong value", i)
+					}
+				}
+				require.LessOrEqual(t, f.d.Launches()-launchesBefore, 3)
+				// the engine is still usable
+				got, drained = make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs))
+				_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+				require.NoError(t, err)
+				require.Equal(t, f.want, got)
+				require.NoError(t, eng.Close())
+				require.Zero(t, f.d.Live())
+			})
+		}
+	}
+	for _, call := range []string{"ModuleLoadData", "ModuleGetFunction", "MemAlloc", "MemAllocHost", "StreamCreate", "EventCreate", "MemcpyHtoD", "PrimaryCtxRetain"} {
+		for _, nth := range []int{1, 2} {
+			t.Run("Open/"+call, func(t *testing.T) {
+				f.d.FailAt(call, nth, nil)
+				eng, err := gpu.Open(f.d, f.cfg)
+				f.d.ClearFailures()
+				if err == nil { // the call happens only once during Open
+					require.NoError(t, eng.Close())
+					require.Zero(t, f.d.Live())
+					return
+				}
+				require.Nil(t, eng)
+				require.Zero(t, f.d.Live(), "a failed Open releases what it acquired")
+			})
+		}
+	}
+}
+
+func TestEngineCancel(t *testing.T) {
+	f := newFixture(t, 9)
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	defer eng.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	got, drained := make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs))
+	var mu sync.Mutex
+	b := f.batch(got, drained, &mu)
+	fill := b.Fill
+	b.Fill = func(lo, hi int, in, sc []uint32) {
+		fill(lo, hi, in, sc)
+		cancel() // cancelled while the first chunk is being packed
+	}
+	before := f.d.Launches()
+	_, err = eng.Run(ctx, b)
+	require.ErrorIs(t, err, context.Canceled)
+	require.Equal(t, 1, f.d.Launches()-before, "stops within one chunk")
+	for i := range f.jobs {
+		if drained[i] {
+			require.Equal(t, f.want[i], got[i])
+		}
+	}
+}
+
+func TestOpenRejectsBadConfig(t *testing.T) {
+	d := fakecuda.New()
+	_, err := gpu.Open(d, gpu.Config{})
+	require.Error(t, err)
+	_, err = gpu.Open(d, gpu.Config{Chunk: 1, ItemsPerBlock: 100, LanesPerItem: 16, InRows: 1, OutRows: 1, ScalarRows: 1})
+	require.ErrorContains(t, err, "1024 threads")
+	require.Zero(t, d.Live())
+}
+
+func TestKernelEntry(t *testing.T) {
+	e, lanes, err := gpu.KernelEntry("P-224", 15, "shenoy", "warp")
+	require.NoError(t, err)
+	require.Equal(t, "ecm_ladder_p224_shenoy_warp", e)
+	require.Equal(t, 16, lanes)
+	_, lanes, err = gpu.KernelEntry("P-256", 17, "kawamura", "warp")
+	require.NoError(t, err)
+	require.Equal(t, 32, lanes)
+	_, lanes, err = gpu.KernelEntry("secp256k1", 17, "kawamura", "block")
+	require.NoError(t, err)
+	require.Equal(t, 18, lanes)
+	for _, bad := range [][3]string{{"P-384", "shenoy", "warp"}, {"P-224", "crt", "warp"}, {"P-224", "shenoy", "grid"}} {
+		_, _, err := gpu.KernelEntry(bad[0], 15, bad[1], bad[2])
+		require.Error(t, err)
+	}
+	require.True(t, errors.Is(gpu.ErrClosed, gpu.ErrClosed))
+}

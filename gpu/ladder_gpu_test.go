@@ -1,0 +1,178 @@
+package gpu_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/ladder"
+)
+
+// gpuItems is the number of random items per curve the kernel is checked
+// on: $ECMUL_GPU_ITEMS, else 100000 (2000 with -short).
+func gpuItems() int {
+	if s := os.Getenv("ECMUL_GPU_ITEMS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			return n
+		}
+	}
+	if testing.Short() {
+		return 2000
+	}
+	return 100000
+}
+
+func realDriver(t *testing.T) gpu.Driver {
+	d, err := gpu.DefaultDriver()
+	if errors.Is(err, gpu.ErrNoDevice) {
+		t.Skip("no CUDA device")
+	}
+	require.NoError(t, err)
+	return d
+}
+
+// randomJobs returns random bases (k·G, so valid by construction) with
+// random scalars, the first few being the edges 0, 1, n−1, n.
+func randomJobs(t *testing.T, su *ladder.Setup, count int, seed int64) ([]ladder.Job, []*big.Int, []*big.Int, []*big.Int) {
+	c := su.Curve
+	jobs := make([]ladder.Job, count)
+	xs, ys, ks := make([]*big.Int, count), make([]*big.Int, count), make([]*big.Int, count)
+	var wg sync.WaitGroup
+	parts := runtime.NumCPU()
+	for p := range parts {
+		wg.Go(func() {
+			rng := rand.New(rand.NewSource(seed + int64(p)))
+			for i := p; i < count; i += parts {
+				e := new(big.Int).Rand(rng, c.N)
+				x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, e.Add(e, big.NewInt(1)))
+				if err != nil {
+					panic(err)
+				}
+				k := new(big.Int).Rand(rng, new(big.Int).Lsh(c.N, 1))
+				if i < 4 {
+					k = []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N, big.NewInt(1)), c.N}[i]
+				}
+				jobs[i], err = su.Prepare(x, y, k)
+				if err != nil {
+					panic(err)
+				}
+				xs[i], ys[i], ks[i] = x, y, k
+			}
+		})
+	}
+	wg.Wait()
+	return jobs, xs, ys, ks
+}
+
+// cpuTwin returns the CPU RNS executor's channels for every job, on all cores.
+func cpuTwin(su *ladder.Setup, jobs []ladder.Job) []ladder.Channels {
+	out := make([]ladder.Channels, len(jobs))
+	var wg sync.WaitGroup
+	parts := runtime.NumCPU()
+	for p := range parts {
+		wg.Go(func() {
+			e := su.NewRNSExecutor(basext.Shenoy)
+			for i := p; i < len(jobs); i += parts {
+				in := su.InputElement(jobs[i])
+				out[i] = e.Run(&in, jobs[i].Scalar, su.Bits, nil)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// TestKernelMatchesCPUTwin runs every kernel entry point on random items and
+// checks the final X_P, Z_P, X_Q, Z_Q channel for channel against the CPU
+// RNS executor, and the affine results against the reference implementation.
+func TestKernelMatchesCPUTwin(t *testing.T) {
+	d := realDriver(t)
+	image, err := gpu.KernelImage()
+	require.NoError(t, err)
+	count := gpuItems()
+	for _, c := range curves.All() {
+		su, err := ladder.NewSetup(c)
+		require.NoError(t, err)
+		jobs, xs, ys, ks := randomJobs(t, su, count, 1)
+		want := cpuTwin(su, jobs)
+		// the references, once per curve
+		refX, refY, refOK := make([]*big.Int, count), make([]*big.Int, count), make([]bool, count)
+		for i := range count {
+			refX[i], refY[i], refOK[i], err = c.ReferenceScalarMult(xs[i], ys[i], ks[i])
+			require.NoError(t, err)
+		}
+		for _, v := range basext.Variants {
+			for _, mapping := range gpu.Mappings {
+				t.Run(fmt.Sprintf("curve=%s/ext=%s/mapping=%s", c.Name, v, mapping), func(t *testing.T) {
+					entry, lanes, err := gpu.KernelEntry(c.Name, su.Params.N, v.String(), mapping)
+					require.NoError(t, err)
+					n := su.Params.N
+					eng, err := gpu.Open(d, gpu.Config{
+						Image: image, Entry: entry, Constants: su.KernelConstants(),
+						InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
+						LanesPerItem: lanes, ItemsPerBlock: 4, Chunk: 1 << 15,
+					})
+					require.NoError(t, err)
+					defer eng.Close()
+					got := make([]ladder.Channels, count)
+					_, err = eng.Run(context.Background(), gpu.Batch{
+						Count: count,
+						Fill: func(lo, hi int, in, sc []uint32) {
+							for i := lo; i < hi; i++ {
+								su.PackInput(in, sc, hi-lo, i-lo, jobs[i])
+							}
+						},
+						Drain: func(lo, hi int, out []uint32) error {
+							for i := lo; i < hi; i++ {
+								got[i] = su.UnpackOutput(out, hi-lo, i-lo)
+							}
+							return nil
+						},
+					})
+					require.NoError(t, err)
+					mismatches := 0
+					for i := range count {
+						for r := range got[i] {
+							for j := range got[i][r] {
+								if got[i][r][j] != want[i][r][j] {
+									if mismatches < 5 {
+										t.Errorf("item %d: output row %d channel %d: gpu %d, cpu %d", i, r, j, got[i][r][j], want[i][r][j])
+									}
+									mismatches++
+								}
+							}
+						}
+					}
+					require.Zero(t, mismatches, "channels differing from the CPU twin")
+					proj := make([]ladder.Projective, count)
+					for i := range count {
+						proj[i] = su.Projective(got[i])
+					}
+					aff, errs := su.ToAffine(jobs, proj)
+					for i := range count {
+						require.NoError(t, errs[i])
+						if !refOK[i] {
+							require.True(t, aff[i].Infinity, "item %d", i)
+							continue
+						}
+						require.Equal(t, 0, refX[i].Cmp(aff[i].X), "item %d x", i)
+						require.Equal(t, 0, refY[i].Cmp(aff[i].Y), "item %d y", i)
+					}
+					t.Logf("%s: %d items match the CPU twin channel for channel and the reference", entry, count)
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,196 @@
+package ecmul_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/internal/wycheproof"
+)
+
+// gpuEngine returns a gpu-backend engine, or skips the test without a GPU.
+func gpuEngine(t *testing.T, c *curves.Curve, ext basext.Variant, mapping string) *ecmul.Engine {
+	t.Helper()
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, Ext: ext, GPU: ecmul.GPUOptions{Mapping: mapping, Chunk: 4096}})
+	if errors.Is(err, gpu.ErrNoDevice) {
+		t.Skip("no CUDA device")
+	}
+	require.NoError(t, err)
+	t.Cleanup(func() { eng.Close() })
+	return eng
+}
+
+// TestGPUAgainstReference: random and edge items, mixed with invalid ones,
+// through the public API on every curve, variant and mapping.
+func TestGPUAgainstReference(t *testing.T) {
+	for _, c := range curves.All() {
+		for _, v := range basext.Variants {
+			for _, mapping := range gpu.Mappings {
+				t.Run(fmt.Sprintf("curve=%s/ext=%s/mapping=%s", c.Name, v, mapping), func(t *testing.T) {
+					eng := gpuEngine(t, c, v, mapping)
+					rng := rand.New(rand.NewSource(7))
+					var pts []*ecmul.Point
+					var ks []*big.Int
+					for i := range 10000 {
+						e := new(big.Int).Rand(rng, c.N)
+						x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, e.Add(e, big.NewInt(1)))
+						require.NoError(t, err)
+						k := new(big.Int).Rand(rng, new(big.Int).Lsh(big.NewInt(1), uint(1+i%512)))
+						pts, ks = append(pts, &ecmul.Point{X: x, Y: y}), append(ks, k)
+					}
+					one := big.NewInt(1)
+					for _, k := range []*big.Int{big.NewInt(0), one, new(big.Int).Sub(c.N, one), c.N, new(big.Int).Add(c.N, one), new(big.Int).Lsh(c.N, 1)} {
+						pts, ks = append(pts, c.Generator()), append(ks, k)
+					}
+					bad := map[int]error{len(pts): curves.ErrNotOnCurve, len(pts) + 1: curves.ErrInfinity, len(pts) + 2: curves.ErrCoordinateRange}
+					pts = append(pts, &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(1)}, &ecmul.Point{X: big.NewInt(0), Y: big.NewInt(0)}, &ecmul.Point{X: c.P, Y: c.Gy})
+					ks = append(ks, one, one, one)
+					res, err := eng.ScalarMult(context.Background(), pts, ks)
+					require.NoError(t, err)
+					for i := range pts {
+						if want, ok := bad[i]; ok {
+							require.ErrorIs(t, res[i].Err, want, "item %d", i)
+							continue
+						}
+						require.NoError(t, res[i].Err, "item %d", i)
+						x, y, ok, err := c.ReferenceScalarMult(pts[i].X, pts[i].Y, ks[i])
+						require.NoError(t, err)
+						if !ok {
+							require.True(t, res[i].Infinity, "item %d", i)
+							continue
+						}
+						require.Equal(t, 0, x.Cmp(res[i].X), "item %d", i)
+						require.Equal(t, 0, y.Cmp(res[i].Y), "item %d", i)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestGPUWycheproof runs the Wycheproof ECDH vectors through the gpu
+// backend: every valid and acceptable case whose key decodes matches, every
+// invalid case is rejected.
+func TestGPUWycheproof(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(wycheproof.Dir(), "*.json.gz"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, path := range files {
+		f, err := wycheproof.Load(path)
+		require.NoError(t, err)
+		c, err := curves.ByName(f.Curve)
+		require.NoError(t, err)
+		for _, v := range basext.Variants {
+			t.Run(filepath.Base(path)+"/"+v.String(), func(t *testing.T) {
+				eng := gpuEngine(t, c, v, "warp")
+				var pts []*ecmul.Point
+				var ks []*big.Int
+				var cases []*wycheproof.Case
+				rejected, invalid := 0, 0
+				for i := range f.Cases {
+					tc := &f.Cases[i]
+					raw := tc.Public
+					if f.Encoding != "ecpoint" {
+						name, point, err := wycheproof.ParseSPKI(tc.Public)
+						if err == nil {
+							if other, err2 := curves.ByName(name); err2 != nil || other != c {
+								err = fmt.Errorf("key for another curve")
+							}
+						}
+						if err != nil {
+							if tc.Result == wycheproof.Invalid {
+								rejected++
+								invalid++
+							}
+							continue
+						}
+						raw = point
+					}
+					p, err := c.DecodeSEC1(raw)
+					if err != nil {
+						if tc.Result == wycheproof.Invalid {
+							rejected++
+							invalid++
+						}
+						continue
+					}
+					pts, ks, cases = append(pts, p), append(ks, tc.Private), append(cases, tc)
+				}
+				res, err := eng.ScalarMult(context.Background(), pts, ks)
+				require.NoError(t, err)
+				matched, valid := 0, 0
+				for i, tc := range cases {
+					if tc.Result == wycheproof.Invalid {
+						invalid++
+						if res[i].Err != nil {
+							rejected++
+						} else {
+							t.Errorf("tcId %d (%s): invalid case accepted", tc.TcID, tc.Comment)
+						}
+						continue
+					}
+					valid++
+					require.NoError(t, res[i].Err, "tcId %d", tc.TcID)
+					got := res[i].X.FillBytes(make([]byte, c.ByteLen))
+					if strings.EqualFold(fmt.Sprintf("%x", got), fmt.Sprintf("%x", tc.Shared)) {
+						matched++
+					} else {
+						t.Errorf("tcId %d: shared %x, want %x", tc.TcID, got, tc.Shared)
+					}
+				}
+				t.Logf("wycheproof %s gpu/%s: valid+acceptable matched %d/%d, invalid rejected %d/%d",
+					filepath.Base(path), v, matched, valid, rejected, invalid)
+			})
+		}
+	}
+}
+
+// TestGPUConcurrent shares one engine between goroutines.
+func TestGPUConcurrent(t *testing.T) {
+	c := curves.P224()
+	eng := gpuEngine(t, c, basext.Shenoy, "warp")
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for g := range 16 {
+		wg.Go(func() {
+			k := big.NewInt(int64(g + 2))
+			res, err := eng.ScalarMult(context.Background(), []*ecmul.Point{c.Generator()}, []*big.Int{k})
+			if err != nil {
+				errs <- err
+				return
+			}
+			x, _, _, _ := c.ReferenceScalarMult(c.Gx, c.Gy, k)
+			if res[0].Err != nil || x.Cmp(res[0].X) != 0 {
+				errs <- fmt.Errorf("goroutine %d: wrong result", g)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestGPUMissingKernelImage: a bad image is a clear error, not a crash.
+func TestGPUMissingKernelImage(t *testing.T) {
+	if _, err := gpu.DefaultDriver(); err != nil {
+		t.Skip("no CUDA device")
+	}
+	t.Setenv(gpu.KernelImageEnv, filepath.Join(t.TempDir(), "missing.fatbin"))
+	_, err := ecmul.New(curves.P224(), ecmul.Options{Backend: ecmul.GPU})
+	require.ErrorIs(t, err, os.ErrNotExist)
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds, verifies and benchmarks ecmul on a GPU host that has nvcc but no Go.
+# Expects the Go binaries cross-built beforehand on a Go machine (make dev-binaries):
+#   .dev/ecmul, .dev/gpu.test, .dev/ecmul.test
+# Writes logs and results under $OUT (default ./out) and prints a short table last.
+#   scripts/gpu-check.sh [verify|bench|all]   (default all)
+set -uo pipefail
+what=${1:-all}
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+log() { echo "== $*" >&2; }
+
+log "device"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv | tee "$OUT/device.txt"
+
+log "kernels"
+if ! make -B kernels-fatbin >"$OUT/build.log" 2>&1; then
+  tail -40 "$OUT/build.log"; exit 1
+fi
+export ECMUL_FATBIN=$PWD/kernels/ecmul.fatbin
+cp kernels/ecmul.fatbin kernels/sources_gen.go "$OUT/" 2>/dev/null
+
+status=0
+if [[ $what == verify || $what == all ]]; then
+  log "verify: kernel vs CPU twin (channel for channel) and vs references"
+  ECMUL_GPU_ITEMS=${ECMUL_GPU_ITEMS:-100000} .dev/gpu.test -test.v -test.run 'KernelMatches' -test.timeout 20m \
+    >"$OUT/verify.log" 2>&1 || status=1
+  grep -E '^(=== RUN|--- |ok|FAIL|PASS)|match the CPU twin' "$OUT/verify.log" | grep -v '=== RUN' | tail -30
+  log "verify: engine API on the gpu backend (Wycheproof, bad input, faults)"
+  .dev/ecmul.test -test.v -test.run 'GPU' -test.timeout 10m >"$OUT/engine.log" 2>&1 || status=1
+  grep -E '^(--- |ok|FAIL|PASS)|wycheproof' "$OUT/engine.log" | tail -30
+  log "compute-sanitizer memcheck on a small batch"
+  ECMUL_GPU_ITEMS=64 compute-sanitizer --tool memcheck --error-exitcode 3 .dev/gpu.test -test.run 'KernelMatches' \
+    >"$OUT/sanitizer.log" 2>&1 || status=1
+  tail -3 "$OUT/sanitizer.log"
+fi
+if [[ $what == bench || $what == all ]]; then
+  log "bench"
+  .dev/ecmul bench --backend gpu --curve "${BENCH_CURVES:-p224}" --ext shenoy,kawamura \
+    --mapping "${BENCH_MAPPINGS:-warp,block}" --ipb "${BENCH_IPB:-4,8}" \
+    --batch "${BENCH_BATCHES:-1,64,1024,16384,131072,1048576}" --reps 3 \
+    --json "$OUT/bench.json" >"$OUT/bench.txt" 2>"$OUT/bench.err" || status=1
+  cat "$OUT/bench.txt"
+fi
+exit $status
