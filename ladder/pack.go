@@ -42,15 +42,24 @@ func (su *Setup) KernelConstants() []uint32 {
 }
 
 // PackInput writes item i of a batch of stride items: its x element into in
-// and its ladder scalar into scalars.
+// and its ladder scalar into scalars. It allocates nothing.
 func (su *Setup) PackInput(in, scalars []uint32, stride, i int, j Job) {
-	x := su.InputElement(j)
 	n := su.Params.N
-	for r := range n {
-		in[r*stride+i] = x.B[r]
-		in[(n+r)*stride+i] = x.BT[r]
+	if h := su.host; h != nil && n <= maxInline {
+		var buf [2*maxInline + 1]uint32
+		v := h.montInput(su.Params, j.X)
+		h.residues(buf[:], &v)
+		for r, w := range buf[:2*n+1] {
+			in[r*stride+i] = w
+		}
+	} else {
+		x := su.InputElement(j)
+		for r := range n {
+			in[r*stride+i] = x.B[r]
+			in[(n+r)*stride+i] = x.BT[r]
+		}
+		in[2*n*stride+i] = x.E
 	}
-	in[2*n*stride+i] = x.E
 	words := j.Scalar.Bits()
 	for w := range su.ScalarWords() {
 		scalars[w*stride+i] = scalarWord(words, w)

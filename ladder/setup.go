@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"math/bits"
 
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
@@ -23,6 +24,8 @@ type Setup struct {
 	AddConsts []rns.Element // per AddOp, Consts.AddMont in RNS form
 	// Bits is t = bitlen(n): the ladder runs t iterations for every scalar.
 	Bits int
+
+	host *hostField // field arithmetic for the host conversions; nil: math/big only
 }
 
 // NewSetup builds and proves the ladder for c.
@@ -35,7 +38,8 @@ func NewSetup(c *curves.Curve) (*Setup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ladder: %s: %w", c.Name, err)
 	}
-	su := &Setup{Curve: c, Params: par, Tables: basext.NewTables(par), Schedule: s, Consts: k, Bits: c.N.BitLen()}
+	su := &Setup{Curve: c, Params: par, Tables: basext.NewTables(par), Schedule: s, Consts: k, Bits: c.N.BitLen(),
+		host: newHostField(par, c.A, c.B)}
 	su.KB = par.NewElement()
 	if err := par.ToRNS(&su.KB, k.KB); err != nil {
 		return nil, err
@@ -54,14 +58,38 @@ func NewSetup(c *curves.Curve) (*Setup, error) {
 // bitlen(n): k mod n plus n or 2n. The ladder starts from (G, 2G) for the top
 // bit and runs exactly t iterations, whatever k is; k ≡ 0 (mod n) gives the
 // point at infinity like any other multiple of n.
+//
+// The result is one allocation with room for its words. Scalars below
+// 2^(t+3) <= 16n (those below n, and ladder scalars themselves) are reduced
+// by at most 15 subtractions instead of a division.
 func (su *Setup) LadderScalar(k *big.Int) *big.Int {
 	n := su.Curve.N
-	kp := new(big.Int).Mod(k, n)
+	s := new(ladderScalar)
+	kp := s.init()
+	if k.Sign() >= 0 && k.BitLen() <= su.Bits+3 {
+		kp.Set(k)
+		for kp.Cmp(n) >= 0 {
+			kp.Sub(kp, n)
+		}
+	} else {
+		kp.Mod(k, n)
+	}
 	kp.Add(kp, n)
 	if kp.BitLen() <= su.Bits {
 		kp.Add(kp, n)
 	}
 	return kp
+}
+
+// ladderScalar is a big.Int allocated together with the words it needs
+// for values up to 2^(t+3), t <= 256.
+type ladderScalar struct {
+	v big.Int
+	w [(256 + 3 + bits.UintSize - 1) / bits.UintSize]big.Word
+}
+
+func (s *ladderScalar) init() *big.Int {
+	return s.v.SetBits(s.w[:0])
 }
 
 // Job is one prepared scalar multiplication: a base with x ≠ 0 and its ladder scalar.
@@ -107,13 +135,33 @@ func double(c *curves.Curve, x, y *big.Int) (*big.Int, *big.Int) {
 }
 
 // InputElement returns the RNS Montgomery form of the job's base x, the
-// kernel's per-item input.
+// kernel's per-item input: the RNS form of x·M mod p, as
+// Params.ToRNS(Params.ToMont(x)) computes it, without math/big division.
 func (su *Setup) InputElement(j Job) rns.Element {
 	el := su.Params.NewElement()
-	// x < p < M, M̃: ToRNS cannot fail
-	_ = su.Params.ToRNS(&el, su.Params.ToMont(j.X))
+	h := su.host
+	if h == nil {
+		// x < p < M, M̃: ToRNS cannot fail
+		_ = su.Params.ToRNS(&el, su.Params.ToMont(j.X))
+		return el
+	}
+	n := su.Params.N
+	var buf [2*maxInline + 1]uint32
+	r := buf[:]
+	if 2*n+1 > len(buf) {
+		r = make([]uint32, 2*n+1)
+	}
+	v := h.montInput(su.Params, j.X)
+	h.residues(r, &v)
+	copy(el.B, r[:n])
+	copy(el.BT, r[n:2*n])
+	el.E = r[2*n]
 	return el
 }
+
+// maxInline is the channel count up to which the input conversion works in
+// a stack buffer.
+const maxInline = 32
 
 // Projective is the ladder's output: P = k·G = (XP : ZP) and Q = P + G =
 // (XQ : ZQ), as integers mod p sharing any one scaling (the Montgomery

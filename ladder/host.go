@@ -1,0 +1,225 @@
+package ladder
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+
+	"github.com/rnsec/ecmul/internal/fp"
+	"github.com/rnsec/ecmul/rns"
+)
+
+// hostField holds the constants of the host's conversions around the kernel
+// in four-limb Montgomery arithmetic mod p (internal/fp): binary → RNS for
+// the inputs, RNS → GF(p) for the outputs, and the curve's coefficients. It
+// is built once per Setup and only read afterwards.
+type hostField struct {
+	f *fp.Field
+
+	// RNS → GF(p), per B channel j and for the α correction.
+	crt  []crtChannel
+	negM [8]uint64 // 32-bit halves of (−M·R²) mod p
+
+	// binary → RNS
+	toMont fp.Element  // M·R mod p: Mul(x, toMont) = x·M mod p, canonical, for any x < 2^256
+	in     []inChannel // the B channels, then the B̃ channels
+	meMask uint64      // m_e − 1, m_e = 2^MeBits
+	a, b   fp.Element  // the curve's coefficients, Montgomery form
+	twoB   fp.Element  // 2b
+}
+
+// crtChannel is channel j of B for the CRT: ξ_j = |r_j·|M_j^{-1}|_{m_j}|_{m_j}
+// and the 32-bit halves of M_j·R² mod p, ξ_j's weight in the sum.
+type crtChannel struct {
+	inv, m, recip uint64
+	mf            float64
+	w             [8]uint64
+}
+
+// inChannel is one channel of B or B̃ for the input conversion: w[k] is
+// 2^(32k) mod m, times |M̃_j^{-1}|_{m̃_j} for B̃ (the kernel reads ξ̃ there).
+type inChannel struct {
+	w        [8]uint64
+	m, recip uint64
+}
+
+// barrett returns s mod m for any s < 2^64 and m > 1 not a power of two,
+// with recip = ⌊2^64/m⌋ = 2^64/m − ε, 0 < ε < 1: then
+// s/m − 1 < s/m − s·ε/2^64 = s·recip/2^64 <= s/m, so q = ⌊s·recip/2^64⌋ is
+// ⌊s/m⌋ or one less, s − q·m < 2m, and one conditional subtraction ends it.
+func barrett(s, m, recip uint64) uint64 {
+	q, _ := bits.Mul64(s, recip)
+	r := s - q*m
+	if r >= m {
+		r -= m
+	}
+	return r
+}
+
+// halves32 splits a canonical element into eight 32-bit words.
+func halves32(e [fp.Limbs]uint64) [8]uint64 {
+	var w [8]uint64
+	for i, l := range e {
+		w[2*i], w[2*i+1] = l&0xffffffff, l>>32
+	}
+	return w
+}
+
+// newHostField builds the conversion constants for par and the curve
+// coefficients a, b; nil when p is outside what internal/fp handles
+// (2^64 < p < 2^256), in which case every caller takes the math/big
+// reference path.
+func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
+	f, err := fp.New(par.P)
+	if err != nil {
+		return nil
+	}
+	h := &hostField{f: f, meMask: uint64(par.Me() - 1)}
+	p := par.P
+	r2 := new(big.Int).Lsh(big.NewInt(1), 512)
+	r2.Mod(r2, p)
+	// elem returns v·R² mod p as limbs: Reduce5 of a sum of such constants
+	// times small integers lands in Montgomery form.
+	elem := func(v *big.Int) [fp.Limbs]uint64 {
+		t := new(big.Int).Mul(v, r2)
+		return limbsOf(t.Mod(t, p))
+	}
+	for _, mod := range par.B.Moduli {
+		mj := big.NewInt(int64(mod.M))
+		part := new(big.Int).Quo(par.B.M, mj)
+		inv := new(big.Int).ModInverse(part, mj).Uint64()
+		m := uint64(mod.M)
+		h.crt = append(h.crt, crtChannel{inv: inv, m: m, recip: ^uint64(0) / m, mf: float64(mod.M), w: halves32(elem(part))})
+	}
+	h.negM = halves32(elem(new(big.Int).Neg(par.B.M)))
+
+	t := new(big.Int).Lsh(par.B.M, 256)
+	h.toMont = fp.Element(limbsOf(t.Mod(t, p)))
+	for _, basis := range []struct {
+		b     rns.Basis
+		tilde bool
+	}{{par.B, false}, {par.BT, true}} {
+		for _, mod := range basis.b.Moduli {
+			m := uint64(mod.M)
+			scale := uint64(1)
+			if basis.tilde {
+				mj := big.NewInt(int64(mod.M))
+				scale = new(big.Int).ModInverse(new(big.Int).Quo(basis.b.M, mj), mj).Uint64()
+			}
+			ch := inChannel{m: m, recip: ^uint64(0) / m}
+			pow := uint64(1) // 2^(32k) mod m
+			for k := range ch.w {
+				ch.w[k] = pow * scale % m
+				pow = (pow << 32) % m
+			}
+			h.in = append(h.in, ch)
+		}
+	}
+	f.SetInt64(&h.a, a)
+	f.SetBig(&h.b, b)
+	f.Double(&h.twoB, &h.b)
+	return h
+}
+
+// limbsOf returns the limbs of 0 <= x < 2^256.
+func limbsOf(x *big.Int) [fp.Limbs]uint64 {
+	var l [fp.Limbs]uint64
+	for i, w := range x.Bits() {
+		if bits.UintSize == 64 {
+			l[i] = uint64(w)
+		} else {
+			l[i/2] |= uint64(w) << (32 * (i % 2))
+		}
+	}
+	return l
+}
+
+// crtToField sets z to the Montgomery form of X mod p, X the value whose B
+// residues are r (len n), computed exactly as Params.FromRNS does followed
+// by a reduction mod p, for any residues: X = Σ ξ_j·M_j − α·M with the same
+// ξ_j and the same float64 α (same operations in the same order), so
+//
+//	X·R² ≡ S = Σ ξ_j·(M_j·R² mod p) + α·(−M·R² mod p)   (mod p)
+//
+// and one Montgomery reduction of S gives X·R mod p. S is summed in eight
+// 32-bit columns without carries: ξ_j < 2^16 and α <= n, so each column is
+// below (n+1)·2^48 < 2^55 for n <= 64, and S < (n+1)·2^16·p < 2^279 fits
+// the five limbs that fp.Reduce5 takes.
+func (h *hostField) crtToField(z *fp.Element, r []uint32) {
+	r = r[:len(h.crt)]
+	var c0, c1, c2, c3, c4, c5, c6, c7 uint64
+	var frac float64
+	for j := range h.crt {
+		ch := &h.crt[j]
+		xi := barrett(uint64(r[j])*ch.inv, ch.m, ch.recip)
+		frac += float64(xi) / ch.mf
+		c0 += xi * ch.w[0]
+		c1 += xi * ch.w[1]
+		c2 += xi * ch.w[2]
+		c3 += xi * ch.w[3]
+		c4 += xi * ch.w[4]
+		c5 += xi * ch.w[5]
+		c6 += xi * ch.w[6]
+		c7 += xi * ch.w[7]
+	}
+	alpha := uint64(int64(math.Floor(frac + 0.25)))
+	c0 += alpha * h.negM[0]
+	c1 += alpha * h.negM[1]
+	c2 += alpha * h.negM[2]
+	c3 += alpha * h.negM[3]
+	c4 += alpha * h.negM[4]
+	c5 += alpha * h.negM[5]
+	c6 += alpha * h.negM[6]
+	c7 += alpha * h.negM[7]
+	// carry the columns into five 64-bit limbs
+	var s [5]uint64
+	s[0] = c0 & 0xffffffff
+	c1 += c0 >> 32
+	s[0] |= c1 << 32
+	c2 += c1 >> 32
+	s[1] = c2 & 0xffffffff
+	c3 += c2 >> 32
+	s[1] |= c3 << 32
+	c4 += c3 >> 32
+	s[2] = c4 & 0xffffffff
+	c5 += c4 >> 32
+	s[2] |= c5 << 32
+	c6 += c5 >> 32
+	s[3] = c6 & 0xffffffff
+	c7 += c6 >> 32
+	s[3] |= c7 << 32
+	s[4] = c7 >> 32
+	h.f.Reduce5(z, &s)
+}
+
+// montInput returns x·M mod p as canonical limbs: the value whose RNS form
+// the kernel takes. One Montgomery product by M·R mod p does it for any
+// 0 <= x < 2^256 (fp.Field.Mul is exact for a first factor below 2^256);
+// other x take math/big.
+func (h *hostField) montInput(par *rns.Params, x *big.Int) [fp.Limbs]uint64 {
+	if x.Sign() < 0 || x.BitLen() > 64*fp.Limbs {
+		return limbsOf(par.ToMont(x))
+	}
+	v := fp.Element(limbsOf(x))
+	h.f.Mul(&v, &v, &h.toMont)
+	return v
+}
+
+// residues writes the RNS form of v < 2^256 into out (len 2n+1) in the
+// kernel's element order: n residues in B, n values ξ̃ in B̃, then v mod m_e.
+// Per channel the 32-bit words of v are weighted by 2^(32k) mod m (times
+// |M̃_j^{-1}| in B̃): eight products below 2^48 sum below 2^51, reduced once.
+func (h *hostField) residues(out []uint32, v *[fp.Limbs]uint64) {
+	out = out[:len(h.in)+1]
+	w0, w1 := v[0]&0xffffffff, v[0]>>32
+	w2, w3 := v[1]&0xffffffff, v[1]>>32
+	w4, w5 := v[2]&0xffffffff, v[2]>>32
+	w6, w7 := v[3]&0xffffffff, v[3]>>32
+	for j := range h.in {
+		ch := &h.in[j]
+		s := w0*ch.w[0] + w1*ch.w[1] + w2*ch.w[2] + w3*ch.w[3] +
+			w4*ch.w[4] + w5*ch.w[5] + w6*ch.w[6] + w7*ch.w[7]
+		out[j] = uint32(barrett(s, ch.m, ch.recip))
+	}
+	out[len(h.in)] = uint32(v[0] & h.meMask)
+}
