@@ -70,7 +70,7 @@ func (r *rnsRunner) run(ctx context.Context, items []item) error {
 	return inChunks(ctx, items, 8, r.workers, func(part []item) error {
 		e := r.su.NewRNSExecutor(r.ext)
 		jobs := make([]ladder.Job, 0, len(part))
-		proj := make([]ladder.Projective, 0, len(part))
+		outs := make([]ladder.Channels, 0, len(part))
 		idx := make([]int, 0, len(part))
 		for i, it := range part {
 			j, err := r.su.Prepare(it.x, it.y, it.k)
@@ -80,10 +80,10 @@ func (r *rnsRunner) run(ctx context.Context, items []item) error {
 			}
 			in := r.su.InputElement(j)
 			jobs = append(jobs, j)
-			proj = append(proj, r.su.Projective(e.Run(&in, j.Scalar, r.su.Bits, nil)))
+			outs = append(outs, e.Run(&in, j.Scalar, r.su.Bits, nil))
 			idx = append(idx, i)
 		}
-		aff, errs := r.su.ToAffine(jobs, proj)
+		aff, errs := r.su.Finish(jobs, outs)
 		for n, i := range idx {
 			setAffine(part[i].res, aff[n], errs[n])
 		}

@@ -112,17 +112,13 @@ func (r *gpuRunner) run(ctx context.Context, items []item) error {
 		Drain: func(lo, hi int, out []uint32) error {
 			parallel(hi-lo, r.workers, func(a, b int) {
 				var js []ladder.Job
-				var pr []ladder.Projective
-				var idx []int
+				var cols, idx []int
 				for i := a; i < b; i++ {
-					if !ok[lo+i] {
-						continue
+					if ok[lo+i] {
+						js, cols, idx = append(js, jobs[lo+i]), append(cols, i), append(idx, lo+i)
 					}
-					js = append(js, jobs[lo+i])
-					pr = append(pr, su.Projective(su.UnpackOutput(out, hi-lo, i)))
-					idx = append(idx, lo+i)
 				}
-				aff, errs := su.ToAffine(js, pr)
+				aff, errs := su.FinishOutput(js, out, hi-lo, cols)
 				for n, i := range idx {
 					setAffine(items[i].res, aff[n], errs[n])
 				}
