@@ -22,3 +22,41 @@ fmt-check:
 
 clean:
 	rm -rf bin/
+
+# Kernels: the CUDA fatbin that package kernels embeds, and its dev tools.
+# nvcc is needed for kernels, kernels-fatbin and kernels-harness; Go for
+# kernels and kernels-hash; a C++20 compiler for kernels-emulate.
+
+.PHONY: kernels kernels-fatbin kernels-hash kernels-harness kernels-emulate
+
+NVCC ?= nvcc
+CXX ?= g++
+KERNEL_SOURCES := $(wildcard kernels/*.cu kernels/*.cuh)
+KERNEL_GENCODE := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code=sm_86 \
+	-gencode arch=compute_89,code=sm_89 -gencode arch=compute_90,code=sm_90 \
+	-gencode arch=compute_90,code=compute_90
+KERNEL_NVCCFLAGS := -std=c++17 -O3 --threads 0 -Xptxas -v
+CUDA_LIBS ?= -L/usr/local/cuda/lib64/stubs -lcuda
+
+# kernels rebuilds the fatbin and records the hash of the sources it came from.
+kernels: kernels-fatbin kernels-hash
+
+kernels-fatbin: kernels/ecmul.fatbin
+
+kernels/ecmul.fatbin: $(KERNEL_SOURCES)
+	$(NVCC) $(KERNEL_NVCCFLAGS) --fatbin $(KERNEL_GENCODE) -o $@ kernels/ecmul.cu
+
+kernels-hash:
+	cd kernels && go run hash.go
+
+# kernels-harness builds the GPU harness (bit-exactness and timing on a GPU).
+kernels-harness: kernels/harness/harness
+
+kernels/harness/harness: kernels/harness/harness.cu kernels/harness/vectors.h
+	$(NVCC) -std=c++17 -O2 -o $@ kernels/harness/harness.cu $(CUDA_LIBS)
+
+# kernels-emulate builds the CPU emulation of the kernel (bit-exactness without a GPU).
+kernels-emulate: kernels/harness/emulate
+
+kernels/harness/emulate: kernels/harness/emulate.cpp kernels/harness/vectors.h $(KERNEL_SOURCES)
+	$(CXX) -std=c++20 -O2 -fno-strict-aliasing -Wall -Wno-unknown-pragmas -pthread -o $@ kernels/harness/emulate.cpp

@@ -1,0 +1,495 @@
+// The ecmul kernel: batched x-only Montgomery ladders with field arithmetic
+// in a Residue Number System of 16-bit channels (Antão, Bajard and Sousa,
+// ASAP 2010), RNS Montgomery multiplication with Shenoy's or Kawamura's
+// exact second base extension. One item is one scalar multiplication; the
+// threads of an item each own one channel of B and the same-numbered channel
+// of B̃, and one more thread owns the redundant channel m_e.
+//
+// Every residue the kernel stores is canonical, so its outputs equal those
+// of ladder.RNSExecutor word for word. The layouts of constants, inputs,
+// scalars and outputs are those of ladder/pack.go; kernels/README.md lists
+// the entry points and their launch limits.
+
+#include <stdint.h>
+
+#include <utility>
+
+#include "rns.cuh"
+#include "schedule_gen.cuh"
+
+// ---------------------------------------------------------------------------
+// Constants and shapes.
+
+enum class BaseExt { Shenoy, Kawamura };
+
+// Warp: every item in one warp, 16 or 32 lanes per item, exchanges through
+// shared memory ordered by __syncwarp. Block: the paper's, n+1 threads per
+// item packed across the block, exchanges ordered by __syncthreads.
+enum class Mapping { Warp, Block };
+
+constexpr int kMaxThreads = 512;  // the largest blockDim.x of every entry point
+constexpr int kMaxMuls = 7;       // the largest multiplication set of the schedule
+
+// Registers per thread: ECM_MAX_REGS caps them where nvcc has __maxnreg__
+// (12.4 and later), so that more warps share each scheduler; 0, or an older
+// nvcc, leaves it to __launch_bounds__(kMaxThreads). Either way a block of
+// more than kMaxThreads threads does not run: it fails to launch or traps.
+#ifndef ECM_MAX_REGS
+#define ECM_MAX_REGS 96
+#endif
+#if ECM_MAX_REGS > 0 && defined(__CUDACC_VER_MAJOR__) && \
+    __CUDACC_VER_MAJOR__ * 100 + __CUDACC_VER_MINOR__ >= 1204
+#define ECM_KERNEL_BOUNDS __maxnreg__(ECM_MAX_REGS)
+#else
+#define ECM_KERNEL_BOUNDS __launch_bounds__(kMaxThreads)
+#endif
+
+// Shape of an item of n channels per base.
+template <int N, Mapping M>
+struct Shape {
+  static constexpr int Lanes = M == Mapping::Warp ? (N < 16 ? 16 : 32) : N + 1;
+  static constexpr int ELane = N;                           // the lane of m_e
+  static constexpr int Items = (kMaxThreads + Lanes - 1) / Lanes;  // item slots per block
+  static constexpr int Pairs = (N + 1) / 2;                 // residues packed two per word
+  static constexpr int Vecs = (N + 1 + 7) / 8;              // 16-byte loads per exchanged row
+  static_assert(M == Mapping::Block || N < Lanes, "the m_e lane must fit in the item's lanes");
+};
+
+// The bytes dp2a.lo multiplies pair p of a row by to add up its channels
+// (1) and skip its padding (0): Kawamura's Σ trunc(ξ̃_k).
+template <int N>
+ECM_DEVICE constexpr uint32_t channel_ones(int p) {
+  return (2 * p < N ? 1u : 0u) | (2 * p + 1 < N ? 1u << 8 : 0u);
+}
+
+// The constants one thread needs, loaded once from Go's table. Lane j < n
+// owns channel j of B and B̃; lane n (and any spare lane) owns m_e in its B
+// slot and keeps channel 0's B̃ constants in slots whose results it discards.
+template <int N, Mapping M>
+struct LaneConsts {
+  using Sh = Shape<N, M>;
+  Modulus mB, mT;  // this lane's channels of B and B̃ (m_e in mB on the m_e lane)
+  uint32_t negR, negMtB;
+  uint32_t ext1[Sh::Pairs];  // B → B̃ row, times S_j·T_j, as byte pairs; Ext1E on m_e
+  uint32_t ext2[Sh::Pairs];  // B̃ → B row as byte pairs; Ext2E on m_e
+  uint32_t tPair;            // T_j and 2^16·T_j as a byte pair: P̃_j·T_j joins the first sum
+  uint32_t meMask, pe, mInvE, mtInvE;
+  uint32_t phi, kawMask2;
+  uint32_t eMask;  // all ones on the m_e lane
+
+  ECM_DEVICE void load(const uint32_t* __restrict__ k, int lane) {
+    using L = Layout<N>;
+    const bool isE = lane >= N;
+    const int j = isE ? 0 : lane;
+    eMask = opaque(isE ? ~0u : 0u);
+    meMask = k[L::MeMask];
+    pe = k[L::PE];
+    mInvE = k[L::MInvE];
+    mtInvE = k[L::MtInvE];
+    phi = k[L::Phi];
+    kawMask2 = k[L::KawMask] | k[L::KawMask] << 16;
+    mB = make_modulus(isE ? meMask + 1 : k[L::ModB + j], k[L::CB + j]);
+    mT = make_modulus(k[L::ModBT + j], k[L::CBT + j]);
+    negR = k[L::NegR + j];
+    negMtB = k[L::NegMtB + j];
+    const uint32_t st = reduce(k[L::S + j] * k[L::T + j], mT);
+    tPair = isE ? 0 : pack_pair(k[L::T + j], reduce(k[L::T + j] << 16, mT));
+#pragma unroll
+    for (int p = 0; p < Sh::Pairs; ++p) {
+      uint32_t a1[2], a2[2];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int kk = 2 * p + h;
+        if (kk >= N) {
+          a1[h] = a2[h] = 0;
+        } else if (isE) {
+          a1[h] = k[L::Ext1E + kk];
+          a2[h] = k[L::Ext2E + kk];
+        } else {
+          a1[h] = reduce(k[L::Ext1 + j * N + kk] * st, mT);
+          a2[h] = k[L::Ext2 + j * N + kk];
+        }
+      }
+      ext1[p] = pack_pair(a1[0], a1[1]);
+      ext2[p] = pack_pair(a2[0], a2[1]);
+    }
+  }
+};
+
+// One value of the ladder on one lane: its B residue (the m_e residue on the
+// m_e lane) and its B̃ residue, stored as ξ̃.
+struct Residue {
+  uint32_t b, t;
+};
+
+// Shared memory of a block: two exchange rows per product of a set (the q_j,
+// then the ξ̃ of the result) per item slot, the Shenoy α per product, and
+// the addition constants per channel role (0..n−1, n for m_e).
+template <int N, Mapping M, int AddConsts>
+struct SharedState {
+  using Sh = Shape<N, M>;
+  uint4 rows[Sh::Items][2][kMaxMuls][Sh::Vecs];
+  uint32_t alpha[Sh::Items][kMaxMuls];
+  uint2 addK[AddConsts][N + 1];
+};
+
+// The exchange among the lanes of one item.
+template <int N, Mapping M>
+struct Exchange {
+  using Sh = Shape<N, M>;
+  uint4 (*rows)[kMaxMuls][Sh::Vecs];
+  uint32_t* alpha;
+  int lane;
+  int slot;           // where this lane's residue goes: its channel, or the padding slot n
+  uint32_t warpMask;  // the threads of this warp that exist (a block may end mid-warp)
+
+  ECM_DEVICE void sync() const {
+    if (M == Mapping::Warp) {
+      __syncwarp(warpMask);
+    } else {
+      __syncthreads();
+    }
+  }
+  // put stores this lane's residue in row r of product i. The m_e lane and
+  // spare lanes all write slot n, which every row of constants multiplies by 0.
+  ECM_DEVICE void put(int r, int i, uint32_t v) const {
+    reinterpret_cast<uint16_t*>(rows[r][i])[slot] = uint16_t(v);
+  }
+  // get reads row r of product i: residue k in half k & 1 of word k >> 1.
+  ECM_DEVICE void get(int r, int i, uint32_t (&w)[4 * Sh::Vecs]) const {
+#pragma unroll
+    for (int v = 0; v < Sh::Vecs; ++v) {
+      const uint4 x = rows[r][i][v];
+      w[4 * v] = x.x;
+      w[4 * v + 1] = x.y;
+      w[4 * v + 2] = x.z;
+      w[4 * v + 3] = x.w;
+    }
+  }
+  // share_alpha gives every lane the α that the m_e lane computed.
+  template <int P>
+  ECM_DEVICE void share_alpha(uint32_t (&a)[P]) const {
+    if (M == Mapping::Warp) {
+#pragma unroll
+      for (int i = 0; i < P; ++i) a[i] = __shfl_sync(warpMask, a[i], Sh::ELane, Sh::Lanes);
+    } else {
+      if (lane == Sh::ELane) {
+#pragma unroll
+        for (int i = 0; i < P; ++i) alpha[i] = a[i];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < P; ++i) a[i] = alpha[i];
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Base extension and RNS Montgomery multiplication (basext.Multiplier.Mul),
+// for a whole multiplication set at once: P independent products share each
+// exchange and its synchronisation.
+
+template <int N, BaseExt V, Mapping M, int P>
+ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const Exchange<N, M>& ex,
+                             const Residue (&x)[P], const Residue (&y)[P], Residue (&z)[P]) {
+  using Sh = Shape<N, M>;
+  static_assert(P <= kMaxMuls, "multiplication set larger than the exchange rows");
+  uint32_t te[P], pt[P], ze[P];
+
+  // Step 1, in B: q_j = x_j·y_j·NegR_j; in B̃: P̃_j = ξ̃x_j·ξ̃y_j, left unreduced
+  // (its two 16-bit halves h + 2^16·h' meet T_j and 2^16·T_j in step 2); in
+  // m_e: x_e·y_e. Products of residues below 2^16 fit 32 bits.
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    const uint32_t xy = x[i].b * y[i].b;
+    te[i] = xy & k.meMask;
+    ex.put(0, i, reduce(reduce(xy, k.mB) * k.negR, k.mB));
+    pt[i] = x[i].t * y[i].t;
+  }
+  ex.sync();
+
+  // Step 2, B → B̃ without correction: ξ̃U_j = Σ q_k·(Ext1[j][k]·S_j·T_j) + P̃_j·T_j,
+  // which is ((Σ q_k·Ext1[j][k])·S_j + P̃_j)·T_j (mod m̃_j); on m_e,
+  // z_e = (Σ q_k·Ext1E[k]·PE + x_e·y_e)·MInvE.
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    uint32_t w[4 * Sh::Vecs];
+    ex.get(0, i, w);
+    DotAcc a = {0, 0};
+#pragma unroll
+    for (int p = 0; p < Sh::Pairs; ++p) dot_add(a, w[p], k.ext1[p]);
+    dot_add(a, pt[i], k.tPair);
+    const uint32_t xi = reduce(dot_mod(a, k.mT), k.mT);
+    const uint32_t qe = dot_pow2(a) & k.meMask;
+    ze[i] = (qe * k.pe + te[i]) * k.mInvE & k.meMask;
+    z[i].t = xi;
+    ex.put(1, i, xi);
+  }
+  ex.sync();
+
+  // Step 3, α of Û = Σ ξ̃U_k·M̃_k − α·M̃, and step 4, B̃ → B exactly:
+  // z_j = Σ ξ̃U_k·Ext2[j][k] + α·NegMtB_j.
+  DotAcc s[P];
+  uint32_t alpha[P];
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    uint32_t w[4 * Sh::Vecs];
+    ex.get(1, i, w);
+    s[i] = DotAcc{0, 0};
+#pragma unroll
+    for (int p = 0; p < Sh::Pairs; ++p) dot_add(s[i], w[p], k.ext2[p]);
+    if (V == BaseExt::Shenoy) {
+      // on the m_e lane s is Σ ξ̃U_k·Ext2E[k]: α = (s − z_e)·M̃^{-1} (mod m_e)
+      alpha[i] = (dot_pow2(s[i]) - ze[i]) * k.mtInvE & k.meMask;
+    } else {
+      // α = ⌊(Σ trunc(ξ̃U_k) + Φ) / 2^16⌋, below 2^16·(n+1) before the shift
+      uint32_t g = k.phi;
+#pragma unroll
+      for (int p = 0; p < Sh::Pairs; ++p) g = __dp2a_lo(w[p] & k.kawMask2, channel_ones<N>(p), g);
+      alpha[i] = g >> 16;
+    }
+  }
+  if (V == BaseExt::Shenoy) ex.share_alpha(alpha);
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    // dot_mod < 2^30 + 2^16 and α·NegMtB < 2^5·2^16: the sum stays below 2^31
+    const uint32_t zb = reduce(dot_mod(s[i], k.mB) + alpha[i] * k.negMtB, k.mB);
+    z[i].b = select(k.eMask, ze[i], zb);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The ladder's sets, from the generated schedule (schedule_gen.cuh).
+
+template <int D, int X, int Y>
+struct Mul {};
+template <int D, int K, int C1, int S1, int C2, int S2, int C3, int S3>
+struct Add {};
+template <class... Ops>
+struct Set {};  // Set<void, Op...>: the void absorbs the X-macros' leading commas
+template <class Muls, class Adds>
+struct Step {};
+template <class... S>
+struct Steps {};
+template <int... D>
+struct Dsts {};
+
+#define ECM_AS_MUL(d, x, y) , Mul<d, x, y>
+#define ECM_AS_ADD(d, k, c1, s1, c2, s2, c3, s3) , Add<d, k, c1, s1, c2, s2, c3, s3>
+#define ECM_STEP(TAG, PH, I) \
+  Step<Set<void ECM_##TAG##_##PH##I##_MULS(ECM_AS_MUL)>, Set<void ECM_##TAG##_##PH##I##_ADDS(ECM_AS_ADD)>>
+#define ECM_SCHEDULE(TAG)                                                                      \
+  static_assert(ECM_##TAG##_INIT_STEPS == 2 && ECM_##TAG##_LOOP_STEPS == 3,                     \
+                "the schedule's shape changed: list its steps here");                           \
+  struct Schedule##TAG {                                                                       \
+    static constexpr int AddConsts = ECM_##TAG##_NUM_ADD_CONSTS;                               \
+    using Init = Steps<ECM_STEP(TAG, INIT, 0), ECM_STEP(TAG, INIT, 1)>;                         \
+    using Loop = Steps<ECM_STEP(TAG, LOOP, 0), ECM_STEP(TAG, LOOP, 1), ECM_STEP(TAG, LOOP, 2)>; \
+  };
+
+ECM_SCHEDULE(AM3)
+ECM_SCHEDULE(AM0)
+
+// The state of one lane of one item.
+template <int N, BaseExt V, Mapping M>
+struct Lane {
+  static constexpr int n = N;
+  static constexpr BaseExt variant = V;
+  static constexpr Mapping mapping = M;
+  Residue r[ECM_NUM_REGS];
+  LaneConsts<N, M> k;
+  Exchange<N, M> ex;
+  const uint2* addK;  // [constant][channel role]
+  int role;           // 0..n−1: channel j; n: m_e
+};
+
+template <int... D, int P, int... I>
+ECM_DEVICE void store(Residue (&r)[ECM_NUM_REGS], const Residue (&z)[P], Dsts<D...>,
+                      std::integer_sequence<int, I...>) {
+  ((r[D] = z[I]), ...);
+}
+
+// A multiplication set: every product reads the registers as they were before the set.
+template <class C, int... D, int... X, int... Y>
+ECM_DEVICE void mul_set(C& c, Set<void, Mul<D, X, Y>...>) {
+  constexpr int P = sizeof...(D);
+  const Residue x[P] = {c.r[X]...}, y[P] = {c.r[Y]...};
+  Residue z[P];
+  mont_mul_set<C::n, C::variant, C::mapping>(c.k, c.ex, x, y, z);
+  store(c.r, z, Dsts<D...>{}, std::make_integer_sequence<int, P>{});
+}
+
+// coef·s (mod m) as a non-negative term: a negative coefficient adds |coef|·(m − s).
+template <int Coef>
+ECM_DEVICE uint32_t term(uint32_t s, uint32_t m) {
+  if constexpr (Coef > 0) {
+    return uint32_t(Coef) * s;
+  } else if constexpr (Coef < 0) {
+    return uint32_t(-Coef) * (m - s);
+  } else {
+    return 0;
+  }
+}
+
+// K + c1·s1 + c2·s2 + c3·s3 per channel, canonical (ladder.RNSExecutor.addSet).
+// The sum is below 2^16·(1 + |c1| + |c2| + |c3|) < 2^32.
+template <int K, int C1, int S1, int C2, int S2, int C3, int S3, int N, BaseExt V, Mapping M>
+ECM_DEVICE Residue linear(const Lane<N, V, M>& c) {
+  static_assert((C1 < 0 ? -C1 : C1) + (C2 < 0 ? -C2 : C2) + (C3 < 0 ? -C3 : C3) < (1 << 15),
+                "addition coefficients too large for 32-bit sums");
+  const uint2 kc = c.addK[K * (N + 1) + c.role];
+  const uint32_t b = kc.x + term<C1>(c.r[S1].b, c.k.mB.m) + term<C2>(c.r[S2].b, c.k.mB.m) +
+                     term<C3>(c.r[S3].b, c.k.mB.m);
+  const uint32_t t = kc.y + term<C1>(c.r[S1].t, c.k.mT.m) + term<C2>(c.r[S2].t, c.k.mT.m) +
+                     term<C3>(c.r[S3].t, c.k.mT.m);
+  return Residue{select(c.k.eMask, b & c.k.meMask, reduce(b, c.k.mB)), reduce(t, c.k.mT)};
+}
+
+// An addition set: every sum reads the registers as they were before the set.
+template <class C, int... D, int... K, int... C1, int... S1, int... C2, int... S2, int... C3, int... S3>
+ECM_DEVICE void add_set(C& c, Set<void, Add<D, K, C1, S1, C2, S2, C3, S3>...>) {
+  constexpr int P = sizeof...(D);
+  const Residue z[P] = {linear<K, C1, S1, C2, S2, C3, S3>(c)...};
+  store(c.r, z, Dsts<D...>{}, std::make_integer_sequence<int, P>{});
+}
+
+template <class C>
+ECM_DEVICE void add_set(C&, Set<void>) {}
+
+// One step of Table I: a multiplication set, then an addition set.
+template <class C, class Muls, class Adds>
+ECM_DEVICE void run_step(C& c, Step<Muls, Adds>) {
+  mul_set(c, Muls{});
+  add_set(c, Adds{});
+}
+
+template <class C, class... S>
+ECM_DEVICE void run_steps(C& c, Steps<S...>) {
+  (run_step(c, S{}), ...);
+}
+
+// The conditional swap (X_P, Z_P) ↔ (X_Q, Z_Q) under an all-ones or zero mask.
+ECM_DEVICE void cswap(Residue& a, Residue& b, uint32_t mask) {
+  const uint32_t db = (a.b ^ b.b) & mask, dt = (a.t ^ b.t) & mask;
+  a.b ^= db;
+  b.b ^= db;
+  a.t ^= dt;
+  b.t ^= dt;
+}
+
+// ---------------------------------------------------------------------------
+// The ladder (ladder.run): Init, then for bit = t−1 … 0 the swap by the bit,
+// the Loop steps and the same swap again. Two consecutive swaps merge into one
+// by the xor of their bits; the iteration count and every memory access are
+// independent of the scalar.
+
+struct P224 {
+  static constexpr int N = 15, Bits = 224;
+  using Schedule = ScheduleAM3;
+};
+struct P256 {
+  static constexpr int N = 17, Bits = 256;
+  using Schedule = ScheduleAM3;
+};
+struct Secp256k1 {
+  static constexpr int N = 17, Bits = 256;
+  using Schedule = ScheduleAM0;
+};
+
+template <class Curve, BaseExt V, Mapping M>
+ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in,
+                       const uint32_t* __restrict__ scalars, uint32_t* __restrict__ out,
+                       uint32_t count, uint32_t stride) {
+  constexpr int N = Curve::N, T = Curve::Bits;
+  using Sh = Shape<N, M>;
+  using Sched = typename Curve::Schedule;
+  __shared__ SharedState<N, M, Sched::AddConsts> sh;
+
+  if (blockDim.x > kMaxThreads) __trap();
+  if (count == 0) return;
+  const int tid = threadIdx.x;
+  const int slot = tid / Sh::Lanes, lane = tid % Sh::Lanes;
+  const uint32_t items = blockDim.x / Sh::Lanes;
+  const uint32_t col = blockIdx.x * items + slot;
+  const bool live = slot < int(items) && col < count;
+  const uint32_t src = live ? col : 0;  // spare threads compute item 0 and store nothing
+
+  for (int w = tid; w < int(sizeof(sh.rows) / sizeof(uint4)); w += blockDim.x)
+    (&sh.rows[0][0][0][0])[w] = uint4{0, 0, 0, 0};
+  for (int w = tid; w < int(sizeof(sh.alpha) / sizeof(uint32_t)); w += blockDim.x)
+    (&sh.alpha[0][0])[w] = 0;
+  for (int w = tid; w < Sched::AddConsts * (N + 1); w += blockDim.x) {
+    const int kc = w / (N + 1), role = w % (N + 1);
+    const uint32_t* e = consts + Consts<N>::AddConst + kc * Consts<N>::ElementWords;
+    sh.addK[kc][role] = role < N ? uint2{e[role], e[N + role]} : uint2{e[2 * N], 0};
+  }
+  __syncthreads();
+
+  Lane<N, V, M> c;
+  c.k.load(consts, lane);
+  c.ex.rows = sh.rows[slot];
+  c.ex.alpha = sh.alpha[slot];
+  c.ex.lane = lane;
+  c.ex.slot = lane < N ? lane : N;
+  const uint32_t inWarp = blockDim.x - (tid & ~31);
+  c.ex.warpMask = inWarp >= 32 ? ~0u : (1u << inWarp) - 1;
+  c.addK = &sh.addK[0][0];
+  c.role = lane < N ? lane : N;
+#pragma unroll
+  for (int i = 0; i < ECM_NUM_REGS; ++i) c.r[i] = Residue{0, 0};
+  const uint32_t* kb = consts + Consts<N>::KB;
+  if (c.role < N) {
+    c.r[ECM_R_XG] = Residue{in[c.role * stride + src], in[(N + c.role) * stride + src]};
+    c.r[ECM_R_KB] = Residue{kb[c.role], kb[N + c.role]};
+  } else {
+    c.r[ECM_R_XG] = Residue{in[2 * N * stride + src], 0};
+    c.r[ECM_R_KB] = Residue{kb[2 * N], 0};
+  }
+
+  run_steps(c, typename Sched::Init{});
+  uint32_t prev = 0;
+#pragma unroll 1
+  for (int w = (T - 1) / 32; w >= 0; --w) {
+    const uint32_t word = scalars[w * stride + src];
+#pragma unroll 1
+    for (int bit = w == (T - 1) / 32 ? (T - 1) % 32 : 31; bit >= 0; --bit) {
+      const uint32_t s = word >> bit & 1;
+      const uint32_t mask = 0u - (s ^ prev);
+      prev = s;
+      cswap(c.r[ECM_R_XP], c.r[ECM_R_XQ], mask);
+      cswap(c.r[ECM_R_ZP], c.r[ECM_R_ZQ], mask);
+      run_steps(c, typename Sched::Loop{});
+    }
+  }
+  cswap(c.r[ECM_R_XP], c.r[ECM_R_XQ], 0u - prev);
+  cswap(c.r[ECM_R_ZP], c.r[ECM_R_ZQ], 0u - prev);
+
+  if (live && lane < N) {
+    out[(0 * N + lane) * stride + col] = c.r[ECM_R_XP].b;
+    out[(1 * N + lane) * stride + col] = c.r[ECM_R_ZP].b;
+    out[(2 * N + lane) * stride + col] = c.r[ECM_R_XQ].b;
+    out[(3 * N + lane) * stride + col] = c.r[ECM_R_ZQ].b;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Entry points: ecm_ladder_<curve>_<variant>_<mapping>.
+
+#define ECM_ENTRY(curve, Curve, variant, V, mapping, M)                                           \
+  extern "C" __global__ void ECM_KERNEL_BOUNDS                                                    \
+      ecm_ladder_##curve##_##variant##_##mapping(const uint32_t* __restrict__ consts,              \
+                                                 const uint32_t* __restrict__ in,                  \
+                                                 const uint32_t* __restrict__ scalars,             \
+                                                 uint32_t* __restrict__ out, uint32_t count,       \
+                                                 uint32_t stride) {                                \
+    ladder<Curve, BaseExt::V, Mapping::M>(consts, in, scalars, out, count, stride);               \
+  }
+#define ECM_ENTRIES(curve, Curve)                       \
+  ECM_ENTRY(curve, Curve, shenoy, Shenoy, warp, Warp)   \
+  ECM_ENTRY(curve, Curve, shenoy, Shenoy, block, Block) \
+  ECM_ENTRY(curve, Curve, kawamura, Kawamura, warp, Warp) \
+  ECM_ENTRY(curve, Curve, kawamura, Kawamura, block, Block)
+
+ECM_ENTRIES(p224, P224)
+ECM_ENTRIES(p256, P256)
+ECM_ENTRIES(secp256k1, Secp256k1)

@@ -1,0 +1,92 @@
+// Test vectors of internal/tools/kernelvec, shared by the GPU harness and the
+// CPU emulation: the constants, packed inputs and the CPU twin's outputs.
+#pragma once
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <string>
+#include <vector>
+
+struct Vectors {
+  uint32_t n = 0, meBits = 0, bits = 0, words = 0, items = 0;
+  std::vector<uint32_t> consts, in, scalars, want;
+
+  uint32_t inRows() const { return 2 * n + 1; }
+  uint32_t outRows() const { return 4 * n; }
+};
+
+// read_vectors loads FILE: magic 0x56434345, version 1, n, m_e bits, t, W,
+// items I, constant words C; then C constants, (2n+1)·I inputs, W·I scalars
+// and 4n·I expected outputs, row r of item i at r·I + i.
+inline bool read_vectors(const char* path, Vectors& v, std::string& err) {
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    err = std::string("cannot open ") + path;
+    return false;
+  }
+  uint32_t h[8];
+  bool ok = fread(h, sizeof h, 1, f) == 1;
+  if (ok && (h[0] != 0x56434345u || h[1] != 1)) {
+    err = "not a kernelvec file (magic or version)";
+    fclose(f);
+    return false;
+  }
+  if (ok) {
+    v.n = h[2], v.meBits = h[3], v.bits = h[4], v.words = h[5], v.items = h[6];
+    const size_t I = v.items;
+    v.consts.resize(h[7]);
+    v.in.resize(v.inRows() * I);
+    v.scalars.resize(v.words * I);
+    v.want.resize(v.outRows() * I);
+    for (auto* part : {&v.consts, &v.in, &v.scalars, &v.want})
+      ok = ok && fread(part->data(), sizeof(uint32_t), part->size(), f) == part->size();
+  }
+  fclose(f);
+  if (!ok) err = std::string("short file ") + path;
+  return ok;
+}
+
+// tile returns rows × batch words: item i of the batch is item i mod I of src.
+inline std::vector<uint32_t> tile(const std::vector<uint32_t>& src, uint32_t rows, uint32_t I,
+                                  uint32_t batch) {
+  std::vector<uint32_t> dst(size_t(rows) * batch);
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t i = 0; i < batch; ++i) dst[size_t(r) * batch + i] = src[size_t(r) * I + i % I];
+  return dst;
+}
+
+// compare prints the first mismatches of got against want (rows × batch)
+// and returns how many words differ.
+inline size_t compare(const char* what, const std::vector<uint32_t>& got,
+                      const std::vector<uint32_t>& want, uint32_t rows, uint32_t batch) {
+  size_t bad = 0;
+  for (uint32_t i = 0; i < batch; ++i)
+    for (uint32_t r = 0; r < rows; ++r) {
+      const size_t w = size_t(r) * batch + i;
+      if (got[w] != want[w] && ++bad <= 5)
+        printf("  MISMATCH %s: item %u row %u: got %u want %u\n", what, i, r, got[w], want[w]);
+    }
+  return bad;
+}
+
+// Entry points of one curve: name suffix, lanes per item, and whether the
+// items are warp-mapped.
+struct EntryShape {
+  const char* variant;
+  const char* mapping;
+  bool warp;
+};
+
+inline const EntryShape kEntryShapes[] = {
+    {"shenoy", "warp", true},
+    {"shenoy", "block", false},
+    {"kawamura", "warp", true},
+    {"kawamura", "block", false},
+};
+
+inline uint32_t lanes_per_item(uint32_t n, bool warp) { return warp ? (n < 16 ? 16 : 32) : n + 1; }
+
+inline std::string entry_name(const std::string& curve, const EntryShape& e) {
+  return "ecm_ladder_" + curve + "_" + e.variant + "_" + e.mapping;
+}

@@ -1,0 +1,120 @@
+// RNS constants and channel arithmetic of the ecmul kernel.
+//
+// Every constant the kernel uses is computed by Go (package basext and
+// ladder) and read from the `consts` argument; this header only knows where
+// each table sits. Channels are 16 bits wide: moduli m = 2^16 - c.
+
+#pragma once
+
+#include <stdint.h>
+
+#ifndef ECM_DEVICE
+#define ECM_DEVICE __device__ __forceinline__
+#endif
+
+// ---------------------------------------------------------------------------
+// Constants: the table of basext.Tables.Words, field by field in the order of
+// basext.LayoutFor(n), each with its size in 32-bit words. kernels_test.go
+// parses this list and checks it against basext.LayoutFor.
+#define ECM_BASEXT_LAYOUT(F)                                                   \
+  F(ModB, N) F(CB, N) F(ModBT, N) F(CBT, N)                                    \
+  F(NegR, N) F(S, N) F(T, N) F(NegMtB, N)                                      \
+  F(Ext1, N * N) F(Ext2, N * N)                                                \
+  F(Ext1E, N) F(Ext2E, N)                                                      \
+  F(MeMask, 1) F(PE, 1) F(MInvE, 1) F(MtInvE, 1) F(Phi, 1) F(KawMask, 1)
+
+// Layout<N>::X is the word offset of table X for N channels per base;
+// Layout<N>::Size is the length of the whole table.
+template <int N>
+struct Layout {
+  enum : int {
+#define ECM_LAYOUT_FIELD(name, size) name, name##Last_ = name + (size)-1,
+    ECM_BASEXT_LAYOUT(ECM_LAYOUT_FIELD)
+#undef ECM_LAYOUT_FIELD
+    Size
+  };
+};
+
+// After the basext table, ladder.Setup.KernelConstants appends elements
+// (the curve's b, then every addition constant). An element is its B
+// residues, its B̃ residues stored as ξ̃, then its m_e residue: 2N+1 words.
+template <int N>
+struct Consts {
+  static constexpr int ElementWords = 2 * N + 1;
+  static constexpr int KB = Layout<N>::Size;
+  static constexpr int AddConst = KB + ElementWords;
+  static constexpr int Size(int addConsts) { return AddConst + addConsts * ElementWords; }
+};
+
+// ---------------------------------------------------------------------------
+// Channel arithmetic, exactly as rns.Modulus does it.
+
+ECM_DEVICE uint32_t umin32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+// opaque returns v unchanged, hidden from the compiler's algebra: a modulus
+// kept negated stays negated (one IMAD per fold), and a lane mask stays a
+// mask (a select of two computed values, never a divergent branch).
+ECM_DEVICE uint32_t opaque(uint32_t v) {
+#ifdef __CUDA_ARCH__
+  asm("mov.b32 %0, %1;" : "=r"(v) : "r"(v));
+#endif
+  return v;
+}
+
+// select returns a where mask is all ones and b where it is zero, bit by bit.
+ECM_DEVICE uint32_t select(uint32_t mask, uint32_t a, uint32_t b) { return (a & mask) | (b & ~mask); }
+
+// A channel modulus m = 2^16 − c, with −m (mod 2^32) for the folds.
+struct Modulus {
+  uint32_t m, neg, c;
+};
+
+ECM_DEVICE Modulus make_modulus(uint32_t m, uint32_t c) { return Modulus{m, opaque(0u - m), c}; }
+
+// fold returns c·(z >> 16) + (z & 0xffff), computed as z − (z >> 16)·m (the
+// two are equal as integers): a value ≡ z (mod m), smaller than z when z >= 2^16.
+ECM_DEVICE uint32_t fold(uint32_t z, Modulus m) { return z + (z >> 16) * m.neg; }
+
+// reduce returns z mod m for any 32-bit z. Two folds bring every 32-bit z
+// below 2m for c < 2^8 (rns.Modulus.FoldsFor proves Folds = 2 for every
+// modulus of the supported curves; a further fold of a value below 2m keeps
+// it below 2m), then the unsigned min(z, z − m) makes it canonical.
+ECM_DEVICE uint32_t reduce(uint32_t z, Modulus m) {
+  z = fold(fold(z, m), m);
+  return umin32(z, z + m.neg);
+}
+
+// ---------------------------------------------------------------------------
+// Sums of products of 16-bit residues, the heart of both base extensions.
+//
+// A row of constants e_k < 2^16 is split into bytes and packed two terms per
+// word: pair p holds lo(e_2p), lo(e_2p+1), hi(e_2p), hi(e_2p+1). The residues
+// v_k < 2^16 arrive packed two per word (v_2p | v_2p+1 << 16) straight from
+// shared memory. dp2a.lo adds v_2p·lo(e_2p) + v_2p+1·lo(e_2p+1) and dp2a.hi
+// the same with the high bytes, so Σ v_k·e_k = lo + 2^8·hi, and one
+// instruction covers one term.
+// Bound: each dp2a adds below 2·2^16·2^8 = 2^25; with at most 10 pairs
+// (9 for n = 17 plus one extra term) lo and hi stay below 10·2^25 < 2^29.
+
+ECM_DEVICE uint32_t pack_pair(uint32_t e0, uint32_t e1) {
+  return (e0 & 0xff) | (e1 & 0xff) << 8 | (e0 >> 8) << 16 | (e1 >> 8) << 24;
+}
+
+struct DotAcc {
+  uint32_t lo, hi;
+};
+
+ECM_DEVICE void dot_add(DotAcc& a, uint32_t v, uint32_t e) {
+  a.lo = __dp2a_lo(v, e, a.lo);
+  a.hi = __dp2a_hi(v, e, a.hi);
+}
+
+// dot_mod returns a value ≡ lo + 2^8·hi (mod m) below 2^31, for m = 2^16 − c:
+// 2^8·hi = (hi >> 8)·2^16 + (hi & 0xff)·2^8 and 2^16 ≡ c, so the value is
+// (hi >> 8)·c + (hi & 0xff)·2^8 + lo < 2^21·2^8 + 2^16 + 2^29 < 2^31.
+ECM_DEVICE uint32_t dot_mod(DotAcc a, Modulus m) {
+  return (a.hi >> 8) * m.c + ((a.hi & 0xff) << 8) + a.lo;
+}
+
+// dot_pow2 returns lo + 2^8·hi modulo 2^32, enough for the m_e = 2^k channel.
+ECM_DEVICE uint32_t dot_pow2(DotAcc a) { return a.lo + (a.hi << 8); }
