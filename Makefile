@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: build test test-short bench vet fmt-check clean
+.PHONY: build test test-short bench vet fmt-check clean dev-binaries gpu-check
 
 build:
 	$(GO) build -o bin/ecmul ./cmd/ecmul
@@ -22,6 +22,18 @@ fmt-check:
 
 clean:
 	rm -rf bin/
+
+# dev-binaries cross-builds, without cgo, what a GPU host without Go runs:
+# the CLI and the test binaries of the gpu and root packages (in .dev/).
+dev-binaries:
+	CGO_ENABLED=0 $(GO) build -o .dev/ecmul ./cmd/ecmul
+	CGO_ENABLED=0 $(GO) test -c -o .dev/gpu.test ./gpu
+	CGO_ENABLED=0 $(GO) test -c -o .dev/ecmul.test .
+
+# gpu-check runs on the GPU host: builds the kernels with nvcc, verifies them
+# against the CPU twin and the references, runs compute-sanitizer and benchmarks.
+gpu-check:
+	scripts/gpu-check.sh all
 
 # Kernels: the CUDA fatbin that package kernels embeds, and its dev tools.
 # nvcc is needed for kernels, kernels-fatbin and kernels-harness; Go for

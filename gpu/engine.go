@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/rnsec/ecmul/kernels"
 )
 
 // Config describes one ladder kernel and how to launch it.
@@ -83,8 +85,9 @@ func Open(d Driver, cfg Config) (*Engine, error) {
 	if cfg.Chunk <= 0 || cfg.ItemsPerBlock <= 0 || cfg.LanesPerItem <= 0 || cfg.InRows <= 0 || cfg.OutRows <= 0 || cfg.ScalarRows <= 0 {
 		return nil, fmt.Errorf("gpu: invalid configuration %+v", cfg)
 	}
-	if threads := cfg.ItemsPerBlock * cfg.LanesPerItem; threads > 1024 {
-		return nil, fmt.Errorf("gpu: %d items per block of %d threads exceed 1024 threads", cfg.ItemsPerBlock, cfg.LanesPerItem)
+	if threads := cfg.ItemsPerBlock * cfg.LanesPerItem; threads > kernels.MaxThreads {
+		return nil, fmt.Errorf("gpu: %d items per block of %d threads exceed the kernels' %d threads per block",
+			cfg.ItemsPerBlock, cfg.LanesPerItem, kernels.MaxThreads)
 	}
 	e := &Engine{d: d, cfg: cfg, calls: make(chan func()), stopped: make(chan struct{})}
 	ready := make(chan error)

@@ -204,8 +204,8 @@ func TestOpenRejectsBadConfig(t *testing.T) {
 	d := fakecuda.New()
 	_, err := gpu.Open(d, gpu.Config{})
 	require.Error(t, err)
-	_, err = gpu.Open(d, gpu.Config{Chunk: 1, ItemsPerBlock: 100, LanesPerItem: 16, InRows: 1, OutRows: 1, ScalarRows: 1})
-	require.ErrorContains(t, err, "1024 threads")
+	_, err = gpu.Open(d, gpu.Config{Chunk: 1, ItemsPerBlock: 33, LanesPerItem: 16, InRows: 1, OutRows: 1, ScalarRows: 1})
+	require.ErrorContains(t, err, "threads per block")
 	require.Zero(t, d.Live())
 }
 

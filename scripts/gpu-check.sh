@@ -35,11 +35,15 @@ if [[ $what == verify || $what == all ]]; then
   tail -3 "$OUT/sanitizer.log"
 fi
 if [[ $what == bench || $what == all ]]; then
-  log "bench"
-  .dev/ecmul bench --backend gpu --curve "${BENCH_CURVES:-p224}" --ext shenoy,kawamura \
-    --mapping "${BENCH_MAPPINGS:-warp,block}" --ipb "${BENCH_IPB:-4,8}" \
+  log "bench: P-224, both extensions and mappings, several items per block"
+  .dev/ecmul bench --backend gpu --curve p224 --ext shenoy,kawamura --mapping warp,block --ipb "${BENCH_IPB:-4,8,16}" \
     --batch "${BENCH_BATCHES:-1,64,1024,16384,131072,1048576}" --reps 3 \
-    --json "$OUT/bench.json" >"$OUT/bench.txt" 2>"$OUT/bench.err" || status=1
-  cat "$OUT/bench.txt"
+    --json "$OUT/bench-p224.json" >"$OUT/bench-p224.txt" 2>"$OUT/bench-p224.err" || status=1
+  log "bench: P-256 and secp256k1, block mapping"
+  .dev/ecmul bench --backend gpu --curve p256,secp256k1 --ext shenoy,kawamura --mapping block --ipb 28 \
+    --batch "${BENCH_BATCHES_256:-1,1024,131072,1048576}" --reps 3 \
+    --json "$OUT/bench-256.json" >"$OUT/bench-256.txt" 2>"$OUT/bench-256.err" || status=1
+  tail -5 "$OUT/bench-p224.err" "$OUT/bench-256.err"
+  cat "$OUT/bench-p224.txt" "$OUT/bench-256.txt"
 fi
 exit $status
