@@ -26,7 +26,7 @@ clean:
 # dev-binaries cross-builds, without cgo, what a GPU host without Go runs:
 # the CLI and the test binaries of the gpu and root packages (in .dev/).
 dev-binaries:
-	CGO_ENABLED=0 $(GO) build -o .dev/ecmul ./cmd/ecmul
+	CGO_ENABLED=0 $(GO) build -buildvcs=true -o .dev/ecmul ./cmd/ecmul
 	CGO_ENABLED=0 $(GO) test -c -o .dev/gpu.test ./gpu
 	CGO_ENABLED=0 $(GO) test -c -o .dev/ecmul.test .
 
