@@ -185,13 +185,18 @@ func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big
 		return nil, ErrLengthMismatch
 	}
 	res := make([]Result, len(points))
+	parallel(len(points), e.opts.Workers, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if err := e.check(points[i], scalars[i]); err != nil {
+				res[i].Err = &ItemError{Index: i, Err: err}
+			}
+		}
+	})
 	items := make([]item, 0, len(points))
 	for i := range points {
-		if err := e.check(points[i], scalars[i]); err != nil {
-			res[i].Err = &ItemError{Index: i, Err: err}
-			continue
+		if res[i].Err == nil {
+			items = append(items, item{x: points[i].X, y: points[i].Y, k: scalars[i], res: &res[i]})
 		}
-		items = append(items, item{x: points[i].X, y: points[i].Y, k: scalars[i], res: &res[i]})
 	}
 	if len(items) == 0 {
 		return res, nil

@@ -11,14 +11,13 @@ mkdir -p "$OUT"
 log() { echo "== $*" >&2; }
 
 log "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv | tee "$OUT/device.txt"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv | tee "$OUT/nvidia-smi.txt"
 
 log "kernels"
-if ! make -B kernels-fatbin >"$OUT/build.log" 2>&1; then
-  tail -40 "$OUT/build.log"; exit 1
+if ! make -B kernels-fatbin >>"$OUT/nvidia-smi.txt" 2>&1; then
+  tail -40 "$OUT/nvidia-smi.txt"; exit 1
 fi
 export ECMUL_FATBIN=$PWD/kernels/ecmul.fatbin
-cp kernels/ecmul.fatbin kernels/sources_gen.go "$OUT/" 2>/dev/null
 
 status=0
 if [[ $what == verify || $what == all ]]; then
@@ -34,13 +33,12 @@ if [[ $what == bench || $what == all ]]; then
   log "bench: P-224, both extensions and mappings, several items per block"
   .dev/ecmul bench --backend gpu --curve p224 --ext shenoy,kawamura --mapping warp,block --ipb "${BENCH_IPB:-4,8,16}" \
     --batch "${BENCH_BATCHES:-1,64,1024,16384,131072,1048576}" --reps 3 \
-    --json "$OUT/bench-p224.json" >"$OUT/bench-p224.txt" 2>"$OUT/bench-p224.err" || status=1
+    --json "$OUT/bench-p224.json" >"$OUT/bench-p224.txt" 2>&1 || status=1
   log "bench: P-256 and secp256k1, block mapping"
   .dev/ecmul bench --backend gpu --curve p256,secp256k1 --ext shenoy,kawamura --mapping block --ipb 28 \
     --batch "${BENCH_BATCHES_256:-1,1024,131072,1048576}" --reps 3 \
-    --json "$OUT/bench-256.json" >"$OUT/bench-256.txt" 2>"$OUT/bench-256.err" || status=1
-  tail -5 "$OUT/bench-p224.err" "$OUT/bench-256.err"
-  cat "$OUT/bench-p224.txt" "$OUT/bench-256.txt"
+    --json "$OUT/bench-256.json" >"$OUT/bench-256.txt" 2>&1 || status=1
+  grep -v ' op/s end-to-end' "$OUT/bench-p224.txt" "$OUT/bench-256.txt"
 fi
 if [[ $what == verify || $what == all ]]; then
   log "compute-sanitizer memcheck on a small batch"
