@@ -30,8 +30,19 @@ type gpuRunner struct {
 	statsMu sync.Mutex
 }
 
-func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
+// gpuSource supplies the CUDA driver and the kernel image of the gpu
+// backend: the real driver and the embedded fatbin (tests substitute a fake).
+var gpuSource = func() (gpu.Driver, []byte, error) {
 	d, err := gpu.DefaultDriver()
+	if err != nil {
+		return nil, nil, err
+	}
+	image, err := gpu.KernelImage()
+	return d, image, err
+}
+
+func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
+	d, image, err := gpuSource()
 	if err != nil {
 		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
 	}
@@ -58,10 +69,6 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 		if g.Mapping == "block" {
 			g.ItemsPerBlock = 504 / lanes
 		}
-	}
-	image, err := gpu.KernelImage()
-	if err != nil {
-		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
 	}
 	eng, err := gpu.Open(d, gpu.Config{
 		Device: g.Device, Image: image, Entry: entry, Constants: su.KernelConstants(),
@@ -92,29 +99,24 @@ func (r *gpuRunner) run(ctx context.Context, items []item) error {
 	su := r.su
 	jobs := make([]ladder.Job, len(items))
 	ok := make([]bool, len(items))
-	parallel(len(items), r.workers, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			j, err := su.Prepare(items[i].x, items[i].y, items[i].k)
-			if err != nil {
-				items[i].res.Err = err
-				continue
-			}
-			jobs[i], ok[i] = j, true
-		}
-	})
-	// Items that failed preparation still occupy their column with a valid
+	// Items that fail preparation still occupy their column with a valid
 	// job (the generator), so every column holds well-formed input.
 	gen := ladder.Job{X: su.Curve.Gx, Y: su.Curve.Gy, Scalar: su.LadderScalar(big.NewInt(1))}
 	st, err := r.eng.Run(ctx, gpu.Batch{
 		Count: len(items),
+		// Preparing each chunk here, not up front, overlaps it with the
+		// kernels of the chunks before.
 		Fill: func(lo, hi int, in, scalars []uint32) {
 			parallel(hi-lo, r.workers, func(a, b int) {
-				for i := a; i < b; i++ {
-					j := jobs[lo+i]
-					if !ok[lo+i] {
+				for i := lo + a; i < lo+b; i++ {
+					j, err := su.Prepare(items[i].x, items[i].y, items[i].k)
+					if err != nil {
+						items[i].res.Err = err
 						j = gen
+					} else {
+						jobs[i], ok[i] = j, true
 					}
-					su.PackInput(in, scalars, hi-lo, i, j)
+					su.PackInput(in, scalars, hi-lo, i-lo, j)
 				}
 			})
 		},

@@ -2,63 +2,18 @@ package gpu_test
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
-	"math/big"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/kernelemu"
 	"github.com/rnsec/ecmul/ladder"
 )
-
-// emulatedKernel runs the CPU twin on the fake's device memory with the
-// kernel's argument list and layouts, so the engine's packing, chunking
-// and streams are tested without a GPU.
-func emulatedKernel(t *testing.T, d *fakecuda.Driver, su *ladder.Setup) fakecuda.LaunchFunc {
-	n := su.Params.N
-	return func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
-		in, sc, out := *(*gpu.DevicePtr)(params[1]), *(*gpu.DevicePtr)(params[2]), *(*gpu.DevicePtr)(params[3])
-		count, stride := int(*(*uint32)(params[4])), int(*(*uint32)(params[5]))
-		read := func(p gpu.DevicePtr, rows int) []uint32 {
-			b, err := d.DeviceBytes(p, uint64(4*rows*stride))
-			require.NoError(t, err)
-			w := make([]uint32, rows*stride)
-			for i := range w {
-				w[i] = binary.LittleEndian.Uint32(b[4*i:])
-			}
-			return w
-		}
-		inW, scW := read(in, ladder.ElementRows(n)), read(sc, su.ScalarWords())
-		outB, err := d.DeviceBytes(out, uint64(4*ladder.OutputRows(n)*stride))
-		require.NoError(t, err)
-		e := su.NewRNSExecutor(basext.Kawamura)
-		for i := range count {
-			x := su.Params.NewElement()
-			for r := range n {
-				x.B[r], x.BT[r] = inW[r*stride+i], inW[(n+r)*stride+i]
-			}
-			x.E = inW[2*n*stride+i]
-			k := new(big.Int)
-			for w := su.ScalarWords() - 1; w >= 0; w-- {
-				k.Lsh(k, 32).Or(k, big.NewInt(int64(scW[w*stride+i])))
-			}
-			ch := e.Run(&x, k, su.Bits, nil)
-			for v := range ch {
-				for r := range n {
-					binary.LittleEndian.PutUint32(outB[4*((v*n+r)*stride+i):], ch[v][r])
-				}
-			}
-		}
-		return nil
-	}
-}
 
 type fixture struct {
 	d    *fakecuda.Driver
@@ -73,7 +28,7 @@ func newFixture(t *testing.T, items int) *fixture {
 	require.NoError(t, err)
 	jobs, _, _, _ := randomJobs(t, su, items, 9)
 	d := fakecuda.New()
-	d.OnLaunch = emulatedKernel(t, d, su)
+	d.OnLaunch = kernelemu.Launch(d, su)
 	n := su.Params.N
 	entry, lanes, err := gpu.KernelEntry("P-224", n, "shenoy", "warp")
 	require.NoError(t, err)

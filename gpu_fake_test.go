@@ -1,0 +1,152 @@
+package ecmul_test
+
+import (
+	"context"
+	"math/big"
+	"math/rand"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/kernelemu"
+	"github.com/rnsec/ecmul/ladder"
+)
+
+// fakeGPU returns a fake driver whose kernel is emulated by the CPU twin of c,
+// installed for the engines New creates until the test ends.
+func fakeGPU(t *testing.T, c *curves.Curve) *fakecuda.Driver {
+	su, err := ladder.NewSetup(c)
+	require.NoError(t, err)
+	d := fakecuda.New()
+	d.OnLaunch = kernelemu.Launch(d, su)
+	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
+	return d
+}
+
+// fakeBatch is a small P-224 batch with one invalid item in the middle.
+func fakeBatch(t *testing.T, c *curves.Curve, items int) ([]*ecmul.Point, []*big.Int) {
+	rng := rand.New(rand.NewSource(3))
+	var pts []*ecmul.Point
+	var ks []*big.Int
+	for i := range items {
+		if i == items/2 {
+			pts, ks = append(pts, &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(1)}), append(ks, big.NewInt(5))
+			continue
+		}
+		k := new(big.Int).Rand(rng, c.N)
+		x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, k.Add(k, big.NewInt(1)))
+		require.NoError(t, err)
+		pts, ks = append(pts, &ecmul.Point{X: x, Y: y}), append(ks, new(big.Int).Rand(rng, new(big.Int).Lsh(c.N, 1)))
+	}
+	return pts, ks
+}
+
+// checkComputed requires every item reported computed to be right.
+func checkComputed(t *testing.T, c *curves.Curve, pts []*ecmul.Point, ks []*big.Int, res []ecmul.Result) (computed int) {
+	for i, r := range res {
+		if r.Err != nil {
+			continue
+		}
+		computed++
+		x, y, ok, err := c.ReferenceScalarMult(pts[i].X, pts[i].Y, ks[i])
+		require.NoError(t, err)
+		if !ok {
+			require.True(t, r.Infinity, "item %d", i)
+			continue
+		}
+		require.False(t, r.Infinity, "item %d", i)
+		require.Equal(t, 0, x.Cmp(r.X), "item %d", i)
+		require.Equal(t, 0, y.Cmp(r.Y), "item %d", i)
+	}
+	return computed
+}
+
+// TestGPUBackendOnFakeDriver runs the gpu backend's whole host path (validation,
+// preparation, packing, chunks on two streams, CRT, affine conversion) with
+// the kernel emulated by the CPU twin.
+func TestGPUBackendOnFakeDriver(t *testing.T) {
+	c := curves.P224()
+	d := fakeGPU(t, c)
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 3}})
+	require.NoError(t, err)
+	require.Equal(t, ecmul.GPU, eng.Backend())
+	pts, ks := fakeBatch(t, c, 8)
+	res, err := eng.ScalarMult(context.Background(), pts, ks)
+	require.NoError(t, err)
+	require.ErrorIs(t, res[4].Err, curves.ErrNotOnCurve)
+	require.Equal(t, 7, checkComputed(t, c, pts, ks, res))
+	require.Equal(t, []string{"ecm_ladder_p224_shenoy_warp"}, d.FunctionNames())
+	require.NoError(t, eng.Close())
+	require.Zero(t, d.Live(), "Close releases every driver resource")
+}
+
+// TestGPUBackendFaults fails one driver call at a time under the Engine: the
+// batch returns the error, every item is either computed correctly or carries
+// an error, nothing leaks, and the engine still works afterwards.
+func TestGPUBackendFaults(t *testing.T) {
+	c := curves.P224()
+	d := fakeGPU(t, c)
+	pts, ks := fakeBatch(t, c, 7)
+	for _, call := range []string{"MemcpyHtoDAsync", "LaunchKernel", "StreamSynchronize", "MemcpyDtoHAsync"} {
+		t.Run(call, func(t *testing.T) {
+			eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 2}})
+			require.NoError(t, err)
+			d.FailAt(call, 2, nil)
+			res, err := eng.ScalarMult(context.Background(), pts, ks)
+			d.ClearFailures()
+			var ce *gpu.CUDAError
+			require.ErrorAs(t, err, &ce)
+			require.Len(t, res, len(pts))
+			failed := 0
+			for _, r := range res {
+				if r.Err != nil {
+					failed++
+				}
+			}
+			require.Greater(t, failed, 1, "the items of the failed chunk carry the error")
+			checkComputed(t, c, pts, ks, res)
+
+			res, err = eng.ScalarMult(context.Background(), pts, ks)
+			require.NoError(t, err, "the engine is usable after a fault")
+			require.Equal(t, len(pts)-1, checkComputed(t, c, pts, ks, res))
+			require.NoError(t, eng.Close())
+			require.Zero(t, d.Live())
+		})
+	}
+	for _, call := range []string{"MemAlloc", "MemAllocHost", "ModuleLoadData", "StreamCreate"} {
+		t.Run("New/"+call, func(t *testing.T) {
+			d.FailAt(call, 1, nil)
+			_, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU})
+			d.ClearFailures()
+			var ce *gpu.CUDAError
+			require.ErrorAs(t, err, &ce)
+			require.Zero(t, d.Live(), "a failed New releases what it acquired")
+		})
+	}
+}
+
+// TestGPUBackendCancel: a context that ends stops the batch between chunks.
+func TestGPUBackendCancel(t *testing.T) {
+	c := curves.P224()
+	d := fakeGPU(t, c)
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 2}})
+	require.NoError(t, err)
+	defer eng.Close()
+	pts, ks := fakeBatch(t, c, 9)
+	ctx, cancel := context.WithCancel(context.Background())
+	launches := 0
+	emulate := d.OnLaunch
+	d.OnLaunch = func(fn string, grid, block [3]uint32, params []gpu.HostPtr) error {
+		launches++
+		cancel()
+		return emulate(fn, grid, block, params)
+	}
+	res, err := eng.ScalarMult(ctx, pts, ks)
+	require.ErrorIs(t, err, context.Canceled)
+	require.LessOrEqual(t, launches, 2, "stops within one chunk of the cancellation")
+	require.Less(t, checkComputed(t, c, pts, ks, res), len(pts)-1)
+}

@@ -1,0 +1,74 @@
+// Package kernelemu emulates the ladder kernel on a fakecuda driver with the
+// CPU twin (ladder.RNSExecutor): it reads the kernel's arguments and device
+// buffers exactly as the CUDA kernel does and writes its outputs, so the GPU
+// host path (packing, chunking, streams, conversions, faults) can be tested
+// on machines without a GPU.
+package kernelemu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/big"
+	"unsafe"
+
+	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/gpu/fakecuda"
+	"github.com/rnsec/ecmul/ladder"
+)
+
+// Launch returns a fakecuda.LaunchFunc that runs every launched item through
+// the CPU twin of su. Its arguments are those of the real entry points:
+// (consts, in, scalars, out, count, stride).
+func Launch(d *fakecuda.Driver, su *ladder.Setup) fakecuda.LaunchFunc {
+	n := su.Params.N
+	return func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
+		if len(params) != 6 {
+			return fmt.Errorf("kernelemu: %s: %d arguments, want 6", fn, len(params))
+		}
+		in, sc, out := *(*gpu.DevicePtr)(params[1]), *(*gpu.DevicePtr)(params[2]), *(*gpu.DevicePtr)(params[3])
+		count, stride := int(*(*uint32)(params[4])), int(*(*uint32)(params[5]))
+		read := func(p gpu.DevicePtr, rows int) ([]uint32, error) {
+			b, err := d.DeviceBytes(p, uint64(4*rows*stride))
+			if err != nil {
+				return nil, err
+			}
+			w := make([]uint32, rows*stride)
+			for i := range w {
+				w[i] = binary.LittleEndian.Uint32(b[4*i:])
+			}
+			return w, nil
+		}
+		inW, err := read(in, ladder.ElementRows(n))
+		if err != nil {
+			return err
+		}
+		scW, err := read(sc, su.ScalarWords())
+		if err != nil {
+			return err
+		}
+		outB, err := d.DeviceBytes(out, uint64(4*ladder.OutputRows(n)*stride))
+		if err != nil {
+			return err
+		}
+		e := su.NewRNSExecutor(basext.Shenoy)
+		for i := range count {
+			x := su.Params.NewElement()
+			for r := range n {
+				x.B[r], x.BT[r] = inW[r*stride+i], inW[(n+r)*stride+i]
+			}
+			x.E = inW[2*n*stride+i]
+			k := new(big.Int)
+			for w := su.ScalarWords() - 1; w >= 0; w-- {
+				k.Lsh(k, 32).Or(k, big.NewInt(int64(scW[w*stride+i])))
+			}
+			ch := e.Run(&x, k, su.Bits, nil)
+			for v := range ch {
+				for r := range n {
+					binary.LittleEndian.PutUint32(outB[4*((v*n+r)*stride+i):], ch[v][r])
+				}
+			}
+		}
+		return nil
+	}
+}
