@@ -35,6 +35,12 @@ dev-binaries:
 gpu-check:
 	scripts/gpu-check.sh all
 
+# experiment runs on the GPU host: the benchmark sweep behind the README's
+# figures, then the charts; results in bench/<device>/, or in OUT=dir.
+.PHONY: experiment
+experiment:
+	scripts/experiment.sh $(OUT)
+
 # Kernels: the CUDA fatbin that package kernels embeds, and its dev tools.
 # nvcc is needed for kernels, kernels-fatbin and kernels-harness; Go for
 # kernels and kernels-hash; a C++20 compiler for kernels-emulate.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,6 +12,7 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"reflect"
 	"regexp"
 	"runtime"
 	"runtime/debug"
@@ -30,15 +32,31 @@ const benchHelp = `Usage: ecmul bench [flags]
 
 Measures throughput (scalar multiplications per second) and latency (the time
 of one batch) versus batch size, for every combination of the listed curves,
-base extensions, thread mappings and items per block, with one warm-up run and
-the median of --reps runs. End-to-end times include packing, transfers,
-conversions, the batched inversion and y-recovery; on the gpu backend the
-kernel alone is also timed on resident data (CUDA events).
+base extensions, thread mappings and items per block. Each configuration and
+batch size runs once to warm up, then --reps times; the median is reported.
+End-to-end times include validation, packing, transfers, conversions, the
+batched inversion and y-recovery; on the gpu backend the kernel alone is also
+timed on resident data (CUDA events), on at most --chunk items.
+
+The grid follows the backend: the gpu backend runs every curve × base
+extension × mapping × items per block; rns-cpu runs every curve × base
+extension (mapping and items per block mean nothing off the GPU); cpu runs
+every curve once. The auto backend is resolved first.
 
 In the same run it measures the CPU peers of this host: the cpu backend on all
 cores and, when openssl is installed, "openssl speed -multi <cores> ecdhp224"
 (ecdhp256 for P-256), and prints every figure as a ratio to the best peer.
-Results go to --json (a file) and a table on standard output.
+Results go to a table on standard output, --json (the full report) and --csv
+(one row per result, kind "result", and one per peer, kind "peer"; every row
+repeats the run's date, commit, device and settings). "ecmul plot" draws
+charts from the JSON.
+
+Examples:
+  ecmul bench --backend gpu --curve p224 --mapping warp,block --ipb 4,8 --json p224.json
+  ecmul bench --backend cpu --curve p256,secp256k1 --batch 1,64,4096 --csv cpu.csv
+
+Exit status: 0 on success, 1 when a configuration failed (the others are
+still reported) or the results cannot be written, 2 for usage errors.
 
 Flags:
 `
@@ -62,10 +80,12 @@ type benchResult struct {
 	RatioToPeer   float64 `json:"ratio_to_best_peer,omitempty"`
 }
 
+// benchPeer is a CPU reference measured in the same run.
 type benchPeer struct {
 	Curve     string  `json:"curve"`
 	Name      string  `json:"name"`
 	OpsPerSec float64 `json:"ops_per_s"`
+	Batch     int     `json:"batch,omitempty"`
 	Command   string  `json:"command,omitempty"`
 }
 
@@ -76,20 +96,25 @@ type benchReport struct {
 	HostCores int           `json:"host_cores"`
 	Device    string        `json:"device"`
 	Driver    string        `json:"driver,omitempty"`
+	Reps      int           `json:"reps,omitempty"`
+	Chunk     int           `json:"chunk,omitempty"`
 	Results   []benchResult `json:"results"`
 	Peers     []benchPeer   `json:"peers"`
 }
 
+// splitList splits a comma-separated list, dropping blanks and repeats.
 func splitList(s string) []string {
 	var out []string
 	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
+		if f = strings.TrimSpace(f); f != "" && !slices.Contains(out, f) {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
+// intList parses a comma-separated list of positive integers, without
+// repeats, in the order given.
 func intList(s string) ([]int, error) {
 	var out []int
 	for _, f := range splitList(s) {
@@ -97,7 +122,12 @@ func intList(s string) ([]int, error) {
 		if err != nil || v < 1 {
 			return nil, fmt.Errorf("%q is not a positive integer", f)
 		}
-		out = append(out, v)
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("empty list")
 	}
 	return out, nil
 }
@@ -123,13 +153,19 @@ func commit() string {
 	return "unknown"
 }
 
+// median returns the median of xs (the mean of the two middle values for an
+// even count), 0 for none.
 func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	if len(s) == 0 {
+	switch n := len(s); {
+	case n == 0:
 		return 0
+	case n%2 == 1:
+		return s[n/2]
+	default:
+		return (s[n/2-1] + s[n/2]) / 2
 	}
-	return s[len(s)/2]
 }
 
 // benchInputs returns batch valid points and random scalars; the points
@@ -177,182 +213,467 @@ func opensslPeer(c *curves.Curve, seconds int) (benchPeer, error) {
 		Command: "openssl " + strings.Join(args, " ")}, nil
 }
 
-func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+// benchVariant is one point of the grid for a curve: what the backend is
+// configured with.
+type benchVariant struct {
+	ext     basext.Variant
+	mapping string
+	ipb     int
+}
+
+// benchGrid lists the configurations a backend distinguishes: base
+// extension × mapping × items per block on the gpu backend, base extension
+// on rns-cpu, a single one on cpu.
+func benchGrid(b ecmul.Backend, exts []basext.Variant, mappings []string, ipbs []int) []benchVariant {
+	var out []benchVariant
+	switch b {
+	case ecmul.GPU:
+		for _, e := range exts {
+			for _, m := range mappings {
+				for _, n := range ipbs {
+					out = append(out, benchVariant{ext: e, mapping: m, ipb: n})
+				}
+			}
+		}
+	case ecmul.RNSCPU:
+		for _, e := range exts {
+			out = append(out, benchVariant{ext: e})
+		}
+	default:
+		out = append(out, benchVariant{})
+	}
+	return out
+}
+
+// options returns the engine options of the variant on backend b.
+func (v benchVariant) options(b ecmul.Backend, chunk int) ecmul.Options {
+	o := ecmul.Options{Backend: b, Ext: v.ext}
+	if b == ecmul.GPU {
+		o.GPU = ecmul.GPUOptions{Mapping: v.mapping, ItemsPerBlock: v.ipb, Chunk: chunk}
+	}
+	return o
+}
+
+// label names the variant the way results do.
+func (v benchVariant) label(b ecmul.Backend) string {
+	switch b {
+	case ecmul.GPU:
+		return fmt.Sprintf("%s %s ipb=%d", v.ext, v.mapping, v.ipb)
+	case ecmul.RNSCPU:
+		return v.ext.String()
+	}
+	return ""
+}
+
+// benchConfig is a parsed bench command line.
+type benchConfig struct {
+	curves            []*curves.Curve
+	backend           ecmul.Backend
+	exts              []basext.Variant
+	mappings          []string
+	ipbs, batches     []int
+	reps, chunk       int
+	peers             bool
+	peerSeconds       int
+	jsonPath, csvPath string
+}
+
+var benchMappings = []string{"warp", "block"}
+
+// errFlags is a flag parsing error, which the flag package has already
+// reported.
+type errFlags struct{ err error }
+
+func (e errFlags) Error() string { return e.err.Error() }
+func (e errFlags) Unwrap() error { return e.err }
+
+// parseBenchArgs parses and checks the whole command line before anything
+// is measured.
+func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), benchHelp); fs.PrintDefaults() }
-	curveList := fs.String("curve", "p224", "comma-separated curves")
+	curveList := fs.String("curve", "p224", "comma-separated curves: p224, p256, secp256k1")
 	backendName := fs.String("backend", "auto", "backend: auto, gpu, rns-cpu or cpu")
 	extList := fs.String("ext", "shenoy,kawamura", "comma-separated base extensions (rns-cpu and gpu)")
 	mapList := fs.String("mapping", "warp", "comma-separated thread mappings of the gpu backend: warp, block")
 	ipbList := fs.String("ipb", "8", "comma-separated items per block of the gpu backend")
-	batchList := fs.String("batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes")
-	reps := fs.Int("reps", 3, "timed runs per configuration (the median is reported)")
+	batchList := fs.String("batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")
+	reps := fs.Int("reps", 3, "timed runs per configuration and batch, after one warm-up run (the median is reported)")
 	chunk := fs.Int("chunk", 1<<17, "most items per kernel launch (gpu)")
 	peers := fs.Bool("peers", true, "measure the CPU peers in the same run")
 	peerSeconds := fs.Int("peer-seconds", 3, "seconds of each openssl speed run")
-	jsonPath := fs.String("json", "", "write the full results as JSON to this file")
+	jsonPath := fs.String("json", "", "write the full report as JSON to this file")
+	csvPath := fs.String("csv", "", "write the results and peers as CSV to this file")
 	if err := fs.Parse(args); err != nil {
+		return nil, errFlags{err}
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	cfg := &benchConfig{reps: *reps, chunk: *chunk, peers: *peers, peerSeconds: *peerSeconds,
+		jsonPath: *jsonPath, csvPath: *csvPath}
+	var err error
+	if cfg.backend, err = ecmul.ParseBackend(*backendName); err != nil {
+		return nil, err
+	}
+	for _, name := range splitList(*curveList) {
+		c, err := curves.ByName(name)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(cfg.curves, c) {
+			cfg.curves = append(cfg.curves, c)
+		}
+	}
+	if len(cfg.curves) == 0 {
+		return nil, errors.New("--curve: empty list")
+	}
+	for _, name := range splitList(*extList) {
+		v, err := basext.ParseVariant(name)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(cfg.exts, v) {
+			cfg.exts = append(cfg.exts, v)
+		}
+	}
+	if len(cfg.exts) == 0 {
+		return nil, errors.New("--ext: empty list")
+	}
+	for _, m := range splitList(*mapList) {
+		m = strings.ToLower(m)
+		if !slices.Contains(benchMappings, m) {
+			return nil, fmt.Errorf("--mapping: unknown mapping %q (warp or block)", m)
+		}
+		if !slices.Contains(cfg.mappings, m) {
+			cfg.mappings = append(cfg.mappings, m)
+		}
+	}
+	if len(cfg.mappings) == 0 {
+		return nil, errors.New("--mapping: empty list")
+	}
+	if cfg.ipbs, err = intList(*ipbList); err != nil {
+		return nil, fmt.Errorf("--ipb: %v", err)
+	}
+	if cfg.batches, err = intList(*batchList); err != nil {
+		return nil, fmt.Errorf("--batch: %v", err)
+	}
+	slices.Sort(cfg.batches)
+	switch {
+	case cfg.reps < 1:
+		return nil, errors.New("--reps must be at least 1")
+	case cfg.chunk < 1:
+		return nil, errors.New("--chunk must be at least 1")
+	case cfg.peerSeconds < 1:
+		return nil, errors.New("--peer-seconds must be at least 1")
+	}
+	return cfg, nil
+}
+
+func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	cfg, err := parseBenchArgs(args, stderr)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
+		if !errors.As(err, new(errFlags)) {
+			fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
+		}
 		return exitUsage
 	}
-	batches, err := intList(*batchList)
-	if err == nil {
-		var ipbs []int
-		if ipbs, err = intList(*ipbList); err == nil && *reps > 0 {
-			return benchMain(stdout, stderr, *curveList, *backendName, *extList, *mapList, ipbs, batches, *reps, *chunk, *peers, *peerSeconds, *jsonPath)
-		}
-	}
-	fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
-	return exitUsage
+	return benchMain(stdout, stderr, cfg)
 }
 
-func benchMain(stdout, stderr io.Writer, curveList, backendName, extList, mapList string, ipbs, batches []int, reps, chunk int, peers bool, peerSeconds int, jsonPath string) int {
-	backend, err := ecmul.ParseBackend(backendName)
+// timeBatch runs the batch once to warm up, then reps times, and returns
+// the median wall time in milliseconds.
+func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []*big.Int, reps int) (float64, error) {
+	var times []float64
+	for i := range reps + 1 {
+		t0 := time.Now()
+		res, err := eng.ScalarMult(ctx, pts, ks)
+		el := time.Since(t0).Seconds() * 1e3
+		if err != nil {
+			return 0, err
+		}
+		for j := range res {
+			if res[j].Err != nil {
+				return 0, res[j].Err
+			}
+		}
+		if i > 0 {
+			times = append(times, el)
+		}
+	}
+	return median(times), nil
+}
+
+// createOutputs opens the files the report goes to, so that a bad path
+// fails before the measurements rather than after them.
+func createOutputs(paths ...string) ([]*os.File, error) {
+	var fs []*os.File
+	for _, p := range paths {
+		if p == "" {
+			fs = append(fs, nil)
+			continue
+		}
+		f, err := os.Create(p)
+		if err != nil {
+			for _, g := range fs {
+				if g != nil {
+					g.Close()
+					os.Remove(g.Name())
+				}
+			}
+			return nil, err
+		}
+		fs = append(fs, f)
+	}
+	return fs, nil
+}
+
+func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
+	files, err := createOutputs(cfg.jsonPath, cfg.csvPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
-		return exitUsage
+		return exitFail
 	}
-	var cs []*curves.Curve
-	for _, name := range splitList(curveList) {
-		c, err := curves.ByName(name)
+	jsonFile, csvFile := files[0], files[1]
+	for _, f := range files {
+		if f != nil {
+			defer f.Close()
+		}
+	}
+	backend := cfg.backend
+	if backend == ecmul.Auto {
+		eng, err := ecmul.New(cfg.curves[0], ecmul.Options{Backend: ecmul.Auto})
 		if err != nil {
 			fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
-			return exitUsage
+			return exitFail
 		}
-		cs = append(cs, c)
+		backend = eng.Backend()
+		eng.Close()
 	}
-	var exts []basext.Variant
-	for _, name := range splitList(extList) {
-		v, err := basext.ParseVariant(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
-			return exitUsage
-		}
-		exts = append(exts, v)
-	}
-	mappings := splitList(mapList)
 	rep := benchReport{Date: time.Now().UTC().Format(time.RFC3339), Commit: commit(), GoVersion: runtime.Version(),
-		HostCores: runtime.NumCPU(), Device: "cpu"}
+		HostCores: runtime.NumCPU(), Device: "cpu", Reps: cfg.reps}
+	if backend == ecmul.GPU {
+		rep.Chunk = cfg.chunk
+	}
 	if d, err := gpu.DefaultDriver(); err == nil {
 		if devs, v, err := gpu.Devices(d); err == nil && len(devs) > 0 {
 			rep.Device, rep.Driver = devs[0].String(), gpu.FormatDriverVersion(v)
 		}
 	}
+	grid := benchGrid(backend, cfg.exts, cfg.mappings, cfg.ipbs)
 	ctx := context.Background()
 	rng := rand.New(rand.NewSource(1))
-	measure := func(eng *ecmul.Engine, pts []*ecmul.Point, ks []*big.Int, r *benchResult) error {
-		var times []float64
-		for i := range reps + 1 {
-			t0 := time.Now()
-			res, err := eng.ScalarMult(ctx, pts, ks)
-			el := time.Since(t0).Seconds() * 1e3
-			if err != nil {
-				return err
-			}
-			for j := range res {
-				if res[j].Err != nil {
-					return res[j].Err
-				}
-			}
-			if i > 0 { // the first run warms up
-				times = append(times, el)
-			}
-		}
-		r.LatencyMs = median(times)
-		r.OpsPerSec = float64(r.Batch) / (r.LatencyMs / 1e3)
-		if st, ok := eng.LastGPUStats(); ok {
-			r.FillMs, r.CopyMs, r.GPUPipelineMs = st.FillMs, st.CopyMs, st.WallMs
-		}
-		return nil
-	}
-	for _, c := range cs {
-		maxBatch := slices.Max(batches)
+	start := time.Now()
+	failed := 0
+	maxBatch := slices.Max(cfg.batches)
+	for _, c := range cfg.curves {
+		fmt.Fprintf(stderr, "bench: %s on %s: %d configuration(s) × %d batch size(s), %d timed run(s) each after a warm-up\n",
+			c.Name, backend, len(grid), len(cfg.batches), cfg.reps)
 		allPts, allKs, err := benchInputs(c, maxBatch, rng)
 		if err != nil {
 			fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
 			return exitFail
 		}
-		if peers {
-			if p, err := opensslPeer(c, peerSeconds); err == nil {
+		if cfg.peers {
+			if p, err := opensslPeer(c, cfg.peerSeconds); err == nil {
 				rep.Peers = append(rep.Peers, p)
 			} else {
 				fmt.Fprintf(stderr, "ecmul bench: peer skipped: %v\n", err)
 			}
-			eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
-			if err == nil {
+			if eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU}); err == nil {
 				n := min(maxBatch, 1<<16)
-				r := benchResult{Batch: n}
-				if err := measure(eng, allPts[:n], allKs[:n], &r); err == nil {
-					rep.Peers = append(rep.Peers, benchPeer{Curve: c.Name, Name: fmt.Sprintf("ecmul cpu backend (%d cores)", runtime.NumCPU()), OpsPerSec: r.OpsPerSec})
+				if ms, err := timeBatch(ctx, eng, allPts[:n], allKs[:n], cfg.reps); err == nil {
+					rep.Peers = append(rep.Peers, benchPeer{Curve: c.Name, Name: fmt.Sprintf("ecmul cpu backend (%d cores)", runtime.NumCPU()),
+						OpsPerSec: float64(n) / (ms / 1e3), Batch: n})
+				} else {
+					fmt.Fprintf(stderr, "ecmul bench: peer skipped: %v\n", err)
 				}
 				eng.Close()
 			}
 		}
-		for _, ext := range exts {
-			for _, mapping := range mappings {
-				for _, ipb := range ipbs {
-					eng, err := ecmul.New(c, ecmul.Options{Backend: backend, Ext: ext,
-						GPU: ecmul.GPUOptions{Mapping: mapping, ItemsPerBlock: ipb, Chunk: chunk}})
-					if err != nil {
-						fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
-						return exitFail
-					}
-					for _, batch := range batches {
-						r := benchResult{Curve: c.Name, Backend: string(eng.Backend()), Batch: batch}
-						if eng.Backend() == ecmul.GPU || eng.Backend() == ecmul.RNSCPU {
-							r.Ext = ext.String()
-						}
-						if eng.Backend() == ecmul.GPU {
-							r.Mapping, r.ItemsPerBlock = mapping, ipb
-						}
-						if err := measure(eng, allPts[:batch], allKs[:batch], &r); err != nil {
-							fmt.Fprintf(stderr, "ecmul bench: %s batch %d: %v\n", c.Name, batch, err)
-							eng.Close()
-							return exitFail
-						}
-						if eng.Backend() == ecmul.GPU {
-							kb := min(batch, chunk)
-							if ts, err := eng.KernelTimes(allPts[:kb], allKs[:kb], reps); err == nil {
-								r.KernelMs, r.KernelBatch = median(ts), kb
-								r.KernelOps = float64(kb) / (r.KernelMs / 1e3)
-							}
-						}
-						rep.Results = append(rep.Results, r)
-						fmt.Fprintf(stderr, "%s %s %s %s ipb=%d batch=%d: %.0f op/s end-to-end, %.3f ms\n",
-							c.Name, r.Backend, r.Ext, r.Mapping, ipb, batch, r.OpsPerSec, r.LatencyMs)
-					}
-					eng.Close()
-					if eng.Backend() != ecmul.GPU {
-						break // items per block and mapping mean nothing off the GPU
-					}
+		for _, v := range grid {
+			eng, err := ecmul.New(c, v.options(backend, cfg.chunk))
+			if err != nil {
+				fmt.Fprintf(stderr, "ecmul bench: %s %s: %v (configuration skipped)\n", c.Name, v.label(backend), err)
+				failed++
+				continue
+			}
+			kernelMs := map[int]float64{}
+			for _, batch := range cfg.batches {
+				r := benchResult{Curve: c.Name, Backend: string(eng.Backend()), Batch: batch}
+				if backend != ecmul.CPU {
+					r.Ext = v.ext.String()
 				}
-				if backend != ecmul.GPU && backend != ecmul.Auto {
+				if backend == ecmul.GPU {
+					r.Mapping, r.ItemsPerBlock = v.mapping, v.ipb
+				}
+				ms, err := timeBatch(ctx, eng, allPts[:batch], allKs[:batch], cfg.reps)
+				if err != nil {
+					fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: %v (rest of the configuration skipped)\n", c.Name, v.label(backend), batch, err)
+					failed++
 					break
 				}
+				r.LatencyMs, r.OpsPerSec = ms, float64(batch)/(ms/1e3)
+				if st, ok := eng.LastGPUStats(); ok {
+					r.FillMs, r.CopyMs, r.GPUPipelineMs = st.FillMs, st.CopyMs, st.WallMs
+				}
+				if backend == ecmul.GPU {
+					// batches of a chunk or more share the kernel timing of one chunk
+					kb := min(batch, cfg.chunk)
+					if ms, ok := kernelMs[kb]; ok {
+						r.KernelMs, r.KernelBatch = ms, kb
+					} else if ts, err := eng.KernelTimes(allPts[:kb], allKs[:kb], cfg.reps); err == nil {
+						r.KernelMs, r.KernelBatch = median(ts), kb
+						kernelMs[kb] = r.KernelMs
+					} else {
+						fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: kernel timing: %v\n", c.Name, v.label(backend), batch, err)
+					}
+					if r.KernelMs > 0 {
+						r.KernelOps = float64(kb) / (r.KernelMs / 1e3)
+					}
+				}
+				rep.Results = append(rep.Results, r)
+				fmt.Fprintf(stderr, "[%5.0fs] %s batch=%d: %.3f ms, %.0f op/s end to end\n",
+					time.Since(start).Seconds(), strings.Join(slices.DeleteFunc([]string{c.Name, r.Backend, v.label(backend)},
+						func(s string) bool { return s == "" }), " "), batch, r.LatencyMs, r.OpsPerSec)
 			}
+			eng.Close()
 		}
 	}
+	setRatios(&rep)
+	if jsonFile != nil {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		if _, err := jsonFile.Write(append(b, '\n')); err != nil {
+			fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
+			return exitFail
+		}
+	}
+	if csvFile != nil {
+		if err := writeBenchCSV(csvFile, &rep); err != nil {
+			fmt.Fprintf(stderr, "ecmul bench: %s: %v\n", cfg.csvPath, err)
+			return exitFail
+		}
+	}
+	printBench(stdout, &rep)
+	fmt.Fprintf(stderr, "bench: %d result(s) in %.0f s\n", len(rep.Results), time.Since(start).Seconds())
+	if failed > 0 {
+		fmt.Fprintf(stderr, "ecmul bench: %d configuration(s) failed\n", failed)
+		return exitFail
+	}
+	return exitOK
+}
+
+// setRatios sets every result's ratio to the fastest peer of its curve.
+func setRatios(rep *benchReport) {
 	best := map[string]float64{}
 	for _, p := range rep.Peers {
 		best[p.Curve] = max(best[p.Curve], p.OpsPerSec)
 	}
 	for i := range rep.Results {
+		rep.Results[i].RatioToPeer = 0
 		if b := best[rep.Results[i].Curve]; b > 0 {
 			rep.Results[i].RatioToPeer = rep.Results[i].OpsPerSec / b
 		}
 	}
-	if jsonPath != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		if err := os.WriteFile(jsonPath, append(b, '\n'), 0o644); err != nil {
-			fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
-			return exitFail
+}
+
+// jsonField is a field of a struct as encoding/json names it.
+type jsonField struct {
+	name      string
+	index     int
+	omitEmpty bool
+}
+
+// jsonFields lists the scalar fields of struct type t under their JSON
+// names, in declaration order; slices and untagged fields are left out.
+func jsonFields(t reflect.Type) []jsonField {
+	var out []jsonField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, ok := f.Tag.Lookup("json")
+		if !ok || tag == "-" || f.Type.Kind() == reflect.Slice {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		out = append(out, jsonField{name: name, index: i, omitEmpty: slices.Contains(strings.Split(opts, ","), "omitempty")})
+	}
+	return out
+}
+
+// csvCell formats a field: floats in the shortest form that reads back
+// exactly; an omitempty field at its zero value is left empty, as the JSON
+// leaves it out.
+func csvCell(v reflect.Value, omitEmpty bool) string {
+	if omitEmpty && v.IsZero() {
+		return ""
+	}
+	switch v.Kind() {
+	case reflect.Float64:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	case reflect.Int:
+		return strconv.FormatInt(v.Int(), 10)
+	case reflect.String:
+		return v.String()
+	}
+	return fmt.Sprint(v.Interface())
+}
+
+// benchCSVHeader returns the CSV columns: kind ("result" or "peer"), the
+// report's own fields, every field of a result, then the fields of a peer
+// that a result does not have; each named as in the JSON.
+func benchCSVHeader() []string {
+	head := []string{"kind"}
+	for _, t := range []reflect.Type{reflect.TypeFor[benchReport](), reflect.TypeFor[benchResult](), reflect.TypeFor[benchPeer]()} {
+		for _, f := range jsonFields(t) {
+			if !slices.Contains(head, f.name) {
+				head = append(head, f.name)
+			}
 		}
 	}
-	printBench(stdout, &rep)
-	return exitOK
+	return head
+}
+
+// writeBenchCSV writes one row per result and one per peer under
+// benchCSVHeader; each row repeats the report's fields.
+func writeBenchCSV(w io.Writer, rep *benchReport) error {
+	head := benchCSVHeader()
+	col := make(map[string]int, len(head))
+	for i, h := range head {
+		col[h] = i
+	}
+	base := make([]string, len(head))
+	rv := reflect.ValueOf(*rep)
+	for _, f := range jsonFields(rv.Type()) {
+		base[col[f.name]] = csvCell(rv.Field(f.index), f.omitEmpty)
+	}
+	row := func(kind string, v reflect.Value) []string {
+		r := slices.Clone(base)
+		r[0] = kind
+		for _, f := range jsonFields(v.Type()) {
+			r[col[f.name]] = csvCell(v.Field(f.index), f.omitEmpty)
+		}
+		return r
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	for _, r := range rep.Results {
+		if err := cw.Write(row("result", reflect.ValueOf(r))); err != nil {
+			return err
+		}
+	}
+	for _, p := range rep.Peers {
+		if err := cw.Write(row("peer", reflect.ValueOf(p))); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func printBench(w io.Writer, rep *benchReport) {
@@ -362,6 +683,12 @@ func printBench(w io.Writer, rep *benchReport) {
 	}
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "curve\tbackend\text\tmapping\tipb\tbatch\tlatency ms\tend-to-end op/s\tkernel op/s\tvs best peer\t\n")
+	dash := func(s string) string {
+		if s == "" || s == "0" {
+			return "-"
+		}
+		return s
+	}
 	for _, r := range rep.Results {
 		kern := "-"
 		if r.KernelOps > 0 {
@@ -371,7 +698,8 @@ func printBench(w io.Writer, rep *benchReport) {
 		if r.RatioToPeer > 0 {
 			ratio = fmt.Sprintf("%.2fx", r.RatioToPeer)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.3f\t%.0f\t%s\t%s\t\n", r.Curve, r.Backend, r.Ext, r.Mapping, r.ItemsPerBlock, r.Batch, r.LatencyMs, r.OpsPerSec, kern, ratio)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%.3f\t%.0f\t%s\t%s\t\n", r.Curve, r.Backend, dash(r.Ext), dash(r.Mapping),
+			dash(strconv.Itoa(r.ItemsPerBlock)), r.Batch, r.LatencyMs, r.OpsPerSec, kern, ratio)
 	}
 	tw.Flush()
 }

@@ -5,6 +5,7 @@
 //	ecmul params  show the RNS bases and every bound, proved for a curve
 //	ecmul devices list the CUDA devices
 //	ecmul bench   measure throughput and latency against CPU peers
+//	ecmul plot    draw latency and throughput charts from bench reports
 //
 // Run "ecmul help COMMAND" for the flags of each command.
 package main
@@ -33,6 +34,7 @@ func commands() []command {
 		{"params", "show the RNS bases and every bound, proved for a curve", runParams},
 		{"devices", "list the CUDA devices", runDevices},
 		{"bench", "measure throughput and latency versus batch size, with CPU peers", runBench},
+		{"plot", "draw latency and throughput charts from bench reports", runPlot},
 	}
 }
 

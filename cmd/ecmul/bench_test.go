@@ -1,0 +1,276 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/basext"
+)
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{7}, 7},
+		{[]float64{3, 1, 2}, 2},
+		{[]float64{4, 1, 3, 2}, 2.5},
+		{[]float64{10, 1}, 5.5},
+		{[]float64{5, 5, 1, 9, 5}, 5},
+	} {
+		in := append([]float64(nil), c.in...)
+		require.Equal(t, c.want, median(in), "%v", c.in)
+		require.Equal(t, c.in, in, "median must not reorder its input")
+	}
+}
+
+func TestLists(t *testing.T) {
+	require.Equal(t, []string{"p224", "p256"}, splitList(" p224, ,p256,p224,"))
+	require.Nil(t, splitList(" , "))
+
+	got, err := intList("4, 1,4,16")
+	require.NoError(t, err)
+	require.Equal(t, []int{4, 1, 16}, got)
+	for _, bad := range []string{"", ",", "0", "-1", "x", "1,2.5", "1e3"} {
+		_, err := intList(bad)
+		require.Error(t, err, "%q", bad)
+	}
+}
+
+func TestBenchGrid(t *testing.T) {
+	exts := []basext.Variant{basext.Shenoy, basext.Kawamura}
+	maps := []string{"warp", "block"}
+	ipbs := []int{1, 4, 16}
+
+	g := benchGrid(ecmul.GPU, exts, maps, ipbs)
+	require.Len(t, g, 12)
+	require.Equal(t, benchVariant{ext: basext.Shenoy, mapping: "warp", ipb: 1}, g[0])
+	require.Equal(t, benchVariant{ext: basext.Shenoy, mapping: "warp", ipb: 4}, g[1])
+	require.Equal(t, benchVariant{ext: basext.Kawamura, mapping: "block", ipb: 16}, g[11])
+
+	g = benchGrid(ecmul.RNSCPU, exts, maps, ipbs)
+	require.Equal(t, []benchVariant{{ext: basext.Shenoy}, {ext: basext.Kawamura}}, g)
+
+	require.Equal(t, []benchVariant{{}}, benchGrid(ecmul.CPU, exts, maps, ipbs))
+}
+
+func TestBenchUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"--reps", "0"},
+		{"--reps", "-1"},
+		{"--batch", "0"},
+		{"--batch", "1,x"},
+		{"--batch", ""},
+		{"--ipb", "0"},
+		{"--mapping", "grid"},
+		{"--mapping", ","},
+		{"--ext", "montgomery"},
+		{"--curve", "p384"},
+		{"--curve", ""},
+		{"--backend", "fpga"},
+		{"--chunk", "0"},
+		{"--peer-seconds", "0"},
+		{"--nope"},
+		{"extra"},
+	} {
+		code, out, errOut := cli(t, "", append([]string{"bench", "--backend", "cpu"}, args...)...)
+		require.Equal(t, exitUsage, code, "%q", args)
+		require.Empty(t, out, "%q", args)
+		require.NotEmpty(t, errOut, "%q", args)
+	}
+	// An output that cannot be written fails before anything is measured.
+	code, out, errOut := cli(t, "", "bench", "--backend", "cpu", "--json", filepath.Join(t.TempDir(), "no", "such", "dir.json"))
+	require.Equal(t, exitFail, code)
+	require.Empty(t, out)
+	require.Contains(t, errOut, "dir.json")
+}
+
+// readCSV reads a CSV file into a header and maps from column to cell.
+func readCSV(t *testing.T, path string) ([]string, []map[string]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	require.NotEmpty(t, rows)
+	var out []map[string]string
+	for _, r := range rows[1:] {
+		require.Len(t, r, len(rows[0]))
+		m := map[string]string{}
+		for i, h := range rows[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return rows[0], out
+}
+
+// TestBenchCPUGrid runs the bench command on the cpu backend with tiny
+// batches: mappings, items per block and base extensions are not iterated
+// there, repeated curves and batches count once, and the JSON and CSV hold
+// the same results.
+func TestBenchCPUGrid(t *testing.T) {
+	dir := t.TempDir()
+	jsonPath, csvPath := filepath.Join(dir, "b.json"), filepath.Join(dir, "b.csv")
+	code, out, errOut := cli(t, "", "bench", "--backend", "cpu", "--curve", "p224,P-224,secp256k1",
+		"--ext", "shenoy,kawamura", "--mapping", "warp,block", "--ipb", "4,8", "--batch", "4,1,4",
+		"--reps", "2", "--peers=false", "--json", jsonPath, "--csv", csvPath)
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, "P-224")
+
+	b, err := os.ReadFile(jsonPath)
+	require.NoError(t, err)
+	var rep benchReport
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.Equal(t, 2, rep.Reps)
+	require.Zero(t, rep.Chunk)
+	type key struct {
+		curve string
+		batch int
+	}
+	var got []key
+	for _, r := range rep.Results {
+		require.Equal(t, "cpu", r.Backend)
+		require.Empty(t, r.Ext)
+		require.Empty(t, r.Mapping)
+		require.Zero(t, r.ItemsPerBlock)
+		require.Zero(t, r.KernelMs)
+		require.Positive(t, r.LatencyMs)
+		require.InDelta(t, float64(r.Batch)/(r.LatencyMs/1e3), r.OpsPerSec, 1e-6*r.OpsPerSec)
+		got = append(got, key{r.Curve, r.Batch})
+	}
+	require.Equal(t, []key{{"P-224", 1}, {"P-224", 4}, {"secp256k1", 1}, {"secp256k1", 4}}, got)
+	require.Empty(t, rep.Peers)
+
+	_, rows := readCSV(t, csvPath)
+	require.Len(t, rows, len(rep.Results))
+	for i, r := range rows {
+		require.Equal(t, "result", r["kind"])
+		require.Equal(t, rep.Results[i].Curve, r["curve"])
+		require.Equal(t, strconv.Itoa(rep.Results[i].Batch), r["batch"])
+		require.Equal(t, rep.Commit, r["commit"])
+		require.Equal(t, "2", r["reps"])
+		require.Empty(t, r["ext"])
+	}
+}
+
+// TestBenchRNSCPUGrid: on rns-cpu the base extensions are iterated, the
+// mappings and items per block are not.
+func TestBenchRNSCPUGrid(t *testing.T) {
+	jsonPath := filepath.Join(t.TempDir(), "b.json")
+	code, _, errOut := cli(t, "", "bench", "--backend", "rns-cpu", "--curve", "p224", "--ext", "kawamura,shenoy",
+		"--mapping", "warp,block", "--ipb", "4,8", "--batch", "1", "--reps", "1", "--peers=false", "--json", jsonPath)
+	require.Equal(t, exitOK, code, errOut)
+	b, err := os.ReadFile(jsonPath)
+	require.NoError(t, err)
+	var rep benchReport
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.Len(t, rep.Results, 2)
+	for i, ext := range []string{"kawamura", "shenoy"} {
+		r := rep.Results[i]
+		require.Equal(t, "rns-cpu", r.Backend)
+		require.Equal(t, ext, r.Ext)
+		require.Empty(t, r.Mapping)
+		require.Zero(t, r.ItemsPerBlock)
+	}
+}
+
+// jsonObject is v as encoding/json writes it, decoded back into a map.
+func jsonObject(t *testing.T, v any) map[string]any {
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	return m
+}
+
+// TestBenchCSV checks the CSV against the JSON: every field of a report, a
+// result and a peer is a column under its JSON name, every cell holds the
+// JSON's value exactly, and fields the JSON leaves out are empty.
+func TestBenchCSV(t *testing.T) {
+	rep := benchReport{Date: "2026-01-02T03:04:05Z", Commit: "0123456789abcdef", GoVersion: "go1.26.8", HostCores: 16,
+		Device: "0: NVIDIA Test, with a comma", Driver: "13.0", Reps: 3, Chunk: 131072,
+		Results: []benchResult{
+			{Curve: "P-224", Backend: "gpu", Ext: "shenoy", Mapping: "warp", ItemsPerBlock: 8, Batch: 1048576,
+				LatencyMs: 467.6839, OpsPerSec: 2242061.358109612, KernelMs: 32.8746223449707, KernelOps: 3987026.789983853,
+				KernelBatch: 131072, FillMs: 0.011, CopyMs: 0.01696000061929226, GPUPipelineMs: 0.759, RatioToPeer: 8.5},
+			{Curve: "P-224", Backend: "cpu", Batch: 1, LatencyMs: 0.1, OpsPerSec: 10000},
+		},
+		Peers: []benchPeer{
+			{Curve: "P-224", Name: "openssl speed -multi 16", OpsPerSec: 261437.3, Command: `openssl speed "x"`},
+			{Curve: "P-224", Name: "ecmul cpu backend (16 cores)", OpsPerSec: 115815.25872218868, Batch: 65536},
+		},
+	}
+	var buf bytes.Buffer
+	require.NoError(t, writeBenchCSV(&buf, &rep))
+	path := filepath.Join(t.TempDir(), "b.csv")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+	head, rows := readCSV(t, path)
+
+	require.Equal(t, "kind", head[0])
+	for _, typ := range []reflect.Type{reflect.TypeFor[benchReport](), reflect.TypeFor[benchResult](), reflect.TypeFor[benchPeer]()} {
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			if name == "results" || name == "peers" {
+				continue
+			}
+			require.Contains(t, head, name, "%s.%s", typ.Name(), typ.Field(i).Name)
+		}
+	}
+	require.Len(t, rows, 4)
+
+	top := jsonObject(t, rep)
+	delete(top, "results")
+	delete(top, "peers")
+	check := func(row map[string]string, obj map[string]any, kind string) {
+		require.Equal(t, kind, row["kind"])
+		for k, v := range top {
+			obj[k] = v
+		}
+		for _, h := range head[1:] {
+			v, ok := obj[h]
+			if !ok {
+				require.Empty(t, row[h], "%s: column %s", kind, h)
+				continue
+			}
+			switch v := v.(type) {
+			case float64:
+				f, err := strconv.ParseFloat(row[h], 64)
+				require.NoError(t, err, "%s: column %s", kind, h)
+				require.Equal(t, v, f, "%s: column %s", kind, h)
+			case string:
+				require.Equal(t, v, row[h], "%s: column %s", kind, h)
+			default:
+				t.Fatalf("column %s: unexpected JSON type %T", h, v)
+			}
+		}
+	}
+	for i, r := range rep.Results {
+		check(rows[i], jsonObject(t, r), "result")
+	}
+	for i, p := range rep.Peers {
+		check(rows[len(rep.Results)+i], jsonObject(t, p), "peer")
+	}
+}
+
+func TestSetRatios(t *testing.T) {
+	rep := benchReport{
+		Results: []benchResult{{Curve: "P-224", OpsPerSec: 500}, {Curve: "P-256", OpsPerSec: 10}},
+		Peers:   []benchPeer{{Curve: "P-224", OpsPerSec: 100}, {Curve: "P-224", OpsPerSec: 250}},
+	}
+	setRatios(&rep)
+	require.Equal(t, 2.0, rep.Results[0].RatioToPeer)
+	require.Zero(t, rep.Results[1].RatioToPeer)
+}

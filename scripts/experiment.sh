@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The benchmark sweep behind the README's figures, on a GPU host that has the
+# CUDA driver but no Go. Cross-build the binary first on a Go machine:
+#   make dev-binaries                  (writes .dev/ecmul)
+# then, from a copy of the repository with .dev/ on the GPU host:
+#   scripts/experiment.sh [OUT]        (or: make experiment [OUT=dir])
+#
+# Writes to OUT (default bench/<device>, e.g. bench/h200):
+#   <date>-<commit>-p224.{json,csv,log}              P-224: Shenoy and Kawamura × warp and
+#                                                    block mappings × 1, 2, 4, 8, 16 items per block
+#   <date>-<commit>-p256-secp256k1.{json,csv,log}    P-256 and secp256k1: both extensions,
+#                                                    block mapping, 8, 16, 28 items per block
+#   plots/*.svg, plots/*.png                         the charts of ecmul plot
+# and prints the summary table, with every figure as a ratio to the best CPU
+# peer. Each batch size (1, 2, 4, ..., 2^20) runs once to warm up, then REPS
+# times. About 5 to 6 minutes on an H200 (estimated from bench/h200/*.json).
+#
+# Environment overrides: OUT, REPS (3), BATCHES, IPB_224 (1,2,4,8,16),
+# IPB_256 (8,16,28), PEER_SECONDS (3), ECMUL (.dev/ecmul), ECMUL_FATBIN (a
+# fatbin to load instead of the embedded one). QUICK=1 is a smoke run of
+# about a minute: three batch sizes, one timed run, fewer items per block.
+set -euo pipefail
+# OUT and ECMUL given relative to the caller's folder stay so after the cd.
+OUT=${1:-${OUT:-}}
+[[ -n $OUT && $OUT != /* ]] && OUT=$PWD/$OUT
+[[ -n ${ECMUL:-} && $ECMUL != /* && $ECMUL == */* ]] && ECMUL=$PWD/$ECMUL
+cd "$(dirname "$0")/.."
+
+ECMUL=${ECMUL:-.dev/ecmul}
+log() { echo "== $*" >&2; }
+
+if [[ ! -x $ECMUL ]]; then
+  echo "experiment: $ECMUL is missing: run 'make dev-binaries' on a machine with Go, then copy .dev/ here" >&2
+  exit 1
+fi
+
+pow2_batches() {
+  local b=1 out=1
+  while ((b < 1048576)); do
+    b=$((b * 2))
+    out+=",$b"
+  done
+  echo "$out"
+}
+
+if [[ ${QUICK:-0} == 1 ]]; then
+  : "${BATCHES:=1,1024,131072}" "${REPS:=1}" "${IPB_224:=4,8}" "${IPB_256:=28}" "${PEER_SECONDS:=1}"
+fi
+BATCHES=${BATCHES:-$(pow2_batches)}
+REPS=${REPS:-3}
+IPB_224=${IPB_224:-1,2,4,8,16}
+IPB_256=${IPB_256:-8,16,28}
+PEER_SECONDS=${PEER_SECONDS:-3}
+max_batch=$(tr ',' '\n' <<<"$BATCHES" | sort -n | tail -1)
+
+# The device, as the binary sees it: "0: NVIDIA H200 (sm_90, ...)" gives h200.
+if ! devices=$("$ECMUL" devices 2>&1); then
+  echo "experiment: no usable GPU: $devices" >&2
+  exit 1
+fi
+device=$(sed -n 's/^0: \([^(]*\).*/\1/p' <<<"$devices" | head -1)
+slug=$(tr 'A-Z' 'a-z' <<<"$device" | sed -e 's/^ *nvidia *//' -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^-//' -e 's/-$//')
+OUT=${OUT:-bench/${slug:-gpu}}
+mkdir -p "$OUT"
+log "device: $(head -2 <<<"$devices" | tail -1); results in $OUT"
+log "batches $BATCHES, $REPS timed run(s) after a warm-up"
+
+status=0
+jsons=()
+date=$(date -u +%F)
+
+# run_bench NAME FLAGS...: one ecmul bench run; the files are renamed after
+# the commit the binary was built from, which the JSON records.
+run_bench() {
+  local name=$1
+  shift
+  local tmp="$OUT/.running-$name" t0=$SECONDS rc
+  rm -f "$tmp".*
+  log "bench $name: $*"
+  set +e
+  {
+    "$ECMUL" bench --backend gpu --batch "$BATCHES" --reps "$REPS" --peer-seconds "$PEER_SECONDS" \
+      --json "$tmp.json" --csv "$tmp.csv" "$@" 2>&1
+    echo "rc=$?" >"$tmp.rc"
+  } | tee "$tmp.log" | grep --line-buffered -E "^bench:|^ecmul bench|^peer |batch=$max_batch:"
+  set -e
+  rc=$(sed -n 's/^rc=//p' "$tmp.rc" 2>/dev/null)
+  rm -f "$tmp.rc"
+  if [[ ${rc:-1} != 0 ]]; then
+    log "bench $name failed (exit ${rc:-?}): see $tmp.log"
+    status=1
+  fi
+  if [[ ! -s $tmp.json ]]; then
+    return
+  fi
+  local full short
+  full=$(sed -n 's/^  "commit": "\([^"]*\)".*/\1/p' "$tmp.json" | head -1)
+  short=${full:0:7}
+  [[ $full == *-dirty ]] && short+=-dirty
+  local stem="$OUT/$date-${short:-unknown}-$name"
+  for ext in json csv log; do
+    mv "$tmp.$ext" "$stem.$ext"
+  done
+  jsons+=("$stem.json")
+  log "bench $name: $((SECONDS - t0)) s, $stem.{json,csv,log}"
+}
+
+run_bench p224 --curve p224 --ext shenoy,kawamura --mapping warp,block --ipb "$IPB_224"
+run_bench p256-secp256k1 --curve p256,secp256k1 --ext shenoy,kawamura --mapping block --ipb "$IPB_256"
+
+if ((${#jsons[@]} == 0)); then
+  log "no results"
+  exit 1
+fi
+log "plots in $OUT/plots"
+in=$(IFS=,; echo "${jsons[*]}")
+"$ECMUL" plot --in "$in" --out "$OUT/plots" || status=1
+log "done in $SECONDS s; copy $OUT back to the repository to keep the results"
+exit $status
