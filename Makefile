@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: build test test-short bench vet fmt-check clean dev-binaries gpu-check
+.PHONY: build test test-short bench fuzz vet fmt-check clean dev-binaries gpu-check
 
 build:
 	$(GO) build -o bin/ecmul ./cmd/ecmul
@@ -13,6 +13,12 @@ test-short:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+
+# fuzz runs every fuzz target of the module for FUZZTIME each, one after
+# the other (the seed corpora alone run in make test).
+FUZZTIME ?= 10m
+fuzz:
+	scripts/fuzz.sh $(FUZZTIME)
 
 vet:
 	$(GO) vet ./...

@@ -78,6 +78,13 @@ type Engine struct {
 	hosts   []unsafe.Pointer
 }
 
+// Bounds of Config: a chunk's item count and stride reach the kernel as
+// 32-bit values, and every buffer's size, 4·Chunk·rows bytes, must not wrap.
+const (
+	maxChunk = 1<<31 - 1
+	maxRows  = 1 << 16
+)
+
 // Open loads the kernel on the device, uploads the constants and allocates
 // two chunks' worth of pinned and device buffers. On error everything
 // already acquired is released.
@@ -85,7 +92,12 @@ func Open(d Driver, cfg Config) (*Engine, error) {
 	if cfg.Chunk <= 0 || cfg.ItemsPerBlock <= 0 || cfg.LanesPerItem <= 0 || cfg.InRows <= 0 || cfg.OutRows <= 0 || cfg.ScalarRows <= 0 {
 		return nil, fmt.Errorf("gpu: invalid configuration %+v", cfg)
 	}
-	if threads := cfg.ItemsPerBlock * cfg.LanesPerItem; threads > kernels.MaxThreads {
+	if cfg.Chunk > maxChunk || cfg.InRows > maxRows || cfg.OutRows > maxRows || cfg.ScalarRows > maxRows {
+		return nil, fmt.Errorf("gpu: a chunk of %d items of %d, %d and %d rows exceeds %d items or %d rows",
+			cfg.Chunk, cfg.InRows, cfg.ScalarRows, cfg.OutRows, maxChunk, maxRows)
+	}
+	if threads := cfg.ItemsPerBlock * cfg.LanesPerItem; cfg.ItemsPerBlock > kernels.MaxThreads ||
+		cfg.LanesPerItem > kernels.MaxThreads || threads > kernels.MaxThreads {
 		return nil, fmt.Errorf("gpu: %d items per block of %d threads exceed the kernels' %d threads per block",
 			cfg.ItemsPerBlock, cfg.LanesPerItem, kernels.MaxThreads)
 	}
