@@ -2,6 +2,8 @@
 // GPU (RNS Montgomery ladder) or on the CPU, and inspects the RNS parameters.
 //
 //	ecmul mul     multiply points by scalars, one item per line
+//	ecmul verify  check a backend on random items against the references
+//	ecmul gen     write random valid input lines for mul
 //	ecmul params  show the RNS bases and every bound, proved for a curve
 //	ecmul devices list the CUDA devices
 //	ecmul bench   measure throughput and latency against CPU peers
@@ -30,7 +32,9 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"mul", "multiply points by scalars, one item per line", runMul},
+		{"mul", "multiply points by scalars, one item per line (hex, sec1 or jsonl)", runMul},
+		{"verify", "check a backend on random items against the reference implementations", runVerify},
+		{"gen", "write random valid input lines for mul", runGen},
 		{"params", "show the RNS bases and every bound, proved for a curve", runParams},
 		{"devices", "list the CUDA devices", runDevices},
 		{"bench", "measure throughput and latency versus batch size, with CPU peers", runBench},
@@ -39,8 +43,8 @@ func commands() []command {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintf(w, `ecmul: batched elliptic-curve scalar multiplication (P-224, P-256, secp256k1)
-on NVIDIA GPUs with Residue Number System arithmetic, or on the CPU.
+	fmt.Fprintf(w, `ecmul: batched elliptic-curve scalar multiplication k·P (P-224, P-256,
+secp256k1) on NVIDIA GPUs with Residue Number System arithmetic, or on the CPU.
 
 Usage: ecmul COMMAND [flags]
 
@@ -49,7 +53,23 @@ Commands:
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, "\nRun \"ecmul COMMAND -h\" for the flags of a command.\n")
+	fmt.Fprintf(w, `
+Curves (--curve): p224, p256, secp256k1 (also P-224, secp224r1, P-256,
+secp256r1, prime256v1; any case).
+Backends (--backend): auto (gpu if one can be used, else cpu), gpu (the CUDA
+kernel), rns-cpu (the kernel's arithmetic on the CPU, slow), cpu (Go's
+crypto/elliptic for P-224 and P-256, gnark-crypto for secp256k1, all cores).
+
+Exit status: 0 on success, 1 when an item failed or the work could not be
+done, 2 for usage errors.
+
+Examples:
+  echo '2 b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21 bd376388b5f723fb4c22dfe6cd4375a05a07476444d5819985007e34' | ecmul mul
+  ecmul gen --curve p256 --n 1000000 | ecmul mul --curve p256 --stats > results.txt
+  ecmul verify --curve secp256k1 --backend gpu --n 100000
+
+Run "ecmul COMMAND -h" or "ecmul help COMMAND" for the flags of a command.
+`)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

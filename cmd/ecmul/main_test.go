@@ -557,7 +557,7 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
-	require.ElementsMatch(t, []string{"curve", "backend", "ext", "in", "out", "chunk"}, registered["runMul"])
+	require.ElementsMatch(t, []string{"curve", "backend", "ext", "in", "out", "chunk", "inflight", "format", "x-only", "stats"}, registered["runMul"])
 	require.ElementsMatch(t, []string{"curve"}, registered["runParams"])
 }
 

@@ -4,13 +4,20 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math/big"
 	"os"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/basext"
@@ -21,38 +28,75 @@ import (
 // and skipped without being held in memory.
 const maxLine = 4096
 
-const mulHelp = `Usage: ecmul mul [flags]
+const mulHelp = `Usage: ecmul mul [flags] [< input] [> output]
 
-Reads one item per non-empty line:
+Multiplies points by scalars: reads one item per non-empty line and writes
+one line per item, in input order. Blank lines are skipped and answered by
+nothing; leading and trailing blanks and \r\n line endings are accepted.
 
-    SCALAR_HEX X_HEX Y_HEX
+Formats (--format):
 
-(hexadecimal, any case, an optional 0x prefix; the scalar is any non-negative
-integer of up to 512 bits and is reduced mod n) and writes one line per item,
-in input order:
+  hex (default)
+    in:   SCALAR_HEX X_HEX Y_HEX      three fields separated by spaces or tabs
+    out:  X_HEX Y_HEX                 lowercase, zero-padded to the field size
+                                      (56 digits for P-224, 64 otherwise)
+  sec1
+    in:   SCALAR_HEX POINT_HEX        POINT_HEX: SEC1, uncompressed 04||x||y
+                                      or compressed 02||x / 03||x (y even / odd)
+    out:  04||X||Y                    uncompressed SEC1, lowercase hex
+  jsonl
+    in:   {"scalar":"HEX","x":"HEX","y":"HEX"}
+          one JSON object per line with exactly these three keys, each a
+          string of hex; unknown or repeated keys, other value types and
+          anything after the object make the line an error
+    out:  {"x":"HEX","y":"HEX"}
 
-    X_HEX Y_HEX     the result, lowercase hex zero-padded to the field size
-    infinity        the result is the point at infinity (k ≡ 0 mod n)
-    error: REASON   the item is invalid (bad hex, coordinate >= p, point not
-                    on the curve, (0,0), scalar too large, ...)
+  Hex input is in any case, with or without a 0x prefix, leading zeros
+  allowed. The scalar is any non-negative integer of up to 512 bits, reduced
+  mod n. A point must be on the curve, coordinates below p, not (0, 0).
 
-Input is processed in chunks, so arbitrarily long streams run in bounded memory.
-Lines longer than 4096 bytes are answered with an error.
+  Every format answers the point at infinity (k ≡ 0 mod n) with "infinity"
+  ({"infinity":true} in jsonl) and an invalid item (bad hex, coordinate >= p,
+  point not on the curve, (0, 0), scalar over 512 bits, a line longer than
+  4096 bytes, ...) with "error: REASON" ({"error":"REASON"} in jsonl); the
+  other items are computed all the same.
 
-Exit status: 0 when every item succeeded, 1 when any item failed (or the run
-could not complete), 2 for usage errors.
+  --x-only writes only the x coordinate of each result: X_HEX (hex and sec1)
+  or {"x":"HEX"} (jsonl).
+
+Streaming: the input is read, computed and written --chunk items at a time;
+the next chunk is read and the previous one written while a chunk is
+computed, so a stream of any length runs in bounded memory: at most
+--inflight + 2 chunks exist, and with the default chunk the peak RSS stays
+below 300 MiB on the cpu backend and below 600 MiB on the gpu backend (CUDA
+context included). Output keeps the input order and is flushed after every
+chunk. --stats prints items, failed items, seconds, op/s and the peak RSS to
+standard error at the end; a progress line is drawn on standard error once
+the run has lasted a second, only when standard error is a terminal.
+
+Exit status: 0 when every item succeeded, 1 when any item failed (their count
+goes to standard error) or the run could not complete (unreadable input,
+unwritable output, --backend gpu without a GPU), 2 for usage errors.
+
+Examples:
+
+  printf '2 b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21 bd376388b5f723fb4c22dfe6cd4375a05a07476444d5819985007e34\n' | ecmul mul --backend cpu
+  ecmul gen --curve p256 --n 1000000 | ecmul mul --curve p256 --stats > out.txt
+  ecmul mul --curve secp256k1 --format jsonl --x-only --in items.jsonl --out x.jsonl
 
 Flags:
 `
 
 type mulFlags struct {
 	curve, backend, ext, in, out string
-	chunk                        int
+	chunk, inflight              int
+	format                       string
+	xOnly, stats                 bool
 }
 
 func addEngineFlags(fs *flag.FlagSet, f *mulFlags) {
-	fs.StringVar(&f.curve, "curve", "p224", "curve: p224, p256 or secp256k1")
-	fs.StringVar(&f.backend, "backend", "auto", "backend: auto (gpu if present, else cpu), gpu, rns-cpu or cpu")
+	fs.StringVar(&f.curve, "curve", "p224", "curve: p224, p256 or secp256k1 (also P-224, secp224r1, P-256, secp256r1, prime256v1; any case)")
+	fs.StringVar(&f.backend, "backend", "auto", "backend: auto (gpu if one can be used, else cpu), gpu, rns-cpu (the kernel's CPU twin, slow) or cpu")
 	fs.StringVar(&f.ext, "ext", "shenoy", "base extension of the rns-cpu and gpu backends: shenoy or kawamura")
 }
 
@@ -83,15 +127,28 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	addEngineFlags(fs, &f)
 	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
 	fs.StringVar(&f.out, "out", "-", "output file (- for standard output)")
-	fs.IntVar(&f.chunk, "chunk", 1<<16, "items read and computed per batch")
+	fs.IntVar(&f.chunk, "chunk", 1<<16, "items read and computed per batch; memory grows with it, the output does not depend on it")
+	fs.StringVar(&f.format, "format", "hex", "input and output format: hex, sec1 or jsonl")
+	fs.BoolVar(&f.xOnly, "x-only", false, "write only the x coordinate of each result")
+	fs.IntVar(&f.inflight, "inflight", 0, "chunks computed at once; 0: 2 on the gpu backend (one is validated while the other runs on the GPU), 1 otherwise")
+	fs.BoolVar(&f.stats, "stats", false, "print items, failed, seconds, op/s and peak RSS to standard error at the end")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitUsage
 	}
-	if fs.NArg() > 0 || f.chunk < 1 {
-		fmt.Fprintf(stderr, "ecmul mul: unexpected arguments or --chunk below 1\n")
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "ecmul mul: unexpected arguments %q\n", fs.Args())
+		return exitUsage
+	}
+	if f.chunk < 1 || f.inflight < 0 {
+		fmt.Fprintf(stderr, "ecmul mul: --chunk must be at least 1 and --inflight at least 0, not %d and %d\n", f.chunk, f.inflight)
+		return exitUsage
+	}
+	format, err := parseFormat(f.format)
+	if err != nil {
+		fmt.Fprintf(stderr, "ecmul mul: %v\n", err)
 		return exitUsage
 	}
 	eng, isUsage, err := newEngine(&f)
@@ -124,49 +181,261 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		out = outFile
 	}
-	failed, err := mulStream(context.Background(), eng, in, out, f.chunk)
+
+	counted := &countingReader{r: in}
+	var frac func() float64
+	if file, ok := in.(*os.File); ok {
+		if st, err := file.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+			size := float64(st.Size())
+			frac = func() float64 { return float64(counted.n.Load()) / size }
+		}
+	}
+	start := time.Now()
+	prog := startProgress(stderr, "ecmul mul", frac)
+	opts := mulOptions{chunk: f.chunk, inflight: f.inflight, codec: codec{c: eng.Curve(), format: format, xOnly: f.xOnly}, progress: prog.add}
+	if opts.inflight == 0 {
+		opts.inflight = 1
+		if eng.Backend() == ecmul.GPU {
+			opts.inflight = 2
+		}
+	}
+	sum, err := mulStream(context.Background(), eng, counted, out, opts)
 	if outFile != nil {
 		if cerr := outFile.Close(); err == nil {
 			err = cerr
 		}
 	}
+	prog.finish()
+	if f.stats {
+		printStats(stderr, "ecmul mul", sum, time.Since(start))
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ecmul mul: %v\n", err)
 		return exitFail
 	}
-	if failed > 0 {
-		fmt.Fprintf(stderr, "ecmul mul: %d item(s) failed\n", failed)
+	if sum.failed > 0 {
+		fmt.Fprintf(stderr, "ecmul mul: %d item(s) failed\n", sum.failed)
 		return exitFail
 	}
 	return exitOK
 }
 
-// parsedLine is one input item: its point and scalar, or why it is invalid.
-type parsedLine struct {
-	point  *ecmul.Point
-	scalar *big.Int
-	err    error         // the line is invalid
-	res    *ecmul.Result // the computed result of a valid line
+// printStats writes the --stats line.
+func printStats(w io.Writer, prefix string, sum mulSummary, el time.Duration) {
+	rss := "n/a"
+	if b, ok := peakRSS(); ok {
+		rss = fmt.Sprintf("%.1f", float64(b)/(1<<20))
+	}
+	sec := el.Seconds()
+	fmt.Fprintf(w, "%s: stats: items=%d failed=%d seconds=%.3f op/s=%.0f peak_rss_mib=%s\n",
+		prefix, sum.items, sum.failed, sec, float64(sum.items)/max(sec, 1e-9), rss)
 }
 
-func parseLine(c *curves.Curve, line string) parsedLine {
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// mulFormat names an input and output format of mul.
+type mulFormat string
+
+const (
+	formatHex   mulFormat = "hex"
+	formatSEC1  mulFormat = "sec1"
+	formatJSONL mulFormat = "jsonl"
+)
+
+var mulFormats = []mulFormat{formatHex, formatSEC1, formatJSONL}
+
+func parseFormat(s string) (mulFormat, error) {
+	for _, f := range mulFormats {
+		if strings.EqualFold(s, string(f)) {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown format %q (want hex, sec1 or jsonl)", s)
+}
+
+// codec reads items and writes results in one format.
+type codec struct {
+	c      *curves.Curve
+	format mulFormat
+	xOnly  bool
+}
+
+// parse reads one input line (not blank, blanks around it trimmed).
+func (cd *codec) parse(line string) (*ecmul.Point, *big.Int, error) {
+	switch cd.format {
+	case formatSEC1:
+		return cd.parseSEC1(line)
+	case formatJSONL:
+		return cd.parseJSONL(line)
+	}
+	return cd.parseHex(line)
+}
+
+func (cd *codec) parseHex(line string) (*ecmul.Point, *big.Int, error) {
 	fields := strings.Fields(line)
 	if len(fields) != 3 {
-		return parsedLine{err: fmt.Errorf("want 3 fields (SCALAR_HEX X_HEX Y_HEX), got %d", len(fields))}
+		return nil, nil, fmt.Errorf("want 3 fields (SCALAR_HEX X_HEX Y_HEX), got %d", len(fields))
+	}
+	return cd.parseXY(fields[0], fields[1], fields[2])
+}
+
+func (cd *codec) parseXY(scalar, xs, ys string) (*ecmul.Point, *big.Int, error) {
+	k, err := ecmul.ParseScalarHex(scalar)
+	if err != nil {
+		return nil, nil, err
+	}
+	x, err := cd.c.ParseHexCoordinate(xs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("x: %w", err)
+	}
+	y, err := cd.c.ParseHexCoordinate(ys)
+	if err != nil {
+		return nil, nil, fmt.Errorf("y: %w", err)
+	}
+	return &ecmul.Point{X: x, Y: y}, k, nil
+}
+
+func (cd *codec) parseSEC1(line string) (*ecmul.Point, *big.Int, error) {
+	fields := strings.Fields(line)
+	if len(fields) != 2 {
+		return nil, nil, fmt.Errorf("want 2 fields (SCALAR_HEX POINT_HEX), got %d", len(fields))
 	}
 	k, err := ecmul.ParseScalarHex(fields[0])
 	if err != nil {
-		return parsedLine{err: err}
+		return nil, nil, err
 	}
-	x, err := c.ParseHexCoordinate(fields[1])
+	s := fields[1]
+	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		s = s[2:]
+	}
+	if limit := 2 * (1 + 2*cd.c.ByteLen); len(s) > limit {
+		return nil, nil, fmt.Errorf("point: SEC1 hex is %d digits, more than %d", len(s), limit)
+	}
+	b, err := hex.DecodeString(s)
 	if err != nil {
-		return parsedLine{err: fmt.Errorf("x: %w", err)}
+		return nil, nil, fmt.Errorf("point: SEC1 encoding is not hexadecimal: %v", err)
 	}
-	y, err := c.ParseHexCoordinate(fields[2])
+	p, err := cd.c.DecodeSEC1(b)
 	if err != nil {
-		return parsedLine{err: fmt.Errorf("y: %w", err)}
+		return nil, nil, fmt.Errorf("point: %w", err)
 	}
-	return parsedLine{point: &ecmul.Point{X: x, Y: y}, scalar: k}
+	return p, k, nil
+}
+
+// parseJSONL reads {"scalar":"HEX","x":"HEX","y":"HEX"}: exactly these
+// keys, compared exactly, each once, each a string, nothing after the object.
+func (cd *codec) parseJSONL(line string) (*ecmul.Point, *big.Int, error) {
+	dec := json.NewDecoder(strings.NewReader(line))
+	tok, err := dec.Token()
+	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
+		return nil, nil, errors.New(`not a JSON object (want {"scalar":"HEX","x":"HEX","y":"HEX"})`)
+	}
+	var vals [3]string
+	var seen [3]bool
+	keys := [3]string{"scalar", "x", "y"}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, fmt.Errorf("invalid JSON: %v", err)
+		}
+		key, _ := tok.(string)
+		i := 0
+		for i < len(keys) && keys[i] != key {
+			i++
+		}
+		if i == len(keys) {
+			if len(key) > 32 {
+				key = key[:32] + "..."
+			}
+			return nil, nil, fmt.Errorf("unknown key %q (want scalar, x and y)", key)
+		}
+		if seen[i] {
+			return nil, nil, fmt.Errorf("key %q appears twice", key)
+		}
+		tok, err = dec.Token()
+		if err != nil {
+			return nil, nil, fmt.Errorf("invalid JSON: %v", err)
+		}
+		s, ok := tok.(string)
+		if !ok {
+			return nil, nil, fmt.Errorf("the value of %q is not a string of hex", key)
+		}
+		vals[i], seen[i] = s, true
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, errors.New("data after the JSON object")
+	}
+	for i, ok := range seen {
+		if !ok {
+			return nil, nil, fmt.Errorf("key %q is missing", keys[i])
+		}
+	}
+	return cd.parseXY(vals[0], vals[1], vals[2])
+}
+
+// appendHex appends v as lowercase hex, zero-padded to the field size.
+func (cd *codec) appendHex(dst []byte, v *big.Int) []byte {
+	var buf [64]byte
+	return hex.AppendEncode(dst, v.FillBytes(buf[:cd.c.ByteLen]))
+}
+
+// appendResult appends the output line of one item: its result, or err.
+func (cd *codec) appendResult(dst []byte, r *ecmul.Result, err error) []byte {
+	isJSON := cd.format == formatJSONL
+	switch {
+	case err != nil:
+		msg := oneLine(err.Error())
+		if isJSON {
+			b, _ := jsonMarshal(map[string]string{"error": msg})
+			dst = append(dst, b...)
+		} else {
+			dst = append(append(dst, "error: "...), msg...)
+		}
+	case r.Infinity:
+		if isJSON {
+			dst = append(dst, `{"infinity":true}`...)
+		} else {
+			dst = append(dst, "infinity"...)
+		}
+	case isJSON:
+		dst = cd.appendHex(append(dst, `{"x":"`...), r.X)
+		if !cd.xOnly {
+			dst = cd.appendHex(append(dst, `","y":"`...), r.Y)
+		}
+		dst = append(dst, `"}`...)
+	case cd.xOnly:
+		dst = cd.appendHex(dst, r.X)
+	case cd.format == formatSEC1:
+		dst = cd.appendHex(cd.appendHex(append(dst, "04"...), r.X), r.Y)
+	default:
+		dst = cd.appendHex(append(cd.appendHex(dst, r.X), ' '), r.Y)
+	}
+	return append(dst, '\n')
+}
+
+// jsonMarshal is json.Marshal without HTML escaping and without the
+// trailing newline.
+func jsonMarshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // lineReader yields non-empty lines, cutting any line longer than maxLine.
@@ -175,8 +444,9 @@ type lineReader struct {
 	err error
 }
 
-// next returns the next non-empty line; tooLong reports a line cut at maxLine.
-func (lr *lineReader) next() (line string, tooLong, ok bool) {
+// next returns the next non-empty line, blanks trimmed, valid until the
+// next call; tooLong reports a line longer than maxLine, skipped.
+func (lr *lineReader) next() (line []byte, tooLong, ok bool) {
 	for lr.err == nil {
 		b, err := lr.r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -184,90 +454,272 @@ func (lr *lineReader) next() (line string, tooLong, ok bool) {
 				_, err = lr.r.ReadSlice('\n')
 			}
 			lr.err = err
-			return "", true, true
+			return nil, true, true
 		}
 		if err != nil {
 			lr.err = err
 		}
 		if len(bytes.TrimRight(b, "\r\n")) > maxLine {
-			return "", true, true
+			return nil, true, true
 		}
-		if s := string(bytes.TrimSpace(b)); s != "" {
+		if s := bytes.TrimSpace(b); len(s) > 0 {
 			return s, false, true
 		}
 	}
-	return "", false, false
+	return nil, false, false
 }
 
-// mulStream answers every line of in on out, chunk items at a time, and
-// returns how many items failed.
-func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, chunk int) (failed int, err error) {
-	lr := &lineReader{r: bufio.NewReaderSize(in, maxLine+2)} // room for "\r\n"
-	w := bufio.NewWriterSize(out, 1<<16)
-	c := eng.Curve()
-	width := 2 * c.ByteLen
-	lines := make([]parsedLine, 0, chunk)
-	for {
-		lines = lines[:0]
-		for len(lines) < chunk {
-			s, tooLong, ok := lr.next()
-			if !ok {
+// mulOptions configure mulStream.
+type mulOptions struct {
+	chunk    int // items per batch
+	inflight int // batches computed at once (default 1)
+	codec    codec
+	progress func(items int) // called as items are written; may be nil
+}
+
+// mulSummary counts what mulStream answered.
+type mulSummary struct {
+	items, failed int
+}
+
+// mulChunk is one batch of input lines on its way through the pipeline.
+type mulChunk struct {
+	lines     int
+	errs      []error        // per line: why it failed, nil for a valid item
+	valid     []int          // the lines of the valid items, in order
+	pts       []*ecmul.Point // the valid items
+	ks        []*big.Int
+	err       error // the batch as a whole failed
+	done      chan struct{}
+	out       [][]byte // the output lines, one buffer per part
+	formatted bool     // out holds the chunk's output
+	failed    int
+}
+
+func (ch *mulChunk) reset() {
+	clear(ch.errs)
+	clear(ch.pts)
+	clear(ch.ks)
+	ch.pts, ch.ks = ch.pts[:0], ch.ks[:0]
+	ch.lines, ch.errs, ch.valid, ch.err, ch.formatted, ch.failed = 0, ch.errs[:0], ch.valid[:0], nil, false, 0
+}
+
+// parts splits n items among the cores: the bounds of each part.
+func parts(n int) []int {
+	p := min(runtime.GOMAXPROCS(0), max(1, n/256))
+	b := make([]int, p+1)
+	for i := range b {
+		b[i] = i * n / p
+	}
+	return b
+}
+
+// each runs do on every part of [0, n) concurrently.
+func each(n int, do func(part, lo, hi int)) {
+	b := parts(n)
+	if len(b) == 2 {
+		do(0, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for p := range len(b) - 1 {
+		wg.Go(func() { do(p, b[p], b[p+1]) })
+	}
+	wg.Wait()
+}
+
+// parseBatch is how many lines are read before they are parsed on all
+// cores; it bounds the raw text held at once.
+const parseBatch = 4096
+
+// mulStream answers every line of in on out, in order. Three stages run
+// at once: reading and parsing a chunk, computing up to opts.inflight
+// chunks (each formatted as soon as it is computed), and writing the chunk
+// before them; at most inflight+2 chunks exist.
+func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, opts mulOptions) (sum mulSummary, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	inflight := max(opts.inflight, 1)
+	cd := &opts.codec
+
+	free := make(chan *mulChunk, inflight+2)
+	for range cap(free) {
+		free <- &mulChunk{done: make(chan struct{}, 1)}
+	}
+	parsed := make(chan *mulChunk)
+	computed := make(chan *mulChunk, inflight)
+
+	// Read and parse.
+	var readErr error
+	go func() {
+		defer close(parsed)
+		lr := &lineReader{r: bufio.NewReaderSize(in, max(maxLine+2, 1<<16))} // room for "\r\n"
+		var (
+			text  []byte   // up to parseBatch lines back to back
+			spans [][2]int // where each line is in text; {-1, -1}: too long
+			pts   = make([]*ecmul.Point, parseBatch)
+			ks    = make([]*big.Int, parseBatch)
+			errs  = make([]error, parseBatch)
+		)
+		for lr.err == nil {
+			var ch *mulChunk
+			select {
+			case ch = <-free:
+			case <-ctx.Done():
+				return
+			}
+			for ch.lines < opts.chunk && lr.err == nil {
+				text, spans = text[:0], spans[:0]
+				for len(spans) < min(parseBatch, opts.chunk-ch.lines) {
+					line, tooLong, ok := lr.next()
+					if !ok {
+						break
+					}
+					if tooLong {
+						spans = append(spans, [2]int{-1, -1})
+						continue
+					}
+					spans = append(spans, [2]int{len(text), len(text) + len(line)})
+					text = append(text, line...)
+				}
+				each(len(spans), func(_, lo, hi int) {
+					for i := lo; i < hi; i++ {
+						if sp := spans[i]; sp[0] < 0 {
+							errs[i] = fmt.Errorf("line longer than %d bytes", maxLine)
+						} else {
+							pts[i], ks[i], errs[i] = cd.parse(string(text[sp[0]:sp[1]]))
+						}
+					}
+				})
+				for i := range spans {
+					if errs[i] == nil {
+						ch.valid = append(ch.valid, ch.lines+i)
+						ch.pts, ch.ks = append(ch.pts, pts[i]), append(ch.ks, ks[i])
+					}
+					ch.errs = append(ch.errs, errs[i])
+				}
+				ch.lines += len(spans)
+				clear(pts)
+				clear(ks)
+				clear(errs)
+			}
+			if ch.lines == 0 {
 				break
 			}
-			if tooLong {
-				lines = append(lines, parsedLine{err: fmt.Errorf("line longer than %d bytes", maxLine)})
-				continue
-			}
-			lines = append(lines, parseLine(c, s))
-		}
-		if len(lines) == 0 {
-			break
-		}
-		var pts []*ecmul.Point
-		var ks []*big.Int
-		var idx []int
-		for i, l := range lines {
-			if l.err == nil {
-				pts, ks, idx = append(pts, l.point), append(ks, l.scalar), append(idx, i)
+			select {
+			case parsed <- ch:
+			case <-ctx.Done():
+				return
 			}
 		}
-		res, batchErr := eng.ScalarMult(ctx, pts, ks)
-		if batchErr != nil && res == nil {
-			return failed, batchErr
+		if lr.err != nil && lr.err != io.EOF {
+			readErr = lr.err
 		}
-		for n, i := range idx {
-			lines[i].res = &res[n]
-		}
-		for _, l := range lines {
-			if l.err == nil && l.res.Err != nil {
-				l.err = l.res.Err
-				var ie *ecmul.ItemError
-				if errors.As(l.err, &ie) {
-					l.err = ie.Err // the item index of a batch means nothing to the reader
+	}()
+
+	// Compute and format, up to inflight chunks at once, handing them on in
+	// order.
+	go func() {
+		defer close(computed)
+		sem := make(chan struct{}, inflight)
+		for ch := range parsed {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			go func() {
+				defer func() { <-sem; ch.done <- struct{}{} }()
+				res, err := eng.ScalarMult(ctx, ch.pts, ch.ks)
+				ch.err = err
+				if res == nil && err != nil {
+					return
 				}
-			}
-			switch {
-			case l.err != nil:
-				failed++
-				fmt.Fprintf(w, "error: %s\n", oneLine(l.err.Error()))
-			case l.res.Infinity:
-				fmt.Fprintln(w, "infinity")
-			default:
-				fmt.Fprintf(w, "%0*x %0*x\n", width, l.res.X, width, l.res.Y)
+				formatChunk(cd, ch, res)
+			}()
+			select {
+			case computed <- ch:
+			case <-ctx.Done():
+				return
 			}
 		}
-		if batchErr != nil {
+	}()
+
+	// Write, in order.
+	w := bufio.NewWriterSize(out, 1<<16)
+	for ch := range computed {
+		<-ch.done
+		if !ch.formatted {
+			return sum, ch.err // nothing of the chunk was computed
+		}
+		for _, b := range ch.out {
+			if _, err := w.Write(b); err != nil {
+				return sum, err
+			}
+		}
+		sum.items += ch.lines
+		sum.failed += ch.failed
+		if ch.err != nil {
 			w.Flush()
-			return failed, batchErr
+			return sum, ch.err
 		}
 		if err := w.Flush(); err != nil {
-			return failed, err
+			return sum, err
+		}
+		if opts.progress != nil {
+			opts.progress(ch.lines)
+		}
+		ch.reset()
+		free <- ch
+	}
+	if readErr != nil {
+		return sum, readErr
+	}
+	return sum, w.Flush()
+}
+
+// formatChunk writes the output lines of a computed chunk into ch.out, on
+// all cores, counts its failed items, and lets go of its points, scalars
+// and results.
+func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
+	for n, i := range ch.valid {
+		if e := res[n].Err; e != nil {
+			var ie *ecmul.ItemError
+			if errors.As(e, &ie) {
+				e = ie.Err // the item index of a batch means nothing to the reader
+			}
+			ch.errs[i] = e
 		}
 	}
-	if lr.err != nil && lr.err != io.EOF {
-		return failed, lr.err
+	b := parts(ch.lines)
+	for len(ch.out) < len(b)-1 {
+		ch.out = append(ch.out, nil)
 	}
-	return failed, w.Flush()
+	ch.out = ch.out[:len(b)-1]
+	failed := make([]int, len(ch.out))
+	each(ch.lines, func(p, lo, hi int) {
+		buf := ch.out[p][:0]
+		n, _ := slices.BinarySearch(ch.valid, lo)
+		for i := lo; i < hi; i++ {
+			var r *ecmul.Result
+			if ch.errs[i] == nil {
+				for ch.valid[n] != i {
+					n++
+				}
+				r = &res[n]
+			} else {
+				failed[p]++
+			}
+			buf = cd.appendResult(buf, r, ch.errs[i])
+		}
+		ch.out[p] = buf
+	})
+	for _, f := range failed {
+		ch.failed += f
+	}
+	clear(ch.pts)
+	clear(ch.ks)
+	ch.pts, ch.ks, ch.formatted = ch.pts[:0], ch.ks[:0], true
 }
 
 // oneLine keeps an error message on a single output line.

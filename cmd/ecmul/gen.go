@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/big"
+	"math/rand/v2"
+	"os"
+
+	"github.com/rnsec/ecmul/curves"
+)
+
+const genHelp = `Usage: ecmul gen [flags] [> output]
+
+Writes --n random valid input lines for "ecmul mul", fast: every line is a
+uniformly random scalar in [1, n) and a point drawn at random from a pool of
+--pool random points k·G (computed once, on all cores). The output depends only
+on --curve, --seed, --format, --compressed and --pool, so a seed names a
+data set, and a run is a prefix of any longer one. Use it to feed experiments and memory measurements of "ecmul mul".
+
+Formats (--format), the input formats of "ecmul mul":
+
+  hex    SCALAR_HEX X_HEX Y_HEX
+  sec1   SCALAR_HEX 04||X||Y        (02||X or 03||X with --compressed)
+  jsonl  {"scalar":"HEX","x":"HEX","y":"HEX"}
+
+Exit status: 0 on success, 1 when the output cannot be written, 2 for usage
+errors.
+
+Examples:
+
+  ecmul gen --curve p256 --n 10000000 --seed 7 | ecmul mul --curve p256 --stats > /dev/null
+  ecmul gen --curve secp256k1 --n 1000 --format sec1 --compressed --out items.txt
+
+Flags:
+`
+
+func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), genHelp); fs.PrintDefaults() }
+	curve := fs.String("curve", "p224", "curve: p224, p256 or secp256k1")
+	n := fs.Int64("n", 1000, "number of lines")
+	seed := fs.Uint64("seed", 1, "random seed")
+	formatName := fs.String("format", "hex", "output format: hex, sec1 or jsonl")
+	compressed := fs.Bool("compressed", false, "sec1: write compressed points (02/03||x)")
+	pool := fs.Int("pool", 1024, "number of distinct random points")
+	outPath := fs.String("out", "-", "output file (- for standard output)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "ecmul gen: "+format+"\n", a...)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		return usage("unexpected arguments %q", fs.Args())
+	}
+	if *n < 0 {
+		return usage("--n must not be negative, not %d", *n)
+	}
+	if *pool < 1 {
+		return usage("--pool must be at least 1, not %d", *pool)
+	}
+	c, err := curves.ByName(*curve)
+	if err != nil {
+		return usage("%v", err)
+	}
+	format, err := parseFormat(*formatName)
+	if err != nil {
+		return usage("%v", err)
+	}
+	out := stdout
+	var file *os.File
+	if *outPath != "-" {
+		if file, err = os.Create(*outPath); err != nil {
+			fmt.Fprintf(stderr, "ecmul gen: %v\n", err)
+			return exitFail
+		}
+		out = file
+	}
+	err = genItems(out, c, *n, *seed, format, *compressed, *pool)
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ecmul gen: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// genPool holds the points of gen: point i is k_i·G with k_i drawn from
+// a generator seeded with (seed, i), computed when first needed.
+type genPool struct {
+	c      *curves.Curve
+	seed   uint64
+	points []*curves.Point
+}
+
+func (p *genPool) point(i int) *curves.Point {
+	if p.points[i] == nil {
+		rng := rand.New(rand.NewPCG(p.seed, uint64(i)|1<<62))
+		x, y, _, err := p.c.ReferenceScalarMult(p.c.Gx, p.c.Gy, randNonZero(p.c, rng))
+		if err != nil {
+			panic(err) // k·G with 0 < k < n is always a point
+		}
+		p.points[i] = &curves.Point{X: x, Y: y}
+	}
+	return p.points[i]
+}
+
+// fill computes every point of the pool, on all cores.
+func (p *genPool) fill() {
+	each(len(p.points), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			p.point(i)
+		}
+	})
+}
+
+// scalarSampler draws scalars uniformly from [1, n) as big-endian bytes.
+type scalarSampler struct {
+	n    []byte // n, big-endian
+	mask byte   // for the top byte: the bits below n's bit length
+	buf  []byte
+}
+
+func newScalarSampler(c *curves.Curve) *scalarSampler {
+	nb := (c.N.BitLen() + 7) / 8
+	s := &scalarSampler{n: c.N.FillBytes(make([]byte, nb)), buf: make([]byte, nb)}
+	s.mask = byte(0xff >> (8*nb - c.N.BitLen()))
+	return s
+}
+
+// next returns a scalar in [1, n), valid until the next call.
+func (s *scalarSampler) next(rng *rand.Rand) []byte {
+	for {
+		for i := 0; i < len(s.buf); i += 8 {
+			v := rng.Uint64()
+			for j := i; j < min(i+8, len(s.buf)); j++ {
+				s.buf[j] = byte(v)
+				v >>= 8
+			}
+		}
+		s.buf[0] &= s.mask
+		if bytes.Compare(s.buf, s.n) < 0 && !allZero(s.buf) {
+			return s.buf
+		}
+	}
+}
+
+func allZero(b []byte) bool {
+	for _, v := range b {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func randNonZero(c *curves.Curve, rng *rand.Rand) *big.Int {
+	return new(big.Int).SetBytes(newScalarSampler(c).next(rng))
+}
+
+// genItems writes count random valid lines of format to w.
+func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format mulFormat, compressed bool, poolSize int) error {
+	rng := rand.New(rand.NewPCG(seed, 0x6a09e667f3bcc908))
+	pool := &genPool{c: c, seed: seed, points: make([]*curves.Point, poolSize)}
+	if count >= int64(poolSize) {
+		pool.fill()
+	}
+	cd := codec{c: c, format: format}
+	texts := make([][]byte, poolSize)
+	text := func(i int) []byte {
+		if texts[i] != nil {
+			return texts[i]
+		}
+		p := pool.point(i)
+		var t []byte
+		switch format {
+		case formatSEC1:
+			t = hex.AppendEncode(nil, c.EncodeSEC1(p, compressed))
+		case formatJSONL:
+			t = cd.appendHex(append(t, `","x":"`...), p.X)
+			t = cd.appendHex(append(t, `","y":"`...), p.Y)
+			t = append(t, `"}`...)
+		default:
+			t = cd.appendHex(append(cd.appendHex(t, p.X), ' '), p.Y)
+		}
+		texts[i] = t
+		return t
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	ks := newScalarSampler(c)
+	line := make([]byte, 0, 512)
+	for range count {
+		line = line[:0]
+		if format == formatJSONL {
+			line = append(line, `{"scalar":"`...)
+		}
+		line = hex.AppendEncode(line, ks.next(rng))
+		if format != formatJSONL {
+			line = append(line, ' ')
+		}
+		line = append(line, text(rng.IntN(poolSize))...)
+		line = append(line, '\n')
+		if _, err := bw.Write(line); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

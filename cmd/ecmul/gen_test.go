@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul/curves"
+)
+
+// TestGenFeedsMul generates lines in every format and runs them through
+// mul: every line is valid, and mul's answers are the reference's.
+func TestGenFeedsMul(t *testing.T) {
+	for _, c := range curves.All() {
+		for _, f := range mulFormats {
+			for _, compressed := range []bool{false, true} {
+				if compressed && f != formatSEC1 {
+					continue
+				}
+				t.Run(fmt.Sprintf("%s/%s/compressed=%v", c.Name, f, compressed), func(t *testing.T) {
+					args := []string{"gen", "--curve", curveFlag(c), "--n", "40", "--pool", "8", "--format", string(f)}
+					if compressed {
+						args = append(args, "--compressed")
+					}
+					code, gen, errOut := cli(t, "", args...)
+					require.Equal(t, exitOK, code, errOut)
+					lines := strings.Split(strings.TrimSuffix(gen, "\n"), "\n")
+					require.Len(t, lines, 40)
+
+					cd := codec{c: c, format: f}
+					var want strings.Builder
+					points := map[string]bool{}
+					for _, l := range lines {
+						p, k, err := cd.parse(l)
+						require.NoError(t, err, l)
+						require.Positive(t, k.Sign())
+						require.Negative(t, k.Cmp(c.N))
+						if f != formatJSONL {
+							require.Len(t, strings.Fields(l)[0], 2*c.ByteLen, "scalars are zero-padded")
+						}
+						points[p.X.String()] = true
+						x, y, ok, err := c.ReferenceScalarMult(p.X, p.Y, k)
+						require.NoError(t, err)
+						require.True(t, ok)
+						want.WriteString(formatCase{x: fieldHex(c, x), y: fieldHex(c, y)}.outputLine(f, false) + "\n")
+					}
+					require.Greater(t, len(points), 3, "points come from the pool")
+					require.LessOrEqual(t, len(points), 8)
+
+					code, out, errOut := cli(t, gen, "mul", "--curve", curveFlag(c), "--backend", "cpu", "--format", string(f))
+					require.Equal(t, exitOK, code, errOut)
+					require.Equal(t, want.String(), out)
+				})
+			}
+		}
+	}
+}
+
+func TestGenSeed(t *testing.T) {
+	gen := func(args ...string) string {
+		code, out, errOut := cli(t, "", append([]string{"gen", "--curve", "p256", "--n", "50"}, args...)...)
+		require.Equal(t, exitOK, code, errOut)
+		return out
+	}
+	a := gen("--seed", "42")
+	require.Equal(t, a, gen("--seed", "42"), "a seed names a data set")
+	require.NotEqual(t, a, gen("--seed", "43"))
+	require.True(t, strings.HasPrefix(a, gen("--seed", "42", "--n", "10")), "a shorter run is a prefix of a longer one")
+	require.Equal(t, "", gen("--n", "0"))
+
+	// --out writes the same lines to a file.
+	path := filepath.Join(t.TempDir(), "items.txt")
+	code, out, _ := cli(t, "", "gen", "--curve", "p256", "--n", "50", "--seed", "42", "--out", path)
+	require.Equal(t, exitOK, code)
+	require.Empty(t, out)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, a, string(b))
+	code, _, errOut := cli(t, "", "gen", "--out", filepath.Join(t.TempDir(), "no", "dir", "x"))
+	require.Equal(t, exitFail, code)
+	require.NotEmpty(t, errOut)
+}
+
+// TestScalarSampler draws scalars of a curve whose order is just above a
+// power of two, where half the draws are rejected, and of the real curves.
+func TestScalarSampler(t *testing.T) {
+	c := *curves.P224()
+	c.N = new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 200), big.NewInt(3))
+	for _, cv := range []*curves.Curve{&c, curves.P224(), curves.P256(), curves.Secp256k1()} {
+		s := newScalarSampler(cv)
+		rng := newRNG(5)
+		top := 0
+		for range 2000 {
+			k := new(big.Int).SetBytes(s.next(rng))
+			require.Positive(t, k.Sign())
+			require.Negative(t, k.Cmp(cv.N))
+			if k.BitLen() == cv.N.BitLen() {
+				top++
+			}
+		}
+		if cv != &c {
+			require.Positive(t, top, "%s: the top bit is reached", cv.Name)
+		}
+	}
+}
