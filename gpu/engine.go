@@ -90,7 +90,8 @@ const (
 // already acquired is released.
 func Open(d Driver, cfg Config) (*Engine, error) {
 	if cfg.Chunk <= 0 || cfg.ItemsPerBlock <= 0 || cfg.LanesPerItem <= 0 || cfg.InRows <= 0 || cfg.OutRows <= 0 || cfg.ScalarRows <= 0 {
-		return nil, fmt.Errorf("gpu: invalid configuration %+v", cfg)
+		return nil, fmt.Errorf("gpu: invalid configuration: chunk %d, %d items per block of %d threads, rows %d/%d/%d (all must be positive)",
+			cfg.Chunk, cfg.ItemsPerBlock, cfg.LanesPerItem, cfg.InRows, cfg.ScalarRows, cfg.OutRows)
 	}
 	if cfg.Chunk > maxChunk || cfg.InRows > maxRows || cfg.OutRows > maxRows || cfg.ScalarRows > maxRows {
 		return nil, fmt.Errorf("gpu: a chunk of %d items of %d, %d and %d rows exceeds %d items or %d rows",
