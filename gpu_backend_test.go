@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -193,4 +194,86 @@ func TestGPUMissingKernelImage(t *testing.T) {
 	t.Setenv(gpu.KernelImageEnv, filepath.Join(t.TempDir(), "missing.fatbin"))
 	_, err := ecmul.New(curves.P224(), ecmul.Options{Backend: ecmul.GPU})
 	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// gpuBatch returns n valid items (a pool of random points, random scalars).
+func gpuBatch(t *testing.T, c *curves.Curve, n int) ([]*ecmul.Point, []*big.Int) {
+	rng := rand.New(rand.NewSource(11))
+	pool := make([]*ecmul.Point, 64)
+	for i := range pool {
+		e := new(big.Int).Rand(rng, c.N)
+		x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, e.Add(e, big.NewInt(1)))
+		require.NoError(t, err)
+		pool[i] = &ecmul.Point{X: x, Y: y}
+	}
+	pts, ks := make([]*ecmul.Point, n), make([]*big.Int, n)
+	for i := range pts {
+		pts[i], ks[i] = pool[i%len(pool)], new(big.Int).Rand(rng, c.N)
+	}
+	return pts, ks
+}
+
+// TestGPURealChunking: on the real device, a batch of several chunks and a
+// ragged tail is computed in full and every item is right; absurd chunk and
+// block sizes are refused before anything is allocated.
+func TestGPURealChunking(t *testing.T) {
+	c := curves.P224()
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 1000}})
+	if errors.Is(err, gpu.ErrNoDevice) {
+		t.Skip("no CUDA device")
+	}
+	require.NoError(t, err)
+	defer eng.Close()
+	pts, ks := gpuBatch(t, c, 3*1000+7)
+	res, err := eng.ScalarMult(context.Background(), pts, ks)
+	require.NoError(t, err)
+	for i := range pts {
+		x, y, _, err := c.ReferenceScalarMult(pts[i].X, pts[i].Y, ks[i])
+		require.NoError(t, err)
+		require.NoError(t, res[i].Err, "item %d", i)
+		require.True(t, x.Cmp(res[i].X) == 0 && y.Cmp(res[i].Y) == 0, "item %d", i)
+	}
+	for _, g := range []ecmul.GPUOptions{{Chunk: 1 << 40}, {ItemsPerBlock: 1 << 20}} {
+		_, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: g})
+		require.Error(t, err, "%+v", g)
+	}
+}
+
+// TestGPURealCancel: on the real device, a context that ends mid-batch stops
+// it within about one chunk: the call returns soon after the deadline, with
+// the context's error, and every item it reports computed is right.
+func TestGPURealCancel(t *testing.T) {
+	c := curves.P224()
+	const chunk = 4096
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: chunk}})
+	if errors.Is(err, gpu.ErrNoDevice) {
+		t.Skip("no CUDA device")
+	}
+	require.NoError(t, err)
+	defer eng.Close()
+	pts, ks := gpuBatch(t, c, 64*chunk)
+	// the time of one chunk on this device, for the bound below
+	t0 := time.Now()
+	_, err = eng.ScalarMult(context.Background(), pts[:chunk], ks[:chunk])
+	require.NoError(t, err)
+	perChunk := time.Since(t0)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 4*perChunk)
+	defer cancel()
+	res, err := eng.ScalarMult(ctx, pts, ks)
+	late := time.Since(t0) - perChunk - 4*perChunk
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	computed := 0
+	for i, r := range res {
+		if r.Err != nil {
+			continue
+		}
+		computed++
+		x, y, _, err := c.ReferenceScalarMult(pts[i].X, pts[i].Y, ks[i])
+		require.NoError(t, err)
+		require.True(t, x.Cmp(r.X) == 0 && y.Cmp(r.Y) == 0, "item %d", i)
+	}
+	require.Less(t, computed, len(pts), "the batch stopped early")
+	t.Logf("one chunk %v; returned %v after the deadline with %d of %d items computed", perChunk, late, computed, len(pts))
+	require.Less(t, late, 3*perChunk+50*time.Millisecond, "stops within about one chunk")
 }
