@@ -282,7 +282,7 @@ func (cd *codec) parse(line string) (*ecmul.Point, *big.Int, error) {
 }
 
 func (cd *codec) parseHex(line string) (*ecmul.Point, *big.Int, error) {
-	fields := strings.Fields(line)
+	fields := fieldsOf(line)
 	if len(fields) != 3 {
 		return nil, nil, fmt.Errorf("want 3 fields (SCALAR_HEX X_HEX Y_HEX), got %d", len(fields))
 	}
@@ -306,7 +306,7 @@ func (cd *codec) parseXY(scalar, xs, ys string) (*ecmul.Point, *big.Int, error) 
 }
 
 func (cd *codec) parseSEC1(line string) (*ecmul.Point, *big.Int, error) {
-	fields := strings.Fields(line)
+	fields := fieldsOf(line)
 	if len(fields) != 2 {
 		return nil, nil, fmt.Errorf("want 2 fields (SCALAR_HEX POINT_HEX), got %d", len(fields))
 	}
@@ -724,3 +724,9 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 
 // oneLine keeps an error message on a single output line.
 func oneLine(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\r", " "), "\n", " ") }
+
+// fieldsOf splits a line on runs of spaces and tabs, the only separators
+// the line formats allow.
+func fieldsOf(line string) []string {
+	return strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
+}

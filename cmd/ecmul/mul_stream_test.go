@@ -24,10 +24,11 @@ import (
 // streamSource produces lines on the fly: line i is pattern[i % len]. It
 // holds nothing of what it has produced.
 type streamSource struct {
-	pattern []item
-	total   int
-	i       int
-	buf     []byte
+	pattern  []item
+	total    int
+	i        int
+	produced atomic.Int64 // i, published for the heap sampler
+	buf      []byte
 }
 
 func (s *streamSource) Read(p []byte) (int, error) {
@@ -36,6 +37,7 @@ func (s *streamSource) Read(p []byte) (int, error) {
 		s.buf = append(s.buf, '\n')
 		s.i++
 	}
+	s.produced.Store(int64(s.i))
 	if len(s.buf) == 0 {
 		return 0, io.EOF
 	}
@@ -141,7 +143,7 @@ func TestMulStreamBoundedMemory(t *testing.T) {
 			}
 			runtime.ReadMemStats(&ms)
 			peak := &peakFirst
-			if src.i > total/2 { // racy read of a counter, good enough to split the run
+			if src.produced.Load() > int64(total/2) {
 				peak = &peakSecond
 			}
 			for {
