@@ -11,21 +11,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
-	"github.com/rnsec/ecmul/gpu/fakecuda"
-	"github.com/rnsec/ecmul/internal/kernelemu"
-	"github.com/rnsec/ecmul/ladder"
 )
-
-// fakeGPU returns a fake driver whose kernel is emulated by the CPU twin of c,
-// installed for the engines New creates until the test ends.
-func fakeGPU(t *testing.T, c *curves.Curve) *fakecuda.Driver {
-	su, err := ladder.NewSetup(c)
-	require.NoError(t, err)
-	d := fakecuda.New()
-	d.OnLaunch = kernelemu.Launch(d, su)
-	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
-	return d
-}
 
 // fakeBatch is a small P-224 batch with one invalid item in the middle.
 func fakeBatch(t *testing.T, c *curves.Curve, items int) ([]*ecmul.Point, []*big.Int) {
@@ -70,7 +56,7 @@ func checkComputed(t *testing.T, c *curves.Curve, pts []*ecmul.Point, ks []*big.
 // the kernel emulated by the CPU twin.
 func TestGPUBackendOnFakeDriver(t *testing.T) {
 	c := curves.P224()
-	d := fakeGPU(t, c)
+	d := faultDriver(t, c)
 	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 3}})
 	require.NoError(t, err)
 	require.Equal(t, ecmul.GPU, eng.Backend())
@@ -89,7 +75,7 @@ func TestGPUBackendOnFakeDriver(t *testing.T) {
 // an error, nothing leaks, and the engine still works afterwards.
 func TestGPUBackendFaults(t *testing.T) {
 	c := curves.P224()
-	d := fakeGPU(t, c)
+	d := faultDriver(t, c)
 	pts, ks := fakeBatch(t, c, 7)
 	for _, call := range []string{"MemcpyHtoDAsync", "LaunchKernel", "StreamSynchronize", "MemcpyDtoHAsync"} {
 		t.Run(call, func(t *testing.T) {
@@ -132,7 +118,7 @@ func TestGPUBackendFaults(t *testing.T) {
 // TestGPUBackendCancel: a context that ends stops the batch between chunks.
 func TestGPUBackendCancel(t *testing.T) {
 	c := curves.P224()
-	d := fakeGPU(t, c)
+	d := faultDriver(t, c)
 	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 2}})
 	require.NoError(t, err)
 	defer eng.Close()
