@@ -8,6 +8,7 @@
 //	ecmul devices list the CUDA devices
 //	ecmul bench   measure throughput and latency against CPU peers
 //	ecmul plot    draw latency and throughput charts from bench reports
+//	ecmul version print the commit and kernel sources hash of the binary
 //
 // Run "ecmul help COMMAND" for the flags of each command.
 package main
@@ -39,6 +40,7 @@ func commands() []command {
 		{"devices", "list the CUDA devices", runDevices},
 		{"bench", "measure throughput and latency versus batch size, with CPU peers", runBench},
 		{"plot", "draw latency and throughput charts from bench reports", runPlot},
+		{"version", "print the commit, Go version and kernel sources hash of this binary", runVersion},
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/kernels"
 )
 
 // cli runs the command line args with stdin and returns the exit status
@@ -678,4 +679,19 @@ func sourceDir() string {
 		}
 	}
 	return "."
+}
+
+// TestVersion checks that "ecmul version" names the kernel the binary
+// embeds (the hash is recomputed from the sources) and rejects arguments.
+func TestVersion(t *testing.T) {
+	code, out, errOut := cli(t, "", "version")
+	require.Equal(t, exitOK, code, errOut)
+	sum, err := kernels.SourcesHash(os.DirFS(filepath.Join(sourceDir(), "..", "..", "kernels")))
+	require.NoError(t, err)
+	require.Regexp(t, `^ecmul commit (unknown|[0-9a-f]{40}(-dirty)?)\ngo1\.[0-9.]+ `+runtime.GOOS+`/`+runtime.GOARCH+`\n`, out)
+	require.Contains(t, out, "kernel sources sha256 "+sum+"\n")
+
+	code, _, errOut = cli(t, "", "version", "extra")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, errOut, `unexpected argument "extra"`)
 }
