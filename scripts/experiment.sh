@@ -12,8 +12,8 @@
 #                                                    block mapping, 8, 16, 28 items per block
 #   plots/*.svg, plots/*.png                         the charts of ecmul plot
 # and prints the summary table, with every figure as a ratio to the best CPU
-# peer. Each batch size (1, 2, 4, ..., 2^20) runs once to warm up, then REPS
-# times. About 5 to 6 minutes on an H200 (estimated from bench/h200/*.json).
+# peer. Each batch size (1, 2, 4, ..., 2^20, and each items-per-block value,
+# for the one-block panel) runs once to warm up, then REPS times. About 5 to 6 minutes on an H200 (estimated from bench/h200/*.json).
 #
 # Environment overrides: OUT, REPS (3), BATCHES, IPB_224 (1,2,4,8,16),
 # IPB_256 (8,16,28), PEER_SECONDS (3), ECMUL (.dev/ecmul), ECMUL_FATBIN (a
@@ -69,17 +69,23 @@ status=0
 jsons=()
 date=$(date -u +%F)
 
-# run_bench NAME FLAGS...: one ecmul bench run; the files are renamed after
-# the commit the binary was built from, which the JSON records.
+# with_one_block BATCHES IPB: BATCHES plus each items-per-block value, so that
+# every configuration has the paper's one-block point (batch = items per block).
+with_one_block() {
+  tr ',' '\n' <<<"$1,$2" | sort -nu | paste -sd, -
+}
+
+# run_bench NAME BATCHES FLAGS...: one ecmul bench run; the files are renamed
+# after the commit the binary was built from, which the JSON records.
 run_bench() {
-  local name=$1
-  shift
+  local name=$1 batches=$2
+  shift 2
   local tmp="$OUT/.running-$name" t0=$SECONDS rc
   rm -f "$tmp".*
   log "bench $name: $*"
   set +e
   {
-    "$ECMUL" bench --backend gpu --batch "$BATCHES" --reps "$REPS" --peer-seconds "$PEER_SECONDS" \
+    "$ECMUL" bench --backend gpu --batch "$batches" --reps "$REPS" --peer-seconds "$PEER_SECONDS" \
       --json "$tmp.json" --csv "$tmp.csv" "$@" 2>&1
     echo "rc=$?" >"$tmp.rc"
   } | tee "$tmp.log" | grep --line-buffered -E "^bench:|^ecmul bench|^peer |batch=$max_batch:"
@@ -105,8 +111,8 @@ run_bench() {
   log "bench $name: $((SECONDS - t0)) s, $stem.{json,csv,log}"
 }
 
-run_bench p224 --curve p224 --ext shenoy,kawamura --mapping warp,block --ipb "$IPB_224"
-run_bench p256-secp256k1 --curve p256,secp256k1 --ext shenoy,kawamura --mapping block --ipb "$IPB_256"
+run_bench p224 "$(with_one_block "$BATCHES" "$IPB_224")" --curve p224 --ext shenoy,kawamura --mapping warp,block --ipb "$IPB_224"
+run_bench p256-secp256k1 "$(with_one_block "$BATCHES" "$IPB_256")" --curve p256,secp256k1 --ext shenoy,kawamura --mapping block --ipb "$IPB_256"
 
 if ((${#jsons[@]} == 0)); then
   log "no results"

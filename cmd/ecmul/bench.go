@@ -94,6 +94,7 @@ type benchReport struct {
 	Commit    string        `json:"commit"`
 	GoVersion string        `json:"go_version"`
 	HostCores int           `json:"host_cores"`
+	HostCPU   string        `json:"host_cpu,omitempty"`
 	Device    string        `json:"device"`
 	Driver    string        `json:"driver,omitempty"`
 	Reps      int           `json:"reps,omitempty"`
@@ -130,6 +131,22 @@ func intList(s string) ([]int, error) {
 		return nil, errors.New("empty list")
 	}
 	return out, nil
+}
+
+// hostCPUModel returns the host's processor model from /proc/cpuinfo, or ""
+// where there is none. The CPU peers and the host's share of an end-to-end
+// run depend on it, so a report names it.
+func hostCPUModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 func commit() string {
@@ -455,7 +472,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 		eng.Close()
 	}
 	rep := benchReport{Date: time.Now().UTC().Format(time.RFC3339), Commit: commit(), GoVersion: runtime.Version(),
-		HostCores: runtime.NumCPU(), Device: "cpu", Reps: cfg.reps}
+		HostCores: runtime.NumCPU(), HostCPU: hostCPUModel(), Device: "cpu", Reps: cfg.reps}
 	if backend == ecmul.GPU {
 		rep.Chunk = cfg.chunk
 	}
@@ -677,7 +694,7 @@ func writeBenchCSV(w io.Writer, rep *benchReport) error {
 }
 
 func printBench(w io.Writer, rep *benchReport) {
-	fmt.Fprintf(w, "device: %s  driver: %s  host cores: %d  commit: %.12s  %s\n", rep.Device, rep.Driver, rep.HostCores, rep.Commit, rep.Date)
+	fmt.Fprintf(w, "device: %s  driver: %s  host: %d cores %s  commit: %.12s  %s\n", rep.Device, rep.Driver, rep.HostCores, rep.HostCPU, rep.Commit, rep.Date)
 	for _, p := range rep.Peers {
 		fmt.Fprintf(w, "peer %-9s %-40s %12.0f op/s\n", p.Curve, p.Name, p.OpsPerSec)
 	}

@@ -136,6 +136,9 @@ func TestBenchCPUGrid(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &rep))
 	require.Equal(t, 2, rep.Reps)
 	require.Zero(t, rep.Chunk)
+	if info, err := os.ReadFile("/proc/cpuinfo"); err == nil && strings.Contains(string(info), "model name") {
+		require.NotEmpty(t, rep.HostCPU, "the report names the host's processor")
+	}
 	type key struct {
 		curve string
 		batch int
