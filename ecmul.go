@@ -179,45 +179,61 @@ func (e *Engine) Close() error { return e.run.close() }
 // gives the point at infinity. The error is non-nil only when the batch as
 // a whole failed (lengths differ, ctx ended, a GPU fault): then the items
 // without a result carry that error too, and no item is reported computed
-// that was not.
+// that was not. Once ctx ends, validation stops within validateBlock items
+// per worker and computing within one chunk; the invalid items found before
+// keep their own error.
 func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big.Int) ([]Result, error) {
 	if len(points) != len(scalars) {
 		return nil, ErrLengthMismatch
 	}
 	res := make([]Result, len(points))
+	if len(points) == 0 {
+		return res, nil
+	}
+	err := e.validate(ctx, points, scalars, res)
+	if err == nil {
+		items := make([]item, 0, len(points))
+		for i := range points {
+			if res[i].Err == nil {
+				items = append(items, item{x: points[i].X, y: points[i].Y, k: scalars[i], res: &res[i]})
+			}
+		}
+		if len(items) > 0 {
+			err = e.run.run(ctx, items)
+		}
+	}
+	for i := range res {
+		r := &res[i]
+		if err != nil && r.X == nil && !r.Infinity && r.Err == nil {
+			r.Err = err
+		}
+		if r.Err != nil {
+			if _, ok := r.Err.(*ItemError); !ok {
+				r.Err = &ItemError{Index: i, Err: r.Err}
+			}
+		}
+	}
+	return res, err
+}
+
+// validateBlock is how many items a validation worker checks between two
+// looks at the context.
+const validateBlock = 256
+
+// validate checks every item on all workers, storing each invalid item's
+// error in res; it stops early, returning ctx's error, once ctx ends.
+func (e *Engine) validate(ctx context.Context, points []*Point, scalars []*big.Int, res []Result) error {
 	parallel(len(points), e.opts.Workers, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
+			if i > lo && (i-lo)%validateBlock == 0 && ctx.Err() != nil {
+				return
+			}
 			if err := e.check(points[i], scalars[i]); err != nil {
 				res[i].Err = &ItemError{Index: i, Err: err}
 			}
 		}
 	})
-	items := make([]item, 0, len(points))
-	for i := range points {
-		if res[i].Err == nil {
-			items = append(items, item{x: points[i].X, y: points[i].Y, k: scalars[i], res: &res[i]})
-		}
-	}
-	if len(items) == 0 {
-		return res, nil
-	}
-	err := e.run.run(ctx, items)
-	if err != nil {
-		for i := range items {
-			r := items[i].res
-			if r.X == nil && !r.Infinity && r.Err == nil {
-				r.Err = err
-			}
-		}
-	}
-	for i := range res {
-		if res[i].Err != nil {
-			if _, ok := res[i].Err.(*ItemError); !ok {
-				res[i].Err = &ItemError{Index: i, Err: res[i].Err}
-			}
-		}
-	}
-	return res, err
+	return ctx.Err()
 }
 
 func (e *Engine) check(p *Point, k *big.Int) error {
