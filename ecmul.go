@@ -202,12 +202,20 @@ func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big
 			err = e.run.run(ctx, items)
 		}
 	}
+	// A batch failure can leave millions of items without a result: their
+	// errors share one allocation. The capacity covers every item from the
+	// first such one on, so appending never moves the earlier ones.
+	var batchErrs []ItemError
 	for i := range res {
 		r := &res[i]
-		if err != nil && r.X == nil && !r.Infinity && r.Err == nil {
-			r.Err = err
-		}
-		if r.Err != nil {
+		switch {
+		case err != nil && r.X == nil && !r.Infinity && r.Err == nil:
+			if batchErrs == nil {
+				batchErrs = make([]ItemError, 0, len(res)-i)
+			}
+			batchErrs = append(batchErrs, ItemError{Index: i, Err: err})
+			r.Err = &batchErrs[len(batchErrs)-1]
+		case r.Err != nil:
 			if _, ok := r.Err.(*ItemError); !ok {
 				r.Err = &ItemError{Index: i, Err: r.Err}
 			}
