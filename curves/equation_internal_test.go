@@ -52,3 +52,45 @@ func TestEquationMatchesBig(t *testing.T) {
 		})
 	}
 }
+
+// FuzzCurveEquation compares the fast curve equation with math/big, for
+// each curve, on arbitrary coordinates below p and (top bit of which) on
+// points of the curve, as they are or negated or with y moved a little.
+func FuzzCurveEquation(f *testing.F) {
+	for _, c := range []*Curve{curveP224, curveP256, curveK256} {
+		f.Add(uint8(0), c.Gx.Bytes(), c.Gy.Bytes())
+		f.Add(uint8(1), c.Gx.Bytes(), new(big.Int).Sub(c.P, c.Gy).Bytes())
+		f.Add(uint8(2), []byte{}, []byte{1})
+		f.Add(uint8(2), new(big.Int).Sub(c.P, big.NewInt(1)).Bytes(), c.Gy.Bytes())
+	}
+	f.Add(uint8(0x80), []byte{7}, []byte{})
+	f.Add(uint8(0x81), []byte{0xff, 0x13}, []byte{1})
+	f.Add(uint8(0x82), []byte{3}, []byte{4})
+	curves := []*Curve{curveP224, curveP256, curveK256}
+	f.Fuzz(func(t *testing.T, which uint8, xb, yb []byte) {
+		c := curves[int(which&0x7f)%len(curves)]
+		x := new(big.Int).Mod(new(big.Int).SetBytes(xb), c.P)
+		y := new(big.Int).Mod(new(big.Int).SetBytes(yb), c.P)
+		if which&0x80 != 0 {
+			// a point of the curve, k·G for k from xb, negated or moved
+			// by the low byte of yb
+			px, py, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, new(big.Int).SetBytes(xb))
+			if err != nil || !ok {
+				return
+			}
+			x, y = px, py
+			if len(yb) > 0 {
+				y.Add(y, big.NewInt(int64(yb[0]>>1)))
+				if yb[0]&1 != 0 {
+					y.Sub(c.P, y)
+				}
+				y.Mod(y, c.P)
+			}
+		}
+		slow := *c
+		slow.eq = nil
+		if got, want := c.satisfiesEquation(x, y), slow.satisfiesEquation(x, y); got != want {
+			t.Fatalf("%s x=%x y=%x: fast %v, math/big %v", c.Name, x, y, got, want)
+		}
+	})
+}
