@@ -147,7 +147,7 @@ func (su *Setup) affine(h *hostField, jobs []Job, pr []fp.Element) ([]Affine, []
 		f.Mul(&t, &s.w, &invD) // 1/(2y_G)
 		// y_P = ((x_P·x_G + a)(x_P + x_G) + 2b − (x_P − x_G)²·x_Q) / (2y_G)
 		f.Mul(&num, &xp, &s.xg)
-		f.Add(&num, &num, &h.a)
+		f.Add(&num, &num, &h.eq.A)
 		f.Add(&u, &xp, &s.xg)
 		f.Mul(&num, &num, &u)
 		f.Add(&num, &num, &h.twoB)
@@ -156,14 +156,8 @@ func (su *Setup) affine(h *hostField, jobs []Job, pr []fp.Element) ([]Affine, []
 		f.Mul(&df, &df, &xq)
 		f.Sub(&num, &num, &df)
 		f.Mul(&yp, &num, &t)
-		// on the curve: y² = x(x² + a) + b, and not (0, 0), as Curve.Validate
-		var lhs, rhs fp.Element
-		f.Square(&lhs, &yp)
-		f.Square(&rhs, &xp)
-		f.Add(&rhs, &rhs, &h.a)
-		f.Mul(&rhs, &rhs, &xp)
-		f.Add(&rhs, &rhs, &h.b)
-		if !lhs.Equal(&rhs) || xp.IsZero() && yp.IsZero() {
+		// on the curve, and not (0, 0), as Curve.Validate
+		if !h.eq.Holds(&xp, &yp) || xp.IsZero() && yp.IsZero() {
 			out[i], errs[i] = Affine{}, ErrResultCheck
 			continue
 		}

@@ -21,11 +21,11 @@ type hostField struct {
 	negM [8]uint64 // 32-bit halves of (−M·R²) mod p
 
 	// binary → RNS
-	toMont fp.Element  // M·R mod p: Mul(x, toMont) = x·M mod p, canonical, for any x < 2^256
-	in     []inChannel // the B channels, then the B̃ channels
-	meMask uint64      // m_e − 1, m_e = 2^MeBits
-	a, b   fp.Element  // the curve's coefficients, Montgomery form
-	twoB   fp.Element  // 2b
+	toMont fp.Element   // M·R mod p: Mul(x, toMont) = x·M mod p, canonical, for any x < 2^256
+	in     []inChannel  // the B channels, then the B̃ channels
+	meMask uint64       // m_e − 1, m_e = 2^MeBits
+	eq     *fp.Equation // the curve equation, for the check of results
+	twoB   fp.Element   // 2b
 }
 
 // crtChannel is channel j of B for the CRT: ξ_j = |r_j·|M_j^{-1}|_{m_j}|_{m_j}
@@ -115,9 +115,8 @@ func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
 			h.in = append(h.in, ch)
 		}
 	}
-	f.SetInt64(&h.a, a)
-	f.SetBig(&h.b, b)
-	f.Double(&h.twoB, &h.b)
+	h.eq = fp.NewEquation(f, a, b)
+	f.Double(&h.twoB, &h.eq.B)
 	return h
 }
 
