@@ -17,43 +17,6 @@ import (
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
 
-// wycheproofFiles are the ECDH vectors in testdata/wycheproof, with the
-// curve each must name.
-var wycheproofFiles = []struct {
-	curve *curves.Curve
-	file  string
-}{
-	{curves.P224(), "ecdh_secp224r1_ecpoint_test.json.gz"},
-	{curves.P224(), "ecdh_secp224r1_test.json.gz"},
-	{curves.P256(), "ecdh_secp256r1_ecpoint_test.json.gz"},
-	{curves.P256(), "ecdh_secp256r1_test.json.gz"},
-	{curves.Secp256k1(), "ecdh_secp256k1_test.json.gz"},
-}
-
-// publicSEC1 extracts the SEC1 bytes of a case's public key: as they are
-// in the ecpoint files, from a strictly parsed SubjectPublicKeyInfo naming
-// curve c in the others.
-func publicSEC1(c *curves.Curve, encoding string, public []byte) ([]byte, error) {
-	switch encoding {
-	case "ecpoint":
-		return public, nil
-	case "asn":
-		name, point, err := wycheproof.ParseSPKI(public)
-		if err != nil {
-			return nil, err
-		}
-		pc, err := curves.ByName(name)
-		if err != nil {
-			return nil, err
-		}
-		if pc != c {
-			return nil, fmt.Errorf("public key is on %s, want %s", pc.Name, c.Name)
-		}
-		return point, nil
-	}
-	return nil, fmt.Errorf("unknown encoding %q", encoding)
-}
-
 // rawUncompressed splits an uncompressed SEC1 encoding into its coordinates
 // without validating them, so that the engine's own validation can be put
 // to the test.
@@ -100,18 +63,18 @@ func TestWycheproofECDH(t *testing.T) {
 		backends = append(backends, backend{"gpu", ecmul.Options{Backend: ecmul.GPU}, false})
 	}
 	var table []string
-	for _, wf := range wycheproofFiles {
-		f, err := wycheproof.Load(wycheproof.Path(wf.file))
+	for _, wf := range wycheproof.ECDHFiles {
+		f, err := wycheproof.Load(wycheproof.Path(wf.File))
 		require.NoError(t, err)
 		fc, err := curves.ByName(f.Curve)
 		require.NoError(t, err)
-		require.Same(t, wf.curve, fc, wf.file)
+		require.Same(t, wf.Curve, fc, wf.File)
 		for _, bk := range backends {
-			name := strings.TrimSuffix(wf.file, "_test.json.gz") + "/backend=" + bk.name
+			name := strings.TrimSuffix(wf.File, "_test.json.gz") + "/backend=" + bk.name
 			t.Run(name, func(t *testing.T) {
-				n := runWycheproof(t, wf.curve, f, newEngine(t, wf.curve, bk.opts), bk.sample)
+				n := runWycheproof(t, wf.Curve, f, newEngine(t, wf.Curve, bk.opts), bk.sample)
 				line := fmt.Sprintf("%-28s %-16s valid matched %3d, acceptable matched %d / rejected %3d, invalid rejected %2d, raw points rejected by the engine %2d, not sampled %3d",
-					strings.TrimSuffix(wf.file, ".json.gz"), bk.name, n.validMatched, n.acceptMatched, n.acceptRejected, n.invalidRejected, n.engineRejected, n.sampledOut)
+					strings.TrimSuffix(wf.File, ".json.gz"), bk.name, n.validMatched, n.acceptMatched, n.acceptRejected, n.invalidRejected, n.engineRejected, n.sampledOut)
 				t.Log(line)
 				table = append(table, line)
 			})
@@ -137,7 +100,7 @@ func runWycheproof(t *testing.T, c *curves.Curve, f *wycheproof.File, e *ecmul.E
 			n.sampledOut++
 			continue
 		}
-		sec1, err := publicSEC1(c, f.Encoding, tc.Public)
+		sec1, err := wycheproof.PublicSEC1(c, f.Encoding, tc.Public)
 		var p *ecmul.Point
 		if err == nil {
 			p, err = c.DecodeSEC1(sec1)

@@ -13,40 +13,13 @@ import (
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
 
-// wycheproofFiles lists the ECDH vectors per curve. The "ecpoint" files carry
-// raw SEC1 points; the "asn" files carry DER SubjectPublicKeyInfo, parsed
-// strictly by wycheproof.ParseSPKI (named curves only) before DecodeSEC1.
-var wycheproofFiles = []struct {
-	curve *curves.Curve
-	file  string
-}{
-	{curves.P224(), "ecdh_secp224r1_ecpoint_test.json.gz"},
-	{curves.P224(), "ecdh_secp224r1_test.json.gz"},
-	{curves.P256(), "ecdh_secp256r1_ecpoint_test.json.gz"},
-	{curves.P256(), "ecdh_secp256r1_test.json.gz"},
-	{curves.Secp256k1(), "ecdh_secp256k1_test.json.gz"},
-}
-
 // decodePublic turns a test's public key into a validated point.
 func decodePublic(c *curves.Curve, encoding string, public []byte) (*curves.Point, error) {
-	switch encoding {
-	case "ecpoint":
-		return c.DecodeSEC1(public)
-	case "asn":
-		name, point, err := wycheproof.ParseSPKI(public)
-		if err != nil {
-			return nil, err
-		}
-		pc, err := curves.ByName(name)
-		if err != nil {
-			return nil, err
-		}
-		if pc != c {
-			return nil, fmt.Errorf("public key is on %s, want %s", pc.Name, c.Name)
-		}
-		return c.DecodeSEC1(point)
+	sec1, err := wycheproof.PublicSEC1(c, encoding, public)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("unknown encoding %q", encoding)
+	return c.DecodeSEC1(sec1)
 }
 
 // ecdh returns the shared secret: the x coordinate of private·public as
@@ -99,10 +72,10 @@ func summary(m map[string]int) string {
 // accepted must give the expected secret. With -short, only every 10th valid
 // case is computed.
 func TestWycheproofECDH(t *testing.T) {
-	for _, wf := range wycheproofFiles {
-		c := wf.curve
-		t.Run(c.Name+"/"+strings.TrimSuffix(wf.file, ".json.gz"), func(t *testing.T) {
-			f, err := wycheproof.Load(wycheproof.Path(wf.file))
+	for _, wf := range wycheproof.ECDHFiles {
+		c := wf.Curve
+		t.Run(c.Name+"/"+strings.TrimSuffix(wf.File, ".json.gz"), func(t *testing.T) {
+			f, err := wycheproof.Load(wycheproof.Path(wf.File))
 			require.NoError(t, err)
 			fc, err := curves.ByName(f.Curve)
 			require.NoError(t, err)
@@ -139,7 +112,7 @@ func TestWycheproofECDH(t *testing.T) {
 				}
 			}
 			t.Logf("%s (%s, %d cases): valid matched %d, invalid rejected %d, acceptable accepted %d / rejected %d, skipped (-short) %d",
-				wf.file, f.Encoding, len(f.Cases), validMatched, invalidRejected, acceptAccepted, acceptRejected, skipped)
+				wf.File, f.Encoding, len(f.Cases), validMatched, invalidRejected, acceptAccepted, acceptRejected, skipped)
 			t.Logf("invalid rejections: %s", summary(invalidReasons))
 			if len(acceptReasons) > 0 {
 				t.Logf("acceptable rejections: %s", summary(acceptReasons))
