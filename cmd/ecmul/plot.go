@@ -814,31 +814,34 @@ var paperPoints = plotter.XYs{{X: 1, Y: 24.3}, {X: 1, Y: 28.4}, {X: 600, Y: 60.3
 // logXY is the point (log2 x, log10 y).
 func logXY(x, y float64) plotter.XY { return plotter.XY{X: math.Log2(x), Y: math.Log10(y)} }
 
-// latencyFigure: latency of one batch versus batch size, log-log.
-func latencyFigure(g *plotGroup, paper bool) *figure {
+// batchPanels draws the panels of a figure against batch size: one per
+// family of variants when they are too many for one, in each a solid end-to-
+// end line and a dashed kernel-only line per variant. point gives a result's
+// two points, the kernel's only when ok. It returns the panels, the legend of
+// the lines and whether any kernel line was drawn.
+func batchPanels(g *plotGroup, yLabel string, yTicks plot.Ticker,
+	point func(r benchResult) (e2e, kern plotter.XY, ok bool)) (panels []*plot.Plot, legend []legendEntry, hasKernel bool) {
 	vs := g.variants()
 	fams, split := panelsFor(vs, 6)
 	ipbs := g.ipbs()
 	styles := lineStyles(vs, split, ipbs)
-	withPaper := paper && g.curve == "P-224"
-	hasKernel := false
-	var panels []*plot.Plot
 	for _, fam := range fams {
 		title := ""
 		if split {
 			title = fam.familyLabel()
 		}
-		p := newPanel(title, batchAxis, "latency of one batch (ms)")
-		p.X.Tick.Marker, p.Y.Tick.Marker = pow2Ticks{}, log10Ticks{}
+		p := newPanel(title, batchAxis, yLabel)
+		p.X.Tick.Marker, p.Y.Tick.Marker = pow2Ticks{}, yTicks
 		for _, v := range vs {
 			if split && v.family() != fam {
 				continue
 			}
 			var e2e, kern plotter.XYs
 			for _, r := range g.series(v) {
-				e2e = append(e2e, logXY(float64(r.Batch), r.LatencyMs))
-				if r.KernelMs > 0 && r.KernelBatch == r.Batch {
-					kern = append(kern, logXY(float64(r.Batch), r.KernelMs))
+				e, k, ok := point(r)
+				e2e = append(e2e, e)
+				if ok {
+					kern = append(kern, k)
 				}
 			}
 			st := styles[v]
@@ -848,7 +851,20 @@ func latencyFigure(g *plotGroup, paper bool) *figure {
 				hasKernel = true
 			}
 		}
-		if withPaper {
+		panels = append(panels, p)
+	}
+	return panels, append(lineLegend(vs, split, ipbs, styles), styleKey(hasKernel)...), hasKernel
+}
+
+// latencyFigure: latency of one batch versus batch size, log-log.
+func latencyFigure(g *plotGroup, paper bool) *figure {
+	withPaper := paper && g.curve == "P-224"
+	panels, legend, hasKernel := batchPanels(g, "latency of one batch (ms)", log10Ticks{},
+		func(r benchResult) (plotter.XY, plotter.XY, bool) {
+			return logXY(float64(r.Batch), r.LatencyMs), logXY(float64(r.Batch), r.KernelMs), r.KernelMs > 0 && r.KernelBatch == r.Batch
+		})
+	if withPaper {
+		for _, p := range panels {
 			var xys plotter.XYs
 			for _, pt := range paperPoints {
 				xys = append(xys, logXY(pt.X, pt.Y))
@@ -857,14 +873,13 @@ func latencyFigure(g *plotGroup, paper bool) *figure {
 			s.Color, s.Shape, s.Radius = color.Black, draw.CrossGlyph{}, vg.Points(5)
 			p.Add(s)
 		}
-		panels = append(panels, p)
 	}
 	shareRange(panels, true, true)
 	for _, p := range panels {
 		p.Y.Min, p.Y.Max = roundLog125(p.Y.Min, false), roundLog125(p.Y.Max, true)
 	}
 	f := newFigure(g.curve+": latency of one batch versus batch size", g.subtitle(), panels)
-	f.legend = append(lineLegend(vs, split, ipbs, styles), styleKey(hasKernel)...)
+	f.legend = legend
 	f.notes = append(f.notes, "End to end: ScalarMult from big-integer points and scalars to affine results (validation, conversions, "+
 		"transfers, the batched inversion and y-recovery included), one scalar per item.")
 	if hasKernel {
@@ -935,47 +950,21 @@ func siOps(v float64) string {
 
 // throughputFigure: scalar multiplications per second versus batch size.
 func throughputFigure(g *plotGroup) *figure {
-	vs := g.variants()
-	fams, split := panelsFor(vs, 6)
-	ipbs := g.ipbs()
-	styles := lineStyles(vs, split, ipbs)
-	hasKernel := false
-	var panels []*plot.Plot
-	for _, fam := range fams {
-		title := ""
-		if split {
-			title = fam.familyLabel()
-		}
-		p := newPanel(title, batchAxis, "million multiplications per second")
-		p.X.Tick.Marker, p.Y.Tick.Marker = pow2Ticks{}, linearTicks{}
-		for _, v := range vs {
-			if split && v.family() != fam {
-				continue
-			}
-			var e2e, kern plotter.XYs
-			for _, r := range g.series(v) {
-				e2e = append(e2e, plotter.XY{X: math.Log2(float64(r.Batch)), Y: r.OpsPerSec / 1e6})
-				if r.KernelOps > 0 {
-					kern = append(kern, plotter.XY{X: math.Log2(float64(r.Batch)), Y: r.KernelOps / 1e6})
-				}
-			}
-			st := styles[v]
-			addLine(p, e2e, st)
-			st.dashed = true
-			if l, _ := addLine(p, kern, st); l != nil {
-				hasKernel = true
-			}
-		}
+	panels, legend, hasKernel := batchPanels(g, "million multiplications per second", linearTicks{},
+		func(r benchResult) (plotter.XY, plotter.XY, bool) {
+			x := math.Log2(float64(r.Batch))
+			return plotter.XY{X: x, Y: r.OpsPerSec / 1e6}, plotter.XY{X: x, Y: r.KernelOps / 1e6}, r.KernelOps > 0
+		})
+	for _, p := range panels {
 		peerLines(p, g.peers)
 		p.Y.Min = 0
-		panels = append(panels, p)
 	}
 	shareRange(panels, true, true)
 	for _, p := range panels {
 		p.Y.Min, p.Y.Max = 0, p.Y.Max*1.04
 	}
 	f := newFigure(g.curve+": throughput versus batch size", g.subtitle(), panels)
-	f.legend = append(lineLegend(vs, split, ipbs, styles), styleKey(hasKernel)...)
+	f.legend = legend
 	if len(g.peers) > 0 {
 		f.legend = append(f.legend, legendEntry{name: ""}, legendEntry{name: "CPU peers (same host):"})
 		f.legend = append(f.legend, peerLegend(g.peers)...)
