@@ -76,7 +76,7 @@ kernels-hash:
 # kernels-harness builds the GPU harness (bit-exactness and timing on a GPU).
 kernels-harness: kernels/harness/harness
 
-kernels/harness/harness: kernels/harness/harness.cu kernels/harness/vectors.h
+kernels/harness/harness: kernels/harness/harness.cu kernels/harness/vectors.h kernels/schedule_gen.cuh
 	$(NVCC) -std=c++17 -O2 -o $@ kernels/harness/harness.cu $(CUDA_LIBS)
 
 # kernels-emulate builds the CPU emulation of the kernel (bit-exactness without a GPU).

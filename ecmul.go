@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math/big"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/rnsec/ecmul/basext"
@@ -54,12 +55,13 @@ func ParseBackend(s string) (Backend, error) {
 const MaxScalarBits = 512
 
 // Options configure an Engine. The zero value is the auto backend with
-// Shenoy's base extension on every core.
+// the co-Z ladder and Shenoy's base extension on every core.
 type Options struct {
-	Backend Backend        // "" means Auto
-	Ext     basext.Variant // base extension of the rns-cpu and gpu backends
-	Workers int            // CPU goroutines; 0 means GOMAXPROCS
-	GPU     GPUOptions     // settings of the gpu backend
+	Backend  Backend        // "" means Auto
+	Schedule ladder.Kind    // ladder schedule of the rns-cpu and gpu backends: ladder.CoZ (the zero value) or ladder.Paper
+	Ext      basext.Variant // base extension of the rns-cpu and gpu backends
+	Workers  int            // CPU goroutines; 0 means GOMAXPROCS
+	GPU      GPUOptions     // settings of the gpu backend
 }
 
 // Point is an affine point (x, y).
@@ -127,19 +129,22 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 	if opts.Ext != basext.Shenoy && opts.Ext != basext.Kawamura {
 		return nil, fmt.Errorf("ecmul: unknown base extension %v", opts.Ext)
 	}
+	if !slices.Contains(ladder.Kinds(), opts.Schedule) {
+		return nil, fmt.Errorf("ecmul: unknown schedule %v", opts.Schedule)
+	}
 	e := &Engine{curve: c, opts: opts}
 	switch opts.Backend {
 	case CPU:
 		e.run = &cpuRunner{curve: c, workers: opts.Workers}
 	case RNSCPU:
-		su, err := ladder.NewSetup(c)
+		su, err := ladder.NewSetupKind(c, opts.Schedule)
 		if err != nil {
 			return nil, err
 		}
 		e.setup = su
 		e.run = &rnsRunner{su: su, ext: opts.Ext, workers: opts.Workers}
 	case GPU, Auto:
-		su, err := ladder.NewSetup(c)
+		su, err := ladder.NewSetupKind(c, opts.Schedule)
 		if err != nil {
 			return nil, err
 		}

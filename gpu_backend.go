@@ -8,13 +8,14 @@ import (
 	"sync"
 
 	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
 )
 
 // GPUOptions configure the gpu backend; zero values pick the defaults.
 type GPUOptions struct {
 	Device        int    // CUDA device ordinal
-	ItemsPerBlock int    // items per thread block (default: 8 in the warp mapping, the most that fit 504 threads in the block mapping)
+	ItemsPerBlock int    // items per thread block (default: 8 in the warp mapping, the most that fit kernels.MaxThreads threads in the block mapping)
 	Mapping       string // "warp" (whole items inside a warp) or "block" (the paper's block-wide mapping); default: the faster for the curve
 	Chunk         int    // most items per launch (default 1<<17); larger batches run in chunks on two streams
 }
@@ -60,18 +61,19 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	if g.Chunk <= 0 {
 		g.Chunk = 1 << 17
 	}
-	entry, lanes, err := gpu.KernelEntry(su.Curve.Name, n, opts.Ext.String(), g.Mapping)
+	k, err := kernels.Find(su.Curve.Name, su.Schedule.Kind.String(), opts.Ext.String(), g.Mapping)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
 	}
+	lanes := k.Lanes(n)
 	if g.ItemsPerBlock <= 0 {
 		g.ItemsPerBlock = 8
 		if g.Mapping == "block" {
-			g.ItemsPerBlock = 504 / lanes
+			g.ItemsPerBlock = k.MaxItemsPerBlock(n)
 		}
 	}
 	eng, err := gpu.Open(d, gpu.Config{
-		Device: g.Device, Image: image, Entry: entry, Constants: su.KernelConstants(),
+		Device: g.Device, Image: image, Entry: k.Name(), Constants: su.KernelConstants(),
 		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
 		LanesPerItem: lanes, ItemsPerBlock: g.ItemsPerBlock, Chunk: g.Chunk,
 	})

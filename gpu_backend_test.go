@@ -20,12 +20,19 @@ import (
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/internal/wycheproof"
+	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/ladder"
 )
 
 // gpuEngine returns a gpu-backend engine, or skips the test without a GPU.
 func gpuEngine(t *testing.T, c *curves.Curve, ext basext.Variant, mapping string) *ecmul.Engine {
+	return gpuEngineSchedule(t, c, ladder.DefaultKind, ext, mapping)
+}
+
+// gpuEngineSchedule is gpuEngine with a ladder schedule.
+func gpuEngineSchedule(t *testing.T, c *curves.Curve, s ladder.Kind, ext basext.Variant, mapping string) *ecmul.Engine {
 	t.Helper()
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, Ext: ext, GPU: ecmul.GPUOptions{Mapping: mapping, Chunk: 4096}})
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, Schedule: s, Ext: ext, GPU: ecmul.GPUOptions{Mapping: mapping, Chunk: 4096}})
 	if errors.Is(err, gpu.ErrNoDevice) {
 		t.Skip("no CUDA device")
 	}
@@ -35,13 +42,21 @@ func gpuEngine(t *testing.T, c *curves.Curve, ext basext.Variant, mapping string
 }
 
 // TestGPUAgainstReference: random and edge items, mixed with invalid ones,
-// through the public API on every curve, variant and mapping.
+// through the public API on every curve, schedule, variant and mapping.
 func TestGPUAgainstReference(t *testing.T) {
 	for _, c := range curves.All() {
-		for _, v := range basext.Variants {
-			for _, mapping := range gpu.Mappings {
-				t.Run(fmt.Sprintf("curve=%s/ext=%s/mapping=%s", c.Name, v, mapping), func(t *testing.T) {
-					eng := gpuEngine(t, c, v, mapping)
+		for _, k := range kernels.Entries() {
+			if k.Curve != c.Name {
+				continue
+			}
+			v, err := basext.ParseVariant(k.Ext)
+			require.NoError(t, err)
+			s, err := ladder.ParseKind(k.Schedule)
+			require.NoError(t, err)
+			mapping := k.Mapping
+			{
+				t.Run(fmt.Sprintf("curve=%s/schedule=%s/ext=%s/mapping=%s", c.Name, s, v, mapping), func(t *testing.T) {
+					eng := gpuEngineSchedule(t, c, s, v, mapping)
 					rng := rand.New(rand.NewSource(7))
 					var pts []*ecmul.Point
 					var ks []*big.Int

@@ -65,7 +65,7 @@ func TestGPUBackendOnFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, res[4].Err, curves.ErrNotOnCurve)
 	require.Equal(t, 7, checkComputed(t, c, pts, ks, res))
-	require.Equal(t, []string{"ecm_ladder_p224_shenoy_warp"}, d.FunctionNames())
+	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_warp"}, d.FunctionNames())
 	require.NoError(t, eng.Close())
 	require.Zero(t, d.Live(), "Close releases every driver resource")
 }

@@ -2,7 +2,6 @@ package gpu_test
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
+	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
 )
 
@@ -30,12 +30,12 @@ func newFixture(t *testing.T, items int) *fixture {
 	d := fakecuda.New()
 	d.OnLaunch = kernelemu.Launch(d, su)
 	n := su.Params.N
-	entry, lanes, err := gpu.KernelEntry("P-224", n, "shenoy", "warp")
+	k, err := kernels.Find("P-224", su.Schedule.Kind.String(), "shenoy", "warp")
 	require.NoError(t, err)
 	return &fixture{d: d, su: su, jobs: jobs, want: cpuTwin(su, jobs), cfg: gpu.Config{
-		Image: []byte("fatbin"), Entry: entry, Constants: su.KernelConstants(),
+		Image: []byte("fatbin"), Entry: k.Name(), Constants: su.KernelConstants(),
 		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
-		LanesPerItem: lanes, ItemsPerBlock: 2, Chunk: 3,
+		LanesPerItem: k.Lanes(n), ItemsPerBlock: 2, Chunk: 3,
 	}}
 }
 
@@ -162,22 +162,4 @@ func TestOpenRejectsBadConfig(t *testing.T) {
 	_, err = gpu.Open(d, gpu.Config{Chunk: 1, ItemsPerBlock: 33, LanesPerItem: 16, InRows: 1, OutRows: 1, ScalarRows: 1})
 	require.ErrorContains(t, err, "threads per block")
 	require.Zero(t, d.Live())
-}
-
-func TestKernelEntry(t *testing.T) {
-	e, lanes, err := gpu.KernelEntry("P-224", 15, "shenoy", "warp")
-	require.NoError(t, err)
-	require.Equal(t, "ecm_ladder_p224_shenoy_warp", e)
-	require.Equal(t, 16, lanes)
-	_, lanes, err = gpu.KernelEntry("P-256", 17, "kawamura", "warp")
-	require.NoError(t, err)
-	require.Equal(t, 32, lanes)
-	_, lanes, err = gpu.KernelEntry("secp256k1", 17, "kawamura", "block")
-	require.NoError(t, err)
-	require.Equal(t, 18, lanes)
-	for _, bad := range [][3]string{{"P-384", "shenoy", "warp"}, {"P-224", "crt", "warp"}, {"P-224", "shenoy", "grid"}} {
-		_, _, err := gpu.KernelEntry(bad[0], 15, bad[1], bad[2])
-		require.Error(t, err)
-	}
-	require.True(t, errors.Is(gpu.ErrClosed, gpu.ErrClosed))
 }

@@ -3,7 +3,6 @@ package gpu_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/big"
 	"math/rand"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
 )
 
@@ -95,34 +95,49 @@ func cpuTwin(su *ladder.Setup, jobs []ladder.Job) []ladder.Channels {
 }
 
 // TestKernelMatchesCPUTwin runs every kernel entry point on random items and
-// checks the final X_P, Z_P, X_Q, Z_Q channel for channel against the CPU
-// RNS executor, and the affine results against the reference implementation.
+// checks its four outputs channel for channel against the CPU RNS executor,
+// and the affine results against the reference implementation.
 func TestKernelMatchesCPUTwin(t *testing.T) {
 	d := realDriver(t)
 	image, err := gpu.KernelImage()
 	require.NoError(t, err)
 	count := gpuItems()
-	for _, c := range curves.All() {
-		su, err := ladder.NewSetup(c)
-		require.NoError(t, err)
-		jobs, xs, ys, ks := randomJobs(t, su, count, 1)
-		want := cpuTwin(su, jobs)
-		// the references, once per curve
-		refX, refY, refOK := make([]*big.Int, count), make([]*big.Int, count), make([]bool, count)
-		for i := range count {
-			refX[i], refY[i], refOK[i], err = c.ReferenceScalarMult(xs[i], ys[i], ks[i])
+	type curveData struct {
+		su         *ladder.Setup
+		jobs       []ladder.Job
+		want       []ladder.Channels
+		refX, refY []*big.Int
+		refOK      []bool
+	}
+	data := map[string]*curveData{} // by curve and schedule: the CPU twin and references, once
+	for _, k := range kernels.Entries() {
+		cd := data[k.Curve+k.Schedule]
+		if cd == nil {
+			c, err := curves.ByName(k.Curve)
 			require.NoError(t, err)
+			kind, err := ladder.ParseKind(k.Schedule)
+			require.NoError(t, err)
+			su, err := ladder.NewSetupKind(c, kind)
+			require.NoError(t, err)
+			jobs, xs, ys, ks := randomJobs(t, su, count, 1)
+			cd = &curveData{su: su, jobs: jobs, want: cpuTwin(su, jobs),
+				refX: make([]*big.Int, count), refY: make([]*big.Int, count), refOK: make([]bool, count)}
+			for i := range count {
+				cd.refX[i], cd.refY[i], cd.refOK[i], err = c.ReferenceScalarMult(xs[i], ys[i], ks[i])
+				require.NoError(t, err)
+			}
+			data[k.Curve+k.Schedule] = cd
 		}
-		for _, v := range basext.Variants {
-			for _, mapping := range gpu.Mappings {
-				t.Run(fmt.Sprintf("curve=%s/ext=%s/mapping=%s", c.Name, v, mapping), func(t *testing.T) {
-					entry, lanes, err := gpu.KernelEntry(c.Name, su.Params.N, v.String(), mapping)
-					require.NoError(t, err)
+		su, jobs, want, refX, refY, refOK := cd.su, cd.jobs, cd.want, cd.refX, cd.refY, cd.refOK
+		{
+			{
+				entry := k.Name()
+				t.Run(entry, func(t *testing.T) {
 					n := su.Params.N
 					eng, err := gpu.Open(d, gpu.Config{
 						Image: image, Entry: entry, Constants: su.KernelConstants(),
 						InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
-						LanesPerItem: lanes, ItemsPerBlock: 4, Chunk: 1 << 15,
+						LanesPerItem: k.Lanes(n), ItemsPerBlock: 4, Chunk: 1 << 15,
 					})
 					require.NoError(t, err)
 					defer eng.Close()
@@ -156,9 +171,9 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 						}
 					}
 					require.Zero(t, mismatches, "channels differing from the CPU twin")
-					proj := make([]ladder.Projective, count)
+					proj := make([]ladder.Outputs, count)
 					for i := range count {
-						proj[i] = su.Projective(got[i])
+						proj[i] = su.Outputs(got[i])
 					}
 					aff, errs := su.ToAffine(jobs, proj)
 					for i := range count {

@@ -27,21 +27,25 @@ enum class BaseExt { Shenoy, Kawamura };
 // item packed across the block, exchanges ordered by __syncthreads.
 enum class Mapping { Warp, Block };
 
-constexpr int kMaxThreads = 512;  // the largest blockDim.x of every entry point
-constexpr int kMaxMuls = 7;       // the largest multiplication set of the schedule
+constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every entry point
 
-// Registers per thread: ECM_MAX_REGS caps them where nvcc has __maxnreg__
-// (12.4 and later), so that more warps share each scheduler; 0, or an older
-// nvcc, leaves it to __launch_bounds__(kMaxThreads). Either way a block of
-// more than kMaxThreads threads does not run: it fails to launch or traps.
-#ifndef ECM_MAX_REGS
-#define ECM_MAX_REGS 96
+// Registers per thread: each entry point's cap (kernels/entries.go), where
+// nvcc has __maxnreg__ (12.4 and later), so that more warps share each
+// scheduler; ECM_MAX_REGS, when defined, overrides every cap (for sweeps),
+// and 0, or an older nvcc, leaves it to __launch_bounds__(kMaxThreads).
+// Either way a block of more than kMaxThreads threads does not run: it fails
+// to launch or traps.
+#ifdef ECM_MAX_REGS
+#define ECM_REGS(cap) ECM_MAX_REGS
+#else
+#define ECM_MAX_REGS 1
+#define ECM_REGS(cap) cap
 #endif
 #if ECM_MAX_REGS > 0 && defined(__CUDACC_VER_MAJOR__) && \
     __CUDACC_VER_MAJOR__ * 100 + __CUDACC_VER_MINOR__ >= 1204
-#define ECM_KERNEL_BOUNDS __maxnreg__(ECM_MAX_REGS)
+#define ECM_KERNEL_BOUNDS(cap) __maxnreg__(ECM_REGS(cap))
 #else
-#define ECM_KERNEL_BOUNDS __launch_bounds__(kMaxThreads)
+#define ECM_KERNEL_BOUNDS(cap) __launch_bounds__(kMaxThreads)
 #endif
 
 // Shape of an item of n channels per base.
@@ -123,21 +127,23 @@ struct Residue {
 };
 
 // Shared memory of a block: two exchange rows per product of a set (the q_j,
-// then the ξ̃ of the result) per item slot, the Shenoy α per product, and
-// the addition constants per channel role (0..n−1, n for m_e).
-template <int N, Mapping M, int AddConsts>
+// then the ξ̃ of the result) per item slot, for sets of up to K products,
+// the Shenoy α per product, and the addition constants per channel role
+// (0..n−1, n for m_e).
+template <int N, Mapping M, int K, int AddConsts>
 struct SharedState {
   using Sh = Shape<N, M>;
-  uint4 rows[Sh::Items][2][kMaxMuls][Sh::Vecs];
-  uint32_t alpha[Sh::Items][kMaxMuls];
+  uint4 rows[Sh::Items][2][K][Sh::Vecs];
+  uint32_t alpha[Sh::Items][K];
   uint2 addK[AddConsts][N + 1];
 };
 
-// The exchange among the lanes of one item.
-template <int N, Mapping M>
+// The exchange among the lanes of one item, for sets of up to K products.
+template <int N, Mapping M, int K>
 struct Exchange {
   using Sh = Shape<N, M>;
-  uint4 (*rows)[kMaxMuls][Sh::Vecs];
+  static constexpr int MaxMuls = K;
+  uint4 (*rows)[K][Sh::Vecs];
   uint32_t* alpha;
   int lane;
   int slot;           // where this lane's residue goes: its channel, or the padding slot n
@@ -189,11 +195,11 @@ struct Exchange {
 // for a whole multiplication set at once: P independent products share each
 // exchange and its synchronisation.
 
-template <int N, BaseExt V, Mapping M, int P>
-ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const Exchange<N, M>& ex,
+template <int N, BaseExt V, Mapping M, int K, int P>
+ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const Exchange<N, M, K>& ex,
                              const Residue (&x)[P], const Residue (&y)[P], Residue (&z)[P]) {
   using Sh = Shape<N, M>;
-  static_assert(P <= kMaxMuls, "multiplication set larger than the exchange rows");
+  static_assert(P <= K, "multiplication set larger than the exchange rows");
   uint32_t te[P], pt[P], ze[P];
 
   // Step 1, in B: q_j = x_j·y_j·NegR_j; in B̃: P̃_j = ξ̃x_j·ξ̃y_j, left unreduced
@@ -274,31 +280,48 @@ struct Steps {};
 template <int... D>
 struct Dsts {};
 
+// The conditional swap of two registers under an all-ones or zero mask.
+ECM_DEVICE void cswap(Residue& a, Residue& b, uint32_t mask) {
+  const uint32_t db = (a.b ^ b.b) & mask, dt = (a.t ^ b.t) & mask;
+  a.b ^= db;
+  b.b ^= db;
+  a.t ^= dt;
+  b.t ^= dt;
+}
+
 #define ECM_AS_MUL(d, x, y) , Mul<d, x, y>
 #define ECM_AS_ADD(d, k, c1, s1, c2, s2, c3, s3) , Add<d, k, c1, s1, c2, s2, c3, s3>
+#define ECM_AS_SWAP(a, b) cswap(r[a], r[b], mask);
 #define ECM_STEP(TAG, PH, I) \
   Step<Set<void ECM_##TAG##_##PH##I##_MULS(ECM_AS_MUL)>, Set<void ECM_##TAG##_##PH##I##_ADDS(ECM_AS_ADD)>>
-#define ECM_SCHEDULE(TAG)                                                                      \
-  static_assert(ECM_##TAG##_INIT_STEPS == 2 && ECM_##TAG##_LOOP_STEPS == 3,                     \
-                "the schedule's shape changed: list its steps here");                           \
-  struct Schedule##TAG {                                                                       \
-    static constexpr int AddConsts = ECM_##TAG##_NUM_ADD_CONSTS;                               \
-    using Init = Steps<ECM_STEP(TAG, INIT, 0), ECM_STEP(TAG, INIT, 1)>;                         \
-    using Loop = Steps<ECM_STEP(TAG, LOOP, 0), ECM_STEP(TAG, LOOP, 1), ECM_STEP(TAG, LOOP, 2)>; \
+// Schedule<TAG>: the steps of Init, Loop and Final, the registers swapped
+// around Loop when the scalar bit equals SwapBit, and the four outputs.
+#define ECM_SCHEDULE(TAG)                                                    \
+  struct Schedule##TAG {                                                     \
+    static constexpr int AddConsts = ECM_##TAG##_NUM_ADD_CONSTS;             \
+    static constexpr int MaxMuls = ECM_##TAG##_MAX_MULS;                     \
+    static constexpr int ExtraBits = ECM_##TAG##_EXTRA_BITS;                 \
+    static constexpr uint32_t SwapBit = ECM_##TAG##_SWAP_BIT;                \
+    using Out = Dsts<ECM_##TAG##_OUT>;                                       \
+    using Init = Steps<ECM_##TAG##_INIT(ECM_STEP)>;                          \
+    using Loop = Steps<ECM_##TAG##_LOOP(ECM_STEP)>;                          \
+    using Final = Steps<ECM_##TAG##_FINAL(ECM_STEP)>;                        \
+    ECM_DEVICE static void swap(Residue (&r)[ECM_NUM_REGS], uint32_t mask) { \
+      ECM_##TAG##_SWAP(ECM_AS_SWAP)                                          \
+    }                                                                        \
   };
 
-ECM_SCHEDULE(AM3)
-ECM_SCHEDULE(AM0)
+ECM_SCHEDULES(ECM_SCHEDULE)
 
 // The state of one lane of one item.
-template <int N, BaseExt V, Mapping M>
+template <int N, BaseExt V, Mapping M, int K>
 struct Lane {
   static constexpr int n = N;
   static constexpr BaseExt variant = V;
   static constexpr Mapping mapping = M;
   Residue r[ECM_NUM_REGS];
   LaneConsts<N, M> k;
-  Exchange<N, M> ex;
+  Exchange<N, M, K> ex;
   const uint2* addK;  // [constant][channel role]
   int role;           // 0..n−1: channel j; n: m_e
 };
@@ -319,6 +342,9 @@ ECM_DEVICE void mul_set(C& c, Set<void, Mul<D, X, Y>...>) {
   store(c.r, z, Dsts<D...>{}, std::make_integer_sequence<int, P>{});
 }
 
+template <class C>
+ECM_DEVICE void mul_set(C&, Set<void>) {}
+
 // coef·s (mod m) as a non-negative term: a negative coefficient adds |coef|·(m − s).
 template <int Coef>
 ECM_DEVICE uint32_t term(uint32_t s, uint32_t m) {
@@ -333,8 +359,8 @@ ECM_DEVICE uint32_t term(uint32_t s, uint32_t m) {
 
 // K + c1·s1 + c2·s2 + c3·s3 per channel, canonical (ladder.RNSExecutor.addSet).
 // The sum is below 2^16·(1 + |c1| + |c2| + |c3|) < 2^32.
-template <int K, int C1, int S1, int C2, int S2, int C3, int S3, int N, BaseExt V, Mapping M>
-ECM_DEVICE Residue linear(const Lane<N, V, M>& c) {
+template <int K, int C1, int S1, int C2, int S2, int C3, int S3, int N, BaseExt V, Mapping M, int KM>
+ECM_DEVICE Residue linear(const Lane<N, V, M, KM>& c) {
   static_assert((C1 < 0 ? -C1 : C1) + (C2 < 0 ? -C2 : C2) + (C3 < 0 ? -C3 : C3) < (1 << 15),
                 "addition coefficients too large for 32-bit sums");
   const uint2 kc = c.addK[K * (N + 1) + c.role];
@@ -356,7 +382,7 @@ ECM_DEVICE void add_set(C& c, Set<void, Add<D, K, C1, S1, C2, S2, C3, S3>...>) {
 template <class C>
 ECM_DEVICE void add_set(C&, Set<void>) {}
 
-// One step of Table I: a multiplication set, then an addition set.
+// One step: a multiplication set, then an addition set.
 template <class C, class Muls, class Adds>
 ECM_DEVICE void run_step(C& c, Step<Muls, Adds>) {
   mul_set(c, Muls{});
@@ -368,42 +394,37 @@ ECM_DEVICE void run_steps(C& c, Steps<S...>) {
   (run_step(c, S{}), ...);
 }
 
-// The conditional swap (X_P, Z_P) ↔ (X_Q, Z_Q) under an all-ones or zero mask.
-ECM_DEVICE void cswap(Residue& a, Residue& b, uint32_t mask) {
-  const uint32_t db = (a.b ^ b.b) & mask, dt = (a.t ^ b.t) & mask;
-  a.b ^= db;
-  b.b ^= db;
-  a.t ^= dt;
-  b.t ^= dt;
+// ---------------------------------------------------------------------------
+// The ladder (ladder.run): Init, then for bit = T−1 … 0 the swap by the bit,
+// the Loop steps and the same swap again, then Final. Two consecutive swaps
+// merge into one by the xor of their bits; the iteration count and every
+// memory access are independent of the scalar. T is bitlen(n), plus one for
+// the co-Z schedule.
+
+// write_out stores the B residue of output register D_v at row v·N, v = 0..3.
+template <int N, int... D>
+ECM_DEVICE void write_out(const Residue (&r)[ECM_NUM_REGS], Dsts<D...>, uint32_t* __restrict__ out,
+                          uint32_t stride) {
+  int v = 0;
+  ((out[(v++ * N) * stride] = r[D].b), ...);
 }
 
-// ---------------------------------------------------------------------------
-// The ladder (ladder.run): Init, then for bit = t−1 … 0 the swap by the bit,
-// the Loop steps and the same swap again. Two consecutive swaps merge into one
-// by the xor of their bits; the iteration count and every memory access are
-// independent of the scalar.
+// A curve: n channels per base, bitlen(n) and its schedules (by the value of a).
+#define ECM_CURVE(tag, Curve, n, bits, AM)    \
+  struct Curve {                              \
+    static constexpr int N = n, Bits = bits; \
+    ECM_SCHEDULE_MEMBERS(AM)                  \
+  };
+ECM_CURVES(ECM_CURVE)
 
-struct P224 {
-  static constexpr int N = 15, Bits = 224;
-  using Schedule = ScheduleAM3;
-};
-struct P256 {
-  static constexpr int N = 17, Bits = 256;
-  using Schedule = ScheduleAM3;
-};
-struct Secp256k1 {
-  static constexpr int N = 17, Bits = 256;
-  using Schedule = ScheduleAM0;
-};
-
-template <class Curve, BaseExt V, Mapping M>
+template <class Curve, class Sched, BaseExt V, Mapping M>
 ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in,
                        const uint32_t* __restrict__ scalars, uint32_t* __restrict__ out,
                        uint32_t count, uint32_t stride) {
-  constexpr int N = Curve::N, T = Curve::Bits;
+  constexpr int N = Curve::N, T = Curve::Bits + Sched::ExtraBits;
+  constexpr int K = Sched::MaxMuls;
   using Sh = Shape<N, M>;
-  using Sched = typename Curve::Schedule;
-  __shared__ SharedState<N, M, Sched::AddConsts> sh;
+  __shared__ SharedState<N, M, K, Sched::AddConsts> sh;
 
   if (blockDim.x > kMaxThreads) __trap();
   if (count == 0) return;
@@ -425,7 +446,7 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
   }
   __syncthreads();
 
-  Lane<N, V, M> c;
+  Lane<N, V, M, K> c;
   c.k.load(consts, lane);
   c.ex.rows = sh.rows[slot];
   c.ex.alpha = sh.alpha[slot];
@@ -453,43 +474,29 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
     const uint32_t word = scalars[w * stride + src];
 #pragma unroll 1
     for (int bit = w == (T - 1) / 32 ? (T - 1) % 32 : 31; bit >= 0; --bit) {
-      const uint32_t s = word >> bit & 1;
+      const uint32_t s = (word >> bit & 1) ^ Sched::SwapBit ^ 1;  // 1: swap for this bit
       const uint32_t mask = 0u - (s ^ prev);
       prev = s;
-      cswap(c.r[ECM_R_XP], c.r[ECM_R_XQ], mask);
-      cswap(c.r[ECM_R_ZP], c.r[ECM_R_ZQ], mask);
+      Sched::swap(c.r, mask);
       run_steps(c, typename Sched::Loop{});
     }
   }
-  cswap(c.r[ECM_R_XP], c.r[ECM_R_XQ], 0u - prev);
-  cswap(c.r[ECM_R_ZP], c.r[ECM_R_ZQ], 0u - prev);
+  Sched::swap(c.r, 0u - prev);
+  run_steps(c, typename Sched::Final{});
 
-  if (live && lane < N) {
-    out[(0 * N + lane) * stride + col] = c.r[ECM_R_XP].b;
-    out[(1 * N + lane) * stride + col] = c.r[ECM_R_ZP].b;
-    out[(2 * N + lane) * stride + col] = c.r[ECM_R_XQ].b;
-    out[(3 * N + lane) * stride + col] = c.r[ECM_R_ZQ].b;
-  }
+  if (live && lane < N) write_out<N>(c.r, typename Sched::Out{}, out + lane * stride + col, stride);
 }
 
 // ---------------------------------------------------------------------------
-// Entry points: ecm_ladder_<curve>_<variant>_<mapping>.
+// Entry points: ecm_ladder_<curve>_<schedule>_<ext>_<mapping>, as kernels/entries.go declares them.
 
-#define ECM_ENTRY(curve, Curve, variant, V, mapping, M)                                           \
-  extern "C" __global__ void ECM_KERNEL_BOUNDS                                                    \
-      ecm_ladder_##curve##_##variant##_##mapping(const uint32_t* __restrict__ consts,              \
-                                                 const uint32_t* __restrict__ in,                  \
-                                                 const uint32_t* __restrict__ scalars,             \
-                                                 uint32_t* __restrict__ out, uint32_t count,       \
-                                                 uint32_t stride) {                                \
-    ladder<Curve, BaseExt::V, Mapping::M>(consts, in, scalars, out, count, stride);               \
+#define ECM_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs)  \
+  static_assert(Shape<Curve::N, Mapping::Mapping_>::Lanes == lanes, "lanes per item");         \
+  extern "C" __global__ void ECM_KERNEL_BOUNDS(regs) ecm_ladder_##curve##_##sched##_##ext##_##mapping( \
+      const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in,                      \
+      const uint32_t* __restrict__ scalars, uint32_t* __restrict__ out, uint32_t count,          \
+      uint32_t stride) {                                                                         \
+    ladder<Curve, Curve::Sched, BaseExt::Ext, Mapping::Mapping_>(consts, in, scalars, out, count, \
+                                                                 stride);                        \
   }
-#define ECM_ENTRIES(curve, Curve)                       \
-  ECM_ENTRY(curve, Curve, shenoy, Shenoy, warp, Warp)   \
-  ECM_ENTRY(curve, Curve, shenoy, Shenoy, block, Block) \
-  ECM_ENTRY(curve, Curve, kawamura, Kawamura, warp, Warp) \
-  ECM_ENTRY(curve, Curve, kawamura, Kawamura, block, Block)
-
-ECM_ENTRIES(p224, P224)
-ECM_ENTRIES(p256, P256)
-ECM_ENTRIES(secp256k1, Secp256k1)
+ECM_ENTRIES(ECM_ENTRY)

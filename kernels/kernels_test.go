@@ -2,6 +2,8 @@ package kernels_test
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -27,15 +29,80 @@ func TestFatbinHasEntryPoints(t *testing.T) {
 	if len(kernels.Fatbin) == 0 {
 		t.Fatal("no fatbin embedded")
 	}
-	for _, curve := range []string{"p224", "p256", "secp256k1"} {
-		for _, ext := range []string{"shenoy", "kawamura"} {
-			for _, mapping := range []string{"warp", "block"} {
-				name := "ecm_ladder_" + curve + "_" + ext + "_" + mapping
-				if !strings.Contains(string(kernels.Fatbin), name+"\x00") {
-					t.Errorf("fatbin has no entry point %s", name)
-				}
-			}
+	for _, k := range kernels.Entries() {
+		if !strings.Contains(string(kernels.Fatbin), k.Name()+"\x00") {
+			t.Errorf("fatbin has no entry point %s", k.Name())
 		}
+	}
+}
+
+// TestHeaderIsGenerated regenerates schedule_gen.cuh and compares: the
+// header must follow entries.go and package ladder.
+func TestHeaderIsGenerated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	out := filepath.Join(t.TempDir(), "schedule_gen.cuh")
+	cmd := exec.Command("go", "run", "gen.go", "-o", out)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go run gen.go: %v\n%s", err, msg)
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("schedule_gen.cuh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Fatal("schedule_gen.cuh is stale: run go generate ./kernels, then make kernels")
+	}
+}
+
+func TestEntries(t *testing.T) {
+	all := kernels.Entries()
+	if want := len(kernels.Curves) * len(kernels.Schedules) * len(kernels.Exts) * len(kernels.Mappings); len(all) != want {
+		t.Fatalf("%d entry points, want %d", len(all), want)
+	}
+	seen := map[string]bool{}
+	for _, k := range all {
+		if seen[k.Name()] {
+			t.Fatalf("entry point %s declared twice", k.Name())
+		}
+		seen[k.Name()] = true
+		got, err := kernels.ByName(k.Name())
+		if err != nil || got != k {
+			t.Fatalf("ByName(%s) = %+v, %v", k.Name(), got, err)
+		}
+		found, err := kernels.Find(k.Curve, k.Schedule, k.Ext, k.Mapping)
+		if err != nil || found != k {
+			t.Fatalf("Find(%+v) = %+v, %v", k, found, err)
+		}
+	}
+	k, err := kernels.Find("P-224", "coz", "shenoy", "warp")
+	if err != nil || k.Name() != "ecm_ladder_p224_coz_shenoy_warp" || k.Lanes(15) != 16 {
+		t.Fatalf("P-224 coz shenoy warp: %s, %d lanes, %v", k.Name(), k.Lanes(15), err)
+	}
+	for n, lanes := range map[int]int{15: 16, 17: 32} {
+		if got := k.Lanes(n); got != lanes {
+			t.Errorf("warp mapping, n = %d: %d lanes, want %d", n, got, lanes)
+		}
+	}
+	k.Mapping = "block"
+	if k.Lanes(17) != 18 || k.MaxItemsPerBlock(17) != 28 || k.MaxItemsPerBlock(15) != 32 {
+		t.Errorf("block mapping: %d lanes, %d and %d items per block", k.Lanes(17), k.MaxItemsPerBlock(17), k.MaxItemsPerBlock(15))
+	}
+	good := [4]string{"P-224", "coz", "shenoy", "warp"}
+	for i, bad := range []string{"P-384", "fast", "crt", "grid"} {
+		args := good
+		args[i] = bad
+		if _, err := kernels.Find(args[0], args[1], args[2], args[3]); err == nil || !strings.Contains(err.Error(), strconv.Quote(bad)) {
+			t.Errorf("Find(%v): %v, want an error naming %q", args, err, bad)
+		}
+	}
+	if _, err := kernels.ByName("ecm_ladder_p224_shenoy_warp"); err == nil {
+		t.Error("ByName accepts an undeclared entry point")
 	}
 }
 
@@ -82,19 +149,5 @@ func TestLayoutMatchesBasext(t *testing.T) {
 		if size := int(want.FieldByName("Size").Int()); size != off {
 			t.Errorf("n = %d: table of %d words in the kernel, %d in basext", n, off, size)
 		}
-	}
-}
-
-func TestMaxThreadsMatchesKernel(t *testing.T) {
-	src, err := os.ReadFile("ecmul.cu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`constexpr int kMaxThreads = (\d+);`).FindSubmatch(src)
-	if m == nil {
-		t.Fatal("ecmul.cu: no kMaxThreads")
-	}
-	if got, want := string(m[1]), strconv.Itoa(kernels.MaxThreads); got != want {
-		t.Fatalf("ecmul.cu has kMaxThreads = %s, kernels.MaxThreads is %s", got, want)
 	}
 }

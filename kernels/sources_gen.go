@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "038af91fd94c7c9f3d1d8a18b330fd6f13d79ff56171a3a2ee95998e913996b4"
+const SourcesSHA256 = "d0fa799b78543f93f45b939a7767af616770b6263c33e0a86f226cbd278077ce"

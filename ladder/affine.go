@@ -37,28 +37,98 @@ func batchInvert(xs []*big.Int, p *big.Int) {
 }
 
 // ToAffine turns the ladder's outputs into affine results with one batched
-// inversion for the whole batch, recovering y from x_P, x_Q and the base
-// (Okeya–Sakurai):
+// inversion for the whole batch; every point is checked to be on the curve
+// before it is returned.
+func (su *Setup) ToAffine(jobs []Job, outs []Outputs) ([]Affine, []error) {
+	var out []Affine
+	if su.Schedule.Kind == CoZ {
+		out = su.coZToAffine(jobs, outs)
+	} else {
+		out = su.paperToAffine(jobs, outs)
+	}
+	errs := make([]error, len(jobs))
+	for i := range out {
+		if !out[i].Infinity && !su.Curve.IsOnCurve(out[i].X, out[i].Y) {
+			out[i], errs[i] = Affine{}, ErrResultCheck
+		}
+	}
+	return out, errs
+}
+
+// coZToAffine finishes the co-Z ladder. With Q = k·G and R = Q + G, the
+// line through Q, G and −R has slope λ, so x_Q + x_G + x_R = λ², and with
+// the outputs' scale Z (XQG = Z²(x_Q − x_G), XRG = Z²(x_R − x_G),
+// YG = 2Z³y_G, LM = Zλ):
+//
+//	3·x_G·Z² = LM² − XQG − XRG                 =: D
+//	x_Q = x_G·(LM² + 2·XQG − XRG) / D
+//	y_Q = y_G + λ(x_Q − x_G) = y_G·(YG + 2·LM·XQG) / YG
+//
+// D and YG are inverted together; D ≠ 0 needs x_G ≠ 0 (Prepare sees to it).
+// A zero D·YG (never for valid input) gives a point that fails the check.
+func (su *Setup) coZToAffine(jobs []Job, outs []Outputs) []Affine {
+	p := su.Curve.P
+	out := make([]Affine, len(jobs))
+	dens := make([]*big.Int, 0, len(jobs))
+	idx := make([]int, 0, len(jobs))
+	m2 := make([]*big.Int, len(jobs))
+	for i, o := range outs {
+		switch jobs[i].Fixed {
+		case FixedInfinity:
+			out[i].Infinity = true
+			continue
+		case FixedNegBase:
+			out[i] = Affine{X: new(big.Int).Set(jobs[i].X), Y: new(big.Int).Sub(p, jobs[i].Y)}
+			continue
+		}
+		m2[i] = new(big.Int).Mul(o[3], o[3])
+		d := new(big.Int).Sub(m2[i], o[0])
+		d.Sub(d, o[1]).Mod(d, p)
+		d.Mul(d, o[2]).Mod(d, p)
+		if d.Sign() == 0 {
+			out[i] = Affine{X: big.NewInt(0), Y: big.NewInt(0)}
+			continue
+		}
+		dens = append(dens, d)
+		idx = append(idx, i)
+	}
+	batchInvert(dens, p)
+	for n, i := range idx {
+		o, j, inv := outs[i], jobs[i], dens[n]
+		// 1/D = YG/(D·YG), 1/YG = D/(D·YG)
+		d := new(big.Int).Sub(m2[i], o[0])
+		d.Sub(d, o[1])
+		x := new(big.Int).Add(m2[i], new(big.Int).Lsh(o[0], 1))
+		x.Sub(x, o[1]).Mul(x, o[2]).Mod(x, p)
+		x.Mul(x, inv).Mod(x, p).Mul(x, j.X).Mod(x, p)
+		y := new(big.Int).Mul(o[3], o[0])
+		y.Lsh(y, 1).Add(y, o[2]).Mod(y, p)
+		y.Mul(y, d).Mod(y, p).Mul(y, inv).Mod(y, p).Mul(y, j.Y).Mod(y, p)
+		out[i] = Affine{X: x, Y: y}
+	}
+	return out
+}
+
+// paperToAffine finishes the x-only ladder, recovering y from x_P, x_Q and
+// the base (Okeya–Sakurai):
 //
 //	y_P = ((x_P·x_G + a)(x_P + x_G) + 2b − (x_P − x_G)²·x_Q) / (2·y_G).
 //
-// Z_P = 0 is the point at infinity; Z_Q = 0 means P = −G. Every point is
-// checked to be on the curve before it is returned.
-func (su *Setup) ToAffine(jobs []Job, proj []Projective) ([]Affine, []error) {
+// Z_P = 0 is the point at infinity; Z_Q = 0 means P = −G.
+func (su *Setup) paperToAffine(jobs []Job, outs []Outputs) []Affine {
 	c := su.Curve
 	p := c.P
 	out := make([]Affine, len(jobs))
-	errs := make([]error, len(jobs))
 	dens := make([]*big.Int, 0, len(jobs))
 	idx := make([]int, 0, len(jobs))
-	for i, pr := range proj {
+	for i, pr := range outs {
 		switch {
-		case pr.ZP.Sign() == 0:
+		case pr[1].Sign() == 0:
 			out[i].Infinity = true
-		case pr.ZQ.Sign() == 0:
+		case pr[3].Sign() == 0:
 			out[i] = Affine{X: new(big.Int).Set(jobs[i].X), Y: new(big.Int).Sub(p, jobs[i].Y)}
 		default:
-			d := new(big.Int).Mul(pr.ZP, pr.ZQ)
+			d := new(big.Int).Mul(pr[1], pr[3])
 			d.Mod(d, p).Mul(d, jobs[i].Y).Lsh(d, 1).Mod(d, p)
 			dens = append(dens, d)
 			idx = append(idx, i)
@@ -68,16 +138,17 @@ func (su *Setup) ToAffine(jobs []Job, proj []Projective) ([]Affine, []error) {
 	a := big.NewInt(c.A)
 	t, u := new(big.Int), new(big.Int)
 	for n, i := range idx {
-		pr, j, inv := proj[i], jobs[i], dens[n]
+		pr, j, inv := outs[i], jobs[i], dens[n]
+		xP, zP, xQ, zQ := pr[0], pr[1], pr[2], pr[3]
 		// 1/Z_P = Z_Q·2y_G/D, 1/Z_Q = Z_P·2y_G/D, 1/(2y_G) = Z_P·Z_Q/D
 		twoY := new(big.Int).Lsh(j.Y, 1)
-		xp := t.Mul(pr.ZQ, twoY).Mod(t, p)
+		xp := t.Mul(zQ, twoY).Mod(t, p)
 		xp = new(big.Int).Mul(xp, inv)
-		xp.Mul(xp.Mod(xp, p), pr.XP).Mod(xp, p)
-		xq := u.Mul(pr.ZP, twoY).Mod(u, p)
+		xp.Mul(xp.Mod(xp, p), xP).Mod(xp, p)
+		xq := u.Mul(zP, twoY).Mod(u, p)
 		xq = new(big.Int).Mul(xq, inv)
-		xq.Mul(xq.Mod(xq, p), pr.XQ).Mod(xq, p)
-		invTwoY := new(big.Int).Mul(pr.ZP, pr.ZQ)
+		xq.Mul(xq.Mod(xq, p), xQ).Mod(xq, p)
+		invTwoY := new(big.Int).Mul(zP, zQ)
 		invTwoY.Mod(invTwoY, p).Mul(invTwoY, inv).Mod(invTwoY, p)
 
 		num := new(big.Int).Mul(xp, j.X)
@@ -90,10 +161,5 @@ func (su *Setup) ToAffine(jobs []Job, proj []Projective) ([]Affine, []error) {
 		yp := num.Mul(num, invTwoY).Mod(num, p)
 		out[i] = Affine{X: xp, Y: yp}
 	}
-	for i := range out {
-		if !out[i].Infinity && !c.IsOnCurve(out[i].X, out[i].Y) {
-			out[i], errs[i] = Affine{}, ErrResultCheck
-		}
-	}
-	return out, errs
+	return out
 }

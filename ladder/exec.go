@@ -13,6 +13,7 @@ type Phase int
 const (
 	PhaseInit Phase = iota
 	PhaseLoop
+	PhaseFinal
 )
 
 // Observer, when not nil, is called after every step: phase, the scalar bit
@@ -23,32 +24,31 @@ type Observer func(phase Phase, bit, step int)
 type executor interface {
 	mulSet(ops []MulOp)
 	addSet(ops []AddOp)
-	swap(bit uint)
+	// swap exchanges the registers of every pair when mask is 1.
+	swap(pairs [][2]Reg, mask uint)
 }
 
 // run walks the schedule: Init, then for bits t−1 … 0 a conditional swap,
-// the Loop steps and the same swap again. The swaps are data-independent in
-// both executors (masked selects), as in the kernel.
+// the Loop steps and the same swap again, then Final. The swaps are
+// data-independent in both executors (masked selects), as in the kernel.
 func run(e executor, s *Schedule, k *big.Int, t int, obs Observer) {
-	for i, st := range s.Init {
-		e.mulSet(st.Muls)
-		e.addSet(st.Adds)
-		if obs != nil {
-			obs(PhaseInit, -1, i)
-		}
-	}
-	for bit := t - 1; bit >= 0; bit-- {
-		b := k.Bit(bit)
-		e.swap(b)
-		for i, st := range s.Loop {
+	steps := func(phase Phase, bit int, sts []Step) {
+		for i, st := range sts {
 			e.mulSet(st.Muls)
 			e.addSet(st.Adds)
 			if obs != nil {
-				obs(PhaseLoop, bit, i)
+				obs(phase, bit, i)
 			}
 		}
-		e.swap(b)
 	}
+	steps(PhaseInit, -1, s.Init)
+	for bit := t - 1; bit >= 0; bit-- {
+		m := k.Bit(bit) ^ 1 ^ s.SwapBit
+		e.swap(s.Swap, m)
+		steps(PhaseLoop, bit, s.Loop)
+		e.swap(s.Swap, m)
+	}
+	steps(PhaseFinal, -1, s.Final)
 }
 
 // Oracle runs the schedule on big integers reduced mod p, outside the
@@ -73,14 +73,17 @@ func (su *Setup) NewOracle() *Oracle {
 func (o *Oracle) Reg(r Reg) *big.Int { return o.regs[r] }
 
 // Run computes the ladder for base x-coordinate xg and ladder scalar k of t+1
-// bits (see LadderScalar) and returns the projective P = k·G and Q = P + G.
-func (o *Oracle) Run(xg, k *big.Int, t int, obs Observer) Projective {
+// bits (see LadderScalar) and returns the schedule's outputs.
+func (o *Oracle) Run(xg, k *big.Int, t int, obs Observer) Outputs {
 	p := o.su.Curve.P
 	o.regs[XG].Mod(xg, p)
 	o.regs[KB].Mod(o.su.Curve.B, p)
 	run(o, o.su.Schedule, k, t, obs)
-	return Projective{new(big.Int).Set(o.regs[XP]), new(big.Int).Set(o.regs[ZP]),
-		new(big.Int).Set(o.regs[XQ]), new(big.Int).Set(o.regs[ZQ])}
+	var out Outputs
+	for i, r := range o.su.Schedule.Out {
+		out[i] = new(big.Int).Set(o.regs[r])
+	}
+	return out
 }
 
 func (o *Oracle) mulSet(ops []MulOp) {
@@ -108,10 +111,11 @@ func (o *Oracle) addSet(ops []AddOp) {
 	}
 }
 
-func (o *Oracle) swap(bit uint) {
-	if bit == 1 {
-		o.regs[XP], o.regs[XQ] = o.regs[XQ], o.regs[XP]
-		o.regs[ZP], o.regs[ZQ] = o.regs[ZQ], o.regs[ZP]
+func (o *Oracle) swap(pairs [][2]Reg, mask uint) {
+	if mask == 1 {
+		for _, sw := range pairs {
+			o.regs[sw[0]], o.regs[sw[1]] = o.regs[sw[1]], o.regs[sw[0]]
+		}
 	}
 }
 
@@ -139,13 +143,13 @@ func (e *RNSExecutor) Reg(r Reg) *rns.Element { return &e.regs[r] }
 
 // Run computes the ladder from the RNS Montgomery form of the base
 // x-coordinate (Setup.InputElement) and the ladder scalar k of t+1 bits.
-// The result holds the B residues of X_P, Z_P, X_Q, Z_Q.
+// The result holds the B residues of the schedule's outputs.
 func (e *RNSExecutor) Run(xg *rns.Element, k *big.Int, t int, obs Observer) Channels {
 	e.regs[XG].Set(xg)
 	e.regs[KB].Set(&e.su.KB)
 	run(e, e.su.Schedule, k, t, obs)
 	var out Channels
-	for i, r := range []Reg{XP, ZP, XQ, ZQ} {
+	for i, r := range e.su.Schedule.Out {
 		out[i] = append([]uint32(nil), e.regs[r].B...)
 	}
 	return out
@@ -191,8 +195,8 @@ func (e *RNSExecutor) addSet(ops []AddOp) {
 	}
 }
 
-// swap exchanges P and Q when bit is 1 with masks, never a branch on the bit.
-func (e *RNSExecutor) swap(bit uint) {
+// swap exchanges the pairs when bit is 1 with masks, never a branch on the bit.
+func (e *RNSExecutor) swap(pairs [][2]Reg, bit uint) {
 	mask := -uint32(bit)
 	cswap := func(a, b *rns.Element) {
 		for j := range a.B {
@@ -209,6 +213,7 @@ func (e *RNSExecutor) swap(bit uint) {
 		a.E ^= d
 		b.E ^= d
 	}
-	cswap(&e.regs[XP], &e.regs[XQ])
-	cswap(&e.regs[ZP], &e.regs[ZQ])
+	for _, sw := range pairs {
+		cswap(&e.regs[sw[0]], &e.regs[sw[1]])
+	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // Finish turns the kernel's outputs for a batch into affine results, the
-// work of Projective on every item followed by ToAffine, with the same
+// work of Outputs on every item followed by ToAffine, with the same
 // results and errors, in four-limb field arithmetic instead of math/big:
 // each value goes from its B residues straight to GF(p) (no integer CRT),
 // one field inversion serves the whole batch, and the only allocations are
@@ -24,9 +24,9 @@ func (su *Setup) Finish(jobs []Job, outs []Channels) ([]Affine, []error) {
 	}
 	h := su.host
 	if h == nil {
-		proj := make([]Projective, len(outs))
+		proj := make([]Outputs, len(outs))
 		for i := range outs {
-			proj[i] = su.Projective(outs[i])
+			proj[i] = su.Outputs(outs[i])
 		}
 		return su.ToAffine(jobs, proj)
 	}
@@ -85,11 +85,95 @@ type affineScratch struct {
 	pre    fp.Element // product of the d of the items before this one
 }
 
-// affine is ToAffine over field elements: pr holds X_P, Z_P, X_Q, Z_Q of
-// each job in Montgomery form. It follows ToAffine step for step (see
-// there for the formulas), with Montgomery's trick for the inversions and
-// the on-curve check y² = x(x² + a) + b, (x, y) ≠ (0, 0), done in the field.
+// affine is ToAffine over field elements: pr holds the four outputs of each
+// job in Montgomery form.
 func (su *Setup) affine(h *hostField, jobs []Job, pr []fp.Element) ([]Affine, []error) {
+	if su.Schedule.Kind == CoZ {
+		return su.affineCoZ(h, jobs, pr)
+	}
+	return su.affinePaper(h, jobs, pr)
+}
+
+// coZScratch is one item's state between the two passes of the batched
+// inversion of affineCoZ.
+type coZScratch struct {
+	d   fp.Element // LM² − XQG − XRG
+	den fp.Element // d·YG, the value inverted
+	pre fp.Element // product of the den of the items before this one
+}
+
+// affineCoZ is coZToAffine over field elements, with Montgomery's trick for
+// the inversions and the on-curve check done in the field. Every item runs
+// the same field operations whatever its outputs: a zero denominator is
+// replaced by one for the shared inversion and its item fails the check.
+func (su *Setup) affineCoZ(h *hostField, jobs []Job, pr []fp.Element) ([]Affine, []error) {
+	f := h.f
+	out := make([]Affine, len(jobs))
+	errs := make([]error, len(jobs))
+	sc := make([]coZScratch, len(jobs))
+	acc := f.One()
+	for i := range jobs {
+		o, s := pr[4*i:4*i+4], &sc[i]
+		var m2 fp.Element
+		f.Square(&m2, &o[3])
+		f.Sub(&s.d, &m2, &o[0])
+		f.Sub(&s.d, &s.d, &o[1])
+		f.Mul(&s.den, &s.d, &o[2])
+		if s.den.IsZero() || jobs[i].Fixed != FixedNone {
+			s.den = f.One()
+		}
+		s.pre = acc
+		f.Mul(&acc, &acc, &s.den)
+	}
+	var inv fp.Element
+	f.Inverse(&inv, &acc)
+	ints := make([]big.Int, 2*len(jobs))
+	words := make([]big.Word, 2*len(jobs)*fp.WordsPerElement)
+	for i := len(jobs) - 1; i >= 0; i-- {
+		o, s, j := pr[4*i:4*i+4], &sc[i], jobs[i]
+		var invDen, x, y, t, xg, yg fp.Element
+		f.Mul(&invDen, &inv, &s.pre)
+		f.Mul(&inv, &inv, &s.den)
+		f.SetBig(&xg, j.X)
+		f.SetBig(&yg, j.Y)
+		// x = x_G·(LM² + 2·XQG − XRG)·YG/(D·YG)
+		f.Add(&x, &s.d, &o[0])
+		f.Add(&x, &x, &o[0])
+		f.Add(&x, &x, &o[0])
+		f.Mul(&x, &x, &o[2])
+		f.Mul(&x, &x, &invDen)
+		f.Mul(&x, &x, &xg)
+		// y = y_G·(YG + 2·LM·XQG)·D/(D·YG)
+		f.Mul(&t, &o[3], &o[0])
+		f.Double(&t, &t)
+		f.Add(&y, &t, &o[2])
+		f.Mul(&y, &y, &s.d)
+		f.Mul(&y, &y, &invDen)
+		f.Mul(&y, &y, &yg)
+		switch j.Fixed {
+		case FixedInfinity:
+			out[i].Infinity = true
+			continue
+		case FixedNegBase:
+			x = xg
+			f.Neg(&y, &yg)
+		}
+		if !h.eq.Holds(&x, &y) || x.IsZero() && y.IsZero() {
+			out[i], errs[i] = Affine{}, ErrResultCheck
+			continue
+		}
+		wx := words[2*i*fp.WordsPerElement:]
+		wy := wx[fp.WordsPerElement:]
+		out[i] = Affine{X: f.SetBigInt(&ints[2*i], &x, wx), Y: f.SetBigInt(&ints[2*i+1], &y, wy)}
+	}
+	return out, errs
+}
+
+// affinePaper is paperToAffine over field elements: pr holds X_P, Z_P, X_Q,
+// Z_Q of each job in Montgomery form. It follows paperToAffine step for step
+// (see there for the formulas), with Montgomery's trick for the inversions
+// and the on-curve check y² = x(x² + a) + b, (x, y) ≠ (0, 0), done in the field.
+func (su *Setup) affinePaper(h *hostField, jobs []Job, pr []fp.Element) ([]Affine, []error) {
 	f, c := h.f, su.Curve
 	out := make([]Affine, len(jobs))
 	errs := make([]error, len(jobs))

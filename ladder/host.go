@@ -16,9 +16,10 @@ import (
 type hostField struct {
 	f *fp.Field
 
-	// RNS → GF(p), per B channel j and for the α correction.
+	// RNS → GF(p) out of the Montgomery domain, per B channel j and for
+	// the α correction.
 	crt  []crtChannel
-	negM [8]uint64 // 32-bit halves of (−M·R²) mod p
+	negM [8]uint64 // 32-bit halves of (−M·M^{-1}·R²) mod p = −R² mod p
 
 	// binary → RNS
 	toMont fp.Element   // M·R mod p: Mul(x, toMont) = x·M mod p, canonical, for any x < 2^256
@@ -29,7 +30,7 @@ type hostField struct {
 }
 
 // crtChannel is channel j of B for the CRT: ξ_j = |r_j·|M_j^{-1}|_{m_j}|_{m_j}
-// and the 32-bit halves of M_j·R² mod p, ξ_j's weight in the sum.
+// and the 32-bit halves of M_j·M^{-1}·R² mod p, ξ_j's weight in the sum.
 type crtChannel struct {
 	inv, m, recip uint64
 	mf            float64
@@ -84,14 +85,16 @@ func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
 		t := new(big.Int).Mul(v, r2)
 		return limbsOf(t.Mod(t, p))
 	}
+	mInv := new(big.Int).ModInverse(par.B.M, p)
 	for _, mod := range par.B.Moduli {
 		mj := big.NewInt(int64(mod.M))
 		part := new(big.Int).Quo(par.B.M, mj)
 		inv := new(big.Int).ModInverse(part, mj).Uint64()
 		m := uint64(mod.M)
-		h.crt = append(h.crt, crtChannel{inv: inv, m: m, recip: ^uint64(0) / m, mf: float64(mod.M), w: halves32(elem(part))})
+		w := halves32(elem(new(big.Int).Mul(part, mInv)))
+		h.crt = append(h.crt, crtChannel{inv: inv, m: m, recip: ^uint64(0) / m, mf: float64(mod.M), w: w})
 	}
-	h.negM = halves32(elem(new(big.Int).Neg(par.B.M)))
+	h.negM = halves32(elem(big.NewInt(-1)))
 
 	t := new(big.Int).Lsh(par.B.M, 256)
 	h.toMont = fp.Element(limbsOf(t.Mod(t, p)))
@@ -133,14 +136,15 @@ func limbsOf(x *big.Int) [fp.Limbs]uint64 {
 	return l
 }
 
-// crtToField sets z to the Montgomery form of X mod p, X the value whose B
-// residues are r (len n), computed exactly as Params.FromRNS does followed
-// by a reduction mod p, for any residues: X = Σ ξ_j·M_j − α·M with the same
-// ξ_j and the same float64 α (same operations in the same order), so
+// crtToField sets z to the field form (internal/fp's Montgomery form) of
+// X·M^{-1} mod p, X the value whose B residues are r (len n): the plain value
+// of an RNS Montgomery output. X is computed exactly as Params.FromRNS does,
+// for any residues: X = Σ ξ_j·M_j − α·M with the same ξ_j and the same
+// float64 α (same operations in the same order), so
 //
-//	X·R² ≡ S = Σ ξ_j·(M_j·R² mod p) + α·(−M·R² mod p)   (mod p)
+//	X·M^{-1}·R² ≡ S = Σ ξ_j·(M_j·M^{-1}·R² mod p) + α·(−R² mod p)   (mod p)
 //
-// and one Montgomery reduction of S gives X·R mod p. S is summed in eight
+// and one Montgomery reduction of S gives X·M^{-1}·R mod p. S is summed in eight
 // 32-bit columns without carries: ξ_j < 2^16 and α <= n, so each column is
 // below (n+1)·2^48 < 2^55 for n <= 64, and S < (n+1)·2^16·p < 2^279 fits
 // the five limbs that fp.Reduce5 takes.

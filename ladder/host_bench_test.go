@@ -42,10 +42,10 @@ func BenchmarkHost(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/item")
 	})
 	b.Run("stage=crt+affine", func(b *testing.B) {
-		proj := make([]ladder.Projective, batch)
+		proj := make([]ladder.Outputs, batch)
 		for b.Loop() {
 			for i := range batch {
-				proj[i] = su.Projective(chans[i])
+				proj[i] = su.Outputs(chans[i])
 			}
 			su.ToAffine(jobs, proj)
 		}

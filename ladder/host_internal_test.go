@@ -22,7 +22,11 @@ func count(full, short int) int {
 }
 
 func newSetupT(t testing.TB, c *curves.Curve) *Setup {
-	su, err := NewSetup(c)
+	return newSetupKindT(t, c, DefaultKind)
+}
+
+func newSetupKindT(t testing.TB, c *curves.Curve, kind Kind) *Setup {
+	su, err := NewSetupKind(c, kind)
 	require.NoError(t, err)
 	require.NotNil(t, su.host, "%s: the field fast path is available", c.Name)
 	return su
@@ -50,8 +54,7 @@ func TestCRTToFieldMatchesFromRNS(t *testing.T) {
 			rng := rand.New(rand.NewSource(21))
 			check := func(r []uint32) {
 				t.Helper()
-				want := par.FromRNS(r)
-				want.Mod(want, p)
+				want := par.FromMont(par.FromRNS(r))
 				var el fp.Element
 				h.crtToField(&el, r)
 				require.Equal(t, 0, limbsBig(h.f.FromMont(&el)).Cmp(want), "residues %v", r)
@@ -162,6 +165,45 @@ func channelsOf(t testing.TB, su *Setup, vs ...*big.Int) Channels {
 	return ch
 }
 
+// montOutputs returns the oracle's outputs in RNS Montgomery form, as the
+// kernel returns them.
+func montOutputs(su *Setup, o Outputs) Outputs {
+	for i := range o {
+		o[i] = su.Params.ToMont(o[i])
+	}
+	return o
+}
+
+// rescale returns the outputs of the same points under another scaling:
+// (X : Z) times λ for Paper, Z times λ for CoZ.
+func rescale(su *Setup, o Outputs, lam *big.Int) []*big.Int {
+	p := su.Curve.P
+	pow := [4]int64{1, 1, 1, 1}
+	if su.Schedule.Kind == CoZ {
+		pow = [4]int64{2, 2, 3, 1}
+	}
+	var r Outputs
+	for i := range o {
+		r[i] = new(big.Int).Exp(lam, big.NewInt(pow[i]), p)
+		r[i].Mul(r[i], o[i]).Mod(r[i], p)
+	}
+	return r[:]
+}
+
+// zeroed returns o with the output that the finish divides by (Z_P or Z_Q
+// for Paper, YG for CoZ) replaced by v.
+func zeroed(su *Setup, o Outputs, v *big.Int, second bool) []*big.Int {
+	i := 1
+	switch {
+	case su.Schedule.Kind == CoZ:
+		i = 2
+	case second:
+		i = 3
+	}
+	o[i] = v
+	return o[:]
+}
+
 // finishCases builds real results (from the oracle, lifted and rescaled),
 // real RNS runs, the two special cases and random garbage.
 func finishCases(t testing.TB, su *Setup, rng *rand.Rand, items int) finishCase {
@@ -173,7 +215,6 @@ func finishCases(t testing.TB, su *Setup, rng *rand.Rand, items int) finishCase 
 	}
 	o := su.NewOracle()
 	p := c.P
-	mulMod := func(a, b *big.Int) *big.Int { r := new(big.Int).Mul(a, b); return r.Mod(r, p) }
 	for i := range items {
 		x, y := c.Gx, c.Gy
 		if i > 0 {
@@ -187,22 +228,22 @@ func finishCases(t testing.TB, su *Setup, rng *rand.Rand, items int) finishCase 
 		var k *big.Int
 		switch i % 5 {
 		case 0:
-			k = new(big.Int).Sub(c.N, big.NewInt(1)) // Z_Q = 0
+			k = new(big.Int).Sub(c.N, big.NewInt(1)) // −G: Z_Q = 0, or fixed
 		case 1:
-			k = new(big.Int).Set(c.N) // Z_P = 0
+			k = new(big.Int).Set(c.N) // infinity: Z_P = 0, or fixed
 		default:
 			k = new(big.Int).Rand(rng, c.N)
 		}
 		j, err := su.Prepare(x, y, k)
 		require.NoError(t, err)
-		pr := o.Run(j.X, j.Scalar, su.Bits, nil)
-		add(j, lift(rng, su, pr.XP), lift(rng, su, pr.ZP), lift(rng, su, pr.XQ), lift(rng, su, pr.ZQ))
-		// the same point under another projective scaling
+		pr := montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil))
+		add(j, lift(rng, su, pr[0]), lift(rng, su, pr[1]), lift(rng, su, pr[2]), lift(rng, su, pr[3]))
+		// the same point under another scaling
 		lam := new(big.Int).Rand(rng, p)
-		add(j, mulMod(pr.XP, lam), mulMod(pr.ZP, lam), mulMod(pr.XQ, lam), mulMod(pr.ZQ, lam))
-		// Z values p and 2p are zero mod p; garbage fails the on-curve check
-		add(j, pr.XP, p, pr.XQ, pr.ZQ)
-		add(j, pr.XP, pr.ZP, pr.XQ, new(big.Int).Lsh(p, 1))
+		add(j, rescale(su, pr, lam)...)
+		// denominators p and 2p are zero mod p; garbage fails the on-curve check
+		add(j, zeroed(su, pr, p, false)...)
+		add(j, zeroed(su, pr, new(big.Int).Lsh(p, 1), true)...)
 		add(j, new(big.Int).Rand(rng, su.Params.AddBound), new(big.Int).Rand(rng, su.Params.AddBound),
 			new(big.Int).Rand(rng, su.Params.AddBound), new(big.Int).Rand(rng, su.Params.AddBound))
 		if i < 2 {
@@ -214,14 +255,14 @@ func finishCases(t testing.TB, su *Setup, rng *rand.Rand, items int) finishCase 
 	}
 	// a base point off the curve: y recovery gives a point off the curve
 	bad := Job{X: c.Gx, Y: new(big.Int).Add(c.Gy, big.NewInt(1)), Scalar: su.LadderScalar(big.NewInt(3))}
-	pr := o.Run(bad.X, bad.Scalar, su.Bits, nil)
-	add(bad, pr.XP, pr.ZP, pr.XQ, pr.ZQ)
-	// Z_Q = 0 with an invalid base fails the check as in ToAffine
-	add(bad, pr.XP, pr.ZP, pr.XQ, big.NewInt(0))
+	pr := montOutputs(su, o.Run(bad.X, bad.Scalar, su.Bits, nil))
+	add(bad, pr[:]...)
+	// a zero denominator with an invalid base fails the check as in ToAffine
+	add(bad, zeroed(su, pr, big.NewInt(0), true)...)
 	// coordinates given unreduced or negative reduce mod p
 	odd := Job{X: new(big.Int).Add(c.Gx, p), Y: new(big.Int).Sub(c.Gy, p), Scalar: su.LadderScalar(big.NewInt(5))}
-	pr = o.Run(odd.X, odd.Scalar, su.Bits, nil)
-	add(odd, pr.XP, pr.ZP, pr.XQ, pr.ZQ)
+	pr = montOutputs(su, o.Run(odd.X, odd.Scalar, su.Bits, nil))
+	add(odd, pr[:]...)
 	return fc
 }
 
@@ -241,13 +282,20 @@ func requireSameResults(t *testing.T, want, got []Affine, wantErr, gotErr []erro
 
 func TestFinishMatchesToAffine(t *testing.T) {
 	for _, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
-			su := newSetupT(t, c)
+		for _, kind := range Kinds() {
+			t.Run(c.Name+"/"+kind.String(), func(t *testing.T) { testFinishMatchesToAffine(t, newSetupKindT(t, c, kind)) })
+		}
+	}
+}
+
+func testFinishMatchesToAffine(t *testing.T, su *Setup) {
+	{
+		{
 			rng := rand.New(rand.NewSource(23))
 			fc := finishCases(t, su, rng, count(12, 5))
-			proj := make([]Projective, len(fc.outs))
+			proj := make([]Outputs, len(fc.outs))
 			for i := range fc.outs {
-				proj[i] = su.Projective(fc.outs[i])
+				proj[i] = su.Outputs(fc.outs[i])
 			}
 			want, wantErr := su.ToAffine(fc.jobs, proj)
 			var valid, inf, faults int
@@ -300,19 +348,19 @@ func TestFinishMatchesToAffine(t *testing.T) {
 			got, gotErr = su.Finish(nil, nil)
 			require.Empty(t, got)
 			require.Empty(t, gotErr)
-		})
+		}
 	}
 }
 
 // TestFinishZeroY covers a base with y ≡ 0, which ToAffine cannot invert.
 func TestFinishZeroY(t *testing.T) {
 	c := curves.P256()
-	su := newSetupT(t, c)
+	su := newSetupKindT(t, c, Paper)
 	j := Job{X: c.Gx, Y: new(big.Int).Set(c.P), Scalar: su.LadderScalar(big.NewInt(7))}
-	pr := su.NewOracle().Run(j.X, j.Scalar, su.Bits, nil)
+	pr := montOutputs(su, su.NewOracle().Run(j.X, j.Scalar, su.Bits, nil))
 	good, err := su.Prepare(c.Gx, c.Gy, big.NewInt(7))
 	require.NoError(t, err)
-	ch := channelsOf(t, su, pr.XP, pr.ZP, pr.XQ, pr.ZQ)
+	ch := channelsOf(t, su, pr[:]...)
 	res, errs := su.Finish([]Job{j, good}, []Channels{ch, ch})
 	require.ErrorIs(t, errs[0], ErrResultCheck)
 	require.NoError(t, errs[1])
@@ -334,8 +382,8 @@ func TestHostAllocations(t *testing.T) {
 	sc := make([]uint32, su.ScalarWords()*4)
 	require.Zero(t, testing.AllocsPerRun(50, func() { su.PackInput(in, sc, 4, 1, j) }))
 
-	pr := su.NewOracle().Run(j.X, j.Scalar, su.Bits, nil)
-	ch := channelsOf(t, su, pr.XP, pr.ZP, pr.XQ, pr.ZQ)
+	pr := montOutputs(su, su.NewOracle().Run(j.X, j.Scalar, su.Bits, nil))
+	ch := channelsOf(t, su, pr[:]...)
 	allocs := func(items int) float64 {
 		jobs := make([]Job, items)
 		outs := make([]Channels, items)
@@ -369,10 +417,25 @@ func TestHostFieldConstants(t *testing.T) {
 
 func TestLadderScalarMatchesDivision(t *testing.T) {
 	for _, c := range curves.All() {
-		su := newSetupT(t, c)
+		for _, kind := range Kinds() {
+			testLadderScalarMatchesDivision(t, newSetupKindT(t, c, kind))
+		}
+	}
+}
+
+func testLadderScalarMatchesDivision(t *testing.T, su *Setup) {
+	c := su.Curve
+	{
 		n := c.N
 		want := func(k *big.Int) *big.Int {
 			kp := new(big.Int).Mod(k, n)
+			if su.Schedule.Kind == CoZ {
+				c := int64(3)
+				if new(big.Int).Sub(n, kp).Cmp(big.NewInt(coZHigh)) <= 0 {
+					c = 2
+				}
+				return kp.Add(kp, new(big.Int).Mul(n, big.NewInt(c)))
+			}
 			kp.Add(kp, n)
 			if kp.BitLen() <= su.Bits {
 				kp.Add(kp, n)

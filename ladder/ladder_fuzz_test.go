@@ -108,7 +108,7 @@ func FuzzLadder(f *testing.F) {
 		in := su.InputElement(job)
 		ch := su.NewRNSExecutor(v).Run(&in, job.Scalar, su.Bits, nil)
 		fast, fastErr := su.Finish([]ladder.Job{job}, []ladder.Channels{ch})
-		slow, slowErr := su.ToAffine([]ladder.Job{job}, []ladder.Projective{su.Projective(ch)})
+		slow, slowErr := su.ToAffine([]ladder.Job{job}, []ladder.Outputs{su.Outputs(ch)})
 		for name, r := range map[string]struct {
 			a   ladder.Affine
 			err error

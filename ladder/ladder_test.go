@@ -19,6 +19,12 @@ func setup(t testing.TB, c *curves.Curve) *ladder.Setup {
 	return su
 }
 
+func setupKind(t testing.TB, c *curves.Curve, kind ladder.Kind) *ladder.Setup {
+	su, err := ladder.NewSetupKind(c, kind)
+	require.NoError(t, err)
+	return su
+}
+
 func randPoint(t testing.TB, c *curves.Curve, rng *rand.Rand) (*big.Int, *big.Int) {
 	k := new(big.Int).Rand(rng, c.N)
 	x, y, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, k.Add(k, big.NewInt(1)))
@@ -35,7 +41,7 @@ func mod(x *big.Int, p *big.Int) *big.Int { return new(big.Int).Mod(x, p) }
 func TestLoopIsFormula2(t *testing.T) {
 	for _, c := range curves.All() {
 		t.Run(c.Name, func(t *testing.T) {
-			su := setup(t, c)
+			su := setupKind(t, c, ladder.Paper)
 			p, a, b := c.P, big.NewInt(c.A), c.B
 			rng := rand.New(rand.NewSource(1))
 			for range 200 {
@@ -107,7 +113,7 @@ func TestLoopIsFormula2(t *testing.T) {
 // TestInitIsFormula14: Init leaves P = (x_G : 1) and Q = 2G as in (14).
 func TestInitIsFormula14(t *testing.T) {
 	for _, c := range curves.All() {
-		su := setup(t, c)
+		su := setupKind(t, c, ladder.Paper)
 		p, a, b := c.P, big.NewInt(c.A), c.B
 		xg := new(big.Int).Set(c.Gx)
 		o := su.NewOracle()
@@ -126,15 +132,27 @@ func TestInitIsFormula14(t *testing.T) {
 
 func TestScheduleShape(t *testing.T) {
 	for _, c := range curves.All() {
-		su := setup(t, c)
-		require.Equal(t, 18, su.Schedule.MulsPerBit(), c.Name)
-		require.True(t, su.Schedule.MaxMulInput.Cmp(su.Params.AddBound) < 0)
-		require.True(t, su.Schedule.MaxRegister.Cmp(su.Params.AddBound) < 0)
+		for kind, muls := range map[ladder.Kind]int{ladder.Paper: 18, ladder.CoZ: 11} {
+			su := setupKind(t, c, kind)
+			require.Equal(t, muls, su.Schedule.MulsPerBit(), c.Name)
+			require.True(t, su.Schedule.MaxMulInput.Cmp(su.Params.AddBound) < 0)
+			require.True(t, su.Schedule.MaxRegister.Cmp(su.Params.AddBound) < 0)
+		}
 	}
+	require.Equal(t, ladder.CoZ, setup(t, curves.P256()).Schedule.Kind, "the co-Z ladder is the default")
 	// A large a would need more than 9u: the builder must refuse, naming the operation.
 	su := setup(t, curves.P224())
-	_, _, err := ladder.NewSchedule(-9, curves.P224().B, su.Params)
+	_, _, err := ladder.NewSchedule(ladder.Paper, -9, curves.P224().B, su.Params)
 	require.ErrorContains(t, err, "above 9u")
+	_, _, err = ladder.NewSchedule(ladder.Kind(9), -3, curves.P224().B, su.Params)
+	require.Error(t, err)
+	for _, name := range []string{"coz", "paper", "default"} {
+		k, err := ladder.ParseKind(name)
+		require.NoError(t, err)
+		require.True(t, k.String() == name || name == "default" && k == ladder.DefaultKind)
+	}
+	_, err = ladder.ParseKind("fast")
+	require.ErrorContains(t, err, `"fast"`)
 }
 
 // TestRNSMatchesOracleStepByStep walks the RNS executor and the oracle side
@@ -142,10 +160,18 @@ func TestScheduleShape(t *testing.T) {
 // is below 9u and congruent to the oracle's value times M.
 func TestRNSMatchesOracleStepByStep(t *testing.T) {
 	for _, c := range curves.All() {
-		su := setup(t, c)
+		for _, kind := range ladder.Kinds() {
+			testRNSMatchesOracleStepByStep(t, setupKind(t, c, kind))
+		}
+	}
+}
+
+func testRNSMatchesOracleStepByStep(t *testing.T, su *ladder.Setup) {
+	c := su.Curve
+	{
 		par := su.Params
 		for _, v := range basext.Variants {
-			t.Run(c.Name+"/"+v.String(), func(t *testing.T) {
+			t.Run(c.Name+"/"+su.Schedule.Kind.String()+"/"+v.String(), func(t *testing.T) {
 				rng := rand.New(rand.NewSource(2))
 				x, y := randPoint(t, c, rng)
 				k := new(big.Int).Rand(rng, c.N)
@@ -191,6 +217,10 @@ func edgeScalars(n *big.Int) []*big.Int {
 	for _, i := range []uint{5, 64, 100, uint(n.BitLen() - 1)} {
 		ks = append(ks, new(big.Int).Lsh(one, i))
 	}
+	// around 0 mod n, where the co-Z ladder's exceptional cases lie
+	for d := int64(-8); d <= 8; d++ {
+		ks = append(ks, new(big.Int).Add(n, big.NewInt(d)), new(big.Int).Add(new(big.Int).Lsh(n, 1), big.NewInt(d)))
+	}
 	return ks
 }
 
@@ -203,9 +233,17 @@ func TestLadderAgainstReference(t *testing.T) {
 		items = 6
 	}
 	for _, c := range curves.All() {
-		su := setup(t, c)
+		for _, kind := range ladder.Kinds() {
+			testLadderAgainstReference(t, setupKind(t, c, kind), items)
+		}
+	}
+}
+
+func testLadderAgainstReference(t *testing.T, su *ladder.Setup, items int) {
+	c := su.Curve
+	{
 		for _, v := range basext.Variants {
-			t.Run(fmt.Sprintf("curve=%s/ext=%s", c.Name, v), func(t *testing.T) {
+			t.Run(fmt.Sprintf("curve=%s/schedule=%s/ext=%s", c.Name, su.Schedule.Kind, v), func(t *testing.T) {
 				rng := rand.New(rand.NewSource(3))
 				var xs, ys, ks []*big.Int
 				for _, k := range edgeScalars(c.N) {
@@ -219,14 +257,14 @@ func TestLadderAgainstReference(t *testing.T) {
 				x, y := randPoint(t, c, rng)
 				xs, ys, ks = append(xs, x, x), append(ys, y, y), append(ks, new(big.Int).Sub(c.N, big.NewInt(1)), big.NewInt(1))
 				jobs := make([]ladder.Job, len(xs))
-				proj := make([]ladder.Projective, len(xs))
+				proj := make([]ladder.Outputs, len(xs))
 				e := su.NewRNSExecutor(v)
 				for i := range xs {
 					var err error
 					jobs[i], err = su.Prepare(xs[i], ys[i], ks[i])
 					require.NoError(t, err)
 					in := su.InputElement(jobs[i])
-					proj[i] = su.Projective(e.Run(&in, jobs[i].Scalar, su.Bits, nil))
+					proj[i] = su.Outputs(e.Run(&in, jobs[i].Scalar, su.Bits, nil))
 				}
 				res, errs := su.ToAffine(jobs, proj)
 				for i := range xs {
@@ -255,7 +293,15 @@ func TestZeroX(t *testing.T) {
 		if y == nil {
 			continue
 		}
-		su := setup(t, c)
+		for _, kind := range ladder.Kinds() {
+			testZeroX(t, setupKind(t, c, kind), y)
+		}
+	}
+}
+
+func testZeroX(t *testing.T, su *ladder.Setup, y *big.Int) {
+	c := su.Curve
+	{
 		x := big.NewInt(0)
 		require.True(t, c.IsOnCurve(x, y))
 		for _, k := range []*big.Int{big.NewInt(1), big.NewInt(2), big.NewInt(12345), new(big.Int).Sub(c.N, big.NewInt(1)), c.N} {
@@ -264,7 +310,7 @@ func TestZeroX(t *testing.T) {
 			require.NotZero(t, job.X.Sign())
 			o := su.NewOracle()
 			pr := o.Run(job.X, job.Scalar, su.Bits, nil)
-			res, errs := su.ToAffine([]ladder.Job{job}, []ladder.Projective{pr})
+			res, errs := su.ToAffine([]ladder.Job{job}, []ladder.Outputs{pr})
 			require.NoError(t, errs[0])
 			wx, wy, ok, err := c.ReferenceScalarMult(x, y, k)
 			require.NoError(t, err)
@@ -279,7 +325,15 @@ func TestZeroX(t *testing.T) {
 
 func TestLadderScalar(t *testing.T) {
 	for _, c := range curves.All() {
-		su := setup(t, c)
+		for _, kind := range ladder.Kinds() {
+			testLadderScalar(t, setupKind(t, c, kind))
+		}
+	}
+}
+
+func testLadderScalar(t *testing.T, su *ladder.Setup) {
+	c := su.Curve
+	{
 		for _, k := range edgeScalars(c.N) {
 			kp := su.LadderScalar(k)
 			require.Equal(t, su.Bits+1, kp.BitLen(), "k' has exactly t+1 bits")
@@ -304,5 +358,102 @@ func BenchmarkLadder(b *testing.B) {
 				e.Run(&in, job.Scalar, su.Bits, nil)
 			}
 		})
+	}
+}
+
+// coZState returns the co-Z registers XQG, XRG, YG, LM of Q = j·G and
+// R = Q + G at scale z, from affine points (math/big, independent of the
+// schedule): Z²(x_Q − x_G), Z²(x_R − x_G), 2Z³y_G and Z·λ, λ the slope of
+// the line through Q and G (the tangent when Q = G).
+func coZState(t *testing.T, c *curves.Curve, j, z *big.Int) [4]*big.Int {
+	p := c.P
+	xq, yq, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, j)
+	require.NoError(t, err)
+	require.True(t, ok)
+	xr, _, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, new(big.Int).Add(j, big.NewInt(1)))
+	require.NoError(t, err)
+	require.True(t, ok)
+	var lam *big.Int
+	if xq.Cmp(c.Gx) == 0 {
+		num := new(big.Int).Mul(c.Gx, c.Gx)
+		num.Mul(num, big.NewInt(3)).Add(num, big.NewInt(c.A))
+		den := new(big.Int).Lsh(c.Gy, 1)
+		lam = num.Mul(num, den.ModInverse(den, p))
+	} else {
+		num := new(big.Int).Sub(yq, c.Gy)
+		den := new(big.Int).Sub(xq, c.Gx)
+		lam = num.Mul(num, den.ModInverse(den.Mod(den, p), p))
+	}
+	z2 := new(big.Int).Mul(z, z)
+	z3 := new(big.Int).Mul(z2, z)
+	return [4]*big.Int{
+		mod(new(big.Int).Mul(z2, new(big.Int).Sub(xq, c.Gx)), p),
+		mod(new(big.Int).Mul(z2, new(big.Int).Sub(xr, c.Gx)), p),
+		mod(new(big.Int).Mul(z3, new(big.Int).Lsh(c.Gy, 1)), p),
+		mod(new(big.Int).Mul(z, lam), p),
+	}
+}
+
+// requireSameScale checks that got is the co-Z state want at some scale:
+// the Z² of the x differences and the Z³ of YG give one Z, which must also
+// scale the slope.
+func requireSameScale(t *testing.T, p *big.Int, want, got [4]*big.Int, msg string) {
+	t.Helper()
+	inv := func(x *big.Int) *big.Int { return new(big.Int).ModInverse(x, p) }
+	z2 := mod(new(big.Int).Mul(got[1], inv(want[1])), p) // want is at scale 1
+	z3 := mod(new(big.Int).Mul(got[2], inv(want[2])), p)
+	z := mod(new(big.Int).Mul(z3, inv(z2)), p)
+	require.NotZero(t, z.Sign(), msg)
+	require.Equal(t, 0, mod(new(big.Int).Mul(z, z), p).Cmp(z2), "%s: Z² and Z³ agree", msg)
+	require.Equal(t, 0, mod(new(big.Int).Mul(want[0], z2), p).Cmp(got[0]), "%s: XQG", msg)
+	require.Equal(t, 0, mod(new(big.Int).Mul(want[3], z), p).Cmp(got[3]), "%s: LM", msg)
+}
+
+// TestCoZInitAndLoop checks the co-Z schedule against affine arithmetic:
+// Init leaves (Q, R) = (G, 2G), and one bit from any (j·G, (j+1)·G) at a
+// random scale gives (2j+1)·G, (2j+2)·G for bit 1 and 2j·G, (2j+1)·G for
+// bit 0, at some scale.
+func TestCoZInitAndLoop(t *testing.T) {
+	for _, c := range curves.All() {
+		su := setupKind(t, c, ladder.CoZ)
+		p, one := c.P, big.NewInt(1)
+		o := su.NewOracle()
+		init := o.Run(c.Gx, one, 0, nil)
+		requireSameScale(t, p, coZState(t, c, one, one), init, c.Name+" init")
+		require.Zero(t, init[0].Sign(), "XQG = 0: Q = G")
+
+		rng := rand.New(rand.NewSource(5))
+		for range 40 {
+			j := new(big.Int).Rand(rng, new(big.Int).Rsh(c.N, 2))
+			j.Add(j, one)
+			z := new(big.Int).Rand(rng, p)
+			start := coZState(t, c, j, z)
+			for bit := range 2 {
+				k := big.NewInt(int64(2 + bit)) // one iteration with this bit
+				got := o.Run(c.Gx, k, 1, func(ph ladder.Phase, _, step int) {
+					if ph == ladder.PhaseInit && step == len(su.Schedule.Init)-1 {
+						for i, r := range su.Schedule.Out {
+							o.Reg(r).Set(start[i])
+						}
+						o.Reg(ladder.B).SetInt64(1) // the deferred factor of YG
+					}
+				})
+				next := new(big.Int).Lsh(j, 1)
+				next.Add(next, big.NewInt(int64(bit)))
+				requireSameScale(t, p, coZState(t, c, next, one), got, fmt.Sprintf("%s j=%x bit %d", c.Name, j, bit))
+			}
+		}
+	}
+}
+
+// TestCoZScalarsProof: the proof of the co-Z ladder scalars holds for every
+// curve and fails for a ladder one bit shorter, where k' cannot have its top
+// bit for every k.
+func TestCoZScalarsProof(t *testing.T) {
+	for _, c := range curves.All() {
+		su := setupKind(t, c, ladder.CoZ)
+		require.Equal(t, c.N.BitLen()+1, su.Bits)
+		require.NoError(t, ladder.ProveCoZScalars(c.N, su.Bits))
+		require.Error(t, ladder.ProveCoZScalars(c.N, su.Bits-1))
 	}
 }

@@ -1,10 +1,11 @@
-// Package ladder holds the x-only Montgomery ladder of ecmul as data: a
-// schedule of multiplication and addition sets (Table I of Antão, Bajard and
-// Sousa, general in a), the proof that every multiplication input stays
-// below 9u, and two executors of that schedule: big integers (the oracle)
-// and RNS channels through basext (the CPU twin of the CUDA kernel). It also
-// turns the ladder's projective outputs into affine points (one batched
-// inversion, y-recovery).
+// Package ladder holds the Montgomery ladders of ecmul as data: schedules of
+// multiplication and addition sets (the co-Z ladder of Hamburg, TCHES 2020,
+// at 11 multiplications per bit, and Table I of Antão, Bajard and Sousa at
+// 18, both general in a), the proof that every multiplication input stays
+// below 9u, and two executors of a schedule: big integers (the oracle) and
+// RNS channels through basext (the CPU twin of the CUDA kernel). It also
+// turns the ladder's outputs into affine points (one batched inversion,
+// y-recovery).
 package ladder
 
 import (
@@ -12,9 +13,10 @@ import (
 	"math/big"
 )
 
-// Reg names one register of the ladder. The first ones are the working
-// variables of Table I; XG is the input x-coordinate and KB the curve's b,
-// both read-only during the loop.
+// Reg names one register of the ladder. XP to H are the working variables
+// of Table I; XQG to LM are the state of the co-Z ladder (its temporaries
+// are A to D); XG is the input x-coordinate and KB the curve's b, both
+// read-only during the loop.
 type Reg uint8
 
 const (
@@ -29,12 +31,16 @@ const (
 	E
 	F
 	H
+	XQG // co-Z: Z²·(x_Q − x_G)
+	XRG // co-Z: Z²·(x_R − x_G)
+	YG  // co-Z: 2·Z³·y_G
+	LM  // co-Z: Z·λ, λ the slope of the line through Q, G and −R
 	XG
 	KB
 	NumRegs
 )
 
-var regNames = [...]string{"XP", "ZP", "XQ", "ZQ", "A", "B", "C", "D", "E", "F", "H", "XG", "KB"}
+var regNames = [...]string{"XP", "ZP", "XQ", "ZQ", "A", "B", "C", "D", "E", "F", "H", "XQG", "XRG", "YG", "LM", "XG", "KB"}
 
 func (r Reg) String() string {
 	if int(r) < len(regNames) {
@@ -51,6 +57,8 @@ const (
 	ConstNegA MontConst = iota
 	// ConstB is the curve's b.
 	ConstB
+	// ConstA is the curve's a mod p.
+	ConstA
 	numMontConsts
 )
 
@@ -88,20 +96,77 @@ type Step struct {
 	Adds []AddOp
 }
 
-// Schedule is the whole ladder for one curve: Init turns (P = G, Q = G) into
-// (P = G, Q = 2G); Loop is one ladder bit for s_i = 0 (Q ← P+Q, P ← 2P).
-// For s_i = 1 the executors swap P and Q before and after Loop.
+// Kind names a ladder schedule.
+type Kind uint8
+
+const (
+	// CoZ is Hamburg's co-Z Montgomery ladder (TCHES 2020, 8M+3S per bit):
+	// 11 reductions per bit, the default.
+	CoZ Kind = iota
+	// Paper is Table I of Antão, Bajard and Sousa: the x-only ladder at 18
+	// reductions per bit, kept to reproduce the paper's figures.
+	Paper
+	numKinds
+)
+
+// DefaultKind is the schedule used unless one is asked for.
+const DefaultKind = CoZ
+
+var kindNames = [...]string{"coz", "paper"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Kinds lists every schedule, the default first.
+func Kinds() []Kind { return []Kind{CoZ, Paper} }
+
+// ParseKind returns the schedule named s: "coz", "paper", or "default".
+func ParseKind(s string) (Kind, error) {
+	if s == "default" {
+		return DefaultKind, nil
+	}
+	for k, name := range kindNames {
+		if s == name {
+			return Kind(k), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown schedule %q (want coz, paper or default)", s)
+}
+
+// Schedule is the whole ladder for one curve. Init sets up the state of the
+// ladder scalar's top bit from x_G; Loop is one ladder bit, run after the
+// registers of every Swap pair are exchanged when the bit equals SwapBit
+// (and exchanged back after it); Final runs once after the last bit; Out
+// names the four registers the kernel returns.
+//
+// Paper: the state is (X_P : Z_P), (X_Q : Z_Q) with Q = P + G; Init gives
+// (G, 2G), Loop is s_i = 0 (Q ← P+Q, P ← 2P), swapped for s_i = 1.
+//
+// CoZ: the state is Q and R = Q + G sharing one scale Z (XQG, XRG, YG, LM);
+// Init gives (G, 2G), Loop is s_i = 1 (Q ← Q+R, R ← 2R), swapped for s_i = 0.
+// The factor H of YG is applied one set late (the next bit's first
+// multiplication set, or Final), so that Loop has four multiplication sets.
 type Schedule struct {
-	A    int64 // the curve's small coefficient a
-	Init []Step
-	Loop []Step
+	Kind    Kind
+	A       int64 // the curve's small coefficient a
+	Init    []Step
+	Loop    []Step
+	Final   []Step
+	Swap    [][2]Reg
+	SwapBit uint
+	Out     [4]Reg
 	// Bounds proved by NewSchedule: the largest value of every multiplication
 	// input and of every register at the end of a step.
 	MaxMulInput *big.Int
 	MaxRegister *big.Int
 }
 
-// MulsPerBit returns the number of field multiplications of one ladder bit.
+// MulsPerBit returns the number of field multiplications of one ladder bit:
+// its RNS reductions, since no sum of products is reduced as one.
 func (s *Schedule) MulsPerBit() int {
 	n := 0
 	for _, st := range s.Loop {
@@ -114,7 +179,7 @@ func (s *Schedule) MulsPerBit() int {
 // index of an AddOp in this list is its Const.
 func (s *Schedule) Adds() []*AddOp {
 	var ops []*AddOp
-	for _, steps := range [][]Step{s.Init, s.Loop} {
+	for _, steps := range [][]Step{s.Init, s.Loop, s.Final} {
 		for i := range steps {
 			for j := range steps[i].Adds {
 				ops = append(ops, &steps[i].Adds[j])
@@ -169,6 +234,64 @@ func tableI(a int) (init, loop []Step) {
 		},
 	}
 	return init, loop
+}
+
+// coZ returns Hamburg's co-Z Montgomery ladder for y² = x³ + a·x + b, with
+// the state Q, R = Q + G (see Schedule). With E = Z²(x_Q − x_R) and
+// yR = −2Z³y_R one bit computes F = yR·E, G = E², H = yR² and the new scale
+// Z' = Z·F:
+//
+//	XQG' = H·(H + 2·LM·F)          XRG' = (XRG·G)² + YG·F·G
+//	LM'  = XRG·G − H − LM·F         YG'  = YG·F·G·H
+//
+// Init: yP0 = 4(x³ + a·x + b), LM = 3x² + a, YG = yP0², XRG = LM² − 3x·yP0,
+// XQG = 0 (Q = G, R = 2G, Z = 2y_G). A to D are temporaries: A = E then F,
+// B = H, C = G then F·G, D = LM·XRG then yR then H + 2·LM·F.
+func coZ() (init, loop, final []Step) {
+	init = []Step{
+		{ // A = x²; LM = 3x² + a, B = x² + a
+			Muls: []MulOp{{A, XG, XG}},
+			Adds: []AddOp{
+				{Dst: LM, Terms: []Term{t(3, A)}, Mont: []MontTerm{{1, ConstA}}},
+				{Dst: B, Terms: []Term{t(1, A)}, Mont: []MontTerm{{1, ConstA}}},
+			},
+		},
+		{ // C = x³ + a·x, D = LM²; A = yP0
+			Muls: []MulOp{{C, XG, B}, {D, LM, LM}},
+			Adds: []AddOp{{Dst: A, Terms: []Term{t(4, C)}, Mont: []MontTerm{{4, ConstB}}}},
+		},
+		{ // YG = yP0², C = x·yP0; XRG = LM² − 3x·yP0, XQG = 0, B = H = 1
+			Muls: []MulOp{{YG, A, A}, {C, XG, A}},
+			Adds: []AddOp{
+				{Dst: XRG, Terms: []Term{t(1, D), t(-3, C)}},
+				{Dst: XQG},
+				{Dst: B, Mont: []MontTerm{{1, constOne}}},
+			},
+		},
+	}
+	loop = []Step{
+		{Adds: []AddOp{{Dst: A, Terms: []Term{t(1, XQG), t(-1, XRG)}}}}, // E
+		{ // G = E², LM·XRG, YG·H (the previous bit's H); D = yR
+			Muls: []MulOp{{C, A, A}, {D, LM, XRG}, {YG, YG, B}},
+			Adds: []AddOp{{Dst: D, Terms: []Term{t(1, YG), t(2, D)}}},
+		},
+		{ // F = yR·E, H = yR², XRG·G
+			Muls: []MulOp{{A, D, A}, {B, D, D}, {XRG, XRG, C}},
+		},
+		{ // LM·F, F·G; D = H + 2·LM·F, LM' = XRG·G − H − LM·F
+			Muls: []MulOp{{LM, LM, A}, {C, A, C}},
+			Adds: []AddOp{
+				{Dst: D, Terms: []Term{t(1, B), t(2, LM)}},
+				{Dst: LM, Terms: []Term{t(1, XRG), t(-1, B), t(-1, LM)}},
+			},
+		},
+		{ // YG·F·G, (XRG·G)², XQG' = H·D; XRG' = (XRG·G)² + YG·F·G
+			Muls: []MulOp{{YG, YG, C}, {A, XRG, XRG}, {XQG, B, D}},
+			Adds: []AddOp{{Dst: XRG, Terms: []Term{t(1, A), t(1, YG)}}},
+		},
+	}
+	final = []Step{{Muls: []MulOp{{YG, YG, B}}}}
+	return init, loop, final
 }
 
 // constOne is 1̄ = M mod p, used once to set Z_P = 1 at the start.

@@ -22,24 +22,50 @@ type Setup struct {
 	Consts    *Constants
 	KB        rns.Element   // b̄ in RNS form
 	AddConsts []rns.Element // per AddOp, Consts.AddMont in RNS form
-	// Bits is t = bitlen(n): the ladder runs t iterations for every scalar.
+	// Bits is the number of ladder iterations, the same for every scalar:
+	// t = bitlen(n) for Paper, t + 1 for CoZ (see LadderScalar).
 	Bits int
 
 	host *hostField // field arithmetic for the host conversions; nil: math/big only
+	coZ  *coZRule   // the co-Z ladder scalar's choice of multiple of n; nil for Paper
 }
 
-// NewSetup builds and proves the ladder for c.
-func NewSetup(c *curves.Curve) (*Setup, error) {
+// coZRule holds the constants of coZScalar.
+type coZRule struct {
+	high   *big.Int // n − coZHigh
+	n2, n3 *big.Int // 2n, 3n
+}
+
+func newCoZRule(n *big.Int) *coZRule {
+	return &coZRule{high: new(big.Int).Sub(n, big.NewInt(coZHigh)),
+		n2: new(big.Int).Lsh(n, 1), n3: new(big.Int).Mul(n, big.NewInt(3))}
+}
+
+// NewSetup builds and proves the default ladder for c.
+func NewSetup(c *curves.Curve) (*Setup, error) { return NewSetupKind(c, DefaultKind) }
+
+// NewSetupKind builds and proves the ladder of schedule kind for c.
+func NewSetupKind(c *curves.Curve, kind Kind) (*Setup, error) {
 	par, err := rns.NewParams(c.P)
 	if err != nil {
 		return nil, fmt.Errorf("ladder: %s: %w", c.Name, err)
 	}
-	s, k, err := NewSchedule(c.A, c.B, par)
+	s, k, err := NewSchedule(kind, c.A, c.B, par)
 	if err != nil {
 		return nil, fmt.Errorf("ladder: %s: %w", c.Name, err)
 	}
-	su := &Setup{Curve: c, Params: par, Tables: basext.NewTables(par), Schedule: s, Consts: k, Bits: c.N.BitLen(),
+	bits := c.N.BitLen()
+	if kind == CoZ {
+		bits++
+		if err := ProveCoZScalars(c.N, bits); err != nil {
+			return nil, fmt.Errorf("ladder: %s: %w", c.Name, err)
+		}
+	}
+	su := &Setup{Curve: c, Params: par, Tables: basext.NewTables(par), Schedule: s, Consts: k, Bits: bits,
 		host: newHostField(par, c.A, c.B)}
+	if kind == CoZ {
+		su.coZ = newCoZRule(c.N)
+	}
 	su.KB = par.NewElement()
 	if err := par.ToRNS(&su.KB, k.KB); err != nil {
 		return nil, err
@@ -54,10 +80,18 @@ func NewSetup(c *curves.Curve) (*Setup, error) {
 	return su, nil
 }
 
-// LadderScalar returns k' ≡ k (mod n) with k' in [2^t, 2^(t+1)), t =
-// bitlen(n): k mod n plus n or 2n. The ladder starts from (G, 2G) for the top
-// bit and runs exactly t iterations, whatever k is; k ≡ 0 (mod n) gives the
+// LadderScalar returns k' ≡ k (mod n) with k' in [2^L, 2^(L+1)), L =
+// su.Bits: the ladder starts from (G, 2G) for the top bit and runs exactly L
+// iterations, whatever k is.
+//
+// Paper (L = t = bitlen(n)): k mod n plus n or 2n; k ≡ 0 (mod n) gives the
 // point at infinity like any other multiple of n.
+//
+// CoZ (L = t + 1): k mod n plus 3n, or plus 2n when k mod n >= n − 4. The
+// co-Z formulas fail when the ladder meets Q = O, R = O or Q = −R, which
+// happens exactly when a prefix ⌊k'/2^i⌋, i >= 1, is ≡ 0, −1 or (n−1)/2
+// (mod n); ProveCoZScalars shows that this choice of k' avoids every such
+// prefix unless k ≡ 0 or −1 (mod n), whose results Prepare fixes.
 //
 // The result is one allocation with room for its words. Scalars below
 // 2^(t+3) <= 16n (those below n, and ladder scalars themselves) are reduced
@@ -66,13 +100,16 @@ func (su *Setup) LadderScalar(k *big.Int) *big.Int {
 	n := su.Curve.N
 	s := new(ladderScalar)
 	kp := s.init()
-	if k.Sign() >= 0 && k.BitLen() <= su.Bits+3 {
+	if k.Sign() >= 0 && k.BitLen() <= n.BitLen()+3 {
 		kp.Set(k)
 		for kp.Cmp(n) >= 0 {
 			kp.Sub(kp, n)
 		}
 	} else {
 		kp.Mod(k, n)
+	}
+	if su.coZ != nil {
+		return su.coZ.scalar(kp)
 	}
 	kp.Add(kp, n)
 	if kp.BitLen() <= su.Bits {
@@ -82,10 +119,69 @@ func (su *Setup) LadderScalar(k *big.Int) *big.Int {
 }
 
 // ladderScalar is a big.Int allocated together with the words it needs
-// for values up to 2^(t+3), t <= 256.
+// for values up to 2^(t+3), t <= 256, and one more: big.Int.Add makes room
+// for a carry beyond its longer operand.
 type ladderScalar struct {
 	v big.Int
-	w [(256 + 3 + bits.UintSize - 1) / bits.UintSize]big.Word
+	w [(256+3+bits.UintSize-1)/bits.UintSize + 1]big.Word
+}
+
+// coZHigh is how far below n a reduced scalar takes 2n instead of 3n on the
+// co-Z ladder (ProveCoZScalars).
+const coZHigh = 4
+
+// scalar turns k mod n in kp into the co-Z ladder scalar, in place.
+func (r *coZRule) scalar(kp *big.Int) *big.Int {
+	if kp.Cmp(r.high) >= 0 {
+		return kp.Add(kp, r.n2)
+	}
+	return kp.Add(kp, r.n3)
+}
+
+// ProveCoZScalars checks, for ladders of L iterations, that coZRule gives
+// every k in [0, n) a ladder scalar of exactly L+1 bits, and that no prefix
+// ⌊k'/2^i⌋ (i >= 1) is ≡ 0, −1 or (n−1)/2 (mod n) unless k is 0 or n − 1.
+// Only prefixes at or above (n−1)/2 can be, so only the few shifts i with
+// 2^(L+1−i) > (n−1)/2 are looked at: every bad prefix d there stands for the
+// 2^i ladder scalars d·2^i … d·2^i + 2^i − 1, each checked against the rule.
+func ProveCoZScalars(n *big.Int, L int) error {
+	one := big.NewInt(1)
+	lo, hi := new(big.Int).Lsh(one, uint(L)), new(big.Int).Lsh(one, uint(L+1))
+	nm1 := new(big.Int).Sub(n, one)
+	rule := newCoZRule(n)
+	for _, k := range []*big.Int{big.NewInt(0), new(big.Int).Sub(n, big.NewInt(coZHigh+1)), new(big.Int).Sub(n, big.NewInt(coZHigh)), nm1} {
+		kp := rule.scalar(new(big.Int).Set(k))
+		if kp.Cmp(lo) < 0 || kp.Cmp(hi) >= 0 {
+			return fmt.Errorf("co-Z ladder scalar of %v has %d bits, want %d", k, kp.BitLen(), L+1)
+		}
+	}
+	half := new(big.Int).Rsh(nm1, 1)
+	for i := 1; i <= L; i++ {
+		top := new(big.Int).Lsh(one, uint(L+1-i)) // prefixes are below top
+		if top.Cmp(half) <= 0 {
+			break
+		}
+		bottom := new(big.Int).Lsh(one, uint(L-i))
+		for _, r := range []*big.Int{big.NewInt(0), nm1, half} {
+			// d = r + ℓn for every ℓ with bottom <= d < top
+			d := new(big.Int).Sub(bottom, r)
+			d.Add(d, nm1).Div(d, n).Mul(d, n).Add(d, r)
+			for ; d.Cmp(top) < 0; d.Add(d, n) {
+				for s := int64(0); s < 1<<i; s++ {
+					kp := new(big.Int).Lsh(d, uint(i))
+					kp.Add(kp, big.NewInt(s))
+					k := new(big.Int).Mod(kp, n)
+					if k.Sign() == 0 || k.Cmp(nm1) == 0 {
+						continue
+					}
+					if rule.scalar(k).Cmp(kp) == 0 {
+						return fmt.Errorf("co-Z ladder scalar of %v passes through an exceptional case", k)
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func (s *ladderScalar) init() *big.Int {
@@ -95,8 +191,20 @@ func (s *ladderScalar) init() *big.Int {
 // Job is one prepared scalar multiplication: a base with x ≠ 0 and its ladder scalar.
 type Job struct {
 	X, Y   *big.Int // the base point, affine
-	Scalar *big.Int // the ladder scalar, t+1 bits with the top one set
+	Scalar *big.Int // the ladder scalar, Bits+1 bits with the top one set
+	// Fixed is the result for the scalars the co-Z ladder cannot compute
+	// (k ≡ 0 or −1 mod n): the finish takes it instead of the ladder's output.
+	Fixed Fixed
 }
+
+// Fixed names a result known without the ladder.
+type Fixed uint8
+
+const (
+	FixedNone     Fixed = iota
+	FixedInfinity       // k ≡ 0 (mod n): the point at infinity
+	FixedNegBase        // k ≡ −1 (mod n): −G
+)
 
 // ErrNegativeScalar is returned for scalars below zero.
 var ErrNegativeScalar = errors.New("scalar is negative")
@@ -109,14 +217,32 @@ func (su *Setup) Prepare(x, y, k *big.Int) (Job, error) {
 	if k.Sign() < 0 {
 		return Job{}, ErrNegativeScalar
 	}
-	if x.Sign() != 0 {
-		return Job{X: x, Y: y, Scalar: su.LadderScalar(k)}, nil
+	j := Job{X: x, Y: y}
+	if x.Sign() == 0 {
+		c := su.Curve
+		j.X, j.Y = double(c, x, y)
+		half := new(big.Int).ModInverse(big.NewInt(2), c.N)
+		k = new(big.Int).Mul(k, half)
+		k.Mod(k, c.N)
 	}
-	c := su.Curve
-	x2, y2 := double(c, x, y)
-	half := new(big.Int).ModInverse(big.NewInt(2), c.N)
-	k2 := new(big.Int).Mul(k, half)
-	return Job{X: x2, Y: y2, Scalar: su.LadderScalar(k2.Mod(k2, c.N))}, nil
+	j.Scalar = su.LadderScalar(k)
+	if su.Schedule.Kind == CoZ {
+		j.Fixed = su.coZFixed(j.Scalar)
+	}
+	return j, nil
+}
+
+// coZFixed returns the fixed result of a co-Z ladder scalar k' = k mod n + c·n.
+func (su *Setup) coZFixed(kp *big.Int) Fixed {
+	var r big.Int
+	r.Mod(kp, su.Curve.N)
+	switch {
+	case r.Sign() == 0:
+		return FixedInfinity
+	case r.Cmp(new(big.Int).Sub(su.Curve.N, big.NewInt(1))) == 0:
+		return FixedNegBase
+	}
+	return FixedNone
 }
 
 // double returns 2·(x, y) in affine coordinates, for y ≠ 0 (always true on
@@ -163,21 +289,23 @@ func (su *Setup) InputElement(j Job) rns.Element {
 // a stack buffer.
 const maxInline = 32
 
-// Projective is the ladder's output: P = k·G = (XP : ZP) and Q = P + G =
-// (XQ : ZQ), as integers mod p sharing any one scaling (the Montgomery
-// factor cancels in X/Z).
-type Projective struct{ XP, ZP, XQ, ZQ *big.Int }
+// Outputs are the ladder's four output registers (Schedule.Out) as
+// integers mod p, out of the Montgomery domain:
+//
+//	Paper: X_P, Z_P, X_Q, Z_Q with P = k·G = (X_P : Z_P), Q = P + G
+//	CoZ:   XQG, XRG, YG, LM with Q = k·G, R = Q + G (see Schedule)
+type Outputs [4]*big.Int
 
-// Channels are the B residues of X_P, Z_P, X_Q, Z_Q: what the kernel
-// returns and what the CPU twin must reproduce bit for bit.
+// Channels are the B residues of the four outputs: what the kernel returns
+// and what the CPU twin must reproduce bit for bit.
 type Channels [4][]uint32
 
-// Projective converts channels to integers (CRT, then mod p).
-func (su *Setup) Projective(ch Channels) Projective {
-	var v [4]*big.Int
+// Outputs converts channels to integers (CRT, then out of the Montgomery
+// domain, mod p).
+func (su *Setup) Outputs(ch Channels) Outputs {
+	var v Outputs
 	for i := range ch {
-		v[i] = su.Params.FromRNS(ch[i])
-		v[i].Mod(v[i], su.Curve.P)
+		v[i] = su.Params.FromMont(su.Params.FromRNS(ch[i]))
 	}
-	return Projective{v[0], v[1], v[2], v[3]}
+	return v
 }

@@ -6,16 +6,17 @@
 #   scripts/experiment.sh [OUT]        (or: make experiment [OUT=dir])
 #
 # Writes to OUT (default bench/<device>, e.g. bench/h200):
-#   <date>-<commit>-p224.{json,csv,log}              P-224: Shenoy and Kawamura × warp and
-#                                                    block mappings × 1, 2, 4, 8, 16 items per block
-#   <date>-<commit>-p256-secp256k1.{json,csv,log}    P-256 and secp256k1: both extensions,
-#                                                    block mapping, 8, 16, 28 items per block
+#   <date>-<commit>-p224.{json,csv,log}              P-224: co-Z and paper schedules × Shenoy and
+#                                                    Kawamura × warp and block mappings × 1, 2, 4,
+#                                                    8, 16 items per block
+#   <date>-<commit>-p256-secp256k1.{json,csv,log}    P-256 and secp256k1: both schedules, both
+#                                                    extensions, block mapping, 8, 16, 28 items per block
 #   plots/*.svg, plots/*.png                         the charts of ecmul plot
 # and prints the summary table, with every figure as a ratio to the best CPU
 # peer. Each batch size (1, 2, 4, ..., 2^20, and each items-per-block value,
-# for the one-block panel) runs once to warm up, then REPS times. About 5 to 6 minutes on an H200 (estimated from bench/h200/*.json).
+# for the one-block panel) runs once to warm up, then REPS times. About 10 to 12 minutes on an H200 with both schedules (twice the 5 to 6 of one).
 #
-# Environment overrides: OUT, REPS (3), BATCHES, IPB_224 (1,2,4,8,16),
+# Environment overrides: OUT, REPS (3), BATCHES, SCHEDULES (coz,paper), IPB_224 (1,2,4,8,16),
 # IPB_256 (8,16,28), PEER_SECONDS (3), ECMUL (.dev/ecmul), ECMUL_FATBIN (a
 # fatbin to load instead of the embedded one). QUICK=1 is a smoke run of
 # about a minute: three batch sizes, one timed run, fewer items per block.
@@ -48,6 +49,7 @@ if [[ ${QUICK:-0} == 1 ]]; then
 fi
 BATCHES=${BATCHES:-$(pow2_batches)}
 REPS=${REPS:-3}
+SCHEDULES=${SCHEDULES:-coz,paper}
 IPB_224=${IPB_224:-1,2,4,8,16}
 IPB_256=${IPB_256:-8,16,28}
 PEER_SECONDS=${PEER_SECONDS:-3}
@@ -111,8 +113,8 @@ run_bench() {
   log "bench $name: $((SECONDS - t0)) s, $stem.{json,csv,log}"
 }
 
-run_bench p224 "$(with_one_block "$BATCHES" "$IPB_224")" --curve p224 --ext shenoy,kawamura --mapping warp,block --ipb "$IPB_224"
-run_bench p256-secp256k1 "$(with_one_block "$BATCHES" "$IPB_256")" --curve p256,secp256k1 --ext shenoy,kawamura --mapping block --ipb "$IPB_256"
+run_bench p224 "$(with_one_block "$BATCHES" "$IPB_224")" --curve p224 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping warp,block --ipb "$IPB_224"
+run_bench p256-secp256k1 "$(with_one_block "$BATCHES" "$IPB_256")" --curve p256,secp256k1 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping block --ipb "$IPB_256"
 
 if ((${#jsons[@]} == 0)); then
   log "no results"

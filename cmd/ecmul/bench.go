@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -26,6 +28,7 @@ import (
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/ladder"
 )
 
 const benchHelp = `Usage: ecmul bench [flags]
@@ -65,6 +68,7 @@ Flags:
 type benchResult struct {
 	Curve         string  `json:"curve"`
 	Backend       string  `json:"backend"`
+	Schedule      string  `json:"schedule,omitempty"`
 	Ext           string  `json:"ext,omitempty"`
 	Mapping       string  `json:"mapping,omitempty"`
 	ItemsPerBlock int     `json:"items_per_block,omitempty"`
@@ -101,6 +105,35 @@ type benchReport struct {
 	Chunk     int           `json:"chunk,omitempty"`
 	Results   []benchResult `json:"results"`
 	Peers     []benchPeer   `json:"peers"`
+	// GPUPeers are other GPU implementations measured in the same device
+	// call (--gpu-peers), kernel only; results are not divided by them.
+	GPUPeers []benchPeer `json:"gpu_peers,omitempty"`
+}
+
+// readGPUPeers parses the lines "NAME batch=N op/s=X" that the peer scripts
+// of ../shared/peers print (gecc.sh: gECC's SM2 256-bit scalar
+// multiplication, kernel only); other lines are ignored.
+func readGPUPeers(r io.Reader) ([]benchPeer, error) {
+	re := regexp.MustCompile(`^(\S+) batch=(\d+) op/s=(\d+(?:\.\d+)?)$`)
+	var out []benchPeer
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		m := re.FindStringSubmatch(strings.TrimSpace(sc.Text()))
+		if m == nil {
+			continue
+		}
+		batch, err1 := strconv.Atoi(m[2])
+		ops, err2 := strconv.ParseFloat(m[3], 64)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		p := benchPeer{Curve: "SM2 (256-bit)", Name: m[1] + ", kernel only", OpsPerSec: ops, Batch: batch}
+		if m[1] == "gecc" {
+			p.Name = "gECC (Xiong et al.), kernel only, not constant-time"
+		}
+		out = append(out, p)
+	}
+	return out, sc.Err()
 }
 
 // splitList splits a comma-separated list, dropping blanks and repeats.
@@ -233,28 +266,33 @@ func opensslPeer(c *curves.Curve, seconds int) (benchPeer, error) {
 // benchVariant is one point of the grid for a curve: what the backend is
 // configured with.
 type benchVariant struct {
-	ext     basext.Variant
-	mapping string
-	ipb     int
+	schedule ladder.Kind
+	ext      basext.Variant
+	mapping  string
+	ipb      int
 }
 
-// benchGrid lists the configurations a backend distinguishes: base
-// extension × mapping × items per block on the gpu backend, base extension
-// on rns-cpu, a single one on cpu.
-func benchGrid(b ecmul.Backend, exts []basext.Variant, mappings []string, ipbs []int) []benchVariant {
+// benchGrid lists the configurations a backend distinguishes: schedule ×
+// base extension × mapping × items per block on the gpu backend, schedule ×
+// base extension on rns-cpu, a single one on cpu.
+func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, mappings []string, ipbs []int) []benchVariant {
 	var out []benchVariant
 	switch b {
 	case ecmul.GPU:
-		for _, e := range exts {
-			for _, m := range mappings {
-				for _, n := range ipbs {
-					out = append(out, benchVariant{ext: e, mapping: m, ipb: n})
+		for _, s := range schedules {
+			for _, e := range exts {
+				for _, m := range mappings {
+					for _, n := range ipbs {
+						out = append(out, benchVariant{schedule: s, ext: e, mapping: m, ipb: n})
+					}
 				}
 			}
 		}
 	case ecmul.RNSCPU:
-		for _, e := range exts {
-			out = append(out, benchVariant{ext: e})
+		for _, s := range schedules {
+			for _, e := range exts {
+				out = append(out, benchVariant{schedule: s, ext: e})
+			}
 		}
 	default:
 		out = append(out, benchVariant{})
@@ -264,7 +302,7 @@ func benchGrid(b ecmul.Backend, exts []basext.Variant, mappings []string, ipbs [
 
 // options returns the engine options of the variant on backend b.
 func (v benchVariant) options(b ecmul.Backend, chunk int) ecmul.Options {
-	o := ecmul.Options{Backend: b, Ext: v.ext}
+	o := ecmul.Options{Backend: b, Schedule: v.schedule, Ext: v.ext}
 	if b == ecmul.GPU {
 		o.GPU = ecmul.GPUOptions{Mapping: v.mapping, ItemsPerBlock: v.ipb, Chunk: chunk}
 	}
@@ -275,9 +313,9 @@ func (v benchVariant) options(b ecmul.Backend, chunk int) ecmul.Options {
 func (v benchVariant) label(b ecmul.Backend) string {
 	switch b {
 	case ecmul.GPU:
-		return fmt.Sprintf("%s %s ipb=%d", v.ext, v.mapping, v.ipb)
+		return fmt.Sprintf("%s %s %s ipb=%d", v.schedule, v.ext, v.mapping, v.ipb)
 	case ecmul.RNSCPU:
-		return v.ext.String()
+		return v.schedule.String() + " " + v.ext.String()
 	}
 	return ""
 }
@@ -286,6 +324,7 @@ func (v benchVariant) label(b ecmul.Backend) string {
 type benchConfig struct {
 	curves            []*curves.Curve
 	backend           ecmul.Backend
+	schedules         []ladder.Kind
 	exts              []basext.Variant
 	mappings          []string
 	ipbs, batches     []int
@@ -293,6 +332,7 @@ type benchConfig struct {
 	peers             bool
 	peerSeconds       int
 	jsonPath, csvPath string
+	gpuPeersPath      string
 }
 
 var benchMappings = []string{"warp", "block"}
@@ -312,6 +352,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), benchHelp); fs.PrintDefaults() }
 	curveList := fs.String("curve", "p224", "comma-separated curves: p224, p256, secp256k1")
 	backendName := fs.String("backend", "auto", "backend: auto, gpu, rns-cpu or cpu")
+	scheduleList := fs.String("schedule", "coz", "comma-separated ladder schedules (rns-cpu and gpu): coz, paper")
 	extList := fs.String("ext", "shenoy,kawamura", "comma-separated base extensions (rns-cpu and gpu)")
 	mapList := fs.String("mapping", "warp", "comma-separated thread mappings of the gpu backend: warp, block")
 	ipbList := fs.String("ipb", "8", "comma-separated items per block of the gpu backend")
@@ -322,6 +363,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	peerSeconds := fs.Int("peer-seconds", 3, "seconds of each openssl speed run")
 	jsonPath := fs.String("json", "", "write the full report as JSON to this file")
 	csvPath := fs.String("csv", "", "write the results and peers as CSV to this file")
+	gpuPeers := fs.String("gpu-peers", "", "record the GPU peers measured in the same device call: a file of lines \"NAME batch=N op/s=X\" (../shared/peers/gecc.sh)")
 	if err := fs.Parse(args); err != nil {
 		return nil, errFlags{err}
 	}
@@ -329,7 +371,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	cfg := &benchConfig{reps: *reps, chunk: *chunk, peers: *peers, peerSeconds: *peerSeconds,
-		jsonPath: *jsonPath, csvPath: *csvPath}
+		jsonPath: *jsonPath, csvPath: *csvPath, gpuPeersPath: *gpuPeers}
 	var err error
 	if cfg.backend, err = ecmul.ParseBackend(*backendName); err != nil {
 		return nil, err
@@ -345,6 +387,18 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	}
 	if len(cfg.curves) == 0 {
 		return nil, errors.New("--curve: empty list")
+	}
+	for _, name := range splitList(*scheduleList) {
+		s, err := ladder.ParseKind(strings.ToLower(name))
+		if err != nil {
+			return nil, fmt.Errorf("--schedule: %v", err)
+		}
+		if !slices.Contains(cfg.schedules, s) {
+			cfg.schedules = append(cfg.schedules, s)
+		}
+	}
+	if len(cfg.schedules) == 0 {
+		return nil, errors.New("--schedule: empty list")
 	}
 	for _, name := range splitList(*extList) {
 		v, err := basext.ParseVariant(name)
@@ -476,12 +530,22 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 	if backend == ecmul.GPU {
 		rep.Chunk = cfg.chunk
 	}
+	if cfg.gpuPeersPath != "" {
+		b, err := os.ReadFile(cfg.gpuPeersPath)
+		if err == nil {
+			rep.GPUPeers, err = readGPUPeers(bytes.NewReader(b))
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ecmul bench: --gpu-peers: %v\n", err)
+			return exitFail
+		}
+	}
 	if d, err := gpu.DefaultDriver(); err == nil {
 		if devs, v, err := gpu.Devices(d); err == nil && len(devs) > 0 {
 			rep.Device, rep.Driver = devs[0].String(), gpu.FormatDriverVersion(v)
 		}
 	}
-	grid := benchGrid(backend, cfg.exts, cfg.mappings, cfg.ipbs)
+	grid := benchGrid(backend, cfg.schedules, cfg.exts, cfg.mappings, cfg.ipbs)
 	ctx := context.Background()
 	rng := rand.New(rand.NewSource(1))
 	start := time.Now()
@@ -523,7 +587,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 			for _, batch := range cfg.batches {
 				r := benchResult{Curve: c.Name, Backend: string(eng.Backend()), Batch: batch}
 				if backend != ecmul.CPU {
-					r.Ext = v.ext.String()
+					r.Schedule, r.Ext = v.schedule.String(), v.ext.String()
 				}
 				if backend == ecmul.GPU {
 					r.Mapping, r.ItemsPerBlock = v.mapping, v.ipb
@@ -654,7 +718,7 @@ func benchCSVHeader() []string {
 	return head
 }
 
-// writeBenchCSV writes one row per result and one per peer under
+// writeBenchCSV writes one row per result, peer and GPU peer under
 // benchCSVHeader; each row repeats the report's fields.
 func writeBenchCSV(w io.Writer, rep *benchReport) error {
 	head := benchCSVHeader()
@@ -689,6 +753,11 @@ func writeBenchCSV(w io.Writer, rep *benchReport) error {
 			return err
 		}
 	}
+	for _, p := range rep.GPUPeers {
+		if err := cw.Write(row("gpu_peer", reflect.ValueOf(p))); err != nil {
+			return err
+		}
+	}
 	cw.Flush()
 	return cw.Error()
 }
@@ -698,8 +767,11 @@ func printBench(w io.Writer, rep *benchReport) {
 	for _, p := range rep.Peers {
 		fmt.Fprintf(w, "peer %-9s %-40s %12.0f op/s\n", p.Curve, p.Name, p.OpsPerSec)
 	}
+	for _, p := range rep.GPUPeers {
+		fmt.Fprintf(w, "gpu peer %s %s, batch %d: %.0f op/s\n", p.Curve, p.Name, p.Batch, p.OpsPerSec)
+	}
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "curve\tbackend\text\tmapping\tipb\tbatch\tlatency ms\tend-to-end op/s\tkernel op/s\tvs best peer\t\n")
+	fmt.Fprintf(tw, "curve\tbackend\tschedule\text\tmapping\tipb\tbatch\tlatency ms\tend-to-end op/s\tkernel op/s\tvs best peer\t\n")
 	dash := func(s string) string {
 		if s == "" || s == "0" {
 			return "-"
@@ -715,7 +787,7 @@ func printBench(w io.Writer, rep *benchReport) {
 		if r.RatioToPeer > 0 {
 			ratio = fmt.Sprintf("%.2fx", r.RatioToPeer)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%.3f\t%.0f\t%s\t%s\t\n", r.Curve, r.Backend, dash(r.Ext), dash(r.Mapping),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%.3f\t%.0f\t%s\t%s\t\n", r.Curve, r.Backend, dash(r.Schedule), dash(r.Ext), dash(r.Mapping),
 			dash(strconv.Itoa(r.ItemsPerBlock)), r.Batch, r.LatencyMs, r.OpsPerSec, kern, ratio)
 	}
 	tw.Flush()

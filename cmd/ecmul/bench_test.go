@@ -15,6 +15,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/ladder"
 )
 
 func TestMedian(t *testing.T) {
@@ -49,20 +50,22 @@ func TestLists(t *testing.T) {
 }
 
 func TestBenchGrid(t *testing.T) {
+	scheds := []ladder.Kind{ladder.CoZ, ladder.Paper}
 	exts := []basext.Variant{basext.Shenoy, basext.Kawamura}
 	maps := []string{"warp", "block"}
 	ipbs := []int{1, 4, 16}
 
-	g := benchGrid(ecmul.GPU, exts, maps, ipbs)
-	require.Len(t, g, 12)
-	require.Equal(t, benchVariant{ext: basext.Shenoy, mapping: "warp", ipb: 1}, g[0])
-	require.Equal(t, benchVariant{ext: basext.Shenoy, mapping: "warp", ipb: 4}, g[1])
-	require.Equal(t, benchVariant{ext: basext.Kawamura, mapping: "block", ipb: 16}, g[11])
+	g := benchGrid(ecmul.GPU, scheds, exts, maps, ipbs)
+	require.Len(t, g, 24)
+	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "warp", ipb: 1}, g[0])
+	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "warp", ipb: 4}, g[1])
+	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Kawamura, mapping: "block", ipb: 16}, g[11])
+	require.Equal(t, benchVariant{schedule: ladder.Paper, ext: basext.Kawamura, mapping: "block", ipb: 16}, g[23])
 
-	g = benchGrid(ecmul.RNSCPU, exts, maps, ipbs)
+	g = benchGrid(ecmul.RNSCPU, scheds[:1], exts, maps, ipbs)
 	require.Equal(t, []benchVariant{{ext: basext.Shenoy}, {ext: basext.Kawamura}}, g)
 
-	require.Equal(t, []benchVariant{{}}, benchGrid(ecmul.CPU, exts, maps, ipbs))
+	require.Equal(t, []benchVariant{{}}, benchGrid(ecmul.CPU, scheds, exts, maps, ipbs))
 }
 
 func TestBenchUsage(t *testing.T) {
@@ -215,6 +218,7 @@ func TestBenchCSV(t *testing.T) {
 			{Curve: "P-224", Name: "openssl speed -multi 16", OpsPerSec: 261437.3, Command: `openssl speed "x"`},
 			{Curve: "P-224", Name: "ecmul cpu backend (16 cores)", OpsPerSec: 115815.25872218868, Batch: 65536},
 		},
+		GPUPeers: []benchPeer{{Curve: "SM2 (256-bit)", Name: "gECC", OpsPerSec: 1.3e7, Batch: 4325376}},
 	}
 	var buf bytes.Buffer
 	require.NoError(t, writeBenchCSV(&buf, &rep))
@@ -226,17 +230,18 @@ func TestBenchCSV(t *testing.T) {
 	for _, typ := range []reflect.Type{reflect.TypeFor[benchReport](), reflect.TypeFor[benchResult](), reflect.TypeFor[benchPeer]()} {
 		for i := range typ.NumField() {
 			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-			if name == "results" || name == "peers" {
+			if name == "results" || name == "peers" || name == "gpu_peers" {
 				continue
 			}
 			require.Contains(t, head, name, "%s.%s", typ.Name(), typ.Field(i).Name)
 		}
 	}
-	require.Len(t, rows, 4)
+	require.Len(t, rows, 5)
 
 	top := jsonObject(t, rep)
 	delete(top, "results")
 	delete(top, "peers")
+	delete(top, "gpu_peers")
 	check := func(row map[string]string, obj map[string]any, kind string) {
 		require.Equal(t, kind, row["kind"])
 		for k, v := range top {
@@ -266,6 +271,7 @@ func TestBenchCSV(t *testing.T) {
 	for i, p := range rep.Peers {
 		check(rows[len(rep.Results)+i], jsonObject(t, p), "peer")
 	}
+	check(rows[4], jsonObject(t, rep.GPUPeers[0]), "gpu_peer")
 }
 
 func TestSetRatios(t *testing.T) {
@@ -276,4 +282,16 @@ func TestSetRatios(t *testing.T) {
 	setRatios(&rep)
 	require.Equal(t, 2.0, rep.Results[0].RatioToPeer)
 	require.Zero(t, rep.Results[1].RatioToPeer)
+}
+
+func TestReadGPUPeers(t *testing.T) {
+	in := "building...\ngecc batch=1081344 op/s=11600000\nother batch=5 op/s=2.5\ngecc batch=x op/s=1\n"
+	got, err := readGPUPeers(strings.NewReader(in))
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	require.Equal(t, 1081344, got[0].Batch)
+	require.Equal(t, 11.6e6, got[0].OpsPerSec)
+	require.Contains(t, got[0].Name, "gECC")
+	require.Equal(t, "other, kernel only", got[1].Name)
+	require.Equal(t, 2.5, got[1].OpsPerSec)
 }

@@ -558,8 +558,8 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
-	require.ElementsMatch(t, []string{"curve", "backend", "ext", "in", "out", "chunk", "inflight", "format", "x-only", "stats"}, registered["runMul"])
-	require.ElementsMatch(t, []string{"curve"}, registered["runParams"])
+	require.ElementsMatch(t, []string{"curve", "backend", "schedule", "ext", "in", "out", "chunk", "inflight", "format", "x-only", "stats"}, registered["runMul"])
+	require.ElementsMatch(t, []string{"curve", "schedule"}, registered["runParams"])
 }
 
 // flagMethods are the flag.FlagSet methods that register a flag, with the

@@ -22,6 +22,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/ladder"
 )
 
 // maxLine bounds one input line; a longer line is answered with an error
@@ -88,15 +89,16 @@ Flags:
 `
 
 type mulFlags struct {
-	curve, backend, ext, in, out string
-	chunk, inflight              int
-	format                       string
-	xOnly, stats                 bool
+	curve, backend, schedule, ext, in, out string
+	chunk, inflight                        int
+	format                                 string
+	xOnly, stats                           bool
 }
 
 func addEngineFlags(fs *flag.FlagSet, f *mulFlags) {
 	fs.StringVar(&f.curve, "curve", "p224", "curve: p224, p256 or secp256k1 (also P-224, secp224r1, P-256, secp256r1, prime256v1; any case)")
 	fs.StringVar(&f.backend, "backend", "auto", "backend: auto (gpu if one can be used, else cpu), gpu, rns-cpu (the kernel's CPU twin, slow) or cpu")
+	fs.StringVar(&f.schedule, "schedule", "default", "ladder schedule of the rns-cpu and gpu backends: coz (the default: Hamburg's co-Z ladder, 11 reductions per bit) or paper (Table I of the paper, 18)")
 	fs.StringVar(&f.ext, "ext", "shenoy", "base extension of the rns-cpu and gpu backends: shenoy or kawamura")
 }
 
@@ -115,7 +117,11 @@ func newEngine(f *mulFlags) (eng *ecmul.Engine, usage bool, err error) {
 	if err != nil {
 		return nil, true, err
 	}
-	eng, err = ecmul.New(c, ecmul.Options{Backend: b, Ext: v})
+	s, err := ladder.ParseKind(f.schedule)
+	if err != nil {
+		return nil, true, err
+	}
+	eng, err = ecmul.New(c, ecmul.Options{Backend: b, Schedule: s, Ext: v})
 	return eng, false, err
 }
 

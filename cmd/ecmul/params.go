@@ -15,13 +15,16 @@ import (
 	"github.com/rnsec/ecmul/rns"
 )
 
-const paramsHelp = `Usage: ecmul params [--curve p224|p256|secp256k1]
+const paramsHelp = `Usage: ecmul params [--curve p224|p256|secp256k1] [--schedule coz|paper|default]
 
 Derives the RNS system for the curve's prime and proves it: the moduli 2^16 − c
 of the bases B and B̃, n (channels per base), the dynamic ranges, the Shenoy
 redundant modulus m_e, the Kawamura β = Φ/2^16, and every inequality the
-algorithm relies on with its two sides (as bit lengths) and whether it holds.
-Exit status 1 if any bound fails.
+algorithm relies on with its two sides (as bit lengths) and whether it holds;
+then the ladder schedule chosen: its reductions per bit, the largest
+multiplication input it can produce (proved below 9u), and for the co-Z ladder
+the proof that its ladder scalars avoid every exceptional case but k ≡ 0 and
+k ≡ −1 (mod n). Exit status 1 if any bound fails.
 
 Flags:
 `
@@ -31,6 +34,7 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), paramsHelp); fs.PrintDefaults() }
 	curve := fs.String("curve", "p224", "curve: p224, p256 or secp256k1")
+	schedule := fs.String("schedule", "default", "ladder schedule: coz (the default) or paper")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -42,7 +46,12 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
 		return exitUsage
 	}
-	su, err := ladder.NewSetup(c)
+	kind, err := ladder.ParseKind(*schedule)
+	if err != nil {
+		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
+		return exitUsage
+	}
+	su, err := ladder.NewSetupKind(c, kind)
 	if err != nil {
 		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
 		return exitFail
@@ -56,7 +65,7 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		p.N, p.MeBits, p.Me(), p.Phi, bf, df, rns.KawamuraBits)
 	fmt.Fprintf(stdout, "u = (n+2)·p has %.3f bits; multiplication inputs stay below 9u (%.3f bits)\n",
 		log2(p.U), log2(p.AddBound))
-	fmt.Fprintf(stdout, "ladder: %d iterations, %d multiplications per bit\n\n", su.Bits, su.Schedule.MulsPerBit())
+	fmt.Fprintln(stdout)
 	for _, b := range []struct {
 		name string
 		mods []uint32
@@ -86,8 +95,27 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
 		return exitFail
 	}
-	fmt.Fprintf(stdout, "\nall %d bounds hold\n", len(p.Bounds()))
+	fmt.Fprintf(stdout, "\nall %d bounds hold\n\n", len(p.Bounds()))
+	printSchedule(stdout, su)
 	return exitOK
+}
+
+// printSchedule shows the ladder schedule and what NewSetupKind proved of it
+// (a schedule or scalar rule that fails its proof never gets this far).
+func printSchedule(w io.Writer, su *ladder.Setup) {
+	s, p := su.Schedule, su.Params
+	fmt.Fprintf(w, "schedule %s: %d iterations\n", s.Kind, su.Bits)
+	fmt.Fprintf(w, "reductions per bit: %d\n", s.MulsPerBit())
+	top := new(big.Int).Add(s.MaxMulInput, big.NewInt(1))
+	if top.Cmp(p.AddBound) == 0 {
+		fmt.Fprintf(w, "largest multiplication input 9u − 1 (9u = %s): holds, the bound is reached\n", size(p.AddBound))
+	} else {
+		fmt.Fprintf(w, "largest multiplication input below %s, 9u = %s: holds\n", size(top), size(p.AddBound))
+	}
+	if s.Kind == ladder.CoZ {
+		fmt.Fprintf(w, "ladder scalars k mod n + 3n (+ 2n when k mod n >= n − 4): no prefix meets Q = O, R = O or Q = −R\n"+
+			"  unless k ≡ 0 or −1 (mod n): holds; those two take the fixed results O and −G\n")
+	}
 }
 
 func moduli(ms []rns.Modulus) []uint32 {

@@ -166,12 +166,12 @@ type plotGroup struct {
 
 // plotVariant is a line of a chart: a backend configured one way.
 type plotVariant struct {
-	backend, ext, mapping string
-	ipb                   int
+	backend, schedule, ext, mapping string
+	ipb                             int
 }
 
 func variantOf(r benchResult) plotVariant {
-	return plotVariant{backend: r.Backend, ext: r.Ext, mapping: r.Mapping, ipb: r.ItemsPerBlock}
+	return plotVariant{backend: r.Backend, schedule: r.Schedule, ext: r.Ext, mapping: r.Mapping, ipb: r.ItemsPerBlock}
 }
 
 // family is the variant less its items per block: a panel of a split chart.
@@ -189,6 +189,9 @@ func (v plotVariant) familyLabel() string {
 	var parts []string
 	if v.backend != "gpu" {
 		parts = append(parts, v.backend+" backend")
+	}
+	if v.schedule != "" {
+		parts = append(parts, v.schedule+" ladder")
 	}
 	if v.ext != "" {
 		parts = append(parts, titleCase(v.ext))

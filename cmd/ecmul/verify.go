@@ -15,6 +15,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/ladder"
 )
 
 const verifyHelp = `Usage: ecmul verify [flags]
@@ -110,7 +111,8 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	cfg := verifyConfig{curve: eng.Curve(), n: *n, seed: *seed, chunk: f.chunk, overlap: eng.Backend() == ecmul.GPU}
 	cfg.header = "backend=" + string(eng.Backend())
 	if eng.Backend() == ecmul.GPU || eng.Backend() == ecmul.RNSCPU {
-		cfg.header += " ext=" + strings.ToLower(f.ext)
+		s, _ := ladder.ParseKind(f.schedule) // newEngine accepted it
+		cfg.header += " schedule=" + s.String() + " ext=" + strings.ToLower(f.ext)
 	}
 	return verifyRun(context.Background(), eng.ScalarMult, cfg, stdout, stderr)
 }

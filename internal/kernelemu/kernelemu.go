@@ -14,15 +14,29 @@ import (
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
+	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
 )
 
 // Launch returns a fakecuda.LaunchFunc that runs every launched item through
-// the CPU twin of su. Its arguments are those of the real entry points:
+// the CPU twin of su, with the base extension the entry point names. The
+// function must be a declared entry point (kernels.Entries) of su's curve
+// and schedule, and its arguments those of the real entry points:
 // (consts, in, scalars, out, count, stride).
 func Launch(d *fakecuda.Driver, su *ladder.Setup) fakecuda.LaunchFunc {
 	n := su.Params.N
 	return func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
+		k, err := kernels.ByName(fn)
+		if err != nil {
+			return fmt.Errorf("kernelemu: %w", err)
+		}
+		if k.Curve != su.Curve.Name || k.Schedule != su.Schedule.Kind.String() {
+			return fmt.Errorf("kernelemu: %s launched for %s with schedule %v", fn, su.Curve.Name, su.Schedule.Kind)
+		}
+		v, err := basext.ParseVariant(k.Ext)
+		if err != nil {
+			return fmt.Errorf("kernelemu: %s: %w", fn, err)
+		}
 		if len(params) != 6 {
 			return fmt.Errorf("kernelemu: %s: %d arguments, want 6", fn, len(params))
 		}
@@ -51,7 +65,7 @@ func Launch(d *fakecuda.Driver, su *ladder.Setup) fakecuda.LaunchFunc {
 		if err != nil {
 			return err
 		}
-		e := su.NewRNSExecutor(basext.Shenoy)
+		e := su.NewRNSExecutor(v)
 		for i := range count {
 			x := su.Params.NewElement()
 			for r := range n {

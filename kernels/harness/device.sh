@@ -4,7 +4,10 @@
 # compute-sanitizer, the SASS of the P-224 entry points, and the CPU peer
 # (OpenSSL) on the same host. Full logs go to OUTDIR; a summary is printed last.
 #
-#   kernels/harness/device.sh VECDIR OUTDIR     (VECDIR: kernelvec files p224.bin, p256.bin, secp256k1.bin)
+#   kernels/harness/device.sh VECDIR OUTDIR
+#
+# VECDIR holds kernelvec files CURVE_SCHEDULE.bin for the curves p224, p256,
+# secp256k1 and the schedules coz and paper.
 set -u -o pipefail
 vec=${1:?vector folder}
 out=${2:?output folder}
@@ -28,22 +31,28 @@ cp "$fb" "$out/ecmul.fatbin"
 
 status=0
 : > "$out/harness.log"
-"$h" "$fb" p224 "$vec/p224.bin" >> "$out/harness.log" 2>&1 || status=1
-for c in p256 secp256k1; do
-  "$h" "$fb" "$c" "$vec/$c.bin" --batches 65536,262144 >> "$out/harness.log" 2>&1 || status=1
+for s in coz paper; do
+  "$h" "$fb" "p224_$s" "$vec/p224_$s.bin" >> "$out/harness.log" 2>&1 || status=1
+  for c in p256 secp256k1; do
+    "$h" "$fb" "${c}_$s" "$vec/${c}_$s.bin" --batches 262144,65536,1048576 >> "$out/harness.log" 2>&1 || status=1
+  done
 done
 
 {
-  for c in p224 p256 secp256k1; do
-    compute-sanitizer --tool memcheck "$h" "$fb" "$c" "$vec/$c.bin" --quick 64
+  for s in coz paper; do
+    for c in p224 p256 secp256k1; do
+      compute-sanitizer --tool memcheck "$h" "$fb" "${c}_$s" "$vec/${c}_$s.bin" --quick 64
+    done
   done
-  timeout 150 compute-sanitizer --tool racecheck "$h" "$fb" p224 "$vec/p224.bin" --quick 4
-  timeout 60 compute-sanitizer --tool synccheck "$h" "$fb" p224 "$vec/p224.bin" --quick 4
+  timeout 150 compute-sanitizer --tool racecheck "$h" "$fb" p224_coz "$vec/p224_coz.bin" --quick 4
+  timeout 60 compute-sanitizer --tool synccheck "$h" "$fb" p224_coz "$vec/p224_coz.bin" --quick 4
 } > "$out/sanitizer.log" 2>&1 || status=1
 
-for e in shenoy_warp shenoy_block kawamura_warp kawamura_block; do
-  echo "== ecm_ladder_p224_$e"
-  cuobjdump -sass -arch sm_90 -fun "ecm_ladder_p224_$e" "$fb"
+for s in coz paper; do
+  for e in shenoy_warp shenoy_block kawamura_warp kawamura_block; do
+    echo "== ecm_ladder_p224_${s}_$e"
+    cuobjdump -sass -arch sm_90 -fun "ecm_ladder_p224_${s}_$e" "$fb"
+  done
 done > "$out/sass.txt" 2>&1
 
 {

@@ -3,7 +3,7 @@
 // its outputs with a kernelvec file word for word. It checks the kernel's
 // arithmetic and exchanges where there is no GPU; it says nothing about speed.
 //
-//   emulate CURVE FILE [ITEMS]     (CURVE: p224, p256 or secp256k1)
+//   emulate CURVE_SCHEDULE FILE [ITEMS]     (p224, p256 or secp256k1, then _coz or _paper)
 
 #include <stdint.h>
 #include <stdio.h>
@@ -69,13 +69,9 @@ struct Entry {
   Kernel fn;
 };
 
-#define ECM_EMU_ENTRIES(curve)                                                               \
-  {"ecm_ladder_" #curve "_shenoy_warp", ecm_ladder_##curve##_shenoy_warp},                   \
-      {"ecm_ladder_" #curve "_shenoy_block", ecm_ladder_##curve##_shenoy_block},             \
-      {"ecm_ladder_" #curve "_kawamura_warp", ecm_ladder_##curve##_kawamura_warp},           \
-      {"ecm_ladder_" #curve "_kawamura_block", ecm_ladder_##curve##_kawamura_block},
-
-static const Entry kEntries[] = {ECM_EMU_ENTRIES(p224) ECM_EMU_ENTRIES(p256) ECM_EMU_ENTRIES(secp256k1)};
+#define ECM_EMU_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs) \
+  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping, ecm_ladder_##curve##_##sched##_##ext##_##mapping},
+static const Entry kEntries[] = {ECM_ENTRIES(ECM_EMU_ENTRY)};
 
 static Kernel find(const std::string& name) {
   for (const Entry& e : kEntries)
@@ -104,7 +100,7 @@ static void launch(Kernel k, uint32_t grid, uint32_t threads, const uint32_t* co
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: emulate CURVE FILE [ITEMS]\n");
+    fprintf(stderr, "usage: emulate CURVE_SCHEDULE FILE [ITEMS]\n");
     return 2;
   }
   const std::string curve = argv[1];
@@ -121,13 +117,14 @@ int main(int argc, char** argv) {
   const auto want = tile(v.want, v.outRows(), v.items, count);
   int failures = 0, passes = 0;
   for (const EntryShape& e : kEntryShapes) {
-    const std::string name = entry_name(curve, e);
+    if (curve != e.curve) continue;
+    const std::string name = e.name;
     Kernel k = find(name);
     if (!k) {
       fprintf(stderr, "no entry point %s\n", name.c_str());
       return 1;
     }
-    const uint32_t L = lanes_per_item(v.n, e.warp);
+    const uint32_t L = e.lanes;
     const uint32_t threads = e.warp ? 48 : 2 * L + 3;  // a partial warp or item ends each block
     const uint32_t ipb = threads / L, grid = (count + ipb - 1) / ipb;
     std::vector<uint32_t> out(size_t(v.outRows()) * count, 0xdeadbeefu);
@@ -136,6 +133,10 @@ int main(int argc, char** argv) {
     printf("%-36s threads %3u items %4u: %s\n", name.c_str(), threads, count,
            bad ? "MISMATCH" : "bit-exact");
     (bad ? failures : passes)++;
+  }
+  if (passes + failures == 0) {
+    fprintf(stderr, "no entry points for %s\n", curve.c_str());
+    return 1;
   }
   printf("%d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;

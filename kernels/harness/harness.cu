@@ -163,7 +163,8 @@ int main(int argc, char** argv) {
   RT(cudaEventCreate(&e1));
 
   for (const EntryShape& es : kEntryShapes) {
-    const std::string name = entry_name(curve, es);
+    if (curve != es.curve) continue;
+    const std::string name = es.name;
     CUfunction f;
     CU(cuModuleGetFunction(&f, mod, name.c_str()));
     int regs = 0, smem = 0, local = 0, maxThreads = 0;
@@ -171,7 +172,7 @@ int main(int argc, char** argv) {
     CU(cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
     CU(cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f));
     CU(cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f));
-    const uint32_t L = lanes_per_item(v.n, es.warp);
+    const uint32_t L = es.lanes;
     std::vector<uint32_t> threads = threadList;
     if (threads.empty()) {
       if (es.warp) threads = {64, 128, 256, 512};
@@ -239,6 +240,10 @@ int main(int argc, char** argv) {
     for (const Row& r : table)
       printf("%-36s %7u %8u %10.3f %14.0f\n", r.name.c_str(), r.threads, r.batch, r.ms,
              r.batch / (r.ms / 1e3));
+  }
+  if (passes + failures == 0) {
+    fprintf(stderr, "no entry points for %s\n", curve.c_str());
+    return 1;
   }
   printf("%d passed, %d failed\n", passes, failures);
   CU(cuMemFree(consts));

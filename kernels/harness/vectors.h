@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "../schedule_gen.cuh"
+
 struct Vectors {
   uint32_t n = 0, meBits = 0, bits = 0, words = 0, items = 0;
   std::vector<uint32_t> consts, in, scalars, want;
@@ -70,23 +72,15 @@ inline size_t compare(const char* what, const std::vector<uint32_t>& got,
   return bad;
 }
 
-// Entry points of one curve: name suffix, lanes per item, and whether the
-// items are warp-mapped.
+// Every entry point (kernels/entries.go): its symbol, the CURVE_SCHEDULE
+// its vectors are for, lanes per item, and whether items are warp-mapped.
 struct EntryShape {
-  const char* variant;
-  const char* mapping;
+  const char* name;
+  const char* curve;
+  uint32_t lanes;
   bool warp;
 };
 
-inline const EntryShape kEntryShapes[] = {
-    {"shenoy", "warp", true},
-    {"shenoy", "block", false},
-    {"kawamura", "warp", true},
-    {"kawamura", "block", false},
-};
-
-inline uint32_t lanes_per_item(uint32_t n, bool warp) { return warp ? (n < 16 ? 16 : 32) : n + 1; }
-
-inline std::string entry_name(const std::string& curve, const EntryShape& e) {
-  return "ecm_ladder_" + curve + "_" + e.variant + "_" + e.mapping;
-}
+#define ECM_AS_SHAPE(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs) \
+  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping, #curve "_" #sched, lanes, warp != 0},
+inline const EntryShape kEntryShapes[] = {ECM_ENTRIES(ECM_AS_SHAPE)};

@@ -26,6 +26,7 @@ import (
 
 func main() {
 	curveName := flag.String("curve", "p224", "curve")
+	schedule := flag.String("schedule", "default", "ladder schedule: coz, paper or default")
 	items := flag.Int("n", 1024, "items")
 	seed := flag.Int64("seed", 1, "random seed")
 	out := flag.String("out", "vectors.bin", "output file")
@@ -34,7 +35,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	su, err := ladder.NewSetup(c)
+	kind, err := ladder.ParseKind(*schedule)
+	if err != nil {
+		log.Fatal(err)
+	}
+	su, err := ladder.NewSetupKind(c, kind)
 	if err != nil {
 		log.Fatal(err)
 	}
