@@ -32,7 +32,7 @@ if [[ $what == verify || $what == all ]]; then
   grep -E '^(--- |ok|FAIL|PASS)|wycheproof' "$OUT/engine.log" | grep -v '^    --- PASS' | tail -30
   log "verify: ecmul verify on the gpu backend, every curve"
   for c in p224 p256 secp256k1; do
-    .dev/ecmul verify --curve "$c" --backend gpu --n "${VERIFY_N:-200000}" 2>&1 | tail -1 | tee -a "$OUT/ecmul-verify.log" || status=1
+    .dev/ecmul verify --curve "$c" --backend gpu --n "${VERIFY_N:-200000}" 2>&1 | tail -2 | tee -a "$OUT/ecmul-verify.log" || status=1
   done
 fi
 if [[ $what == bench || $what == all ]]; then
