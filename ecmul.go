@@ -1,6 +1,7 @@
 // Package ecmul computes batched elliptic-curve scalar multiplications
 // k_i·P_i for NIST P-224, P-256 and secp256k1, on an NVIDIA GPU with the RNS
-// Montgomery ladder of Antão, Bajard and Sousa, or on the CPU.
+// arithmetic of Antão, Bajard and Sousa and a constant-time Montgomery
+// ladder, or on the CPU.
 //
 // An Engine is bound to one curve and one backend:
 //
@@ -22,6 +23,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
@@ -93,13 +95,44 @@ var (
 )
 
 // Engine multiplies batches of points by scalars on one curve. It is safe
-// for concurrent use.
+// for concurrent use. Make one with New; every method of a zero or nil
+// Engine returns ErrNoEngine (or a zero value), and every call after Close
+// returns an error matching ErrClosed.
 type Engine struct {
 	curve   *curves.Curve
 	backend Backend
 	opts    Options
 	setup   *ladder.Setup // nil for the cpu backend
 	run     runner
+	closed  atomic.Bool
+}
+
+// Errors of the Engine's life cycle.
+var (
+	// ErrClosed is returned by every call on an Engine after its Close,
+	// a second Close included.
+	ErrClosed = errors.New("ecmul: engine closed")
+	// ErrNoEngine is returned by the methods of an Engine not made by New.
+	ErrNoEngine = errors.New("ecmul: engine not made by New")
+)
+
+// usable returns the error a call on e must fail with, or nil.
+func (e *Engine) usable() error {
+	switch {
+	case e == nil || e.run == nil:
+		return ErrNoEngine
+	case e.closed.Load():
+		return e.closedErr()
+	}
+	return nil
+}
+
+// closedErr is ErrClosed, also matching gpu.ErrClosed on the gpu backend.
+func (e *Engine) closedErr() error {
+	if _, ok := e.run.(*gpuRunner); ok {
+		return errClosedGPU
+	}
+	return ErrClosed
 }
 
 // runner computes the items whose Result.Err is still nil.
@@ -120,7 +153,10 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 	if c == nil {
 		return nil, errors.New("ecmul: no curve")
 	}
-	if opts.Workers <= 0 {
+	if err := opts.checkSigns(); err != nil {
+		return nil, err
+	}
+	if opts.Workers == 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	if opts.Backend == "" {
@@ -167,14 +203,47 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 	return e, nil
 }
 
-// Curve returns the engine's curve.
-func (e *Engine) Curve() *curves.Curve { return e.curve }
+// checkSigns refuses negative counts, naming the option.
+func (o *Options) checkSigns() error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"Workers", o.Workers}, {"GPU.Device", o.GPU.Device}, {"GPU.ItemsPerBlock", o.GPU.ItemsPerBlock}, {"GPU.Chunk", o.GPU.Chunk}} {
+		if f.v < 0 {
+			return fmt.Errorf("ecmul: Options.%s = %d: must not be negative (0 picks the default)", f.name, f.v)
+		}
+	}
+	return nil
+}
 
-// Backend returns the backend in use ("auto" resolved).
-func (e *Engine) Backend() Backend { return e.backend }
+// Curve returns the engine's curve (nil for an Engine not made by New).
+func (e *Engine) Curve() *curves.Curve {
+	if e == nil {
+		return nil
+	}
+	return e.curve
+}
 
-// Close releases the engine's GPU resources, if any.
-func (e *Engine) Close() error { return e.run.close() }
+// Backend returns the backend in use ("auto" resolved; "" for an Engine not
+// made by New).
+func (e *Engine) Backend() Backend {
+	if e == nil {
+		return ""
+	}
+	return e.backend
+}
+
+// Close releases the engine's GPU resources, if any. Batches still running
+// end with an error matching ErrClosed; a second Close returns ErrClosed.
+func (e *Engine) Close() error {
+	if e == nil || e.run == nil {
+		return ErrNoEngine
+	}
+	if !e.closed.CompareAndSwap(false, true) {
+		return e.closedErr()
+	}
+	return e.run.close()
+}
 
 // ScalarMult returns scalars[i]·points[i] for every i. Each Result carries
 // its own error (an *ItemError) when the item is invalid: a missing or
@@ -186,8 +255,16 @@ func (e *Engine) Close() error { return e.run.close() }
 // without a result carry that error too, and no item is reported computed
 // that was not. Once ctx ends, validation stops within validateBlock items
 // per worker and computing within one chunk; the invalid items found before
-// keep their own error.
+// keep their own error. A nil ctx is context.Background(). After Close, or
+// on an Engine not made by New, it returns no results and ErrClosed or
+// ErrNoEngine.
 func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big.Int) ([]Result, error) {
+	if err := e.usable(); err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if len(points) != len(scalars) {
 		return nil, ErrLengthMismatch
 	}
@@ -205,6 +282,9 @@ func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big
 		}
 		if len(items) > 0 {
 			err = e.run.run(ctx, items)
+		}
+		if err != nil && e.closed.Load() && !errors.Is(err, ErrClosed) {
+			err = e.closedErr() // Close ran during the batch
 		}
 	}
 	// A batch failure can leave millions of items without a result: their

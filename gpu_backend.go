@@ -147,9 +147,15 @@ func (r *gpuRunner) run(ctx context.Context, items []item) error {
 
 func (r *gpuRunner) close() error { return r.eng.Close() }
 
+// errClosedGPU is ErrClosed on the gpu backend: it also matches gpu.ErrClosed.
+var errClosedGPU = fmt.Errorf("%w (%w)", ErrClosed, gpu.ErrClosed)
+
 // LastGPUStats says where the time of the engine's last gpu batch went; ok
-// is false for the other backends.
+// is false for the other backends and for an Engine not made by New.
 func (e *Engine) LastGPUStats() (st gpu.Stats, ok bool) {
+	if e == nil {
+		return gpu.Stats{}, false
+	}
 	r, ok := e.run.(*gpuRunner)
 	if !ok {
 		return gpu.Stats{}, false
@@ -171,6 +177,9 @@ var ErrNotGPU = errors.New("ecmul: the engine does not use the gpu backend")
 // valid points and scalars, at most one chunk of them, launched reps times
 // on data resident on the GPU; it returns each launch's milliseconds.
 func (e *Engine) KernelTimes(points []*Point, scalars []*big.Int, reps int) ([]float64, error) {
+	if err := e.usable(); err != nil {
+		return nil, err
+	}
 	r, ok := e.run.(*gpuRunner)
 	if !ok {
 		return nil, ErrNotGPU

@@ -1,0 +1,88 @@
+package ecmul_test
+
+import (
+	"context"
+	"math/big"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/curves"
+)
+
+// TestLifecycleCPUBackends: on the cpu and rns-cpu backends a nil context
+// means context.Background(), and after Close every call (a second Close,
+// an empty batch, a batch) returns ErrClosed and computes nothing.
+func TestLifecycleCPUBackends(t *testing.T) {
+	c := curves.P224()
+	pts := []*ecmul.Point{c.Generator()}
+	ks := []*big.Int{big.NewInt(3)}
+	for _, b := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU} {
+		t.Run(string(b), func(t *testing.T) {
+			e, err := ecmul.New(c, ecmul.Options{Backend: b})
+			require.NoError(t, err)
+			res, err := e.ScalarMult(nil, pts, ks) // documented: a nil ctx is context.Background()
+			require.NoError(t, err)
+			wx, wy, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, ks[0])
+			require.NoError(t, err)
+			require.Equal(t, 0, wx.Cmp(res[0].X))
+			require.Equal(t, 0, wy.Cmp(res[0].Y))
+
+			require.NoError(t, e.Close())
+			require.ErrorIs(t, e.Close(), ecmul.ErrClosed)
+			res, err = e.ScalarMult(context.Background(), pts, ks)
+			require.ErrorIs(t, err, ecmul.ErrClosed)
+			require.Nil(t, res)
+			res, err = e.ScalarMult(context.Background(), nil, nil)
+			require.ErrorIs(t, err, ecmul.ErrClosed)
+			require.Nil(t, res)
+			_, err = e.KernelTimes(pts, ks, 1)
+			require.ErrorIs(t, err, ecmul.ErrClosed)
+			require.Equal(t, b, e.Backend(), "a closed engine still says what it was")
+		})
+	}
+}
+
+// TestZeroEngine: a zero Engine and a nil *Engine answer every method
+// without a panic: ErrNoEngine or a zero value.
+func TestZeroEngine(t *testing.T) {
+	c := curves.P224()
+	pts := []*ecmul.Point{c.Generator()}
+	ks := []*big.Int{big.NewInt(3)}
+	for name, e := range map[string]*ecmul.Engine{"zero": {}, "nil": nil} {
+		t.Run(name, func(t *testing.T) {
+			require.NotPanics(t, func() {
+				res, err := e.ScalarMult(context.Background(), pts, ks)
+				require.ErrorIs(t, err, ecmul.ErrNoEngine)
+				require.Nil(t, res)
+				require.ErrorIs(t, e.Close(), ecmul.ErrNoEngine)
+				require.Nil(t, e.Curve())
+				require.Empty(t, e.Backend())
+				_, ok := e.LastGPUStats()
+				require.False(t, ok)
+				_, err = e.KernelTimes(pts, ks, 1)
+				require.ErrorIs(t, err, ecmul.ErrNoEngine)
+			})
+		})
+	}
+}
+
+// TestNewRejectsNegativeOptions: a negative count is an error naming the
+// option, not a silent default.
+func TestNewRejectsNegativeOptions(t *testing.T) {
+	c := curves.P224()
+	for name, o := range map[string]ecmul.Options{
+		"Workers":           {Backend: ecmul.CPU, Workers: -3},
+		"GPU.Device":        {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{Device: -1}},
+		"GPU.ItemsPerBlock": {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{ItemsPerBlock: -8}},
+		"GPU.Chunk":         {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{Chunk: -1}},
+	} {
+		e, err := ecmul.New(c, o)
+		require.ErrorContains(t, err, "Options."+name, name)
+		require.Nil(t, e)
+	}
+	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU, Schedule: 7})
+	require.ErrorContains(t, err, "schedule")
+	require.Nil(t, e)
+}
