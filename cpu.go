@@ -39,8 +39,9 @@ type cpuRunner struct {
 	workers int
 }
 
-func (r *cpuRunner) run(ctx context.Context, items []item) error {
+func (r *cpuRunner) run(ctx context.Context, items []item, done func(int)) error {
 	return inChunks(ctx, items, 64, r.workers, func(part []item) error {
+		defer done(len(part))
 		for _, it := range part {
 			x, y, ok, err := r.curve.ReferenceScalarMult(it.x, it.y, it.k)
 			switch {
@@ -66,8 +67,9 @@ type rnsRunner struct {
 	workers int
 }
 
-func (r *rnsRunner) run(ctx context.Context, items []item) error {
+func (r *rnsRunner) run(ctx context.Context, items []item, done func(int)) error {
 	return inChunks(ctx, items, 8, r.workers, func(part []item) error {
+		defer done(len(part))
 		e := r.su.NewRNSExecutor(r.ext)
 		jobs := make([]ladder.Job, 0, len(part))
 		outs := make([]ladder.Channels, 0, len(part))

@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/rnsec/ecmul/basext"
@@ -135,9 +136,10 @@ func (e *Engine) closedErr() error {
 	return ErrClosed
 }
 
-// runner computes the items whose Result.Err is still nil.
+// runner computes the items whose Result.Err is still nil, calling
+// done(n) as each group of n items gets its result.
 type runner interface {
-	run(ctx context.Context, items []item) error
+	run(ctx context.Context, items []item, done func(n int)) error
 	close() error
 }
 
@@ -259,6 +261,19 @@ func (e *Engine) Close() error {
 // on an Engine not made by New, it returns no results and ErrClosed or
 // ErrNoEngine.
 func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big.Int) ([]Result, error) {
+	return e.ScalarMultProgress(ctx, points, scalars, nil)
+}
+
+// ScalarMultProgress is ScalarMult that also reports how far the batch has
+// got: progress(done, total) is called as items get their results, done
+// counting the items answered so far (invalid ones included, once
+// validation is over) and total the batch's length. The calls come from the
+// engine's goroutines, one at a time, with done growing from call to call;
+// the last one has done == total when the batch completes, and fewer when
+// it fails as a whole. They come about once per chunk of the gpu backend
+// and once per few items on the CPU backends; progress must return quickly,
+// since the batch waits for it. A nil progress is ScalarMult.
+func (e *Engine) ScalarMultProgress(ctx context.Context, points []*Point, scalars []*big.Int, progress func(done, total int)) ([]Result, error) {
 	if err := e.usable(); err != nil {
 		return nil, err
 	}
@@ -272,6 +287,7 @@ func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big
 	if len(points) == 0 {
 		return res, nil
 	}
+	rep := newReporter(progress, len(points))
 	err := e.validate(ctx, points, scalars, res)
 	if err == nil {
 		items := make([]item, 0, len(points))
@@ -280,8 +296,9 @@ func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big
 				items = append(items, item{x: points[i].X, y: points[i].Y, k: scalars[i], res: &res[i]})
 			}
 		}
+		rep.add(len(points) - len(items))
 		if len(items) > 0 {
-			err = e.run.run(ctx, items)
+			err = e.run.run(ctx, items, rep.add)
 		}
 		if err != nil && e.closed.Load() && !errors.Is(err, ErrClosed) {
 			err = e.closedErr() // Close ran during the batch
@@ -307,6 +324,28 @@ func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big
 		}
 	}
 	return res, err
+}
+
+// reporter serialises a batch's progress calls.
+type reporter struct {
+	mu          sync.Mutex
+	fn          func(done, total int)
+	done, total int
+}
+
+func newReporter(fn func(done, total int), total int) *reporter {
+	return &reporter{fn: fn, total: total}
+}
+
+// add counts n more answered items and reports the new count.
+func (r *reporter) add(n int) {
+	if r.fn == nil || n <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done += n
+	r.fn(r.done, r.total)
 }
 
 // validateBlock is how many items a validation worker checks between two

@@ -97,7 +97,7 @@ func parallel(n, workers int, do func(lo, hi int)) {
 	wg.Wait()
 }
 
-func (r *gpuRunner) run(ctx context.Context, items []item) error {
+func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error {
 	su := r.su
 	jobs := make([]ladder.Job, len(items))
 	ok := make([]bool, len(items))
@@ -136,6 +136,7 @@ func (r *gpuRunner) run(ctx context.Context, items []item) error {
 					setAffine(items[i].res, aff[n], errs[n])
 				}
 			})
+			done(hi - lo)
 			return nil
 		},
 	})
