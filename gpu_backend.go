@@ -16,7 +16,7 @@ import (
 type GPUOptions struct {
 	Device        int    // CUDA device ordinal
 	ItemsPerBlock int    // items per thread block (default: 8 in the warp mapping, the most that fit kernels.MaxThreads threads in the block mapping)
-	Mapping       string // "warp" (whole items inside a warp) or "block" (the paper's block-wide mapping); default: the faster for the curve
+	Mapping       string // "warp" (whole items inside a warp), "block" (the paper's block-wide mapping) or "tile" (blocks of 16 items whose base extensions run on the tensor cores; Shenoy only); default: the faster for the curve
 	Chunk         int    // most items per launch (default 1<<17); larger batches run in chunks on two streams
 }
 
@@ -66,6 +66,12 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
 	}
 	lanes := k.Lanes(n)
+	if fixed := k.FixedItemsPerBlock(); fixed > 0 {
+		if g.ItemsPerBlock != 0 && g.ItemsPerBlock != fixed {
+			return nil, fmt.Errorf("ecmul: gpu backend: the %s mapping runs %d items per block, not %d", g.Mapping, fixed, g.ItemsPerBlock)
+		}
+		g.ItemsPerBlock = fixed
+	}
 	if g.ItemsPerBlock <= 0 {
 		g.ItemsPerBlock = 8
 		if g.Mapping == "block" {

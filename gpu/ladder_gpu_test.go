@@ -132,12 +132,16 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 		{
 			{
 				entry := k.Name()
+				ipb := 4
+				if fixed := k.FixedItemsPerBlock(); fixed > 0 {
+					ipb = fixed
+				}
 				t.Run(entry, func(t *testing.T) {
 					n := su.Params.N
 					eng, err := gpu.Open(d, gpu.Config{
 						Image: image, Entry: entry, Constants: su.KernelConstants(),
 						InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
-						LanesPerItem: k.Lanes(n), ItemsPerBlock: 4, Chunk: 1 << 15,
+						LanesPerItem: k.Lanes(n), ItemsPerBlock: ipb, Chunk: 1 << 15,
 					})
 					require.NoError(t, err)
 					defer eng.Close()

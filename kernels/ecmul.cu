@@ -14,6 +14,10 @@
 
 #include <utility>
 
+#ifdef __CUDACC__
+#include <mma.h>  // the tile mapping's tensor-core products; the CPU emulation brings its own
+#endif
+
 #include "rns.cuh"
 #include "schedule_gen.cuh"
 
@@ -24,8 +28,10 @@ enum class BaseExt { Shenoy, Kawamura };
 
 // Warp: every item in one warp, 16 or 32 lanes per item, exchanges through
 // shared memory ordered by __syncwarp. Block: the paper's, n+1 threads per
-// item packed across the block, exchanges ordered by __syncthreads.
-enum class Mapping { Warp, Block };
+// item packed across the block, exchanges ordered by __syncthreads. Tile:
+// the block mapping with exactly 16 items per block, whose base extensions
+// are 8-bit integer matrix products on the tensor cores.
+enum class Mapping { Warp, Block, Tile };
 
 constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every entry point
 
@@ -77,6 +83,7 @@ struct LaneConsts {
   uint32_t ext1[Sh::Pairs];  // B → B̃ row, times S_j·T_j, as byte pairs; Ext1E on m_e
   uint32_t ext2[Sh::Pairs];  // B̃ → B row as byte pairs; Ext2E on m_e
   uint32_t tPair;            // T_j and 2^16·T_j as a byte pair: P̃_j·T_j joins the first sum
+  uint32_t tLo, tHi;         // T_j and 2^16·T_j mod m̃_j, for the tile mapping
   uint32_t meMask, pe, mInvE, mtInvE;
   uint32_t phi, kawMask2;
   uint32_t eMask;  // all ones on the m_e lane
@@ -97,7 +104,9 @@ struct LaneConsts {
     negR = k[L::NegR + j];
     negMtB = k[L::NegMtB + j];
     const uint32_t st = reduce(k[L::S + j] * k[L::T + j], mT);
-    tPair = isE ? 0 : pack_pair(k[L::T + j], reduce(k[L::T + j] << 16, mT));
+    tLo = isE ? 0 : k[L::T + j];
+    tHi = isE ? 0 : reduce(k[L::T + j] << 16, mT);
+    tPair = pack_pair(tLo, tHi);
 #pragma unroll
     for (int p = 0; p < Sh::Pairs; ++p) {
       uint32_t a1[2], a2[2];
@@ -136,6 +145,13 @@ struct SharedState {
   uint4 rows[Sh::Items][2][K][Sh::Vecs];
   uint32_t alpha[Sh::Items][K];
   uint2 addK[AddConsts][N + 1];
+
+  // init zeroes the exchange rows (their padding slots must read as 0).
+  ECM_DEVICE void init(const uint32_t* __restrict__, int tid) {
+    for (int w = tid; w < int(sizeof(rows) / sizeof(uint4)); w += blockDim.x)
+      (&rows[0][0][0][0])[w] = uint4{0, 0, 0, 0};
+    for (int w = tid; w < int(sizeof(alpha) / sizeof(uint32_t)); w += blockDim.x) (&alpha[0][0])[w] = 0;
+  }
 };
 
 // The exchange among the lanes of one item, for sets of up to K products.
@@ -148,6 +164,16 @@ struct Exchange {
   int lane;
   int slot;           // where this lane's residue goes: its channel, or the padding slot n
   uint32_t warpMask;  // the threads of this warp that exist (a block may end mid-warp)
+
+  template <class S>
+  ECM_DEVICE void attach(S& sh, int item, int l, int tid) {
+    rows = sh.rows[item];
+    alpha = sh.alpha[item];
+    lane = l;
+    slot = l < N ? l : N;
+    const uint32_t inWarp = blockDim.x - (tid & ~31);
+    warpMask = inWarp >= 32 ? ~0u : (1u << inWarp) - 1;
+  }
 
   ECM_DEVICE void sync() const {
     if (M == Mapping::Warp) {
@@ -189,6 +215,145 @@ struct Exchange {
     }
   }
 };
+
+// ---------------------------------------------------------------------------
+// The tile mapping's exchange: the base extensions of the block's 16 items as
+// 8-bit integer matrix products (wmma, u8 × u8 → s32, 16 × 16 × 16).
+//
+// For one product and one extension, with v_k an item's 16-bit residues (q_k,
+// then ξ̃U_k) and e_ok the constants of output o (a channel of the other base,
+// or m_e for o = n), Σ_k v_k·e_ok = Σ_{h,g} 2^(8(h+g))·D[2i+h][2o+g], where
+// D = A·B, A[2i+h][k] = byte h of v_k (item i) and B[k][2o+g] = byte g of
+// e_ok. Every D entry is at most n·255² < 2^21 (rns.Params proves it for
+// every curve), so the s32 sums are exact; modulo m = 2^16 − c the sum is
+// D00 + 2^8·(D01 + D10) + c·D11 < 2^21 + 2^30 + 2^29 < 2^31 (tile_mod).
+
+template <int N>
+struct TileShape {
+  static constexpr int Items = 16;                    // kernels.TileItems
+  static constexpr int KT = (N + 15) / 16;            // k-steps of 16 channels
+  static constexpr int NT = (2 * (N + 1) + 15) / 16;  // column tiles of 16: two bytes of n+1 outputs
+  static constexpr int ABytes = KT * 2 * 16 * 16;     // one product's A: per k-step, 32 rows × 16
+  static constexpr int DWords = 2 * NT * 16 * 16;     // one product's D: 2 × NT tiles of 16 × 16
+  static constexpr int BBytes = KT * NT * 16 * 16;    // one extension's B: KT × NT tiles of 16 × 16
+};
+
+// Shared memory of a tile block: A and D per product (A holds the q_j, then
+// the ξ̃ of the result), B of both extensions, z_e per product and item, and
+// the addition constants.
+template <int N, int K, int AddConsts>
+struct TileSharedState {
+  using T = TileShape<N>;
+  alignas(32) uint8_t a[K][T::ABytes];
+  alignas(32) int32_t d[K][T::DWords];
+  alignas(32) uint8_t b[2][T::BBytes];
+  uint32_t ze[K][T::Items];
+  uint2 addK[AddConsts][N + 1];
+
+  // init zeroes A (its padding columns must read as 0) and builds B from
+  // the constant table: byte g of Ext1[o][k]·S_o·T_o mod m̃_o (and Ext1E[k]
+  // for o = n), then of Ext2[o][k] (and Ext2E[k]).
+  ECM_DEVICE void init(const uint32_t* __restrict__ k, int tid) {
+    using L = Layout<N>;
+    for (int w = tid; w < int(sizeof(a) / sizeof(uint32_t)); w += blockDim.x)
+      reinterpret_cast<uint32_t*>(&a[0][0])[w] = 0;
+    for (int w = tid; w < int(sizeof(b) / sizeof(uint32_t)); w += blockDim.x)
+      reinterpret_cast<uint32_t*>(&b[0][0])[w] = 0;
+    __syncthreads();
+    for (int w = tid; w < (N + 1) * N; w += blockDim.x) {
+      const int o = w / N, kk = w % N;
+      uint32_t e1, e2;
+      if (o == N) {
+        e1 = k[L::Ext1E + kk];
+        e2 = k[L::Ext2E + kk];
+      } else {
+        const Modulus mT = make_modulus(k[L::ModBT + o], k[L::CBT + o]);
+        e1 = reduce(k[L::Ext1 + o * N + kk] * reduce(k[L::S + o] * k[L::T + o], mT), mT);
+        e2 = k[L::Ext2 + o * N + kk];
+      }
+      put_b(0, kk, o, e1);
+      put_b(1, kk, o, e2);
+    }
+  }
+  ECM_DEVICE void put_b(int ext, int kk, int o, uint32_t e) {
+    const int kt = kk / 16, r = kk % 16;
+#pragma unroll
+    for (int g = 0; g < 2; ++g) {
+      const int col = 2 * o + g, nt = col / 16;
+      b[ext][(kt * T::NT + nt) * 256 + r * 16 + col % 16] = uint8_t(e >> (8 * g));
+    }
+  }
+};
+
+template <int N, int K>
+struct TileExchange {
+  using T = TileShape<N>;
+  uint8_t (*a)[T::ABytes];
+  int32_t (*d)[T::DWords];
+  uint8_t (*b)[T::BBytes];
+  uint32_t (*ze)[T::Items];
+  int item, lane, warp, warps;
+
+  template <class S>
+  ECM_DEVICE void attach(S& sh, int i, int l, int tid) {
+    a = sh.a;
+    d = sh.d;
+    b = sh.b;
+    ze = sh.ze;
+    item = i;
+    lane = l;
+    warp = tid / 32;
+    warps = (blockDim.x + 31) / 32;
+  }
+  ECM_DEVICE void sync() const { __syncthreads(); }
+  // put stores this lane's residue v as column `lane` of rows 2·item and
+  // 2·item + 1 of product i's A (channel lanes only).
+  ECM_DEVICE void put(int i, uint32_t v) const {
+    if (lane < N) {
+      const int kt = lane / 16, c = lane % 16;
+      uint8_t* row = &a[i][kt * 512 + 2 * item * 16 + c];
+      row[0] = uint8_t(v);
+      row[16] = uint8_t(v >> 8);
+    }
+  }
+  // get returns D00, D01, D10, D11 of output o for this item and product i.
+  ECM_DEVICE int4 get(int i, int o) const {
+    const int col = 2 * o, nt = col / 16, r = (2 * item) % 16, mt = (2 * item) / 16;
+    const int32_t* t = &d[i][(mt * T::NT + nt) * 256 + r * 16 + col % 16];
+    const int2 lo = *reinterpret_cast<const int2*>(t), hi = *reinterpret_cast<const int2*>(t + 16);
+    return int4{lo.x, lo.y, hi.x, hi.y};
+  }
+  // products computes D = A·B of extension ext for P products, the block's
+  // warps sharing the P × 2 × NT output tiles.
+  template <int P>
+  ECM_DEVICE void products(int ext) const {
+    using namespace nvcuda;
+    for (int t = warp; t < P * 2 * T::NT; t += warps) {
+      const int i = t / (2 * T::NT), mt = t % (2 * T::NT) / T::NT, nt = t % T::NT;
+      wmma::fragment<wmma::accumulator, 16, 16, 16, int> acc;
+      wmma::fill_fragment(acc, 0);
+#pragma unroll
+      for (int kt = 0; kt < T::KT; ++kt) {
+        wmma::fragment<wmma::matrix_a, 16, 16, 16, unsigned char, wmma::row_major> fa;
+        wmma::fragment<wmma::matrix_b, 16, 16, 16, unsigned char, wmma::row_major> fb;
+        wmma::load_matrix_sync(fa, &a[i][kt * 512 + mt * 256], 16);
+        wmma::load_matrix_sync(fb, &b[ext][(kt * T::NT + nt) * 256], 16);
+        wmma::mma_sync(acc, fa, fb, acc);
+      }
+      wmma::store_matrix_sync(&d[i][(mt * T::NT + nt) * 256], acc, 16, wmma::mem_row_major);
+    }
+  }
+};
+
+// tile_mod returns Σ = D00 + 2^8·(D01 + D10) + 2^16·D11 mod m, canonical.
+ECM_DEVICE uint32_t tile_mod(int4 s, Modulus m) {
+  return reduce(uint32_t(s.x) + (uint32_t(s.y + s.z) << 8) + uint32_t(s.w) * m.c, m);
+}
+
+// tile_pow2 returns Σ mod 2^32, enough for the m_e = 2^k channel.
+ECM_DEVICE uint32_t tile_pow2(int4 s) {
+  return uint32_t(s.x) + (uint32_t(s.y + s.z) << 8) + (uint32_t(s.w) << 16);
+}
 
 // ---------------------------------------------------------------------------
 // Base extension and RNS Montgomery multiplication (basext.Multiplier.Mul),
@@ -264,6 +429,49 @@ ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const Exchange<N, M, K>&
   }
 }
 
+// The multiplication set of the tile mapping: the same steps as above, the
+// two sums on the tensor cores. Every lane finds α itself from its item's
+// m_e column and the z_e the m_e lane left in shared memory.
+template <int N, BaseExt V, Mapping M, int K, int P>
+ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const TileExchange<N, K>& ex,
+                             const Residue (&x)[P], const Residue (&y)[P], Residue (&z)[P]) {
+  static_assert(V == BaseExt::Shenoy, "the tile mapping computes Shenoy's α");
+  static_assert(P <= K, "multiplication set larger than the exchange");
+  uint32_t te[P], pt[P];
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    const uint32_t xy = x[i].b * y[i].b;
+    te[i] = xy & k.meMask;
+    ex.put(i, reduce(reduce(xy, k.mB) * k.negR, k.mB));
+    pt[i] = x[i].t * y[i].t;
+  }
+  ex.sync();
+  ex.template products<P>(0);
+  ex.sync();
+  // ξ̃U_j = Σ q_k·Ext1[j][k]·S_j·T_j + P̃_j·T_j (P̃_j in 16-bit halves); on m_e, z_e
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    const int4 s = ex.get(i, ex.lane);
+    const uint32_t xi = reduce(tile_mod(s, k.mT) + reduce((pt[i] & 0xffff) * k.tLo, k.mT) +
+                                   reduce((pt[i] >> 16) * k.tHi, k.mT),
+                               k.mT);
+    if (ex.lane == N) ex.ze[i][ex.item] = ((tile_pow2(s) & k.meMask) * k.pe + te[i]) * k.mInvE & k.meMask;
+    z[i].t = xi;
+    ex.put(i, xi);
+  }
+  ex.sync();
+  ex.template products<P>(1);
+  ex.sync();
+  // z_j = Σ ξ̃U_k·Ext2[j][k] + α·NegMtB_j, α = (Σ ξ̃U_k·Ext2E[k] − z_e)·M̃^{-1} mod m_e
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    const uint32_t ze = ex.ze[i][ex.item];
+    const uint32_t alpha = (tile_pow2(ex.get(i, N)) - ze) * k.mtInvE & k.meMask;
+    const uint32_t zb = reduce(tile_mod(ex.get(i, ex.lane), k.mB) + alpha * k.negMtB, k.mB);
+    z[i].b = select(k.eMask, ze, zb);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // The ladder's sets, from the generated schedule (schedule_gen.cuh).
 
@@ -314,14 +522,26 @@ ECM_DEVICE void cswap(Residue& a, Residue& b, uint32_t mask) {
 ECM_SCHEDULES(ECM_SCHEDULE)
 
 // The state of one lane of one item.
-template <int N, BaseExt V, Mapping M, int K>
+// The shared memory and exchange of a mapping.
+template <int N, Mapping M, int K, int AddConsts>
+struct MappingOf {
+  using Shared = SharedState<N, M, K, AddConsts>;
+  using Ex = Exchange<N, M, K>;
+};
+template <int N, int K, int AddConsts>
+struct MappingOf<N, Mapping::Tile, K, AddConsts> {
+  using Shared = TileSharedState<N, K, AddConsts>;
+  using Ex = TileExchange<N, K>;
+};
+
+template <int N, BaseExt V, Mapping M, int K, class Ex>
 struct Lane {
   static constexpr int n = N;
   static constexpr BaseExt variant = V;
   static constexpr Mapping mapping = M;
   Residue r[ECM_NUM_REGS];
   LaneConsts<N, M> k;
-  Exchange<N, M, K> ex;
+  Ex ex;
   const uint2* addK;  // [constant][channel role]
   int role;           // 0..n−1: channel j; n: m_e
 };
@@ -359,8 +579,8 @@ ECM_DEVICE uint32_t term(uint32_t s, uint32_t m) {
 
 // K + c1·s1 + c2·s2 + c3·s3 per channel, canonical (ladder.RNSExecutor.addSet).
 // The sum is below 2^16·(1 + |c1| + |c2| + |c3|) < 2^32.
-template <int K, int C1, int S1, int C2, int S2, int C3, int S3, int N, BaseExt V, Mapping M, int KM>
-ECM_DEVICE Residue linear(const Lane<N, V, M, KM>& c) {
+template <int K, int C1, int S1, int C2, int S2, int C3, int S3, int N, BaseExt V, Mapping M, int KM, class Ex>
+ECM_DEVICE Residue linear(const Lane<N, V, M, KM, Ex>& c) {
   static_assert((C1 < 0 ? -C1 : C1) + (C2 < 0 ? -C2 : C2) + (C3 < 0 ? -C3 : C3) < (1 << 15),
                 "addition coefficients too large for 32-bit sums");
   const uint2 kc = c.addK[K * (N + 1) + c.role];
@@ -424,9 +644,11 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
   constexpr int N = Curve::N, T = Curve::Bits + Sched::ExtraBits;
   constexpr int K = Sched::MaxMuls;
   using Sh = Shape<N, M>;
-  __shared__ SharedState<N, M, K, Sched::AddConsts> sh;
+  using Map = MappingOf<N, M, K, Sched::AddConsts>;
+  __shared__ typename Map::Shared sh;
 
   if (blockDim.x > kMaxThreads) __trap();
+  if (M == Mapping::Tile && blockDim.x != TileShape<N>::Items * Sh::Lanes) __trap();
   if (count == 0) return;
   const int tid = threadIdx.x;
   const int slot = tid / Sh::Lanes, lane = tid % Sh::Lanes;
@@ -435,10 +657,7 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
   const bool live = slot < int(items) && col < count;
   const uint32_t src = live ? col : 0;  // spare threads compute item 0 and store nothing
 
-  for (int w = tid; w < int(sizeof(sh.rows) / sizeof(uint4)); w += blockDim.x)
-    (&sh.rows[0][0][0][0])[w] = uint4{0, 0, 0, 0};
-  for (int w = tid; w < int(sizeof(sh.alpha) / sizeof(uint32_t)); w += blockDim.x)
-    (&sh.alpha[0][0])[w] = 0;
+  sh.init(consts, tid);
   for (int w = tid; w < Sched::AddConsts * (N + 1); w += blockDim.x) {
     const int kc = w / (N + 1), role = w % (N + 1);
     const uint32_t* e = consts + Consts<N>::AddConst + kc * Consts<N>::ElementWords;
@@ -446,14 +665,9 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
   }
   __syncthreads();
 
-  Lane<N, V, M, K> c;
+  Lane<N, V, M, K, typename Map::Ex> c;
   c.k.load(consts, lane);
-  c.ex.rows = sh.rows[slot];
-  c.ex.alpha = sh.alpha[slot];
-  c.ex.lane = lane;
-  c.ex.slot = lane < N ? lane : N;
-  const uint32_t inWarp = blockDim.x - (tid & ~31);
-  c.ex.warpMask = inWarp >= 32 ? ~0u : (1u << inWarp) - 1;
+  c.ex.attach(sh, slot, lane, tid);
   c.addK = &sh.addK[0][0];
   c.role = lane < N ? lane : N;
 #pragma unroll
@@ -490,7 +704,7 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
 // ---------------------------------------------------------------------------
 // Entry points: ecm_ladder_<curve>_<schedule>_<ext>_<mapping>, as kernels/entries.go declares them.
 
-#define ECM_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs)  \
+#define ECM_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs, items) \
   static_assert(Shape<Curve::N, Mapping::Mapping_>::Lanes == lanes, "lanes per item");         \
   extern "C" __global__ void ECM_KERNEL_BOUNDS(regs) ecm_ladder_##curve##_##sched##_##ext##_##mapping( \
       const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in,                      \

@@ -20,9 +20,24 @@ var (
 	Exts = []string{"shenoy", "kawamura"}
 	// Mappings are the thread mappings: "warp" keeps whole items inside a
 	// warp, 16 or 32 lanes each; "block" is the paper's block-wide mapping,
-	// n+1 threads per item packed across the block.
-	Mappings = []string{"warp", "block"}
+	// n+1 threads per item packed across the block; "tile" packs them the
+	// same way in blocks of exactly TileItems items, whose base extensions
+	// run on the tensor cores as 8-bit integer matrix products.
+	Mappings = []string{"warp", "block", "tile"}
 )
+
+// TileItems is the number of items of a block of the tile mapping: the
+// rows of one tensor-core matrix tile, two bytes per residue.
+const TileItems = 16
+
+// built reports whether the entry point has CUDA code. The tile mapping
+// runs the co-Z ladder with Shenoy's α only: Kawamura's needs every residue
+// of a row whole, which its byte matrices do not keep, and the paper's sets
+// of 7 products would need more than the 48 KiB of static shared memory a
+// block may have for their product matrices.
+func (k Kernel) built() bool {
+	return k.Mapping != "tile" || k.Ext == "shenoy" && k.Schedule == "coz"
+}
 
 // registerCaps is each schedule's cap on registers per thread
 // (__maxnreg__), the fastest of 56 to 96 on an H200 (kernels/README.md):
@@ -46,9 +61,9 @@ func (k Kernel) Name() string {
 
 // Lanes returns the threads one item takes, for n channels per base: the
 // warp mapping gives an item a half warp when its n+1 lanes fit there and a
-// whole warp otherwise; the block mapping gives it exactly n+1.
+// whole warp otherwise; the block and tile mappings give it exactly n+1.
 func (k Kernel) Lanes(n int) int {
-	if k.Mapping == "block" {
+	if k.Mapping != "warp" {
 		return n + 1
 	}
 	if n+1 > 16 {
@@ -61,8 +76,22 @@ func (k Kernel) Lanes(n int) int {
 func (k Kernel) MaxRegisters() int { return registerCaps[k.Schedule] }
 
 // MaxItemsPerBlock returns the most items a block of at most MaxThreads
-// threads holds, for n channels per base.
-func (k Kernel) MaxItemsPerBlock(n int) int { return MaxThreads / k.Lanes(n) }
+// threads holds, for n channels per base: TileItems for the tile mapping.
+func (k Kernel) MaxItemsPerBlock(n int) int {
+	if k.Mapping == "tile" {
+		return TileItems
+	}
+	return MaxThreads / k.Lanes(n)
+}
+
+// FixedItemsPerBlock returns the items every block must hold (TileItems for
+// the tile mapping), or 0 when any number up to MaxItemsPerBlock runs.
+func (k Kernel) FixedItemsPerBlock() int {
+	if k.Mapping == "tile" {
+		return TileItems
+	}
+	return 0
+}
 
 // Entries returns every entry point, in the order of the lists above.
 func Entries() []Kernel {
@@ -71,7 +100,9 @@ func Entries() []Kernel {
 		for _, s := range Schedules {
 			for _, e := range Exts {
 				for _, m := range Mappings {
-					out = append(out, Kernel{Curve: c.Curve, Tag: c.Tag, Schedule: s, Ext: e, Mapping: m})
+					if k := (Kernel{Curve: c.Curve, Tag: c.Tag, Schedule: s, Ext: e, Mapping: m}); k.built() {
+						out = append(out, k)
+					}
 				}
 			}
 		}
@@ -93,7 +124,11 @@ func Find(curve, schedule, ext, mapping string) (Kernel, error) {
 	case !slices.Contains(Mappings, mapping):
 		return Kernel{}, fmt.Errorf("kernels: unknown mapping %q (want %s)", mapping, strings.Join(Mappings, " or "))
 	}
-	return Kernel{Curve: curve, Tag: Curves[i].Tag, Schedule: schedule, Ext: ext, Mapping: mapping}, nil
+	k := Kernel{Curve: curve, Tag: Curves[i].Tag, Schedule: schedule, Ext: ext, Mapping: mapping}
+	if !k.built() {
+		return Kernel{}, fmt.Errorf("kernels: the %s mapping runs only the coz schedule with the shenoy extension, not %s with %s", mapping, schedule, ext)
+	}
+	return k, nil
 }
 
 // ByName returns the entry point whose symbol is name.

@@ -68,8 +68,9 @@ func main() {
 
 // emitInterface writes the declaration of entries.go: the block limit, one
 // CURVE(tag, Type, n, bits, a-tag) per curve and one ENTRY(curve, Curve,
-// schedule, Schedule, ext, Ext, mapping, Mapping, lanes, warp, regs) per entry
-// point, the C++ names being the tags with a capital letter.
+// schedule, Schedule, ext, Ext, mapping, Mapping, lanes, warp, regs, items)
+// per entry point (items: the fixed items per block, 0 for any), the C++
+// names being the tags with a capital letter.
 func emitInterface(b *bytes.Buffer) {
 	fmt.Fprintf(b, "// The kernel's interface (kernels/entries.go).\n")
 	fmt.Fprintf(b, "#define ECM_MAX_THREADS %d\n", kernels.MaxThreads)
@@ -96,8 +97,8 @@ func emitInterface(b *bytes.Buffer) {
 		if k.MaxRegisters() == 0 {
 			log.Fatalf("%s: no register cap for schedule %s", k.Name(), k.Schedule)
 		}
-		fmt.Fprintf(b, " \\\n\tENTRY(%s, %s, %s, %s, %s, %s, %s, %s, %d, %d, %d)", k.Tag, title(k.Tag), k.Schedule, title(k.Schedule),
-			k.Ext, title(k.Ext), k.Mapping, title(k.Mapping), k.Lanes(ns[k.Curve]), warp, k.MaxRegisters())
+		fmt.Fprintf(b, " \\\n\tENTRY(%s, %s, %s, %s, %s, %s, %s, %s, %d, %d, %d, %d)", k.Tag, title(k.Tag), k.Schedule, title(k.Schedule),
+			k.Ext, title(k.Ext), k.Mapping, title(k.Mapping), k.Lanes(ns[k.Curve]), warp, k.MaxRegisters(), k.FixedItemsPerBlock())
 	}
 	fmt.Fprintf(b, "\n#define ECM_SCHEDULES(SCHEDULE)")
 	for _, s := range kernels.Schedules {

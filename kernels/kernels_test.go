@@ -62,7 +62,8 @@ func TestHeaderIsGenerated(t *testing.T) {
 
 func TestEntries(t *testing.T) {
 	all := kernels.Entries()
-	if want := len(kernels.Curves) * len(kernels.Schedules) * len(kernels.Exts) * len(kernels.Mappings); len(all) != want {
+	// every combination of the warp and block mappings, and co-Z with Shenoy on the tile mapping
+	if want := len(kernels.Curves) * (len(kernels.Schedules)*len(kernels.Exts)*(len(kernels.Mappings)-1) + 1); len(all) != want {
 		t.Fatalf("%d entry points, want %d", len(all), want)
 	}
 	seen := map[string]bool{}
@@ -100,6 +101,15 @@ func TestEntries(t *testing.T) {
 		if _, err := kernels.Find(args[0], args[1], args[2], args[3]); err == nil || !strings.Contains(err.Error(), strconv.Quote(bad)) {
 			t.Errorf("Find(%v): %v, want an error naming %q", args, err, bad)
 		}
+	}
+	for _, bad := range [][2]string{{"coz", "kawamura"}, {"paper", "shenoy"}} {
+		if _, err := kernels.Find("P-224", bad[0], bad[1], "tile"); err == nil || !strings.Contains(err.Error(), "tile") {
+			t.Errorf("Find accepts %s with %s on the tile mapping: %v", bad[0], bad[1], err)
+		}
+	}
+	k.Mapping = "tile"
+	if k.Lanes(15) != 16 || k.MaxItemsPerBlock(17) != kernels.TileItems || k.FixedItemsPerBlock() != kernels.TileItems {
+		t.Errorf("tile mapping: %d lanes, %d items per block", k.Lanes(15), k.MaxItemsPerBlock(17))
 	}
 	if _, err := kernels.ByName("ecm_ladder_p224_shenoy_warp"); err == nil {
 		t.Error("ByName accepts an undeclared entry point")

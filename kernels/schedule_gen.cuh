@@ -35,30 +35,33 @@
 	CURVE(p256, P256, 17, 256, AM3) \
 	CURVE(secp256k1, Secp256k1, 17, 256, AM0)
 #define ECM_ENTRIES(ENTRY) \
-	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, warp, Warp, 16, 1, 64) \
-	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, block, Block, 16, 0, 64) \
-	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, warp, Warp, 16, 1, 64) \
-	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, block, Block, 16, 0, 64) \
-	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, warp, Warp, 16, 1, 96) \
-	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, block, Block, 16, 0, 96) \
-	ENTRY(p224, P224, paper, Paper, kawamura, Kawamura, warp, Warp, 16, 1, 96) \
-	ENTRY(p224, P224, paper, Paper, kawamura, Kawamura, block, Block, 16, 0, 96) \
-	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, warp, Warp, 32, 1, 64) \
-	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, block, Block, 18, 0, 64) \
-	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, warp, Warp, 32, 1, 64) \
-	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, block, Block, 18, 0, 64) \
-	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, warp, Warp, 32, 1, 96) \
-	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, block, Block, 18, 0, 96) \
-	ENTRY(p256, P256, paper, Paper, kawamura, Kawamura, warp, Warp, 32, 1, 96) \
-	ENTRY(p256, P256, paper, Paper, kawamura, Kawamura, block, Block, 18, 0, 96) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, warp, Warp, 32, 1, 64) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, block, Block, 18, 0, 64) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, warp, Warp, 32, 1, 64) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, block, Block, 18, 0, 64) \
-	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, warp, Warp, 32, 1, 96) \
-	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, block, Block, 18, 0, 96) \
-	ENTRY(secp256k1, Secp256k1, paper, Paper, kawamura, Kawamura, warp, Warp, 32, 1, 96) \
-	ENTRY(secp256k1, Secp256k1, paper, Paper, kawamura, Kawamura, block, Block, 18, 0, 96)
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, warp, Warp, 16, 1, 64, 0) \
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, block, Block, 16, 0, 64, 0) \
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, tile, Tile, 16, 0, 64, 16) \
+	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, warp, Warp, 16, 1, 64, 0) \
+	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, block, Block, 16, 0, 64, 0) \
+	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, warp, Warp, 16, 1, 96, 0) \
+	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, block, Block, 16, 0, 96, 0) \
+	ENTRY(p224, P224, paper, Paper, kawamura, Kawamura, warp, Warp, 16, 1, 96, 0) \
+	ENTRY(p224, P224, paper, Paper, kawamura, Kawamura, block, Block, 16, 0, 96, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, warp, Warp, 32, 1, 64, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, block, Block, 18, 0, 64, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, tile, Tile, 18, 0, 64, 16) \
+	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, warp, Warp, 32, 1, 64, 0) \
+	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, block, Block, 18, 0, 64, 0) \
+	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, warp, Warp, 32, 1, 96, 0) \
+	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, block, Block, 18, 0, 96, 0) \
+	ENTRY(p256, P256, paper, Paper, kawamura, Kawamura, warp, Warp, 32, 1, 96, 0) \
+	ENTRY(p256, P256, paper, Paper, kawamura, Kawamura, block, Block, 18, 0, 96, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, warp, Warp, 32, 1, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, block, Block, 18, 0, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, tile, Tile, 18, 0, 64, 16) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, warp, Warp, 32, 1, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, block, Block, 18, 0, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, warp, Warp, 32, 1, 96, 0) \
+	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, block, Block, 18, 0, 96, 0) \
+	ENTRY(secp256k1, Secp256k1, paper, Paper, kawamura, Kawamura, warp, Warp, 32, 1, 96, 0) \
+	ENTRY(secp256k1, Secp256k1, paper, Paper, kawamura, Kawamura, block, Block, 18, 0, 96, 0)
 #define ECM_SCHEDULES(SCHEDULE) SCHEDULE(COZ_AM3) SCHEDULE(COZ_AM0) SCHEDULE(PAPER_AM3) SCHEDULE(PAPER_AM0)
 #define ECM_SCHEDULE_MEMBERS(AM) using Coz = ScheduleCOZ_##AM; using Paper = SchedulePAPER_##AM;
 

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "d0fa799b78543f93f45b939a7767af616770b6263c33e0a86f226cbd278077ce"
+const SourcesSHA256 = "f1603dcd5f9c0698a1d40c939e33632d663c07a499e673c1b545cbe82c2d64e9"

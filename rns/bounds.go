@@ -60,6 +60,18 @@ func (p *Params) Bounds() []Bound {
 		lte("Kawamura: X < (1−β)·M̃", "2^16·u <= (2^16 − Φ)·M̃ for every extended value X < u",
 			new(big.Int).Mul(p.U, two16), new(big.Int).Mul(big.NewInt(int64(1<<ChannelBits-p.Phi)), p.BT.M)),
 	)
+	// Tensor cores (tile mapping): each sum of byte products is exact in s32,
+	// and the recombination D00 + 2^8·(D01 + D10) + c·D11 fits 32 bits.
+	byteSum := new(big.Int).Mul(n, big.NewInt(255*255))
+	maxC := int64(0)
+	for _, mod := range append(append([]Modulus{}, p.B.Moduli...), p.BT.Moduli...) {
+		maxC = max(maxC, int64(mod.C))
+	}
+	bs = append(bs,
+		lt("tensor-core sums exact", "n·255² < 2^31: a sum of n products of bytes fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
+		lt("tensor-core recombination", "n·255²·(1 + 2·2^8 + c_max) < 2^32: the four byte sums recombine mod m in 32 bits",
+			new(big.Int).Mul(byteSum, big.NewInt(1+2*256+maxC)), new(big.Int).Lsh(big.NewInt(1), 32)),
+	)
 	// Host CRT estimates α with float64 and needs X/M < 1/4 for every converted X < 9u.
 	bs = append(bs, lt("CRT α estimate", "4·9u < M", new(big.Int).Lsh(p.AddBound, 2), p.B.M))
 	// Fold reduction: after MaxFolds folds every 32-bit value is below 2m.

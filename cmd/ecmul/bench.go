@@ -28,6 +28,7 @@ import (
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
 )
 
@@ -335,7 +336,7 @@ type benchConfig struct {
 	gpuPeersPath      string
 }
 
-var benchMappings = []string{"warp", "block"}
+var benchMappings = kernels.Mappings
 
 // errFlags is a flag parsing error, which the flag package has already
 // reported.
@@ -354,7 +355,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	backendName := fs.String("backend", "auto", "backend: auto, gpu, rns-cpu or cpu")
 	scheduleList := fs.String("schedule", "coz", "comma-separated ladder schedules (rns-cpu and gpu): coz, paper")
 	extList := fs.String("ext", "shenoy,kawamura", "comma-separated base extensions (rns-cpu and gpu)")
-	mapList := fs.String("mapping", "warp", "comma-separated thread mappings of the gpu backend: warp, block")
+	mapList := fs.String("mapping", "warp", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block)")
 	ipbList := fs.String("ipb", "8", "comma-separated items per block of the gpu backend")
 	batchList := fs.String("batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")
 	reps := fs.Int("reps", 3, "timed runs per configuration and batch, after one warm-up run (the median is reported)")
@@ -415,7 +416,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	for _, m := range splitList(*mapList) {
 		m = strings.ToLower(m)
 		if !slices.Contains(benchMappings, m) {
-			return nil, fmt.Errorf("--mapping: unknown mapping %q (warp or block)", m)
+			return nil, fmt.Errorf("--mapping: unknown mapping %q (%s)", m, strings.Join(benchMappings, ", "))
 		}
 		if !slices.Contains(cfg.mappings, m) {
 			cfg.mappings = append(cfg.mappings, m)

@@ -49,7 +49,7 @@ done
 } > "$out/sanitizer.log" 2>&1 || status=1
 
 for s in coz paper; do
-  for e in shenoy_warp shenoy_block kawamura_warp kawamura_block; do
+  for e in shenoy_warp shenoy_block shenoy_tile kawamura_warp kawamura_block; do
     echo "== ecm_ladder_p224_${s}_$e"
     cuobjdump -sass -arch sm_90 -fun "ecm_ladder_p224_${s}_$e" "$fb"
   done

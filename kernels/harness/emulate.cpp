@@ -58,6 +58,57 @@ static uint32_t __dp2a_hi(uint32_t a, uint32_t b, uint32_t c) {
   return c + (a & 0xffff) * (b >> 16 & 0xff) + (a >> 16) * (b >> 24);
 }
 
+struct int2 {
+  int32_t x, y;
+};
+struct alignas(16) int4 {
+  int32_t x, y, z, w;
+};
+
+// The warp-wide tensor-core operations the tile mapping uses (wmma, 16 × 16
+// × 16), for a host compiler: every lane of a warp holds and multiplies the
+// whole tiles, and lane 0 alone stores the result (the kernel synchronises
+// before anything reads it).
+namespace nvcuda {
+namespace wmma {
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+struct row_major {};
+enum layout_t { mem_row_major };
+template <class Use, int M, int N, int K, class T, class Layout = void>
+struct fragment {
+  T x[16 * 16];
+};
+template <class F, class T>
+void fill_fragment(F& f, T v) {
+  for (auto& e : f.x) e = v;
+}
+template <class F, class T>
+void load_matrix_sync(F& f, const T* p, unsigned ldm) {
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) f.x[r * 16 + c] = p[r * ldm + c];
+}
+template <class D, class A, class B>
+void mma_sync(D& d, const A& a, const B& b, const D& c) {
+  D out;
+  for (int r = 0; r < 16; ++r)
+    for (int col = 0; col < 16; ++col) {
+      int s = c.x[r * 16 + col];
+      for (int k = 0; k < 16; ++k) s += int(a.x[r * 16 + k]) * int(b.x[k * 16 + col]);
+      out.x[r * 16 + col] = s;
+    }
+  d = out;
+}
+template <class T, class F>
+void store_matrix_sync(T* p, const F& f, unsigned ldm, layout_t) {
+  if (threadIdx.x % 32 != 0) return;
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) p[r * ldm + c] = f.x[r * 16 + c];
+}
+}  // namespace wmma
+}  // namespace nvcuda
+
 #include "../ecmul.cu"
 #include "vectors.h"
 
@@ -69,7 +120,7 @@ struct Entry {
   Kernel fn;
 };
 
-#define ECM_EMU_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs) \
+#define ECM_EMU_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs, items) \
   {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping, ecm_ladder_##curve##_##sched##_##ext##_##mapping},
 static const Entry kEntries[] = {ECM_ENTRIES(ECM_EMU_ENTRY)};
 
@@ -125,7 +176,8 @@ int main(int argc, char** argv) {
       return 1;
     }
     const uint32_t L = e.lanes;
-    const uint32_t threads = e.warp ? 48 : 2 * L + 3;  // a partial warp or item ends each block
+    // a partial warp or item ends each block, where the mapping allows it
+    const uint32_t threads = e.items ? e.items * L : e.warp ? 48 : 2 * L + 3;
     const uint32_t ipb = threads / L, grid = (count + ipb - 1) / ipb;
     std::vector<uint32_t> out(size_t(v.outRows()) * count, 0xdeadbeefu);
     launch(k, grid, threads, v.consts.data(), in.data(), sc.data(), out.data(), count, count);

@@ -175,7 +175,8 @@ int main(int argc, char** argv) {
     const uint32_t L = es.lanes;
     std::vector<uint32_t> threads = threadList;
     if (threads.empty()) {
-      if (es.warp) threads = {64, 128, 256, 512};
+      if (es.items) threads = {es.items * L};
+      else if (es.warp) threads = {64, 128, 256, 512};
       else threads = {4 * L, 8 * L, 16 * L, 512 / L * L};
     }
     printf("%s: %d registers, %d B static shared, %d B local, max %d threads, %u lanes/item\n",
@@ -187,7 +188,7 @@ int main(int argc, char** argv) {
       const uint32_t count = quick ? std::min(v.items, quick) : v.items;
       Batch b = make_batch(v, count, count + 37);
       std::vector<uint32_t> shapes = threads;
-      shapes.push_back(es.warp ? 48 : 2 * L + 3);  // a block that ends mid-warp or mid-item
+      if (!es.items) shapes.push_back(es.warp ? 48 : 2 * L + 3);  // a block that ends mid-warp or mid-item
       for (uint32_t t : shapes) {
         poison(b);
         launch(f, consts, b, t, L);

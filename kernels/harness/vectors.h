@@ -79,8 +79,9 @@ struct EntryShape {
   const char* curve;
   uint32_t lanes;
   bool warp;
+  uint32_t items;  // the items every block must hold, 0 for any number
 };
 
-#define ECM_AS_SHAPE(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs) \
-  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping, #curve "_" #sched, lanes, warp != 0},
+#define ECM_AS_SHAPE(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs, items) \
+  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping, #curve "_" #sched, lanes, warp != 0, items},
 inline const EntryShape kEntryShapes[] = {ECM_ENTRIES(ECM_AS_SHAPE)};
