@@ -30,6 +30,12 @@ var (
 // rows of one tensor-core matrix tile, two bytes per residue.
 const TileItems = 16
 
+// Supports reports whether entry points exist for a schedule, base
+// extension and mapping (on every curve).
+func Supports(schedule, ext, mapping string) bool {
+	return Kernel{Schedule: schedule, Ext: ext, Mapping: mapping}.built()
+}
+
 // built reports whether the entry point has CUDA code. The tile mapping
 // runs the co-Z ladder with Shenoy's α only: Kawamura's needs every residue
 // of a row whole, which its byte matrices do not keep, and the paper's sets

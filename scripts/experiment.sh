@@ -8,9 +8,11 @@
 # Writes to OUT (default bench/<device>, e.g. bench/h200):
 #   <date>-<commit>-p224.{json,csv,log}              P-224: co-Z and paper schedules × Shenoy and
 #                                                    Kawamura × warp and block mappings × 1, 2, 4,
-#                                                    8, 16 items per block
+#                                                    8, 16 items per block, and the tile mapping
+#                                                    (tensor cores: co-Z, Shenoy, 16 per block)
 #   <date>-<commit>-p256-secp256k1.{json,csv,log}    P-256 and secp256k1: both schedules, both
-#                                                    extensions, block mapping, 8, 16, 28 items per block
+#                                                    extensions, block mapping, 8, 16, 28 items per
+#                                                    block, and the tile mapping
 #   plots/*.svg, plots/*.png                         the charts of ecmul plot
 # and prints the summary table, with every figure as a ratio to the best CPU
 # peer. Each batch size (1, 2, 4, ..., 2^20, and each items-per-block value,
@@ -113,8 +115,8 @@ run_bench() {
   log "bench $name: $((SECONDS - t0)) s, $stem.{json,csv,log}"
 }
 
-run_bench p224 "$(with_one_block "$BATCHES" "$IPB_224")" --curve p224 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping warp,block --ipb "$IPB_224"
-run_bench p256-secp256k1 "$(with_one_block "$BATCHES" "$IPB_256")" --curve p256,secp256k1 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping block --ipb "$IPB_256"
+run_bench p224 "$(with_one_block "$BATCHES" "$IPB_224")" --curve p224 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping warp,block,tile --ipb "$IPB_224"
+run_bench p256-secp256k1 "$(with_one_block "$BATCHES" "$IPB_256")" --curve p256,secp256k1 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping block,tile --ipb "$IPB_256"
 
 if ((${#jsons[@]} == 0)); then
   log "no results"

@@ -274,8 +274,9 @@ type benchVariant struct {
 }
 
 // benchGrid lists the configurations a backend distinguishes: schedule ×
-// base extension × mapping × items per block on the gpu backend, schedule ×
-// base extension on rns-cpu, a single one on cpu.
+// base extension × mapping × items per block on the gpu backend (the
+// combinations the kernel has, and for the tile mapping its fixed items per
+// block only), schedule × base extension on rns-cpu, a single one on cpu.
 func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, mappings []string, ipbs []int) []benchVariant {
 	var out []benchVariant
 	switch b {
@@ -283,7 +284,13 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 		for _, s := range schedules {
 			for _, e := range exts {
 				for _, m := range mappings {
+					if !kernels.Supports(s.String(), e.String(), m) {
+						continue
+					}
 					for _, n := range ipbs {
+						if m == "tile" && n != kernels.TileItems {
+							continue
+						}
 						out = append(out, benchVariant{schedule: s, ext: e, mapping: m, ipb: n})
 					}
 				}

@@ -62,6 +62,10 @@ func TestBenchGrid(t *testing.T) {
 	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Kawamura, mapping: "block", ipb: 16}, g[11])
 	require.Equal(t, benchVariant{schedule: ladder.Paper, ext: basext.Kawamura, mapping: "block", ipb: 16}, g[23])
 
+	// the tile mapping: co-Z and Shenoy only, at 16 items per block only
+	g = benchGrid(ecmul.GPU, scheds, exts, []string{"tile"}, []int{8, 16})
+	require.Equal(t, []benchVariant{{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "tile", ipb: 16}}, g)
+
 	g = benchGrid(ecmul.RNSCPU, scheds[:1], exts, maps, ipbs)
 	require.Equal(t, []benchVariant{{ext: basext.Shenoy}, {ext: basext.Kawamura}}, g)
 
