@@ -15,7 +15,7 @@ import (
 // GPUOptions configure the gpu backend; zero values pick the defaults.
 type GPUOptions struct {
 	Device        int    // CUDA device ordinal
-	ItemsPerBlock int    // items per thread block (default: 8 in the warp mapping, the most that fit kernels.MaxThreads threads in the block mapping)
+	ItemsPerBlock int    // items per thread block (default: 8 in the warp mapping, the most that fit kernels.MaxThreads threads in the block mapping; the tile mapping takes kernels.TileItems, no other)
 	Mapping       string // "warp" (whole items inside a warp), "block" (the paper's block-wide mapping) or "tile" (blocks of 16 items whose base extensions run on the tensor cores; Shenoy only); default: the faster for the curve
 	Chunk         int    // most items per launch (default 1<<17); larger batches run in chunks on two streams
 }
