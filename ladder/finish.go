@@ -127,8 +127,7 @@ func (su *Setup) affineCoZ(h *hostField, jobs []Job, pr []fp.Element) ([]Affine,
 	}
 	var inv fp.Element
 	f.Inverse(&inv, &acc)
-	ints := make([]big.Int, 2*len(jobs))
-	words := make([]big.Word, 2*len(jobs)*fp.WordsPerElement)
+	res := newResults(len(jobs))
 	for i := len(jobs) - 1; i >= 0; i-- {
 		o, s, j := pr[4*i:4*i+4], &sc[i], jobs[i]
 		var invDen, x, y, t, xg, yg fp.Element
@@ -158,13 +157,7 @@ func (su *Setup) affineCoZ(h *hostField, jobs []Job, pr []fp.Element) ([]Affine,
 			x = xg
 			f.Neg(&y, &yg)
 		}
-		if !h.eq.Holds(&x, &y) || x.IsZero() && y.IsZero() {
-			out[i], errs[i] = Affine{}, ErrResultCheck
-			continue
-		}
-		wx := words[2*i*fp.WordsPerElement:]
-		wy := wx[fp.WordsPerElement:]
-		out[i] = Affine{X: f.SetBigInt(&ints[2*i], &x, wx), Y: f.SetBigInt(&ints[2*i+1], &y, wy)}
+		out[i], errs[i] = res.affine(h, i, &x, &y)
 	}
 	return out, errs
 }
@@ -214,8 +207,7 @@ func (su *Setup) affinePaper(h *hostField, jobs []Job, pr []fp.Element) ([]Affin
 	}
 	var inv fp.Element
 	f.Inverse(&inv, &acc) // 1/(d_0 … d_{m−1})
-	ints := make([]big.Int, 2*len(idx))
-	words := make([]big.Word, 2*len(idx)*fp.WordsPerElement)
+	res := newResults(len(idx))
 	for k := len(idx) - 1; k >= 0; k-- {
 		i, s := idx[k], &sc[k]
 		var invD, u, xp, xq, yp, t, num, df fp.Element
@@ -240,14 +232,29 @@ func (su *Setup) affinePaper(h *hostField, jobs []Job, pr []fp.Element) ([]Affin
 		f.Mul(&df, &df, &xq)
 		f.Sub(&num, &num, &df)
 		f.Mul(&yp, &num, &t)
-		// on the curve, and not (0, 0), as Curve.Validate
-		if !h.eq.Holds(&xp, &yp) || xp.IsZero() && yp.IsZero() {
-			out[i], errs[i] = Affine{}, ErrResultCheck
-			continue
-		}
-		wx := words[2*k*fp.WordsPerElement:]
-		wy := wx[fp.WordsPerElement:]
-		out[i] = Affine{X: f.SetBigInt(&ints[2*k], &xp, wx), Y: f.SetBigInt(&ints[2*k+1], &yp, wy)}
+		out[i], errs[i] = res.affine(h, k, &xp, &yp)
 	}
 	return out, errs
+}
+
+// results is the big.Int storage of a batch's affine results: one backing
+// array per call, two coordinates per slot.
+type results struct {
+	ints  []big.Int
+	words []big.Word
+}
+
+func newResults(slots int) results {
+	return results{make([]big.Int, 2*slots), make([]big.Word, 2*slots*fp.WordsPerElement)}
+}
+
+// affine checks that (x, y) is on the curve and not (0, 0), as
+// Curve.Validate does, and returns it as big.Ints in slot k.
+func (r results) affine(h *hostField, k int, x, y *fp.Element) (Affine, error) {
+	if !h.eq.Holds(x, y) || x.IsZero() && y.IsZero() {
+		return Affine{}, ErrResultCheck
+	}
+	wx := r.words[2*k*fp.WordsPerElement:]
+	wy := wx[fp.WordsPerElement:]
+	return Affine{X: h.f.SetBigInt(&r.ints[2*k], x, wx), Y: h.f.SetBigInt(&r.ints[2*k+1], y, wy)}, nil
 }

@@ -149,6 +149,8 @@ func ProveCoZScalars(n *big.Int, L int) error {
 	lo, hi := new(big.Int).Lsh(one, uint(L)), new(big.Int).Lsh(one, uint(L+1))
 	nm1 := new(big.Int).Sub(n, one)
 	rule := newCoZRule(n)
+	// the rule is k + 3n on [0, n − coZHigh) and k + 2n on [n − coZHigh, n):
+	// the ends of the two pieces bound every ladder scalar
 	for _, k := range []*big.Int{big.NewInt(0), new(big.Int).Sub(n, big.NewInt(coZHigh+1)), new(big.Int).Sub(n, big.NewInt(coZHigh)), nm1} {
 		kp := rule.scalar(new(big.Int).Set(k))
 		if kp.Cmp(lo) < 0 || kp.Cmp(hi) >= 0 {
