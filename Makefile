@@ -3,7 +3,7 @@ GO ?= go
 .PHONY: build test test-short bench fuzz vet fmt-check clean dev-binaries gpu-check
 
 build:
-	$(GO) build -o bin/ecmul ./cmd/ecmul
+	$(GO) build -buildvcs=auto -o bin/ecmul ./cmd/ecmul
 
 test:
 	$(GO) test ./...

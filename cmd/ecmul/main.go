@@ -87,6 +87,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 					return c.run([]string{"-h"}, stdin, stdout, stdout)
 				}
 			}
+			fmt.Fprintf(stderr, "ecmul help: unknown command %q\n\n", args[1])
+			usage(stderr)
+			return exitUsage
 		}
 		usage(stdout)
 		return exitOK

@@ -539,6 +539,10 @@ func TestHelp(t *testing.T) {
 	code, _, errOut := cli(t, "")
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, errOut, "Usage: ecmul COMMAND")
+	code, out, errOut = cli(t, "", "help", "bogus")
+	require.Equal(t, exitUsage, code, "help for an unknown command is a usage error")
+	require.Contains(t, errOut, `unknown command "bogus"`)
+	require.Empty(t, out)
 
 	registered := registeredFlags(t)
 	for _, c := range commands() {
