@@ -335,11 +335,11 @@ func TestMulLongLine(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	require.Len(t, lines, 6, out)
 	require.Equal(t, items[0].out, lines[0])
-	require.Equal(t, "error: line longer than 4096 bytes", lines[1])
+	require.Equal(t, "error: line 2: longer than 4096 bytes", lines[1])
 	require.Equal(t, items[1].out, lines[2])
-	require.Equal(t, "error: line longer than 4096 bytes", lines[3])
+	require.Equal(t, "error: line 4: longer than 4096 bytes", lines[3])
 	require.Equal(t, items[2].out, lines[4])
-	require.Equal(t, "error: line longer than 4096 bytes", lines[5])
+	require.Equal(t, "error: line 7: longer than 4096 bytes", lines[5], "the blank line counts")
 
 	// Shorter lines are read whole, blanks included.
 	for _, n := range []int{1000, 4000, 4094} {
@@ -698,4 +698,23 @@ func TestVersion(t *testing.T) {
 	code, _, errOut = cli(t, "", "version", "extra")
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, errOut, `unexpected argument "extra"`)
+}
+
+// TestMulLineNumbers: an error names its input line, blank lines counted,
+// and a UTF-8 byte-order mark at the very start is no part of the first line.
+func TestMulLineNumbers(t *testing.T) {
+	c := curves.P224()
+	items := validItems(t, newRNG(9), c, 1)
+	in := "\xef\xbb\xbf" + items[0].in + "\n\n  \r\n5 1 2\nzz\n"
+	code, out, _ := cli(t, in, "mul", "--backend", "cpu")
+	require.Equal(t, exitFail, code)
+	require.Equal(t, items[0].out+"\nerror: line 4: curves: P-224: point is not on the curve\n"+
+		"error: line 5: want 3 fields (SCALAR_HEX X_HEX Y_HEX), got 1\n", out)
+	code, out, _ = cli(t, "\xef\xbb\xbf\n{\"scalar\":\"5\",\"x\":\"1\",\"y\":\"2\"}\n", "mul", "--backend", "cpu", "--format", "jsonl")
+	require.Equal(t, exitFail, code)
+	require.Equal(t, `{"error":"line 2: curves: P-224: point is not on the curve"}`+"\n", out)
+	// a byte-order mark anywhere else is data
+	code, out, _ = cli(t, items[0].in+"\n\xef\xbb\xbf"+items[0].in+"\n", "mul", "--backend", "cpu")
+	require.Equal(t, exitFail, code)
+	require.Contains(t, out, "error: line 2: ")
 }

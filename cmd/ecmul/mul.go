@@ -33,7 +33,8 @@ const mulHelp = `Usage: ecmul mul [flags] [< input] [> output]
 
 Multiplies points by scalars: reads one item per non-empty line and writes
 one line per item, in input order. Blank lines are skipped and answered by
-nothing; leading and trailing blanks and \r\n line endings are accepted.
+nothing; leading and trailing blanks, \r\n line endings and a UTF-8
+byte-order mark at the very start are accepted.
 
 Formats (--format):
 
@@ -59,8 +60,9 @@ Formats (--format):
   Every format answers the point at infinity (k ≡ 0 mod n) with "infinity"
   ({"infinity":true} in jsonl) and an invalid item (bad hex, coordinate >= p,
   point not on the curve, (0, 0), scalar over 512 bits, a line longer than
-  4096 bytes, ...) with "error: REASON" ({"error":"REASON"} in jsonl); the
-  other items are computed all the same.
+  4096 bytes, ...) with "error: line N: REASON" ({"error":"line N: REASON"}
+  in jsonl), N its line in the input from 1, blank lines counted; the other
+  items are computed all the same.
 
   --x-only writes only the x coordinate of each result: X_HEX (hex and sec1)
   or {"x":"HEX"} (jsonl).
@@ -444,36 +446,55 @@ func jsonMarshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// lineReader yields non-empty lines, cutting any line longer than maxLine.
+// lineReader yields non-empty lines with their numbers, cutting any line
+// longer than maxLine and a UTF-8 byte-order mark at the start of the input.
 type lineReader struct {
 	r   *bufio.Reader
 	err error
+	n   int // lines read so far, blank ones included
 }
 
+// utf8BOM is the byte-order mark some editors put at the start of a file.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // next returns the next non-empty line, blanks trimmed, valid until the
-// next call; tooLong reports a line longer than maxLine, skipped.
-func (lr *lineReader) next() (line []byte, tooLong, ok bool) {
+// next call, and its number from 1; tooLong reports a line longer than
+// maxLine, skipped.
+func (lr *lineReader) next() (line []byte, num int, tooLong, ok bool) {
 	for lr.err == nil {
 		b, err := lr.r.ReadSlice('\n')
+		lr.n++
+		if lr.n == 1 {
+			b = bytes.TrimPrefix(b, utf8BOM)
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			for errors.Is(err, bufio.ErrBufferFull) { // skip the rest of the line
 				_, err = lr.r.ReadSlice('\n')
 			}
 			lr.err = err
-			return nil, true, true
+			return nil, lr.n, true, true
 		}
 		if err != nil {
 			lr.err = err
 		}
 		if len(bytes.TrimRight(b, "\r\n")) > maxLine {
-			return nil, true, true
+			return nil, lr.n, true, true
 		}
 		if s := bytes.TrimSpace(b); len(s) > 0 {
-			return s, false, true
+			return s, lr.n, false, true
 		}
 	}
-	return nil, false, false
+	return nil, 0, false, false
 }
+
+// lineError is an item's error with the number of its input line.
+type lineError struct {
+	line int
+	err  error
+}
+
+func (e *lineError) Error() string { return fmt.Sprintf("line %d: %v", e.line, e.err) }
+func (e *lineError) Unwrap() error { return e.err }
 
 // mulOptions configure mulStream.
 type mulOptions struct {
@@ -491,6 +512,7 @@ type mulSummary struct {
 // mulChunk is one batch of input lines on its way through the pipeline.
 type mulChunk struct {
 	lines     int
+	nums      []int          // per line: its number in the input, from 1
 	errs      []error        // per line: why it failed, nil for a valid item
 	valid     []int          // the lines of the valid items, in order
 	pts       []*ecmul.Point // the valid items
@@ -507,7 +529,7 @@ func (ch *mulChunk) reset() {
 	clear(ch.pts)
 	clear(ch.ks)
 	ch.pts, ch.ks = ch.pts[:0], ch.ks[:0]
-	ch.lines, ch.errs, ch.valid, ch.err, ch.formatted, ch.failed = 0, ch.errs[:0], ch.valid[:0], nil, false, 0
+	ch.lines, ch.nums, ch.errs, ch.valid, ch.err, ch.formatted, ch.failed = 0, ch.nums[:0], ch.errs[:0], ch.valid[:0], nil, false, 0
 }
 
 // parts splits n items among the cores: the bounds of each part.
@@ -563,6 +585,7 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 		var (
 			text  []byte   // up to parseBatch lines back to back
 			spans [][2]int // where each line is in text; {-1, -1}: too long
+			nums  []int    // each line's number
 			pts   = make([]*ecmul.Point, parseBatch)
 			ks    = make([]*big.Int, parseBatch)
 			errs  = make([]error, parseBatch)
@@ -575,12 +598,13 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 				return
 			}
 			for ch.lines < opts.chunk && lr.err == nil {
-				text, spans = text[:0], spans[:0]
+				text, spans, nums = text[:0], spans[:0], nums[:0]
 				for len(spans) < min(parseBatch, opts.chunk-ch.lines) {
-					line, tooLong, ok := lr.next()
+					line, num, tooLong, ok := lr.next()
 					if !ok {
 						break
 					}
+					nums = append(nums, num)
 					if tooLong {
 						spans = append(spans, [2]int{-1, -1})
 						continue
@@ -591,9 +615,12 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 				each(len(spans), func(_, lo, hi int) {
 					for i := lo; i < hi; i++ {
 						if sp := spans[i]; sp[0] < 0 {
-							errs[i] = fmt.Errorf("line longer than %d bytes", maxLine)
+							errs[i] = fmt.Errorf("longer than %d bytes", maxLine)
 						} else {
 							pts[i], ks[i], errs[i] = cd.parse(string(text[sp[0]:sp[1]]))
+						}
+						if errs[i] != nil {
+							errs[i] = &lineError{nums[i], errs[i]}
 						}
 					}
 				})
@@ -604,6 +631,7 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 					}
 					ch.errs = append(ch.errs, errs[i])
 				}
+				ch.nums = append(ch.nums, nums...)
 				ch.lines += len(spans)
 				clear(pts)
 				clear(ks)
@@ -694,7 +722,7 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 			if errors.As(e, &ie) {
 				e = ie.Err // the item index of a batch means nothing to the reader
 			}
-			ch.errs[i] = e
+			ch.errs[i] = &lineError{ch.nums[i], e}
 		}
 	}
 	b := parts(ch.lines)

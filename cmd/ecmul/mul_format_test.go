@@ -168,7 +168,7 @@ func TestMulFormatErrors(t *testing.T) {
 			{"5 04" + fieldHex(c, c.P) + y, "not below p"},
 			{"5 0x" + unc[:10] + "zz" + unc[12:], "not hexadecimal"},
 			{"1" + strings.Repeat("0", 128) + " " + cmp, "512 bits"},
-			{long, "line longer than 4096 bytes"},
+			{long, "longer than 4096 bytes"},
 		}},
 		{formatJSONL, []struct{ in, reason string }{
 			{`5 ` + x + ` ` + y, "not a JSON object"},
@@ -184,12 +184,12 @@ func TestMulFormatErrors(t *testing.T) {
 			{`{"scalar":"5","x":"` + x + `","y":"` + off + `"}`, "not on the curve"},
 			{`{"scalar":"-5","x":"` + x + `","y":"` + y + `"}`, "hexadecimal"},
 			{`{"scalar":"5","x":"` + x + `","y":"` + y + `<>"}`, "y: curves: P-256: hex coordinate"},
-			{long, "line longer than 4096 bytes"},
+			{long, "longer than 4096 bytes"},
 		}},
 		{formatHex, []struct{ in, reason string }{
 			{"5 " + unc, "want 3 fields"},
 			{`{"scalar":"5","x":"` + x + `","y":"` + y + `"}`, "want 3 fields"},
-			{long, "line longer than 4096 bytes"},
+			{long, "longer than 4096 bytes"},
 		}},
 	} {
 		t.Run(string(tc.format), func(t *testing.T) {

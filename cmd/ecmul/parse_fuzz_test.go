@@ -294,12 +294,14 @@ func FuzzParseLineRoundTrip(f *testing.F) {
 	})
 }
 
-// fzLines splits a stream the way the help describes it: lines end at \n
-// (the \r of a \r\n ending, or of several, is not counted in the line's
-// length), a line longer than maxLine is one item answered with an error, a
-// blank line is no item.
-func fzLines(in []byte) (lines []string, tooLong []bool) {
-	for len(in) > 0 {
+// fzLines splits a stream the way the help describes it: a UTF-8
+// byte-order mark at the start is skipped, lines end at \n (the \r of a
+// \r\n ending, or of several, is not counted in the line's length), a line
+// longer than maxLine is one item answered with an error, a blank line is
+// no item. nums are the items' line numbers, from 1, blank lines counted.
+func fzLines(in []byte) (lines []string, tooLong []bool, nums []int) {
+	in = bytes.TrimPrefix(in, []byte("\xef\xbb\xbf"))
+	for num := 1; len(in) > 0; num++ {
 		var l []byte
 		if i := bytes.IndexByte(in, '\n'); i >= 0 {
 			l, in = in[:i], in[i+1:]
@@ -309,22 +311,24 @@ func fzLines(in []byte) (lines []string, tooLong []bool) {
 		content := bytes.TrimRight(l, "\r")
 		switch {
 		case len(content) > maxLine:
-			lines, tooLong = append(lines, ""), append(tooLong, true)
+			lines, tooLong, nums = append(lines, ""), append(tooLong, true), append(nums, num)
 		case len(bytes.TrimSpace(l)) > 0:
-			lines, tooLong = append(lines, string(bytes.TrimSpace(l))), append(tooLong, false)
+			lines, tooLong, nums = append(lines, string(bytes.TrimSpace(l))), append(tooLong, false), append(nums, num)
 		}
 	}
-	return lines, tooLong
+	return lines, tooLong, nums
 }
 
 // FuzzMulStream runs arbitrary input through mul's stream in every format,
 // chunk size 1 to 4, on the cpu backend. Every item gets exactly one output
-// line, in input order: an error line for a line too long or one the parser
-// rejects, and otherwise what the engine gives for the parsed item (a
-// result in the format, infinity, or an error); the count of failed items
-// is the count of error lines; nothing fails as a whole.
+// line, in input order: an error line naming its input line for a line too
+// long or one the parser rejects, and otherwise what the engine gives for
+// the parsed item (a result in the format, infinity, or an error naming its
+// line); the count of failed items is the count of error lines; nothing
+// fails as a whole.
 func FuzzMulStream(f *testing.F) {
 	f.Add(uint8(0), uint8(0), []byte("2 b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21 bd376388b5f723fb4c22dfe6cd4375a05a07476444d5819985007e34\n\n5 1 2\r\n"))
+	f.Add(uint8(2), uint8(1), []byte("\xef\xbb\xbf{\"scalar\":\"5\",\"x\":\"1\",\"y\":\"2\"}\n\n\nzz\n"))
 	f.Fuzz(func(t *testing.T, format, chunk uint8, in []byte) {
 		c := curves.P224()
 		fm := fzFormats[int(format)%len(fzFormats)]
@@ -334,7 +338,7 @@ func FuzzMulStream(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%s: the stream failed: %v", fm, err)
 		}
-		lines, tooLong := fzLines(in)
+		lines, tooLong, nums := fzLines(in)
 		got := strings.Split(out.String(), "\n")
 		if got[len(got)-1] != "" {
 			t.Fatalf("%s: output does not end with a newline: %q", fm, out.String())
@@ -355,6 +359,9 @@ func FuzzMulStream(f *testing.F) {
 			if isErr(g) {
 				errLines++
 			}
+			if isErr(g) && !strings.Contains(g, fmt.Sprintf("line %d: ", nums[i])) {
+				t.Fatalf("%s: the error of input line %d does not name it: %q", fm, nums[i], g)
+			}
 			if tooLong[i] {
 				if !isErr(g) {
 					t.Fatalf("%s: line %d is too long, answered %q", fm, i, g)
@@ -368,12 +375,17 @@ func FuzzMulStream(f *testing.F) {
 				}
 				continue
 			}
-			var want bytes.Buffer
-			if _, err := fzStream(eng, fm, strings.NewReader(lines[i]), &want, 1); err != nil {
+			var alone bytes.Buffer
+			if _, err := fzStream(eng, fm, strings.NewReader(lines[i]), &alone, 1); err != nil {
 				t.Fatal(err)
 			}
-			if g+"\n" != want.String() {
-				t.Fatalf("%s: line %d %q answered %q in the stream, %q alone", fm, i, lines[i], g, want.String())
+			// alone, the item is on line 1
+			want := alone.String()
+			if isErr(strings.TrimSuffix(want, "\n")) {
+				want = strings.Replace(want, "line 1: ", fmt.Sprintf("line %d: ", nums[i]), 1)
+			}
+			if g+"\n" != want {
+				t.Fatalf("%s: line %d %q answered %q in the stream, %q alone", fm, i, lines[i], g, want)
 			}
 			if !isErr(g) && !fzOnCurve(c, p.X, p.Y) {
 				t.Fatalf("%s: line %d %q: computed with an invalid point", fm, i, lines[i])
@@ -433,7 +445,7 @@ func TestMulHugeLineBoundedMemory(t *testing.T) {
 		if code != exitFail {
 			t.Fatalf("fill %q: exit %d, stderr %q", fill, code, errOut.String())
 		}
-		want := fmt.Sprintf("error: line longer than %d bytes\n%056x %056x\n", maxLine, x, y)
+		want := fmt.Sprintf("error: line 1: longer than %d bytes\n%056x %056x\n", maxLine, x, y)
 		if out.String() != want {
 			t.Fatalf("fill %q: output %q, want %q", fill, out.String(), want)
 		}
