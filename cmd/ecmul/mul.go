@@ -73,9 +73,10 @@ computed, so a stream of any length runs in bounded memory: at most
 --inflight + 2 chunks exist, and with the default chunk the peak RSS stays
 below 300 MiB on the cpu backend and below 600 MiB on the gpu backend (CUDA
 context included). Output keeps the input order and is flushed after every
-chunk. --stats prints items, failed items, seconds, op/s and the peak RSS to
-standard error at the end; a progress line is drawn on standard error once
-the run has lasted a second, only when standard error is a terminal.
+chunk. --stats prints items, failed items, seconds, op/s, the peak RSS and
+the backend that ran to standard error at the end; a progress line (the
+backend, items answered so far, op/s) is drawn on standard error once the
+run has lasted a second, only when standard error is a terminal.
 
 Exit status: 0 when every item succeeded, 1 when any item failed (their count
 goes to standard error) or the run could not complete (unreadable input,
@@ -139,7 +140,7 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.format, "format", "hex", "input and output format: hex, sec1 or jsonl")
 	fs.BoolVar(&f.xOnly, "x-only", false, "write only the x coordinate of each result")
 	fs.IntVar(&f.inflight, "inflight", 0, "chunks computed at once; 0: 2 on the gpu backend (one is validated while the other runs on the GPU), 1 otherwise")
-	fs.BoolVar(&f.stats, "stats", false, "print items, failed, seconds, op/s and peak RSS to standard error at the end")
+	fs.BoolVar(&f.stats, "stats", false, "print items, failed, seconds, op/s, peak RSS and the backend to standard error at the end")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -199,7 +200,7 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	start := time.Now()
-	prog := startProgress(stderr, "ecmul mul", frac)
+	prog := startProgress(stderr, "ecmul mul ("+string(eng.Backend())+")", frac)
 	opts := mulOptions{chunk: f.chunk, inflight: f.inflight, codec: codec{c: eng.Curve(), format: format, xOnly: f.xOnly}, progress: prog.add}
 	if opts.inflight == 0 {
 		opts.inflight = 1
@@ -215,7 +216,7 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	prog.finish()
 	if f.stats {
-		printStats(stderr, "ecmul mul", sum, time.Since(start))
+		printStats(stderr, "ecmul mul", sum, time.Since(start), eng.Backend())
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ecmul mul: %v\n", err)
@@ -228,15 +229,15 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// printStats writes the --stats line.
-func printStats(w io.Writer, prefix string, sum mulSummary, el time.Duration) {
+// printStats writes the --stats line, naming the backend that ran.
+func printStats(w io.Writer, prefix string, sum mulSummary, el time.Duration, backend ecmul.Backend) {
 	rss := "n/a"
 	if b, ok := peakRSS(); ok {
 		rss = fmt.Sprintf("%.1f", float64(b)/(1<<20))
 	}
 	sec := el.Seconds()
-	fmt.Fprintf(w, "%s: stats: items=%d failed=%d seconds=%.3f op/s=%.0f peak_rss_mib=%s\n",
-		prefix, sum.items, sum.failed, sec, float64(sum.items)/max(sec, 1e-9), rss)
+	fmt.Fprintf(w, "%s: stats: items=%d failed=%d seconds=%.3f op/s=%.0f peak_rss_mib=%s backend=%s\n",
+		prefix, sum.items, sum.failed, sec, float64(sum.items)/max(sec, 1e-9), rss, backend)
 }
 
 // countingReader counts the bytes read through it.
@@ -501,7 +502,7 @@ type mulOptions struct {
 	chunk    int // items per batch
 	inflight int // batches computed at once (default 1)
 	codec    codec
-	progress func(items int) // called as items are written; may be nil
+	progress func(items int) // called with each group of items answered; may be nil
 }
 
 // mulSummary counts what mulStream answered.
@@ -664,7 +665,13 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 			}
 			go func() {
 				defer func() { <-sem; ch.done <- struct{}{} }()
-				res, err := eng.ScalarMult(ctx, ch.pts, ch.ks)
+				reported := 0
+				res, err := eng.ScalarMultProgress(ctx, ch.pts, ch.ks, func(done, _ int) {
+					if opts.progress != nil {
+						opts.progress(done - reported)
+					}
+					reported = done
+				})
 				ch.err = err
 				if res == nil && err != nil {
 					return
@@ -701,7 +708,7 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 			return sum, err
 		}
 		if opts.progress != nil {
-			opts.progress(ch.lines)
+			opts.progress(ch.lines - len(ch.valid)) // the lines refused by the parser
 		}
 		ch.reset()
 		free <- ch

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,8 +43,9 @@ func openPTY(t *testing.T) (master, tty *os.File) {
 }
 
 // TestMulProgressOnTerminal is the other side of
-// TestMulNoProgressOffTerminal: on a terminal, the progress line is drawn
-// and erased.
+// TestMulNoProgressOffTerminal: on a terminal, the progress line is drawn,
+// names the backend, counts the items of a chunk as they are answered, and
+// is erased.
 func TestMulProgressOnTerminal(t *testing.T) {
 	withFastProgress(t)
 	master, tty := openPTY(t)
@@ -61,7 +63,7 @@ func TestMulProgressOnTerminal(t *testing.T) {
 	inPath := t.TempDir() + "/in.txt"
 	require.NoError(t, os.WriteFile(inPath, []byte(in), 0o644))
 	var out bytes.Buffer
-	code := run([]string{"mul", "--backend", "rns-cpu", "--chunk", "1", "--in", inPath}, nil, &out, tty)
+	code := run([]string{"mul", "--backend", "rns-cpu", "--chunk", "1000", "--in", inPath}, nil, &out, tty)
 	require.Equal(t, exitOK, code)
 	require.Equal(t, output(items), out.String())
 
@@ -72,8 +74,15 @@ func TestMulProgressOnTerminal(t *testing.T) {
 	wg.Wait()
 	got := seen.String()
 	require.Contains(t, got, "\r")
-	require.Contains(t, got, "ecmul mul: ")
-	require.Contains(t, got, "% ecmul mul:", "with --in a file, the line shows how much was read")
+	require.Contains(t, got, "ecmul mul (rns-cpu): ")
+	require.Contains(t, got, "% ecmul mul (rns-cpu):", "with --in a file, the line shows how much was read")
+	within := false // a count inside the one chunk of 40 items
+	for _, m := range regexp.MustCompile(`ecmul mul \(rns-cpu\): (\d+) items`).FindAllStringSubmatch(got, -1) {
+		if n, _ := strconv.Atoi(m[1]); n > 0 && n < len(items) {
+			within = true
+		}
+	}
+	require.True(t, within, "items are counted as they are answered, not per chunk: %q", got)
 	require.Contains(t, got, "ecmul verify: ")
 	require.True(t, strings.HasSuffix(got, "\r\x1b[K"), "the line is erased at the end: %q", got[max(0, len(got)-40):])
 }
