@@ -73,7 +73,9 @@ computed, so a stream of any length runs in bounded memory: at most
 --inflight + 2 chunks exist, and with the default chunk the peak RSS stays
 below 300 MiB on the cpu backend and below 600 MiB on the gpu backend (CUDA
 context included). Output keeps the input order and is flushed after every
-chunk. --stats prints items, failed items, seconds, op/s, the peak RSS and
+chunk; a chunk goes on when it is full, when the input ends, or when no line
+has come for 2 ms, so the answers to a paused stream do not wait for more
+input. --stats prints items, failed items, seconds, op/s, the peak RSS and
 the backend that ran to standard error at the end; a progress line (the
 backend, items answered so far, op/s) is drawn on standard error once the
 run has lasted a second, only when standard error is a terminal.
@@ -450,9 +452,10 @@ func jsonMarshal(v any) ([]byte, error) {
 // lineReader yields non-empty lines with their numbers, cutting any line
 // longer than maxLine and a UTF-8 byte-order mark at the start of the input.
 type lineReader struct {
-	r   *bufio.Reader
-	err error
-	n   int // lines read so far, blank ones included
+	r          *bufio.Reader
+	err        error
+	n          int    // lines read so far, blank ones included
+	beforeWait func() // when not nil, called before a read that may wait for input
 }
 
 // utf8BOM is the byte-order mark some editors put at the start of a file.
@@ -463,6 +466,11 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 // maxLine, skipped.
 func (lr *lineReader) next() (line []byte, num int, tooLong, ok bool) {
 	for lr.err == nil {
+		if lr.beforeWait != nil {
+			if buf, _ := lr.r.Peek(lr.r.Buffered()); bytes.IndexByte(buf, '\n') < 0 {
+				lr.beforeWait() // no whole line is buffered: the read may wait
+			}
+		}
 		b, err := lr.r.ReadSlice('\n')
 		lr.n++
 		if lr.n == 1 {
@@ -533,6 +541,70 @@ func (ch *mulChunk) reset() {
 	ch.lines, ch.nums, ch.errs, ch.valid, ch.err, ch.formatted, ch.failed = 0, ch.nums[:0], ch.errs[:0], ch.valid[:0], nil, false, 0
 }
 
+// pauseFlush is how long the parser waits for more input before it hands
+// on a chunk that is not full: the answers to a paused stream come within
+// about this much more than their computing.
+var pauseFlush = 2 * time.Millisecond
+
+// lineBatch is up to parseBatch input lines, copied out of the reader.
+type lineBatch struct {
+	text  []byte   // the lines back to back
+	spans [][2]int // where each line is in text; {-1, -1}: too long
+	nums  []int    // each line's number in the input
+}
+
+func (b *lineBatch) reset() { b.text, b.spans, b.nums = b.text[:0], b.spans[:0], b.nums[:0] }
+
+func (b *lineBatch) add(line []byte, num int, tooLong bool) {
+	b.nums = append(b.nums, num)
+	if tooLong {
+		b.spans = append(b.spans, [2]int{-1, -1})
+		return
+	}
+	b.spans = append(b.spans, [2]int{len(b.text), len(b.text) + len(line)})
+	b.text = append(b.text, line...)
+}
+
+// parseScratch holds one batch's parsed items between parsing and the chunk.
+type parseScratch struct {
+	pts  []*ecmul.Point
+	ks   []*big.Int
+	errs []error
+}
+
+func newParseScratch() *parseScratch {
+	return &parseScratch{make([]*ecmul.Point, parseBatch), make([]*big.Int, parseBatch), make([]error, parseBatch)}
+}
+
+// parse parses lines [lo, hi) of b on all cores and appends them to ch.
+func (s *parseScratch) parse(cd *codec, ch *mulChunk, b *lineBatch, lo, hi int) {
+	n := hi - lo
+	each(n, func(_, a, z int) {
+		for i := a; i < z; i++ {
+			if sp := b.spans[lo+i]; sp[0] < 0 {
+				s.errs[i] = fmt.Errorf("longer than %d bytes", maxLine)
+			} else {
+				s.pts[i], s.ks[i], s.errs[i] = cd.parse(string(b.text[sp[0]:sp[1]]))
+			}
+			if s.errs[i] != nil {
+				s.errs[i] = &lineError{b.nums[lo+i], s.errs[i]}
+			}
+		}
+	})
+	for i := range n {
+		if s.errs[i] == nil {
+			ch.valid = append(ch.valid, ch.lines+i)
+			ch.pts, ch.ks = append(ch.pts, s.pts[i]), append(ch.ks, s.ks[i])
+		}
+		ch.errs = append(ch.errs, s.errs[i])
+	}
+	ch.nums = append(ch.nums, b.nums[lo:hi]...)
+	ch.lines += n
+	clear(s.pts)
+	clear(s.ks)
+	clear(s.errs)
+}
+
 // parts splits n items among the cores: the bounds of each part.
 func parts(n int) []int {
 	p := min(runtime.GOMAXPROCS(0), max(1, n/256))
@@ -578,77 +650,115 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 	parsed := make(chan *mulChunk)
 	computed := make(chan *mulChunk, inflight)
 
-	// Read and parse.
+	// Read: lines in batches of up to parseBatch, each batch handed on as
+	// soon as it is full or the next read may wait for input.
+	batches := make(chan *lineBatch)
+	spare := make(chan *lineBatch, 3)
+	for range cap(spare) {
+		spare <- new(lineBatch)
+	}
 	var readErr error
 	go func() {
-		defer close(parsed)
-		lr := &lineReader{r: bufio.NewReaderSize(in, max(maxLine+2, 1<<16))} // room for "\r\n"
-		var (
-			text  []byte   // up to parseBatch lines back to back
-			spans [][2]int // where each line is in text; {-1, -1}: too long
-			nums  []int    // each line's number
-			pts   = make([]*ecmul.Point, parseBatch)
-			ks    = make([]*big.Int, parseBatch)
-			errs  = make([]error, parseBatch)
-		)
-		for lr.err == nil {
-			var ch *mulChunk
-			select {
-			case ch = <-free:
-			case <-ctx.Done():
+		defer close(batches)
+		var b *lineBatch
+		send := func() {
+			if b == nil || len(b.nums) == 0 {
 				return
 			}
-			for ch.lines < opts.chunk && lr.err == nil {
-				text, spans, nums = text[:0], spans[:0], nums[:0]
-				for len(spans) < min(parseBatch, opts.chunk-ch.lines) {
-					line, num, tooLong, ok := lr.next()
-					if !ok {
-						break
-					}
-					nums = append(nums, num)
-					if tooLong {
-						spans = append(spans, [2]int{-1, -1})
-						continue
-					}
-					spans = append(spans, [2]int{len(text), len(text) + len(line)})
-					text = append(text, line...)
-				}
-				each(len(spans), func(_, lo, hi int) {
-					for i := lo; i < hi; i++ {
-						if sp := spans[i]; sp[0] < 0 {
-							errs[i] = fmt.Errorf("longer than %d bytes", maxLine)
-						} else {
-							pts[i], ks[i], errs[i] = cd.parse(string(text[sp[0]:sp[1]]))
-						}
-						if errs[i] != nil {
-							errs[i] = &lineError{nums[i], errs[i]}
-						}
-					}
-				})
-				for i := range spans {
-					if errs[i] == nil {
-						ch.valid = append(ch.valid, ch.lines+i)
-						ch.pts, ch.ks = append(ch.pts, pts[i]), append(ch.ks, ks[i])
-					}
-					ch.errs = append(ch.errs, errs[i])
-				}
-				ch.nums = append(ch.nums, nums...)
-				ch.lines += len(spans)
-				clear(pts)
-				clear(ks)
-				clear(errs)
-			}
-			if ch.lines == 0 {
-				break
-			}
 			select {
-			case parsed <- ch:
+			case batches <- b:
+				b = nil
 			case <-ctx.Done():
-				return
 			}
 		}
+		lr := &lineReader{r: bufio.NewReaderSize(in, max(maxLine+2, 1<<16)), beforeWait: send} // room for "\r\n"
+		for ctx.Err() == nil {
+			line, num, tooLong, ok := lr.next()
+			if !ok {
+				break
+			}
+			if b == nil {
+				select {
+				case b = <-spare:
+					b.reset()
+				case <-ctx.Done():
+					return
+				}
+			}
+			b.add(line, num, tooLong)
+			if len(b.nums) == parseBatch {
+				send()
+			}
+		}
+		send()
 		if lr.err != nil && lr.err != io.EOF {
 			readErr = lr.err
+		}
+	}()
+
+	// Parse, into chunks: a chunk goes on when it is full, when the input
+	// ends, or when no line has come for pauseFlush (so that a pause in the
+	// input never holds back the answers to the lines before it).
+	go func() {
+		defer close(parsed)
+		var ch *mulChunk
+		hand := func() bool {
+			select {
+			case parsed <- ch:
+				ch = nil
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		scratch := newParseScratch()
+		pause := time.NewTimer(pauseFlush)
+		pause.Stop()
+		for {
+			var b *lineBatch
+			var ok bool
+			if ch != nil && ch.lines > 0 {
+				pause.Reset(pauseFlush)
+				select {
+				case b, ok = <-batches:
+					pause.Stop()
+				case <-pause.C:
+					if !hand() {
+						return
+					}
+					continue
+				case <-ctx.Done():
+					return
+				}
+			} else {
+				select {
+				case b, ok = <-batches:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if !ok {
+				break
+			}
+			for off := 0; off < len(b.nums); {
+				if ch == nil {
+					select {
+					case ch = <-free:
+					case <-ctx.Done():
+						return
+					}
+				}
+				n := min(len(b.nums)-off, opts.chunk-ch.lines)
+				scratch.parse(cd, ch, b, off, off+n)
+				off += n
+				if ch.lines == opts.chunk && !hand() {
+					return
+				}
+			}
+			spare <- b
+		}
+		if ch != nil && ch.lines > 0 {
+			hand()
 		}
 	}()
 

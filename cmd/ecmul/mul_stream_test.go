@@ -338,3 +338,57 @@ func TestMulNoProgressOffTerminal(t *testing.T) {
 	require.Equal(t, exitOK, code)
 	require.Empty(t, errOut)
 }
+
+// lockedBuffer is a bytes.Buffer safe for one writer and one reader.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestMulAnswersAPausedStream: when the input pauses, the lines read so far
+// are answered without waiting for a full chunk or the end of the input, a
+// partial last line included; the next lines are answered after them, in
+// order.
+func TestMulAnswersAPausedStream(t *testing.T) {
+	c := curves.P224()
+	items := validItems(t, newRNG(41), c, 3)
+	pr, pw := io.Pipe()
+	var out lockedBuffer
+	done := make(chan int)
+	go func() { done <- run([]string{"mul", "--backend", "cpu"}, pr, &out, io.Discard) }()
+	waitFor := func(want string) time.Duration {
+		t.Helper()
+		start := time.Now()
+		for out.String() != want {
+			if time.Since(start) > 5*time.Second {
+				t.Fatalf("after %v the output is %q, want %q", time.Since(start), out.String(), want)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		return time.Since(start)
+	}
+	_, err := io.WriteString(pw, items[0].in+"\n\n")
+	require.NoError(t, err)
+	first := waitFor(items[0].out + "\n")
+	_, err = io.WriteString(pw, items[1].in+"\n"+items[2].in[:10]) // the third line only begun
+	require.NoError(t, err)
+	waitFor(items[0].out + "\n" + items[1].out + "\n")
+	_, err = io.WriteString(pw, items[2].in[10:]+"\n")
+	require.NoError(t, err)
+	require.NoError(t, pw.Close())
+	require.Equal(t, exitOK, <-done)
+	require.Equal(t, items[0].out+"\n"+items[1].out+"\n"+items[2].out+"\n", out.String())
+	t.Logf("first answer %v after its line", first)
+}
