@@ -37,17 +37,18 @@ constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every
 
 // Registers per thread: each entry point's cap (kernels/entries.go), where
 // nvcc has __maxnreg__ (12.4 and later), so that more warps share each
-// scheduler; ECM_MAX_REGS, when defined, overrides every cap (for sweeps),
-// and 0, or an older nvcc, leaves it to __launch_bounds__(kMaxThreads).
-// Either way a block of more than kMaxThreads threads does not run: it fails
-// to launch or traps.
+// scheduler. -DECM_MAX_REGS=R replaces every cap by R (for sweeps); R = 0,
+// or an older nvcc, leaves it to __launch_bounds__(kMaxThreads). Either way
+// a block of more than kMaxThreads threads does not run: it fails to launch
+// or traps.
 #ifdef ECM_MAX_REGS
 #define ECM_REGS(cap) ECM_MAX_REGS
+#define ECM_USE_MAXNREG (ECM_MAX_REGS > 0)
 #else
-#define ECM_MAX_REGS 1
 #define ECM_REGS(cap) cap
+#define ECM_USE_MAXNREG 1
 #endif
-#if ECM_MAX_REGS > 0 && defined(__CUDACC_VER_MAJOR__) && \
+#if ECM_USE_MAXNREG && defined(__CUDACC_VER_MAJOR__) && \
     __CUDACC_VER_MAJOR__ * 100 + __CUDACC_VER_MINOR__ >= 1204
 #define ECM_KERNEL_BOUNDS(cap) __maxnreg__(ECM_REGS(cap))
 #else
@@ -158,7 +159,6 @@ struct SharedState {
 template <int N, Mapping M, int K>
 struct Exchange {
   using Sh = Shape<N, M>;
-  static constexpr int MaxMuls = K;
   uint4 (*rows)[K][Sh::Vecs];
   uint32_t* alpha;
   int lane;

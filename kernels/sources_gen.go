@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "f1603dcd5f9c0698a1d40c939e33632d663c07a499e673c1b545cbe82c2d64e9"
+const SourcesSHA256 = "3036d0f0acb18f9034a550b9da71c8498722cc030a4e4ffd4f9ca4ce4f6d4d88"
