@@ -30,15 +30,27 @@ type Setup struct {
 	coZ  *coZRule   // the co-Z ladder scalar's choice of multiple of n; nil for Paper
 }
 
-// coZRule holds the constants of coZScalar.
+// coZRule holds the constants of the co-Z ladder scalar's rule.
 type coZRule struct {
 	high   *big.Int // n − coZHigh
+	nm1    *big.Int // n − 1
 	n2, n3 *big.Int // 2n, 3n
 }
 
 func newCoZRule(n *big.Int) *coZRule {
-	return &coZRule{high: new(big.Int).Sub(n, big.NewInt(coZHigh)),
+	return &coZRule{high: new(big.Int).Sub(n, big.NewInt(coZHigh)), nm1: new(big.Int).Sub(n, big.NewInt(1)),
 		n2: new(big.Int).Lsh(n, 1), n3: new(big.Int).Mul(n, big.NewInt(3))}
+}
+
+// fixed returns the fixed result of k mod n in kp.
+func (r *coZRule) fixed(kp *big.Int) Fixed {
+	switch {
+	case kp.Sign() == 0:
+		return FixedInfinity
+	case kp.Cmp(r.nm1) == 0:
+		return FixedNegBase
+	}
+	return FixedNone
 }
 
 // NewSetup builds and proves the default ladder for c.
@@ -97,6 +109,13 @@ func NewSetupKind(c *curves.Curve, kind Kind) (*Setup, error) {
 // 2^(t+3) <= 16n (those below n, and ladder scalars themselves) are reduced
 // by at most 15 subtractions instead of a division.
 func (su *Setup) LadderScalar(k *big.Int) *big.Int {
+	kp, _ := su.ladderScalar(k)
+	return kp
+}
+
+// ladderScalar is LadderScalar, also returning the fixed result of the
+// co-Z ladder's scalars k ≡ 0 and −1 (mod n).
+func (su *Setup) ladderScalar(k *big.Int) (*big.Int, Fixed) {
 	n := su.Curve.N
 	s := new(ladderScalar)
 	kp := s.init()
@@ -109,13 +128,14 @@ func (su *Setup) LadderScalar(k *big.Int) *big.Int {
 		kp.Mod(k, n)
 	}
 	if su.coZ != nil {
-		return su.coZ.scalar(kp)
+		fixed := su.coZ.fixed(kp)
+		return su.coZ.scalar(kp), fixed
 	}
 	kp.Add(kp, n)
 	if kp.BitLen() <= su.Bits {
 		kp.Add(kp, n)
 	}
-	return kp
+	return kp, FixedNone
 }
 
 // ladderScalar is a big.Int allocated together with the words it needs
@@ -227,24 +247,8 @@ func (su *Setup) Prepare(x, y, k *big.Int) (Job, error) {
 		k = new(big.Int).Mul(k, half)
 		k.Mod(k, c.N)
 	}
-	j.Scalar = su.LadderScalar(k)
-	if su.Schedule.Kind == CoZ {
-		j.Fixed = su.coZFixed(j.Scalar)
-	}
+	j.Scalar, j.Fixed = su.ladderScalar(k)
 	return j, nil
-}
-
-// coZFixed returns the fixed result of a co-Z ladder scalar k' = k mod n + c·n.
-func (su *Setup) coZFixed(kp *big.Int) Fixed {
-	var r big.Int
-	r.Mod(kp, su.Curve.N)
-	switch {
-	case r.Sign() == 0:
-		return FixedInfinity
-	case r.Cmp(new(big.Int).Sub(su.Curve.N, big.NewInt(1))) == 0:
-		return FixedNegBase
-	}
-	return FixedNone
 }
 
 // double returns 2·(x, y) in affine coordinates, for y ≠ 0 (always true on
