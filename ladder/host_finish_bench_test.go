@@ -13,10 +13,18 @@ import (
 // BenchmarkHostFinish measures the host stages one by one, on the same
 // batch as BenchmarkHost: Prepare alone, PackInput alone, and the output
 // conversion by Finish (from Channels) and FinishOutput (from the kernel's
-// output array), per curve.
+// output array), per curve and schedule.
 func BenchmarkHostFinish(b *testing.B) {
 	for _, c := range curves.All() {
-		su := setup(b, c)
+		for _, kind := range ladder.Kinds() {
+			benchmarkHostFinish(b, setupKind(b, c, kind))
+		}
+	}
+}
+
+func benchmarkHostFinish(b *testing.B, su *ladder.Setup) {
+	c := su.Curve
+	{
 		rng := rand.New(rand.NewSource(5))
 		const batch = 256
 		jobs := make([]ladder.Job, batch)
@@ -43,7 +51,7 @@ func BenchmarkHostFinish(b *testing.B) {
 		perItem := func(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/item")
 		}
-		name := "curve=" + c.Name
+		name := "curve=" + c.Name + "/schedule=" + su.Schedule.Kind.String()
 		b.Run(name+"/stage=prepare", func(b *testing.B) {
 			for b.Loop() {
 				for i := range batch {
