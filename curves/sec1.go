@@ -2,6 +2,8 @@ package curves
 
 import (
 	"math/big"
+
+	"github.com/rnsec/ecmul/internal/fp"
 )
 
 // SEC1 prefix bytes (SEC 1 v2, section 2.3.3).
@@ -26,9 +28,7 @@ func (c *Curve) RecoverY(x *big.Int, odd bool) (*big.Int, error) {
 	if err := c.checkCoordinate("x", x); err != nil {
 		return nil, err
 	}
-	// ModSqrt handles both p ≡ 3 mod 4 (P-256, secp256k1) and p ≡ 1 mod 4
-	// (P-224, through Tonelli-Shanks).
-	y := new(big.Int).ModSqrt(c.rhs(x), c.P)
+	y := c.sqrtRHS(x)
 	if y == nil {
 		return nil, c.errorf(ErrNotOnCurve, "point is not on the curve: x³ + a·x + b is not a square mod p for this x coordinate")
 	}
@@ -39,6 +39,24 @@ func (c *Curve) RecoverY(x *big.Int, odd bool) (*big.Int, error) {
 		y.Sub(c.P, y)
 	}
 	return y, nil
+}
+
+// sqrtRHS returns a square root of x³ + a·x + b mod p, or nil when there is
+// none: in four-limb field arithmetic (internal/fp: one exponentiation for
+// p ≡ 3 mod 4, Tonelli–Shanks for P-224), or math/big's ModSqrt when the
+// field has no fast form.
+func (c *Curve) sqrtRHS(x *big.Int) *big.Int {
+	if c.eq == nil {
+		return new(big.Int).ModSqrt(c.rhs(x), c.P)
+	}
+	f := c.eq.F
+	var xm, v fp.Element
+	f.SetBig(&xm, x)
+	c.eq.RHS(&v, &xm)
+	if !f.Sqrt(&v, &v) {
+		return nil
+	}
+	return f.Big(&v)
 }
 
 // DecodeSEC1 decodes and validates a SEC1 point encoding: 0x04‖x‖y

@@ -20,12 +20,18 @@ func NewEquation(f *Field, a int64, b *big.Int) *Equation {
 
 // Holds reports whether (x, y) satisfies the equation.
 func (e *Equation) Holds(x, y *Element) bool {
-	f := e.F
 	var lhs, rhs Element
-	f.Square(&lhs, y)
-	f.Square(&rhs, x)
-	f.Add(&rhs, &rhs, &e.A) // x² + a
-	f.Mul(&rhs, &rhs, x)    // x³ + a·x
-	f.Add(&rhs, &rhs, &e.B)
+	e.F.Square(&lhs, y)
+	e.RHS(&rhs, x)
 	return lhs.Equal(&rhs)
+}
+
+// RHS sets z = x³ + a·x + b.
+func (e *Equation) RHS(z, x *Element) {
+	f := e.F
+	var r Element
+	f.Square(&r, x)
+	f.Add(&r, &r, &e.A) // x² + a
+	f.Mul(&r, &r, x)    // x³ + a·x
+	f.Add(z, &r, &e.B)
 }

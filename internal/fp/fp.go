@@ -31,6 +31,7 @@ type Field struct {
 	r2   Element // R² mod p: Mul by it moves a canonical value into Montgomery form
 	pm2  [Limbs]uint64
 	pBig *big.Int
+	sqrt sqrtConsts
 }
 
 // New returns the field of the odd prime p, 2^64 < p < 2^256. The lower
@@ -54,6 +55,7 @@ func New(p *big.Int) (*Field, error) {
 	f.one = Element(toLimbs(new(big.Int).Mod(r, p)))
 	f.r2 = Element(toLimbs(new(big.Int).Mod(new(big.Int).Mul(r, r), p)))
 	f.pm2 = toLimbs(new(big.Int).Sub(p, big.NewInt(2)))
+	f.sqrt = newSqrtConsts(f, p)
 	return f, nil
 }
 
