@@ -17,7 +17,7 @@ import (
 
 const genHelp = `Usage: ecmul gen [flags] [> output]
 
-Writes --n random valid input lines for "ecmul mul", fast: every line is a
+Writes --n random valid input lines (or raw records) for "ecmul mul", fast: every line is a
 uniformly random scalar in [1, n) and a point drawn at random from a pool of
 --pool random points k·G (computed once, on all cores). The output depends only
 on --curve, --seed, --format, --compressed and --pool, so a seed names a
@@ -28,6 +28,8 @@ Formats (--format), the input formats of "ecmul mul":
   hex    SCALAR_HEX X_HEX Y_HEX
   sec1   SCALAR_HEX 04||X||Y        (02||X or 03||X with --compressed)
   jsonl  {"scalar":"HEX","x":"HEX","y":"HEX"}
+  raw    SCALAR ‖ X ‖ Y             binary records, L bytes each (28 for
+                                    P-224, 32 otherwise), no separators
 
 Exit status: 0 on success, 1 when the output cannot be written, 2 for usage
 errors.
@@ -47,7 +49,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	curve := fs.String("curve", "p224", "curve: p224, p256 or secp256k1")
 	n := fs.Int64("n", 1000, "number of lines")
 	seed := fs.Uint64("seed", 1, "random seed")
-	formatName := fs.String("format", "hex", "output format: hex, sec1 or jsonl")
+	formatName := fs.String("format", "hex", "output format: hex, sec1, jsonl or raw")
 	compressed := fs.Bool("compressed", false, "sec1: write compressed points (02/03||x)")
 	pool := fs.Int("pool", 1024, "number of distinct random points")
 	outPath := fs.String("out", "-", "output file (- for standard output)")
@@ -77,6 +79,9 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	format, err := parseFormat(*formatName)
 	if err != nil {
 		return usage("%v", err)
+	}
+	if *compressed && format != formatSEC1 {
+		return usage("--compressed applies to --format sec1 only")
 	}
 	out := stdout
 	var file *os.File
@@ -189,6 +194,10 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format mul
 		p := pool.point(i)
 		var t []byte
 		switch format {
+		case formatRaw:
+			t = make([]byte, 2*c.ByteLen)
+			p.X.FillBytes(t[:c.ByteLen])
+			p.Y.FillBytes(t[c.ByteLen:])
 		case formatSEC1:
 			t = hex.AppendEncode(nil, c.EncodeSEC1(p, compressed))
 		case formatJSONL:
@@ -206,15 +215,16 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format mul
 	line := make([]byte, 0, 512)
 	for range count {
 		line = line[:0]
-		if format == formatJSONL {
-			line = append(line, `{"scalar":"`...)
+		switch format {
+		case formatRaw: // scalar ‖ x ‖ y, no separators
+			line = append(append(line, ks.next(rng)...), text(rng.IntN(poolSize))...)
+		case formatJSONL:
+			line = hex.AppendEncode(append(line, `{"scalar":"`...), ks.next(rng))
+			line = append(append(line, text(rng.IntN(poolSize))...), '\n')
+		default:
+			line = append(hex.AppendEncode(line, ks.next(rng)), ' ')
+			line = append(append(line, text(rng.IntN(poolSize))...), '\n')
 		}
-		line = hex.AppendEncode(line, ks.next(rng))
-		if format != formatJSONL {
-			line = append(line, ' ')
-		}
-		line = append(line, text(rng.IntN(poolSize))...)
-		line = append(line, '\n')
 		if _, err := bw.Write(line); err != nil {
 			return err
 		}

@@ -52,6 +52,16 @@ Formats (--format):
           string of hex; unknown or repeated keys, other value types and
           anything after the object make the line an error
     out:  {"x":"HEX","y":"HEX"}
+  raw (binary, fixed-size records; L = 28 for P-224, 32 otherwise)
+    in:   SCALAR ‖ X ‖ Y               L bytes each, big-endian; the scalar
+                                      is any value, reduced mod n
+    out:  STATUS ‖ X ‖ Y               STATUS 0: a point, 1: infinity,
+                                      2: error; X, Y zero unless STATUS is 0
+                                      (STATUS ‖ X with --x-only). A failed
+                                      item's reason goes to standard error
+                                      as "ecmul mul: item N: REASON", N from
+                                      1; a partial last record is a failed
+                                      item.
 
   Hex input is in any case, with or without a 0x prefix, leading zeros
   allowed. The scalar is any non-negative integer of up to 512 bits, reduced
@@ -139,7 +149,7 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
 	fs.StringVar(&f.out, "out", "-", "output file (- for standard output)")
 	fs.IntVar(&f.chunk, "chunk", 1<<16, "items read and computed per batch; memory grows with it, the output does not depend on it")
-	fs.StringVar(&f.format, "format", "hex", "input and output format: hex, sec1 or jsonl")
+	fs.StringVar(&f.format, "format", "hex", "input and output format: hex, sec1, jsonl or raw")
 	fs.BoolVar(&f.xOnly, "x-only", false, "write only the x coordinate of each result")
 	fs.IntVar(&f.inflight, "inflight", 0, "chunks computed at once; 0: 2 on the gpu backend (one is validated while the other runs on the GPU), 1 otherwise")
 	fs.BoolVar(&f.stats, "stats", false, "print items, failed, seconds, op/s, peak RSS and the backend to standard error at the end")
@@ -203,7 +213,8 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	start := time.Now()
 	prog := startProgress(stderr, "ecmul mul ("+string(eng.Backend())+")", frac)
-	opts := mulOptions{chunk: f.chunk, inflight: f.inflight, codec: codec{c: eng.Curve(), format: format, xOnly: f.xOnly}, progress: prog.add}
+	opts := mulOptions{chunk: f.chunk, inflight: f.inflight, codec: codec{c: eng.Curve(), format: format, xOnly: f.xOnly},
+		errOut: stderr, progress: prog.add}
 	if opts.inflight == 0 {
 		opts.inflight = 1
 		if eng.Backend() == ecmul.GPU {
@@ -263,15 +274,29 @@ const (
 	formatJSONL mulFormat = "jsonl"
 )
 
+// mulFormats are the line formats; formatRaw is the binary one.
 var mulFormats = []mulFormat{formatHex, formatSEC1, formatJSONL}
 
+// formatRaw is fixed-size binary records: in, scalar ‖ x ‖ y (L bytes each,
+// big-endian, L the field's byte length); out, a status byte (rawPoint,
+// rawInfinity or rawError) ‖ x ‖ y, the coordinates zero unless the status
+// is rawPoint (status ‖ x with --x-only).
+const formatRaw mulFormat = "raw"
+
+// The status bytes of raw output records.
+const (
+	rawPoint    = 0
+	rawInfinity = 1
+	rawError    = 2
+)
+
 func parseFormat(s string) (mulFormat, error) {
-	for _, f := range mulFormats {
+	for _, f := range append(mulFormats, formatRaw) {
 		if strings.EqualFold(s, string(f)) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("unknown format %q (want hex, sec1 or jsonl)", s)
+	return "", fmt.Errorf("unknown format %q (want hex, sec1, jsonl or raw)", s)
 }
 
 // codec reads items and writes results in one format.
@@ -281,15 +306,42 @@ type codec struct {
 	xOnly  bool
 }
 
-// parse reads one input line (not blank, blanks around it trimmed).
+// parse reads one input line (not blank, blanks around it trimmed), or one
+// raw record.
 func (cd *codec) parse(line string) (*ecmul.Point, *big.Int, error) {
 	switch cd.format {
 	case formatSEC1:
 		return cd.parseSEC1(line)
 	case formatJSONL:
 		return cd.parseJSONL(line)
+	case formatRaw:
+		return cd.parseRaw(line)
 	}
 	return cd.parseHex(line)
+}
+
+// unit names what an error's number counts: input lines, or raw records.
+func (cd *codec) unit() string {
+	if cd.format == formatRaw {
+		return "item"
+	}
+	return "line"
+}
+
+// recordSize is the length of a raw input record.
+func (cd *codec) recordSize() int { return 3 * cd.c.ByteLen }
+
+// parseRaw reads a raw record: scalar ‖ x ‖ y, the coordinates checked
+// against p when the engine validates the point.
+func (cd *codec) parseRaw(rec string) (*ecmul.Point, *big.Int, error) {
+	if len(rec) != cd.recordSize() {
+		return nil, nil, fmt.Errorf("a partial record of %d bytes at the end of the input (want %d)", len(rec), cd.recordSize())
+	}
+	L := cd.c.ByteLen
+	k := new(big.Int).SetBytes([]byte(rec[:L]))
+	x := new(big.Int).SetBytes([]byte(rec[L : 2*L]))
+	y := new(big.Int).SetBytes([]byte(rec[2*L:]))
+	return &ecmul.Point{X: x, Y: y}, k, nil
 }
 
 func (cd *codec) parseHex(line string) (*ecmul.Point, *big.Int, error) {
@@ -403,8 +455,36 @@ func (cd *codec) appendHex(dst []byte, v *big.Int) []byte {
 	return hex.AppendEncode(dst, v.FillBytes(buf[:cd.c.ByteLen]))
 }
 
+// appendRaw appends the raw output record of one item.
+func (cd *codec) appendRaw(dst []byte, r *ecmul.Result, err error) []byte {
+	L := cd.c.ByteLen
+	n := 1 + L
+	if !cd.xOnly {
+		n += L
+	}
+	at := len(dst)
+	dst = append(dst, make([]byte, n)...)
+	rec := dst[at:]
+	switch {
+	case err != nil:
+		rec[0] = rawError
+	case r.Infinity:
+		rec[0] = rawInfinity
+	default:
+		rec[0] = rawPoint
+		r.X.FillBytes(rec[1 : 1+L])
+		if !cd.xOnly {
+			r.Y.FillBytes(rec[1+L:])
+		}
+	}
+	return dst
+}
+
 // appendResult appends the output line of one item: its result, or err.
 func (cd *codec) appendResult(dst []byte, r *ecmul.Result, err error) []byte {
+	if cd.format == formatRaw {
+		return cd.appendRaw(dst, r, err)
+	}
 	isJSON := cd.format == formatJSONL
 	switch {
 	case err != nil:
@@ -496,13 +576,38 @@ func (lr *lineReader) next() (line []byte, num int, tooLong, ok bool) {
 	return nil, 0, false, false
 }
 
-// lineError is an item's error with the number of its input line.
+// nextRecord returns the next raw record of size bytes, or the shorter rest
+// of the input at its end, valid until the next call, and its number from 1.
+func (lr *lineReader) nextRecord(size int, buf []byte) (rec []byte, num int, ok bool) {
+	if lr.err != nil {
+		return nil, 0, false
+	}
+	if lr.beforeWait != nil && lr.r.Buffered() < size {
+		lr.beforeWait()
+	}
+	n, err := io.ReadFull(lr.r, buf[:size])
+	if err != nil {
+		lr.err = err
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			lr.err = io.EOF
+		}
+		if n == 0 {
+			return nil, 0, false
+		}
+	}
+	lr.n++
+	return buf[:n], lr.n, true
+}
+
+// lineError is an item's error with the number of its input line (or, in
+// the raw format, of its record).
 type lineError struct {
 	line int
 	err  error
+	unit string // "line" or "item"
 }
 
-func (e *lineError) Error() string { return fmt.Sprintf("line %d: %v", e.line, e.err) }
+func (e *lineError) Error() string { return fmt.Sprintf("%s %d: %v", e.unit, e.line, e.err) }
 func (e *lineError) Unwrap() error { return e.err }
 
 // mulOptions configure mulStream.
@@ -510,6 +615,7 @@ type mulOptions struct {
 	chunk    int // items per batch
 	inflight int // batches computed at once (default 1)
 	codec    codec
+	errOut   io.Writer // the raw format's error messages; may be nil
 	progress func(items int) // called with each group of items answered; may be nil
 }
 
@@ -529,6 +635,7 @@ type mulChunk struct {
 	err       error // the batch as a whole failed
 	done      chan struct{}
 	out       [][]byte // the output lines, one buffer per part
+	errOut    [][]byte // the raw format's error messages, one buffer per part
 	formatted bool     // out holds the chunk's output
 	failed    int
 }
@@ -587,7 +694,7 @@ func (s *parseScratch) parse(cd *codec, ch *mulChunk, b *lineBatch, lo, hi int) 
 				s.pts[i], s.ks[i], s.errs[i] = cd.parse(string(b.text[sp[0]:sp[1]]))
 			}
 			if s.errs[i] != nil {
-				s.errs[i] = &lineError{b.nums[lo+i], s.errs[i]}
+				s.errs[i] = &lineError{b.nums[lo+i], s.errs[i], cd.unit()}
 			}
 		}
 	})
@@ -672,8 +779,16 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 			}
 		}
 		lr := &lineReader{r: bufio.NewReaderSize(in, max(maxLine+2, 1<<16)), beforeWait: send} // room for "\r\n"
+		read := lr.next
+		if cd.format == formatRaw {
+			rec := make([]byte, cd.recordSize())
+			read = func() ([]byte, int, bool, bool) {
+				r, num, ok := lr.nextRecord(len(rec), rec)
+				return r, num, false, ok
+			}
+		}
 		for ctx.Err() == nil {
-			line, num, tooLong, ok := lr.next()
+			line, num, tooLong, ok := read()
 			if !ok {
 				break
 			}
@@ -808,6 +923,11 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 				return sum, err
 			}
 		}
+		if opts.errOut != nil {
+			for _, b := range ch.errOut {
+				opts.errOut.Write(b)
+			}
+		}
 		sum.items += ch.lines
 		sum.failed += ch.failed
 		if ch.err != nil {
@@ -839,7 +959,7 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 			if errors.As(e, &ie) {
 				e = ie.Err // the item index of a batch means nothing to the reader
 			}
-			ch.errs[i] = &lineError{ch.nums[i], e}
+			ch.errs[i] = &lineError{ch.nums[i], e, cd.unit()}
 		}
 	}
 	b := parts(ch.lines)
@@ -847,9 +967,13 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 		ch.out = append(ch.out, nil)
 	}
 	ch.out = ch.out[:len(b)-1]
+	for len(ch.errOut) < len(ch.out) {
+		ch.errOut = append(ch.errOut, nil)
+	}
+	ch.errOut = ch.errOut[:len(ch.out)]
 	failed := make([]int, len(ch.out))
 	each(ch.lines, func(p, lo, hi int) {
-		buf := ch.out[p][:0]
+		buf, msgs := ch.out[p][:0], ch.errOut[p][:0]
 		n, _ := slices.BinarySearch(ch.valid, lo)
 		for i := lo; i < hi; i++ {
 			var r *ecmul.Result
@@ -860,10 +984,13 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 				r = &res[n]
 			} else {
 				failed[p]++
+				if cd.format == formatRaw { // the reason goes to standard error
+					msgs = append(append(append(msgs, "ecmul mul: "...), oneLine(ch.errs[i].Error())...), '\n')
+				}
 			}
 			buf = cd.appendResult(buf, r, ch.errs[i])
 		}
-		ch.out[p] = buf
+		ch.out[p], ch.errOut[p] = buf, msgs
 	})
 	for _, f := range failed {
 		ch.failed += f
