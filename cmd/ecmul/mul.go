@@ -615,7 +615,7 @@ type mulOptions struct {
 	chunk    int // items per batch
 	inflight int // batches computed at once (default 1)
 	codec    codec
-	errOut   io.Writer // the raw format's error messages; may be nil
+	errOut   io.Writer       // the raw format's error messages; may be nil
 	progress func(items int) // called with each group of items answered; may be nil
 }
 

@@ -66,9 +66,9 @@ func TestMulRawFailures(t *testing.T) {
 	var in bytes.Buffer
 	in.Write(rawRecord(c, big.NewInt(2), c.Gx, c.Gy))
 	in.Write(rawRecord(c, big.NewInt(2), c.Gx, new(big.Int).Add(c.Gy, big.NewInt(1)))) // not on the curve
-	in.Write(rawRecord(c, c.N, c.Gx, c.Gy))                                             // infinity
-	in.Write(rawRecord(c, big.NewInt(3), c.P, c.Gy))                                    // x = p
-	in.Write(rawRecord(c, big.NewInt(2), c.Gx, c.Gy)[:L+5])                             // cut short
+	in.Write(rawRecord(c, c.N, c.Gx, c.Gy))                                            // infinity
+	in.Write(rawRecord(c, big.NewInt(3), c.P, c.Gy))                                   // x = p
+	in.Write(rawRecord(c, big.NewInt(2), c.Gx, c.Gy)[:L+5])                            // cut short
 	code, out, errOut := cli(t, in.String(), "mul", "--format", "raw", "--backend", "cpu")
 	require.Equal(t, exitFail, code)
 	size := 1 + 2*L
