@@ -71,7 +71,7 @@ func (su *Setup) coZToAffine(jobs []Job, outs []Outputs) []Affine {
 	out := make([]Affine, len(jobs))
 	dens := make([]*big.Int, 0, len(jobs))
 	idx := make([]int, 0, len(jobs))
-	m2 := make([]*big.Int, len(jobs))
+	ds := make([]*big.Int, len(jobs)) // D = LM² − XQG − XRG mod p
 	for i, o := range outs {
 		switch jobs[i].Fixed {
 		case FixedInfinity:
@@ -81,11 +81,10 @@ func (su *Setup) coZToAffine(jobs []Job, outs []Outputs) []Affine {
 			out[i] = Affine{X: new(big.Int).Set(jobs[i].X), Y: new(big.Int).Sub(p, jobs[i].Y)}
 			continue
 		}
-		m2[i] = new(big.Int).Mul(o[3], o[3])
-		d := new(big.Int).Sub(m2[i], o[0])
-		d.Sub(d, o[1]).Mod(d, p)
-		d.Mul(d, o[2]).Mod(d, p)
-		if d.Sign() == 0 {
+		ds[i] = new(big.Int).Mul(o[3], o[3])
+		ds[i].Sub(ds[i], o[0]).Sub(ds[i], o[1]).Mod(ds[i], p)
+		d := new(big.Int).Mul(ds[i], o[2])
+		if d.Mod(d, p).Sign() == 0 {
 			out[i] = Affine{X: big.NewInt(0), Y: big.NewInt(0)}
 			continue
 		}
@@ -94,12 +93,10 @@ func (su *Setup) coZToAffine(jobs []Job, outs []Outputs) []Affine {
 	}
 	batchInvert(dens, p)
 	for n, i := range idx {
-		o, j, inv := outs[i], jobs[i], dens[n]
-		// 1/D = YG/(D·YG), 1/YG = D/(D·YG)
-		d := new(big.Int).Sub(m2[i], o[0])
-		d.Sub(d, o[1])
-		x := new(big.Int).Add(m2[i], new(big.Int).Lsh(o[0], 1))
-		x.Sub(x, o[1]).Mul(x, o[2]).Mod(x, p)
+		o, j, d, inv := outs[i], jobs[i], ds[i], dens[n]
+		// 1/D = YG/(D·YG), 1/YG = D/(D·YG); LM² + 2·XQG − XRG = D + 3·XQG
+		x := new(big.Int).Mul(o[0], big.NewInt(3))
+		x.Add(x, d).Mul(x, o[2]).Mod(x, p)
 		x.Mul(x, inv).Mod(x, p).Mul(x, j.X).Mod(x, p)
 		y := new(big.Int).Mul(o[3], o[0])
 		y.Lsh(y, 1).Add(y, o[2]).Mod(y, p)
