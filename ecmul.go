@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"runtime"
 	"slices"
@@ -65,6 +66,7 @@ type Options struct {
 	Ext      basext.Variant // base extension of the rns-cpu and gpu backends
 	Workers  int            // CPU goroutines; 0 means GOMAXPROCS
 	GPU      GPUOptions     // settings of the gpu backend
+	Logger   *slog.Logger   // where events of note go (a GPU left out after a fault); nil means slog.Default()
 }
 
 // Point is an affine point (x, y).
@@ -210,9 +212,14 @@ func (o *Options) checkSigns() error {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"Workers", o.Workers}, {"GPU.Device", o.GPU.Device}, {"GPU.ItemsPerBlock", o.GPU.ItemsPerBlock}, {"GPU.Chunk", o.GPU.Chunk}} {
+	}{{"Workers", o.Workers}, {"GPU.ItemsPerBlock", o.GPU.ItemsPerBlock}, {"GPU.Chunk", o.GPU.Chunk}} {
 		if f.v < 0 {
 			return fmt.Errorf("ecmul: Options.%s = %d: must not be negative (0 picks the default)", f.name, f.v)
+		}
+	}
+	for _, d := range o.GPU.Devices {
+		if d < 0 {
+			return fmt.Errorf("ecmul: Options.GPU.Devices holds %d: device ordinals are not negative", d)
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"sync"
 
@@ -14,7 +15,7 @@ import (
 
 // GPUOptions configure the gpu backend; zero values pick the defaults.
 type GPUOptions struct {
-	Device        int    // CUDA device ordinal
+	Devices       []int  // CUDA device ordinals to share the work among; nil means every visible device
 	ItemsPerBlock int    // items per thread block (default: 8 in the warp mapping, the most that fit kernels.MaxThreads threads in the block mapping; the tile mapping takes kernels.TileItems, no other)
 	Mapping       string // "warp" (whole items inside a warp), "block" (the paper's block-wide mapping) or "tile" (blocks of 16 items whose base extensions run on the tensor cores; Shenoy only); default: the faster for the curve
 	Chunk         int    // most items per launch (default 1<<17); larger batches run in chunks on two streams
@@ -25,8 +26,9 @@ type GPUOptions struct {
 // while the GPU computes.
 type gpuRunner struct {
 	su      *ladder.Setup
-	eng     *gpu.Engine
+	eng     *gpu.Pool
 	workers int
+	log     *slog.Logger
 	stats   gpu.Stats
 	statsMu sync.Mutex
 }
@@ -78,15 +80,19 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 			g.ItemsPerBlock = k.MaxItemsPerBlock(n)
 		}
 	}
-	eng, err := gpu.Open(d, gpu.Config{
-		Device: g.Device, Image: image, Entry: k.Name(), Constants: su.KernelConstants(),
+	eng, err := gpu.OpenPool(d, gpu.Config{
+		Image: image, Entry: k.Name(), Constants: su.KernelConstants(),
 		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
 		LanesPerItem: lanes, ItemsPerBlock: g.ItemsPerBlock, Chunk: g.Chunk,
-	})
+	}, g.Devices)
 	if err != nil {
 		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
 	}
-	return &gpuRunner{su: su, eng: eng, workers: opts.Workers}, nil
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &gpuRunner{su: su, eng: eng, workers: opts.Workers, log: log}, nil
 }
 
 // parallel runs do(lo, hi) over [0, n) split among the workers.
@@ -149,6 +155,12 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 	r.statsMu.Lock()
 	r.stats = st
 	r.statsMu.Unlock()
+	for _, d := range st.Devices {
+		if d.Fault != nil {
+			r.log.Warn("ecmul: a GPU failed during a batch; its unfinished chunks went to the other GPUs, and it is left out of later batches while another GPU works",
+				"device", d.Device, "err", d.Fault)
+		}
+	}
 	return err
 }
 
@@ -157,8 +169,10 @@ func (r *gpuRunner) close() error { return r.eng.Close() }
 // errClosedGPU is ErrClosed on the gpu backend: it also matches gpu.ErrClosed.
 var errClosedGPU = fmt.Errorf("%w (%w)", ErrClosed, gpu.ErrClosed)
 
-// LastGPUStats says where the time of the engine's last gpu batch went; ok
-// is false for the other backends and for an Engine not made by New.
+// LastGPUStats says where the time of the engine's last gpu batch went,
+// device by device in st.Devices, with the fault of any device that failed
+// during it; ok is false for the other backends and for an Engine not made
+// by New.
 func (e *Engine) LastGPUStats() (st gpu.Stats, ok bool) {
 	if e == nil {
 		return gpu.Stats{}, false
@@ -182,8 +196,10 @@ var ErrNotGPU = errors.New("ecmul: the engine does not use the gpu backend")
 
 // KernelTimes times the kernel alone (no conversions, no transfers) on
 // valid points and scalars, at most one chunk of them, launched reps times
-// on data resident on the GPU; it returns each launch's milliseconds.
-func (e *Engine) KernelTimes(points []*Point, scalars []*big.Int, reps int) ([]float64, error) {
+// on data resident on each GPU the engine uses, all GPUs at once. It returns
+// each launch's milliseconds, one list per GPU (in the order of the
+// engine's devices; nil for a GPU left out after a fault).
+func (e *Engine) KernelTimes(points []*Point, scalars []*big.Int, reps int) ([][]float64, error) {
 	if err := e.usable(); err != nil {
 		return nil, err
 	}

@@ -74,7 +74,7 @@ func TestNewRejectsNegativeOptions(t *testing.T) {
 	c := curves.P224()
 	for name, o := range map[string]ecmul.Options{
 		"Workers":           {Backend: ecmul.CPU, Workers: -3},
-		"GPU.Device":        {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{Device: -1}},
+		"GPU.Devices":       {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{Devices: []int{0, -1}}},
 		"GPU.ItemsPerBlock": {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{ItemsPerBlock: -8}},
 		"GPU.Chunk":         {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{Chunk: -1}},
 	} {

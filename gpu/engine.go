@@ -44,6 +44,16 @@ type Stats struct {
 	CopyMs   float64 // sum of host↔device copy times measured with events
 	FillMs   float64 // host time spent packing inputs
 	WallMs   float64 // the whole Run, drains included
+
+	Devices []DeviceStats // a Pool's Run: each device's share, in the pool's order
+}
+
+// add sums o's chunks and times into st.
+func (st *Stats) add(o Stats) {
+	st.Chunks += o.Chunks
+	st.KernelMs += o.KernelMs
+	st.CopyMs += o.CopyMs
+	st.FillMs += o.FillMs
 }
 
 // slot is one stream with its own buffers: two slots let the copies and
@@ -267,112 +277,139 @@ func words(p unsafe.Pointer, n int) []uint32 { return unsafe.Slice((*uint32)(p),
 // one before and fills the next. It checks ctx between chunks; on any error
 // (a driver call, a Drain, ctx) it stops launching, waits for what is in
 // flight, and returns the first error. Chunks that were not drained have
-// not been reported to the caller.
+// not been reported to the caller. A driver error fails only this Run: the
+// next one uses the device again.
 func (e *Engine) Run(ctx context.Context, b Batch) (Stats, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.done {
 		return Stats{}, ErrClosed
 	}
-	var st Stats
-	var err error
 	start := time.Now()
-	e.call(func() { err = e.run(ctx, b, &st) })
-	st.WallMs = float64(time.Since(start).Microseconds()) / 1e3
-	return st, err
+	w := newWork(b.Count, e.cfg.Chunk, 1)
+	st, _ := e.runOn(ctx, b, w)
+	st.WallMs = msSince(start)
+	return st, w.failed()
 }
 
-func (e *Engine) run(ctx context.Context, b Batch, st *Stats) error {
-	var (
-		drains   sync.WaitGroup
-		drainErr error
-		errMu    sync.Mutex
-		sem      = make(chan struct{}, 2)
-	)
-	setErr := func(err error) {
-		errMu.Lock()
-		if drainErr == nil {
-			drainErr = err
-		}
-		errMu.Unlock()
-	}
-	firstErr := func() error { errMu.Lock(); defer errMu.Unlock(); return drainErr }
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1e3 }
 
+// runOn computes chunks of w on the engine's thread until the batch is
+// over, and returns the device's share of the work and its fault, if any.
+func (e *Engine) runOn(ctx context.Context, b Batch, w *work) (Stats, error) {
+	var st Stats
+	var fault error
+	e.call(func() { fault = e.runChunks(ctx, b, w, &st) })
+	return st, fault
+}
+
+// runChunks takes chunks from w and computes them on the two slots. A
+// driver error takes the device out of the batch and gives the chunks it
+// held back to w (to run on another device, if any); a Drain error or the
+// end of ctx fails the batch. It returns the driver error, once the
+// device's drains are over.
+func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) error {
+	var (
+		drains sync.WaitGroup
+		sem    = make(chan struct{}, 2)
+	)
 	// finish waits for slot s, times it and hands its outputs to a drain.
 	finish := func(s *slot) error {
 		if !s.busy {
 			return nil
 		}
-		s.busy = false
 		if err := e.d.StreamSynchronize(s.stream); err != nil {
 			return err
 		}
-		if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evKernel); err == nil {
-			st.KernelMs += float64(ms)
-		}
-		if in, err := e.d.EventElapsedMs(s.evStart, s.evCopyIn); err == nil {
-			if out, err := e.d.EventElapsedMs(s.evKernel, s.evDone); err == nil {
-				st.CopyMs += float64(in + out)
-			}
-		}
+		s.busy = false
+		e.timeSlot(s, st)
 		n := s.hi - s.lo
 		out := append([]uint32(nil), words(s.hostOut, e.cfg.OutRows*n)...)
 		lo, hi := s.lo, s.hi
+		w.done()
 		sem <- struct{}{}
-		drains.Add(1)
-		go func() {
-			defer func() { <-sem; drains.Done() }()
+		drains.Go(func() {
+			defer func() { <-sem }()
 			if err := b.Drain(lo, hi, out); err != nil {
-				setErr(err)
+				w.fail(err)
 			}
-		}()
+		})
 		return nil
 	}
-
-	var runErr error
-	chunk := e.cfg.Chunk
-	for c, lo := 0, 0; lo < b.Count; c, lo = c+1, lo+chunk {
+	var fault error
+	for c := 0; ; c++ {
 		if err := context.Cause(ctx); err != nil {
-			runErr = err
-			break
-		}
-		if err := firstErr(); err != nil {
+			w.fail(err)
 			break
 		}
 		s := &e.slots[c%2]
-		if runErr = finish(s); runErr != nil {
+		if fault = finish(s); fault != nil {
 			break
 		}
-		hi := min(lo+chunk, b.Count)
-		n := hi - lo
+		ch, ok, more := w.take(false)
+		if !ok && more {
+			// nothing to take while other chunks are out: finish this
+			// device's own, then wait for one to come back or the end
+			if fault = finish(&e.slots[(c+1)%2]); fault != nil {
+				break
+			}
+			ch, ok, _ = w.take(true)
+		}
+		if !ok {
+			break
+		}
+		n := ch.hi - ch.lo
 		t0 := time.Now()
-		b.Fill(lo, hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
-		st.FillMs += float64(time.Since(t0).Microseconds()) / 1e3
-		if runErr = e.enqueue(s, n); runErr != nil {
+		b.Fill(ch.lo, ch.hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
+		st.FillMs += msSince(t0)
+		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
+		if fault = e.enqueue(s, n); fault != nil {
 			break
 		}
-		s.lo, s.hi, s.busy = lo, hi, true
 		st.Chunks++
 	}
-	for i := range e.slots {
-		s := &e.slots[i]
-		if runErr != nil {
-			// wait for what is in flight without reporting it
-			if s.busy {
-				e.d.StreamSynchronize(s.stream)
-				s.busy = false
+	if fault == nil && w.failed() == nil {
+		for i := range e.slots {
+			if fault = finish(&e.slots[i]); fault != nil {
+				break
 			}
-			continue
 		}
-		if err := finish(s); err != nil {
-			runErr = err
-		}
+	}
+	held := e.settle()
+	if fault != nil {
+		fault = fmt.Errorf("gpu: device %d: %w", e.cfg.Device, fault)
+		w.deviceFailed(fault, held)
 	}
 	drains.Wait()
-	if runErr != nil {
-		return runErr
+	return fault
+}
+
+// timeSlot adds the finished slot's kernel and copy times to st; a failed
+// timing query only leaves the time out.
+func (e *Engine) timeSlot(s *slot, st *Stats) {
+	if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evKernel); err == nil {
+		st.KernelMs += float64(ms)
 	}
-	return firstErr()
+	if in, err := e.d.EventElapsedMs(s.evStart, s.evCopyIn); err == nil {
+		if out, err := e.d.EventElapsedMs(s.evKernel, s.evDone); err == nil {
+			st.CopyMs += float64(in + out)
+		}
+	}
+}
+
+// settle waits for the slots still busy, without reporting their chunks,
+// and returns those chunks.
+func (e *Engine) settle() []span {
+	var held []span
+	for i := range e.slots {
+		s := &e.slots[i]
+		if s.busy {
+			e.d.StreamSynchronize(s.stream)
+			s.busy = false
+			held = append(held, span{s.lo, s.hi})
+		}
+	}
+	return held
 }
 
 // enqueue copies n items up, launches the kernel and copies the results

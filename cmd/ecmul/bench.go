@@ -73,6 +73,7 @@ type benchResult struct {
 	Ext           string  `json:"ext,omitempty"`
 	Mapping       string  `json:"mapping,omitempty"`
 	ItemsPerBlock int     `json:"items_per_block,omitempty"`
+	GPUs          int     `json:"gpus,omitempty"` // devices sharing each batch
 	Batch         int     `json:"batch"`
 	LatencyMs     float64 `json:"latency_ms"`
 	OpsPerSec     float64 `json:"ops_per_s"`
@@ -83,6 +84,18 @@ type benchResult struct {
 	CopyMs        float64 `json:"copy_ms,omitempty"`
 	GPUPipelineMs float64 `json:"gpu_pipeline_ms,omitempty"`
 	RatioToPeer   float64 `json:"ratio_to_best_peer,omitempty"`
+	// PerDevice is each GPU's share when several share the batch.
+	PerDevice []deviceShare `json:"per_device,omitempty"`
+}
+
+// deviceShare is one GPU's part of a result: the chunks of the last timed
+// run it computed, and its kernel-only rate while every GPU ran at once.
+type deviceShare struct {
+	Device    int     `json:"device"`
+	Chunks    int     `json:"chunks"`
+	KernelMs  float64 `json:"kernel_ms,omitempty"`
+	KernelOps float64 `json:"kernel_ops_per_s,omitempty"`
+	Fault     string  `json:"fault,omitempty"`
 }
 
 // benchPeer is a CPU reference measured in the same run.
@@ -271,13 +284,14 @@ type benchVariant struct {
 	ext      basext.Variant
 	mapping  string
 	ipb      int
+	gpus     int // the first gpus devices share each batch; 0 means all
 }
 
 // benchGrid lists the configurations a backend distinguishes: schedule ×
 // base extension × mapping × items per block on the gpu backend (the
 // combinations the kernel has, and for the tile mapping its fixed items per
 // block only), schedule × base extension on rns-cpu, a single one on cpu.
-func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, mappings []string, ipbs []int) []benchVariant {
+func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, mappings []string, ipbs, gpus []int) []benchVariant {
 	var out []benchVariant
 	switch b {
 	case ecmul.GPU:
@@ -291,7 +305,9 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 						if m == "tile" && n != kernels.TileItems {
 							continue
 						}
-						out = append(out, benchVariant{schedule: s, ext: e, mapping: m, ipb: n})
+						for _, g := range gpus {
+							out = append(out, benchVariant{schedule: s, ext: e, mapping: m, ipb: n, gpus: g})
+						}
 					}
 				}
 			}
@@ -313,6 +329,9 @@ func (v benchVariant) options(b ecmul.Backend, chunk int) ecmul.Options {
 	o := ecmul.Options{Backend: b, Schedule: v.schedule, Ext: v.ext}
 	if b == ecmul.GPU {
 		o.GPU = ecmul.GPUOptions{Mapping: v.mapping, ItemsPerBlock: v.ipb, Chunk: chunk}
+		for d := range v.gpus {
+			o.GPU.Devices = append(o.GPU.Devices, d)
+		}
 	}
 	return o
 }
@@ -321,7 +340,11 @@ func (v benchVariant) options(b ecmul.Backend, chunk int) ecmul.Options {
 func (v benchVariant) label(b ecmul.Backend) string {
 	switch b {
 	case ecmul.GPU:
-		return fmt.Sprintf("%s %s %s ipb=%d", v.schedule, v.ext, v.mapping, v.ipb)
+		gpus := "all"
+		if v.gpus > 0 {
+			gpus = strconv.Itoa(v.gpus)
+		}
+		return fmt.Sprintf("%s %s %s ipb=%d gpus=%s", v.schedule, v.ext, v.mapping, v.ipb, gpus)
 	case ecmul.RNSCPU:
 		return v.schedule.String() + " " + v.ext.String()
 	}
@@ -336,6 +359,7 @@ type benchConfig struct {
 	exts              []basext.Variant
 	mappings          []string
 	ipbs, batches     []int
+	gpus              []int // numbers of devices; 0 stands for all
 	reps, chunk       int
 	peers             bool
 	peerSeconds       int
@@ -364,6 +388,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	extList := fs.String("ext", "shenoy,kawamura", "comma-separated base extensions (rns-cpu and gpu)")
 	mapList := fs.String("mapping", "warp", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block)")
 	ipbList := fs.String("ipb", "8", "comma-separated items per block of the gpu backend")
+	gpuList := fs.String("gpus", "all", "comma-separated numbers of GPUs sharing each batch (the first N devices), or all (gpu)")
 	batchList := fs.String("batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")
 	reps := fs.Int("reps", 3, "timed runs per configuration and batch, after one warm-up run (the median is reported)")
 	chunk := fs.Int("chunk", 1<<17, "most items per kernel launch (gpu)")
@@ -434,6 +459,9 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	}
 	if cfg.ipbs, err = intList(*ipbList); err != nil {
 		return nil, fmt.Errorf("--ipb: %v", err)
+	}
+	if cfg.gpus, err = gpuCounts(*gpuList); err != nil {
+		return nil, fmt.Errorf("--gpus: %v", err)
 	}
 	if cfg.batches, err = intList(*batchList); err != nil {
 		return nil, fmt.Errorf("--batch: %v", err)
@@ -553,7 +581,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 			rep.Device, rep.Driver = devs[0].String(), gpu.FormatDriverVersion(v)
 		}
 	}
-	grid := benchGrid(backend, cfg.schedules, cfg.exts, cfg.mappings, cfg.ipbs)
+	grid := benchGrid(backend, cfg.schedules, cfg.exts, cfg.mappings, cfg.ipbs, cfg.gpus)
 	ctx := context.Background()
 	rng := rand.New(rand.NewSource(1))
 	start := time.Now()
@@ -591,7 +619,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 				failed++
 				continue
 			}
-			kernelMs := map[int]float64{}
+			kernelTimes := map[int][][]float64{}
 			for _, batch := range cfg.batches {
 				r := benchResult{Curve: c.Name, Backend: string(eng.Backend()), Batch: batch}
 				if backend != ecmul.CPU {
@@ -609,21 +637,20 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 				r.LatencyMs, r.OpsPerSec = ms, float64(batch)/(ms/1e3)
 				if st, ok := eng.LastGPUStats(); ok {
 					r.FillMs, r.CopyMs, r.GPUPipelineMs = st.FillMs, st.CopyMs, st.WallMs
+					r.GPUs, r.PerDevice = len(st.Devices), sharesOf(st)
 				}
 				if backend == ecmul.GPU {
 					// batches of a chunk or more share the kernel timing of one chunk
 					kb := min(batch, cfg.chunk)
-					if ms, ok := kernelMs[kb]; ok {
-						r.KernelMs, r.KernelBatch = ms, kb
-					} else if ts, err := eng.KernelTimes(allPts[:kb], allKs[:kb], cfg.reps); err == nil {
-						r.KernelMs, r.KernelBatch = median(ts), kb
-						kernelMs[kb] = r.KernelMs
-					} else {
-						fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: kernel timing: %v\n", c.Name, v.label(backend), batch, err)
+					ts, ok := kernelTimes[kb]
+					if !ok {
+						if ts, err = eng.KernelTimes(allPts[:kb], allKs[:kb], cfg.reps); err == nil {
+							kernelTimes[kb] = ts
+						} else {
+							fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: kernel timing: %v\n", c.Name, v.label(backend), batch, err)
+						}
 					}
-					if r.KernelMs > 0 {
-						r.KernelOps = float64(kb) / (r.KernelMs / 1e3)
-					}
+					setKernelFigures(&r, kb, ts)
 				}
 				rep.Results = append(rep.Results, r)
 				fmt.Fprintf(stderr, "[%5.0fs] %s batch=%d: %.3f ms, %.0f op/s end to end\n",
@@ -654,6 +681,65 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// sharesOf lists each device's chunks and fault from a batch's statistics,
+// when more than one device took part.
+func sharesOf(st gpu.Stats) []deviceShare {
+	if len(st.Devices) < 2 {
+		return nil
+	}
+	out := make([]deviceShare, len(st.Devices))
+	for i, d := range st.Devices {
+		out[i] = deviceShare{Device: d.Device, Chunks: d.Chunks}
+		if d.Fault != nil {
+			out[i].Fault = d.Fault.Error()
+		}
+	}
+	return out
+}
+
+// setKernelFigures sets r's kernel-only figures from the launch times of
+// kb items on each device, all devices at once: the time is the slowest
+// device's median, the rate the sum of every device's. Several devices
+// also get their own figures in r.PerDevice.
+func setKernelFigures(r *benchResult, kb int, times [][]float64) {
+	r.KernelBatch = kb
+	for i, ts := range times {
+		if len(ts) == 0 {
+			continue
+		}
+		ms := median(ts)
+		r.KernelMs = max(r.KernelMs, ms)
+		r.KernelOps += float64(kb) / (ms / 1e3)
+		if i < len(r.PerDevice) {
+			r.PerDevice[i].KernelMs, r.PerDevice[i].KernelOps = ms, float64(kb)/(ms/1e3)
+		}
+	}
+	if r.KernelMs == 0 {
+		r.KernelBatch = 0
+	}
+}
+
+// gpuCounts parses --gpus: positive counts or "all" (0).
+func gpuCounts(s string) ([]int, error) {
+	var out []int
+	for _, f := range splitList(s) {
+		n := 0
+		if !strings.EqualFold(f, "all") {
+			var err error
+			if n, err = strconv.Atoi(f); err != nil || n < 1 {
+				return nil, fmt.Errorf("%q is neither a positive number of GPUs nor all", f)
+			}
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("empty list")
+	}
+	return out, nil
 }
 
 // setRatios sets every result's ratio to the fastest peer of its curve.

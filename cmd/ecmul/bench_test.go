@@ -55,7 +55,8 @@ func TestBenchGrid(t *testing.T) {
 	maps := []string{"warp", "block"}
 	ipbs := []int{1, 4, 16}
 
-	g := benchGrid(ecmul.GPU, scheds, exts, maps, ipbs)
+	all := []int{0}
+	g := benchGrid(ecmul.GPU, scheds, exts, maps, ipbs, all)
 	require.Len(t, g, 24)
 	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "warp", ipb: 1}, g[0])
 	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "warp", ipb: 4}, g[1])
@@ -63,13 +64,31 @@ func TestBenchGrid(t *testing.T) {
 	require.Equal(t, benchVariant{schedule: ladder.Paper, ext: basext.Kawamura, mapping: "block", ipb: 16}, g[23])
 
 	// the tile mapping: co-Z and Shenoy only, at 16 items per block only
-	g = benchGrid(ecmul.GPU, scheds, exts, []string{"tile"}, []int{8, 16})
+	g = benchGrid(ecmul.GPU, scheds, exts, []string{"tile"}, []int{8, 16}, all)
 	require.Equal(t, []benchVariant{{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "tile", ipb: 16}}, g)
 
-	g = benchGrid(ecmul.RNSCPU, scheds[:1], exts, maps, ipbs)
+	// the devices dimension: one GPU and all of them
+	g = benchGrid(ecmul.GPU, scheds[:1], exts[:1], maps[:1], ipbs[:1], []int{1, 0})
+	require.Equal(t, []benchVariant{
+		{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "warp", ipb: 1, gpus: 1},
+		{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "warp", ipb: 1, gpus: 0}}, g)
+	require.Equal(t, []int{0}, g[0].options(ecmul.GPU, 1).GPU.Devices)
+	require.Nil(t, g[1].options(ecmul.GPU, 1).GPU.Devices, "all devices")
+
+	g = benchGrid(ecmul.RNSCPU, scheds[:1], exts, maps, ipbs, all)
 	require.Equal(t, []benchVariant{{ext: basext.Shenoy}, {ext: basext.Kawamura}}, g)
 
-	require.Equal(t, []benchVariant{{}}, benchGrid(ecmul.CPU, scheds, exts, maps, ipbs))
+	require.Equal(t, []benchVariant{{}}, benchGrid(ecmul.CPU, scheds, exts, maps, ipbs, all))
+}
+
+func TestGPUCounts(t *testing.T) {
+	got, err := gpuCounts("1, all,2,1,ALL")
+	require.NoError(t, err)
+	require.Equal(t, []int{1, 0, 2}, got)
+	for _, bad := range []string{"", ",", "0", "-1", "x", "1.5"} {
+		_, err := gpuCounts(bad)
+		require.Error(t, err, "%q", bad)
+	}
 }
 
 func TestBenchUsage(t *testing.T) {
@@ -208,7 +227,8 @@ func jsonObject(t *testing.T, v any) map[string]any {
 
 // TestBenchCSV checks the CSV against the JSON: every field of a report, a
 // result and a peer is a column under its JSON name, every cell holds the
-// JSON's value exactly, and fields the JSON leaves out are empty.
+// JSON's value exactly, and fields the JSON leaves out are empty. Lists
+// (the peers, a result's per-device shares) are the JSON's only.
 func TestBenchCSV(t *testing.T) {
 	rep := benchReport{Date: "2026-01-02T03:04:05Z", Commit: "0123456789abcdef", GoVersion: "go1.26.8", HostCores: 16,
 		Device: "0: NVIDIA Test, with a comma", Driver: "13.0", Reps: 3, Chunk: 131072,
@@ -234,7 +254,7 @@ func TestBenchCSV(t *testing.T) {
 	for _, typ := range []reflect.Type{reflect.TypeFor[benchReport](), reflect.TypeFor[benchResult](), reflect.TypeFor[benchPeer]()} {
 		for i := range typ.NumField() {
 			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-			if name == "results" || name == "peers" || name == "gpu_peers" {
+			if name == "results" || name == "peers" || name == "gpu_peers" || name == "per_device" {
 				continue
 			}
 			require.Contains(t, head, name, "%s.%s", typ.Name(), typ.Field(i).Name)

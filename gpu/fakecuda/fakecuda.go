@@ -9,8 +9,11 @@
 package fakecuda
 
 import (
+	"bytes"
 	"fmt"
+	"runtime"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 	"unsafe"
@@ -96,6 +99,7 @@ type Driver struct {
 	mu       sync.Mutex
 	devices  []DeviceSpec
 	calls    map[string]int
+	callsOn  map[int32]map[string]int // calls made for each device
 	rules    []*failRule
 	handle   uintptr
 	nextAddr uint64
@@ -103,7 +107,7 @@ type Driver struct {
 	allocs    map[gpu.DevicePtr]*allocation
 	host      map[unsafe.Pointer][]uint64
 	ctxRefs   map[int32]int
-	current   gpu.Context
+	current   map[uint64]gpu.Context // per goroutine, standing in for the OS thread
 	modules   map[gpu.Module]*module
 	funcs     map[gpu.Function]*function
 	streams   map[gpu.Stream]bool
@@ -135,6 +139,7 @@ type event struct {
 }
 
 type failRule struct {
+	dev  int32 // the device whose calls it counts; anyDevice for all
 	call string
 	nth  int
 	seen int
@@ -194,6 +199,8 @@ func New(devices ...DeviceSpec) *Driver {
 		Version:  12080,
 		devices:  append([]DeviceSpec(nil), devices...),
 		calls:    make(map[string]int),
+		callsOn:  make(map[int32]map[string]int),
+		current:  make(map[uint64]gpu.Context),
 		handle:   0x1000,
 		nextAddr: baseAddr,
 		allocs:   make(map[gpu.DevicePtr]*allocation),
@@ -213,6 +220,17 @@ func New(devices ...DeviceSpec) *Driver {
 // FailAt panics on a name that is not a Driver method, so typos do not
 // silently disable a test.
 func (d *Driver) FailAt(method string, nth int, err error) {
+	d.FailOn(anyDevice, method, nth, err)
+}
+
+// anyDevice is the device of a rule that counts every device's calls, and
+// of a call made with no device (DriverVersion, DeviceCount).
+const anyDevice = -1
+
+// FailOn is FailAt counting only the calls made for device dev: with its
+// context current on the calling goroutine, or naming it (Device,
+// PrimaryCtxRetain and the other device queries).
+func (d *Driver) FailOn(dev int, method string, nth int, err error) {
 	sym, ok := symbols[method]
 	if !ok {
 		panic(fmt.Sprintf("fakecuda: FailAt: %q is not a gpu.Driver method", method))
@@ -222,7 +240,7 @@ func (d *Driver) FailAt(method string, nth int, err error) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.rules = append(d.rules, &failRule{call: method, nth: nth, err: err})
+	d.rules = append(d.rules, &failRule{dev: int32(dev), call: method, nth: nth, err: err})
 }
 
 // ClearFailures removes every FailAt rule.
@@ -237,6 +255,14 @@ func (d *Driver) Calls(method string) int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.calls[method]
+}
+
+// CallsOn reports how many times method has been called for device dev
+// (as FailOn counts them), failed calls included.
+func (d *Driver) CallsOn(dev int, method string) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.callsOn[int32(dev)][method]
 }
 
 // Resources reports what is outstanding.
@@ -299,12 +325,26 @@ func (d *Driver) DeviceBytes(p gpu.DevicePtr, n uint64) ([]byte, error) {
 	return d.span("DeviceBytes", p, n)
 }
 
-// enter counts the call, applies FailAt rules and, when needCtx is set,
-// checks that a live context is current. d.mu is held.
+// enter is enterOn for the device whose context is current on the
+// calling goroutine.
 func (d *Driver) enter(method string, needCtx bool) error {
+	dev, ok := d.ctxDevice(d.currentCtx())
+	if !ok {
+		dev = anyDevice
+	}
+	return d.enterOn(method, needCtx, dev)
+}
+
+// enterOn counts a call made for device dev, applies the fail rules and,
+// when needCtx is set, checks that a live context is current. d.mu is held.
+func (d *Driver) enterOn(method string, needCtx bool, dev int32) error {
 	d.calls[method]++
+	if d.callsOn[dev] == nil {
+		d.callsOn[dev] = make(map[string]int)
+	}
+	d.callsOn[dev][method]++
 	for i, r := range d.rules {
-		if r.call != method {
+		if r.call != method || (r.dev != anyDevice && r.dev != dev) {
 			continue
 		}
 		r.seen++
@@ -340,8 +380,29 @@ func (d *Driver) ctxDevice(c gpu.Context) (int32, bool) {
 	return dev, true
 }
 
+// currentCtx is the context current on the calling goroutine.
+func (d *Driver) currentCtx() gpu.Context { return d.current[goroutineID()] }
+
+// goroutineID reads the calling goroutine's number from its stack header,
+// "goroutine N [...". The engine runs all of a device's calls on one
+// locked goroutine, so it stands for the OS thread the real driver binds
+// contexts to.
+func goroutineID() uint64 {
+	var buf [32]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i >= 0 {
+		b = b[:i]
+	}
+	id, err := strconv.ParseUint(string(b), 10, 64)
+	if err != nil {
+		panic("fakecuda: unreadable goroutine header " + strconv.Quote(string(buf[:])))
+	}
+	return id
+}
+
 func (d *Driver) contextLive() bool {
-	dev, ok := d.ctxDevice(d.current)
+	dev, ok := d.ctxDevice(d.currentCtx())
 	return ok && d.ctxRefs[dev] > 0
 }
 
@@ -414,7 +475,7 @@ func (d *Driver) DeviceCount() (int, error) {
 func (d *Driver) Device(ordinal int) (int32, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.enter("Device", false); err != nil {
+	if err := d.enterOn("Device", false, int32(ordinal)); err != nil {
 		return 0, err
 	}
 	if ordinal < 0 || ordinal >= len(d.devices) {
@@ -426,7 +487,7 @@ func (d *Driver) Device(ordinal int) (int32, error) {
 func (d *Driver) DeviceName(dev int32) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.enter("DeviceName", false); err != nil {
+	if err := d.enterOn("DeviceName", false, dev); err != nil {
 		return "", err
 	}
 	if err := d.deviceOK("DeviceName", dev); err != nil {
@@ -438,7 +499,7 @@ func (d *Driver) DeviceName(dev int32) (string, error) {
 func (d *Driver) DeviceAttribute(attr gpu.DeviceAttr, dev int32) (int, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.enter("DeviceAttribute", false); err != nil {
+	if err := d.enterOn("DeviceAttribute", false, dev); err != nil {
 		return 0, err
 	}
 	if err := d.deviceOK("DeviceAttribute", dev); err != nil {
@@ -467,7 +528,7 @@ func (d *Driver) DeviceAttribute(attr gpu.DeviceAttr, dev int32) (int, error) {
 func (d *Driver) DeviceTotalMem(dev int32) (uint64, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.enter("DeviceTotalMem", false); err != nil {
+	if err := d.enterOn("DeviceTotalMem", false, dev); err != nil {
 		return 0, err
 	}
 	if err := d.deviceOK("DeviceTotalMem", dev); err != nil {
@@ -479,7 +540,7 @@ func (d *Driver) DeviceTotalMem(dev int32) (uint64, error) {
 func (d *Driver) PrimaryCtxRetain(dev int32) (gpu.Context, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.enter("PrimaryCtxRetain", false); err != nil {
+	if err := d.enterOn("PrimaryCtxRetain", false, dev); err != nil {
 		return 0, err
 	}
 	if err := d.deviceOK("PrimaryCtxRetain", dev); err != nil {
@@ -494,7 +555,7 @@ func (d *Driver) PrimaryCtxRetain(dev int32) (gpu.Context, error) {
 func (d *Driver) PrimaryCtxRelease(dev int32) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.enter("PrimaryCtxRelease", false); err != nil {
+	if err := d.enterOn("PrimaryCtxRelease", false, dev); err != nil {
 		return err
 	}
 	if err := d.deviceOK("PrimaryCtxRelease", dev); err != nil {
@@ -510,12 +571,16 @@ func (d *Driver) PrimaryCtxRelease(dev int32) error {
 	return nil
 }
 
-// CtxSetCurrent makes ctx current for every goroutine: the fake does not
-// model the per-thread binding of the real driver.
+// CtxSetCurrent makes ctx current for the calling goroutine, as the real
+// driver does for the calling OS thread.
 func (d *Driver) CtxSetCurrent(ctx gpu.Context) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.enter("CtxSetCurrent", false); err != nil {
+	dev, ok := d.ctxDevice(ctx)
+	if !ok {
+		dev = anyDevice
+	}
+	if err := d.enterOn("CtxSetCurrent", false, dev); err != nil {
 		return err
 	}
 	if ctx != 0 {
@@ -523,7 +588,7 @@ func (d *Driver) CtxSetCurrent(ctx gpu.Context) error {
 			return d.fail("CtxSetCurrent", gpu.CodeInvalidContext, "")
 		}
 	}
-	d.current = ctx
+	d.current[goroutineID()] = ctx
 	return nil
 }
 
@@ -608,7 +673,7 @@ func (d *Driver) ModuleGetGlobal(m gpu.Module, name string) (gpu.DevicePtr, uint
 	if p, ok := mod.globals[name]; ok {
 		return p, uint64(len(d.allocs[p].buf)), nil
 	}
-	dev, _ := d.ctxDevice(d.current)
+	dev, _ := d.ctxDevice(d.currentCtx())
 	p := d.allocate(dev, size, m)
 	mod.globals[name] = p
 	return p, size, nil
@@ -625,7 +690,7 @@ func (d *Driver) FuncSetAttribute(f gpu.Function, attr gpu.FuncAttr, value int) 
 		return d.fail("FuncSetAttribute", gpu.CodeInvalidHandle, "unknown function")
 	}
 	if attr == gpu.MaxDynamicSharedSizeBytes {
-		dev, _ := d.ctxDevice(d.current)
+		dev, _ := d.ctxDevice(d.currentCtx())
 		if value < 0 || value > d.devices[dev].MaxSharedOptin {
 			return d.fail("FuncSetAttribute", gpu.CodeInvalidValue,
 				fmt.Sprintf("%d bytes of dynamic shared memory exceed the device's %d", value, d.devices[dev].MaxSharedOptin))
@@ -644,7 +709,7 @@ func (d *Driver) MemAlloc(bytes uint64) (gpu.DevicePtr, error) {
 	if bytes == 0 {
 		return 0, d.fail("MemAlloc", gpu.CodeInvalidValue, "")
 	}
-	dev, _ := d.ctxDevice(d.current)
+	dev, _ := d.ctxDevice(d.currentCtx())
 	var used uint64
 	for _, a := range d.allocs {
 		if a.dev == dev {
@@ -885,7 +950,7 @@ func (d *Driver) checkLaunch(f gpu.Function, grid, block [3]uint32, sharedBytes 
 	if !ok {
 		return "", d.fail(m, gpu.CodeInvalidHandle, "unknown function")
 	}
-	dev, _ := d.ctxDevice(d.current)
+	dev, _ := d.ctxDevice(d.currentCtx())
 	spec := d.devices[dev]
 	threads := uint64(1)
 	for i := range 3 {

@@ -1,0 +1,197 @@
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Pool runs batches over several devices, one Engine each with its own
+// context, streams, constants and pinned buffers. Chunks go to whichever
+// device has room, so a faster or less loaded device takes more. A device
+// whose driver calls fail mid-batch hands its unfinished chunks to the
+// others, and the batch still succeeds; that device is then left out of
+// later batches while another one is healthy (when none is, the next batch
+// tries them all again, so a single device behaves as an Engine does). A
+// Pool is safe for concurrent use: Runs are serialised.
+type Pool struct {
+	mu      sync.Mutex
+	engines []*Engine
+	faults  []error // per engine: the fault that took it out, nil while healthy
+	done    bool
+}
+
+// DeviceStats is one device's share of a Pool's Run.
+type DeviceStats struct {
+	Device int   // ordinal
+	Stats        // its chunks and times; WallMs is the Run's
+	Fault  error // the driver error that took the device out of this Run, nil if none
+}
+
+// DeviceState says whether a device of a Pool takes part in its next Run.
+type DeviceState struct {
+	Device int
+	Fault  error // the fault that took it out, nil while healthy
+}
+
+// Visible lists the ordinals of every device d sees.
+func Visible(d Driver) ([]int, error) {
+	n, err := d.DeviceCount()
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, ErrNoDevice
+	}
+	ords := make([]int, n)
+	for i := range ords {
+		ords[i] = i
+	}
+	return ords, nil
+}
+
+// OpenPool opens cfg on each device of ordinals (cfg.Device is ignored),
+// or on every visible device when ordinals is empty. On error, everything
+// already opened is closed again.
+func OpenPool(d Driver, cfg Config, ordinals []int) (*Pool, error) {
+	if len(ordinals) == 0 {
+		var err error
+		if ordinals, err = Visible(d); err != nil {
+			return nil, fmt.Errorf("gpu: listing devices: %w", err)
+		}
+	}
+	if err := checkOrdinals(ordinals); err != nil {
+		return nil, err
+	}
+	p := &Pool{faults: make([]error, len(ordinals))}
+	for _, ord := range ordinals {
+		c := cfg
+		c.Device = ord
+		e, err := Open(d, c)
+		if err != nil {
+			p.close()
+			return nil, err
+		}
+		p.engines = append(p.engines, e)
+	}
+	return p, nil
+}
+
+func checkOrdinals(ordinals []int) error {
+	seen := map[int]bool{}
+	for _, o := range ordinals {
+		switch {
+		case o < 0:
+			return fmt.Errorf("gpu: device %d: ordinals are not negative", o)
+		case seen[o]:
+			return fmt.Errorf("gpu: device %d listed twice", o)
+		}
+		seen[o] = true
+	}
+	return nil
+}
+
+// Devices lists the pool's devices and whether each takes part in the next
+// Run.
+func (p *Pool) Devices() []DeviceState {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]DeviceState, len(p.engines))
+	for i, e := range p.engines {
+		out[i] = DeviceState{Device: e.cfg.Device, Fault: p.faults[i]}
+	}
+	return out
+}
+
+// active returns the indexes of the engines that take part in the next
+// Run: the healthy ones, or all of them (their faults forgotten) when none
+// is healthy.
+func (p *Pool) active() []int {
+	var idx []int
+	for i, f := range p.faults {
+		if f == nil {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		clear(p.faults)
+		for i := range p.engines {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// Run computes a batch as Engine.Run does, its chunks shared among the
+// pool's devices. It fails only when every device taking part failed, or a
+// Drain failed, or ctx ended; Stats.Devices says how each device did.
+// Fill may run more than once for a chunk (again on another device after
+// a fault); Drain runs at most once for each item.
+func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return Stats{}, ErrClosed
+	}
+	start := time.Now()
+	active := p.active()
+	w := newWork(b.Count, p.engines[0].cfg.Chunk, len(active))
+	shares := make([]DeviceStats, len(active))
+	var wg sync.WaitGroup
+	for i, ei := range active {
+		wg.Go(func() {
+			e := p.engines[ei]
+			st, fault := e.runOn(ctx, b, w)
+			shares[i] = DeviceStats{Device: e.cfg.Device, Stats: st, Fault: fault}
+			p.faults[ei] = fault
+		})
+	}
+	wg.Wait()
+	total := Stats{Devices: shares, WallMs: msSince(start)}
+	for i := range shares {
+		shares[i].WallMs = total.WallMs
+		total.add(shares[i].Stats)
+	}
+	return total, w.failed()
+}
+
+// KernelTimes runs Engine.KernelTimes on every device that takes part in
+// the next Run, all at once, and returns each device's launch times in the
+// order of Devices (nil for a device left out).
+func (p *Pool) KernelTimes(count int, fill func(in, scalars []uint32), reps int) ([][]float64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return nil, ErrClosed
+	}
+	times := make([][]float64, len(p.engines))
+	errs := make([]error, len(p.engines))
+	var wg sync.WaitGroup
+	for _, ei := range p.active() {
+		wg.Go(func() { times[ei], errs[ei] = p.engines[ei].KernelTimes(count, fill, reps) })
+	}
+	wg.Wait()
+	return times, errors.Join(errs...)
+}
+
+// Close closes every device's Engine. The Pool cannot be used afterwards.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return nil
+	}
+	p.done = true
+	return p.close()
+}
+
+func (p *Pool) close() error {
+	var errs []error
+	for _, e := range slices.Backward(p.engines) {
+		errs = append(errs, e.Close())
+	}
+	return errors.Join(errs...)
+}

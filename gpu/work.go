@@ -1,0 +1,113 @@
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// span is a chunk of a batch: items [lo, hi).
+type span struct{ lo, hi int }
+
+// work hands a batch's chunks to the devices computing it, one at a time
+// as each device has room, so a faster device takes more. A chunk handed to
+// a device is out until the device either passes it to Drain (done) or
+// fails before that (given back, to run on another device). The batch ends
+// when no chunk is pending or out, or when it fails.
+type work struct {
+	mu      sync.Mutex
+	changed *sync.Cond
+	pending []span // chunks to hand out; given-back ones are taken first
+	out     int    // chunks handed out and neither done nor given back
+	alive   int    // devices still taking chunks
+	faults  []error
+	err     error // the batch's failure; once set, nothing more is handed out
+}
+
+// newWork splits count items into chunks of at most chunk items for the
+// given number of devices.
+func newWork(count, chunk, devices int) *work {
+	w := &work{alive: devices}
+	w.changed = sync.NewCond(&w.mu)
+	for lo := 0; lo < count; lo += chunk {
+		w.pending = append(w.pending, span{lo, min(lo+chunk, count)})
+	}
+	// pending is a stack: reversed, the first chunk comes out first
+	slices.Reverse(w.pending)
+	return w
+}
+
+// take returns the next chunk. When none is pending but some are out, it
+// waits for one to come back or for the batch to end if wait is set, and
+// otherwise returns ok false with more true. ok and more both false: the
+// batch is over (complete or failed).
+func (w *work) take(wait bool) (c span, ok, more bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for {
+		switch {
+		case w.err != nil:
+			return span{}, false, false
+		case len(w.pending) > 0:
+			c = w.pending[len(w.pending)-1]
+			w.pending = w.pending[:len(w.pending)-1]
+			w.out++
+			return c, true, true
+		case w.out == 0:
+			return span{}, false, false
+		case !wait:
+			return span{}, false, true
+		}
+		w.changed.Wait()
+	}
+}
+
+// done records that a chunk reached Drain.
+func (w *work) done() {
+	w.mu.Lock()
+	w.out--
+	w.mu.Unlock()
+	w.changed.Broadcast()
+}
+
+// fail ends the batch with err unless it already failed.
+func (w *work) fail(err error) {
+	w.mu.Lock()
+	if w.err == nil {
+		w.err = err
+	}
+	w.mu.Unlock()
+	w.changed.Broadcast()
+}
+
+// failed returns the batch's failure, if any.
+func (w *work) failed() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// deviceFailed takes a failed device out of the batch, giving back the
+// chunks it held; when it was the last device, the batch fails.
+func (w *work) deviceFailed(err error, held []span) {
+	w.mu.Lock()
+	w.pending = append(w.pending, held...)
+	w.out -= len(held)
+	w.alive--
+	w.faults = append(w.faults, err)
+	if w.alive == 0 && w.err == nil {
+		w.err = everyDeviceFailed(w.faults)
+	}
+	w.mu.Unlock()
+	w.changed.Broadcast()
+}
+
+// everyDeviceFailed is the batch's error when no device is left: a single
+// device's error as it is, several joined under one message.
+func everyDeviceFailed(faults []error) error {
+	if len(faults) == 1 {
+		return faults[0]
+	}
+	return fmt.Errorf("gpu: every device failed: %w", errors.Join(faults...))
+}
