@@ -1,6 +1,9 @@
 package gpu
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+)
 
 // DeviceInfo describes one CUDA device.
 type DeviceInfo struct {
@@ -76,4 +79,37 @@ func deviceInfo(d Driver, ordinal int) (DeviceInfo, error) {
 		info.ClockKHz = clk
 	}
 	return info, nil
+}
+
+// LoadsImage reports whether image (a fatbin or PTX) loads on device
+// ordinal: it retains the device's primary context, loads the module and
+// releases both again, all on one locked OS thread.
+func LoadsImage(d Driver, ordinal int, image []byte) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		errc <- loadImage(d, ordinal, image)
+	}()
+	return <-errc
+}
+
+func loadImage(d Driver, ordinal int, image []byte) error {
+	dev, err := d.Device(ordinal)
+	if err != nil {
+		return err
+	}
+	ctx, err := d.PrimaryCtxRetain(dev)
+	if err != nil {
+		return err
+	}
+	defer d.PrimaryCtxRelease(dev)
+	if err := d.CtxSetCurrent(ctx); err != nil {
+		return err
+	}
+	mod, err := d.ModuleLoadData(image)
+	if err != nil {
+		return err
+	}
+	return d.ModuleUnload(mod)
 }

@@ -136,3 +136,23 @@ func TestDevicesFailures(t *testing.T) {
 		t.Fatalf("clock failure: %+v, %v", infos, err)
 	}
 }
+
+// TestLoadsImage: the kernel image loads on a device, or the failing call
+// is reported; either way nothing stays held.
+func TestLoadsImage(t *testing.T) {
+	d := fakecuda.New(fakecuda.H100(), fakecuda.H100())
+	if err := gpu.LoadsImage(d, 1, []byte("fatbin")); err != nil {
+		t.Fatal(err)
+	}
+	boom := gpu.NewCUDAError("cuModuleLoadData", gpu.CodeUnknown)
+	d.FailOn(1, "ModuleLoadData", 1, boom)
+	if err := gpu.LoadsImage(d, 1, []byte("fatbin")); !errors.Is(err, boom) {
+		t.Errorf("got %v, want the load's error", err)
+	}
+	if err := gpu.LoadsImage(d, 2, []byte("fatbin")); err == nil {
+		t.Error("device 2 does not exist")
+	}
+	if d.Live() != 0 {
+		t.Errorf("left held: %+v", d.Resources())
+	}
+}

@@ -13,6 +13,9 @@
 #   <date>-<commit>-p256-secp256k1.{json,csv,log}    P-256 and secp256k1: both schedules, both
 #                                                    extensions, block mapping, 8, 16, 28 items per
 #                                                    block, and the tile mapping
+#   <date>-<commit>-devices-*.{json,csv,log}         on a host with several GPUs: each curve's default
+#                                                    kernel on one GPU and on all of them (--gpus 1,all),
+#                                                    batches up to 2^22
 #   plots/*.svg, plots/*.png                         the charts of ecmul plot
 # and prints the summary table, with every figure as a ratio to the best CPU
 # peer. Each batch size (1, 2, 4, ..., 2^20, and each items-per-block value,
@@ -115,8 +118,13 @@ run_bench() {
   log "bench $name: $((SECONDS - t0)) s, $stem.{json,csv,log}"
 }
 
-run_bench p224 "$(with_one_block "$BATCHES" "$IPB_224")" --curve p224 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping warp,block,tile --ipb "$IPB_224"
-run_bench p256-secp256k1 "$(with_one_block "$BATCHES" "$IPB_256")" --curve p256,secp256k1 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping block,tile --ipb "$IPB_256"
+run_bench p224 "$(with_one_block "$BATCHES" "$IPB_224")" --curve p224 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping warp,block,tile --ipb "$IPB_224" --gpus 1
+run_bench p256-secp256k1 "$(with_one_block "$BATCHES" "$IPB_256")" --curve p256,secp256k1 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping block,tile --ipb "$IPB_256" --gpus 1
+# the devices dimension: each curve's default kernel on one GPU and on all
+if (($(grep -c '^[0-9]*: ' <<<"$devices") > 1)); then
+  run_bench devices-p224 "$BATCHES,4194304" --curve p224 --schedule coz --ext shenoy --mapping warp --ipb 8 --gpus 1,all
+  run_bench devices-p256-secp256k1 "$BATCHES,4194304" --curve p256,secp256k1 --schedule coz --ext shenoy --mapping block --ipb 28 --gpus 1,all
+fi
 
 if ((${#jsons[@]} == 0)); then
   log "no results"

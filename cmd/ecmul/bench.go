@@ -17,6 +17,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"runtime/pprof"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -365,6 +366,7 @@ type benchConfig struct {
 	peerSeconds       int
 	jsonPath, csvPath string
 	gpuPeersPath      string
+	cpuProfilePath    string
 }
 
 var benchMappings = kernels.Mappings
@@ -396,6 +398,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	peerSeconds := fs.Int("peer-seconds", 3, "seconds of each openssl speed run")
 	jsonPath := fs.String("json", "", "write the full report as JSON to this file")
 	csvPath := fs.String("csv", "", "write the results and peers as CSV to this file")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured runs to this file (for go tool pprof): where the host's time goes")
 	gpuPeers := fs.String("gpu-peers", "", "record the GPU peers measured in the same device call: a file of lines \"NAME batch=N op/s=X\" (../shared/peers/gecc.sh)")
 	if err := fs.Parse(args); err != nil {
 		return nil, errFlags{err}
@@ -404,7 +407,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	cfg := &benchConfig{reps: *reps, chunk: *chunk, peers: *peers, peerSeconds: *peerSeconds,
-		jsonPath: *jsonPath, csvPath: *csvPath, gpuPeersPath: *gpuPeers}
+		jsonPath: *jsonPath, csvPath: *csvPath, gpuPeersPath: *gpuPeers, cpuProfilePath: *cpuProfile}
 	var err error
 	if cfg.backend, err = ecmul.ParseBackend(*backendName); err != nil {
 		return nil, err
@@ -540,16 +543,23 @@ func createOutputs(paths ...string) ([]*os.File, error) {
 }
 
 func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
-	files, err := createOutputs(cfg.jsonPath, cfg.csvPath)
+	files, err := createOutputs(cfg.jsonPath, cfg.csvPath, cfg.cpuProfilePath)
 	if err != nil {
 		fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
 		return exitFail
 	}
-	jsonFile, csvFile := files[0], files[1]
+	jsonFile, csvFile, profFile := files[0], files[1], files[2]
 	for _, f := range files {
 		if f != nil {
 			defer f.Close()
 		}
+	}
+	if profFile != nil {
+		if err := pprof.StartCPUProfile(profFile); err != nil {
+			fmt.Fprintf(stderr, "ecmul bench: --cpuprofile: %v\n", err)
+			return exitFail
+		}
+		defer pprof.StopCPUProfile()
 	}
 	backend := cfg.backend
 	if backend == ecmul.Auto {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/gpu/fakecuda"
 	"github.com/rnsec/ecmul/kernels"
 )
 
@@ -530,6 +531,20 @@ func TestDevicesWithoutGPU(t *testing.T) {
 	require.Contains(t, errOut, "no CUDA device")
 }
 
+// TestListDevices: every device of a fake driver is listed with whether
+// the kernels load on it.
+func TestListDevices(t *testing.T) {
+	d := fakecuda.New(fakecuda.H100(), fakecuda.H100())
+	d.FailOn(1, "ModuleLoadData", 1, nil)
+	var b strings.Builder
+	require.NoError(t, listDevices(&b, d, []byte("fatbin")))
+	require.Equal(t, "CUDA driver 12.8\n"+
+		"0: NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 80.0 GiB, 1980 MHz), kernels load\n"+
+		"1: NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 80.0 GiB, 1980 MHz), kernels do not load: cuModuleLoadData: CUDA_ERROR_UNKNOWN (999): unknown error\n",
+		b.String())
+	require.Zero(t, d.Live())
+}
+
 func TestHelp(t *testing.T) {
 	code, out, _ := cli(t, "", "help")
 	require.Equal(t, exitOK, code)
@@ -562,7 +577,7 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
-	require.ElementsMatch(t, []string{"curve", "backend", "schedule", "ext", "in", "out", "chunk", "inflight", "format", "x-only", "stats"}, registered["runMul"])
+	require.ElementsMatch(t, []string{"curve", "backend", "schedule", "ext", "devices", "in", "out", "chunk", "inflight", "format", "x-only", "stats"}, registered["runMul"])
 	require.ElementsMatch(t, []string{"curve", "schedule"}, registered["runParams"])
 }
 

@@ -14,6 +14,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -105,6 +106,7 @@ Flags:
 
 type mulFlags struct {
 	curve, backend, schedule, ext, in, out string
+	devices                                string
 	chunk, inflight                        int
 	format                                 string
 	xOnly, stats                           bool
@@ -115,6 +117,26 @@ func addEngineFlags(fs *flag.FlagSet, f *mulFlags) {
 	fs.StringVar(&f.backend, "backend", "auto", "backend: auto (gpu if one can be used, else cpu), gpu, rns-cpu (the kernel's CPU twin, slow) or cpu")
 	fs.StringVar(&f.schedule, "schedule", "default", "ladder schedule of the rns-cpu and gpu backends: coz (the default: Hamburg's co-Z ladder, 11 reductions per bit) or paper (Table I of the paper, 18)")
 	fs.StringVar(&f.ext, "ext", "shenoy", "base extension of the rns-cpu and gpu backends: shenoy or kawamura")
+	fs.StringVar(&f.devices, "devices", "all", "GPUs of the gpu backend: all, or comma-separated device ordinals such as 0,2 (ecmul devices lists them)")
+}
+
+// parseDevices reads --devices: nil for all, else the ordinals listed.
+func parseDevices(s string) ([]int, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "all") {
+		return nil, nil
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("--devices: %q is not a device ordinal (all, or numbers such as 0,2)", f)
+		}
+		if slices.Contains(out, n) {
+			return nil, fmt.Errorf("--devices: device %d listed twice", n)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // newEngine builds the engine the flags describe; a non-nil error is a usage error
@@ -136,7 +158,11 @@ func newEngine(f *mulFlags) (eng *ecmul.Engine, usage bool, err error) {
 	if err != nil {
 		return nil, true, err
 	}
-	eng, err = ecmul.New(c, ecmul.Options{Backend: b, Schedule: s, Ext: v})
+	devs, err := parseDevices(f.devices)
+	if err != nil {
+		return nil, true, err
+	}
+	eng, err = ecmul.New(c, ecmul.Options{Backend: b, Schedule: s, Ext: v, GPU: ecmul.GPUOptions{Devices: devs}})
 	return eng, false, err
 }
 

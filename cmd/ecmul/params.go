@@ -149,7 +149,7 @@ func runDevices(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("devices", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: ecmul devices\n\nLists the CUDA devices (name, SMs, memory, compute capability, clock) and the driver version.\nExit status 1 when there is no CUDA device.\n")
+		fmt.Fprintf(fs.Output(), "Usage: ecmul devices\n\nLists the CUDA devices (ordinal, name, compute capability, SMs, memory, clock, whether ecmul's kernels load there) and the driver version.\nExit status 1 when there is no CUDA device.\n")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -162,14 +162,32 @@ func runDevices(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ecmul devices: no CUDA device: %v\n", err)
 		return exitFail
 	}
-	devs, version, err := gpu.Devices(d)
+	image, err := gpu.KernelImage()
 	if err != nil {
 		fmt.Fprintf(stderr, "ecmul devices: %v\n", err)
 		return exitFail
 	}
-	fmt.Fprintf(stdout, "CUDA driver %s\n", gpu.FormatDriverVersion(version))
-	for _, dev := range devs {
-		fmt.Fprintln(stdout, dev)
+	if err := listDevices(stdout, d, image); err != nil {
+		fmt.Fprintf(stderr, "ecmul devices: %v\n", err)
+		return exitFail
 	}
 	return exitOK
+}
+
+// listDevices writes the driver version and one line per device, ending
+// in whether ecmul's kernels load there.
+func listDevices(w io.Writer, d gpu.Driver, image []byte) error {
+	devs, version, err := gpu.Devices(d)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "CUDA driver %s\n", gpu.FormatDriverVersion(version))
+	for _, dev := range devs {
+		loads := "kernels load"
+		if err := gpu.LoadsImage(d, dev.Ordinal, image); err != nil {
+			loads = "kernels do not load: " + err.Error()
+		}
+		fmt.Fprintf(w, "%s, %s\n", dev, loads)
+	}
+	return nil
 }

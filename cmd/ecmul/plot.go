@@ -168,10 +168,11 @@ type plotGroup struct {
 type plotVariant struct {
 	backend, schedule, ext, mapping string
 	ipb                             int
+	gpus                            int // GPUs sharing each batch; 0 and 1 both mean one
 }
 
 func variantOf(r benchResult) plotVariant {
-	return plotVariant{backend: r.Backend, schedule: r.Schedule, ext: r.Ext, mapping: r.Mapping, ipb: r.ItemsPerBlock}
+	return plotVariant{backend: r.Backend, schedule: r.Schedule, ext: r.Ext, mapping: r.Mapping, ipb: r.ItemsPerBlock, gpus: max(r.GPUs, 1)}
 }
 
 // family is the variant less its items per block: a panel of a split chart.
@@ -198,6 +199,9 @@ func (v plotVariant) familyLabel() string {
 	}
 	if v.mapping != "" {
 		parts = append(parts, v.mapping+" mapping")
+	}
+	if v.gpus > 1 {
+		parts = append(parts, strconv.Itoa(v.gpus)+" GPUs")
 	}
 	return strings.Join(parts, ", ")
 }
