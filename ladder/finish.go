@@ -36,7 +36,9 @@ func (su *Setup) Finish(jobs []Job, outs []Channels) ([]Affine, []error) {
 			h.crtToField(&pr[4*i+v], outs[i][v])
 		}
 	}
-	return su.affine(h, jobs, pr)
+	a := newAffineOut(h, len(jobs))
+	su.affine(h, len(jobs), jobBases{h.f, jobs}, pr, a)
+	return a.out, a.errs
 }
 
 // FinishOutput is Finish reading the outputs straight from the kernel's
@@ -60,10 +62,19 @@ func (su *Setup) FinishOutput(jobs []Job, out []uint32, stride int, cols []int) 
 		}
 		return su.Finish(jobs, outs)
 	}
+	pr := su.gatherOutputs(h, len(jobs), out, stride, col)
+	a := newAffineOut(h, len(jobs))
+	su.affine(h, len(jobs), jobBases{h.f, jobs}, pr, a)
+	return a.out, a.errs
+}
+
+// gatherOutputs reads the four outputs of count items from the kernel's
+// output array, item k in column col(k), into field elements.
+func (su *Setup) gatherOutputs(h *hostField, count int, out []uint32, stride int, col func(int) int) []fp.Element {
 	n := su.Params.N
-	pr := make([]fp.Element, 4*len(jobs))
+	pr := make([]fp.Element, 4*count)
 	r := make([]uint32, n)
-	for k := range jobs {
+	for k := range count {
 		i := col(k)
 		for v := range 4 {
 			rows := out[v*n*stride+i:]
@@ -73,25 +84,91 @@ func (su *Setup) FinishOutput(jobs []Job, out []uint32, stride int, cols []int) 
 			h.crtToField(&pr[4*k+v], r)
 		}
 	}
-	return su.affine(h, jobs, pr)
+	return pr
 }
 
-// affineScratch is one item's state between the two passes of the batched
-// inversion.
-type affineScratch struct {
-	xg, yg fp.Element // the base, Montgomery form
-	w      fp.Element // Z_P·Z_Q
-	d      fp.Element // 2·y_G·Z_P·Z_Q, the value inverted
-	pre    fp.Element // product of the d of the items before this one
+// Outcome is what the finish of an Item gave.
+type Outcome uint8
+
+const (
+	OutPoint    Outcome = iota // an affine point
+	OutInfinity                // the point at infinity
+	OutFailed                  // the result failed its check (ErrResultCheck)
+)
+
+// FinishItems is FinishOutput for Items: items[k]'s outputs are column
+// cols[k] (or k) of a batch of stride items, and its result goes to
+// emit(k, outcome, xy), xy the affine point x‖y big-endian, ByteLen bytes
+// each, when outcome is OutPoint (xy is valid only during the call).
+// Nothing is allocated per item.
+func (su *Setup) FinishItems(items []Item, out []uint32, stride int, cols []int, emit func(k int, o Outcome, xy []byte)) {
+	col := func(k int) int {
+		if cols == nil {
+			return k
+		}
+		return cols[k]
+	}
+	h := su.host
+	pr := su.gatherOutputs(h, len(items), out, stride, col)
+	su.affine(h, len(items), itemBases(items), pr, &bytesOut{f: h.f, size: su.Curve.ByteLen, emit: emit})
+}
+
+// itemBases reads the bases of Items.
+type itemBases []Item
+
+func (b itemBases) base(i int) (xg, yg fp.Element) { return b[i].X, b[i].Y }
+func (b itemBases) fixed(i int) Fixed              { return b[i].Fixed }
+
+// bytesOut hands results to an emit function as bytes.
+type bytesOut struct {
+	f    *fp.Field
+	size int
+	buf  [64]byte
+	emit func(k int, o Outcome, xy []byte)
+}
+
+func (b *bytesOut) point(i int, x, y fp.Element) {
+	xy := b.buf[:2*b.size]
+	b.f.PutBytes(xy[:b.size], &x)
+	b.f.PutBytes(xy[b.size:], &y)
+	b.emit(i, OutPoint, xy)
+}
+func (b *bytesOut) infinity(i int)      { b.emit(i, OutInfinity, nil) }
+func (b *bytesOut) fail(i int, _ error) { b.emit(i, OutFailed, nil) }
+
+// affineBases supplies the affine conversion with item i's base, in
+// Montgomery form, and its fixed result.
+type affineBases interface {
+	base(i int) (xg, yg fp.Element)
+	fixed(i int) Fixed
+}
+
+// affineSink receives each item's result: a point already checked to be on
+// the curve, the point at infinity, or an error.
+type affineSink interface {
+	point(i int, x, y fp.Element)
+	infinity(i int)
+	fail(i int, err error)
+}
+
+// emit checks that (x, y) is on the curve and not (0, 0), as
+// Curve.Validate does, and hands it to out, or ErrResultCheck.
+func emit(h *hostField, out affineSink, i int, x, y *fp.Element) {
+	if !h.eq.Holds(x, y) || x.IsZero() && y.IsZero() {
+		out.fail(i, ErrResultCheck)
+		return
+	}
+	out.point(i, *x, *y)
 }
 
 // affine is ToAffine over field elements: pr holds the four outputs of each
-// job in Montgomery form.
-func (su *Setup) affine(h *hostField, jobs []Job, pr []fp.Element) ([]Affine, []error) {
+// of count items in Montgomery form.
+func (su *Setup) affine(h *hostField, count int, in affineBases, pr []fp.Element, out affineSink) {
 	if su.Schedule.Kind == CoZ {
-		return su.affineCoZ(h, jobs, pr)
+		su.affineCoZ(h, count, in, pr, out)
+		return
 	}
-	return su.affinePaper(h, jobs, pr)
+	su.affinePaper(h, count, in, pr, out)
 }
 
 // coZScratch is one item's state between the two passes of the batched
@@ -106,20 +183,18 @@ type coZScratch struct {
 // the inversions and the on-curve check done in the field. Every item runs
 // the same field operations whatever its outputs: a zero denominator is
 // replaced by one for the shared inversion and its item fails the check.
-func (su *Setup) affineCoZ(h *hostField, jobs []Job, pr []fp.Element) ([]Affine, []error) {
+func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Element, out affineSink) {
 	f := h.f
-	out := make([]Affine, len(jobs))
-	errs := make([]error, len(jobs))
-	sc := make([]coZScratch, len(jobs))
+	sc := make([]coZScratch, count)
 	acc := f.One()
-	for i := range jobs {
+	for i := range count {
 		o, s := pr[4*i:4*i+4], &sc[i]
 		var m2 fp.Element
 		f.Square(&m2, &o[3])
 		f.Sub(&s.d, &m2, &o[0])
 		f.Sub(&s.d, &s.d, &o[1])
 		f.Mul(&s.den, &s.d, &o[2])
-		if s.den.IsZero() || jobs[i].Fixed != FixedNone {
+		if s.den.IsZero() || in.fixed(i) != FixedNone {
 			s.den = f.One()
 		}
 		s.pre = acc
@@ -127,14 +202,12 @@ func (su *Setup) affineCoZ(h *hostField, jobs []Job, pr []fp.Element) ([]Affine,
 	}
 	var inv fp.Element
 	f.Inverse(&inv, &acc)
-	res := newResults(len(jobs))
-	for i := len(jobs) - 1; i >= 0; i-- {
-		o, s, j := pr[4*i:4*i+4], &sc[i], jobs[i]
-		var invDen, x, y, t, xg, yg fp.Element
+	for i := count - 1; i >= 0; i-- {
+		o, s := pr[4*i:4*i+4], &sc[i]
+		var invDen, x, y, t fp.Element
 		f.Mul(&invDen, &inv, &s.pre)
 		f.Mul(&inv, &inv, &s.den)
-		f.SetBig(&xg, j.X)
-		f.SetBig(&yg, j.Y)
+		xg, yg := in.base(i)
 		// x = x_G·(LM² + 2·XQG − XRG)·YG/(D·YG)
 		f.Add(&x, &s.d, &o[0])
 		f.Add(&x, &x, &o[0])
@@ -149,52 +222,56 @@ func (su *Setup) affineCoZ(h *hostField, jobs []Job, pr []fp.Element) ([]Affine,
 		f.Mul(&y, &y, &s.d)
 		f.Mul(&y, &y, &invDen)
 		f.Mul(&y, &y, &yg)
-		switch j.Fixed {
+		switch in.fixed(i) {
 		case FixedInfinity:
-			out[i].Infinity = true
+			out.infinity(i)
 			continue
 		case FixedNegBase:
 			x = xg
 			f.Neg(&y, &yg)
 		}
-		out[i], errs[i] = res.affine(h, i, &x, &y)
+		emit(h, out, i, &x, &y)
 	}
-	return out, errs
+}
+
+// affineScratch is one item's state between the two passes of the batched
+// inversion of affinePaper.
+type affineScratch struct {
+	xg, yg fp.Element // the base, Montgomery form
+	w      fp.Element // Z_P·Z_Q
+	d      fp.Element // 2·y_G·Z_P·Z_Q, the value inverted
+	pre    fp.Element // product of the d of the items before this one
 }
 
 // affinePaper is paperToAffine over field elements: pr holds X_P, Z_P, X_Q,
-// Z_Q of each job in Montgomery form. It follows paperToAffine step for step
-// (see there for the formulas), with Montgomery's trick for the inversions
-// and the on-curve check y² = x(x² + a) + b, (x, y) ≠ (0, 0), done in the field.
-func (su *Setup) affinePaper(h *hostField, jobs []Job, pr []fp.Element) ([]Affine, []error) {
-	f, c := h.f, su.Curve
-	out := make([]Affine, len(jobs))
-	errs := make([]error, len(jobs))
-	sc := make([]affineScratch, 0, len(jobs))
-	idx := make([]int, 0, len(jobs))
+// Z_Q of each item in Montgomery form. It follows paperToAffine step for
+// step (see there for the formulas), with Montgomery's trick for the
+// inversions and the on-curve check y² = x(x² + a) + b, (x, y) ≠ (0, 0),
+// done in the field.
+func (su *Setup) affinePaper(h *hostField, count int, in affineBases, pr []fp.Element, out affineSink) {
+	f := h.f
+	sc := make([]affineScratch, 0, count)
+	idx := make([]int, 0, count)
 	acc := f.One()
-	for i := range jobs {
+	for i := range count {
 		zp, zq := &pr[4*i+1], &pr[4*i+3]
+		xg, yg := in.base(i)
 		switch {
 		case zp.IsZero():
-			out[i].Infinity = true
+			out.infinity(i)
 		case zq.IsZero():
 			// P = −G: rare, and done as ToAffine does it
-			out[i] = Affine{X: new(big.Int).Set(jobs[i].X), Y: new(big.Int).Sub(c.P, jobs[i].Y)}
-			if !c.IsOnCurve(out[i].X, out[i].Y) {
-				out[i], errs[i] = Affine{}, ErrResultCheck
-			}
+			f.Neg(&yg, &yg)
+			emit(h, out, i, &xg, &yg)
 		default:
-			sc = append(sc, affineScratch{})
+			sc = append(sc, affineScratch{xg: xg, yg: yg})
 			s := &sc[len(sc)-1]
-			f.SetBig(&s.xg, jobs[i].X)
-			f.SetBig(&s.yg, jobs[i].Y)
 			f.Mul(&s.w, zp, zq)
 			f.Double(&s.d, &s.yg)
 			f.Mul(&s.d, &s.d, &s.w)
 			if s.d.IsZero() { // y_G ≡ 0: nothing to invert
 				sc = sc[:len(sc)-1]
-				out[i], errs[i] = Affine{}, ErrResultCheck
+				out.fail(i, ErrResultCheck)
 				continue
 			}
 			s.pre = acc
@@ -203,11 +280,10 @@ func (su *Setup) affinePaper(h *hostField, jobs []Job, pr []fp.Element) ([]Affin
 		}
 	}
 	if len(idx) == 0 {
-		return out, errs
+		return
 	}
 	var inv fp.Element
 	f.Inverse(&inv, &acc) // 1/(d_0 … d_{m−1})
-	res := newResults(len(idx))
 	for k := len(idx) - 1; k >= 0; k-- {
 		i, s := idx[k], &sc[k]
 		var invD, u, xp, xq, yp, t, num, df fp.Element
@@ -232,10 +308,44 @@ func (su *Setup) affinePaper(h *hostField, jobs []Job, pr []fp.Element) ([]Affin
 		f.Mul(&df, &df, &xq)
 		f.Sub(&num, &num, &df)
 		f.Mul(&yp, &num, &t)
-		out[i], errs[i] = res.affine(h, k, &xp, &yp)
+		emit(h, out, i, &xp, &yp)
 	}
-	return out, errs
 }
+
+// jobBases reads the bases of Jobs.
+type jobBases struct {
+	f    *fp.Field
+	jobs []Job
+}
+
+func (b jobBases) base(i int) (xg, yg fp.Element) {
+	b.f.SetBig(&xg, b.jobs[i].X)
+	b.f.SetBig(&yg, b.jobs[i].Y)
+	return xg, yg
+}
+func (b jobBases) fixed(i int) Fixed { return b.jobs[i].Fixed }
+
+// affineOut collects results as Affine values, their big.Int coordinates
+// sharing one backing array per call.
+type affineOut struct {
+	h    *hostField
+	out  []Affine
+	errs []error
+	res  results
+}
+
+func newAffineOut(h *hostField, count int) *affineOut {
+	return &affineOut{h: h, out: make([]Affine, count), errs: make([]error, count), res: newResults(count)}
+}
+
+func (a *affineOut) point(i int, x, y fp.Element) {
+	f, r := a.h.f, a.res
+	wx := r.words[2*i*fp.WordsPerElement:]
+	wy := wx[fp.WordsPerElement:]
+	a.out[i] = Affine{X: f.SetBigInt(&r.ints[2*i], &x, wx), Y: f.SetBigInt(&r.ints[2*i+1], &y, wy)}
+}
+func (a *affineOut) infinity(i int)        { a.out[i].Infinity = true }
+func (a *affineOut) fail(i int, err error) { a.errs[i] = err }
 
 // results is the big.Int storage of a batch's affine results: one backing
 // array per call, two coordinates per slot.
@@ -246,15 +356,4 @@ type results struct {
 
 func newResults(slots int) results {
 	return results{make([]big.Int, 2*slots), make([]big.Word, 2*slots*fp.WordsPerElement)}
-}
-
-// affine checks that (x, y) is on the curve and not (0, 0), as
-// Curve.Validate does, and returns it as big.Ints in slot k.
-func (r results) affine(h *hostField, k int, x, y *fp.Element) (Affine, error) {
-	if !h.eq.Holds(x, y) || x.IsZero() && y.IsZero() {
-		return Affine{}, ErrResultCheck
-	}
-	wx := r.words[2*k*fp.WordsPerElement:]
-	wy := wx[fp.WordsPerElement:]
-	return Affine{X: h.f.SetBigInt(&r.ints[2*k], x, wx), Y: h.f.SetBigInt(&r.ints[2*k+1], y, wy)}, nil
 }

@@ -26,8 +26,9 @@ type Setup struct {
 	// t = bitlen(n) for Paper, t + 1 for CoZ (see LadderScalar).
 	Bits int
 
-	host *hostField // field arithmetic for the host conversions; nil: math/big only
-	coZ  *coZRule   // the co-Z ladder scalar's choice of multiple of n; nil for Paper
+	host  *hostField // field arithmetic for the host conversions; nil: math/big only
+	coZ   *coZRule   // the co-Z ladder scalar's choice of multiple of n; nil for Paper
+	bytes *bytesPath // the bytes path's constants; nil when the curve has none
 }
 
 // coZRule holds the constants of the co-Z ladder scalar's rule.
@@ -89,6 +90,7 @@ func NewSetupKind(c *curves.Curve, kind Kind) (*Setup, error) {
 		}
 		su.AddConsts = append(su.AddConsts, el)
 	}
+	su.initBytesPath()
 	return su, nil
 }
 

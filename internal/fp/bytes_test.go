@@ -1,0 +1,77 @@
+package fp
+
+import (
+	"bytes"
+	"math/big"
+	"math/rand"
+	"testing"
+)
+
+// TestBytes checks the byte conversions against math/big on random and
+// edge values of every width up to 32 bytes, and SetBytes' range check
+// against p on the values around it.
+func TestBytes(t *testing.T) {
+	p := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 224), new(big.Int).Lsh(big.NewInt(1), 96))
+	p.Add(p, big.NewInt(1))
+	f, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(3))
+	for width := 1; width <= 32; width++ {
+		for trial := range 50 {
+			b := make([]byte, width)
+			rng.Read(b)
+			if trial == 0 {
+				for i := range b {
+					b[i] = 0xff
+				}
+			}
+			v := new(big.Int).SetBytes(b)
+			l := LimbsFromBytes(b)
+			if toBig(l).Cmp(v) != 0 {
+				t.Fatalf("LimbsFromBytes(%x) = %v", b, l)
+			}
+			out := make([]byte, width)
+			PutLimbs(out, l)
+			if !bytes.Equal(out, b) {
+				t.Fatalf("PutLimbs round trip: %x, want %x", out, b)
+			}
+			var z Element
+			below := f.SetBytes(&z, b)
+			if below != (v.Cmp(p) < 0) {
+				t.Fatalf("SetBytes(%x) says below p: %v", b, below)
+			}
+			if below {
+				if width >= 28 {
+					f.PutBytes(out[width-28:], &z)
+					if new(big.Int).SetBytes(out).Cmp(v) != 0 {
+						t.Fatalf("PutBytes(SetBytes(%x)) = %x", b, out)
+					}
+				}
+				if f.Big(&z).Cmp(v) != 0 {
+					t.Fatalf("SetBytes(%x) stands for %v", b, f.Big(&z))
+				}
+			}
+		}
+	}
+	for _, d := range []int64{-2, -1, 0, 1, 2} {
+		v := new(big.Int).Add(p, big.NewInt(d))
+		b := v.FillBytes(make([]byte, 28))
+		var z Element
+		if got := f.SetBytes(&z, b); got != (d < 0) {
+			t.Errorf("SetBytes(p%+d) below p: %v", d, got)
+		}
+		if got := Less(LimbsFromBytes(b), f.Modulus()); got != (d < 0) {
+			t.Errorf("Less(p%+d, p) = %v", d, got)
+		}
+	}
+}
+
+func toBig(l [Limbs]uint64) *big.Int {
+	v := new(big.Int)
+	for i := Limbs - 1; i >= 0; i-- {
+		v.Lsh(v, 64).Or(v, new(big.Int).SetUint64(l[i]))
+	}
+	return v
+}
