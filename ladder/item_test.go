@@ -252,4 +252,3 @@ func toScalarLimbs(v *big.Int) ScalarLimbs {
 	}
 	return l
 }
-
