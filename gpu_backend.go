@@ -29,6 +29,7 @@ type gpuRunner struct {
 	eng     *gpu.Pool
 	workers int
 	log     *slog.Logger
+	items   sync.Pool // *[]ladder.Item: a chunk's items on the bytes path
 	stats   gpu.Stats
 	statsMu sync.Mutex
 }
@@ -152,16 +153,26 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 			return nil
 		},
 	})
+	r.recordStats(st)
+	return err
+}
+
+// recordStats keeps a batch's statistics and, when several devices took
+// part, logs every device fault (a single device's fault is the batch's
+// error).
+func (r *gpuRunner) recordStats(st gpu.Stats) {
 	r.statsMu.Lock()
 	r.stats = st
 	r.statsMu.Unlock()
+	if len(st.Devices) < 2 {
+		return
+	}
 	for _, d := range st.Devices {
 		if d.Fault != nil {
-			r.log.Warn("ecmul: a GPU failed during a batch; its unfinished chunks went to the other GPUs, and it is left out of later batches while another GPU works",
+			r.log.Warn("ecmul: a GPU failed during a batch; its unfinished chunks go to the other GPUs, if any work, and it sits out later batches while another one works",
 				"device", d.Device, "err", d.Fault)
 		}
 	}
-	return err
 }
 
 func (r *gpuRunner) close() error { return r.eng.Close() }
@@ -229,4 +240,58 @@ func (e *Engine) KernelTimes(points []*Point, scalars []*big.Int, reps int) ([][
 			}
 		})
 	}, reps)
+}
+
+// runBytes is run for a bytes batch: items are prepared from their bytes
+// and finished into them in fixed-size words, chunk by chunk, with no
+// allocation per item (the chunks' Items come from a pool).
+func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int)) error {
+	su := r.su
+	var mu sync.Mutex
+	filled := map[int][]ladder.Item{} // a chunk's items, from its Fill to its Drain
+	st, err := r.eng.Run(ctx, gpu.Batch{
+		Count: b.count,
+		Fill: func(lo, hi int, in, scalars []uint32) {
+			items := r.itemBuf(hi - lo)
+			parallel(hi-lo, r.workers, func(a, c int) {
+				for k := a; k < c; k++ {
+					if err := su.PrepareBytes(&items[k], b.scalar(lo+k), b.point(lo+k)); err != nil {
+						b.status[lo+k] = statusOf(err)
+					}
+					su.PackItem(in, scalars, hi-lo, k, &items[k])
+				}
+			})
+			mu.Lock()
+			filled[lo] = items
+			mu.Unlock()
+		},
+		Drain: func(lo, hi int, out []uint32) error {
+			mu.Lock()
+			items := filled[lo]
+			delete(filled, lo)
+			mu.Unlock()
+			parallel(hi-lo, r.workers, func(a, c int) {
+				su.FinishItems(items[a:c], out[a:], hi-lo, nil, func(k int, o ladder.Outcome, xy []byte) {
+					i := lo + a + k
+					if b.status[i] != StatusNotComputed {
+						return // a bad point, computed as the generator and dropped
+					}
+					b.put(i, [...]Status{ladder.OutPoint: StatusPoint, ladder.OutInfinity: StatusInfinity, ladder.OutFailed: StatusResultCheck}[o], xy)
+				})
+			})
+			r.items.Put(&items)
+			done(hi - lo)
+			return nil
+		},
+	})
+	r.recordStats(st)
+	return err
+}
+
+// itemBuf returns room for n Items from the runner's pool.
+func (r *gpuRunner) itemBuf(n int) []ladder.Item {
+	if p, ok := r.items.Get().(*[]ladder.Item); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]ladder.Item, n)
 }

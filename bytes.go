@@ -1,0 +1,224 @@
+package ecmul
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/ladder"
+)
+
+// Status is the outcome of one item of ScalarMultBytes.
+type Status uint8
+
+const (
+	StatusPoint         Status = iota // the result is an affine point, written as uncompressed SEC1
+	StatusInfinity                    // the result is the point at infinity (k ≡ 0 mod n)
+	StatusBadEncoding                 // the point's SEC1 encoding is malformed (curves.ErrEncoding)
+	StatusBadCoordinate               // a coordinate is not below p (curves.ErrCoordinateRange)
+	StatusNotOnCurve                  // the point is not on the curve, or a compressed x has no point (curves.ErrNotOnCurve)
+	StatusInfinityInput               // the point given is the point at infinity, 0x00 or (0, 0) (curves.ErrInfinity)
+	StatusResultCheck                 // the computed point failed its on-curve check: a fault (ladder.ErrResultCheck)
+	StatusNotComputed                 // the batch failed as a whole before this item got a result
+)
+
+// statusErrs are the errors of the statuses that have one, in order.
+var statusErrs = [...]error{
+	StatusBadEncoding:   curves.ErrEncoding,
+	StatusBadCoordinate: curves.ErrCoordinateRange,
+	StatusNotOnCurve:    curves.ErrNotOnCurve,
+	StatusInfinityInput: curves.ErrInfinity,
+	StatusResultCheck:   ladder.ErrResultCheck,
+	StatusNotComputed:   errNotComputed,
+}
+
+var errNotComputed = errors.New("not computed: the batch failed")
+
+// Err returns the sentinel error of a failed item's status (for
+// errors.Is), or nil for StatusPoint and StatusInfinity.
+func (s Status) Err() error {
+	if int(s) < len(statusErrs) {
+		return statusErrs[s]
+	}
+	return fmt.Errorf("unknown status %d", s)
+}
+
+func (s Status) String() string {
+	switch s {
+	case StatusPoint:
+		return "point"
+	case StatusInfinity:
+		return "infinity"
+	}
+	return s.Err().Error()
+}
+
+// statusOf maps a point's decoding error to its status.
+func statusOf(err error) Status {
+	for s := StatusBadEncoding; s <= StatusInfinityInput; s++ {
+		if errors.Is(err, statusErrs[s]) {
+			return s
+		}
+	}
+	return StatusBadEncoding
+}
+
+// ErrBytesLayout reports buffers of ScalarMultBytes whose lengths do not
+// describe one batch.
+var ErrBytesLayout = errors.New("ecmul: bytes batch layout")
+
+// bytesBatch is a ScalarMultBytes call's buffers and sizes.
+type bytesBatch struct {
+	count, size   int // items; the field's byte length L
+	pointSize     int // 1+2L or 1+L
+	scalars       []byte
+	points        []byte
+	out           []byte
+	status        []Status
+	curve         *curves.Curve
+	outPointBytes int // 1+2L
+}
+
+func (b *bytesBatch) scalar(i int) []byte { return b.scalars[i*b.size : (i+1)*b.size] }
+func (b *bytesBatch) point(i int) []byte  { return b.points[i*b.pointSize : (i+1)*b.pointSize] }
+func (b *bytesBatch) result(i int) []byte {
+	return b.out[i*b.outPointBytes : (i+1)*b.outPointBytes]
+}
+
+// put writes item i's outcome: the SEC1 point 04‖x‖y for StatusPoint, zero
+// bytes otherwise.
+func (b *bytesBatch) put(i int, s Status, xy []byte) {
+	r := b.result(i)
+	if s == StatusPoint {
+		r[0] = 4
+		copy(r[1:], xy)
+	} else {
+		clear(r)
+	}
+	b.status[i] = s
+}
+
+// newBytesBatch checks the buffers' lengths against one another.
+func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points []byte) (*bytesBatch, error) {
+	L := c.ByteLen
+	if len(scalars)%L != 0 {
+		return nil, fmt.Errorf("%w: %d bytes of scalars are not a whole number of %d-byte scalars", ErrBytesLayout, len(scalars), L)
+	}
+	n := len(scalars) / L
+	b := &bytesBatch{count: n, size: L, scalars: scalars, points: points, out: out, status: status, curve: c, outPointBytes: 1 + 2*L}
+	switch len(points) {
+	case n * (1 + 2*L):
+		b.pointSize = 1 + 2*L
+	case n * (1 + L):
+		b.pointSize = 1 + L
+	default:
+		return nil, fmt.Errorf("%w: %d scalars need %d bytes of uncompressed or %d of compressed points, not %d",
+			ErrBytesLayout, n, n*(1+2*L), n*(1+L), len(points))
+	}
+	if len(out) < n*(1+2*L) {
+		return nil, fmt.Errorf("%w: %d results need %d bytes of out, not %d", ErrBytesLayout, n, n*(1+2*L), len(out))
+	}
+	if len(status) < n {
+		return nil, fmt.Errorf("%w: %d results need %d statuses, not %d", ErrBytesLayout, n, n, len(status))
+	}
+	return b, nil
+}
+
+// ScalarMultBytes multiplies count points by count scalars, bytes in and
+// bytes out, as crypto/ecdh and nistec take them. With L =
+// Curve().ByteLen:
+//
+//   - scalars holds count scalars of L bytes each, big-endian, any value
+//     (reduced mod n), so count = len(scalars)/L;
+//   - points holds count SEC1 points, all uncompressed (0x04‖x‖y, 1+2L
+//     bytes each) or all compressed (0x02/0x03‖x, 1+L bytes each): the
+//     length says which;
+//   - out receives count results of 1+2L bytes, uncompressed SEC1 where
+//     status[i] is StatusPoint and zero bytes otherwise;
+//   - status receives one Status per item.
+//
+// A bad point gets its own status and the other items are computed all the
+// same. The error is non-nil only when the batch failed as a whole (bad
+// buffer lengths, ErrBytesLayout, before anything is computed; the
+// context's error; a GPU fault): then every item without a result has
+// StatusNotComputed. On the gpu backend nothing is allocated per item and
+// neither a scalar nor a result passes through math/big: scalars are
+// reduced and lifted to their ladder multiple in constant time on the host,
+// and multiplied in constant time on the GPU. The CPU backends take the
+// same buffers through the *big.Int path.
+func (e *Engine) ScalarMultBytes(ctx context.Context, out []byte, status []Status, scalars, points []byte) error {
+	return e.ScalarMultBytesProgress(ctx, out, status, scalars, points, nil)
+}
+
+// ScalarMultBytesProgress is ScalarMultBytes with progress reports, as
+// ScalarMultProgress makes them.
+func (e *Engine) ScalarMultBytesProgress(ctx context.Context, out []byte, status []Status, scalars, points []byte, progress func(done, total int)) error {
+	if err := e.usable(); err != nil {
+		return err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	b, err := newBytesBatch(e.curve, out, status, scalars, points)
+	if err != nil {
+		return err
+	}
+	for i := range b.count {
+		b.status[i] = StatusNotComputed
+	}
+	if b.count == 0 {
+		return nil
+	}
+	rep := newReporter(progress, b.count)
+	if br, ok := e.run.(bytesRunner); ok {
+		err = br.runBytes(ctx, b, rep.add)
+	} else {
+		err = e.bytesThroughBig(ctx, b, rep.add)
+	}
+	if err != nil && e.closed.Load() && !errors.Is(err, ErrClosed) {
+		err = e.closedErr()
+	}
+	return err
+}
+
+// bytesRunner is a runner with its own bytes path.
+type bytesRunner interface {
+	runBytes(ctx context.Context, b *bytesBatch, done func(int)) error
+}
+
+// bytesThroughBig runs a bytes batch through the *big.Int path: the CPU
+// backends' way.
+func (e *Engine) bytesThroughBig(ctx context.Context, b *bytesBatch, done func(int)) error {
+	items := make([]item, 0, b.count)
+	res := make([]Result, b.count)
+	idx := make([]int, 0, b.count)
+	for i := range b.count {
+		p, err := e.curve.DecodeSEC1(b.point(i))
+		if err != nil {
+			b.put(i, statusOf(err), nil)
+			continue
+		}
+		k := new(big.Int).SetBytes(b.scalar(i))
+		items = append(items, item{x: p.X, y: p.Y, k: k, res: &res[i]})
+		idx = append(idx, i)
+	}
+	done(b.count - len(items))
+	err := e.run.run(ctx, items, done)
+	xy := make([]byte, 2*b.size)
+	for _, i := range idx {
+		r := &res[i]
+		switch {
+		case r.Err != nil:
+			b.put(i, StatusResultCheck, nil)
+		case r.Infinity:
+			b.put(i, StatusInfinity, nil)
+		case r.X != nil:
+			r.X.FillBytes(xy[:b.size])
+			r.Y.FillBytes(xy[b.size:])
+			b.put(i, StatusPoint, xy)
+		}
+	}
+	return err
+}

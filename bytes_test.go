@@ -1,0 +1,291 @@
+package ecmul_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/curves"
+)
+
+// bytesItems is a bytes batch and, per item, what ScalarMult gives for it.
+type bytesItems struct {
+	scalars, points []byte
+	want            []ecmul.Status
+	wantXY          [][]byte // x‖y for StatusPoint
+}
+
+// newBytesItems builds count items on c, compressed or not: random points
+// and scalars of every size below 2^(8L), edge scalars, and one bad point
+// of each kind, with what they must give from the *big.Int reference.
+func newBytesItems(t *testing.T, c *curves.Curve, count int, compressed bool, seed uint64) bytesItems {
+	t.Helper()
+	rng := newRNG(seed)
+	L := c.ByteLen
+	var b bytesItems
+	top := new(big.Int).Lsh(big.NewInt(1), uint(8*L))
+	edges := []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N, big.NewInt(1)), c.N,
+		new(big.Int).Add(c.N, big.NewInt(1)), new(big.Int).Sub(top, big.NewInt(1))}
+	g := c.EncodeSEC1(c.Generator(), compressed)
+	bad := map[int]struct {
+		enc []byte
+		st  ecmul.Status
+	}{
+		1: {append([]byte{5}, g[1:]...), ecmul.StatusBadEncoding},
+		3: {append([]byte{g[0]}, bytes.Repeat([]byte{0xff}, len(g)-1)...), ecmul.StatusBadCoordinate},
+		5: {append(append([]byte{}, g[:len(g)-1]...), g[len(g)-1]^1), ecmul.StatusNotOnCurve},
+	}
+	if compressed {
+		bad[5] = struct {
+			enc []byte
+			st  ecmul.Status
+		}{append([]byte{2}, noPointX(c).FillBytes(make([]byte, L))...), ecmul.StatusNotOnCurve}
+	}
+	if !compressed {
+		bad[7] = struct {
+			enc []byte
+			st  ecmul.Status
+		}{append([]byte{4}, make([]byte, 2*L)...), ecmul.StatusInfinityInput}
+	}
+	for i := range count {
+		k := randBelow(rng, top)
+		if i/2 < len(edges) && i%2 == 0 {
+			k = edges[i/2]
+		}
+		p := randPoint(t, rng, c)
+		enc := c.EncodeSEC1(p, compressed)
+		b.scalars = append(b.scalars, k.FillBytes(make([]byte, L))...)
+		if bp, ok := bad[i]; ok {
+			b.points = append(b.points, bp.enc...)
+			b.want, b.wantXY = append(b.want, bp.st), append(b.wantXY, nil)
+			continue
+		}
+		b.points = append(b.points, enc...)
+		w := want(t, c, p, k, false)
+		if w == nil {
+			b.want, b.wantXY = append(b.want, ecmul.StatusInfinity), append(b.wantXY, nil)
+			continue
+		}
+		b.want = append(b.want, ecmul.StatusPoint)
+		b.wantXY = append(b.wantXY, append(w.X.FillBytes(make([]byte, L)), w.Y.FillBytes(make([]byte, L))...))
+	}
+	return b
+}
+
+// noPointX returns the least x > 0 with no point on c.
+func noPointX(c *curves.Curve) *big.Int {
+	for x := big.NewInt(1); ; x.Add(x, big.NewInt(1)) {
+		rhs := new(big.Int).Exp(x, big.NewInt(3), c.P)
+		rhs.Add(rhs, new(big.Int).Mul(big.NewInt(c.A), x)).Add(rhs, c.B).Mod(rhs, c.P)
+		if new(big.Int).ModSqrt(rhs, c.P) == nil {
+			return x
+		}
+	}
+}
+
+// requireBytesResults checks out and status against the expectations.
+func requireBytesResults(t *testing.T, c *curves.Curve, b bytesItems, out []byte, status []ecmul.Status) {
+	t.Helper()
+	size := 1 + 2*c.ByteLen
+	for i, w := range b.want {
+		require.Equal(t, w, status[i], "item %d", i)
+		r := out[i*size : (i+1)*size]
+		if w == ecmul.StatusPoint {
+			require.Equal(t, byte(4), r[0], "item %d", i)
+			require.Equal(t, b.wantXY[i], r[1:], "item %d", i)
+		} else {
+			require.Equal(t, make([]byte, size), r, "item %d: zero bytes without a point", i)
+		}
+	}
+}
+
+// TestScalarMultBytes: on every backend and curve, uncompressed and
+// compressed, the bytes path gives the reference's points, infinity for
+// multiples of n, and each bad point its own status.
+func TestScalarMultBytes(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, bc backendCase, e *ecmul.Engine) {
+		c := e.Curve()
+		for _, compressed := range []bool{false, true} {
+			b := newBytesItems(t, c, itemCount(bc, 40, 12), compressed, 11)
+			n := len(b.want)
+			out := bytes.Repeat([]byte{0xee}, n*(1+2*c.ByteLen))
+			status := make([]ecmul.Status, n)
+			var last int
+			err := e.ScalarMultBytesProgress(context.Background(), out, status, b.scalars, b.points, func(done, total int) {
+				require.Equal(t, n, total)
+				require.Greater(t, done, last)
+				last = done
+			})
+			require.NoError(t, err)
+			require.Equal(t, n, last, "progress reaches the total")
+			requireBytesResults(t, c, b, out, status)
+		}
+	})
+}
+
+// TestScalarMultBytesGPUFake runs the bytes path of the gpu backend over a
+// fake driver of two devices, the kernel emulated by the CPU twin: every
+// item right, across several chunks on both devices.
+func TestScalarMultBytesGPUFake(t *testing.T) {
+	for _, c := range curves.All() {
+		t.Run(c.Name, func(t *testing.T) {
+			devicesDriver(t, c, 2)
+			e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 5}})
+			for _, compressed := range []bool{false, true} {
+				b := newBytesItems(t, c, 23, compressed, 12)
+				out := make([]byte, len(b.want)*(1+2*c.ByteLen))
+				status := make([]ecmul.Status, len(b.want))
+				require.NoError(t, e.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
+				requireBytesResults(t, c, b, out, status)
+			}
+		})
+	}
+}
+
+// TestScalarMultBytesGPUFails: a batch that fails as a whole (every device
+// failing) returns the error and leaves every item without a result
+// StatusNotComputed, bad points keeping their own status.
+func TestScalarMultBytesGPUFails(t *testing.T) {
+	c := curves.P224()
+	d := devicesDriver(t, c, 2)
+	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 4}})
+	b := newBytesItems(t, c, 12, false, 13)
+	out := make([]byte, len(b.want)*(1+2*c.ByteLen))
+	status := make([]ecmul.Status, len(b.want))
+	d.FailAt("LaunchKernel", 0, nil)
+	err := e.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points)
+	d.ClearFailures()
+	require.ErrorContains(t, err, "every device failed")
+	for i, w := range b.want {
+		switch {
+		case w >= ecmul.StatusBadEncoding:
+			require.Equal(t, w, status[i], "item %d", i)
+		default:
+			require.Equal(t, ecmul.StatusNotComputed, status[i], "item %d", i)
+			require.ErrorContains(t, status[i].Err(), "not computed")
+		}
+	}
+	require.NoError(t, e.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
+	requireBytesResults(t, c, b, out, status)
+}
+
+// TestScalarMultBytesLayout: buffers whose lengths do not describe one batch
+// are refused with ErrBytesLayout before anything runs; no length panics.
+func TestScalarMultBytesLayout(t *testing.T) {
+	c := curves.P256()
+	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	require.NoError(t, err)
+	L := c.ByteLen
+	g := c.EncodeSEC1(c.Generator(), false)
+	k := make([]byte, L)
+	k[L-1] = 2
+	ok := func() (out []byte, st []ecmul.Status, sc, pts []byte) {
+		return make([]byte, 2*(1+2*L)), make([]ecmul.Status, 2), append(k, k...), append(g, g...)
+	}
+	out, st, sc, pts := ok()
+	require.NoError(t, e.ScalarMultBytes(nil, out, st, sc, pts), "a nil context is Background")
+	require.Equal(t, []ecmul.Status{ecmul.StatusPoint, ecmul.StatusPoint}, st)
+	for name, f := range map[string]func(){
+		"scalars not whole": func() { sc = sc[:len(sc)-1] },
+		"points short":      func() { pts = pts[:len(pts)-1] },
+		"points mixed":      func() { pts = append(g, c.EncodeSEC1(c.Generator(), true)...) },
+		"out short":         func() { out = out[:len(out)-1] },
+		"status short":      func() { st = st[:1] },
+	} {
+		out, st, sc, pts = ok()
+		f()
+		err := e.ScalarMultBytes(context.Background(), out, st, sc, pts)
+		require.ErrorIs(t, err, ecmul.ErrBytesLayout, name)
+	}
+	require.NoError(t, e.ScalarMultBytes(context.Background(), nil, nil, nil, nil), "an empty batch")
+	require.NoError(t, e.Close())
+	out, st, sc, pts = ok()
+	require.ErrorIs(t, e.ScalarMultBytes(context.Background(), out, st, sc, pts), ecmul.ErrClosed)
+	var zero ecmul.Engine
+	require.ErrorIs(t, zero.ScalarMultBytes(context.Background(), out, st, sc, pts), ecmul.ErrNoEngine)
+}
+
+// TestStatusErr: each failure status maps to its sentinel, the two
+// successes to nil.
+func TestStatusErr(t *testing.T) {
+	require.NoError(t, ecmul.StatusPoint.Err())
+	require.NoError(t, ecmul.StatusInfinity.Err())
+	require.ErrorIs(t, ecmul.StatusBadEncoding.Err(), curves.ErrEncoding)
+	require.ErrorIs(t, ecmul.StatusBadCoordinate.Err(), curves.ErrCoordinateRange)
+	require.ErrorIs(t, ecmul.StatusNotOnCurve.Err(), curves.ErrNotOnCurve)
+	require.ErrorIs(t, ecmul.StatusInfinityInput.Err(), curves.ErrInfinity)
+	require.Error(t, ecmul.Status(200).Err())
+	require.Equal(t, "infinity", ecmul.StatusInfinity.String())
+}
+
+// TestScalarMultBytesAllocations: the gpu backend's bytes path allocates
+// per chunk, not per item (the fake driver's kernel left undone: only the
+// host's work is counted).
+func TestScalarMultBytesAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts over large batches")
+	}
+	c := curves.P256()
+	d := devicesDriver(t, c, 1)
+	d.OnLaunch = nil
+	g := c.EncodeSEC1(c.Generator(), true)
+	allocs := func(n int) float64 {
+		e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, Workers: 2, GPU: ecmul.GPUOptions{Chunk: n}})
+		sc := bytes.Repeat([]byte{7}, n*c.ByteLen)
+		pts := bytes.Repeat(g, n)
+		out, st := make([]byte, n*(1+2*c.ByteLen)), make([]ecmul.Status, n)
+		return testing.AllocsPerRun(5, func() { _ = e.ScalarMultBytes(context.Background(), out, st, sc, pts) })
+	}
+	small, large := allocs(256), allocs(8192)
+	require.InDelta(t, small, large, 8, "allocations do not grow with the batch: %v for 256 items, %v for 8192", small, large)
+}
+
+// Example_scalarMultBytes multiplies SEC1 points by big-endian scalars,
+// bytes in and bytes out, as crypto/ecdh takes them: one point compressed,
+// one scalar a multiple of n, one point invalid.
+func Example_scalarMultBytes() {
+	c := curves.P256()
+	e, err := ecmul.New(c, ecmul.Options{}) // the gpu if there is one, else the cpu
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer e.Close()
+
+	L := c.ByteLen
+	g := c.EncodeSEC1(c.Generator(), true) // 0x03‖x: 1+L bytes
+	bad := append([]byte{0x02}, bytes.Repeat([]byte{0xff}, L)...)
+	points := bytes.Join([][]byte{g, g, bad}, nil)
+	scalars := bytes.Join([][]byte{
+		big.NewInt(2).FillBytes(make([]byte, L)),
+		c.N.FillBytes(make([]byte, L)),
+		big.NewInt(3).FillBytes(make([]byte, L)),
+	}, nil)
+	out := make([]byte, 3*(1+2*L)) // uncompressed SEC1 results
+	status := make([]ecmul.Status, 3)
+
+	if err := e.ScalarMultBytes(context.Background(), out, status, scalars, points); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, s := range status {
+		r := out[i*(1+2*L) : (i+1)*(1+2*L)]
+		switch {
+		case s == ecmul.StatusPoint:
+			fmt.Printf("%d: %s…\n", i, hex.EncodeToString(r[:9]))
+		default:
+			fmt.Printf("%d: %v (coordinate range: %v)\n", i, s, errors.Is(s.Err(), curves.ErrCoordinateRange))
+		}
+	}
+	// Output:
+	// 0: 047cf27b188d034f7e…
+	// 1: infinity (coordinate range: false)
+	// 2: coordinate out of range (coordinate range: true)
+}
