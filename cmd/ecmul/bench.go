@@ -78,13 +78,17 @@ type benchResult struct {
 	Batch         int     `json:"batch"`
 	LatencyMs     float64 `json:"latency_ms"`
 	OpsPerSec     float64 `json:"ops_per_s"`
-	KernelMs      float64 `json:"kernel_ms,omitempty"`
-	KernelOps     float64 `json:"kernel_ops_per_s,omitempty"`
-	KernelBatch   int     `json:"kernel_batch,omitempty"`
-	FillMs        float64 `json:"fill_ms,omitempty"`
-	CopyMs        float64 `json:"copy_ms,omitempty"`
-	GPUPipelineMs float64 `json:"gpu_pipeline_ms,omitempty"`
-	RatioToPeer   float64 `json:"ratio_to_best_peer,omitempty"`
+	// BytesLatencyMs and BytesOpsPerSec are end to end through
+	// Engine.ScalarMultBytes (uncompressed SEC1 in and out), gpu backend.
+	BytesLatencyMs float64 `json:"bytes_latency_ms,omitempty"`
+	BytesOpsPerSec float64 `json:"bytes_ops_per_s,omitempty"`
+	KernelMs       float64 `json:"kernel_ms,omitempty"`
+	KernelOps      float64 `json:"kernel_ops_per_s,omitempty"`
+	KernelBatch    int     `json:"kernel_batch,omitempty"`
+	FillMs         float64 `json:"fill_ms,omitempty"`
+	CopyMs         float64 `json:"copy_ms,omitempty"`
+	GPUPipelineMs  float64 `json:"gpu_pipeline_ms,omitempty"`
+	RatioToPeer    float64 `json:"ratio_to_best_peer,omitempty"`
 	// PerDevice is each GPU's share when several share the batch.
 	PerDevice []deviceShare `json:"per_device,omitempty"`
 }
@@ -518,6 +522,42 @@ func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []
 	return median(times), nil
 }
 
+// timeBytes is timeBatch through Engine.ScalarMultBytes.
+func timeBytes(ctx context.Context, eng *ecmul.Engine, scalars, points []byte, count, reps int) (float64, error) {
+	out := make([]byte, count*(1+2*eng.Curve().ByteLen))
+	status := make([]ecmul.Status, count)
+	var times []float64
+	for i := range reps + 1 {
+		t0 := time.Now()
+		err := eng.ScalarMultBytes(ctx, out, status, scalars, points)
+		el := time.Since(t0).Seconds() * 1e3
+		if err != nil {
+			return 0, err
+		}
+		for j, st := range status {
+			if st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
+				return 0, fmt.Errorf("item %d: %w", j, st.Err())
+			}
+		}
+		if i > 0 {
+			times = append(times, el)
+		}
+	}
+	return median(times), nil
+}
+
+// benchBytes encodes inputs for the bytes API: big-endian scalars and
+// uncompressed SEC1 points.
+func benchBytes(c *curves.Curve, pts []*ecmul.Point, ks []*big.Int) (scalars, points []byte) {
+	L := c.ByteLen
+	scalars, points = make([]byte, len(ks)*L), make([]byte, 0, len(pts)*(1+2*L))
+	for i := range ks {
+		ks[i].FillBytes(scalars[i*L : (i+1)*L])
+		points = append(points, c.EncodeSEC1(pts[i], false)...)
+	}
+	return scalars, points
+}
+
 // createOutputs opens the files the report goes to, so that a bad path
 // fails before the measurements rather than after them.
 func createOutputs(paths ...string) ([]*os.File, error) {
@@ -605,6 +645,10 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 			fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
 			return exitFail
 		}
+		var allScalarBytes, allPointBytes []byte
+		if backend == ecmul.GPU {
+			allScalarBytes, allPointBytes = benchBytes(c, allPts, allKs)
+		}
 		if cfg.peers {
 			if p, err := opensslPeer(c, cfg.peerSeconds); err == nil {
 				rep.Peers = append(rep.Peers, p)
@@ -645,6 +689,16 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 					break
 				}
 				r.LatencyMs, r.OpsPerSec = ms, float64(batch)/(ms/1e3)
+				if backend == ecmul.GPU {
+					L := c.ByteLen
+					ms, err := timeBytes(ctx, eng, allScalarBytes[:batch*L], allPointBytes[:batch*(1+2*L)], batch, cfg.reps)
+					if err != nil {
+						fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: bytes API: %v\n", c.Name, v.label(backend), batch, err)
+						failed++
+					} else {
+						r.BytesLatencyMs, r.BytesOpsPerSec = ms, float64(batch)/(ms/1e3)
+					}
+				}
 				if st, ok := eng.LastGPUStats(); ok {
 					r.FillMs, r.CopyMs, r.GPUPipelineMs = st.FillMs, st.CopyMs, st.WallMs
 					r.GPUs, r.PerDevice = len(st.Devices), sharesOf(st)
@@ -875,7 +929,7 @@ func printBench(w io.Writer, rep *benchReport) {
 		fmt.Fprintf(w, "gpu peer %s %s, batch %d: %.0f op/s\n", p.Curve, p.Name, p.Batch, p.OpsPerSec)
 	}
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "curve\tbackend\tschedule\text\tmapping\tipb\tbatch\tlatency ms\tend-to-end op/s\tkernel op/s\tvs best peer\t\n")
+	fmt.Fprintf(tw, "curve\tbackend\tschedule\text\tmapping\tipb\tgpus\tbatch\tlatency ms\tend-to-end op/s\tbytes API op/s\tkernel op/s\tvs best peer\t\n")
 	dash := func(s string) string {
 		if s == "" || s == "0" {
 			return "-"
@@ -891,8 +945,12 @@ func printBench(w io.Writer, rep *benchReport) {
 		if r.RatioToPeer > 0 {
 			ratio = fmt.Sprintf("%.2fx", r.RatioToPeer)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%.3f\t%.0f\t%s\t%s\t\n", r.Curve, r.Backend, dash(r.Schedule), dash(r.Ext), dash(r.Mapping),
-			dash(strconv.Itoa(r.ItemsPerBlock)), r.Batch, r.LatencyMs, r.OpsPerSec, kern, ratio)
+		byt := "-"
+		if r.BytesOpsPerSec > 0 {
+			byt = fmt.Sprintf("%.0f", r.BytesOpsPerSec)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%.3f\t%.0f\t%s\t%s\t%s\t\n", r.Curve, r.Backend, dash(r.Schedule), dash(r.Ext), dash(r.Mapping),
+			dash(strconv.Itoa(r.ItemsPerBlock)), dash(strconv.Itoa(r.GPUs)), r.Batch, r.LatencyMs, r.OpsPerSec, byt, kern, ratio)
 	}
 	tw.Flush()
 }
