@@ -1,25 +1,30 @@
 package fp
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // LimbsFromBytes reads a big-endian value of at most 32 bytes into limbs,
 // least significant first.
 func LimbsFromBytes(b []byte) [Limbs]uint64 {
-	var l [Limbs]uint64
-	for i, c := range b {
-		pos := len(b) - 1 - i // byte position from the least significant end
-		l[pos/8] |= uint64(c) << (8 * (pos % 8))
+	var buf [8 * Limbs]byte
+	copy(buf[len(buf)-len(b):], b)
+	return [Limbs]uint64{
+		binary.BigEndian.Uint64(buf[24:]), binary.BigEndian.Uint64(buf[16:]),
+		binary.BigEndian.Uint64(buf[8:]), binary.BigEndian.Uint64(buf[0:]),
 	}
-	return l
 }
 
 // PutLimbs writes l big-endian into all of dst (at most 32 bytes), dropping
 // what does not fit.
 func PutLimbs(dst []byte, l [Limbs]uint64) {
-	for i := range dst {
-		pos := len(dst) - 1 - i
-		dst[i] = byte(l[pos/8] >> (8 * (pos % 8)))
-	}
+	var buf [8 * Limbs]byte
+	binary.BigEndian.PutUint64(buf[0:], l[3])
+	binary.BigEndian.PutUint64(buf[8:], l[2])
+	binary.BigEndian.PutUint64(buf[16:], l[1])
+	binary.BigEndian.PutUint64(buf[24:], l[0])
+	copy(dst, buf[len(buf)-len(dst):])
 }
 
 // Less reports whether a < b, in time independent of the values.
