@@ -143,7 +143,7 @@ func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points
 // same. The error is non-nil only when the batch failed as a whole (bad
 // buffer lengths, ErrBytesLayout, before anything is computed; the
 // context's error; a GPU fault): then every item without a result has
-// StatusNotComputed. On the gpu backend nothing is allocated per item and
+// StatusNotComputed, a bad point whose chunk was not reached included. On the gpu backend nothing is allocated per item and
 // neither a scalar nor a result passes through math/big: scalars are
 // reduced and lifted to their ladder multiple in constant time on the host,
 // and multiplied in constant time on the GPU. The CPU backends take the

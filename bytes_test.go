@@ -151,7 +151,8 @@ func TestScalarMultBytesGPUFake(t *testing.T) {
 
 // TestScalarMultBytesGPUFails: a batch that fails as a whole (every device
 // failing) returns the error and leaves every item without a result
-// StatusNotComputed, bad points keeping their own status.
+// StatusNotComputed; a bad point has its own status if its chunk was
+// reached, StatusNotComputed if not.
 func TestScalarMultBytesGPUFails(t *testing.T) {
 	c := curves.P224()
 	d := devicesDriver(t, c, 2)
@@ -166,7 +167,7 @@ func TestScalarMultBytesGPUFails(t *testing.T) {
 	for i, w := range b.want {
 		switch {
 		case w >= ecmul.StatusBadEncoding:
-			require.Equal(t, w, status[i], "item %d", i)
+			require.Contains(t, []ecmul.Status{w, ecmul.StatusNotComputed}, status[i], "item %d", i)
 		default:
 			require.Equal(t, ecmul.StatusNotComputed, status[i], "item %d", i)
 			require.ErrorContains(t, status[i].Err(), "not computed")
