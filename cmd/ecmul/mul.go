@@ -658,7 +658,8 @@ type mulChunk struct {
 	valid     []int          // the lines of the valid items, in order
 	pts       []*ecmul.Point // the valid items
 	ks        []*big.Int
-	err       error // the batch as a whole failed
+	raw       rawItems // the raw format's valid items, for the bytes API
+	err       error    // the batch as a whole failed
 	done      chan struct{}
 	out       [][]byte // the output lines, one buffer per part
 	errOut    [][]byte // the raw format's error messages, one buffer per part
@@ -666,7 +667,15 @@ type mulChunk struct {
 	failed    int
 }
 
+// rawItems are the raw format's valid items as Engine.ScalarMultBytes
+// takes them, and its results: no allocation per item.
+type rawItems struct {
+	scalars, points, out []byte
+	status               []ecmul.Status
+}
+
 func (ch *mulChunk) reset() {
+	ch.raw.scalars, ch.raw.points = ch.raw.scalars[:0], ch.raw.points[:0]
 	clear(ch.errs)
 	clear(ch.pts)
 	clear(ch.ks)
@@ -709,8 +718,32 @@ func newParseScratch() *parseScratch {
 	return &parseScratch{make([]*ecmul.Point, parseBatch), make([]*big.Int, parseBatch), make([]error, parseBatch)}
 }
 
+// parseRaw appends raw records [lo, hi) of b to ch: each whole record's
+// scalar and its point as uncompressed SEC1, for the bytes API.
+func parseRaw(cd *codec, ch *mulChunk, b *lineBatch, lo, hi int) {
+	L := cd.c.ByteLen
+	for i := lo; i < hi; i++ {
+		rec := b.text[b.spans[i][0]:b.spans[i][1]]
+		var err error
+		if len(rec) != cd.recordSize() {
+			err = &lineError{b.nums[i], fmt.Errorf("a partial record of %d bytes at the end of the input (want %d)", len(rec), cd.recordSize()), cd.unit()}
+		} else {
+			ch.valid = append(ch.valid, ch.lines+i-lo)
+			ch.raw.scalars = append(ch.raw.scalars, rec[:L]...)
+			ch.raw.points = append(append(ch.raw.points, 4), rec[L:]...)
+		}
+		ch.errs = append(ch.errs, err)
+	}
+	ch.nums = append(ch.nums, b.nums[lo:hi]...)
+	ch.lines += hi - lo
+}
+
 // parse parses lines [lo, hi) of b on all cores and appends them to ch.
 func (s *parseScratch) parse(cd *codec, ch *mulChunk, b *lineBatch, lo, hi int) {
+	if cd.format == formatRaw {
+		parseRaw(cd, ch, b, lo, hi)
+		return
+	}
 	n := hi - lo
 	each(n, func(_, a, z int) {
 		for i := a; i < z; i++ {
@@ -917,12 +950,20 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 			go func() {
 				defer func() { <-sem; ch.done <- struct{}{} }()
 				reported := 0
-				res, err := eng.ScalarMultProgress(ctx, ch.pts, ch.ks, func(done, _ int) {
+				progress := func(done, _ int) {
 					if opts.progress != nil {
 						opts.progress(done - reported)
 					}
 					reported = done
-				})
+				}
+				if cd.format == formatRaw {
+					ch.err = computeRaw(ctx, eng, &ch.raw, len(ch.valid), progress)
+					if ch.err == nil || !errors.Is(ch.err, ecmul.ErrBytesLayout) {
+						formatRawChunk(cd, ch)
+					}
+					return
+				}
+				res, err := eng.ScalarMultProgress(ctx, ch.pts, ch.ks, progress)
 				ch.err = err
 				if res == nil && err != nil {
 					return
@@ -1024,6 +1065,68 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 	clear(ch.pts)
 	clear(ch.ks)
 	ch.pts, ch.ks, ch.formatted = ch.pts[:0], ch.ks[:0], true
+}
+
+// computeRaw runs a raw chunk's n valid items through the bytes API.
+func computeRaw(ctx context.Context, eng *ecmul.Engine, r *rawItems, n int, progress func(done, total int)) error {
+	size := 1 + 2*eng.Curve().ByteLen
+	if cap(r.out) < n*size {
+		r.out = make([]byte, n*size)
+	}
+	if cap(r.status) < n {
+		r.status = make([]ecmul.Status, n)
+	}
+	r.out, r.status = r.out[:n*size], r.status[:n]
+	return eng.ScalarMultBytesProgress(ctx, r.out, r.status, r.scalars, r.points, progress)
+}
+
+// formatRawChunk writes a computed raw chunk's records, on all cores, and
+// its failed items' reasons, as formatChunk does for the line formats.
+func formatRawChunk(cd *codec, ch *mulChunk) {
+	L := cd.c.ByteLen
+	size := 1 + L
+	if !cd.xOnly {
+		size += L
+	}
+	for n, i := range ch.valid {
+		if st := ch.raw.status[n]; st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
+			ch.errs[i] = &lineError{ch.nums[i], st.Err(), cd.unit()}
+		}
+	}
+	b := parts(ch.lines)
+	ch.out = slices.Grow(ch.out[:0], len(b)-1)[:len(b)-1]
+	ch.errOut = slices.Grow(ch.errOut[:0], len(b)-1)[:len(b)-1]
+	failed := make([]int, len(ch.out))
+	each(ch.lines, func(p, lo, hi int) {
+		buf, msgs := ch.out[p][:0], ch.errOut[p][:0]
+		n, _ := slices.BinarySearch(ch.valid, lo)
+		for i := lo; i < hi; i++ {
+			at := len(buf)
+			buf = append(buf, make([]byte, size)...)
+			rec := buf[at:]
+			if ch.errs[i] != nil {
+				failed[p]++
+				rec[0] = rawError
+				msgs = append(append(append(msgs, "ecmul mul: "...), oneLine(ch.errs[i].Error())...), '\n')
+				continue
+			}
+			for ch.valid[n] != i {
+				n++
+			}
+			switch ch.raw.status[n] {
+			case ecmul.StatusPoint:
+				rec[0] = rawPoint
+				copy(rec[1:], ch.raw.out[n*(1+2*L)+1:][:size-1])
+			case ecmul.StatusInfinity:
+				rec[0] = rawInfinity
+			}
+		}
+		ch.out[p], ch.errOut[p] = buf, msgs
+	})
+	for _, f := range failed {
+		ch.failed += f
+	}
+	ch.formatted = true
 }
 
 // oneLine keeps an error message on a single output line.
