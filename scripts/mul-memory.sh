@@ -10,7 +10,9 @@
 # of the output: two backends given the same CURVE, N and SEED must print the
 # same hash. The output file is deleted at the end (1.2 GB for 10^7 P-224
 # items). Exit status 1 when mul fails, an item fails, a line is missing or
-# the peak RSS exceeds CEILING_MIB.
+# the peak RSS exceeds CEILING_MIB. With "--format raw" among the MUL FLAGS,
+# gen writes raw records too, and records stand for lines (counted from the
+# output's size, the failed ones from the --stats line).
 #
 # Environment: ECMUL (.dev/ecmul), SEED (7), CEILING_MIB (the README's
 # ceiling: 300 for cpu, 600 for gpu), TMPDIR.
@@ -35,7 +37,12 @@ results=$work/results pidfile=$work/pid
 
 # The mul process records its own PID before it starts, so that the sampler
 # reads its /proc entry and not the pipeline's.
-"$ECMUL" gen --curve "$curve" --n "$n" --seed "$SEED" |
+gen_flags=()
+raw=false
+if [[ " $* " == *" --format raw "* || " $* " == *" --format=raw "* ]]; then
+  raw=true gen_flags=(--format raw)
+fi
+"$ECMUL" gen --curve "$curve" --n "$n" --seed "$SEED" "${gen_flags[@]}" |
   sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$pidfile" \
     "$ECMUL" mul --curve "$curve" --backend "$backend" --stats "$@" >"$results" 2>"$work/stderr" &
 pipeline=$!
@@ -63,8 +70,15 @@ set -e
 
 stats=$(grep -E '^ecmul mul: stats:' "$work/stderr" | tail -1 || true)
 field() { sed -n "s|.* $1=\([^ ]*\).*|\1|p" <<<"$stats"; }
-lines=$(wc -l <"$results")
-errors=$(grep -c '^error\|"error"' "$results" || true)
+if [[ $raw == true ]]; then
+  L=32
+  [[ ${curve,,} == p224 || ${curve,,} == p-224 ]] && L=28
+  lines=$(($(stat -c %s "$results") / (1 + 2 * L)))
+  errors=$(field failed)
+else
+  lines=$(wc -l <"$results")
+  errors=$(grep -c '^error\|"error"' "$results" || true)
+fi
 sha=$(sha256sum "$results" | cut -d' ' -f1)
 peak=$(field peak_rss_mib) seconds=$(field seconds) ops=$(field op/s)
 [[ $peak == n/a ]] && peak=""
@@ -89,7 +103,7 @@ cat >"$out" <<EOF
   "device": "$(json_str "$device")",
   "host_cpu": "$(json_str "$host_cpu")",
   "host_cores": $(nproc),
-  "command": "$(json_str "ecmul gen --curve $curve --n $n --seed $SEED | ecmul mul --curve $curve --backend $backend --stats${*:+ $*} > FILE")",
+  "command": "$(json_str "ecmul gen --curve $curve --n $n --seed $SEED${gen_flags[*]:+ ${gen_flags[*]}} | ecmul mul --curve $curve --backend $backend --stats${*:+ $*} > FILE")",
   "curve": "$curve",
   "backend": "$backend",
   "items_in": $n,
