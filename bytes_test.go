@@ -140,7 +140,7 @@ func TestScalarMultBytesGPUFake(t *testing.T) {
 			e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 5}})
 			for _, compressed := range []bool{false, true} {
 				b := newBytesItems(t, c, 23, compressed, 12)
-				out := make([]byte, len(b.want)*(1+2*c.ByteLen))
+				out := bytes.Repeat([]byte{0xee}, len(b.want)*(1+2*c.ByteLen))
 				status := make([]ecmul.Status, len(b.want))
 				require.NoError(t, e.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
 				requireBytesResults(t, c, b, out, status)

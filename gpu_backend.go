@@ -256,7 +256,7 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 			parallel(hi-lo, r.workers, func(a, c int) {
 				for k := a; k < c; k++ {
 					if err := su.PrepareBytes(&items[k], b.scalar(lo+k), b.point(lo+k)); err != nil {
-						b.status[lo+k] = statusOf(err)
+						b.put(lo+k, statusOf(err), nil)
 					}
 					su.PackItem(in, scalars, hi-lo, k, &items[k])
 				}

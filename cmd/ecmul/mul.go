@@ -658,6 +658,8 @@ type mulChunk struct {
 	valid     []int          // the lines of the valid items, in order
 	pts       []*ecmul.Point // the valid items
 	ks        []*big.Int
+	text      []byte   // the lines back to back, until the chunk is parsed
+	spans     [][2]int // where each line is in text; {-1, -1}: too long
 	raw       rawItems // the raw format's valid items, for the bytes API
 	err       error    // the batch as a whole failed
 	done      chan struct{}
@@ -707,68 +709,70 @@ func (b *lineBatch) add(line []byte, num int, tooLong bool) {
 	b.text = append(b.text, line...)
 }
 
-// parseScratch holds one batch's parsed items between parsing and the chunk.
-type parseScratch struct {
-	pts  []*ecmul.Point
-	ks   []*big.Int
-	errs []error
-}
-
-func newParseScratch() *parseScratch {
-	return &parseScratch{make([]*ecmul.Point, parseBatch), make([]*big.Int, parseBatch), make([]error, parseBatch)}
-}
-
-// parseRaw appends raw records [lo, hi) of b to ch: each whole record's
-// scalar and its point as uncompressed SEC1, for the bytes API.
-func parseRaw(cd *codec, ch *mulChunk, b *lineBatch, lo, hi int) {
-	L := cd.c.ByteLen
+// addLines copies lines [lo, hi) of b into ch, unparsed: a chunk is parsed
+// as a whole, on all cores, once it is handed on.
+func (ch *mulChunk) addLines(b *lineBatch, lo, hi int) {
 	for i := lo; i < hi; i++ {
-		rec := b.text[b.spans[i][0]:b.spans[i][1]]
-		var err error
-		if len(rec) != cd.recordSize() {
-			err = &lineError{b.nums[i], fmt.Errorf("a partial record of %d bytes at the end of the input (want %d)", len(rec), cd.recordSize()), cd.unit()}
-		} else {
-			ch.valid = append(ch.valid, ch.lines+i-lo)
-			ch.raw.scalars = append(ch.raw.scalars, rec[:L]...)
-			ch.raw.points = append(append(ch.raw.points, 4), rec[L:]...)
+		sp := b.spans[i]
+		if sp[0] < 0 {
+			ch.spans = append(ch.spans, sp)
+			continue
 		}
-		ch.errs = append(ch.errs, err)
+		at := len(ch.text)
+		ch.text = append(ch.text, b.text[sp[0]:sp[1]]...)
+		ch.spans = append(ch.spans, [2]int{at, len(ch.text)})
 	}
 	ch.nums = append(ch.nums, b.nums[lo:hi]...)
 	ch.lines += hi - lo
 }
 
-// parse parses lines [lo, hi) of b on all cores and appends them to ch.
-func (s *parseScratch) parse(cd *codec, ch *mulChunk, b *lineBatch, lo, hi int) {
+// parse parses every line of ch on all cores into its items, errors and
+// list of valid lines, then lets go of the text.
+func (ch *mulChunk) parse(cd *codec) {
+	n := ch.lines
+	ch.errs = append(ch.errs[:0], make([]error, n)...)
 	if cd.format == formatRaw {
-		parseRaw(cd, ch, b, lo, hi)
-		return
-	}
-	n := hi - lo
-	each(n, func(_, a, z int) {
-		for i := a; i < z; i++ {
-			if sp := b.spans[lo+i]; sp[0] < 0 {
-				s.errs[i] = fmt.Errorf("longer than %d bytes", maxLine)
-			} else {
-				s.pts[i], s.ks[i], s.errs[i] = cd.parse(string(b.text[sp[0]:sp[1]]))
+		ch.parseRaw(cd)
+	} else {
+		pts, ks := make([]*ecmul.Point, n), make([]*big.Int, n)
+		each(n, func(_, a, z int) {
+			for i := a; i < z; i++ {
+				if sp := ch.spans[i]; sp[0] < 0 {
+					ch.errs[i] = fmt.Errorf("longer than %d bytes", maxLine)
+				} else {
+					pts[i], ks[i], ch.errs[i] = cd.parse(string(ch.text[sp[0]:sp[1]]))
+				}
 			}
-			if s.errs[i] != nil {
-				s.errs[i] = &lineError{b.nums[lo+i], s.errs[i], cd.unit()}
+		})
+		for i := range n {
+			if ch.errs[i] == nil {
+				ch.valid = append(ch.valid, i)
+				ch.pts, ch.ks = append(ch.pts, pts[i]), append(ch.ks, ks[i])
 			}
 		}
-	})
-	for i := range n {
-		if s.errs[i] == nil {
-			ch.valid = append(ch.valid, ch.lines+i)
-			ch.pts, ch.ks = append(ch.pts, s.pts[i]), append(ch.ks, s.ks[i])
-		}
-		ch.errs = append(ch.errs, s.errs[i])
 	}
-	ch.nums = append(ch.nums, b.nums[lo:hi]...)
-	ch.lines += n
-	clear(s.pts)
-	clear(s.ks)
-	clear(s.errs)
+	for i, err := range ch.errs {
+		if err != nil {
+			ch.errs[i] = &lineError{ch.nums[i], err, cd.unit()}
+		}
+	}
+	ch.text, ch.spans = ch.text[:0], ch.spans[:0]
+}
+
+// parseRaw takes ch's raw records as the bytes API does: each whole
+// record's scalar, and its point as uncompressed SEC1.
+func (ch *mulChunk) parseRaw(cd *codec) {
+	L := cd.c.ByteLen
+	for i := range ch.lines {
+		rec := ch.text[ch.spans[i][0]:ch.spans[i][1]]
+		if len(rec) != cd.recordSize() {
+			ch.errs[i] = fmt.Errorf("a partial record of %d bytes at the end of the input (want %d)", len(rec), cd.recordSize())
+			continue
+		}
+		ch.valid = append(ch.valid, i)
+		ch.raw.scalars = append(ch.raw.scalars, rec[:L]...)
+		ch.raw.points = append(append(ch.raw.points, 4), rec[L:]...)
+	}
 }
 
 // parts splits n items among the cores: the bounds of each part.
@@ -885,7 +889,6 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 				return false
 			}
 		}
-		scratch := newParseScratch()
 		pause := time.NewTimer(pauseFlush)
 		pause.Stop()
 		for {
@@ -923,7 +926,7 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 					}
 				}
 				n := min(len(b.nums)-off, opts.chunk-ch.lines)
-				scratch.parse(cd, ch, b, off, off+n)
+				ch.addLines(b, off, off+n)
 				off += n
 				if ch.lines == opts.chunk && !hand() {
 					return
@@ -949,6 +952,7 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 			}
 			go func() {
 				defer func() { <-sem; ch.done <- struct{}{} }()
+				ch.parse(cd)
 				reported := 0
 				progress := func(done, _ int) {
 					if opts.progress != nil {
