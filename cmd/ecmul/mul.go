@@ -669,15 +669,9 @@ type mulChunk struct {
 	failed    int
 }
 
-// rawItems are the raw format's valid items as Engine.ScalarMultBytes
-// takes them, and its results: no allocation per item.
-type rawItems struct {
-	scalars, points, out []byte
-	status               []ecmul.Status
-}
-
 func (ch *mulChunk) reset() {
 	ch.raw.scalars, ch.raw.points = ch.raw.scalars[:0], ch.raw.points[:0]
+	ch.text, ch.spans = ch.text[:0], ch.spans[:0]
 	clear(ch.errs)
 	clear(ch.pts)
 	clear(ch.ks)
@@ -727,12 +721,13 @@ func (ch *mulChunk) addLines(b *lineBatch, lo, hi int) {
 }
 
 // parse parses every line of ch on all cores into its items, errors and
-// list of valid lines, then lets go of the text.
+// list of valid lines; the text stays until the chunk is reset, for the
+// reasons of refused points.
 func (ch *mulChunk) parse(cd *codec) {
 	n := ch.lines
 	ch.errs = append(ch.errs[:0], make([]error, n)...)
-	if cd.format == formatRaw {
-		ch.parseRaw(cd)
+	if cd.usesBytes() {
+		ch.parseBytes(cd)
 	} else {
 		pts, ks := make([]*ecmul.Point, n), make([]*big.Int, n)
 		each(n, func(_, a, z int) {
@@ -755,23 +750,6 @@ func (ch *mulChunk) parse(cd *codec) {
 		if err != nil {
 			ch.errs[i] = &lineError{ch.nums[i], err, cd.unit()}
 		}
-	}
-	ch.text, ch.spans = ch.text[:0], ch.spans[:0]
-}
-
-// parseRaw takes ch's raw records as the bytes API does: each whole
-// record's scalar, and its point as uncompressed SEC1.
-func (ch *mulChunk) parseRaw(cd *codec) {
-	L := cd.c.ByteLen
-	for i := range ch.lines {
-		rec := ch.text[ch.spans[i][0]:ch.spans[i][1]]
-		if len(rec) != cd.recordSize() {
-			ch.errs[i] = fmt.Errorf("a partial record of %d bytes at the end of the input (want %d)", len(rec), cd.recordSize())
-			continue
-		}
-		ch.valid = append(ch.valid, i)
-		ch.raw.scalars = append(ch.raw.scalars, rec[:L]...)
-		ch.raw.points = append(append(ch.raw.points, 4), rec[L:]...)
 	}
 }
 
@@ -960,10 +938,10 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 					}
 					reported = done
 				}
-				if cd.format == formatRaw {
-					ch.err = computeRaw(ctx, eng, &ch.raw, len(ch.valid), progress)
+				if cd.usesBytes() {
+					ch.err = computeBytes(ctx, eng, &ch.raw, len(ch.valid), progress)
 					if ch.err == nil || !errors.Is(ch.err, ecmul.ErrBytesLayout) {
-						formatRawChunk(cd, ch)
+						formatBytesChunk(cd, ch)
 					}
 					return
 				}
@@ -1069,68 +1047,6 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 	clear(ch.pts)
 	clear(ch.ks)
 	ch.pts, ch.ks, ch.formatted = ch.pts[:0], ch.ks[:0], true
-}
-
-// computeRaw runs a raw chunk's n valid items through the bytes API.
-func computeRaw(ctx context.Context, eng *ecmul.Engine, r *rawItems, n int, progress func(done, total int)) error {
-	size := 1 + 2*eng.Curve().ByteLen
-	if cap(r.out) < n*size {
-		r.out = make([]byte, n*size)
-	}
-	if cap(r.status) < n {
-		r.status = make([]ecmul.Status, n)
-	}
-	r.out, r.status = r.out[:n*size], r.status[:n]
-	return eng.ScalarMultBytesProgress(ctx, r.out, r.status, r.scalars, r.points, progress)
-}
-
-// formatRawChunk writes a computed raw chunk's records, on all cores, and
-// its failed items' reasons, as formatChunk does for the line formats.
-func formatRawChunk(cd *codec, ch *mulChunk) {
-	L := cd.c.ByteLen
-	size := 1 + L
-	if !cd.xOnly {
-		size += L
-	}
-	for n, i := range ch.valid {
-		if st := ch.raw.status[n]; st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
-			ch.errs[i] = &lineError{ch.nums[i], st.Err(), cd.unit()}
-		}
-	}
-	b := parts(ch.lines)
-	ch.out = slices.Grow(ch.out[:0], len(b)-1)[:len(b)-1]
-	ch.errOut = slices.Grow(ch.errOut[:0], len(b)-1)[:len(b)-1]
-	failed := make([]int, len(ch.out))
-	each(ch.lines, func(p, lo, hi int) {
-		buf, msgs := ch.out[p][:0], ch.errOut[p][:0]
-		n, _ := slices.BinarySearch(ch.valid, lo)
-		for i := lo; i < hi; i++ {
-			at := len(buf)
-			buf = append(buf, make([]byte, size)...)
-			rec := buf[at:]
-			if ch.errs[i] != nil {
-				failed[p]++
-				rec[0] = rawError
-				msgs = append(append(append(msgs, "ecmul mul: "...), oneLine(ch.errs[i].Error())...), '\n')
-				continue
-			}
-			for ch.valid[n] != i {
-				n++
-			}
-			switch ch.raw.status[n] {
-			case ecmul.StatusPoint:
-				rec[0] = rawPoint
-				copy(rec[1:], ch.raw.out[n*(1+2*L)+1:][:size-1])
-			case ecmul.StatusInfinity:
-				rec[0] = rawInfinity
-			}
-		}
-		ch.out[p], ch.errOut[p] = buf, msgs
-	})
-	for _, f := range failed {
-		ch.failed += f
-	}
-	ch.formatted = true
 }
 
 // oneLine keeps an error message on a single output line.

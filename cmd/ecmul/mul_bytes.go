@@ -1,0 +1,272 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+
+	"github.com/rnsec/ecmul"
+)
+
+// The hex and raw formats go through Engine.ScalarMultBytes: each chunk's
+// valid items are laid out as fixed-width scalars and uncompressed SEC1
+// points, with no allocation per item.
+
+// usesBytes reports whether a format's chunks go through the bytes API.
+func (cd *codec) usesBytes() bool { return cd.format == formatRaw || cd.format == formatHex }
+
+// rawItems are a chunk's valid items as Engine.ScalarMultBytes takes them,
+// and its results.
+type rawItems struct {
+	scalars, points, out []byte
+	status               []ecmul.Status
+}
+
+// parseBytes parses ch's lines (or records) into ch.raw on all cores, then
+// keeps the valid ones, in order.
+func (ch *mulChunk) parseBytes(cd *codec) {
+	n, L := ch.lines, cd.c.ByteLen
+	ch.raw.scalars = resize(ch.raw.scalars, n*L)
+	ch.raw.points = resize(ch.raw.points, n*(1+2*L))
+	each(n, func(_, a, z int) {
+		for i := a; i < z; i++ {
+			sc, pt := ch.raw.scalars[i*L:(i+1)*L], ch.raw.points[i*(1+2*L):(i+1)*(1+2*L)]
+			if sp := ch.spans[i]; sp[0] < 0 {
+				ch.errs[i] = fmt.Errorf("longer than %d bytes", maxLine)
+			} else {
+				ch.errs[i] = cd.parseInto(sc, pt, ch.text[sp[0]:sp[1]])
+			}
+		}
+	})
+	k := 0
+	for i := range n {
+		if ch.errs[i] != nil {
+			continue
+		}
+		ch.valid = append(ch.valid, i)
+		copy(ch.raw.scalars[k*L:], ch.raw.scalars[i*L:(i+1)*L])
+		copy(ch.raw.points[k*(1+2*L):], ch.raw.points[i*(1+2*L):(i+1)*(1+2*L)])
+		k++
+	}
+	ch.raw.scalars, ch.raw.points = ch.raw.scalars[:k*L], ch.raw.points[:k*(1+2*L)]
+}
+
+func resize(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// parseInto reads one hex line or raw record into a scalar of L bytes and
+// an uncompressed SEC1 point. A hex line of plain fields is decoded in
+// place; anything else (a 0x prefix, more digits than L bytes, a scalar
+// reduced mod n, an error) takes the *big.Int parser, whose messages the
+// other formats share.
+func (cd *codec) parseInto(scalar, point, text []byte) error {
+	L := cd.c.ByteLen
+	point[0] = 4
+	if cd.format == formatRaw {
+		if len(text) != cd.recordSize() {
+			return fmt.Errorf("a partial record of %d bytes at the end of the input (want %d)", len(text), cd.recordSize())
+		}
+		copy(scalar, text[:L])
+		copy(point[1:], text[L:])
+		return nil
+	}
+	if f, ok := threeFields(text); ok && hexInto(scalar, f[0]) && hexInto(point[1:1+L], f[1]) && hexInto(point[1+L:], f[2]) {
+		return nil
+	}
+	p, k, err := cd.parse(string(text))
+	if err != nil {
+		return err
+	}
+	if k.BitLen() > 8*L {
+		k = new(big.Int).Mod(k, cd.c.N)
+	}
+	k.FillBytes(scalar)
+	p.X.FillBytes(point[1 : 1+L])
+	p.Y.FillBytes(point[1+L:])
+	return nil
+}
+
+// threeFields splits a line into exactly three fields separated by spaces
+// or tabs, without allocating.
+func threeFields(line []byte) (f [3][]byte, ok bool) {
+	n := 0
+	for i := 0; i < len(line); {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		if n == 3 {
+			return f, false
+		}
+		f[n], n, i = line[i:j], n+1, j
+	}
+	return f, n == 3
+}
+
+// hexInto decodes a field of hex digits (no prefix) into dst, right-aligned,
+// when it has at most 2·len(dst) digits, all hex.
+func hexInto(dst, field []byte) bool {
+	if len(field) == 0 || len(field) > 2*len(dst) {
+		return false
+	}
+	clear(dst)
+	at := len(dst) - (len(field)+1)/2
+	if len(field)%2 == 1 {
+		v, ok := hexDigit(field[0])
+		if !ok {
+			return false
+		}
+		dst[at], at, field = v, at+1, field[1:]
+	}
+	_, err := hex.Decode(dst[at:], field)
+	return err == nil
+}
+
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// computeBytes runs a chunk's n valid items through the bytes API.
+func computeBytes(ctx context.Context, eng *ecmul.Engine, r *rawItems, n int, progress func(done, total int)) error {
+	size := 1 + 2*eng.Curve().ByteLen
+	r.out = resize(r.out, n*size)
+	if cap(r.status) < n {
+		r.status = make([]ecmul.Status, n)
+	}
+	r.status = r.status[:n]
+	return eng.ScalarMultBytesProgress(ctx, r.out, r.status, r.scalars, r.points, progress)
+}
+
+// formatBytesChunk writes a computed chunk's output, on all cores: raw
+// records, or hex lines; a failed item's reason goes to standard error
+// (raw) or its line (hex). A point the engine refused is parsed again by
+// the *big.Int parser and validated, so its reason reads as in the other
+// formats.
+func formatBytesChunk(cd *codec, ch *mulChunk) {
+	for n, i := range ch.valid {
+		if st := ch.raw.status[n]; st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
+			ch.errs[i] = &lineError{ch.nums[i], cd.reason(ch, i, st), cd.unit()}
+		}
+	}
+	b := parts(ch.lines)
+	ch.out = resizeBufs(ch.out, len(b)-1)
+	ch.errOut = resizeBufs(ch.errOut, len(b)-1)
+	failed := make([]int, len(ch.out))
+	each(ch.lines, func(p, lo, hi int) {
+		buf, msgs := ch.out[p][:0], ch.errOut[p][:0]
+		n := 0
+		for n < len(ch.valid) && ch.valid[n] < lo {
+			n++
+		}
+		for i := lo; i < hi; i++ {
+			if ch.errs[i] != nil {
+				failed[p]++
+				if cd.format == formatRaw {
+					msgs = append(append(append(msgs, "ecmul mul: "...), oneLine(ch.errs[i].Error())...), '\n')
+				}
+				buf = cd.appendBytesResult(buf, ecmul.StatusNotComputed, nil, ch.errs[i])
+				continue
+			}
+			for ch.valid[n] != i {
+				n++
+			}
+			size := 1 + 2*cd.c.ByteLen
+			buf = cd.appendBytesResult(buf, ch.raw.status[n], ch.raw.out[n*size+1:(n+1)*size], nil)
+		}
+		ch.out[p], ch.errOut[p] = buf, msgs
+	})
+	for _, f := range failed {
+		ch.failed += f
+	}
+	ch.formatted = true
+}
+
+func resizeBufs(b [][]byte, n int) [][]byte {
+	for len(b) < n {
+		b = append(b, nil)
+	}
+	return b[:n]
+}
+
+// reason is why item i of ch failed with status st. A refused point is
+// parsed again by the *big.Int parser (hex) or read from its record (raw)
+// and validated by Curve.Validate, so that its reason reads as in the
+// other formats.
+func (cd *codec) reason(ch *mulChunk, i int, st ecmul.Status) error {
+	sp := ch.spans[i]
+	if st == ecmul.StatusResultCheck || st == ecmul.StatusNotComputed || sp[0] < 0 {
+		return st.Err()
+	}
+	text := ch.text[sp[0]:sp[1]]
+	var x, y *big.Int
+	if cd.format == formatRaw {
+		L := cd.c.ByteLen
+		x, y = new(big.Int).SetBytes(text[L:2*L]), new(big.Int).SetBytes(text[2*L:])
+	} else {
+		p, _, err := cd.parse(string(text))
+		if err != nil {
+			return err
+		}
+		x, y = p.X, p.Y
+	}
+	if err := cd.c.Validate(x, y); err != nil {
+		return err
+	}
+	return st.Err()
+}
+
+// appendBytesResult appends one item's output: a raw record (status ‖ x ‖
+// y, or status ‖ x) or a hex line, from xy (x ‖ y) when st is StatusPoint.
+func (cd *codec) appendBytesResult(dst []byte, st ecmul.Status, xy []byte, err error) []byte {
+	L := cd.c.ByteLen
+	if cd.format == formatRaw {
+		size := 1 + L
+		if !cd.xOnly {
+			size += L
+		}
+		at := len(dst)
+		dst = append(dst, make([]byte, size)...)
+		rec := dst[at:]
+		switch {
+		case err != nil:
+			rec[0] = rawError
+		case st == ecmul.StatusPoint:
+			rec[0] = rawPoint
+			copy(rec[1:], xy[:size-1])
+		default:
+			rec[0] = rawInfinity
+		}
+		return dst
+	}
+	switch {
+	case err != nil:
+		dst = append(append(dst, "error: "...), oneLine(err.Error())...)
+	case st == ecmul.StatusPoint:
+		dst = hex.AppendEncode(dst, xy[:L])
+		if !cd.xOnly {
+			dst = hex.AppendEncode(append(dst, ' '), xy[L:])
+		}
+	default:
+		dst = append(dst, "infinity"...)
+	}
+	return append(dst, '\n')
+}

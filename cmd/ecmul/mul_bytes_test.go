@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/big"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul/curves"
+)
+
+// TestParseIntoMatchesBigParser: the bytes path's decoding of hex lines
+// gives the bytes the *big.Int parser's values encode (the scalar reduced
+// mod n when it is longer than the field), and fails exactly where that
+// parser fails, on lines of every shape: odd digit counts, leading zeros,
+// 0x prefixes, upper case, tabs, long scalars, bad digits, wrong field
+// counts, coordinates of more than L bytes.
+func TestParseIntoMatchesBigParser(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	for _, c := range curves.All() {
+		cd := &codec{c: c, format: formatHex}
+		L := c.ByteLen
+		field := func() string {
+			v := new(big.Int).Rand(rng, new(big.Int).Lsh(big.NewInt(1), uint(rng.Intn(8*L+9))))
+			s := v.Text(16)
+			switch rng.Intn(8) {
+			case 0:
+				s = strings.Repeat("0", rng.Intn(6)) + s
+			case 1:
+				s = "0x" + s
+			case 2:
+				s = strings.ToUpper(s)
+			case 3:
+				s = s + "g"
+			case 4:
+				s = ""
+			}
+			return s
+		}
+		for trial := range 3000 {
+			sep := []string{" ", "\t", "  "}[rng.Intn(3)]
+			fs := []string{field(), field(), field()}
+			if trial%50 == 0 {
+				fs = append(fs, "1")
+			}
+			if trial%61 == 0 {
+				fs[0] = new(big.Int).Lsh(big.NewInt(3), 500).Text(16)
+			}
+			line := strings.Join(fs, sep)
+			sc, pt := make([]byte, L), make([]byte, 1+2*L)
+			err := cd.parseInto(sc, pt, []byte(line))
+			p, k, wantErr := cd.parse(line)
+			if wantErr != nil {
+				require.EqualError(t, err, wantErr.Error(), "%s: %q", c.Name, line)
+				continue
+			}
+			require.NoError(t, err, "%s: %q", c.Name, line)
+			kk := new(big.Int).Set(k)
+			if kk.BitLen() > 8*L {
+				kk.Mod(kk, c.N)
+			}
+			require.Equal(t, kk.FillBytes(make([]byte, L)), sc, "%s: %q scalar", c.Name, line)
+			require.Equal(t, c.EncodeSEC1(p, false), pt, "%s: %q point", c.Name, line)
+		}
+	}
+}
+
+func TestThreeFields(t *testing.T) {
+	for line, want := range map[string][]string{
+		"a b c":        {"a", "b", "c"},
+		"  a\t\tb c  ": {"a", "b", "c"},
+		"a b":          nil,
+		"a b c d":      nil,
+		"":             nil,
+	} {
+		f, ok := threeFields([]byte(line))
+		require.Equal(t, want != nil, ok, "%q", line)
+		if ok {
+			require.Equal(t, want, []string{string(f[0]), string(f[1]), string(f[2])}, "%q", line)
+		}
+	}
+}
+
+func TestHexInto(t *testing.T) {
+	dst := make([]byte, 4)
+	for field, want := range map[string][]byte{
+		"1":         {0, 0, 0, 1},
+		"abc":       {0, 0, 0x0a, 0xbc},
+		"DEADbeef":  {0xde, 0xad, 0xbe, 0xef},
+		"0deadbee":  {0x0d, 0xea, 0xdb, 0xee},
+		"123456789": nil, "": nil, "xy": nil, "0x12": nil,
+	} {
+		ok := hexInto(dst, []byte(field))
+		require.Equal(t, want != nil, ok, "%q", field)
+		if ok {
+			require.True(t, bytes.Equal(want, dst), fmt.Sprintf("%q: %x", field, dst))
+		}
+	}
+}
