@@ -126,7 +126,8 @@ func (p *Pool) active() []int {
 }
 
 // Run computes a batch as Engine.Run does, its chunks shared among the
-// pool's devices. It fails only when every device taking part failed, or a
+// pool's devices; a batch of fewer than Config.Chunk items per device is cut
+// into one chunk per device. It fails only when every device taking part failed, or a
 // Drain failed, or ctx ended; Stats.Devices says how each device did.
 // Fill may run more than once for a chunk (again on another device after
 // a fault); Drain runs at most once for each item.
@@ -138,7 +139,7 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	}
 	start := time.Now()
 	active := p.active()
-	w := newWork(b.Count, p.engines[0].cfg.Chunk, len(active))
+	w := newWork(b.Count, chunkFor(b.Count, p.engines[0].cfg.Chunk, len(active)), len(active))
 	shares := make([]DeviceStats, len(active))
 	var wg sync.WaitGroup
 	for i, ei := range active {
@@ -156,6 +157,16 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 		total.add(shares[i].Stats)
 	}
 	return total, w.failed()
+}
+
+// chunkFor is the chunk size of a batch of count items on devices
+// devices: at most chunk, and small enough that every device gets a part of
+// a small batch.
+func chunkFor(count, chunk, devices int) int {
+	if per := (count + devices - 1) / devices; per < chunk {
+		return max(per, 1)
+	}
+	return chunk
 }
 
 // KernelTimes runs Engine.KernelTimes on every device that takes part in

@@ -290,3 +290,20 @@ func TestPoolDrainError(t *testing.T) {
 		require.NoError(t, d.Fault, "a caller's error is no device's fault")
 	}
 }
+
+// TestPoolSplitsSmallBatches: a batch of fewer than a chunk per device is
+// cut into one chunk per device, so every device takes part.
+func TestPoolSplitsSmallBatches(t *testing.T) {
+	f := newPoolFixture(t, 8, 2)
+	f.cfg.Chunk = 100
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	defer p.Close()
+	var l drainLog
+	st, err := p.Run(context.Background(), startTogether(f.loggedBatch(&l), 2))
+	require.NoError(t, err)
+	f.requireEach(t, &l)
+	require.Equal(t, 2, st.Chunks)
+	require.Equal(t, 1, st.Devices[0].Chunks)
+	require.Equal(t, 1, st.Devices[1].Chunks)
+}

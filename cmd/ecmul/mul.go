@@ -162,7 +162,9 @@ func newEngine(f *mulFlags) (eng *ecmul.Engine, usage bool, err error) {
 	if err != nil {
 		return nil, true, err
 	}
-	eng, err = ecmul.New(c, ecmul.Options{Backend: b, Schedule: s, Ext: v, GPU: ecmul.GPUOptions{Devices: devs}})
+	// a batch is one --chunk: the GPU's launches and pinned buffers take
+	// that size too
+	eng, err = ecmul.New(c, ecmul.Options{Backend: b, Schedule: s, Ext: v, GPU: ecmul.GPUOptions{Devices: devs, Chunk: f.chunk}})
 	return eng, false, err
 }
 
