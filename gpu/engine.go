@@ -29,8 +29,9 @@ type Config struct {
 // caller chunk by chunk. Fill writes items [lo, hi) into in and scalars,
 // row r of item lo+i at r·(hi−lo) + i; Drain reads the outputs of [lo, hi)
 // in the same layout. Fill runs on the engine's thread, between launches;
-// Drain runs on its own goroutine while later chunks compute, at most two
-// at a time, and must not keep out after it returns.
+// Drain runs on its own goroutine while later chunks compute, reading the
+// pinned buffer itself (its slot takes no new chunk until Drain returns),
+// and must not keep out after it returns.
 type Batch struct {
 	Count int
 	Fill  func(lo, hi int, in, scalars []uint32)
@@ -66,6 +67,16 @@ type slot struct {
 	evCopyIn                  Event
 	lo, hi                    int
 	busy                      bool
+	drained                   chan struct{} // closed when the Drain of the slot's last chunk returns; nil if none ran
+}
+
+// awaitDrain waits until the Drain reading the slot's pinned outputs has
+// returned, so that the slot can take its next chunk.
+func (s *slot) awaitDrain() {
+	if s.drained != nil {
+		<-s.drained
+		s.drained = nil
+	}
 }
 
 // Engine runs one kernel on one device. Every driver call happens on one
@@ -309,10 +320,7 @@ func (e *Engine) runOn(ctx context.Context, b Batch, w *work) (Stats, error) {
 // end of ctx fails the batch. It returns the driver error, once the
 // device's drains are over.
 func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) error {
-	var (
-		drains sync.WaitGroup
-		sem    = make(chan struct{}, 2)
-	)
+	var drains sync.WaitGroup
 	// finish waits for slot s, times it and hands its outputs to a drain.
 	finish := func(s *slot) error {
 		if !s.busy {
@@ -324,12 +332,13 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		s.busy = false
 		e.timeSlot(s, st)
 		n := s.hi - s.lo
-		out := append([]uint32(nil), words(s.hostOut, e.cfg.OutRows*n)...)
+		out := words(s.hostOut, e.cfg.OutRows*n)
 		lo, hi := s.lo, s.hi
 		w.done()
-		sem <- struct{}{}
+		drained := make(chan struct{})
+		s.drained = drained
 		drains.Go(func() {
-			defer func() { <-sem }()
+			defer close(drained)
 			if err := b.Drain(lo, hi, out); err != nil {
 				w.fail(err)
 			}
@@ -359,6 +368,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 			break
 		}
 		n := ch.hi - ch.lo
+		s.awaitDrain()
 		t0 := time.Now()
 		b.Fill(ch.lo, ch.hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
 		st.FillMs += msSince(t0)
@@ -381,6 +391,9 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		w.deviceFailed(fault, held)
 	}
 	drains.Wait()
+	for i := range e.slots {
+		e.slots[i].drained = nil
+	}
 	return fault
 }
 
