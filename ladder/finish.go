@@ -194,8 +194,12 @@ func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Elem
 		f.Sub(&s.d, &m2, &o[0])
 		f.Sub(&s.d, &s.d, &o[1])
 		f.Mul(&s.den, &s.d, &o[2])
-		if s.den.IsZero() || in.fixed(i) != FixedNone {
-			s.den = f.One()
+		// a zero denominator, or an item whose result is fixed, takes part
+		// in the shared inversion as one: chosen by a mask, not a branch
+		replace := zeroMask(&s.den) | fixedMask(in.fixed(i))
+		one := f.One()
+		for l := range s.den {
+			s.den[l] = one[l]&replace | s.den[l]&^replace
 		}
 		s.pre = acc
 		f.Mul(&acc, &acc, &s.den)
@@ -222,16 +226,32 @@ func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Elem
 		f.Mul(&y, &y, &s.d)
 		f.Mul(&y, &y, &invDen)
 		f.Mul(&y, &y, &yg)
-		switch in.fixed(i) {
-		case FixedInfinity:
-			out.infinity(i)
+		// −G for k ≡ −1, selected by a mask
+		var negY fp.Element
+		f.Neg(&negY, &yg)
+		neg := fixedMask(in.fixed(i) ^ FixedNegBase) ^ ^uint64(0) // all ones for FixedNegBase
+		for l := range x {
+			x[l] = xg[l]&neg | x[l]&^neg
+			y[l] = negY[l]&neg | y[l]&^neg
+		}
+		if in.fixed(i) == FixedInfinity {
+			out.infinity(i) // the result says so itself
 			continue
-		case FixedNegBase:
-			x = xg
-			f.Neg(&y, &yg)
 		}
 		emit(h, out, i, &x, &y)
 	}
+}
+
+// zeroMask returns all ones when z is zero, else zero, without a branch.
+func zeroMask(z *fp.Element) uint64 {
+	d := z[0] | z[1] | z[2] | z[3]
+	return ((d | -d) >> 63) - 1
+}
+
+// fixedMask returns all ones for an item whose result is fixed, else zero.
+func fixedMask(f Fixed) uint64 {
+	d := uint64(f)
+	return -((d | -d) >> 63)
 }
 
 // affineScratch is one item's state between the two passes of the batched

@@ -47,14 +47,14 @@ type inChannel struct {
 // barrett returns s mod m for any s < 2^64 and m > 1 not a power of two,
 // with recip = ⌊2^64/m⌋ = 2^64/m − ε, 0 < ε < 1: then
 // s/m − 1 < s/m − s·ε/2^64 = s·recip/2^64 <= s/m, so q = ⌊s·recip/2^64⌋ is
-// ⌊s/m⌋ or one less, s − q·m < 2m, and one conditional subtraction ends it.
+// ⌊s/m⌋ or one less, s − q·m < 2m, and one conditional subtraction ends it,
+// made without a branch (the residues of results are secrets in ECDH).
 func barrett(s, m, recip uint64) uint64 {
 	q, _ := bits.Mul64(s, recip)
 	r := s - q*m
-	if r >= m {
-		r -= m
-	}
-	return r
+	d, borrow := bits.Sub64(r, m, 0)
+	keep := -borrow // r < m: keep r; selected by a mask, not a branch
+	return r&keep | d&^keep
 }
 
 // halves32 splits a canonical element into eight 32-bit words.

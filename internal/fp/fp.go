@@ -5,8 +5,11 @@
 // costs microseconds and allocations per item.
 //
 // Every Element a Field produces is canonical, below p, so that IsZero and
-// Equal compare values. The code is not constant time: it handles public
-// results of the scalar multiplication, not secrets.
+// Equal compare values. The arithmetic (Mul, Square, Add, Sub, Neg,
+// Reduce5, and Exp for a public exponent) runs without a branch or an index
+// on the values, since it handles the results of scalar multiplications
+// (ECDH shared secrets); IsZero, Equal, Sqrt and the conversions from
+// math/big do not, and serve public data and checks.
 package fp
 
 import (
@@ -106,11 +109,12 @@ func (f *Field) reduceOnce(z *Element, t *[Limbs]uint64, hi uint64) {
 	s[2], b = bits.Sub64(t[2], f.p[2], b)
 	s[3], b = bits.Sub64(t[3], f.p[3], b)
 	_, b = bits.Sub64(hi, 0, b)
-	if b != 0 { // (hi, t) < p
-		*z = Element(*t)
-		return
-	}
-	*z = Element(s)
+	// b = 1: (hi, t) < p, keep t
+	keep := -b
+	z[0] = t[0]&keep | s[0]&^keep
+	z[1] = t[1]&keep | s[1]&^keep
+	z[2] = t[2]&keep | s[2]&^keep
+	z[3] = t[3]&keep | s[3]&^keep
 }
 
 // Mul sets z = x·y·R^{-1} mod p: the Montgomery product, so the Montgomery
@@ -166,11 +170,12 @@ func (f *Field) Mul(z, x, y *Element) {
 	s2, b := bits.Sub64(t2, p[2], b)
 	s3, b := bits.Sub64(t3, p[3], b)
 	_, b = bits.Sub64(t4, 0, b)
-	if b != 0 {
-		z[0], z[1], z[2], z[3] = t0, t1, t2, t3
-		return
-	}
-	z[0], z[1], z[2], z[3] = s0, s1, s2, s3
+	// b = 1: t < p, keep t; selected by a mask, not a branch
+	keep := -b
+	z[0] = t0&keep | s0&^keep
+	z[1] = t1&keep | s1&^keep
+	z[2] = t2&keep | s2&^keep
+	z[3] = t3&keep | s3&^keep
 }
 
 // Square sets z = x²·R^{-1} mod p.
@@ -198,27 +203,25 @@ func (f *Field) Sub(z, x, y *Element) {
 	t[1], b = bits.Sub64(x[1], y[1], b)
 	t[2], b = bits.Sub64(x[2], y[2], b)
 	t[3], b = bits.Sub64(x[3], y[3], b)
-	if b != 0 {
-		var c uint64
-		t[0], c = bits.Add64(t[0], f.p[0], 0)
-		t[1], c = bits.Add64(t[1], f.p[1], c)
-		t[2], c = bits.Add64(t[2], f.p[2], c)
-		t[3], _ = bits.Add64(t[3], f.p[3], c)
-	}
+	// a borrow adds p back, masked rather than branched
+	mask := -b
+	var c uint64
+	t[0], c = bits.Add64(t[0], f.p[0]&mask, 0)
+	t[1], c = bits.Add64(t[1], f.p[1]&mask, c)
+	t[2], c = bits.Add64(t[2], f.p[2]&mask, c)
+	t[3], _ = bits.Add64(t[3], f.p[3]&mask, c)
 	*z = Element(t)
 }
 
 // Neg sets z = −x mod p.
 func (f *Field) Neg(z, x *Element) {
-	if x.IsZero() {
-		*z = Element{}
-		return
-	}
+	d := x[0] | x[1] | x[2] | x[3]
+	nonZero := -((d | -d) >> 63) // all ones unless x = 0, which stays 0
 	var b uint64
-	z[0], b = bits.Sub64(f.p[0], x[0], 0)
-	z[1], b = bits.Sub64(f.p[1], x[1], b)
-	z[2], b = bits.Sub64(f.p[2], x[2], b)
-	z[3], _ = bits.Sub64(f.p[3], x[3], b)
+	z[0], b = bits.Sub64(f.p[0]&nonZero, x[0], 0)
+	z[1], b = bits.Sub64(f.p[1]&nonZero, x[1], b)
+	z[2], b = bits.Sub64(f.p[2]&nonZero, x[2], b)
+	z[3], _ = bits.Sub64(f.p[3]&nonZero, x[3], b)
 }
 
 // Reduce5 sets z = t·R^{-1} mod p for a five-limb t = Σ t[i]·2^(64i)
@@ -252,11 +255,12 @@ func (f *Field) Reduce5(z *Element, t *[5]uint64) {
 	s2, b := bits.Sub64(t2, p[2], b)
 	s3, b := bits.Sub64(t3, p[3], b)
 	_, b = bits.Sub64(t4, 0, b)
-	if b != 0 {
-		z[0], z[1], z[2], z[3] = t0, t1, t2, t3
-		return
-	}
-	z[0], z[1], z[2], z[3] = s0, s1, s2, s3
+	// b = 1: t < p, keep t; selected by a mask, not a branch
+	keep := -b
+	z[0] = t0&keep | s0&^keep
+	z[1] = t1&keep | s1&^keep
+	z[2] = t2&keep | s2&^keep
+	z[3] = t3&keep | s3&^keep
 }
 
 // FromMont returns the canonical limbs of the value z stands for.
