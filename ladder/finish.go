@@ -229,7 +229,7 @@ func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Elem
 		// −G for k ≡ −1, selected by a mask
 		var negY fp.Element
 		f.Neg(&negY, &yg)
-		neg := fixedMask(in.fixed(i) ^ FixedNegBase) ^ ^uint64(0) // all ones for FixedNegBase
+		neg := fixedMask(in.fixed(i)^FixedNegBase) ^ ^uint64(0) // all ones for FixedNegBase
 		for l := range x {
 			x[l] = xg[l]&neg | x[l]&^neg
 			y[l] = negY[l]&neg | y[l]&^neg
