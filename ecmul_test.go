@@ -16,6 +16,7 @@ import (
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/internal/textbook"
 )
 
 // backendCase is one engine configuration under test.
@@ -137,8 +138,8 @@ func zeroXPoint(c *curves.Curve) *ecmul.Point {
 
 // want computes k·p with the reference oracles (nil is the point at
 // infinity). For P-256 and secp256k1, gnark-crypto must agree; for every
-// curve, the textbook formulas must agree when textbook is set.
-func want(tb testing.TB, c *curves.Curve, p *ecmul.Point, k *big.Int, textbook bool) *ecmul.Point {
+// curve, the textbook formulas must agree when withTextbook is set.
+func want(tb testing.TB, c *curves.Curve, p *ecmul.Point, k *big.Int, withTextbook bool) *ecmul.Point {
 	tb.Helper()
 	x, y, ok, err := c.ReferenceScalarMult(p.X, p.Y, k)
 	require.NoError(tb, err)
@@ -155,56 +156,11 @@ func want(tb testing.TB, c *curves.Curve, p *ecmul.Point, k *big.Int, textbook b
 		}
 		require.True(tb, w.Equal(g), "oracles disagree on %v·%v: reference %v, gnark %v", k, p, w, g)
 	}
-	if textbook {
-		tw := textbookMul(c, p, k)
+	if withTextbook {
+		tw := textbook.Mul(c, p, k)
 		require.True(tb, w.Equal(tw), "oracles disagree on %v·%v: reference %v, textbook %v", k, p, w, tw)
 	}
 	return w
-}
-
-// textbookAdd adds affine points with the schoolbook chord-and-tangent
-// formulas (nil is the point at infinity).
-func textbookAdd(c *curves.Curve, p, q *ecmul.Point) *ecmul.Point {
-	if p == nil {
-		return q
-	}
-	if q == nil {
-		return p
-	}
-	var num, den big.Int
-	if p.X.Cmp(q.X) == 0 {
-		if new(big.Int).Add(p.Y, q.Y).Cmp(c.P) == 0 || p.Y.Sign() == 0 && q.Y.Sign() == 0 {
-			return nil
-		}
-		num.Mul(p.X, p.X)
-		num.Mul(&num, big.NewInt(3))
-		num.Add(&num, big.NewInt(c.A))
-		den.Lsh(p.Y, 1)
-	} else {
-		num.Sub(q.Y, p.Y)
-		den.Sub(q.X, p.X)
-	}
-	den.Mod(&den, c.P)
-	lambda := new(big.Int).Mul(&num, den.ModInverse(&den, c.P))
-	lambda.Mod(lambda, c.P)
-	x := new(big.Int).Mul(lambda, lambda)
-	x.Sub(x, p.X).Sub(x, q.X).Mod(x, c.P)
-	y := new(big.Int).Sub(p.X, x)
-	y.Mul(y, lambda).Sub(y, p.Y).Mod(y, c.P)
-	return &ecmul.Point{X: x, Y: y}
-}
-
-// textbookMul computes k·p by double-and-add over all the bits of k,
-// without reducing k.
-func textbookMul(c *curves.Curve, p *ecmul.Point, k *big.Int) *ecmul.Point {
-	var r *ecmul.Point
-	for i := k.BitLen() - 1; i >= 0; i-- {
-		r = textbookAdd(c, r, r)
-		if k.Bit(i) == 1 {
-			r = textbookAdd(c, r, p)
-		}
-	}
-	return r
 }
 
 // requireResult checks that r is the successful result w (nil: infinity).
@@ -440,7 +396,7 @@ func TestScalarMultBatchShapes(t *testing.T) {
 			g := e.Curve().Generator()
 			res, err := e.ScalarMult(ctx, []*ecmul.Point{g}, []*big.Int{big.NewInt(2)})
 			require.NoError(t, err)
-			requireResult(t, res[0], textbookAdd(e.Curve(), g, g), "2·G")
+			requireResult(t, res[0], textbook.Add(e.Curve(), g, g), "2·G")
 		})
 	})
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/textbook"
 	"github.com/rnsec/ecmul/ladder"
 )
 
@@ -22,8 +23,10 @@ const verifyHelp = `Usage: ecmul verify [flags]
 
 Checks a backend against independent implementations: computes --n random
 items through the engine and compares every result with curves.ReferenceScalarMult
-(Go's crypto/elliptic for P-224 and P-256, gnark-crypto for secp256k1) and,
-for P-256, also with gnark-crypto's secp256r1.
+(Go's crypto/elliptic for P-224 and P-256, gnark-crypto for secp256k1), for
+P-256 also with gnark-crypto's secp256r1, and with a textbook affine
+double-and-add over math/big (internal/textbook), so that no backend, the
+cpu backend included, is only compared with itself.
 
 Items: random valid points k·G (one fresh point per 32 items) and random
 scalars in [1, n); the first items, and about one in 32 after them, take edge
@@ -39,7 +42,7 @@ second, only when standard error is a terminal.
 
 Output (standard output), key=value fields:
 
-  verify curve=P-256 backend=gpu ext=shenoy n=1000000 seed=1 chunk=16384 references=crypto/elliptic,gnark-crypto
+  verify curve=P-256 backend=gpu ext=shenoy n=1000000 seed=1 chunk=16384 references=crypto/elliptic,gnark-crypto,textbook
   mismatch index=I scalar=HEX point=X,Y got=X,Y|infinity|error(REASON) want=X,Y|infinity
   items=N mismatches=M item_errors=E seconds=S engine_seconds=T engine_op/s=R reference_cores=C
   PASS | FAIL
@@ -138,6 +141,7 @@ func verifyRun(ctx context.Context, mult scalarMultFunc, cfg verifyConfig, stdou
 	case curves.Secp256k1().Name:
 		refs = "gnark-crypto"
 	}
+	refs += ",textbook"
 	fmt.Fprintf(stdout, "verify curve=%s %s n=%d seed=%d chunk=%d references=%s\n", c.Name, cfg.header, cfg.n, cfg.seed, cfg.chunk, refs)
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -238,11 +242,27 @@ func checkItem(c *curves.Curve, index int64, p *ecmul.Point, k *big.Int, r *ecmu
 				index, k, pointText(c, p.X, p.Y), resultText(c, r), want, g), r.Err != nil
 		}
 	}
+	var tx, ty *big.Int
+	if tb := textbook.Mul(c, p, k); tb != nil {
+		tx, ty = tb.X, tb.Y
+	}
+	if tb := refText(c, tx, ty, tx != nil, nil); tb != want {
+		return fmt.Sprintf("mismatch index=%d scalar=%x point=%s got=%s want=references-disagree(%s=%s,textbook=%s)",
+			index, k, pointText(c, p.X, p.Y), resultText(c, r), refName(c), want, tb), r.Err != nil
+	}
 	got := resultText(c, r)
 	if got == want && r.Err == nil {
 		return "", false
 	}
 	return fmt.Sprintf("mismatch index=%d scalar=%x point=%s got=%s want=%s", index, k, pointText(c, p.X, p.Y), got, want), r.Err != nil
+}
+
+// refName names curves.ReferenceScalarMult's implementation for c.
+func refName(c *curves.Curve) string {
+	if c.Name == curves.Secp256k1().Name {
+		return "gnark-crypto"
+	}
+	return "crypto/elliptic"
 }
 
 func pointText(c *curves.Curve, x, y *big.Int) string {

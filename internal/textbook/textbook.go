@@ -1,0 +1,59 @@
+// Package textbook multiplies points in the plainest way: affine
+// chord-and-tangent additions and double-and-add over math/big. It shares
+// no code with the project's ladders or with the libraries they are checked
+// against, so that every backend, the cpu backend included (which wraps
+// those libraries), is compared with something other than itself. It is
+// slow (about a millisecond per scalar multiplication) and not constant
+// time: a test-grade oracle.
+package textbook
+
+import (
+	"math/big"
+
+	"github.com/rnsec/ecmul/curves"
+)
+
+// Add returns p + q on c; nil stands for the point at infinity.
+func Add(c *curves.Curve, p, q *curves.Point) *curves.Point {
+	if p == nil {
+		return q
+	}
+	if q == nil {
+		return p
+	}
+	var num, den big.Int
+	if p.X.Cmp(q.X) == 0 {
+		if new(big.Int).Add(p.Y, q.Y).Cmp(c.P) == 0 || p.Y.Sign() == 0 && q.Y.Sign() == 0 {
+			return nil // q = −p
+		}
+		num.Mul(p.X, p.X) // tangent: (3x² + a) / 2y
+		num.Mul(&num, big.NewInt(3))
+		num.Add(&num, big.NewInt(c.A))
+		den.Lsh(p.Y, 1)
+	} else {
+		num.Sub(q.Y, p.Y) // chord: (y_q − y_p) / (x_q − x_p)
+		den.Sub(q.X, p.X)
+	}
+	den.Mod(&den, c.P)
+	lambda := new(big.Int).Mul(&num, den.ModInverse(&den, c.P))
+	lambda.Mod(lambda, c.P)
+	x := new(big.Int).Mul(lambda, lambda)
+	x.Sub(x, p.X).Sub(x, q.X).Mod(x, c.P)
+	y := new(big.Int).Sub(p.X, x)
+	y.Mul(y, lambda).Sub(y, p.Y).Mod(y, c.P)
+	return &curves.Point{X: x, Y: y}
+}
+
+// Mul returns k·p on c by double-and-add over the bits of k mod n (nil:
+// the point at infinity); p must be on the curve, k non-negative.
+func Mul(c *curves.Curve, p *curves.Point, k *big.Int) *curves.Point {
+	k = new(big.Int).Mod(k, c.N)
+	var r *curves.Point
+	for i := k.BitLen() - 1; i >= 0; i-- {
+		r = Add(c, r, r)
+		if k.Bit(i) == 1 {
+			r = Add(c, r, p)
+		}
+	}
+	return r
+}
