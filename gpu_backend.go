@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/internal/par"
 	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
 )
@@ -96,18 +97,10 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	return &gpuRunner{su: su, eng: eng, workers: opts.Workers, log: log}, nil
 }
 
-// parallel runs do(lo, hi) over [0, n) split among the workers.
+// parallel runs do(lo, hi) over [0, n) split among the workers, in parts
+// of at least 64 items.
 func parallel(n, workers int, do func(lo, hi int)) {
-	if n == 0 {
-		return
-	}
-	parts := min(workers, max(1, n/64))
-	var wg sync.WaitGroup
-	for p := range parts {
-		lo, hi := p*n/parts, (p+1)*n/parts
-		wg.Go(func() { do(lo, hi) })
-	}
-	wg.Wait()
+	par.Do(n, workers, 64, func(_, lo, hi int) { do(lo, hi) })
 }
 
 func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error {

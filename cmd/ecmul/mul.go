@@ -17,13 +17,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/par"
 	"github.com/rnsec/ecmul/ladder"
 )
 
@@ -767,28 +767,10 @@ func (ch *mulChunk) parse(cd *codec) {
 }
 
 // parts splits n items among the cores: the bounds of each part.
-func parts(n int) []int {
-	p := min(runtime.GOMAXPROCS(0), max(1, n/256))
-	b := make([]int, p+1)
-	for i := range b {
-		b[i] = i * n / p
-	}
-	return b
-}
+func parts(n int) []int { return par.Bounds(n, runtime.GOMAXPROCS(0), 256) }
 
 // each runs do on every part of [0, n) concurrently.
-func each(n int, do func(part, lo, hi int)) {
-	b := parts(n)
-	if len(b) == 2 {
-		do(0, 0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for p := range len(b) - 1 {
-		wg.Go(func() { do(p, b[p], b[p+1]) })
-	}
-	wg.Wait()
-}
+func each(n int, do func(part, lo, hi int)) { par.Do(n, runtime.GOMAXPROCS(0), 256, do) }
 
 // parseBatch is how many lines are read before they are parsed on all
 // cores; it bounds the raw text held at once.

@@ -17,10 +17,10 @@ import (
 	"math/rand"
 	"os"
 	"runtime"
-	"sync"
 
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/par"
 	"github.com/rnsec/ecmul/ladder"
 )
 
@@ -65,27 +65,18 @@ func main() {
 	for i, j := range jobs {
 		su.PackInput(in, sc, I, i, j)
 	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.NumCPU() {
-		wg.Go(func() {
-			e := su.NewRNSExecutor(basext.Shenoy)
-			for i := range next {
-				x := su.InputElement(jobs[i])
-				ch := e.Run(&x, jobs[i].Scalar, su.Bits, nil)
-				for v := range ch {
-					for r := range n {
-						want[(v*n+r)*I+i] = ch[v][r]
-					}
+	par.Do(I, runtime.NumCPU(), 1, func(_, lo, hi int) {
+		e := su.NewRNSExecutor(basext.Shenoy)
+		for i := lo; i < hi; i++ {
+			x := su.InputElement(jobs[i])
+			ch := e.Run(&x, jobs[i].Scalar, su.Bits, nil)
+			for v := range ch {
+				for r := range n {
+					want[(v*n+r)*I+i] = ch[v][r]
 				}
 			}
-		})
-	}
-	for i := range I {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		}
+	})
 	consts := su.KernelConstants()
 	f, err := os.Create(*out)
 	if err != nil {
