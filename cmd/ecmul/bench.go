@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"math/rand"
 	"os"
 	"os/exec"
 	"reflect"
@@ -237,23 +236,19 @@ func median(xs []float64) float64 {
 	}
 }
 
-// benchInputs returns batch valid points and random scalars; the points
-// cycle through a pool of random multiples of G.
-func benchInputs(c *curves.Curve, batch int, rng *rand.Rand) ([]*ecmul.Point, []*big.Int, error) {
-	pool := make([]*ecmul.Point, min(batch, 1024))
-	for i := range pool {
-		k := new(big.Int).Rand(rng, c.N)
-		x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, k.Add(k, big.NewInt(1)))
-		if err != nil {
-			return nil, nil, err
-		}
-		pool[i] = &ecmul.Point{X: x, Y: y}
-	}
-	pts, ks := make([]*ecmul.Point, batch), make([]*big.Int, batch)
+// benchInputs returns batch valid points and random scalars in [1, n);
+// the points cycle through a pool of at most 1,024, drawn by the sampler
+// that gen and verify use, as are the scalars.
+func benchInputs(c *curves.Curve, batch int) ([]*ecmul.Point, []*big.Int) {
+	s := sampler{c, 1}
+	pool := s.points(streamBenchPoint, 0, min(batch, 1024))
+	rng := s.rng(streamBenchPoint, 1<<61)
+	ks := newScalarSampler(c)
+	pts, scalars := make([]*ecmul.Point, batch), make([]*big.Int, batch)
 	for i := range pts {
-		pts[i], ks[i] = pool[i%len(pool)], new(big.Int).Rand(rng, c.N)
+		pts[i], scalars[i] = pool[i%len(pool)], new(big.Int).SetBytes(ks.next(rng))
 	}
-	return pts, ks, nil
+	return pts, scalars
 }
 
 var opensslLine = regexp.MustCompile(`ecdh \((nistp\d+)\)\s+[\d.]+s\s+([\d.]+)`)
@@ -633,18 +628,13 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 	}
 	grid := benchGrid(backend, cfg.schedules, cfg.exts, cfg.mappings, cfg.ipbs, cfg.gpus)
 	ctx := context.Background()
-	rng := rand.New(rand.NewSource(1))
 	start := time.Now()
 	failed := 0
 	maxBatch := slices.Max(cfg.batches)
 	for _, c := range cfg.curves {
 		fmt.Fprintf(stderr, "bench: %s on %s: %d configuration(s) × %d batch size(s), %d timed run(s) each after a warm-up\n",
 			c.Name, backend, len(grid), len(cfg.batches), cfg.reps)
-		allPts, allKs, err := benchInputs(c, maxBatch, rng)
-		if err != nil {
-			fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
-			return exitFail
-		}
+		allPts, allKs := benchInputs(c, maxBatch)
 		var allScalarBytes, allPointBytes []byte
 		if backend == ecmul.GPU {
 			allScalarBytes, allPointBytes = benchBytes(c, allPts, allKs)

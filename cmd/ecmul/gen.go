@@ -2,13 +2,11 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math/big"
 	"math/rand/v2"
 	"os"
 
@@ -105,83 +103,27 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// genPool holds the points of gen: point i is k_i·G with k_i drawn from
-// a generator seeded with (seed, i), computed when first needed.
+// genPool holds the points of gen: point i is the sampler's point i of
+// streamGenPoint, computed when first needed.
 type genPool struct {
-	c      *curves.Curve
-	seed   uint64
+	s      sampler
 	points []*curves.Point
 }
 
 func (p *genPool) point(i int) *curves.Point {
 	if p.points[i] == nil {
-		rng := rand.New(rand.NewPCG(p.seed, uint64(i)|1<<62))
-		x, y, _, err := p.c.ReferenceScalarMult(p.c.Gx, p.c.Gy, randNonZero(p.c, rng))
-		if err != nil {
-			panic(err) // k·G with 0 < k < n is always a point
-		}
-		p.points[i] = &curves.Point{X: x, Y: y}
+		p.points[i] = p.s.point(streamGenPoint, uint64(i))
 	}
 	return p.points[i]
 }
 
 // fill computes every point of the pool, on all cores.
-func (p *genPool) fill() {
-	each(len(p.points), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			p.point(i)
-		}
-	})
-}
-
-// scalarSampler draws scalars uniformly from [1, n) as big-endian bytes.
-type scalarSampler struct {
-	n    []byte // n, big-endian
-	mask byte   // for the top byte: the bits below n's bit length
-	buf  []byte
-}
-
-func newScalarSampler(c *curves.Curve) *scalarSampler {
-	nb := (c.N.BitLen() + 7) / 8
-	s := &scalarSampler{n: c.N.FillBytes(make([]byte, nb)), buf: make([]byte, nb)}
-	s.mask = byte(0xff >> (8*nb - c.N.BitLen()))
-	return s
-}
-
-// next returns a scalar in [1, n), valid until the next call.
-func (s *scalarSampler) next(rng *rand.Rand) []byte {
-	for {
-		for i := 0; i < len(s.buf); i += 8 {
-			v := rng.Uint64()
-			for j := i; j < min(i+8, len(s.buf)); j++ {
-				s.buf[j] = byte(v)
-				v >>= 8
-			}
-		}
-		s.buf[0] &= s.mask
-		if bytes.Compare(s.buf, s.n) < 0 && !allZero(s.buf) {
-			return s.buf
-		}
-	}
-}
-
-func allZero(b []byte) bool {
-	for _, v := range b {
-		if v != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func randNonZero(c *curves.Curve, rng *rand.Rand) *big.Int {
-	return new(big.Int).SetBytes(newScalarSampler(c).next(rng))
-}
+func (p *genPool) fill() { p.points = p.s.points(streamGenPoint, 0, len(p.points)) }
 
 // genItems writes count random valid lines of format to w.
 func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format mulFormat, compressed bool, poolSize int) error {
 	rng := rand.New(rand.NewPCG(seed, 0x6a09e667f3bcc908))
-	pool := &genPool{c: c, seed: seed, points: make([]*curves.Point, poolSize)}
+	pool := &genPool{s: sampler{c, seed}, points: make([]*curves.Point, poolSize)}
 	if count >= int64(poolSize) {
 		pool.fill()
 	}

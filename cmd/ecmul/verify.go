@@ -335,17 +335,7 @@ func edgeScalars(c *curves.Curve) []*big.Int {
 func (v *verifyItems) items(lo, hi int64) ([]*ecmul.Point, []*big.Int) {
 	c := v.c
 	g0, g1 := lo/verifyGroup, (hi-1)/verifyGroup
-	groups := make([]*ecmul.Point, g1-g0+1)
-	each(len(groups), func(_, a, b int) {
-		for g := a; g < b; g++ {
-			rng := rand.New(rand.NewPCG(v.seed, uint64(g0+int64(g))|1<<63))
-			x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, randNonZero(c, rng))
-			if err != nil {
-				panic(err) // k·G with 0 < k < n is always a point
-			}
-			groups[g] = &ecmul.Point{X: x, Y: y}
-		}
-	})
+	groups := sampler{c, v.seed}.points(streamVerifyPoint, int(g0), int(g1)+1)
 	pts, ks := make([]*ecmul.Point, hi-lo), make([]*big.Int, hi-lo)
 	each(len(pts), func(_, a, b int) {
 		sampler := newScalarSampler(c)

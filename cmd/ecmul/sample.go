@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"math/big"
+	"math/rand/v2"
+
+	"github.com/rnsec/ecmul/curves"
+)
+
+// sampler draws the random items of gen, verify and bench from a seed. Each
+// point and each run of scalars comes from its own PCG generator, keyed by
+// the seed and an index tagged with what it is for, so any item can be
+// drawn without the ones before it and the same seed gives the same items.
+type sampler struct {
+	c    *curves.Curve
+	seed uint64
+}
+
+// Tags of the generators' streams, kept apart in the index's top bits.
+const (
+	streamGenPoint    = 1 << 62 // gen's pool of points
+	streamVerifyPoint = 1 << 63 // verify's point of each group of items
+	streamBenchPoint  = 3 << 62 // bench's pool of points
+)
+
+// rng returns the generator of index i of stream tag.
+func (s sampler) rng(tag, i uint64) *rand.Rand { return rand.New(rand.NewPCG(s.seed, i|tag)) }
+
+// point returns k·G for k uniform in [1, n), drawn by generator (tag, i).
+func (s sampler) point(tag, i uint64) *curves.Point {
+	x, y, _, err := s.c.ReferenceScalarMult(s.c.Gx, s.c.Gy, randNonZero(s.c, s.rng(tag, i)))
+	if err != nil {
+		panic(err) // k·G with 0 < k < n is always a point
+	}
+	return &curves.Point{X: x, Y: y}
+}
+
+// points returns points [lo, hi) of stream tag, computed on all cores.
+func (s sampler) points(tag uint64, lo, hi int) []*curves.Point {
+	out := make([]*curves.Point, hi-lo)
+	each(len(out), func(_, a, b int) {
+		for j := a; j < b; j++ {
+			out[j] = s.point(tag, uint64(lo+j))
+		}
+	})
+	return out
+}
+
+// scalarSampler draws scalars uniformly from [1, n) as big-endian bytes.
+type scalarSampler struct {
+	n    []byte // n, big-endian
+	mask byte   // for the top byte: the bits below n's bit length
+	buf  []byte
+}
+
+func newScalarSampler(c *curves.Curve) *scalarSampler {
+	nb := (c.N.BitLen() + 7) / 8
+	s := &scalarSampler{n: c.N.FillBytes(make([]byte, nb)), buf: make([]byte, nb)}
+	s.mask = byte(0xff >> (8*nb - c.N.BitLen()))
+	return s
+}
+
+// next returns a scalar in [1, n), valid until the next call.
+func (s *scalarSampler) next(rng *rand.Rand) []byte {
+	for {
+		for i := 0; i < len(s.buf); i += 8 {
+			v := rng.Uint64()
+			for j := i; j < min(i+8, len(s.buf)); j++ {
+				s.buf[j] = byte(v)
+				v >>= 8
+			}
+		}
+		s.buf[0] &= s.mask
+		if bytes.Compare(s.buf, s.n) < 0 && !allZero(s.buf) {
+			return s.buf
+		}
+	}
+}
+
+func allZero(b []byte) bool {
+	for _, v := range b {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func randNonZero(c *curves.Curve, rng *rand.Rand) *big.Int {
+	return new(big.Int).SetBytes(newScalarSampler(c).next(rng))
+}
