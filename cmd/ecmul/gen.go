@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/stream"
 )
 
 const genHelp = `Usage: ecmul gen [flags] [> output]
@@ -74,11 +75,11 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usage("%v", err)
 	}
-	format, err := parseFormat(*formatName)
+	format, err := stream.ParseFormat(*formatName)
 	if err != nil {
 		return usage("%v", err)
 	}
-	if *compressed && format != formatSEC1 {
+	if *compressed && format != stream.SEC1 {
 		return usage("--compressed applies to --format sec1 only")
 	}
 	out := stdout
@@ -121,13 +122,12 @@ func (p *genPool) point(i int) *curves.Point {
 func (p *genPool) fill() { p.points = p.s.points(streamGenPoint, 0, len(p.points)) }
 
 // genItems writes count random valid lines of format to w.
-func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format mulFormat, compressed bool, poolSize int) error {
+func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format stream.Format, compressed bool, poolSize int) error {
 	rng := rand.New(rand.NewPCG(seed, 0x6a09e667f3bcc908))
 	pool := &genPool{s: sampler{c, seed}, points: make([]*curves.Point, poolSize)}
 	if count >= int64(poolSize) {
 		pool.fill()
 	}
-	cd := codec{c: c, format: format}
 	texts := make([][]byte, poolSize)
 	text := func(i int) []byte {
 		if texts[i] != nil {
@@ -136,18 +136,18 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format mul
 		p := pool.point(i)
 		var t []byte
 		switch format {
-		case formatRaw:
+		case stream.Raw:
 			t = make([]byte, 2*c.ByteLen)
 			p.X.FillBytes(t[:c.ByteLen])
 			p.Y.FillBytes(t[c.ByteLen:])
-		case formatSEC1:
+		case stream.SEC1:
 			t = hex.AppendEncode(nil, c.EncodeSEC1(p, compressed))
-		case formatJSONL:
-			t = cd.appendHex(append(t, `","x":"`...), p.X)
-			t = cd.appendHex(append(t, `","y":"`...), p.Y)
+		case stream.JSONL:
+			t = appendHex(append(t, `","x":"`...), c, p.X)
+			t = appendHex(append(t, `","y":"`...), c, p.Y)
 			t = append(t, `"}`...)
 		default:
-			t = cd.appendHex(append(cd.appendHex(t, p.X), ' '), p.Y)
+			t = appendHex(append(appendHex(t, c, p.X), ' '), c, p.Y)
 		}
 		texts[i] = t
 		return t
@@ -158,9 +158,9 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format mul
 	for range count {
 		line = line[:0]
 		switch format {
-		case formatRaw: // scalar ‖ x ‖ y, no separators
+		case stream.Raw: // scalar ‖ x ‖ y, no separators
 			line = append(append(line, ks.next(rng)...), text(rng.IntN(poolSize))...)
-		case formatJSONL:
+		case stream.JSONL:
 			line = hex.AppendEncode(append(line, `{"scalar":"`...), ks.next(rng))
 			line = append(append(line, text(rng.IntN(poolSize))...), '\n')
 		default:

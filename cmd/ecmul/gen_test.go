@@ -11,15 +11,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/stream"
 )
 
 // TestGenFeedsMul generates lines in every format and runs them through
 // mul: every line is valid, and mul's answers are the reference's.
 func TestGenFeedsMul(t *testing.T) {
 	for _, c := range curves.All() {
-		for _, f := range mulFormats {
+		for _, f := range stream.LineFormats {
 			for _, compressed := range []bool{false, true} {
-				if compressed && f != formatSEC1 {
+				if compressed && f != stream.SEC1 {
 					continue
 				}
 				t.Run(fmt.Sprintf("%s/%s/compressed=%v", c.Name, f, compressed), func(t *testing.T) {
@@ -32,15 +33,14 @@ func TestGenFeedsMul(t *testing.T) {
 					lines := strings.Split(strings.TrimSuffix(gen, "\n"), "\n")
 					require.Len(t, lines, 40)
 
-					cd := codec{c: c, format: f}
 					var want strings.Builder
 					points := map[string]bool{}
 					for _, l := range lines {
-						p, k, err := cd.parse(l)
+						p, k, err := stream.ParseLine(c, f, l)
 						require.NoError(t, err, l)
 						require.Positive(t, k.Sign())
 						require.Negative(t, k.Cmp(c.N))
-						if f != formatJSONL {
+						if f != stream.JSONL {
 							require.Len(t, strings.Fields(l)[0], 2*c.ByteLen, "scalars are zero-padded")
 						}
 						points[p.X.String()] = true

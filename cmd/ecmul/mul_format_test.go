@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/stream"
 )
 
 // formatCase is one item written in every format, with its reference result.
@@ -48,30 +49,30 @@ func formatCases(t *testing.T, c *curves.Curve, count int) []formatCase {
 }
 
 // inputLine writes fc in format f; for sec1, compressed picks the encoding.
-func (fc formatCase) inputLine(c *curves.Curve, f mulFormat, compressed bool) string {
+func (fc formatCase) inputLine(c *curves.Curve, f stream.Format, compressed bool) string {
 	switch f {
-	case formatSEC1:
+	case stream.SEC1:
 		return fc.k.Text(16) + " " + hex.EncodeToString(c.EncodeSEC1(fc.p, compressed))
-	case formatJSONL:
+	case stream.JSONL:
 		return fmt.Sprintf(`{"scalar":"%x","x":"%x","y":"%x"}`, fc.k, fc.p.X, fc.p.Y)
 	}
 	return fc.k.Text(16) + " " + fc.p.X.Text(16) + " " + fc.p.Y.Text(16)
 }
 
 // outputLine is what mul must answer for fc in format f.
-func (fc formatCase) outputLine(f mulFormat, xOnly bool) string {
+func (fc formatCase) outputLine(f stream.Format, xOnly bool) string {
 	switch {
-	case fc.infinity && f == formatJSONL:
+	case fc.infinity && f == stream.JSONL:
 		return `{"infinity":true}`
 	case fc.infinity:
 		return "infinity"
-	case f == formatJSONL && xOnly:
+	case f == stream.JSONL && xOnly:
 		return `{"x":"` + fc.x + `"}`
-	case f == formatJSONL:
+	case f == stream.JSONL:
 		return `{"x":"` + fc.x + `","y":"` + fc.y + `"}`
 	case xOnly:
 		return fc.x
-	case f == formatSEC1:
+	case f == stream.SEC1:
 		return "04" + fc.x + fc.y
 	}
 	return fc.x + " " + fc.y
@@ -80,9 +81,9 @@ func (fc formatCase) outputLine(f mulFormat, xOnly bool) string {
 func TestMulFormats(t *testing.T) {
 	for _, c := range curves.All() {
 		cases := formatCases(t, c, 21)
-		for _, f := range mulFormats {
+		for _, f := range stream.LineFormats {
 			for _, compressed := range []bool{false, true} {
-				if compressed && f != formatSEC1 {
+				if compressed && f != stream.SEC1 {
 					continue
 				}
 				for _, xOnly := range []bool{false, true} {
@@ -115,7 +116,7 @@ func TestMulFormatNames(t *testing.T) {
 	c := curves.P224()
 	fc := formatCases(t, c, 1)[0]
 	for _, name := range []string{"HEX", "Sec1", "JSONL"} {
-		f, err := parseFormat(name)
+		f, err := stream.ParseFormat(name)
 		require.NoError(t, err)
 		code, out, errOut := cli(t, fc.inputLine(c, f, false)+"\n", "mul", "--backend", "cpu", "--format", name)
 		require.Equal(t, exitOK, code, errOut)
@@ -139,7 +140,7 @@ func TestMulFormatErrors(t *testing.T) {
 	off := fieldHex(c, new(big.Int).Add(p.Y, big.NewInt(1)))
 	unc := hex.EncodeToString(c.EncodeSEC1(p, false))
 	cmp := hex.EncodeToString(c.EncodeSEC1(p, true))
-	long := strings.Repeat("a", maxLine+1)
+	long := strings.Repeat("a", stream.MaxLine+1)
 	// x = 5 has no point on P-256 (x³ − 3x + b is not a square mod p).
 	var noY string
 	for v := int64(0); ; v++ {
@@ -149,10 +150,10 @@ func TestMulFormatErrors(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		format mulFormat
+		format stream.Format
 		bad    []struct{ in, reason string }
 	}{
-		{formatSEC1, []struct{ in, reason string }{
+		{stream.SEC1, []struct{ in, reason string }{
 			{"5 " + unc + " 7", "want 2 fields"},
 			{unc, "want 2 fields"},
 			{"zz " + unc, "hexadecimal"},
@@ -170,7 +171,7 @@ func TestMulFormatErrors(t *testing.T) {
 			{"1" + strings.Repeat("0", 128) + " " + cmp, "512 bits"},
 			{long, "longer than 4096 bytes"},
 		}},
-		{formatJSONL, []struct{ in, reason string }{
+		{stream.JSONL, []struct{ in, reason string }{
 			{`5 ` + x + ` ` + y, "not a JSON object"},
 			{`["5","` + x + `","` + y + `"]`, "not a JSON object"},
 			{`{"scalar":"5","x":"` + x + `"}`, `key "y" is missing`},
@@ -186,7 +187,7 @@ func TestMulFormatErrors(t *testing.T) {
 			{`{"scalar":"5","x":"` + x + `","y":"` + y + `<>"}`, "y: curves: P-256: hex coordinate"},
 			{long, "longer than 4096 bytes"},
 		}},
-		{formatHex, []struct{ in, reason string }{
+		{stream.Hex, []struct{ in, reason string }{
 			{"5 " + unc, "want 3 fields"},
 			{`{"scalar":"5","x":"` + x + `","y":"` + y + `"}`, "want 3 fields"},
 			{long, "longer than 4096 bytes"},
@@ -210,7 +211,7 @@ func TestMulFormatErrors(t *testing.T) {
 				got := lines[1+2*i]
 				require.Equal(t, wantGood, lines[2+2*i], "the line after %q", b.in)
 				var reason string
-				if tc.format == formatJSONL {
+				if tc.format == stream.JSONL {
 					var obj map[string]any
 					require.NoError(t, json.Unmarshal([]byte(got), &obj), got)
 					require.Len(t, obj, 1, got)
@@ -236,7 +237,7 @@ func TestMulJSONLOutput(t *testing.T) {
 	cases := formatCases(t, c, 7)
 	var in strings.Builder
 	for _, fc := range cases {
-		in.WriteString(fc.inputLine(c, formatJSONL, false) + "\n")
+		in.WriteString(fc.inputLine(c, stream.JSONL, false) + "\n")
 	}
 	in.WriteString(`{"scalar":"5","x":"\"\t\u0001","y":"1"}` + "\n")
 	in.WriteString(`{"scalar":"5","x":"é","y":"1"}` + "\n")

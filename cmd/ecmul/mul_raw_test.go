@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/stream"
 )
 
 // rawRecord is scalar ‖ x ‖ y, L bytes each.
@@ -50,7 +51,7 @@ func TestMulRawMatchesHex(t *testing.T) {
 			require.Len(t, got, len(lines)*size)
 			for i, l := range lines {
 				rec := []byte(got[i*size : (i+1)*size])
-				require.Equal(t, byte(rawPoint), rec[0], "item %d", i)
+				require.Equal(t, byte(stream.RawPoint), rec[0], "item %d", i)
 				require.Equal(t, strings.ReplaceAll(l, " ", ""), hex.EncodeToString(rec[1:]), "item %d", i)
 			}
 		}
@@ -75,10 +76,10 @@ func TestMulRawFailures(t *testing.T) {
 	require.Len(t, out, 5*size)
 	wx, wy, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, big.NewInt(2))
 	require.NoError(t, err)
-	want := append([]byte{rawPoint}, rawRecord(c, big.NewInt(0), wx, wy)[L:]...)
+	want := append([]byte{stream.RawPoint}, rawRecord(c, big.NewInt(0), wx, wy)[L:]...)
 	require.Equal(t, want, []byte(out[:size]))
 	zero := make([]byte, 2*L)
-	for i, status := range []byte{rawError, rawInfinity, rawError, rawError} {
+	for i, status := range []byte{stream.RawError, stream.RawInfinity, stream.RawError, stream.RawError} {
 		rec := []byte(out[(i+1)*size : (i+2)*size])
 		require.Equal(t, status, rec[0], "item %d", i+2)
 		require.Equal(t, zero, rec[1:], "item %d", i+2)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/stream"
 )
 
 // streamSource produces lines on the fly: line i is pattern[i % len]. It
@@ -193,11 +194,11 @@ func TestMulInflightOrder(t *testing.T) {
 		for _, inflight := range []int{1, 2, 4} {
 			var out bytes.Buffer
 			var progressed atomic.Int64
-			sum, err := mulStream(context.Background(), eng, strings.NewReader(in), &out,
-				mulOptions{chunk: chunk, inflight: inflight, codec: codec{c: c}, progress: func(n int) { progressed.Add(int64(n)) }})
+			sum, err := stream.Mul(context.Background(), eng, strings.NewReader(in), &out,
+				stream.Options{Chunk: chunk, Inflight: inflight, Progress: func(n int) { progressed.Add(int64(n)) }})
 			require.NoError(t, err)
-			require.Equal(t, len(items), sum.items)
-			require.Equal(t, len(invalidItems(t, c)), sum.failed)
+			require.Equal(t, len(items), sum.Items)
+			require.Equal(t, len(invalidItems(t, c)), sum.Failed)
 			require.Equal(t, int64(len(items)), progressed.Load())
 			lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 			require.Len(t, lines, len(items))

@@ -266,8 +266,7 @@ func refName(c *curves.Curve) string {
 }
 
 func pointText(c *curves.Curve, x, y *big.Int) string {
-	cd := codec{c: c}
-	return string(cd.appendHex(append(cd.appendHex(nil, x), ','), y))
+	return string(appendHex(append(appendHex(nil, c, x), ','), c, y))
 }
 
 func resultText(c *curves.Curve, r *ecmul.Result) string {

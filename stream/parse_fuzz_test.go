@@ -1,4 +1,4 @@
-package main
+package stream
 
 import (
 	"bytes"
@@ -20,17 +20,17 @@ import (
 // The fuzz targets reach the line parser and the stream through these two
 // functions only.
 
-func fzParse(c *curves.Curve, format mulFormat, line string) (*ecmul.Point, *big.Int, error) {
+func fzParse(c *curves.Curve, format Format, line string) (*ecmul.Point, *big.Int, error) {
 	cd := codec{c: c, format: format}
 	return cd.parse(line)
 }
 
-func fzStream(eng *ecmul.Engine, format mulFormat, in io.Reader, out io.Writer, chunk int) (failed int, err error) {
+func fzStream(eng *ecmul.Engine, format Format, in io.Reader, out io.Writer, chunk int) (failed int, err error) {
 	sum, err := mulStream(context.Background(), eng, in, out, mulOptions{chunk: chunk, codec: codec{c: eng.Curve(), format: format}})
 	return sum.failed, err
 }
 
-var fzFormats = []mulFormat{formatHex, formatSEC1, formatJSONL}
+var fzFormats = []Format{Hex, SEC1, JSONL}
 
 // fzEngines are cpu engines, one per curve, shared by every iteration.
 var fzEngines = sync.OnceValue(func() map[*curves.Curve]*ecmul.Engine {
@@ -74,9 +74,9 @@ func fzHex(s string) (*big.Int, bool) {
 
 // fzFields returns the values a line of the given format holds, read
 // independently of the parser; ok is false when the line is malformed.
-func fzFields(c *curves.Curve, format mulFormat, line string) (k, x, y *big.Int, ok bool) {
+func fzFields(c *curves.Curve, format Format, line string) (k, x, y *big.Int, ok bool) {
 	switch format {
-	case formatJSONL:
+	case JSONL:
 		var m map[string]string
 		if err := json.Unmarshal([]byte(line), &m); err != nil || len(m) != 3 {
 			return nil, nil, nil, false
@@ -86,7 +86,7 @@ func fzFields(c *curves.Curve, format mulFormat, line string) (k, x, y *big.Int,
 		x, okX = fzHex(m["x"])
 		y, okY = fzHex(m["y"])
 		return k, x, y, okK && okX && okY
-	case formatSEC1:
+	case SEC1:
 		f := strings.Fields(line)
 		if len(f) != 2 {
 			return nil, nil, nil, false
@@ -156,7 +156,7 @@ func FuzzParseLine(f *testing.F) {
 		if wk.Cmp(k) != 0 || wx.Cmp(p.X) != 0 || wy.Cmp(p.Y) != 0 {
 			t.Fatalf("%s %s %q: parsed (%x, %x, %x), the line says (%x, %x, %x)", c.Name, fm, line, k, p.X, p.Y, wk, wx, wy)
 		}
-		if fm == formatSEC1 && !fzOnCurve(c, p.X, p.Y) {
+		if fm == SEC1 && !fzOnCurve(c, p.X, p.Y) {
 			t.Fatalf("%s %s %q: accepted a point off the curve", c.Name, fm, line)
 		}
 		res, err := fzEngines()[c].ScalarMult(context.Background(), []*ecmul.Point{p}, []*big.Int{k})
@@ -192,19 +192,19 @@ func fzSpell(v *big.Int, style uint32, limit int) string {
 }
 
 // fzFormat writes the item (k, p) as a line of the format, spelled by style.
-func fzFormat(c *curves.Curve, fm mulFormat, k *big.Int, p *curves.Point, style uint32) string {
+func fzFormat(c *curves.Curve, fm Format, k *big.Int, p *curves.Point, style uint32) string {
 	seps := []string{" ", "\t", "  ", " \t "}
 	sep := func(i uint) string { return seps[style>>(16+2*i)&3] }
 	ks := fzSpell(k, style, ecmul.MaxScalarBits)
 	switch fm {
-	case formatSEC1:
+	case SEC1:
 		enc := c.EncodeSEC1(p, style>>22&1 == 1)
 		ps := hex.EncodeToString(enc)
 		if style>>23&1 == 1 {
 			ps = strings.ToUpper(ps)
 		}
 		return sep(0) + ks + sep(1) + ps + sep(2)
-	case formatJSONL:
+	case JSONL:
 		xs := fzSpell(p.X, style>>1, 4*c.ByteLen)
 		ys := fzSpell(p.Y, style>>2, 4*c.ByteLen)
 		keys := []string{`"scalar":"` + ks + `"`, `"x":"` + xs + `"`, `"y":"` + ys + `"`}
@@ -242,7 +242,7 @@ func FuzzParseLineRoundTrip(f *testing.F) {
 		}
 		p := &curves.Point{X: x, Y: y}
 		line := fzFormat(c, fm, k, p, style)
-		if len(line) > maxLine {
+		if len(line) > MaxLine {
 			t.Fatalf("line of %d bytes", len(line))
 		}
 		gp, gk, err := fzParse(c, fm, strings.TrimSpace(line))
@@ -266,14 +266,14 @@ func FuzzParseLineRoundTrip(f *testing.F) {
 		pad := func(v *big.Int) string { return hex.EncodeToString(v.FillBytes(make([]byte, c.ByteLen))) }
 		if ok {
 			switch fm {
-			case formatSEC1:
+			case SEC1:
 				want = "04" + pad(wx) + pad(wy)
-			case formatJSONL:
+			case JSONL:
 				want = `{"x":"` + pad(wx) + `","y":"` + pad(wy) + `"}`
 			default:
 				want = pad(wx) + " " + pad(wy)
 			}
-		} else if fm == formatJSONL {
+		} else if fm == JSONL {
 			want = `{"infinity":true}`
 		}
 		if got := strings.TrimSuffix(out.String(), "\n"); got != want {
@@ -285,7 +285,7 @@ func FuzzParseLineRoundTrip(f *testing.F) {
 		// mul's hex output is valid hex input.
 		again := "1 " + pad(wx) + " " + pad(wy)
 		out.Reset()
-		if failed, err := fzStream(fzEngines()[c], formatHex, strings.NewReader(again), &out, 1); err != nil || failed != 0 {
+		if failed, err := fzStream(fzEngines()[c], Hex, strings.NewReader(again), &out, 1); err != nil || failed != 0 {
 			t.Fatalf("%s %q: failed=%d err=%v", c.Name, again, failed, err)
 		}
 		if got := strings.TrimSuffix(out.String(), "\n"); got != pad(wx)+" "+pad(wy) {
@@ -297,7 +297,7 @@ func FuzzParseLineRoundTrip(f *testing.F) {
 // fzLines splits a stream the way the help describes it: a UTF-8
 // byte-order mark at the start is skipped, lines end at \n (the \r of a
 // \r\n ending, or of several, is not counted in the line's length), a line
-// longer than maxLine is one item answered with an error, a blank line is
+// longer than MaxLine is one item answered with an error, a blank line is
 // no item. nums are the items' line numbers, from 1, blank lines counted.
 func fzLines(in []byte) (lines []string, tooLong []bool, nums []int) {
 	in = bytes.TrimPrefix(in, []byte("\xef\xbb\xbf"))
@@ -310,7 +310,7 @@ func fzLines(in []byte) (lines []string, tooLong []bool, nums []int) {
 		}
 		content := bytes.TrimRight(l, "\r")
 		switch {
-		case len(content) > maxLine:
+		case len(content) > MaxLine:
 			lines, tooLong, nums = append(lines, ""), append(tooLong, true), append(nums, num)
 		case len(bytes.TrimSpace(l)) > 0:
 			lines, tooLong, nums = append(lines, string(bytes.TrimSpace(l))), append(tooLong, false), append(nums, num)
@@ -349,7 +349,7 @@ func FuzzMulStream(f *testing.F) {
 		}
 		errLines := 0
 		isErr := func(s string) bool {
-			if fm == formatJSONL {
+			if fm == JSONL {
 				var m map[string]string
 				return json.Unmarshal([]byte(s), &m) == nil && len(m) == 1 && m["error"] != ""
 			}
@@ -433,6 +433,7 @@ func TestMulHugeLineBoundedMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	eng := cpuEngine(t, c)
 	const size = 100 << 20
 	for _, fill := range []byte{'f', ' '} {
 		r := &lazyReader{fill: fill, size: size, tail: "\n" + g}
@@ -440,12 +441,12 @@ func TestMulHugeLineBoundedMemory(t *testing.T) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		code := run([]string{"mul", "--backend", "cpu"}, r, &out, &errOut)
+		sum, err := Mul(context.Background(), eng, r, &out, Options{ErrOut: &errOut})
 		runtime.ReadMemStats(&after)
-		if code != exitFail {
-			t.Fatalf("fill %q: exit %d, stderr %q", fill, code, errOut.String())
+		if err != nil || sum.Failed != 1 {
+			t.Fatalf("fill %q: %v, %d failed, stderr %q", fill, err, sum.Failed, errOut.String())
 		}
-		want := fmt.Sprintf("error: line 1: longer than %d bytes\n%056x %056x\n", maxLine, x, y)
+		want := fmt.Sprintf("error: line 1: longer than %d bytes\n%056x %056x\n", MaxLine, x, y)
 		if out.String() != want {
 			t.Fatalf("fill %q: output %q, want %q", fill, out.String(), want)
 		}
@@ -457,29 +458,40 @@ func TestMulHugeLineBoundedMemory(t *testing.T) {
 	}
 }
 
-// TestMulHugeChunkBoundedMemory: --chunk is a bound, not a size to
+// TestMulHugeChunkBoundedMemory: Options.Chunk is a bound, not a size to
 // allocate up front; the largest int gives the same output as the default,
 // in bounded memory.
 func TestMulHugeChunkBoundedMemory(t *testing.T) {
 	c := curves.P224()
+	eng := cpuEngine(t, c)
 	in := fmt.Sprintf("2 %x %x\n5 1 2\n", c.Gx, c.Gy)
-	var want, wantErr bytes.Buffer
-	code := run([]string{"mul", "--backend", "cpu"}, strings.NewReader(in), &want, &wantErr)
-	if code != exitFail {
-		t.Fatalf("exit %d, stderr %q", code, wantErr.String())
+	var want bytes.Buffer
+	if sum, err := Mul(context.Background(), eng, strings.NewReader(in), &want, Options{}); err != nil || sum.Failed != 1 {
+		t.Fatalf("%v, %d failed", err, sum.Failed)
 	}
-	for _, chunk := range []string{"1000000000", "1099511627776", fmt.Sprint(int(^uint(0) >> 1))} {
-		var out, errOut bytes.Buffer
+	for _, chunk := range []int{1000000000, 1099511627776, int(^uint(0) >> 1)} {
+		var out bytes.Buffer
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		code := run([]string{"mul", "--backend", "cpu", "--chunk", chunk}, strings.NewReader(in), &out, &errOut)
+		sum, err := Mul(context.Background(), eng, strings.NewReader(in), &out, Options{Chunk: chunk})
 		runtime.ReadMemStats(&after)
-		if code != exitFail || out.String() != want.String() {
-			t.Fatalf("--chunk %s: exit %d, output %q, want %q (stderr %q)", chunk, code, out.String(), want.String(), errOut.String())
+		if err != nil || sum.Failed != 1 || out.String() != want.String() {
+			t.Fatalf("chunk %d: %v, %d failed, output %q, want %q", chunk, err, sum.Failed, out.String(), want.String())
 		}
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
-			t.Fatalf("--chunk %s: %d MB allocated for two lines", chunk, alloc>>20)
+			t.Fatalf("chunk %d: %d MB allocated for two lines", chunk, alloc>>20)
 		}
 	}
+}
+
+// cpuEngine returns an Engine on the cpu backend, closed at the end of the test.
+func cpuEngine(t *testing.T, c *curves.Curve) *ecmul.Engine {
+	t.Helper()
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	return eng
 }

@@ -1,4 +1,4 @@
-package main
+package stream
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // points, with no allocation per item.
 
 // usesBytes reports whether a format's chunks go through the bytes API.
-func (cd *codec) usesBytes() bool { return cd.format == formatRaw || cd.format == formatHex }
+func (cd *codec) usesBytes() bool { return cd.format == Raw || cd.format == Hex }
 
 // rawItems are a chunk's valid items as Engine.ScalarMultBytes takes them,
 // and its results.
@@ -33,7 +33,7 @@ func (ch *mulChunk) parseBytes(cd *codec) {
 		for i := a; i < z; i++ {
 			sc, pt := ch.raw.scalars[i*L:(i+1)*L], ch.raw.points[i*(1+2*L):(i+1)*(1+2*L)]
 			if sp := ch.spans[i]; sp[0] < 0 {
-				ch.errs[i] = fmt.Errorf("longer than %d bytes", maxLine)
+				ch.errs[i] = fmt.Errorf("longer than %d bytes", MaxLine)
 			} else {
 				ch.errs[i] = cd.parseInto(sc, pt, ch.text[sp[0]:sp[1]])
 			}
@@ -67,7 +67,7 @@ func resize(b []byte, n int) []byte {
 func (cd *codec) parseInto(scalar, point, text []byte) error {
 	L := cd.c.ByteLen
 	point[0] = 4
-	if cd.format == formatRaw {
+	if cd.format == Raw {
 		if len(text) != cd.recordSize() {
 			return fmt.Errorf("a partial record of %d bytes at the end of the input (want %d)", len(text), cd.recordSize())
 		}
@@ -180,7 +180,7 @@ func formatBytesChunk(cd *codec, ch *mulChunk) {
 		for i := lo; i < hi; i++ {
 			if ch.errs[i] != nil {
 				failed[p]++
-				if cd.format == formatRaw {
+				if cd.format == Raw {
 					msgs = append(append(append(msgs, "ecmul mul: "...), oneLine(ch.errs[i].Error())...), '\n')
 				}
 				buf = cd.appendBytesResult(buf, ecmul.StatusNotComputed, nil, ch.errs[i])
@@ -218,7 +218,7 @@ func (cd *codec) reason(ch *mulChunk, i int, st ecmul.Status) error {
 	}
 	text := ch.text[sp[0]:sp[1]]
 	var x, y *big.Int
-	if cd.format == formatRaw {
+	if cd.format == Raw {
 		L := cd.c.ByteLen
 		x, y = new(big.Int).SetBytes(text[L:2*L]), new(big.Int).SetBytes(text[2*L:])
 	} else {
@@ -238,7 +238,7 @@ func (cd *codec) reason(ch *mulChunk, i int, st ecmul.Status) error {
 // y, or status ‖ x) or a hex line, from xy (x ‖ y) when st is StatusPoint.
 func (cd *codec) appendBytesResult(dst []byte, st ecmul.Status, xy []byte, err error) []byte {
 	L := cd.c.ByteLen
-	if cd.format == formatRaw {
+	if cd.format == Raw {
 		size := 1 + L
 		if !cd.xOnly {
 			size += L
@@ -248,12 +248,12 @@ func (cd *codec) appendBytesResult(dst []byte, st ecmul.Status, xy []byte, err e
 		rec := dst[at:]
 		switch {
 		case err != nil:
-			rec[0] = rawError
+			rec[0] = RawError
 		case st == ecmul.StatusPoint:
-			rec[0] = rawPoint
+			rec[0] = RawPoint
 			copy(rec[1:], xy[:size-1])
 		default:
-			rec[0] = rawInfinity
+			rec[0] = RawInfinity
 		}
 		return dst
 	}

@@ -1,4 +1,4 @@
-package main
+package stream
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ import (
 func TestParseIntoMatchesBigParser(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
 	for _, c := range curves.All() {
-		cd := &codec{c: c, format: formatHex}
+		cd := &codec{c: c, format: Hex}
 		L := c.ByteLen
 		field := func() string {
 			v := new(big.Int).Rand(rng, new(big.Int).Lsh(big.NewInt(1), uint(rng.Intn(8*L+9))))
