@@ -39,54 +39,6 @@ func randPoint(t *testing.T, rng *rand.Rand, c *curves.Curve) *curves.Point {
 	return &curves.Point{X: x, Y: y}
 }
 
-// The naive* functions are a third, deliberately simple implementation:
-// textbook affine formulas on big.Int with a nil *Point as infinity.
-
-func naiveAdd(c *curves.Curve, p, q *curves.Point) *curves.Point {
-	if p == nil {
-		return q
-	}
-	if q == nil {
-		return p
-	}
-	mod := c.P
-	var lambda *big.Int
-	if p.X.Cmp(q.X) == 0 {
-		sum := new(big.Int).Add(p.Y, q.Y)
-		if sum.Mod(sum, mod).Sign() == 0 {
-			return nil
-		}
-		// λ = (3x² + a) / 2y
-		num := new(big.Int).Mul(p.X, p.X)
-		num.Mul(num, big.NewInt(3))
-		num.Add(num, big.NewInt(c.A))
-		den := new(big.Int).Lsh(p.Y, 1)
-		lambda = num.Mul(num, den.ModInverse(den.Mod(den, mod), mod))
-	} else {
-		num := new(big.Int).Sub(q.Y, p.Y)
-		den := new(big.Int).Sub(q.X, p.X)
-		lambda = num.Mul(num, den.ModInverse(den.Mod(den, mod), mod))
-	}
-	lambda.Mod(lambda, mod)
-	x := new(big.Int).Mul(lambda, lambda)
-	x.Sub(x, p.X).Sub(x, q.X).Mod(x, mod)
-	y := new(big.Int).Sub(p.X, x)
-	y.Mul(y, lambda).Sub(y, p.Y).Mod(y, mod)
-	return &curves.Point{X: x, Y: y}
-}
-
-func naiveScalarMult(c *curves.Curve, p *curves.Point, k *big.Int) *curves.Point {
-	k = new(big.Int).Mod(k, c.N)
-	var r *curves.Point
-	for i := k.BitLen() - 1; i >= 0; i-- {
-		r = naiveAdd(c, r, r)
-		if k.Bit(i) == 1 {
-			r = naiveAdd(c, r, p)
-		}
-	}
-	return r
-}
-
 // result packs a scalar multiplication result as a *Point (nil: infinity).
 func result(t *testing.T, x, y *big.Int, ok bool, err error) *curves.Point {
 	t.Helper()

@@ -220,36 +220,9 @@ func (cd *codec) appendHex(dst []byte, v *big.Int) []byte {
 	return hex.AppendEncode(dst, v.FillBytes(buf[:cd.c.ByteLen]))
 }
 
-// appendRaw appends the raw output record of one item.
-func (cd *codec) appendRaw(dst []byte, r *ecmul.Result, err error) []byte {
-	L := cd.c.ByteLen
-	n := 1 + L
-	if !cd.xOnly {
-		n += L
-	}
-	at := len(dst)
-	dst = append(dst, make([]byte, n)...)
-	rec := dst[at:]
-	switch {
-	case err != nil:
-		rec[0] = RawError
-	case r.Infinity:
-		rec[0] = RawInfinity
-	default:
-		rec[0] = RawPoint
-		r.X.FillBytes(rec[1 : 1+L])
-		if !cd.xOnly {
-			r.Y.FillBytes(rec[1+L:])
-		}
-	}
-	return dst
-}
-
-// appendResult appends the output line of one item: its result, or err.
+// appendResult appends the output line of one item of the SEC1 or JSON
+// lines format (hex and raw go through the bytes API): its result, or err.
 func (cd *codec) appendResult(dst []byte, r *ecmul.Result, err error) []byte {
-	if cd.format == Raw {
-		return cd.appendRaw(dst, r, err)
-	}
 	isJSON := cd.format == JSONL
 	switch {
 	case err != nil:
