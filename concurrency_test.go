@@ -168,7 +168,7 @@ func hammer(t *testing.T, e *ecmul.Engine, bs []callerBatch) {
 			if cerr := b.check(res, err); cerr != nil {
 				errs[g] = fmt.Errorf("caller %d: %w", g, cerr)
 			}
-			_, _ = e.LastGPUStats()
+			_, _ = e.Diagnostics().LastBatch()
 		})
 	}
 	close(start)

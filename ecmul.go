@@ -61,13 +61,33 @@ const MaxScalarBits = 512
 // Options configure an Engine. The zero value is the auto backend with
 // the co-Z ladder and Shenoy's base extension on every core.
 type Options struct {
-	Backend  Backend        // "" means Auto
-	Schedule ladder.Kind    // ladder schedule of the rns-cpu and gpu backends: ladder.CoZ (the zero value) or ladder.Paper
-	Ext      basext.Variant // base extension of the rns-cpu and gpu backends
+	Backend  Backend  // "" means Auto
+	Schedule Schedule // ladder schedule of the rns-cpu and gpu backends: CoZ (the zero value) or Paper
+	Ext      Ext      // base extension of the rns-cpu and gpu backends: Shenoy (the zero value) or Kawamura
 	Workers  int            // CPU goroutines; 0 means GOMAXPROCS
 	GPU      GPUOptions     // settings of the gpu backend
 	Logger   *slog.Logger   // where events of note go (a GPU left out after a fault); nil means slog.Default()
 }
+
+// Schedule is the ladder the rns-cpu and gpu backends run.
+type Schedule = ladder.Kind
+
+// The ladders: Hamburg's co-Z ladder (11 RNS reductions per bit, the
+// default) and the x-only ladder of the paper (18).
+const (
+	CoZ   = ladder.CoZ
+	Paper = ladder.Paper
+)
+
+// Ext is the base extension of the RNS Montgomery multiplication.
+type Ext = basext.Variant
+
+// The base extensions: Shenoy's, with a redundant modulus (the default),
+// and Kawamura's, with a floating-point correction.
+const (
+	Shenoy   = basext.Shenoy
+	Kawamura = basext.Kawamura
+)
 
 // Point is an affine point (x, y).
 type Point = curves.Point

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"math/big"
 	"sync"
 
@@ -16,10 +17,30 @@ import (
 
 // GPUOptions configure the gpu backend; zero values pick the defaults.
 type GPUOptions struct {
-	Devices       []int  // CUDA device ordinals to share the work among; nil means every visible device
-	ItemsPerBlock int    // items per thread block (default: 8 in the warp mapping, the most that fit kernels.MaxThreads threads in the block mapping; the tile mapping takes kernels.TileItems, no other)
-	Mapping       string // "warp" (whole items inside a warp), "block" (the paper's block-wide mapping) or "tile" (blocks of 16 items whose base extensions run on the tensor cores; Shenoy only); default: the faster for the curve
-	Chunk         int    // most items per launch (default 1<<17); larger batches run in chunks on two streams
+	Devices       []int   // CUDA device ordinals to share the work among; nil means every visible device
+	ItemsPerBlock int     // items per thread block (default: 8 in the warp mapping, the most that fit kernels.MaxThreads threads in the block mapping; the tile mapping takes kernels.TileItems, no other)
+	Mapping       Mapping // how threads take items; MappingDefault is the faster for the curve
+	Chunk         int     // most items per launch (default 1<<17); larger batches run in chunks on two streams
+}
+
+// Mapping is how the gpu backend's threads take items.
+type Mapping string
+
+const (
+	MappingDefault Mapping = ""      // the faster for the curve: warp for P-224, block for the 256-bit curves
+	MappingWarp    Mapping = "warp"  // whole items inside a warp
+	MappingBlock   Mapping = "block" // the paper's block-wide mapping
+	MappingTile    Mapping = "tile"  // blocks of 16 items whose base extensions run on the tensor cores (Shenoy only)
+)
+
+// ParseMapping reads a mapping's name: warp, block or tile (any case).
+func ParseMapping(s string) (Mapping, error) {
+	for _, m := range kernels.Mappings {
+		if strings.EqualFold(s, m) {
+			return Mapping(m), nil
+		}
+	}
+	return "", fmt.Errorf("ecmul: unknown mapping %q (want %s)", s, strings.Join(kernels.Mappings, ", "))
 }
 
 // gpuRunner computes with the CUDA kernel. Host work (preparing and packing
@@ -53,19 +74,19 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	}
 	g := opts.GPU
 	n := su.Params.N
-	if g.Mapping == "" {
+	if g.Mapping == MappingDefault {
 		// measured on an H200: whole items per warp win for n = 15 (16
 		// lanes, two items a warp); for n = 17 the warp mapping idles 14 of
 		// 32 lanes and the block mapping is faster
-		g.Mapping = "warp"
+		g.Mapping = MappingWarp
 		if n+1 > 16 {
-			g.Mapping = "block"
+			g.Mapping = MappingBlock
 		}
 	}
 	if g.Chunk <= 0 {
 		g.Chunk = 1 << 17
 	}
-	k, err := kernels.Find(su.Curve.Name, su.Schedule.Kind.String(), opts.Ext.String(), g.Mapping)
+	k, err := kernels.Find(su.Curve.Name, su.Schedule.Kind.String(), opts.Ext.String(), string(g.Mapping))
 	if err != nil {
 		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
 	}
@@ -78,7 +99,7 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	}
 	if g.ItemsPerBlock <= 0 {
 		g.ItemsPerBlock = 8
-		if g.Mapping == "block" {
+		if g.Mapping == MappingBlock {
 			g.ItemsPerBlock = k.MaxItemsPerBlock(n)
 		}
 	}
@@ -173,21 +194,6 @@ func (r *gpuRunner) close() error { return r.eng.Close() }
 // errClosedGPU is ErrClosed on the gpu backend: it also matches gpu.ErrClosed.
 var errClosedGPU = fmt.Errorf("%w (%w)", ErrClosed, gpu.ErrClosed)
 
-// LastGPUStats says where the time of the engine's last gpu batch went,
-// device by device in st.Devices, with the fault of any device that failed
-// during it; ok is false for the other backends and for an Engine not made
-// by New.
-func (e *Engine) LastGPUStats() (st gpu.Stats, ok bool) {
-	if e == nil {
-		return gpu.Stats{}, false
-	}
-	r, ok := e.run.(*gpuRunner)
-	if !ok {
-		return gpu.Stats{}, false
-	}
-	return r.lastStats(), true
-}
-
 // lastStats returns where the time of the last batch went.
 func (r *gpuRunner) lastStats() gpu.Stats {
 	r.statsMu.Lock()
@@ -198,12 +204,7 @@ func (r *gpuRunner) lastStats() gpu.Stats {
 // ErrNotGPU is returned by GPU-only methods on engines of other backends.
 var ErrNotGPU = errors.New("ecmul: the engine does not use the gpu backend")
 
-// KernelTimes times the kernel alone (no conversions, no transfers) on
-// valid points and scalars, at most one chunk of them, launched reps times
-// on data resident on each GPU the engine uses, all GPUs at once. It returns
-// each launch's milliseconds, one list per GPU (in the order of the
-// engine's devices; nil for a GPU left out after a fault).
-func (e *Engine) KernelTimes(points []*Point, scalars []*big.Int, reps int) ([][]float64, error) {
+func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][]float64, error) {
 	if err := e.usable(); err != nil {
 		return nil, err
 	}

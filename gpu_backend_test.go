@@ -32,7 +32,7 @@ func gpuEngine(t *testing.T, c *curves.Curve, ext basext.Variant, mapping string
 // gpuEngineSchedule is gpuEngine with a ladder schedule.
 func gpuEngineSchedule(t *testing.T, c *curves.Curve, s ladder.Kind, ext basext.Variant, mapping string) *ecmul.Engine {
 	t.Helper()
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, Schedule: s, Ext: ext, GPU: ecmul.GPUOptions{Mapping: mapping, Chunk: 4096}})
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, Schedule: s, Ext: ext, GPU: ecmul.GPUOptions{Mapping: ecmul.Mapping(mapping), Chunk: 4096}})
 	if errors.Is(err, gpu.ErrNoDevice) {
 		t.Skip("no CUDA device")
 	}

@@ -245,7 +245,7 @@ func TestGPUAfterClose(t *testing.T) {
 	res, err = eng.ScalarMult(context.Background(), nil, nil)
 	require.ErrorIs(t, err, ecmul.ErrClosed)
 	require.Empty(t, res)
-	_, err = eng.KernelTimes(fc.pts[:1], fc.ks[:1], 1)
+	_, err = eng.Diagnostics().KernelTimes(fc.pts[:1], fc.ks[:1], 1)
 	require.ErrorIs(t, err, ecmul.ErrClosed)
 }
 

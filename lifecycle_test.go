@@ -37,7 +37,7 @@ func TestLifecycleCPUBackends(t *testing.T) {
 			res, err = e.ScalarMult(context.Background(), nil, nil)
 			require.ErrorIs(t, err, ecmul.ErrClosed)
 			require.Nil(t, res)
-			_, err = e.KernelTimes(pts, ks, 1)
+			_, err = e.Diagnostics().KernelTimes(pts, ks, 1)
 			require.ErrorIs(t, err, ecmul.ErrClosed)
 			require.Equal(t, b, e.Backend(), "a closed engine still says what it was")
 		})
@@ -59,9 +59,9 @@ func TestZeroEngine(t *testing.T) {
 				require.ErrorIs(t, e.Close(), ecmul.ErrNoEngine)
 				require.Nil(t, e.Curve())
 				require.Empty(t, e.Backend())
-				_, ok := e.LastGPUStats()
+				_, ok := e.Diagnostics().LastBatch()
 				require.False(t, ok)
-				_, err = e.KernelTimes(pts, ks, 1)
+				_, err = e.Diagnostics().KernelTimes(pts, ks, 1)
 				require.ErrorIs(t, err, ecmul.ErrNoEngine)
 			})
 		})
@@ -85,4 +85,28 @@ func TestNewRejectsNegativeOptions(t *testing.T) {
 	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU, Schedule: 7})
 	require.ErrorContains(t, err, "schedule")
 	require.Nil(t, e)
+}
+
+// TestParseMapping: the mappings' names, any case, and a clear error for
+// another.
+func TestParseMapping(t *testing.T) {
+	for s, want := range map[string]ecmul.Mapping{"warp": ecmul.MappingWarp, "BLOCK": ecmul.MappingBlock, "Tile": ecmul.MappingTile} {
+		m, err := ecmul.ParseMapping(s)
+		require.NoError(t, err)
+		require.Equal(t, want, m)
+	}
+	_, err := ecmul.ParseMapping("grid")
+	require.ErrorContains(t, err, `unknown mapping "grid"`)
+}
+
+// TestDiagnosticsOffGPU: off the gpu backend the diagnostics say so.
+func TestDiagnosticsOffGPU(t *testing.T) {
+	c := curves.P224()
+	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	require.NoError(t, err)
+	defer e.Close()
+	_, ok := e.Diagnostics().LastBatch()
+	require.False(t, ok)
+	_, err = e.Diagnostics().KernelTimes([]*ecmul.Point{c.Generator()}, []*big.Int{big.NewInt(1)}, 1)
+	require.ErrorIs(t, err, ecmul.ErrNotGPU)
 }

@@ -328,7 +328,7 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 func (v benchVariant) options(b ecmul.Backend, chunk int) ecmul.Options {
 	o := ecmul.Options{Backend: b, Schedule: v.schedule, Ext: v.ext}
 	if b == ecmul.GPU {
-		o.GPU = ecmul.GPUOptions{Mapping: v.mapping, ItemsPerBlock: v.ipb, Chunk: chunk}
+		o.GPU = ecmul.GPUOptions{Mapping: ecmul.Mapping(v.mapping), ItemsPerBlock: v.ipb, Chunk: chunk}
 		for d := range v.gpus {
 			o.GPU.Devices = append(o.GPU.Devices, d)
 		}
@@ -689,7 +689,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 						r.BytesLatencyMs, r.BytesOpsPerSec = ms, float64(batch)/(ms/1e3)
 					}
 				}
-				if st, ok := eng.LastGPUStats(); ok {
+				if st, ok := eng.Diagnostics().LastBatch(); ok {
 					r.FillMs, r.CopyMs, r.GPUPipelineMs = st.FillMs, st.CopyMs, st.WallMs
 					r.GPUs, r.PerDevice = len(st.Devices), sharesOf(st)
 				}
@@ -698,7 +698,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 					kb := min(batch, cfg.chunk)
 					ts, ok := kernelTimes[kb]
 					if !ok {
-						if ts, err = eng.KernelTimes(allPts[:kb], allKs[:kb], cfg.reps); err == nil {
+						if ts, err = eng.Diagnostics().KernelTimes(allPts[:kb], allKs[:kb], cfg.reps); err == nil {
 							kernelTimes[kb] = ts
 						} else {
 							fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: kernel timing: %v\n", c.Name, v.label(backend), batch, err)
