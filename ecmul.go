@@ -61,12 +61,12 @@ const MaxScalarBits = 512
 // Options configure an Engine. The zero value is the auto backend with
 // the co-Z ladder and Shenoy's base extension on every core.
 type Options struct {
-	Backend  Backend  // "" means Auto
-	Schedule Schedule // ladder schedule of the rns-cpu and gpu backends: CoZ (the zero value) or Paper
-	Ext      Ext      // base extension of the rns-cpu and gpu backends: Shenoy (the zero value) or Kawamura
-	Workers  int            // CPU goroutines; 0 means GOMAXPROCS
-	GPU      GPUOptions     // settings of the gpu backend
-	Logger   *slog.Logger   // where events of note go (a GPU left out after a fault); nil means slog.Default()
+	Backend  Backend      // "" means Auto
+	Schedule Schedule     // ladder schedule of the rns-cpu and gpu backends: CoZ (the zero value) or Paper
+	Ext      Ext          // base extension of the rns-cpu and gpu backends: Shenoy (the zero value) or Kawamura
+	Workers  int          // CPU goroutines; 0 means GOMAXPROCS
+	GPU      GPUOptions   // settings of the gpu backend
+	Logger   *slog.Logger // where events of note go (a GPU left out after a fault); nil means slog.Default()
 }
 
 // Schedule is the ladder the rns-cpu and gpu backends run.

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"math/big"
+	"strings"
 	"sync"
 
 	"github.com/rnsec/ecmul/gpu"
