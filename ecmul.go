@@ -11,6 +11,13 @@
 //     curves, gnark-crypto for secp256k1), on all cores;
 //   - "auto": "gpu" when a GPU can be used, otherwise "cpu".
 //
+// Batches come in two forms: ScalarMult takes *big.Int points and scalars;
+// ScalarMultBytes takes fixed-width big-endian scalars and SEC1 points in
+// flat buffers and writes SEC1 results and a Status per item into the
+// caller's, with no allocation per item and, on the gpu backend, without
+// taking a scalar or a result through math/big or a branch on them. On a
+// host with several GPUs the gpu backend shares each batch among them.
+//
 // Every point is validated before any arithmetic; an invalid item gets its
 // own error and the other items of the batch still get their results.
 package ecmul
