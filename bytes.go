@@ -72,13 +72,12 @@ var ErrBytesLayout = errors.New("ecmul: bytes batch layout")
 // bytesBatch is a ScalarMultBytes call's buffers and sizes.
 type bytesBatch struct {
 	count, size   int // items; the field's byte length L
-	pointSize     int // 1+2L or 1+L
+	pointSize     int // of an input point: 1+2L or 1+L
+	outPointBytes int // of a result: 1+2L
 	scalars       []byte
 	points        []byte
 	out           []byte
 	status        []Status
-	curve         *curves.Curve
-	outPointBytes int // 1+2L
 }
 
 func (b *bytesBatch) scalar(i int) []byte { return b.scalars[i*b.size : (i+1)*b.size] }
@@ -107,7 +106,7 @@ func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points
 		return nil, fmt.Errorf("%w: %d bytes of scalars are not a whole number of %d-byte scalars", ErrBytesLayout, len(scalars), L)
 	}
 	n := len(scalars) / L
-	b := &bytesBatch{count: n, size: L, scalars: scalars, points: points, out: out, status: status, curve: c, outPointBytes: 1 + 2*L}
+	b := &bytesBatch{count: n, size: L, scalars: scalars, points: points, out: out, status: status, outPointBytes: 1 + 2*L}
 	switch len(points) {
 	case n * (1 + 2*L):
 		b.pointSize = 1 + 2*L
