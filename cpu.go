@@ -3,34 +3,16 @@ package ecmul
 import (
 	"context"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/par"
 	"github.com/rnsec/ecmul/ladder"
 )
 
 // inChunks runs do on consecutive chunks of items on up to workers
 // goroutines, stopping between chunks once ctx ends.
-func inChunks(parent context.Context, items []item, chunk, workers int, do func(part []item) error) error {
-	g, ctx := errgroup.WithContext(parent)
-	g.SetLimit(workers)
-	for lo := 0; lo < len(items); lo += chunk {
-		if ctx.Err() != nil {
-			break
-		}
-		part := items[lo:min(lo+chunk, len(items))]
-		g.Go(func() error {
-			if ctx.Err() != nil {
-				return context.Cause(parent)
-			}
-			return do(part)
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	return context.Cause(parent)
+func inChunks(ctx context.Context, items []item, chunk, workers int, do func(part []item) error) error {
+	return par.Chunks(ctx, len(items), chunk, workers, func(lo, hi int) error { return do(items[lo:hi]) })
 }
 
 // cpuRunner computes with the reference implementations.

@@ -1,8 +1,14 @@
-// Package par splits index ranges among goroutines: the one helper the
-// module uses to spread per-item host work over the cores.
+// Package par splits index ranges among goroutines: the one place the
+// module spreads per-item host work over the cores, in fixed parts (Do) or
+// in chunks handed out as workers free up (Chunks).
 package par
 
-import "sync"
+import (
+	"context"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+)
 
 // Bounds splits [0, n) into p near-equal parts, p = min(workers,
 // max(1, n/minPart)), and returns their p+1 bounds: part i is
@@ -30,4 +36,29 @@ func Do(n, workers, minPart int, do func(part, lo, hi int)) {
 		wg.Go(func() { do(p, b[p], b[p+1]) })
 	}
 	wg.Wait()
+}
+
+// Chunks runs do on consecutive chunks [lo, hi) of [0, n), at most chunk
+// long, on up to workers goroutines at once, handing out chunks in order.
+// Once ctx ends or a do fails, no further chunk starts; it returns the first
+// error of a do, or the cause of ctx's end.
+func Chunks(ctx context.Context, n, chunk, workers int, do func(lo, hi int) error) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(workers, 1))
+	for lo := 0; lo < n; lo += chunk {
+		if gctx.Err() != nil {
+			break
+		}
+		hi := min(lo+chunk, n)
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return context.Cause(ctx)
+			}
+			return do(lo, hi)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return context.Cause(ctx)
 }

@@ -1,6 +1,8 @@
 package par
 
 import (
+	"context"
+	"errors"
 	"sync"
 	"testing"
 )
@@ -39,5 +41,57 @@ func TestDoCoversEachIndexOnce(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestChunks: every index is handed out once, in chunks of at most the
+// size asked, at most workers at a time; an error or a cancelled context
+// stops the handing out.
+func TestChunks(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 64, 1000} {
+		var mu sync.Mutex
+		seen := make([]int, n)
+		running, most := 0, 0
+		err := Chunks(context.Background(), n, 9, 3, func(lo, hi int) error {
+			mu.Lock()
+			running++
+			most = max(most, running)
+			mu.Unlock()
+			if hi-lo > 9 || hi <= lo {
+				t.Errorf("chunk [%d, %d)", lo, hi)
+			}
+			mu.Lock()
+			for i := lo; i < hi; i++ {
+				seen[i]++
+			}
+			running--
+			mu.Unlock()
+			return nil
+		})
+		if err != nil || most > 3 {
+			t.Fatalf("n=%d: %v, %d at once", n, err, most)
+		}
+		for i, s := range seen {
+			if s != 1 {
+				t.Fatalf("n=%d: index %d seen %d times", n, i, s)
+			}
+		}
+	}
+	boom := errors.New("boom")
+	calls := 0
+	err := Chunks(context.Background(), 100, 1, 1, func(lo, hi int) error {
+		calls++
+		if lo == 3 {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) || calls > 5 {
+		t.Fatalf("%v after %d calls", err, calls)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Chunks(ctx, 100, 1, 1, func(lo, hi int) error { t.Error("ran after cancel"); return nil }); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
 	}
 }
