@@ -290,3 +290,52 @@ func Example_scalarMultBytes() {
 	// 1: infinity (coordinate range: false)
 	// 2: coordinate out of range (coordinate range: true)
 }
+
+// FuzzScalarMultBytes feeds the bytes API buffers of any lengths and
+// contents on the cpu backend and on the gpu backend over a fake driver:
+// it never panics, refuses inconsistent lengths with ErrBytesLayout, and
+// otherwise writes, for every item, a status and either a SEC1 point that
+// is on the curve or zero bytes.
+func FuzzScalarMultBytes(f *testing.F) {
+	c := curves.P256()
+	L := c.ByteLen
+	g := c.EncodeSEC1(c.Generator(), false)
+	gc := c.EncodeSEC1(c.Generator(), true)
+	f.Add(bytes.Repeat([]byte{7}, L), g, false)
+	f.Add(bytes.Repeat([]byte{0xff}, 2*L), append(append([]byte{}, gc...), gc...), true)
+	f.Add([]byte{1, 2, 3}, []byte{4, 5}, false)
+	f.Add(make([]byte, L), append([]byte{4}, make([]byte, 2*L)...), true)
+	cpu, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	require.NoError(f, err)
+	devicesDriver(f, c, 2)
+	gpuEng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 2}})
+	require.NoError(f, err)
+	f.Cleanup(func() { cpu.Close(); gpuEng.Close() })
+	f.Fuzz(func(t *testing.T, scalars, points []byte, onGPU bool) {
+		if len(scalars) > 8*L || len(points) > 8*(1+2*L) {
+			return // the emulated kernel takes milliseconds an item
+		}
+		e := cpu
+		if onGPU {
+			e = gpuEng
+		}
+		n := len(scalars) / L
+		out := make([]byte, n*(1+2*L))
+		status := make([]ecmul.Status, n)
+		err := e.ScalarMultBytes(context.Background(), out, status, scalars, points)
+		if err != nil {
+			require.ErrorIs(t, err, ecmul.ErrBytesLayout)
+			return
+		}
+		for i, st := range status {
+			r := out[i*(1+2*L) : (i+1)*(1+2*L)]
+			if st != ecmul.StatusPoint {
+				require.Equal(t, make([]byte, len(r)), r, "item %d (%v)", i, st)
+				continue
+			}
+			p, err := c.DecodeSEC1(r)
+			require.NoError(t, err, "item %d", i)
+			require.True(t, c.IsOnCurve(p.X, p.Y))
+		}
+	})
+}

@@ -20,7 +20,7 @@ import (
 
 // devicesDriver installs a fake CUDA driver of n devices, the kernel
 // emulated by the CPU twin of c, as the gpu backend of the test's engines.
-func devicesDriver(t *testing.T, c *curves.Curve, n int) *fakecuda.Driver {
+func devicesDriver(t testing.TB, c *curves.Curve, n int) *fakecuda.Driver {
 	t.Helper()
 	su, err := ladder.NewSetup(c)
 	require.NoError(t, err)
