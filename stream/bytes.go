@@ -16,22 +16,22 @@ import (
 // usesBytes reports whether a format's chunks go through the bytes API.
 func (cd *codec) usesBytes() bool { return cd.format == Raw || cd.format == Hex }
 
-// rawItems are a chunk's valid items as Engine.ScalarMultBytes takes them,
+// flatItems are a chunk's valid items as Engine.ScalarMultBytes takes them,
 // and its results.
-type rawItems struct {
+type flatItems struct {
 	scalars, points, out []byte
 	status               []ecmul.Status
 }
 
-// parseBytes parses ch's lines (or records) into ch.raw on all cores, then
+// parseBytes parses ch's lines (or records) into ch.flat on all cores, then
 // keeps the valid ones, in order.
 func (ch *mulChunk) parseBytes(cd *codec) {
 	n, L := ch.lines, cd.c.ByteLen
-	ch.raw.scalars = resize(ch.raw.scalars, n*L)
-	ch.raw.points = resize(ch.raw.points, n*(1+2*L))
+	ch.flat.scalars = resize(ch.flat.scalars, n*L)
+	ch.flat.points = resize(ch.flat.points, n*(1+2*L))
 	each(n, func(_, a, z int) {
 		for i := a; i < z; i++ {
-			sc, pt := ch.raw.scalars[i*L:(i+1)*L], ch.raw.points[i*(1+2*L):(i+1)*(1+2*L)]
+			sc, pt := ch.flat.scalars[i*L:(i+1)*L], ch.flat.points[i*(1+2*L):(i+1)*(1+2*L)]
 			if sp := ch.spans[i]; sp[0] < 0 {
 				ch.errs[i] = fmt.Errorf("longer than %d bytes", MaxLine)
 			} else {
@@ -45,11 +45,11 @@ func (ch *mulChunk) parseBytes(cd *codec) {
 			continue
 		}
 		ch.valid = append(ch.valid, i)
-		copy(ch.raw.scalars[k*L:], ch.raw.scalars[i*L:(i+1)*L])
-		copy(ch.raw.points[k*(1+2*L):], ch.raw.points[i*(1+2*L):(i+1)*(1+2*L)])
+		copy(ch.flat.scalars[k*L:], ch.flat.scalars[i*L:(i+1)*L])
+		copy(ch.flat.points[k*(1+2*L):], ch.flat.points[i*(1+2*L):(i+1)*(1+2*L)])
 		k++
 	}
-	ch.raw.scalars, ch.raw.points = ch.raw.scalars[:k*L], ch.raw.points[:k*(1+2*L)]
+	ch.flat.scalars, ch.flat.points = ch.flat.scalars[:k*L], ch.flat.points[:k*(1+2*L)]
 }
 
 func resize(b []byte, n int) []byte {
@@ -146,7 +146,7 @@ func hexDigit(c byte) (byte, bool) {
 }
 
 // computeBytes runs a chunk's n valid items through the bytes API.
-func computeBytes(ctx context.Context, eng *ecmul.Engine, r *rawItems, n int, progress func(done, total int)) error {
+func computeBytes(ctx context.Context, eng *ecmul.Engine, r *flatItems, n int, progress func(done, total int)) error {
 	size := 1 + 2*eng.Curve().ByteLen
 	r.out = resize(r.out, n*size)
 	if cap(r.status) < n {
@@ -163,7 +163,7 @@ func computeBytes(ctx context.Context, eng *ecmul.Engine, r *rawItems, n int, pr
 // formats.
 func formatBytesChunk(cd *codec, ch *mulChunk) {
 	for n, i := range ch.valid {
-		if st := ch.raw.status[n]; st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
+		if st := ch.flat.status[n]; st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
 			ch.errs[i] = &lineError{ch.nums[i], cd.reason(ch, i, st), cd.unit()}
 		}
 	}
@@ -190,7 +190,7 @@ func formatBytesChunk(cd *codec, ch *mulChunk) {
 				n++
 			}
 			size := 1 + 2*cd.c.ByteLen
-			buf = cd.appendBytesResult(buf, ch.raw.status[n], ch.raw.out[n*size+1:(n+1)*size], nil)
+			buf = cd.appendBytesResult(buf, ch.flat.status[n], ch.flat.out[n*size+1:(n+1)*size], nil)
 		}
 		ch.out[p], ch.errOut[p] = buf, msgs
 	})

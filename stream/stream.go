@@ -370,10 +370,10 @@ type mulChunk struct {
 	valid     []int          // the lines of the valid items, in order
 	pts       []*ecmul.Point // the valid items
 	ks        []*big.Int
-	text      []byte   // the lines back to back, until the chunk is parsed
-	spans     [][2]int // where each line is in text; {-1, -1}: too long
-	raw       rawItems // the raw format's valid items, for the bytes API
-	err       error    // the batch as a whole failed
+	text      []byte    // the lines back to back, until the chunk is parsed
+	spans     [][2]int  // where each line is in text; {-1, -1}: too long
+	flat      flatItems // the valid items of the hex and raw formats, for the bytes API
+	err       error     // the batch as a whole failed
 	done      chan struct{}
 	out       [][]byte // the output lines, one buffer per part
 	errOut    [][]byte // the raw format's error messages, one buffer per part
@@ -382,7 +382,7 @@ type mulChunk struct {
 }
 
 func (ch *mulChunk) reset() {
-	ch.raw.scalars, ch.raw.points = ch.raw.scalars[:0], ch.raw.points[:0]
+	ch.flat.scalars, ch.flat.points = ch.flat.scalars[:0], ch.flat.points[:0]
 	ch.text, ch.spans = ch.text[:0], ch.spans[:0]
 	clear(ch.errs)
 	clear(ch.pts)
@@ -633,7 +633,7 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 					reported = done
 				}
 				if cd.usesBytes() {
-					ch.err = computeBytes(ctx, eng, &ch.raw, len(ch.valid), progress)
+					ch.err = computeBytes(ctx, eng, &ch.flat, len(ch.valid), progress)
 					if ch.err == nil || !errors.Is(ch.err, ecmul.ErrBytesLayout) {
 						formatBytesChunk(cd, ch)
 					}
