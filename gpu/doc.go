@@ -7,4 +7,9 @@
 // from package gpu/fakecuda. On a machine without a GPU or without the NVIDIA
 // driver, loading fails with an error that satisfies errors.Is(err,
 // [ErrNoDevice]), so callers can fall back to the CPU.
+//
+// An [Engine] runs one kernel on one device, a batch in chunks on two
+// streams; a [Pool] runs batches over several devices, one Engine each,
+// chunks handed to whichever device is free, and survives a device whose
+// driver calls fail by running its unfinished chunks on the others.
 package gpu
