@@ -13,6 +13,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/textbook"
 )
 
 // bytesItems is a bytes batch and, per item, what ScalarMult gives for it.
@@ -46,7 +47,7 @@ func newBytesItems(t *testing.T, c *curves.Curve, count int, compressed bool, se
 		bad[5] = struct {
 			enc []byte
 			st  ecmul.Status
-		}{append([]byte{2}, noPointX(c).FillBytes(make([]byte, L))...), ecmul.StatusNotOnCurve}
+		}{append([]byte{2}, textbook.NoPointX(c).FillBytes(make([]byte, L))...), ecmul.StatusNotOnCurve}
 	}
 	if !compressed {
 		bad[7] = struct {
@@ -77,17 +78,6 @@ func newBytesItems(t *testing.T, c *curves.Curve, count int, compressed bool, se
 		b.wantXY = append(b.wantXY, append(w.X.FillBytes(make([]byte, L)), w.Y.FillBytes(make([]byte, L))...))
 	}
 	return b
-}
-
-// noPointX returns the least x > 0 with no point on c.
-func noPointX(c *curves.Curve) *big.Int {
-	for x := big.NewInt(1); ; x.Add(x, big.NewInt(1)) {
-		rhs := new(big.Int).Exp(x, big.NewInt(3), c.P)
-		rhs.Add(rhs, new(big.Int).Mul(big.NewInt(c.A), x)).Add(rhs, c.B).Mod(rhs, c.P)
-		if new(big.Int).ModSqrt(rhs, c.P) == nil {
-			return x
-		}
-	}
 }
 
 // requireBytesResults checks out and status against the expectations.

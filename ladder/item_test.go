@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/textbook"
 )
 
 // edgeScalars are scalars around 0, n and the top of ByteLen bytes.
@@ -130,17 +131,6 @@ func TestPrepareBytesMatchesPrepare(t *testing.T) {
 	}
 }
 
-// noPointX returns the least x > 0 with no point on c.
-func noPointX(c *curves.Curve) *big.Int {
-	for x := big.NewInt(1); ; x.Add(x, big.NewInt(1)) {
-		rhs := new(big.Int).Exp(x, big.NewInt(3), c.P)
-		rhs.Add(rhs, new(big.Int).Mul(big.NewInt(c.A), x)).Add(rhs, c.B).Mod(rhs, c.P)
-		if new(big.Int).ModSqrt(rhs, c.P) == nil {
-			return x
-		}
-	}
-}
-
 func limbsToBig(l []uint64) *big.Int {
 	v := new(big.Int)
 	for i := len(l) - 1; i >= 0; i-- {
@@ -161,7 +151,7 @@ func TestPrepareBytesRejects(t *testing.T) {
 		pBytes := c.P.FillBytes(make([]byte, L))
 		offCurve := bytes.Clone(g)
 		offCurve[len(offCurve)-1] ^= 1
-		noY := append([]byte{2}, noPointX(c).FillBytes(make([]byte, L))...)
+		noY := append([]byte{2}, textbook.NoPointX(c).FillBytes(make([]byte, L))...)
 		cases := map[string]struct {
 			point    []byte
 			sentinel error

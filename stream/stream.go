@@ -215,9 +215,13 @@ func (cd *codec) parseJSONL(line string) (*ecmul.Point, *big.Int, error) {
 }
 
 // appendHex appends v as lowercase hex, zero-padded to the field size.
-func (cd *codec) appendHex(dst []byte, v *big.Int) []byte {
+func (cd *codec) appendHex(dst []byte, v *big.Int) []byte { return AppendCoordinate(dst, cd.c, v) }
+
+// AppendCoordinate appends 0 <= v < 2^(8·ByteLen) as lowercase hex,
+// zero-padded to c's field size: how every format writes a coordinate.
+func AppendCoordinate(dst []byte, c *curves.Curve, v *big.Int) []byte {
 	var buf [64]byte
-	return hex.AppendEncode(dst, v.FillBytes(buf[:cd.c.ByteLen]))
+	return hex.AppendEncode(dst, v.FillBytes(buf[:c.ByteLen]))
 }
 
 // appendResult appends the output line of one item of the SEC1 or JSON

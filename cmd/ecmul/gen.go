@@ -143,11 +143,11 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format str
 		case stream.SEC1:
 			t = hex.AppendEncode(nil, c.EncodeSEC1(p, compressed))
 		case stream.JSONL:
-			t = appendHex(append(t, `","x":"`...), c, p.X)
-			t = appendHex(append(t, `","y":"`...), c, p.Y)
+			t = stream.AppendCoordinate(append(t, `","x":"`...), c, p.X)
+			t = stream.AppendCoordinate(append(t, `","y":"`...), c, p.Y)
 			t = append(t, `"}`...)
 		default:
-			t = appendHex(append(appendHex(t, c, p.X), ' '), c, p.Y)
+			t = stream.AppendCoordinate(append(stream.AppendCoordinate(t, c, p.X), ' '), c, p.Y)
 		}
 		texts[i] = t
 		return t

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"encoding/hex"
-	"math/big"
 	"runtime"
 	"strings"
 
-	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/internal/par"
 )
 
@@ -15,12 +12,6 @@ func parts(n int) []int { return par.Bounds(n, runtime.GOMAXPROCS(0), 256) }
 
 // each runs do on every part of [0, n) on all cores.
 func each(n int, do func(part, lo, hi int)) { par.Do(n, runtime.GOMAXPROCS(0), 256, do) }
-
-// appendHex appends v as lowercase hex, zero-padded to c's field length.
-func appendHex(dst []byte, c *curves.Curve, v *big.Int) []byte {
-	var buf [64]byte
-	return hex.AppendEncode(dst, v.FillBytes(buf[:c.ByteLen]))
-}
 
 // oneLine keeps an error message on a single output line.
 func oneLine(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\r", " "), "\n", " ") }

@@ -17,6 +17,7 @@ import (
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/internal/textbook"
 	"github.com/rnsec/ecmul/ladder"
+	"github.com/rnsec/ecmul/stream"
 )
 
 const verifyHelp = `Usage: ecmul verify [flags]
@@ -266,7 +267,7 @@ func refName(c *curves.Curve) string {
 }
 
 func pointText(c *curves.Curve, x, y *big.Int) string {
-	return string(appendHex(append(appendHex(nil, c, x), ','), c, y))
+	return string(stream.AppendCoordinate(append(stream.AppendCoordinate(nil, c, x), ','), c, y))
 }
 
 func resultText(c *curves.Curve, r *ecmul.Result) string {

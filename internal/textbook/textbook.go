@@ -57,3 +57,16 @@ func Mul(c *curves.Curve, p *curves.Point, k *big.Int) *curves.Point {
 	}
 	return r
 }
+
+// NoPointX returns the least x > 0 that is the abscissa of no point of c:
+// x³ + a·x + b is not a square mod p. Tests use it for compressed
+// encodings that must be refused.
+func NoPointX(c *curves.Curve) *big.Int {
+	for x := big.NewInt(1); ; x.Add(x, big.NewInt(1)) {
+		rhs := new(big.Int).Exp(x, big.NewInt(3), c.P)
+		rhs.Add(rhs, new(big.Int).Mul(big.NewInt(c.A), x)).Add(rhs, c.B).Mod(rhs, c.P)
+		if new(big.Int).ModSqrt(rhs, c.P) == nil {
+			return x
+		}
+	}
+}

@@ -42,3 +42,22 @@ func TestMulMatchesReferences(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPointX: RecoverY refuses NoPointX and accepts one of the smaller x.
+func TestNoPointX(t *testing.T) {
+	for _, c := range curves.All() {
+		x := NoPointX(c)
+		if _, err := c.RecoverY(x, false); err == nil {
+			t.Errorf("%s: x = %v has a point", c.Name, x)
+		}
+		found := false
+		for v := int64(1); v < x.Int64(); v++ {
+			if _, err := c.RecoverY(big.NewInt(v), false); err == nil {
+				found = true
+			}
+		}
+		if x.Int64() > 1 && !found {
+			t.Errorf("%s: no x below %v has a point", c.Name, x)
+		}
+	}
+}
