@@ -167,7 +167,7 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	addEngineFlags(fs, &f)
 	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
 	fs.StringVar(&f.out, "out", "-", "output file (- for standard output)")
-	fs.IntVar(&f.chunk, "chunk", 1<<16, "items read and computed per batch; memory grows with it, the output does not depend on it")
+	fs.IntVar(&f.chunk, "chunk", stream.DefaultChunk, "items read and computed per batch; memory grows with it, the output does not depend on it")
 	fs.StringVar(&f.format, "format", "hex", "input and output format: hex, sec1, jsonl or raw")
 	fs.BoolVar(&f.xOnly, "x-only", false, "write only the x coordinate of each result")
 	fs.IntVar(&f.inflight, "inflight", 0, "chunks computed at once; 0: 2 on the gpu backend (one is validated while the other runs on the GPU), 1 otherwise")
