@@ -27,6 +27,18 @@ const (
 // Variants lists every base-extension variant.
 var Variants = []Variant{Shenoy, Kawamura}
 
+// VariantsFor lists the variants the RNS p supports: Kawamura's needs
+// 16-bit channels (rns.Params.Kawamura).
+func VariantsFor(p *rns.Params) []Variant {
+	if p.Kawamura() {
+		return Variants
+	}
+	return []Variant{Shenoy}
+}
+
+// Supports reports whether the RNS p supports variant v.
+func Supports(p *rns.Params, v Variant) bool { return v == Shenoy || v == Kawamura && p.Kawamura() }
+
 func (v Variant) String() string {
 	switch v {
 	case Shenoy:
@@ -120,8 +132,12 @@ type Multiplier struct {
 	xi []uint32 // ξ̃ of the result, the B̃ digits of Û
 }
 
-// NewMultiplier returns a multiplier for variant v.
+// NewMultiplier returns a multiplier for variant v, which the RNS must
+// support (Supports); asking for another is a programming error and panics.
 func (t *Tables) NewMultiplier(v Variant) *Multiplier {
+	if !Supports(t.Params, v) {
+		panic(fmt.Sprintf("basext: %d-bit channels have no %v extension", t.Params.Bits, v))
+	}
 	return &Multiplier{t: t, v: v, q: make([]uint32, t.Params.N), xi: make([]uint32, t.Params.N)}
 }
 

@@ -2,6 +2,7 @@ package basext_test
 
 import (
 	"crypto/elliptic"
+	"fmt"
 	"math/big"
 	"math/rand"
 	"testing"
@@ -88,38 +89,40 @@ func TestMontMul(t *testing.T) {
 		pairs = 10000
 	}
 	for name, p := range primes() {
-		par, err := rns.NewParams(p)
-		require.NoError(t, err)
-		tb := basext.NewTables(par)
-		mInv := new(big.Int).ModInverse(par.B.M, p)
-		bound := par.AddBound
-		edges := []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(p, big.NewInt(1)), new(big.Int).Set(p),
-			new(big.Int).Sub(par.U, big.NewInt(1)), new(big.Int).Sub(bound, big.NewInt(1))}
-		for _, v := range basext.Variants {
-			t.Run(name+"/"+v.String(), func(t *testing.T) {
-				mu := tb.NewMultiplier(v)
-				rng := rand.New(rand.NewSource(int64(v) + 7))
-				x, y, z := par.NewElement(), par.NewElement(), par.NewElement()
-				run := func(a, b *big.Int) {
-					require.NoError(t, par.ToRNS(&x, a))
-					require.NoError(t, par.ToRNS(&y, b))
-					mu.Mul(&z, &x, &y)
-					checkProduct(t, par, a, b, &z, mInv)
-				}
-				for _, a := range edges {
-					for _, b := range edges {
-						run(a, b)
+		for _, bits := range rns.Widths {
+			par, err := rns.NewParamsBits(p, bits)
+			require.NoError(t, err)
+			tb := basext.NewTables(par)
+			mInv := new(big.Int).ModInverse(par.B.M, p)
+			bound := par.AddBound
+			edges := []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(p, big.NewInt(1)), new(big.Int).Set(p),
+				new(big.Int).Sub(par.U, big.NewInt(1)), new(big.Int).Sub(bound, big.NewInt(1))}
+			for _, v := range basext.VariantsFor(par) {
+				t.Run(fmt.Sprintf("%s/%d/%v", name, bits, v), func(t *testing.T) {
+					mu := tb.NewMultiplier(v)
+					rng := rand.New(rand.NewSource(int64(v) + 7))
+					x, y, z := par.NewElement(), par.NewElement(), par.NewElement()
+					run := func(a, b *big.Int) {
+						require.NoError(t, par.ToRNS(&x, a))
+						require.NoError(t, par.ToRNS(&y, b))
+						mu.Mul(&z, &x, &y)
+						checkProduct(t, par, a, b, &z, mInv)
 					}
-				}
-				for range pairs {
-					run(new(big.Int).Rand(rng, bound), new(big.Int).Rand(rng, bound))
-				}
-				// aliasing: z = x·x in place
-				a := new(big.Int).Sub(bound, big.NewInt(1))
-				require.NoError(t, par.ToRNS(&x, a))
-				mu.Mul(&x, &x, &x)
-				checkProduct(t, par, a, a, &x, mInv)
-			})
+					for _, a := range edges {
+						for _, b := range edges {
+							run(a, b)
+						}
+					}
+					for range pairs {
+						run(new(big.Int).Rand(rng, bound), new(big.Int).Rand(rng, bound))
+					}
+					// aliasing: z = x·x in place
+					a := new(big.Int).Sub(bound, big.NewInt(1))
+					require.NoError(t, par.ToRNS(&x, a))
+					mu.Mul(&x, &x, &x)
+					checkProduct(t, par, a, a, &x, mInv)
+				})
+			}
 		}
 	}
 }

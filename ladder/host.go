@@ -25,6 +25,7 @@ type hostField struct {
 	toMont fp.Element   // M·R mod p: Mul(x, toMont) = x·M mod p, canonical, for any x < 2^256
 	in     []inChannel  // the B channels, then the B̃ channels
 	meMask uint64       // m_e − 1, m_e = 2^MeBits
+	wide   bool         // residues up to 2^30: the sums split (crtToField, residues)
 	eq     *fp.Equation // the curve equation, for the check of results
 	twoB   fp.Element   // 2b
 }
@@ -35,6 +36,7 @@ type crtChannel struct {
 	inv, m, recip uint64
 	mf            float64
 	w             [8]uint64
+	wHi           [8]uint64 // wide channels: the halves of 2^16·M_j·M^{-1}·R² mod p
 }
 
 // inChannel is one channel of B or B̃ for the input conversion: w[k] is
@@ -75,7 +77,7 @@ func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
 	if err != nil {
 		return nil
 	}
-	h := &hostField{f: f, meMask: uint64(par.Me() - 1)}
+	h := &hostField{f: f, meMask: uint64(par.Me() - 1), wide: par.Wide()}
 	p := par.P
 	r2 := new(big.Int).Lsh(big.NewInt(1), 512)
 	r2.Mod(r2, p)
@@ -91,8 +93,10 @@ func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
 		part := new(big.Int).Quo(par.B.M, mj)
 		inv := new(big.Int).ModInverse(part, mj).Uint64()
 		m := uint64(mod.M)
-		w := halves32(elem(new(big.Int).Mul(part, mInv)))
-		h.crt = append(h.crt, crtChannel{inv: inv, m: m, recip: ^uint64(0) / m, mf: float64(mod.M), w: w})
+		weight := new(big.Int).Mul(part, mInv)
+		w := halves32(elem(weight))
+		wHi := halves32(elem(weight.Lsh(weight, 16)))
+		h.crt = append(h.crt, crtChannel{inv: inv, m: m, recip: ^uint64(0) / m, mf: float64(mod.M), w: w, wHi: wHi})
 	}
 	h.negM = halves32(elem(big.NewInt(-1)))
 
@@ -145,9 +149,10 @@ func limbsOf(x *big.Int) [fp.Limbs]uint64 {
 //	X·M^{-1}·R² ≡ S = Σ ξ_j·(M_j·M^{-1}·R² mod p) + α·(−R² mod p)   (mod p)
 //
 // and one Montgomery reduction of S gives X·M^{-1}·R mod p. S is summed in eight
-// 32-bit columns without carries: ξ_j < 2^16 and α <= n, so each column is
-// below (n+1)·2^48 < 2^55 for n <= 64, and S < (n+1)·2^16·p < 2^279 fits
-// the five limbs that fp.Reduce5 takes.
+// 32-bit columns without carries: ξ_j < 2^16 (a wide channel's ξ_j splits
+// into two 16-bit digits, the high one weighted by 2^16·M_j·M^{-1}·R² mod p)
+// and α <= n, so each column is below (2n+1)·2^48 < 2^56 for n <= 64, and
+// S < (n+1)·2^30·p < 2^293 fits the five limbs that fp.Reduce5 takes.
 func (h *hostField) crtToField(z *fp.Element, r []uint32) {
 	r = r[:len(h.crt)]
 	var c0, c1, c2, c3, c4, c5, c6, c7 uint64
@@ -156,14 +161,27 @@ func (h *hostField) crtToField(z *fp.Element, r []uint32) {
 		ch := &h.crt[j]
 		xi := barrett(uint64(r[j])*ch.inv, ch.m, ch.recip)
 		frac += float64(xi) / ch.mf
-		c0 += xi * ch.w[0]
-		c1 += xi * ch.w[1]
-		c2 += xi * ch.w[2]
-		c3 += xi * ch.w[3]
-		c4 += xi * ch.w[4]
-		c5 += xi * ch.w[5]
-		c6 += xi * ch.w[6]
-		c7 += xi * ch.w[7]
+		d := xi
+		if h.wide {
+			d = xi & 0xffff
+			hi := xi >> 16
+			c0 += hi * ch.wHi[0]
+			c1 += hi * ch.wHi[1]
+			c2 += hi * ch.wHi[2]
+			c3 += hi * ch.wHi[3]
+			c4 += hi * ch.wHi[4]
+			c5 += hi * ch.wHi[5]
+			c6 += hi * ch.wHi[6]
+			c7 += hi * ch.wHi[7]
+		}
+		c0 += d * ch.w[0]
+		c1 += d * ch.w[1]
+		c2 += d * ch.w[2]
+		c3 += d * ch.w[3]
+		c4 += d * ch.w[4]
+		c5 += d * ch.w[5]
+		c6 += d * ch.w[6]
+		c7 += d * ch.w[7]
 	}
 	alpha := uint64(int64(math.Floor(frac + 0.25)))
 	c0 += alpha * h.negM[0]
@@ -212,6 +230,8 @@ func (h *hostField) montInput(par *rns.Params, x *big.Int) [fp.Limbs]uint64 {
 // kernel's element order: n residues in B, n values ξ̃ in B̃, then v mod m_e.
 // Per channel the 32-bit words of v are weighted by 2^(32k) mod m (times
 // |M̃_j^{-1}| in B̃): eight products below 2^48 sum below 2^51, reduced once.
+// For wide channels (m < 2^30) the products are below 2^62: the first four
+// are reduced, then added to the last four, below 2^64 − 2^33, and reduced.
 func (h *hostField) residues(out []uint32, v *[fp.Limbs]uint64) {
 	out = out[:len(h.in)+1]
 	w0, w1 := v[0]&0xffffffff, v[0]>>32
@@ -220,8 +240,11 @@ func (h *hostField) residues(out []uint32, v *[fp.Limbs]uint64) {
 	w6, w7 := v[3]&0xffffffff, v[3]>>32
 	for j := range h.in {
 		ch := &h.in[j]
-		s := w0*ch.w[0] + w1*ch.w[1] + w2*ch.w[2] + w3*ch.w[3] +
-			w4*ch.w[4] + w5*ch.w[5] + w6*ch.w[6] + w7*ch.w[7]
+		s := w0*ch.w[0] + w1*ch.w[1] + w2*ch.w[2] + w3*ch.w[3]
+		if h.wide {
+			s = barrett(s, ch.m, ch.recip)
+		}
+		s += w4*ch.w[4] + w5*ch.w[5] + w6*ch.w[6] + w7*ch.w[7]
 		out[j] = uint32(barrett(s, ch.m, ch.recip))
 	}
 	out[len(h.in)] = uint32(v[0] & h.meMask)

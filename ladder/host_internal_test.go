@@ -26,7 +26,11 @@ func newSetupT(t testing.TB, c *curves.Curve) *Setup {
 }
 
 func newSetupKindT(t testing.TB, c *curves.Curve, kind Kind) *Setup {
-	su, err := NewSetupKind(c, kind)
+	return newSetupBitsT(t, c, kind, rns.ChannelBits)
+}
+
+func newSetupBitsT(t testing.TB, c *curves.Curve, kind Kind, channelBits int) *Setup {
+	su, err := NewSetupBits(c, kind, channelBits)
 	require.NoError(t, err)
 	require.NotNil(t, su.host, "%s: the field fast path is available", c.Name)
 	return su
@@ -48,88 +52,92 @@ func residuesOf(t testing.TB, par *rns.Params, x *big.Int) []uint32 {
 
 func TestCRTToFieldMatchesFromRNS(t *testing.T) {
 	for _, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
-			su := newSetupT(t, c)
-			par, h, p := su.Params, su.host, c.P
-			rng := rand.New(rand.NewSource(21))
-			check := func(r []uint32) {
-				t.Helper()
-				want := par.FromMont(par.FromRNS(r))
-				var el fp.Element
-				h.crtToField(&el, r)
-				require.Equal(t, 0, limbsBig(h.f.FromMont(&el)).Cmp(want), "residues %v", r)
-			}
-			one := big.NewInt(1)
-			quarter := new(big.Int).Rsh(par.B.M, 2)
-			top := new(big.Int).Sub(par.B.M, one) // the largest value ToRNS takes
-			if par.BT.M.Cmp(par.B.M) < 0 {
-				top.Sub(par.BT.M, one)
-			}
-			for _, x := range []*big.Int{
-				big.NewInt(0), one, new(big.Int).Sub(p, one), p, new(big.Int).Add(p, one),
-				new(big.Int).Lsh(p, 1), par.U, new(big.Int).Sub(par.AddBound, one),
-				new(big.Int).Sub(quarter, one), top,
-			} {
-				check(residuesOf(t, par, x))
-			}
-			for range count(20000, 2000) {
-				check(residuesOf(t, par, new(big.Int).Rand(rng, par.AddBound)))
-			}
-			// residue vectors of any value below M, and words that are not
-			// even residues: the same α, so the same result mod p
-			r := make([]uint32, par.N)
-			for i := range count(20000, 2000) {
-				for j, mod := range par.B.Moduli {
-					switch {
-					case i%3 == 0:
-						r[j] = rng.Uint32()
-					case i%3 == 1:
-						r[j] = mod.M - 1 - uint32(rng.Intn(2))
-					default:
-						r[j] = uint32(rng.Intn(int(mod.M)))
-					}
+		for _, bits := range rns.Widths {
+			t.Run(fmt.Sprintf("%s/%d", c.Name, bits), func(t *testing.T) {
+				su := newSetupBitsT(t, c, DefaultKind, bits)
+				par, h, p := su.Params, su.host, c.P
+				rng := rand.New(rand.NewSource(21))
+				check := func(r []uint32) {
+					t.Helper()
+					want := par.FromMont(par.FromRNS(r))
+					var el fp.Element
+					h.crtToField(&el, r)
+					require.Equal(t, 0, limbsBig(h.f.FromMont(&el)).Cmp(want), "residues %v", r)
 				}
-				check(r)
-			}
-		})
+				one := big.NewInt(1)
+				quarter := new(big.Int).Rsh(par.B.M, 2)
+				top := new(big.Int).Sub(par.B.M, one) // the largest value ToRNS takes
+				if par.BT.M.Cmp(par.B.M) < 0 {
+					top.Sub(par.BT.M, one)
+				}
+				for _, x := range []*big.Int{
+					big.NewInt(0), one, new(big.Int).Sub(p, one), p, new(big.Int).Add(p, one),
+					new(big.Int).Lsh(p, 1), par.U, new(big.Int).Sub(par.AddBound, one),
+					new(big.Int).Sub(quarter, one), top,
+				} {
+					check(residuesOf(t, par, x))
+				}
+				for range count(20000, 2000) {
+					check(residuesOf(t, par, new(big.Int).Rand(rng, par.AddBound)))
+				}
+				// residue vectors of any value below M, and words that are not
+				// even residues: the same α, so the same result mod p
+				r := make([]uint32, par.N)
+				for i := range count(20000, 2000) {
+					for j, mod := range par.B.Moduli {
+						switch {
+						case i%3 == 0:
+							r[j] = rng.Uint32()
+						case i%3 == 1:
+							r[j] = mod.M - 1 - uint32(rng.Intn(2))
+						default:
+							r[j] = uint32(rng.Intn(int(mod.M)))
+						}
+					}
+					check(r)
+				}
+			})
+		}
 	}
 }
 
 func TestInputMatchesReference(t *testing.T) {
 	for _, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
-			su := newSetupT(t, c)
-			ref := referenceSetup(su)
-			par, p := su.Params, c.P
-			rng := rand.New(rand.NewSource(22))
-			one := big.NewInt(1)
-			two256 := new(big.Int).Lsh(one, 256)
-			xs := []*big.Int{
-				big.NewInt(0), one, big.NewInt(2), new(big.Int).Sub(p, one), p, new(big.Int).Add(p, one),
-				new(big.Int).Sub(two256, one), two256, new(big.Int).Neg(one), new(big.Int).Neg(p),
-				new(big.Int).Lsh(p, 300), par.B.M,
-			}
-			for range count(20000, 2000) {
-				xs = append(xs, new(big.Int).Rand(rng, p))
-			}
-			const stride = 3
-			n := par.N
-			rows := ElementRows(n)
-			got, want := make([]uint32, rows*stride), make([]uint32, rows*stride)
-			sGot, sWant := make([]uint32, su.ScalarWords()*stride), make([]uint32, su.ScalarWords()*stride)
-			for i, x := range xs {
-				j := Job{X: x, Y: one, Scalar: su.LadderScalar(big.NewInt(int64(i)))}
-				el := par.NewElement()
-				require.NoError(t, par.ToRNS(&el, par.ToMont(x)))
-				require.True(t, el.Equal(ptr(su.InputElement(j))), "x = %x", x)
-				require.True(t, el.Equal(ptr(ref.InputElement(j))), "x = %x", x)
-				col := i % stride
-				su.PackInput(got, sGot, stride, col, j)
-				ref.PackInput(want, sWant, stride, col, j)
-				require.Equal(t, want, got, "x = %x", x)
-				require.Equal(t, sWant, sGot)
-			}
-		})
+		for _, bits := range rns.Widths {
+			t.Run(fmt.Sprintf("%s/%d", c.Name, bits), func(t *testing.T) {
+				su := newSetupBitsT(t, c, DefaultKind, bits)
+				ref := referenceSetup(su)
+				par, p := su.Params, c.P
+				rng := rand.New(rand.NewSource(22))
+				one := big.NewInt(1)
+				two256 := new(big.Int).Lsh(one, 256)
+				xs := []*big.Int{
+					big.NewInt(0), one, big.NewInt(2), new(big.Int).Sub(p, one), p, new(big.Int).Add(p, one),
+					new(big.Int).Sub(two256, one), two256, new(big.Int).Neg(one), new(big.Int).Neg(p),
+					new(big.Int).Lsh(p, 300), par.B.M,
+				}
+				for range count(20000, 2000) {
+					xs = append(xs, new(big.Int).Rand(rng, p))
+				}
+				const stride = 3
+				n := par.N
+				rows := ElementRows(n)
+				got, want := make([]uint32, rows*stride), make([]uint32, rows*stride)
+				sGot, sWant := make([]uint32, su.ScalarWords()*stride), make([]uint32, su.ScalarWords()*stride)
+				for i, x := range xs {
+					j := Job{X: x, Y: one, Scalar: su.LadderScalar(big.NewInt(int64(i)))}
+					el := par.NewElement()
+					require.NoError(t, par.ToRNS(&el, par.ToMont(x)))
+					require.True(t, el.Equal(ptr(su.InputElement(j))), "x = %x", x)
+					require.True(t, el.Equal(ptr(ref.InputElement(j))), "x = %x", x)
+					col := i % stride
+					su.PackInput(got, sGot, stride, col, j)
+					ref.PackInput(want, sWant, stride, col, j)
+					require.Equal(t, want, got, "x = %x", x)
+					require.Equal(t, sWant, sGot)
+				}
+			})
+		}
 	}
 }
 

@@ -11,10 +11,18 @@ import (
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/ladder"
+	"github.com/rnsec/ecmul/rns"
 )
 
 func setup(t testing.TB, c *curves.Curve) *ladder.Setup {
 	su, err := ladder.NewSetup(c)
+	require.NoError(t, err)
+	return su
+}
+
+// setupBits builds the ladder of kind for c on channelBits-wide channels.
+func setupBits(t testing.TB, c *curves.Curve, kind ladder.Kind, channelBits int) *ladder.Setup {
+	su, err := ladder.NewSetupBits(c, kind, channelBits)
 	require.NoError(t, err)
 	return su
 }
@@ -161,7 +169,9 @@ func TestScheduleShape(t *testing.T) {
 func TestRNSMatchesOracleStepByStep(t *testing.T) {
 	for _, c := range curves.All() {
 		for _, kind := range ladder.Kinds() {
-			testRNSMatchesOracleStepByStep(t, setupKind(t, c, kind))
+			for _, bits := range rns.Widths {
+				testRNSMatchesOracleStepByStep(t, setupBits(t, c, kind, bits))
+			}
 		}
 	}
 }
@@ -170,8 +180,8 @@ func testRNSMatchesOracleStepByStep(t *testing.T, su *ladder.Setup) {
 	c := su.Curve
 	{
 		par := su.Params
-		for _, v := range basext.Variants {
-			t.Run(c.Name+"/"+su.Schedule.Kind.String()+"/"+v.String(), func(t *testing.T) {
+		for _, v := range basext.VariantsFor(par) {
+			t.Run(fmt.Sprintf("%s/%v/%d/%v", c.Name, su.Schedule.Kind, par.Bits, v), func(t *testing.T) {
 				rng := rand.New(rand.NewSource(2))
 				x, y := randPoint(t, c, rng)
 				k := new(big.Int).Rand(rng, c.N)
@@ -234,7 +244,9 @@ func TestLadderAgainstReference(t *testing.T) {
 	}
 	for _, c := range curves.All() {
 		for _, kind := range ladder.Kinds() {
-			testLadderAgainstReference(t, setupKind(t, c, kind), items)
+			for _, bits := range rns.Widths {
+				testLadderAgainstReference(t, setupBits(t, c, kind, bits), items)
+			}
 		}
 	}
 }
@@ -242,8 +254,8 @@ func TestLadderAgainstReference(t *testing.T) {
 func testLadderAgainstReference(t *testing.T, su *ladder.Setup, items int) {
 	c := su.Curve
 	{
-		for _, v := range basext.Variants {
-			t.Run(fmt.Sprintf("curve=%s/schedule=%s/ext=%s", c.Name, su.Schedule.Kind, v), func(t *testing.T) {
+		for _, v := range basext.VariantsFor(su.Params) {
+			t.Run(fmt.Sprintf("curve=%s/schedule=%s/bits=%d/ext=%s", c.Name, su.Schedule.Kind, su.Params.Bits, v), func(t *testing.T) {
 				rng := rand.New(rand.NewSource(3))
 				var xs, ys, ks []*big.Int
 				for _, k := range edgeScalars(c.N) {

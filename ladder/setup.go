@@ -57,9 +57,16 @@ func (r *coZRule) fixed(kp *big.Int) Fixed {
 // NewSetup builds and proves the default ladder for c.
 func NewSetup(c *curves.Curve) (*Setup, error) { return NewSetupKind(c, DefaultKind) }
 
-// NewSetupKind builds and proves the ladder of schedule kind for c.
+// NewSetupKind builds and proves the ladder of schedule kind for c, in an
+// RNS of 16-bit channels.
 func NewSetupKind(c *curves.Curve, kind Kind) (*Setup, error) {
-	par, err := rns.NewParams(c.P)
+	return NewSetupBits(c, kind, rns.ChannelBits)
+}
+
+// NewSetupBits builds and proves the ladder of schedule kind for c, in an
+// RNS of channelBits-wide channels (rns.Widths).
+func NewSetupBits(c *curves.Curve, kind Kind, channelBits int) (*Setup, error) {
+	par, err := rns.NewParamsBits(c.P, channelBits)
 	if err != nil {
 		return nil, fmt.Errorf("ladder: %s: %w", c.Name, err)
 	}

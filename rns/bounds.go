@@ -50,38 +50,34 @@ func (p *Params) Bounds() []Bound {
 		lte("inputs fit B̃", "9u <= M̃", p.AddBound, p.BT.M),
 		lte("Shenoy: m_e covers α", "n <= m_e, since 0 <= α < n", n, big.NewInt(int64(p.Me()))),
 	)
-	// Kawamura: Δ <= β = Φ/2^16 < 1 and u <= (1 − β)·M̃.
-	_, delta := p.KawamuraBeta()
-	two16 := big.NewInt(1 << ChannelBits)
-	deltaScaled := ceilRat(new(big.Rat).Mul(delta, new(big.Rat).SetInt(two16)))
-	bs = append(bs,
-		lte("Kawamura: Φ covers Δ", "⌈2^16·Δ⌉ <= Φ, Δ the exhaustive worst error of the truncated sum", deltaScaled, big.NewInt(int64(p.Phi))),
-		lt("Kawamura: β < 1", "Φ < 2^16", big.NewInt(int64(p.Phi)), two16),
-		lte("Kawamura: X < (1−β)·M̃", "2^16·u <= (2^16 − Φ)·M̃ for every extended value X < u",
-			new(big.Int).Mul(p.U, two16), new(big.Int).Mul(big.NewInt(int64(1<<ChannelBits-p.Phi)), p.BT.M)),
-	)
-	// Tensor cores (tile mapping): each sum of byte products is exact in s32,
-	// and the recombination D00 + 2^8·(D01 + D10) + c·D11 fits 32 bits.
-	byteSum := new(big.Int).Mul(n, big.NewInt(255*255))
-	maxC := int64(0)
-	for _, mod := range append(append([]Modulus{}, p.B.Moduli...), p.BT.Moduli...) {
-		maxC = max(maxC, int64(mod.C))
+	if p.Kawamura() {
+		bs = append(bs, p.kawamuraBounds()...)
 	}
-	bs = append(bs,
-		lt("tensor-core sums exact", "n·255² < 2^31: a sum of n products of bytes fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
-		lt("tensor-core recombination", "n·255²·(1 + 2·2^8 + c_max) < 2^32: the four byte sums recombine mod m in 32 bits",
-			new(big.Int).Mul(byteSum, big.NewInt(1+2*256+maxC)), new(big.Int).Lsh(big.NewInt(1), 32)),
-	)
+	if p.Wide() {
+		// Wide channels: a base extension sums n products and one more term
+		// (P̃_j·T_j, or α·|−M̃|), each below m², in one 64-bit accumulator.
+		sq := new(big.Int).SetUint64(uint64(p.maxModulus() - 1))
+		sq.Mul(sq, sq)
+		bs = append(bs, lt("64-bit extension sums", "(n+1)·(m_max − 1)^2 < 2^64: a sum of n + 1 products of residues fits 64 bits",
+			sq.Mul(sq, big.NewInt(int64(p.N+1))), new(big.Int).Lsh(big.NewInt(1), 64)))
+	} else {
+		bs = append(bs, p.tensorBounds()...)
+	}
 	// Host CRT estimates α with float64 and needs X/M < 1/4 for every converted X < 9u.
 	bs = append(bs, lt("CRT α estimate", "4·9u < M", new(big.Int).Lsh(p.AddBound, 2), p.B.M))
-	// Fold reduction: after MaxFolds folds every 32-bit value is below 2m.
+	// Fold reduction: after MaxFolds folds every input of the reduction (a
+	// 32-bit value, or c'·hi + lo of a 64-bit one for wide channels) is below 2m.
+	what := "32 bits"
+	if p.Wide() {
+		what = "64 bits"
+	}
 	for _, basis := range []struct {
 		name string
 		b    Basis
 	}{{"B", p.B}, {"B̃", p.BT}} {
 		worst, worstM := uint64(0), uint64(0)
 		for _, mod := range basis.b.Moduli {
-			v := uint64(1<<32 - 1)
+			v := mod.reductionInput()
 			for range basis.b.MaxFolds() {
 				v = mod.foldBound(v)
 			}
@@ -90,7 +86,7 @@ func (p *Params) Bounds() []Bound {
 				worst, worstM = v, 2*uint64(mod.M)
 			}
 		}
-		bs = append(bs, lt(fmt.Sprintf("%d folds reduce 32 bits in %s", basis.b.MaxFolds(), basis.name),
+		bs = append(bs, lt(fmt.Sprintf("%d folds reduce %s in %s", basis.b.MaxFolds(), what, basis.name),
 			"the largest value after the folds, for the modulus closest to failing, is below 2m",
 			bigU(worst), bigU(worstM)))
 	}
@@ -98,7 +94,7 @@ func (p *Params) Bounds() []Bound {
 }
 
 // Verify re-checks the whole system with math/big: the moduli are of the
-// form 2^16 − c, pairwise coprime and coprime with p, the bases are as large
+// form 2^Bits − c, pairwise coprime and coprime with p, the bases are as large
 // as the algorithm needs, and every inequality of Bounds holds. The error
 // names the first property that fails.
 func (p *Params) Verify() error {
@@ -107,8 +103,8 @@ func (p *Params) Verify() error {
 		return fmt.Errorf("rns: bases hold %d and %d moduli, want n = %d", len(p.B.Moduli), len(p.BT.Moduli), p.N)
 	}
 	for i, a := range all {
-		if a.M+a.C != 1<<ChannelBits || a.C%2 == 0 {
-			return fmt.Errorf("rns: modulus %d is not 2^16 − c with c odd", a.M)
+		if a.Bits != p.Bits || uint64(a.M)+uint64(a.C) != 1<<p.Bits || a.C%2 == 0 {
+			return fmt.Errorf("rns: modulus %d is not 2^%d − c with c odd", a.M, p.Bits)
 		}
 		if new(big.Int).Mod(p.P, big.NewInt(int64(a.M))).Sign() == 0 {
 			return fmt.Errorf("rns: modulus %d divides p", a.M)
@@ -126,4 +122,42 @@ func (p *Params) Verify() error {
 		}
 	}
 	return nil
+}
+
+// kawamuraBounds: Δ <= β = Φ/2^16 < 1 and u <= (1 − β)·M̃.
+func (p *Params) kawamuraBounds() []Bound {
+	_, delta := p.KawamuraBeta()
+	two16 := big.NewInt(1 << ChannelBits)
+	deltaScaled := ceilRat(new(big.Rat).Mul(delta, new(big.Rat).SetInt(two16)))
+	return []Bound{
+		lte("Kawamura: Φ covers Δ", "⌈2^16·Δ⌉ <= Φ, Δ the exhaustive worst error of the truncated sum", deltaScaled, big.NewInt(int64(p.Phi))),
+		lt("Kawamura: β < 1", "Φ < 2^16", big.NewInt(int64(p.Phi)), two16),
+		lte("Kawamura: X < (1−β)·M̃", "2^16·u <= (2^16 − Φ)·M̃ for every extended value X < u",
+			new(big.Int).Mul(p.U, two16), new(big.Int).Mul(big.NewInt(int64(1<<ChannelBits-p.Phi)), p.BT.M)),
+	}
+}
+
+// tensorBounds: on the tensor cores (tile mapping, 16-bit channels) each sum
+// of byte products is exact in s32, and the recombination
+// D00 + 2^8·(D01 + D10) + c·D11 fits 32 bits.
+func (p *Params) tensorBounds() []Bound {
+	byteSum := new(big.Int).Mul(big.NewInt(int64(p.N)), big.NewInt(255*255))
+	maxC := int64(0)
+	for _, mod := range append(append([]Modulus{}, p.B.Moduli...), p.BT.Moduli...) {
+		maxC = max(maxC, int64(mod.C))
+	}
+	return []Bound{
+		lt("tensor-core sums exact", "n·255² < 2^31: a sum of n products of bytes fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
+		lt("tensor-core recombination", "n·255²·(1 + 2·2^8 + c_max) < 2^32: the four byte sums recombine mod m in 32 bits",
+			new(big.Int).Mul(byteSum, big.NewInt(1+2*256+maxC)), new(big.Int).Lsh(big.NewInt(1), 32)),
+	}
+}
+
+// maxModulus returns the largest modulus of B and B̃.
+func (p *Params) maxModulus() uint32 {
+	var m uint32
+	for _, mod := range append(append([]Modulus{}, p.B.Moduli...), p.BT.Moduli...) {
+		m = max(m, mod.M)
+	}
+	return m
 }

@@ -1,12 +1,11 @@
-// Package rns holds the Residue Number System of ecmul: the choice of 16-bit
-// moduli 2^16 − c, the bases B and B̃ and the redundant modulus m_e, channel
+// Package rns holds the Residue Number System of ecmul: the choice of
+// moduli 2^16 − c (the paper's) or 2^30 − c (wide channels), the bases B and B̃ and the redundant modulus m_e, channel
 // arithmetic, binary ↔ RNS conversion and the Montgomery domain, and Params,
 // which derives every bound the RNS Montgomery ladder relies on and proves it
 // with math/big for the prime at hand.
 package rns
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 )
@@ -19,7 +18,7 @@ const AddBoundFactor = 9
 // estimate of α keeps (the paper's choice).
 const KawamuraBits = 9
 
-// maxChannels bounds the search for n; 2^16 − c has plenty of coprime values.
+// maxChannels bounds the search for n; 2^w − c has plenty of coprime values.
 const maxChannels = 64
 
 // Basis is one RNS base: n moduli and their product.
@@ -31,18 +30,19 @@ type Basis struct {
 // Params is the RNS system for one prime p, with every bound the algorithm
 // uses derived from the actual moduli. Build it with NewParams; Verify re-proves it.
 type Params struct {
-	P  *big.Int // the field prime
-	N  int      // channels per base
+	P    *big.Int // the field prime
+	Bits int      // the channel width: moduli 2^Bits − c
+	N    int      // channels per base
 	B  Basis    // the base of the Montgomery reduction (dynamic range M)
 	BT Basis    // the second base B̃ (dynamic range M̃)
 
 	MeBits int    // the Shenoy redundant modulus is m_e = 2^MeBits
-	Phi    uint32 // Kawamura's Φ = ⌈2^16·Δ⌉; β = Φ/2^16
+	Phi    uint32 // Kawamura's Φ = ⌈2^16·Δ⌉; β = Φ/2^16 (16-bit channels only)
 
 	U        *big.Int // u = (n+2)·p: every multiplication output is below u
 	AddBound *big.Int // 9u: every multiplication input is below 9u
 
-	kawamuraDelta *big.Rat // Δ: the largest total error of the truncated sum
+	kawamuraDelta *big.Rat // Δ: the largest total error of the truncated sum; nil for wide channels
 
 	crt *crt // conversion constants, computed once by derive
 }
@@ -52,13 +52,16 @@ func (p *Params) Me() uint32 { return 1 << p.MeBits }
 
 // CandidateModuli returns the first count moduli 2^16 − c, c odd and
 // ascending from 1, each kept only when coprime with every modulus kept before it.
-func CandidateModuli(count int) ([]Modulus, error) {
+func CandidateModuli(count int) ([]Modulus, error) { return CandidateModuliBits(ChannelBits, count) }
+
+// CandidateModuliBits is CandidateModuli for moduli 2^bits − c.
+func CandidateModuliBits(bits, count int) ([]Modulus, error) {
 	var kept []Modulus
 	for c := uint32(1); len(kept) < count; c += 2 {
 		if c >= 1<<(ChannelBits-1) {
-			return nil, fmt.Errorf("rns: ran out of moduli 2^16 − c after %d", len(kept))
+			return nil, fmt.Errorf("rns: ran out of moduli 2^%d − c after %d", bits, len(kept))
 		}
-		m := 1<<ChannelBits - c
+		m := uint32(1)<<bits - c
 		coprime := true
 		for _, k := range kept {
 			if gcd(m, k.M) != 1 {
@@ -69,7 +72,7 @@ func CandidateModuli(count int) ([]Modulus, error) {
 		if !coprime {
 			continue
 		}
-		mod, err := NewModulus(c)
+		mod, err := NewModulusBits(bits, c)
 		if err != nil {
 			return nil, err
 		}
@@ -100,15 +103,22 @@ func newBasis(mods []Modulus) Basis {
 	return Basis{Moduli: mods, M: m}
 }
 
-// NewParams builds the RNS system for the odd prime p: n is the smallest
-// channel count for which both dynamic ranges exceed (9(n+2))^2·p; the
-// candidate moduli alternate between B (even positions) and B̃ (odd ones).
-// The result has passed Verify.
-func NewParams(p *big.Int) (*Params, error) {
-	if p == nil || p.Sign() <= 0 || p.Bit(0) == 0 || p.BitLen() <= ChannelBits || !p.ProbablyPrime(20) {
-		return nil, errors.New("rns: p must be an odd prime above 2^16")
+// NewParams builds the RNS system of 16-bit channels for the odd prime p
+// (NewParamsBits).
+func NewParams(p *big.Int) (*Params, error) { return NewParamsBits(p, ChannelBits) }
+
+// NewParamsBits builds the RNS system of bits-wide channels (16 or 30) for
+// the odd prime p: n is the smallest channel count for which both dynamic
+// ranges exceed (9(n+2))^2·p; the candidate moduli alternate between B (even
+// positions) and B̃ (odd ones). The result has passed Verify.
+func NewParamsBits(p *big.Int, bits int) (*Params, error) {
+	if bits != ChannelBits && bits != WideChannelBits {
+		return nil, fmt.Errorf("rns: %d-bit channels: want %d or %d", bits, ChannelBits, WideChannelBits)
 	}
-	cands, err := CandidateModuli(2 * maxChannels)
+	if p == nil || p.Sign() <= 0 || p.Bit(0) == 0 || p.BitLen() <= bits || !p.ProbablyPrime(20) {
+		return nil, fmt.Errorf("rns: p must be an odd prime above 2^%d", bits)
+	}
+	cands, err := CandidateModuliBits(bits, 2*maxChannels)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +136,7 @@ func NewParams(p *big.Int) (*Params, error) {
 		if B.M.Cmp(need) <= 0 || BT.M.Cmp(need) <= 0 {
 			continue
 		}
-		par := &Params{P: new(big.Int).Set(p), N: n, B: B, BT: BT}
+		par := &Params{P: new(big.Int).Set(p), Bits: bits, N: n, B: B, BT: BT}
 		par.derive()
 		if err := par.Verify(); err != nil {
 			return nil, err
@@ -144,11 +154,22 @@ func (p *Params) derive() {
 	for 1<<p.MeBits < p.N {
 		p.MeBits++
 	}
-	p.kawamuraDelta = kawamuraDelta(p.BT)
-	phi := new(big.Rat).Mul(p.kawamuraDelta, new(big.Rat).SetInt64(1<<ChannelBits))
-	p.Phi = uint32(ceilRat(phi).Uint64())
+	p.Phi, p.kawamuraDelta = 0, nil
+	if p.Kawamura() {
+		p.kawamuraDelta = kawamuraDelta(p.BT)
+		phi := new(big.Rat).Mul(p.kawamuraDelta, new(big.Rat).SetInt64(1<<ChannelBits))
+		p.Phi = uint32(ceilRat(phi).Uint64())
+	}
 	p.crt = newCRT(p)
 }
+
+// Kawamura reports whether the system supports Kawamura's extension: only
+// 16-bit channels, whose worst truncation error Δ is found by trying every
+// residue (2^30 per wide channel would be too many).
+func (p *Params) Kawamura() bool { return p.Bits == ChannelBits }
+
+// Wide reports whether the channels are WideChannelBits wide.
+func (p *Params) Wide() bool { return p.Bits == WideChannelBits }
 
 // KawamuraMask keeps the q high bits of a 16-bit ξ̃ (trunc in the paper).
 func KawamuraMask() uint32 { return (1<<ChannelBits - 1) &^ (1<<(ChannelBits-KawamuraBits) - 1) }
@@ -180,13 +201,18 @@ func ceilRat(r *big.Rat) *big.Int {
 	return q
 }
 
-// KawamuraBeta returns β = Φ/2^16 and the exact worst-case error Δ it covers.
+// KawamuraBeta returns β = Φ/2^16 and the exact worst-case error Δ it
+// covers; both zero when the system has no Kawamura extension.
 func (p *Params) KawamuraBeta() (beta, delta *big.Rat) {
+	if !p.Kawamura() {
+		return new(big.Rat), new(big.Rat)
+	}
 	return big.NewRat(int64(p.Phi), 1<<ChannelBits), new(big.Rat).Set(p.kawamuraDelta)
 }
 
 // MaxFolds returns the largest fold count among the basis moduli: the number
-// of folds a kernel must apply to every channel of that basis.
+// of folds a kernel must apply to every channel of that basis (after the
+// first step of Reduce64, for wide channels).
 func (b Basis) MaxFolds() int {
 	f := 0
 	for _, m := range b.Moduli {
@@ -195,7 +221,7 @@ func (b Basis) MaxFolds() int {
 	return f
 }
 
-// Cs returns the c of every modulus 2^16 − c of the basis, in order.
+// Cs returns the c of every modulus 2^w − c of the basis, in order.
 func (b Basis) Cs() []uint32 {
 	cs := make([]uint32, len(b.Moduli))
 	for i, m := range b.Moduli {

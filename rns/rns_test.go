@@ -243,3 +243,90 @@ func TestBadPrimes(t *testing.T) {
 		require.Error(t, err)
 	}
 }
+
+// TestWideParams: wide channels give n = 8 for P-224 and 9 for the 256-bit
+// primes, moduli 2^30 − c, one fold after the first step of Reduce64, and
+// every bound holding; n − 1 channels would break the Type II bound.
+func TestWideParams(t *testing.T) {
+	wantN := map[string]int{"P224": 8, "P256": 9, "secp256k1": 9}
+	for name, p := range primes() {
+		par, err := rns.NewParamsBits(p, rns.WideChannelBits)
+		require.NoError(t, err)
+		require.Equal(t, wantN[name], par.N, name)
+		require.True(t, par.Wide())
+		require.False(t, par.Kawamura())
+		require.NoError(t, par.Verify())
+		for _, m := range append(append([]rns.Modulus{}, par.B.Moduli...), par.BT.Moduli...) {
+			require.Equal(t, uint32(1<<30), m.M+m.C)
+			require.Equal(t, 1, m.Folds)
+		}
+		cands, err := rns.CandidateModuliBits(rns.WideChannelBits, 2*(par.N-1))
+		require.NoError(t, err)
+		m := big.NewInt(1)
+		for i, c := range cands {
+			if i%2 == 0 {
+				m.Mul(m, big.NewInt(int64(c.M)))
+			}
+		}
+		need := big.NewInt(int64(9 * (par.N + 1)))
+		need.Mul(need, need).Mul(need, p)
+		require.True(t, m.Cmp(need) <= 0, "%s: n − 1 wide channels would do", name)
+	}
+	_, err := rns.NewParamsBits(p224(), 24)
+	require.ErrorContains(t, err, "24-bit channels")
+}
+
+// TestWideReduce64 checks the wide channels' Reduce64 and Mul against %:
+// around every power of two, the largest words, products of the largest
+// residues, and random 64-bit values.
+func TestWideReduce64(t *testing.T) {
+	mods, err := rns.CandidateModuliBits(rns.WideChannelBits, 40)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, m := range mods {
+		check := func(z uint64) {
+			if got, want := m.Reduce64(z), uint32(z%uint64(m.M)); got != want {
+				t.Fatalf("m = %d: Reduce64(%d) = %d, want %d", m.M, z, got, want)
+			}
+		}
+		for s := range 64 {
+			for d := uint64(0); d < 4; d++ {
+				check(1<<s + d)
+				check(1<<s - d)
+			}
+		}
+		for d := range uint64(1 << 12) {
+			check(^uint64(0) - d)
+			check(uint64(m.M-1)*uint64(m.M-1) - d)
+			check(uint64(2*m.M) - d)
+			check(d<<32 | 0xffffffff)
+		}
+		for range 100000 {
+			check(rng.Uint64())
+			a, b := rng.Uint32N(m.M), rng.Uint32N(m.M)
+			if got, want := m.Mul(a, b), uint32(uint64(a)*uint64(b)%uint64(m.M)); got != want {
+				t.Fatalf("m = %d: Mul(%d, %d) = %d, want %d", m.M, a, b, got, want)
+			}
+		}
+	}
+}
+
+// TestWideConversions: ToRNS and FromRNS round-trip on wide channels.
+func TestWideConversions(t *testing.T) {
+	for name, p := range primes() {
+		par, err := rns.NewParamsBits(p, rns.WideChannelBits)
+		require.NoError(t, err)
+		rng := mrand.New(mrand.NewSource(9))
+		el := par.NewElement()
+		one := big.NewInt(1)
+		xs := []*big.Int{big.NewInt(0), one, new(big.Int).Sub(p, one), new(big.Int).Sub(par.AddBound, one)}
+		for range 2000 {
+			xs = append(xs, new(big.Int).Rand(rng, par.AddBound))
+		}
+		for _, x := range xs {
+			require.NoError(t, par.ToRNS(&el, x))
+			require.Equal(t, 0, x.Cmp(par.FromRNS(el.B)), "%s: %x", name, x)
+			require.Equal(t, 0, x.Cmp(par.FromRNSExact(el.B)), "%s: %x", name, x)
+		}
+	}
+}
