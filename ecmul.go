@@ -37,6 +37,7 @@ import (
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/ladder"
+	"github.com/rnsec/ecmul/rns"
 )
 
 // Backend names where the arithmetic runs.
@@ -68,12 +69,16 @@ const MaxScalarBits = 512
 // Options configure an Engine. The zero value is the auto backend with
 // the co-Z ladder and Shenoy's base extension on every core.
 type Options struct {
-	Backend  Backend      // "" means Auto
-	Schedule Schedule     // ladder schedule of the rns-cpu and gpu backends: CoZ (the zero value) or Paper
-	Ext      Ext          // base extension of the rns-cpu and gpu backends: Shenoy (the zero value) or Kawamura
-	Workers  int          // CPU goroutines; 0 means GOMAXPROCS
-	GPU      GPUOptions   // settings of the gpu backend
-	Logger   *slog.Logger // where events of note go (a GPU left out after a fault); nil means slog.Default()
+	Backend  Backend  // "" means Auto
+	Schedule Schedule // ladder schedule of the rns-cpu and gpu backends: CoZ (the zero value) or Paper
+	Ext      Ext      // base extension of the rns-cpu and gpu backends: Shenoy (the zero value) or Kawamura
+	// ChannelBits is the width of the RNS channels of the rns-cpu and gpu
+	// backends: 16 (moduli 2^16 − c, the paper's; 0 means 16) or 30
+	// (moduli 2^30 − c, Shenoy's extension only).
+	ChannelBits int
+	Workers     int          // CPU goroutines; 0 means GOMAXPROCS
+	GPU         GPUOptions   // settings of the gpu backend
+	Logger      *slog.Logger // where events of note go (a GPU left out after a fault); nil means slog.Default()
 }
 
 // Schedule is the ladder the rns-cpu and gpu backends run.
@@ -199,19 +204,28 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 	if !slices.Contains(ladder.Kinds(), opts.Schedule) {
 		return nil, fmt.Errorf("ecmul: unknown schedule %v", opts.Schedule)
 	}
+	if opts.ChannelBits == 0 {
+		opts.ChannelBits = rns.ChannelBits
+	}
+	if !slices.Contains(rns.Widths, opts.ChannelBits) {
+		return nil, fmt.Errorf("ecmul: Options.ChannelBits = %d: want %v", opts.ChannelBits, rns.Widths)
+	}
+	if opts.ChannelBits != rns.ChannelBits && opts.Ext != Shenoy {
+		return nil, fmt.Errorf("ecmul: %d-bit channels take Shenoy's base extension, not %v", opts.ChannelBits, opts.Ext)
+	}
 	e := &Engine{curve: c, opts: opts}
 	switch opts.Backend {
 	case CPU:
 		e.run = &cpuRunner{curve: c, workers: opts.Workers}
 	case RNSCPU:
-		su, err := ladder.NewSetupKind(c, opts.Schedule)
+		su, err := ladder.NewSetupBits(c, opts.Schedule, opts.ChannelBits)
 		if err != nil {
 			return nil, err
 		}
 		e.setup = su
 		e.run = &rnsRunner{su: su, ext: opts.Ext, workers: opts.Workers}
 	case GPU, Auto:
-		su, err := ladder.NewSetupKind(c, opts.Schedule)
+		su, err := ladder.NewSetupBits(c, opts.Schedule, opts.ChannelBits)
 		if err != nil {
 			return nil, err
 		}

@@ -86,11 +86,10 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	if g.Chunk <= 0 {
 		g.Chunk = 1 << 17
 	}
-	k, err := kernels.Find(su.Curve.Name, su.Schedule.Kind.String(), opts.Ext.String(), string(g.Mapping))
+	k, err := kernels.Find(su.Curve.Name, su.Schedule.Kind.String(), opts.Ext.String(), string(g.Mapping), kernels.ChannelTag(su.Params.Bits))
 	if err != nil {
 		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
 	}
-	lanes := k.Lanes(n)
 	if fixed := k.FixedItemsPerBlock(); fixed > 0 {
 		if g.ItemsPerBlock != 0 && g.ItemsPerBlock != fixed {
 			return nil, fmt.Errorf("ecmul: gpu backend: the %s mapping runs %d items per block, not %d", g.Mapping, fixed, g.ItemsPerBlock)
@@ -98,15 +97,20 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 		g.ItemsPerBlock = fixed
 	}
 	if g.ItemsPerBlock <= 0 {
-		g.ItemsPerBlock = 8
+		// four warps of whole items (8 for P-224 on 16-bit channels), or
+		// the fullest block of the block mapping
+		g.ItemsPerBlock = 4 * k.ItemsPerWarp(n)
 		if g.Mapping == MappingBlock {
 			g.ItemsPerBlock = k.MaxItemsPerBlock(n)
 		}
 	}
+	if most := k.MaxItemsPerBlock(n); g.ItemsPerBlock > most {
+		return nil, fmt.Errorf("ecmul: gpu backend: %d items per block: the %s mapping holds at most %d", g.ItemsPerBlock, g.Mapping, most)
+	}
 	eng, err := gpu.OpenPool(d, gpu.Config{
 		Image: image, Entry: k.Name(), Constants: su.KernelConstants(),
 		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
-		LanesPerItem: lanes, ItemsPerBlock: g.ItemsPerBlock, Chunk: g.Chunk,
+		ItemsPerBlock: g.ItemsPerBlock, BlockThreads: k.Threads(n, g.ItemsPerBlock), Chunk: g.Chunk,
 	}, g.Devices)
 	if err != nil {
 		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)

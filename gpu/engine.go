@@ -20,8 +20,8 @@ type Config struct {
 	Constants []uint32 // the kernel's constant table, uploaded once
 
 	InRows, ScalarRows, OutRows int // words per item of each buffer (channel-major rows)
-	LanesPerItem                int // threads per item
 	ItemsPerBlock               int // items per thread block
+	BlockThreads                int // threads per block: kernels.Kernel.Threads of ItemsPerBlock
 	Chunk                       int // most items per launch
 }
 
@@ -110,18 +110,17 @@ const (
 // two chunks' worth of pinned and device buffers. On error everything
 // already acquired is released.
 func Open(d Driver, cfg Config) (*Engine, error) {
-	if cfg.Chunk <= 0 || cfg.ItemsPerBlock <= 0 || cfg.LanesPerItem <= 0 || cfg.InRows <= 0 || cfg.OutRows <= 0 || cfg.ScalarRows <= 0 {
+	if cfg.Chunk <= 0 || cfg.ItemsPerBlock <= 0 || cfg.BlockThreads <= 0 || cfg.InRows <= 0 || cfg.OutRows <= 0 || cfg.ScalarRows <= 0 {
 		return nil, fmt.Errorf("gpu: invalid configuration: chunk %d, %d items per block of %d threads, rows %d/%d/%d (all must be positive)",
-			cfg.Chunk, cfg.ItemsPerBlock, cfg.LanesPerItem, cfg.InRows, cfg.ScalarRows, cfg.OutRows)
+			cfg.Chunk, cfg.ItemsPerBlock, cfg.BlockThreads, cfg.InRows, cfg.ScalarRows, cfg.OutRows)
 	}
 	if cfg.Chunk > maxChunk || cfg.InRows > maxRows || cfg.OutRows > maxRows || cfg.ScalarRows > maxRows {
 		return nil, fmt.Errorf("gpu: a chunk of %d items of %d, %d and %d rows exceeds %d items or %d rows",
 			cfg.Chunk, cfg.InRows, cfg.ScalarRows, cfg.OutRows, maxChunk, maxRows)
 	}
-	if threads := cfg.ItemsPerBlock * cfg.LanesPerItem; cfg.ItemsPerBlock > kernels.MaxThreads ||
-		cfg.LanesPerItem > kernels.MaxThreads || threads > kernels.MaxThreads {
-		return nil, fmt.Errorf("gpu: %d items per block of %d threads exceed the kernels' %d threads per block",
-			cfg.ItemsPerBlock, cfg.LanesPerItem, kernels.MaxThreads)
+	if cfg.ItemsPerBlock > cfg.BlockThreads || cfg.BlockThreads > kernels.MaxThreads {
+		return nil, fmt.Errorf("gpu: %d items per block of %d threads: more items than threads, or more than the kernels' %d threads per block",
+			cfg.ItemsPerBlock, cfg.BlockThreads, kernels.MaxThreads)
 	}
 	e := &Engine{d: d, cfg: cfg, calls: make(chan func()), stopped: make(chan struct{})}
 	ready := make(chan error)
@@ -462,7 +461,7 @@ func (e *Engine) launch(s *slot, n int) error {
 		unsafe.Pointer(&s.devOut), unsafe.Pointer(&count), unsafe.Pointer(&stride),
 	}
 	grid := [3]uint32{uint32((n + cfg.ItemsPerBlock - 1) / cfg.ItemsPerBlock), 1, 1}
-	block := [3]uint32{uint32(cfg.ItemsPerBlock * cfg.LanesPerItem), 1, 1}
+	block := [3]uint32{uint32(cfg.BlockThreads), 1, 1}
 	return e.d.LaunchKernel(e.fn, grid, block, 0, s.stream, args)
 }
 

@@ -30,12 +30,12 @@ func newFixture(t *testing.T, items int) *fixture {
 	d := fakecuda.New()
 	d.OnLaunch = kernelemu.Launch(d, su)
 	n := su.Params.N
-	k, err := kernels.Find("P-224", su.Schedule.Kind.String(), "shenoy", "warp")
+	k, err := kernels.Find("P-224", su.Schedule.Kind.String(), "shenoy", "warp", "c16")
 	require.NoError(t, err)
 	return &fixture{d: d, su: su, jobs: jobs, want: cpuTwin(su, jobs), cfg: gpu.Config{
 		Image: []byte("fatbin"), Entry: k.Name(), Constants: su.KernelConstants(),
 		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
-		LanesPerItem: k.Lanes(n), ItemsPerBlock: 2, Chunk: 3,
+		ItemsPerBlock: 2, BlockThreads: k.Threads(n, 2), Chunk: 3,
 	}}
 }
 
@@ -159,7 +159,7 @@ func TestOpenRejectsBadConfig(t *testing.T) {
 	d := fakecuda.New()
 	_, err := gpu.Open(d, gpu.Config{})
 	require.Error(t, err)
-	_, err = gpu.Open(d, gpu.Config{Chunk: 1, ItemsPerBlock: 33, LanesPerItem: 16, InRows: 1, OutRows: 1, ScalarRows: 1})
+	_, err = gpu.Open(d, gpu.Config{Chunk: 1, ItemsPerBlock: 33, BlockThreads: 528, InRows: 1, OutRows: 1, ScalarRows: 1})
 	require.ErrorContains(t, err, "threads per block")
 	require.Zero(t, d.Live())
 }

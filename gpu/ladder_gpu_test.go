@@ -141,7 +141,7 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 					eng, err := gpu.Open(d, gpu.Config{
 						Image: image, Entry: entry, Constants: su.KernelConstants(),
 						InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
-						LanesPerItem: k.Lanes(n), ItemsPerBlock: ipb, Chunk: 1 << 15,
+						ItemsPerBlock: ipb, BlockThreads: k.Threads(n, ipb), Chunk: 1 << 15,
 					})
 					require.NoError(t, err)
 					defer eng.Close()

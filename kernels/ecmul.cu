@@ -1,7 +1,7 @@
-// The ecmul kernel: batched x-only Montgomery ladders with field arithmetic
-// in a Residue Number System of 16-bit channels (Antão, Bajard and Sousa,
-// ASAP 2010), RNS Montgomery multiplication with Shenoy's or Kawamura's
-// exact second base extension. One item is one scalar multiplication; the
+// The ecmul kernel: batched Montgomery ladders with field arithmetic in a
+// Residue Number System of 16-bit channels (Antão, Bajard and Sousa, ASAP
+// 2010) or of 30-bit ones, RNS Montgomery multiplication with Shenoy's or
+// (16-bit) Kawamura's exact second base extension. One item is one scalar multiplication; the
 // threads of an item each own one channel of B and the same-numbered channel
 // of B̃, and one more thread owns the redundant channel m_e.
 //
@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include <type_traits>
 #include <utility>
 
 #ifdef __CUDACC__
@@ -20,14 +21,15 @@
 
 #include "rns.cuh"
 #include "schedule_gen.cuh"
+#include "shape.cuh"
 
 // ---------------------------------------------------------------------------
 // Constants and shapes.
 
 enum class BaseExt { Shenoy, Kawamura };
 
-// Warp: every item in one warp, 16 or 32 lanes per item, exchanges through
-// shared memory ordered by __syncwarp. Block: the paper's, n+1 threads per
+// Warp: every item in one warp, ⌊32/(n+1)⌋ items per warp (shape.cuh),
+// exchanges through shared memory ordered by __syncwarp. Block: the paper's, n+1 threads per
 // item packed across the block, exchanges ordered by __syncthreads. Tile:
 // the block mapping with exactly 16 items per block, whose base extensions
 // are 8-bit integer matrix products on the tensor cores.
@@ -55,15 +57,18 @@ constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every
 #define ECM_KERNEL_BOUNDS(cap) __launch_bounds__(kMaxThreads)
 #endif
 
-// Shape of an item of n channels per base.
-template <int N, Mapping M>
+// Shape of an item of n channels per base of W bits.
+template <int N, Mapping M, int W = 16>
 struct Shape {
-  static constexpr int Lanes = M == Mapping::Warp ? (N < 16 ? 16 : 32) : N + 1;
+  static constexpr int Lanes = N + 1;                       // threads per item
   static constexpr int ELane = N;                           // the lane of m_e
-  static constexpr int Items = (kMaxThreads + Lanes - 1) / Lanes;  // item slots per block
-  static constexpr int Pairs = (N + 1) / 2;                 // residues packed two per word
-  static constexpr int Vecs = (N + 1 + 7) / 8;              // 16-byte loads per exchanged row
-  static_assert(M == Mapping::Block || N < Lanes, "the m_e lane must fit in the item's lanes");
+  static constexpr bool Warp = M == Mapping::Warp;
+  static constexpr int Items = Warp ? kMaxThreads / 32 * (32 / Lanes)  // item slots per block
+                                    : (kMaxThreads + Lanes - 1) / Lanes;
+  static constexpr int Pairs = (N + 1) / 2;                 // 16-bit residues packed two per word
+  static constexpr int Vecs = W == 16 ? (N + 1 + 7) / 8     // 16-byte loads per exchanged row
+                                      : (N + 1 + 3) / 4;
+  static_assert(!Warp || Lanes <= 32, "an item must fit in a warp");
 };
 
 // The bytes dp2a.lo multiplies pair p of a row by to add up its channels
@@ -130,6 +135,42 @@ struct LaneConsts {
   }
 };
 
+// The constants of one lane for wide channels: the same roles as
+// LaneConsts, each constant a whole word (products of 30-bit residues take
+// 64-bit sums, no byte packing).
+template <int N, Mapping M>
+struct WideLaneConsts {
+  WideModulus mB, mT;  // this lane's channels of B and B̃ (m_e in mB on the m_e lane)
+  uint32_t negR, negMtB;
+  uint32_t ext1[N];  // B → B̃ row, times S_j·T_j; Ext1E on m_e
+  uint32_t ext2[N];  // B̃ → B row; Ext2E on m_e
+  uint32_t tj;       // T_j (0 on m_e): P̃_j·T_j joins the first sum
+  uint32_t meMask, pe, mInvE, mtInvE;
+  uint32_t eMask;  // all ones on the m_e lane
+
+  ECM_DEVICE void load(const uint32_t* __restrict__ k, int lane) {
+    using L = Layout<N>;
+    const bool isE = lane >= N;
+    const int j = isE ? 0 : lane;
+    eMask = opaque(isE ? ~0u : 0u);
+    meMask = k[L::MeMask];
+    pe = k[L::PE];
+    mInvE = k[L::MInvE];
+    mtInvE = k[L::MtInvE];
+    mB = make_wide_modulus(isE ? meMask + 1 : k[L::ModB + j], k[L::CB + j]);
+    mT = make_wide_modulus(k[L::ModBT + j], k[L::CBT + j]);
+    negR = k[L::NegR + j];
+    negMtB = k[L::NegMtB + j];
+    const uint32_t st = reduce_wide(uint64_t(k[L::S + j]) * k[L::T + j], mT);
+    tj = isE ? 0 : k[L::T + j];
+#pragma unroll
+    for (int kk = 0; kk < N; ++kk) {
+      ext1[kk] = isE ? k[L::Ext1E + kk] : reduce_wide(uint64_t(k[L::Ext1 + j * N + kk]) * st, mT);
+      ext2[kk] = isE ? k[L::Ext2E + kk] : k[L::Ext2 + j * N + kk];
+    }
+  }
+};
+
 // One value of the ladder on one lane: its B residue (the m_e residue on the
 // m_e lane) and its B̃ residue, stored as ξ̃.
 struct Residue {
@@ -140,9 +181,9 @@ struct Residue {
 // then the ξ̃ of the result) per item slot, for sets of up to K products,
 // the Shenoy α per product, and the addition constants per channel role
 // (0..n−1, n for m_e).
-template <int N, Mapping M, int K, int AddConsts>
+template <int N, Mapping M, int K, int AddConsts, int W>
 struct SharedState {
-  using Sh = Shape<N, M>;
+  using Sh = Shape<N, M, W>;
   uint4 rows[Sh::Items][2][K][Sh::Vecs];
   uint32_t alpha[Sh::Items][K];
   uint2 addK[AddConsts][N + 1];
@@ -156,13 +197,14 @@ struct SharedState {
 };
 
 // The exchange among the lanes of one item, for sets of up to K products.
-template <int N, Mapping M, int K>
+template <int N, Mapping M, int K, int W>
 struct Exchange {
-  using Sh = Shape<N, M>;
+  using Sh = Shape<N, M, W>;
   uint4 (*rows)[K][Sh::Vecs];
   uint32_t* alpha;
   int lane;
   int slot;           // where this lane's residue goes: its channel, or the padding slot n
+  int eSource;        // the warp lane of this item's m_e lane
   uint32_t warpMask;  // the threads of this warp that exist (a block may end mid-warp)
 
   template <class S>
@@ -171,6 +213,7 @@ struct Exchange {
     alpha = sh.alpha[item];
     lane = l;
     slot = l < N ? l : N;
+    eSource = (tid & 31) - l + Sh::ELane;
     const uint32_t inWarp = blockDim.x - (tid & ~31);
     warpMask = inWarp >= 32 ? ~0u : (1u << inWarp) - 1;
   }
@@ -183,11 +226,17 @@ struct Exchange {
     }
   }
   // put stores this lane's residue in row r of product i. The m_e lane and
-  // spare lanes all write slot n, which every row of constants multiplies by 0.
+  // spare lanes all write slot n, which no sum reads (16-bit rows multiply
+  // it by 0).
   ECM_DEVICE void put(int r, int i, uint32_t v) const {
-    reinterpret_cast<uint16_t*>(rows[r][i])[slot] = uint16_t(v);
+    if constexpr (W == 16) {
+      reinterpret_cast<uint16_t*>(rows[r][i])[slot] = uint16_t(v);
+    } else {
+      reinterpret_cast<uint32_t*>(rows[r][i])[slot] = v;
+    }
   }
-  // get reads row r of product i: residue k in half k & 1 of word k >> 1.
+  // get reads row r of product i: 16-bit residue k in half k & 1 of word
+  // k >> 1, a wide residue k in word k.
   ECM_DEVICE void get(int r, int i, uint32_t (&w)[4 * Sh::Vecs]) const {
 #pragma unroll
     for (int v = 0; v < Sh::Vecs; ++v) {
@@ -203,7 +252,7 @@ struct Exchange {
   ECM_DEVICE void share_alpha(uint32_t (&a)[P]) const {
     if (M == Mapping::Warp) {
 #pragma unroll
-      for (int i = 0; i < P; ++i) a[i] = __shfl_sync(warpMask, a[i], Sh::ELane, Sh::Lanes);
+      for (int i = 0; i < P; ++i) a[i] = __shfl_sync(warpMask, a[i], eSource, 32);
     } else {
       if (lane == Sh::ELane) {
 #pragma unroll
@@ -361,7 +410,7 @@ ECM_DEVICE uint32_t tile_pow2(int4 s) {
 // exchange and its synchronisation.
 
 template <int N, BaseExt V, Mapping M, int K, int P>
-ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const Exchange<N, M, K>& ex,
+ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const Exchange<N, M, K, 16>& ex,
                              const Residue (&x)[P], const Residue (&y)[P], Residue (&z)[P]) {
   using Sh = Shape<N, M>;
   static_assert(P <= K, "multiplication set larger than the exchange rows");
@@ -425,6 +474,63 @@ ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const Exchange<N, M, K>&
   for (int i = 0; i < P; ++i) {
     // dot_mod < 2^30 + 2^16 and α·NegMtB < 2^5·2^16: the sum stays below 2^31
     const uint32_t zb = reduce(dot_mod(s[i], k.mB) + alpha[i] * k.negMtB, k.mB);
+    z[i].b = select(k.eMask, ze[i], zb);
+  }
+}
+
+// The multiplication set on wide channels: the same steps, each sum of
+// products of 30-bit residues in one 64-bit accumulator (at most n + 1
+// terms below 2^60: rns.Params proves the sum below 2^64), Shenoy's α.
+template <int N, BaseExt V, Mapping M, int K, int P>
+ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M, K, 30>& ex,
+                             const Residue (&x)[P], const Residue (&y)[P], Residue (&z)[P]) {
+  using Sh = Shape<N, M, 30>;
+  static_assert(V == BaseExt::Shenoy, "wide channels compute Shenoy's α");
+  static_assert(P <= K, "multiplication set larger than the exchange rows");
+  uint32_t te[P], pt[P], ze[P];
+
+  // Step 1: q_j = x_j·y_j·NegR_j in B, P̃_j = ξ̃x_j·ξ̃y_j in B̃, x_e·y_e in m_e.
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    const uint64_t xy = uint64_t(x[i].b) * y[i].b;
+    te[i] = uint32_t(xy) & k.meMask;
+    ex.put(0, i, reduce_wide(uint64_t(reduce_wide(xy, k.mB)) * k.negR, k.mB));
+    pt[i] = reduce_wide(uint64_t(x[i].t) * y[i].t, k.mT);
+  }
+  ex.sync();
+
+  // Step 2: ξ̃U_j = Σ q_k·(Ext1[j][k]·S_j·T_j) + P̃_j·T_j (mod m̃_j);
+  // z_e = (Σ q_k·Ext1E[k]·PE + x_e·y_e)·MInvE on m_e.
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    uint32_t w[4 * Sh::Vecs];
+    ex.get(0, i, w);
+    uint64_t a = uint64_t(pt[i]) * k.tj;
+#pragma unroll
+    for (int kk = 0; kk < N; ++kk) a += uint64_t(w[kk]) * k.ext1[kk];
+    const uint32_t xi = reduce_wide(a, k.mT);
+    ze[i] = ((uint32_t(a) & k.meMask) * k.pe + te[i]) * k.mInvE & k.meMask;
+    z[i].t = xi;
+    ex.put(1, i, xi);
+  }
+  ex.sync();
+
+  // Steps 3 and 4: α from m_e, z_j = Σ ξ̃U_k·Ext2[j][k] + α·NegMtB_j.
+  uint64_t s[P];
+  uint32_t alpha[P];
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    uint32_t w[4 * Sh::Vecs];
+    ex.get(1, i, w);
+    s[i] = 0;
+#pragma unroll
+    for (int kk = 0; kk < N; ++kk) s[i] += uint64_t(w[kk]) * k.ext2[kk];
+    alpha[i] = (uint32_t(s[i]) - ze[i]) * k.mtInvE & k.meMask;
+  }
+  ex.share_alpha(alpha);
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    const uint32_t zb = reduce_wide(s[i] + uint64_t(alpha[i]) * k.negMtB, k.mB);
     z[i].b = select(k.eMask, ze[i], zb);
   }
 }
@@ -521,27 +627,31 @@ ECM_DEVICE void cswap(Residue& a, Residue& b, uint32_t mask) {
 
 ECM_SCHEDULES(ECM_SCHEDULE)
 
-// The state of one lane of one item.
-// The shared memory and exchange of a mapping.
-template <int N, Mapping M, int K, int AddConsts>
+// The shared memory, exchange and per-lane constants of a mapping and
+// channel width.
+template <int N, Mapping M, int K, int AddConsts, int W>
 struct MappingOf {
-  using Shared = SharedState<N, M, K, AddConsts>;
-  using Ex = Exchange<N, M, K>;
+  using Shared = SharedState<N, M, K, AddConsts, W>;
+  using Ex = Exchange<N, M, K, W>;
+  using Consts = std::conditional_t<W == 16, LaneConsts<N, M>, WideLaneConsts<N, M>>;
 };
 template <int N, int K, int AddConsts>
-struct MappingOf<N, Mapping::Tile, K, AddConsts> {
+struct MappingOf<N, Mapping::Tile, K, AddConsts, 16> {
   using Shared = TileSharedState<N, K, AddConsts>;
   using Ex = TileExchange<N, K>;
+  using Consts = LaneConsts<N, Mapping::Tile>;
 };
 
-template <int N, BaseExt V, Mapping M, int K, class Ex>
+// The state of one lane of one item.
+template <int N, BaseExt V, Mapping M, int W, class Map>
 struct Lane {
   static constexpr int n = N;
   static constexpr BaseExt variant = V;
   static constexpr Mapping mapping = M;
+  static constexpr int width = W;
   Residue r[ECM_NUM_REGS];
-  LaneConsts<N, M> k;
-  Ex ex;
+  typename Map::Consts k;
+  typename Map::Ex ex;
   const uint2* addK;  // [constant][channel role]
   int role;           // 0..n−1: channel j; n: m_e
 };
@@ -577,18 +687,40 @@ ECM_DEVICE uint32_t term(uint32_t s, uint32_t m) {
   }
 }
 
+// coef·s (mod m) as a non-negative 64-bit term, for wide channels.
+template <int Coef>
+ECM_DEVICE uint64_t term64(uint32_t s, uint32_t m) {
+  if constexpr (Coef > 0) {
+    return uint64_t(Coef) * s;
+  } else if constexpr (Coef < 0) {
+    return uint64_t(-Coef) * (m - s);
+  } else {
+    return 0;
+  }
+}
+
 // K + c1·s1 + c2·s2 + c3·s3 per channel, canonical (ladder.RNSExecutor.addSet).
-// The sum is below 2^16·(1 + |c1| + |c2| + |c3|) < 2^32.
-template <int K, int C1, int S1, int C2, int S2, int C3, int S3, int N, BaseExt V, Mapping M, int KM, class Ex>
-ECM_DEVICE Residue linear(const Lane<N, V, M, KM, Ex>& c) {
+// The sum is below 2^W·(1 + |c1| + |c2| + |c3|): 32 bits for 16-bit
+// channels, 64 for wide ones.
+template <int K, int C1, int S1, int C2, int S2, int C3, int S3, class C>
+ECM_DEVICE Residue linear(const C& c) {
+  constexpr int N = C::n;
   static_assert((C1 < 0 ? -C1 : C1) + (C2 < 0 ? -C2 : C2) + (C3 < 0 ? -C3 : C3) < (1 << 15),
                 "addition coefficients too large for 32-bit sums");
   const uint2 kc = c.addK[K * (N + 1) + c.role];
-  const uint32_t b = kc.x + term<C1>(c.r[S1].b, c.k.mB.m) + term<C2>(c.r[S2].b, c.k.mB.m) +
-                     term<C3>(c.r[S3].b, c.k.mB.m);
-  const uint32_t t = kc.y + term<C1>(c.r[S1].t, c.k.mT.m) + term<C2>(c.r[S2].t, c.k.mT.m) +
-                     term<C3>(c.r[S3].t, c.k.mT.m);
-  return Residue{select(c.k.eMask, b & c.k.meMask, reduce(b, c.k.mB)), reduce(t, c.k.mT)};
+  if constexpr (C::width != 16) {
+    const uint64_t b = kc.x + term64<C1>(c.r[S1].b, c.k.mB.m) + term64<C2>(c.r[S2].b, c.k.mB.m) +
+                       term64<C3>(c.r[S3].b, c.k.mB.m);
+    const uint64_t t = kc.y + term64<C1>(c.r[S1].t, c.k.mT.m) + term64<C2>(c.r[S2].t, c.k.mT.m) +
+                       term64<C3>(c.r[S3].t, c.k.mT.m);
+    return Residue{select(c.k.eMask, uint32_t(b) & c.k.meMask, reduce_wide(b, c.k.mB)), reduce_wide(t, c.k.mT)};
+  } else {
+    const uint32_t b = kc.x + term<C1>(c.r[S1].b, c.k.mB.m) + term<C2>(c.r[S2].b, c.k.mB.m) +
+                       term<C3>(c.r[S3].b, c.k.mB.m);
+    const uint32_t t = kc.y + term<C1>(c.r[S1].t, c.k.mT.m) + term<C2>(c.r[S2].t, c.k.mT.m) +
+                       term<C3>(c.r[S3].t, c.k.mT.m);
+    return Residue{select(c.k.eMask, b & c.k.meMask, reduce(b, c.k.mB)), reduce(t, c.k.mT)};
+  }
 }
 
 // An addition set: every sum reads the registers as they were before the set.
@@ -629,11 +761,12 @@ ECM_DEVICE void write_out(const Residue (&r)[ECM_NUM_REGS], Dsts<D...>, uint32_t
   ((out[(v++ * N) * stride] = r[D].b), ...);
 }
 
-// A curve: n channels per base, bitlen(n) and its schedules (by the value of a).
-#define ECM_CURVE(tag, Curve, n, bits, AM)    \
-  struct Curve {                              \
-    static constexpr int N = n, Bits = bits; \
-    ECM_SCHEDULE_MEMBERS(AM)                  \
+// A curve on channels of one width: W-bit channels, n per base, bitlen(n)
+// and its schedules (by the value of a).
+#define ECM_CURVE(tag, Curve, chan, w, n, bits, AM)    \
+  struct Curve##_##chan {                              \
+    static constexpr int N = n, Bits = bits, W = w;    \
+    ECM_SCHEDULE_MEMBERS(AM)                           \
   };
 ECM_CURVES(ECM_CURVE)
 
@@ -641,18 +774,19 @@ template <class Curve, class Sched, BaseExt V, Mapping M>
 ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in,
                        const uint32_t* __restrict__ scalars, uint32_t* __restrict__ out,
                        uint32_t count, uint32_t stride) {
-  constexpr int N = Curve::N, T = Curve::Bits + Sched::ExtraBits;
+  constexpr int N = Curve::N, W = Curve::W, T = Curve::Bits + Sched::ExtraBits;
   constexpr int K = Sched::MaxMuls;
-  using Sh = Shape<N, M>;
-  using Map = MappingOf<N, M, K, Sched::AddConsts>;
+  using Sh = Shape<N, M, W>;
+  using Map = MappingOf<N, M, K, Sched::AddConsts, W>;
   __shared__ typename Map::Shared sh;
 
   if (blockDim.x > kMaxThreads) __trap();
   if (M == Mapping::Tile && blockDim.x != TileShape<N>::Items * Sh::Lanes) __trap();
   if (count == 0) return;
   const int tid = threadIdx.x;
-  const int slot = tid / Sh::Lanes, lane = tid % Sh::Lanes;
-  const uint32_t items = blockDim.x / Sh::Lanes;
+  int slot, lane;
+  ecm_locate(tid, Sh::Lanes, Sh::Warp, slot, lane);
+  const uint32_t items = ecm_items_per_block(blockDim.x, Sh::Lanes, Sh::Warp);
   const uint32_t col = blockIdx.x * items + slot;
   const bool live = slot < int(items) && col < count;
   const uint32_t src = live ? col : 0;  // spare threads compute item 0 and store nothing
@@ -665,7 +799,7 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
   }
   __syncthreads();
 
-  Lane<N, V, M, K, typename Map::Ex> c;
+  Lane<N, V, M, W, Map> c;
   c.k.load(consts, lane);
   c.ex.attach(sh, slot, lane, tid);
   c.addK = &sh.addK[0][0];
@@ -702,15 +836,17 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
 }
 
 // ---------------------------------------------------------------------------
-// Entry points: ecm_ladder_<curve>_<schedule>_<ext>_<mapping>, as kernels/entries.go declares them.
+// Entry points: ecm_ladder_<curve>_<schedule>_<ext>_<mapping>_<channels>, as
+// kernels/entries.go declares them.
 
-#define ECM_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs, items) \
-  static_assert(Shape<Curve::N, Mapping::Mapping_>::Lanes == lanes, "lanes per item");         \
-  extern "C" __global__ void ECM_KERNEL_BOUNDS(regs) ecm_ladder_##curve##_##sched##_##ext##_##mapping( \
-      const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in,                      \
-      const uint32_t* __restrict__ scalars, uint32_t* __restrict__ out, uint32_t count,          \
-      uint32_t stride) {                                                                         \
-    ladder<Curve, Curve::Sched, BaseExt::Ext, Mapping::Mapping_>(consts, in, scalars, out, count, \
-                                                                 stride);                        \
+#define ECM_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, warp, regs, items) \
+  static_assert(Shape<Curve##_##chan::N, Mapping::Mapping_>::Lanes == lanes, "lanes per item");        \
+  extern "C" __global__ void ECM_KERNEL_BOUNDS(regs)                                                   \
+      ecm_ladder_##curve##_##sched##_##ext##_##mapping##_##chan(                                       \
+          const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in,                        \
+          const uint32_t* __restrict__ scalars, uint32_t* __restrict__ out, uint32_t count,            \
+          uint32_t stride) {                                                                           \
+    ladder<Curve##_##chan, Curve##_##chan::Sched, BaseExt::Ext, Mapping::Mapping_>(consts, in, scalars, \
+                                                                                  out, count, stride); \
   }
 ECM_ENTRIES(ECM_ENTRY)

@@ -7,8 +7,8 @@ import (
 )
 
 // The kernel's entry points are every combination of these lists: adding a
-// curve, schedule, base extension or mapping here (and its CUDA code) adds
-// its entry points; gen.go writes them into schedule_gen.cuh for ecmul.cu,
+// curve, schedule, base extension, mapping or channel width here (and its
+// CUDA code) adds its entry points; gen.go writes them into schedule_gen.cuh for ecmul.cu,
 // the GPU harness and the CPU emulation, and package gpu finds them by Find.
 var (
 	// Curves are the curves the kernel is built for, by curves.Curve.Name,
@@ -24,24 +24,43 @@ var (
 	// same way in blocks of exactly TileItems items, whose base extensions
 	// run on the tensor cores as 8-bit integer matrix products.
 	Mappings = []string{"warp", "block", "tile"}
+	// Channels are the RNS channel widths (rns.Widths): "c16", moduli
+	// 2^16 − c, the paper's; "c30", moduli 2^30 − c, a quarter as many
+	// products per base extension.
+	Channels = []string{"c16", "c30"}
 )
+
+// ChannelBits returns the width of the channels a tag of Channels names.
+func ChannelBits(tag string) int {
+	if tag == "c30" {
+		return 30
+	}
+	return 16
+}
+
+// ChannelTag returns the Channels tag of bits-wide channels.
+func ChannelTag(bits int) string { return fmt.Sprintf("c%d", bits) }
 
 // TileItems is the number of items of a block of the tile mapping: the
 // rows of one tensor-core matrix tile, two bytes per residue.
 const TileItems = 16
 
 // Supports reports whether entry points exist for a schedule, base
-// extension and mapping (on every curve).
-func Supports(schedule, ext, mapping string) bool {
-	return Kernel{Schedule: schedule, Ext: ext, Mapping: mapping}.built()
+// extension, mapping and channel width (on every curve).
+func Supports(schedule, ext, mapping, channels string) bool {
+	return Kernel{Schedule: schedule, Ext: ext, Mapping: mapping, Channels: channels}.built()
 }
 
 // built reports whether the entry point has CUDA code. The tile mapping
-// runs the co-Z ladder with Shenoy's α only: Kawamura's needs every residue
-// of a row whole, which its byte matrices do not keep, and the paper's sets
-// of 7 products would need more than the 48 KiB of static shared memory a
-// block may have for their product matrices.
+// runs the co-Z ladder with Shenoy's α on 16-bit channels only: Kawamura's
+// needs every residue of a row whole, which its byte matrices do not keep,
+// and the paper's sets of 7 products would need more than the 48 KiB of
+// static shared memory a block may have for their product matrices. Wide
+// channels have Shenoy's α only (rns.Params.Kawamura).
 func (k Kernel) built() bool {
+	if k.Channels == "c30" {
+		return k.Ext == "shenoy" && k.Mapping != "tile"
+	}
 	return k.Mapping != "tile" || k.Ext == "shenoy" && k.Schedule == "coz"
 }
 
@@ -54,28 +73,40 @@ var registerCaps = map[string]int{"coz": 64, "paper": 96}
 // CurveTag names a curve in entry names.
 type CurveTag struct{ Curve, Tag string }
 
-// Kernel is one entry point: ecm_ladder_<tag>_<schedule>_<ext>_<mapping>,
+// Kernel is one entry point: ecm_ladder_<tag>_<schedule>_<ext>_<mapping>_<channels>,
 // with the arguments and launch limits kernels/README.md gives.
 type Kernel struct {
-	Curve, Tag, Schedule, Ext, Mapping string
+	Curve, Tag, Schedule, Ext, Mapping, Channels string
 }
 
 // Name returns the entry point's symbol.
 func (k Kernel) Name() string {
-	return "ecm_ladder_" + k.Tag + "_" + k.Schedule + "_" + k.Ext + "_" + k.Mapping
+	return "ecm_ladder_" + k.Tag + "_" + k.Schedule + "_" + k.Ext + "_" + k.Mapping + "_" + k.Channels
 }
 
-// Lanes returns the threads one item takes, for n channels per base: the
-// warp mapping gives an item a half warp when its n+1 lanes fit there and a
-// whole warp otherwise; the block and tile mappings give it exactly n+1.
-func (k Kernel) Lanes(n int) int {
+// Lanes returns the threads of one item, for n channels per base: n+1, one
+// per channel and one for m_e.
+func (k Kernel) Lanes(n int) int { return n + 1 }
+
+// ItemsPerWarp returns the items a warp holds in the warp mapping, for n
+// channels per base: ⌊32/(n+1)⌋, the last one taking the lanes left over
+// (which compute copies of its m_e lane); 0 for the other mappings, whose
+// items run across warps.
+func (k Kernel) ItemsPerWarp(n int) int {
 	if k.Mapping != "warp" {
-		return n + 1
+		return 0
 	}
-	if n+1 > 16 {
-		return 32
+	return 32 / (n + 1)
+}
+
+// Threads returns the block size that holds items items, for n channels per
+// base: whole warps of ItemsPerWarp items, then n+1 threads per item left
+// (the kernel's ecm_items_per_block inverts it, kernels/shape.cuh).
+func (k Kernel) Threads(n, items int) int {
+	if ipw := k.ItemsPerWarp(n); ipw > 0 {
+		return items/ipw*32 + items%ipw*(n+1)
 	}
-	return 16
+	return items * (n + 1)
 }
 
 // MaxRegisters returns the entry point's cap on registers per thread.
@@ -86,6 +117,9 @@ func (k Kernel) MaxRegisters() int { return registerCaps[k.Schedule] }
 func (k Kernel) MaxItemsPerBlock(n int) int {
 	if k.Mapping == "tile" {
 		return TileItems
+	}
+	if ipw := k.ItemsPerWarp(n); ipw > 0 {
+		return MaxThreads / 32 * ipw
 	}
 	return MaxThreads / k.Lanes(n)
 }
@@ -106,8 +140,10 @@ func Entries() []Kernel {
 		for _, s := range Schedules {
 			for _, e := range Exts {
 				for _, m := range Mappings {
-					if k := (Kernel{Curve: c.Curve, Tag: c.Tag, Schedule: s, Ext: e, Mapping: m}); k.built() {
-						out = append(out, k)
+					for _, w := range Channels {
+						if k := (Kernel{Curve: c.Curve, Tag: c.Tag, Schedule: s, Ext: e, Mapping: m, Channels: w}); k.built() {
+							out = append(out, k)
+						}
 					}
 				}
 			}
@@ -117,8 +153,9 @@ func Entries() []Kernel {
 }
 
 // Find returns the entry point for a curve (curves.Curve.Name), schedule,
-// base extension and mapping, or an error naming the one that is not built.
-func Find(curve, schedule, ext, mapping string) (Kernel, error) {
+// base extension, mapping and channel width (a Channels tag), or an error
+// naming the one that is not built.
+func Find(curve, schedule, ext, mapping, channels string) (Kernel, error) {
 	i := slices.IndexFunc(Curves, func(c CurveTag) bool { return c.Curve == curve })
 	switch {
 	case i < 0:
@@ -129,12 +166,18 @@ func Find(curve, schedule, ext, mapping string) (Kernel, error) {
 		return Kernel{}, fmt.Errorf("kernels: unknown base extension %q (want %s)", ext, strings.Join(Exts, " or "))
 	case !slices.Contains(Mappings, mapping):
 		return Kernel{}, fmt.Errorf("kernels: unknown mapping %q (want %s)", mapping, strings.Join(Mappings, " or "))
+	case !slices.Contains(Channels, channels):
+		return Kernel{}, fmt.Errorf("kernels: unknown channel width %q (want %s)", channels, strings.Join(Channels, " or "))
 	}
-	k := Kernel{Curve: curve, Tag: Curves[i].Tag, Schedule: schedule, Ext: ext, Mapping: mapping}
-	if !k.built() {
+	k := Kernel{Curve: curve, Tag: Curves[i].Tag, Schedule: schedule, Ext: ext, Mapping: mapping, Channels: channels}
+	switch {
+	case k.built():
+		return k, nil
+	case channels == "c30":
+		return Kernel{}, fmt.Errorf("kernels: 30-bit channels run the shenoy extension on the warp or block mapping, not %s on %s", ext, mapping)
+	default:
 		return Kernel{}, fmt.Errorf("kernels: the %s mapping runs only the coz schedule with the shenoy extension, not %s with %s", mapping, schedule, ext)
 	}
-	return k, nil
 }
 
 // ByName returns the entry point whose symbol is name.

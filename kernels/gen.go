@@ -67,26 +67,29 @@ func main() {
 }
 
 // emitInterface writes the declaration of entries.go: the block limit, one
-// CURVE(tag, Type, n, bits, a-tag) per curve and one ENTRY(curve, Curve,
-// schedule, Schedule, ext, Ext, mapping, Mapping, lanes, warp, regs, items)
-// per entry point (items: the fixed items per block, 0 for any), the C++
-// names being the tags with a capital letter.
+// CURVE(tag, Type, channels, channel bits, n, bits, a-tag) per curve and
+// channel width, and one ENTRY(curve, Curve, schedule, Schedule, ext, Ext,
+// mapping, Mapping, channels, lanes, warp, regs, items) per entry point
+// (items: the fixed items per block, 0 for any), the C++ names being the
+// tags with a capital letter.
 func emitInterface(b *bytes.Buffer) {
 	fmt.Fprintf(b, "// The kernel's interface (kernels/entries.go).\n")
 	fmt.Fprintf(b, "#define ECM_MAX_THREADS %d\n", kernels.MaxThreads)
-	ns := map[string]int{}
+	ns := map[string]int{} // by curve and channels tag
 	fmt.Fprintf(b, "#define ECM_CURVES(CURVE)")
 	for _, ct := range kernels.Curves {
 		c, err := curves.ByName(ct.Curve)
 		if err != nil {
 			log.Fatal(err)
 		}
-		par, err := rns.NewParams(c.P)
-		if err != nil {
-			log.Fatal(err)
+		for _, w := range kernels.Channels {
+			par, err := rns.NewParamsBits(c.P, kernels.ChannelBits(w))
+			if err != nil {
+				log.Fatal(err)
+			}
+			ns[ct.Curve+w] = par.N
+			fmt.Fprintf(b, " \\\n\tCURVE(%s, %s, %s, %d, %d, %d, AM%d)", ct.Tag, title(ct.Tag), w, par.Bits, par.N, c.N.BitLen(), -c.A)
 		}
-		ns[ct.Curve] = par.N
-		fmt.Fprintf(b, " \\\n\tCURVE(%s, %s, %d, %d, AM%d)", ct.Tag, title(ct.Tag), par.N, c.N.BitLen(), -c.A)
 	}
 	fmt.Fprintf(b, "\n#define ECM_ENTRIES(ENTRY)")
 	for _, k := range kernels.Entries() {
@@ -97,8 +100,8 @@ func emitInterface(b *bytes.Buffer) {
 		if k.MaxRegisters() == 0 {
 			log.Fatalf("%s: no register cap for schedule %s", k.Name(), k.Schedule)
 		}
-		fmt.Fprintf(b, " \\\n\tENTRY(%s, %s, %s, %s, %s, %s, %s, %s, %d, %d, %d, %d)", k.Tag, title(k.Tag), k.Schedule, title(k.Schedule),
-			k.Ext, title(k.Ext), k.Mapping, title(k.Mapping), k.Lanes(ns[k.Curve]), warp, k.MaxRegisters(), k.FixedItemsPerBlock())
+		fmt.Fprintf(b, " \\\n\tENTRY(%s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %d, %d, %d)", k.Tag, title(k.Tag), k.Schedule, title(k.Schedule),
+			k.Ext, title(k.Ext), k.Mapping, title(k.Mapping), k.Channels, k.Lanes(ns[k.Curve+k.Channels]), warp, k.MaxRegisters(), k.FixedItemsPerBlock())
 	}
 	fmt.Fprintf(b, "\n#define ECM_SCHEDULES(SCHEDULE)")
 	for _, s := range kernels.Schedules {

@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/rns"
 )
 
 func TestSourcesMatchFatbin(t *testing.T) {
@@ -62,8 +64,12 @@ func TestHeaderIsGenerated(t *testing.T) {
 
 func TestEntries(t *testing.T) {
 	all := kernels.Entries()
-	// every combination of the warp and block mappings, and co-Z with Shenoy on the tile mapping
-	if want := len(kernels.Curves) * (len(kernels.Schedules)*len(kernels.Exts)*(len(kernels.Mappings)-1) + 1); len(all) != want {
+	// on 16-bit channels every combination of the warp and block mappings,
+	// and co-Z with Shenoy on the tile mapping; on 30-bit ones Shenoy on
+	// the warp and block mappings
+	c16 := len(kernels.Schedules)*len(kernels.Exts)*(len(kernels.Mappings)-1) + 1
+	c30 := len(kernels.Schedules) * (len(kernels.Mappings) - 1)
+	if want := len(kernels.Curves) * (c16 + c30); len(all) != want {
 		t.Fatalf("%d entry points, want %d", len(all), want)
 	}
 	seen := map[string]bool{}
@@ -76,43 +82,79 @@ func TestEntries(t *testing.T) {
 		if err != nil || got != k {
 			t.Fatalf("ByName(%s) = %+v, %v", k.Name(), got, err)
 		}
-		found, err := kernels.Find(k.Curve, k.Schedule, k.Ext, k.Mapping)
+		found, err := kernels.Find(k.Curve, k.Schedule, k.Ext, k.Mapping, k.Channels)
 		if err != nil || found != k {
 			t.Fatalf("Find(%+v) = %+v, %v", k, found, err)
 		}
 	}
-	k, err := kernels.Find("P-224", "coz", "shenoy", "warp")
-	if err != nil || k.Name() != "ecm_ladder_p224_coz_shenoy_warp" || k.Lanes(15) != 16 {
+	k, err := kernels.Find("P-224", "coz", "shenoy", "warp", "c16")
+	if err != nil || k.Name() != "ecm_ladder_p224_coz_shenoy_warp_c16" || k.Lanes(15) != 16 {
 		t.Fatalf("P-224 coz shenoy warp: %s, %d lanes, %v", k.Name(), k.Lanes(15), err)
 	}
-	for n, lanes := range map[int]int{15: 16, 17: 32} {
-		if got := k.Lanes(n); got != lanes {
-			t.Errorf("warp mapping, n = %d: %d lanes, want %d", n, got, lanes)
+	// the warp mapping: ⌊32/(n+1)⌋ items per warp, then n+1 threads per item
+	for _, c := range []struct{ n, perWarp, items, threads, most int }{
+		{15, 2, 8, 128, 32}, {15, 2, 1, 16, 32}, {17, 1, 4, 128, 16}, {8, 3, 12, 128, 48}, {8, 3, 8, 82, 48}, {9, 3, 2, 20, 48},
+	} {
+		if got := k.ItemsPerWarp(c.n); got != c.perWarp {
+			t.Errorf("warp mapping, n = %d: %d items per warp, want %d", c.n, got, c.perWarp)
+		}
+		if got := k.Threads(c.n, c.items); got != c.threads {
+			t.Errorf("warp mapping, n = %d: %d items take %d threads, want %d", c.n, c.items, got, c.threads)
+		}
+		if got := k.MaxItemsPerBlock(c.n); got != c.most {
+			t.Errorf("warp mapping, n = %d: at most %d items per block, want %d", c.n, got, c.most)
 		}
 	}
 	k.Mapping = "block"
-	if k.Lanes(17) != 18 || k.MaxItemsPerBlock(17) != 28 || k.MaxItemsPerBlock(15) != 32 {
+	if k.Lanes(17) != 18 || k.MaxItemsPerBlock(17) != 28 || k.MaxItemsPerBlock(15) != 32 || k.Threads(17, 28) != 504 || k.ItemsPerWarp(17) != 0 {
 		t.Errorf("block mapping: %d lanes, %d and %d items per block", k.Lanes(17), k.MaxItemsPerBlock(17), k.MaxItemsPerBlock(15))
 	}
-	good := [4]string{"P-224", "coz", "shenoy", "warp"}
-	for i, bad := range []string{"P-384", "fast", "crt", "grid"} {
+	good := [5]string{"P-224", "coz", "shenoy", "warp", "c16"}
+	for i, bad := range []string{"P-384", "fast", "crt", "grid", "c24"} {
 		args := good
 		args[i] = bad
-		if _, err := kernels.Find(args[0], args[1], args[2], args[3]); err == nil || !strings.Contains(err.Error(), strconv.Quote(bad)) {
+		if _, err := kernels.Find(args[0], args[1], args[2], args[3], args[4]); err == nil || !strings.Contains(err.Error(), strconv.Quote(bad)) {
 			t.Errorf("Find(%v): %v, want an error naming %q", args, err, bad)
 		}
 	}
 	for _, bad := range [][2]string{{"coz", "kawamura"}, {"paper", "shenoy"}} {
-		if _, err := kernels.Find("P-224", bad[0], bad[1], "tile"); err == nil || !strings.Contains(err.Error(), "tile") {
+		if _, err := kernels.Find("P-224", bad[0], bad[1], "tile", "c16"); err == nil || !strings.Contains(err.Error(), "tile") {
 			t.Errorf("Find accepts %s with %s on the tile mapping: %v", bad[0], bad[1], err)
 		}
+	}
+	for _, bad := range [][2]string{{"kawamura", "warp"}, {"shenoy", "tile"}} {
+		if _, err := kernels.Find("P-256", "coz", bad[0], bad[1], "c30"); err == nil || !strings.Contains(err.Error(), "30-bit") {
+			t.Errorf("Find accepts %s on the %s mapping with 30-bit channels: %v", bad[0], bad[1], err)
+		}
+	}
+	if kernels.ChannelBits("c30") != 30 || kernels.ChannelBits("c16") != 16 || kernels.ChannelTag(30) != "c30" {
+		t.Error("channel tags and widths disagree")
 	}
 	k.Mapping = "tile"
 	if k.Lanes(15) != 16 || k.MaxItemsPerBlock(17) != kernels.TileItems || k.FixedItemsPerBlock() != kernels.TileItems {
 		t.Errorf("tile mapping: %d lanes, %d items per block", k.Lanes(15), k.MaxItemsPerBlock(17))
 	}
-	if _, err := kernels.ByName("ecm_ladder_p224_shenoy_warp"); err == nil {
+	if _, err := kernels.ByName("ecm_ladder_p224_coz_shenoy_warp"); err == nil {
 		t.Error("ByName accepts an undeclared entry point")
+	}
+}
+
+// TestWideChannelsFoldOnce: the kernel's reduce_wide applies one fold
+// after its first step (rns.cuh), which rns.Params must prove enough for
+// every curve's wide channels.
+func TestWideChannelsFoldOnce(t *testing.T) {
+	for _, ct := range kernels.Curves {
+		c, err := curves.ByName(ct.Curve)
+		if err != nil {
+			t.Fatal(err)
+		}
+		par, err := rns.NewParamsBits(c.P, rns.WideChannelBits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if par.B.MaxFolds() != 1 || par.BT.MaxFolds() != 1 {
+			t.Errorf("%s: wide channels need %d and %d folds, the kernel applies 1", c.Name, par.B.MaxFolds(), par.BT.MaxFolds())
+		}
 	}
 }
 

@@ -2,7 +2,8 @@
 //
 // Every constant the kernel uses is computed by Go (package basext and
 // ladder) and read from the `consts` argument; this header only knows where
-// each table sits. Channels are 16 bits wide: moduli m = 2^16 - c.
+// each table sits. Channels are 16 bits wide (moduli m = 2^16 - c) or 30
+// bits wide (m = 2^30 - c).
 
 #pragma once
 
@@ -82,6 +83,25 @@ ECM_DEVICE uint32_t fold(uint32_t z, Modulus m) { return z + (z >> 16) * m.neg; 
 ECM_DEVICE uint32_t reduce(uint32_t z, Modulus m) {
   z = fold(fold(z, m), m);
   return umin32(z, z + m.neg);
+}
+
+// ---------------------------------------------------------------------------
+// Wide channels: m = 2^30 − c.
+
+struct WideModulus {
+  uint32_t m, c, hiw;  // hiw = 2^32 mod m = 4c
+};
+
+ECM_DEVICE WideModulus make_wide_modulus(uint32_t m, uint32_t c) { return WideModulus{m, c, c << 2}; }
+
+// reduce_wide returns z mod m for any 64-bit z, as rns.Modulus.Reduce64 does:
+// hi·2^32 + lo ≡ hi·4c + lo < 2^32·(4c + 1), then one fold
+// c·(s >> 30) + (s mod 2^30), below 2m (rns.Params proves one fold enough
+// for every wide modulus of the supported curves), then an unsigned min.
+ECM_DEVICE uint32_t reduce_wide(uint64_t z, WideModulus m) {
+  const uint64_t s = uint64_t(uint32_t(z >> 32)) * m.hiw + uint32_t(z);
+  const uint32_t t = uint32_t(s >> 30) * m.c + (uint32_t(s) & 0x3fffffffu);
+  return umin32(t, t - m.m);
 }
 
 // ---------------------------------------------------------------------------

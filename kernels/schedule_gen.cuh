@@ -31,37 +31,52 @@
 // The kernel's interface (kernels/entries.go).
 #define ECM_MAX_THREADS 512
 #define ECM_CURVES(CURVE) \
-	CURVE(p224, P224, 15, 224, AM3) \
-	CURVE(p256, P256, 17, 256, AM3) \
-	CURVE(secp256k1, Secp256k1, 17, 256, AM0)
+	CURVE(p224, P224, c16, 16, 15, 224, AM3) \
+	CURVE(p224, P224, c30, 30, 8, 224, AM3) \
+	CURVE(p256, P256, c16, 16, 17, 256, AM3) \
+	CURVE(p256, P256, c30, 30, 9, 256, AM3) \
+	CURVE(secp256k1, Secp256k1, c16, 16, 17, 256, AM0) \
+	CURVE(secp256k1, Secp256k1, c30, 30, 9, 256, AM0)
 #define ECM_ENTRIES(ENTRY) \
-	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, warp, Warp, 16, 1, 64, 0) \
-	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, block, Block, 16, 0, 64, 0) \
-	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, tile, Tile, 16, 0, 64, 16) \
-	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, warp, Warp, 16, 1, 64, 0) \
-	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, block, Block, 16, 0, 64, 0) \
-	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, warp, Warp, 16, 1, 96, 0) \
-	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, block, Block, 16, 0, 96, 0) \
-	ENTRY(p224, P224, paper, Paper, kawamura, Kawamura, warp, Warp, 16, 1, 96, 0) \
-	ENTRY(p224, P224, paper, Paper, kawamura, Kawamura, block, Block, 16, 0, 96, 0) \
-	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, warp, Warp, 32, 1, 64, 0) \
-	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, block, Block, 18, 0, 64, 0) \
-	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, tile, Tile, 18, 0, 64, 16) \
-	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, warp, Warp, 32, 1, 64, 0) \
-	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, block, Block, 18, 0, 64, 0) \
-	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, warp, Warp, 32, 1, 96, 0) \
-	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, block, Block, 18, 0, 96, 0) \
-	ENTRY(p256, P256, paper, Paper, kawamura, Kawamura, warp, Warp, 32, 1, 96, 0) \
-	ENTRY(p256, P256, paper, Paper, kawamura, Kawamura, block, Block, 18, 0, 96, 0) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, warp, Warp, 32, 1, 64, 0) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, block, Block, 18, 0, 64, 0) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, tile, Tile, 18, 0, 64, 16) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, warp, Warp, 32, 1, 64, 0) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, block, Block, 18, 0, 64, 0) \
-	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, warp, Warp, 32, 1, 96, 0) \
-	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, block, Block, 18, 0, 96, 0) \
-	ENTRY(secp256k1, Secp256k1, paper, Paper, kawamura, Kawamura, warp, Warp, 32, 1, 96, 0) \
-	ENTRY(secp256k1, Secp256k1, paper, Paper, kawamura, Kawamura, block, Block, 18, 0, 96, 0)
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, warp, Warp, c16, 16, 1, 64, 0) \
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, warp, Warp, c30, 9, 1, 64, 0) \
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, block, Block, c16, 16, 0, 64, 0) \
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, block, Block, c30, 9, 0, 64, 0) \
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, tile, Tile, c16, 16, 0, 64, 16) \
+	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 16, 1, 64, 0) \
+	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, block, Block, c16, 16, 0, 64, 0) \
+	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 16, 1, 96, 0) \
+	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, warp, Warp, c30, 9, 1, 96, 0) \
+	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, block, Block, c16, 16, 0, 96, 0) \
+	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, block, Block, c30, 9, 0, 96, 0) \
+	ENTRY(p224, P224, paper, Paper, kawamura, Kawamura, warp, Warp, c16, 16, 1, 96, 0) \
+	ENTRY(p224, P224, paper, Paper, kawamura, Kawamura, block, Block, c16, 16, 0, 96, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, warp, Warp, c16, 18, 1, 64, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, warp, Warp, c30, 10, 1, 64, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, block, Block, c30, 10, 0, 64, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, tile, Tile, c16, 18, 0, 64, 16) \
+	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 18, 1, 64, 0) \
+	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, block, Block, c16, 18, 0, 64, 0) \
+	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 18, 1, 96, 0) \
+	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, warp, Warp, c30, 10, 1, 96, 0) \
+	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, block, Block, c16, 18, 0, 96, 0) \
+	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, block, Block, c30, 10, 0, 96, 0) \
+	ENTRY(p256, P256, paper, Paper, kawamura, Kawamura, warp, Warp, c16, 18, 1, 96, 0) \
+	ENTRY(p256, P256, paper, Paper, kawamura, Kawamura, block, Block, c16, 18, 0, 96, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, warp, Warp, c16, 18, 1, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, warp, Warp, c30, 10, 1, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, block, Block, c30, 10, 0, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, tile, Tile, c16, 18, 0, 64, 16) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 18, 1, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, block, Block, c16, 18, 0, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 18, 1, 96, 0) \
+	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, warp, Warp, c30, 10, 1, 96, 0) \
+	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, block, Block, c16, 18, 0, 96, 0) \
+	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, block, Block, c30, 10, 0, 96, 0) \
+	ENTRY(secp256k1, Secp256k1, paper, Paper, kawamura, Kawamura, warp, Warp, c16, 18, 1, 96, 0) \
+	ENTRY(secp256k1, Secp256k1, paper, Paper, kawamura, Kawamura, block, Block, c16, 18, 0, 96, 0)
 #define ECM_SCHEDULES(SCHEDULE) SCHEDULE(COZ_AM3) SCHEDULE(COZ_AM0) SCHEDULE(PAPER_AM3) SCHEDULE(PAPER_AM0)
 #define ECM_SCHEDULE_MEMBERS(AM) using Coz = ScheduleCOZ_##AM; using Paper = SchedulePAPER_##AM;
 

@@ -33,8 +33,8 @@ type Params struct {
 	P    *big.Int // the field prime
 	Bits int      // the channel width: moduli 2^Bits − c
 	N    int      // channels per base
-	B  Basis    // the base of the Montgomery reduction (dynamic range M)
-	BT Basis    // the second base B̃ (dynamic range M̃)
+	B    Basis    // the base of the Montgomery reduction (dynamic range M)
+	BT   Basis    // the second base B̃ (dynamic range M̃)
 
 	MeBits int    // the Shenoy redundant modulus is m_e = 2^MeBits
 	Phi    uint32 // Kawamura's Φ = ⌈2^16·Δ⌉; β = Φ/2^16 (16-bit channels only)

@@ -30,6 +30,7 @@ import (
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
+	"github.com/rnsec/ecmul/rns"
 )
 
 const benchHelp = `Usage: ecmul bench [flags]
@@ -71,6 +72,7 @@ type benchResult struct {
 	Backend       string  `json:"backend"`
 	Schedule      string  `json:"schedule,omitempty"`
 	Ext           string  `json:"ext,omitempty"`
+	ChannelBits   int     `json:"channel_bits,omitempty"`
 	Mapping       string  `json:"mapping,omitempty"`
 	ItemsPerBlock int     `json:"items_per_block,omitempty"`
 	GPUs          int     `json:"gpus,omitempty"` // devices sharing each batch
@@ -282,31 +284,35 @@ func opensslPeer(c *curves.Curve, seconds int) (benchPeer, error) {
 type benchVariant struct {
 	schedule ladder.Kind
 	ext      basext.Variant
+	bits     int // RNS channel width
 	mapping  string
 	ipb      int
 	gpus     int // the first gpus devices share each batch; 0 means all
 }
 
 // benchGrid lists the configurations a backend distinguishes: schedule ×
-// base extension × mapping × items per block on the gpu backend (the
-// combinations the kernel has, and for the tile mapping its fixed items per
-// block only), schedule × base extension on rns-cpu, a single one on cpu.
-func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, mappings []string, ipbs, gpus []int) []benchVariant {
+// base extension × channel width × mapping × items per block on the gpu
+// backend (the combinations the kernel has, and for the tile mapping its
+// fixed items per block only), schedule × base extension × channel width on
+// rns-cpu (Kawamura's on 16-bit channels only), a single one on cpu.
+func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, widths []int, mappings []string, ipbs, gpus []int) []benchVariant {
 	var out []benchVariant
 	switch b {
 	case ecmul.GPU:
 		for _, s := range schedules {
 			for _, e := range exts {
-				for _, m := range mappings {
-					if !kernels.Supports(s.String(), e.String(), m) {
-						continue
-					}
-					for _, n := range ipbs {
-						if m == "tile" && n != kernels.TileItems {
+				for _, w := range widths {
+					for _, m := range mappings {
+						if !kernels.Supports(s.String(), e.String(), m, kernels.ChannelTag(w)) {
 							continue
 						}
-						for _, g := range gpus {
-							out = append(out, benchVariant{schedule: s, ext: e, mapping: m, ipb: n, gpus: g})
+						for _, n := range ipbs {
+							if m == "tile" && n != kernels.TileItems {
+								continue
+							}
+							for _, g := range gpus {
+								out = append(out, benchVariant{schedule: s, ext: e, bits: w, mapping: m, ipb: n, gpus: g})
+							}
 						}
 					}
 				}
@@ -315,7 +321,11 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 	case ecmul.RNSCPU:
 		for _, s := range schedules {
 			for _, e := range exts {
-				out = append(out, benchVariant{schedule: s, ext: e})
+				for _, w := range widths {
+					if w == rns.ChannelBits || e == basext.Shenoy {
+						out = append(out, benchVariant{schedule: s, ext: e, bits: w})
+					}
+				}
 			}
 		}
 	default:
@@ -326,7 +336,7 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 
 // options returns the engine options of the variant on backend b.
 func (v benchVariant) options(b ecmul.Backend, chunk int) ecmul.Options {
-	o := ecmul.Options{Backend: b, Schedule: v.schedule, Ext: v.ext}
+	o := ecmul.Options{Backend: b, Schedule: v.schedule, Ext: v.ext, ChannelBits: v.bits}
 	if b == ecmul.GPU {
 		o.GPU = ecmul.GPUOptions{Mapping: ecmul.Mapping(v.mapping), ItemsPerBlock: v.ipb, Chunk: chunk}
 		for d := range v.gpus {
@@ -344,9 +354,9 @@ func (v benchVariant) label(b ecmul.Backend) string {
 		if v.gpus > 0 {
 			gpus = strconv.Itoa(v.gpus)
 		}
-		return fmt.Sprintf("%s %s %s ipb=%d gpus=%s", v.schedule, v.ext, v.mapping, v.ipb, gpus)
+		return fmt.Sprintf("%s %s c%d %s ipb=%d gpus=%s", v.schedule, v.ext, v.bits, v.mapping, v.ipb, gpus)
 	case ecmul.RNSCPU:
-		return v.schedule.String() + " " + v.ext.String()
+		return fmt.Sprintf("%s %s c%d", v.schedule, v.ext, v.bits)
 	}
 	return ""
 }
@@ -357,6 +367,7 @@ type benchConfig struct {
 	backend           ecmul.Backend
 	schedules         []ladder.Kind
 	exts              []basext.Variant
+	widths            []int // RNS channel widths
 	mappings          []string
 	ipbs, batches     []int
 	gpus              []int // numbers of devices; 0 stands for all
@@ -387,6 +398,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	backendName := fs.String("backend", "auto", "backend: auto, gpu, rns-cpu or cpu")
 	scheduleList := fs.String("schedule", "coz", "comma-separated ladder schedules (rns-cpu and gpu): coz, paper")
 	extList := fs.String("ext", "shenoy,kawamura", "comma-separated base extensions (rns-cpu and gpu)")
+	widthList := fs.String("channel-bits", "16", "comma-separated RNS channel widths (rns-cpu and gpu): 16, 30 (Shenoy only)")
 	mapList := fs.String("mapping", "warp", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block)")
 	ipbList := fs.String("ipb", "8", "comma-separated items per block of the gpu backend")
 	gpuList := fs.String("gpus", "all", "comma-separated numbers of GPUs sharing each batch (the first N devices), or all (gpu)")
@@ -458,6 +470,14 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	}
 	if len(cfg.mappings) == 0 {
 		return nil, errors.New("--mapping: empty list")
+	}
+	if cfg.widths, err = intList(*widthList); err != nil {
+		return nil, fmt.Errorf("--channel-bits: %v", err)
+	}
+	for _, w := range cfg.widths {
+		if !slices.Contains(rns.Widths, w) {
+			return nil, fmt.Errorf("--channel-bits: %d: want %v", w, rns.Widths)
+		}
 	}
 	if cfg.ipbs, err = intList(*ipbList); err != nil {
 		return nil, fmt.Errorf("--ipb: %v", err)
@@ -626,7 +646,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 			rep.Device, rep.Driver = devs[0].String(), gpu.FormatDriverVersion(v)
 		}
 	}
-	grid := benchGrid(backend, cfg.schedules, cfg.exts, cfg.mappings, cfg.ipbs, cfg.gpus)
+	grid := benchGrid(backend, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)
 	ctx := context.Background()
 	start := time.Now()
 	failed := 0
@@ -667,7 +687,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 			for _, batch := range cfg.batches {
 				r := benchResult{Curve: c.Name, Backend: string(eng.Backend()), Batch: batch}
 				if backend != ecmul.CPU {
-					r.Schedule, r.Ext = v.schedule.String(), v.ext.String()
+					r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), v.bits
 				}
 				if backend == ecmul.GPU {
 					r.Mapping, r.ItemsPerBlock = v.mapping, v.ipb

@@ -54,31 +54,38 @@ func TestBenchGrid(t *testing.T) {
 	exts := []basext.Variant{basext.Shenoy, basext.Kawamura}
 	maps := []string{"warp", "block"}
 	ipbs := []int{1, 4, 16}
+	c16 := []int{16}
 
 	all := []int{0}
-	g := benchGrid(ecmul.GPU, scheds, exts, maps, ipbs, all)
+	g := benchGrid(ecmul.GPU, scheds, exts, c16, maps, ipbs, all)
 	require.Len(t, g, 24)
-	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "warp", ipb: 1}, g[0])
-	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "warp", ipb: 4}, g[1])
-	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Kawamura, mapping: "block", ipb: 16}, g[11])
-	require.Equal(t, benchVariant{schedule: ladder.Paper, ext: basext.Kawamura, mapping: "block", ipb: 16}, g[23])
+	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "warp", ipb: 1}, g[0])
+	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "warp", ipb: 4}, g[1])
+	require.Equal(t, benchVariant{schedule: ladder.CoZ, ext: basext.Kawamura, bits: 16, mapping: "block", ipb: 16}, g[11])
+	require.Equal(t, benchVariant{schedule: ladder.Paper, ext: basext.Kawamura, bits: 16, mapping: "block", ipb: 16}, g[23])
+
+	// wide channels: Shenoy only, warp and block
+	g = benchGrid(ecmul.GPU, scheds[:1], exts, []int{30}, []string{"warp", "block", "tile"}, ipbs[:1], all)
+	require.Equal(t, []benchVariant{
+		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 30, mapping: "warp", ipb: 1},
+		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 30, mapping: "block", ipb: 1}}, g)
 
 	// the tile mapping: co-Z and Shenoy only, at 16 items per block only
-	g = benchGrid(ecmul.GPU, scheds, exts, []string{"tile"}, []int{8, 16}, all)
-	require.Equal(t, []benchVariant{{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "tile", ipb: 16}}, g)
+	g = benchGrid(ecmul.GPU, scheds, exts, c16, []string{"tile"}, []int{8, 16}, all)
+	require.Equal(t, []benchVariant{{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "tile", ipb: 16}}, g)
 
 	// the devices dimension: one GPU and all of them
-	g = benchGrid(ecmul.GPU, scheds[:1], exts[:1], maps[:1], ipbs[:1], []int{1, 0})
+	g = benchGrid(ecmul.GPU, scheds[:1], exts[:1], c16, maps[:1], ipbs[:1], []int{1, 0})
 	require.Equal(t, []benchVariant{
-		{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "warp", ipb: 1, gpus: 1},
-		{schedule: ladder.CoZ, ext: basext.Shenoy, mapping: "warp", ipb: 1, gpus: 0}}, g)
+		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "warp", ipb: 1, gpus: 1},
+		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "warp", ipb: 1, gpus: 0}}, g)
 	require.Equal(t, []int{0}, g[0].options(ecmul.GPU, 1).GPU.Devices)
 	require.Nil(t, g[1].options(ecmul.GPU, 1).GPU.Devices, "all devices")
 
-	g = benchGrid(ecmul.RNSCPU, scheds[:1], exts, maps, ipbs, all)
-	require.Equal(t, []benchVariant{{ext: basext.Shenoy}, {ext: basext.Kawamura}}, g)
+	g = benchGrid(ecmul.RNSCPU, scheds[:1], exts, []int{16, 30}, maps, ipbs, all)
+	require.Equal(t, []benchVariant{{ext: basext.Shenoy, bits: 16}, {ext: basext.Shenoy, bits: 30}, {ext: basext.Kawamura, bits: 16}}, g)
 
-	require.Equal(t, []benchVariant{{}}, benchGrid(ecmul.CPU, scheds, exts, maps, ipbs, all))
+	require.Equal(t, []benchVariant{{}}, benchGrid(ecmul.CPU, scheds, exts, c16, maps, ipbs, all))
 }
 
 func TestGPUCounts(t *testing.T) {

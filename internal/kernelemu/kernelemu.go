@@ -30,8 +30,8 @@ func Launch(d *fakecuda.Driver, su *ladder.Setup) fakecuda.LaunchFunc {
 		if err != nil {
 			return fmt.Errorf("kernelemu: %w", err)
 		}
-		if k.Curve != su.Curve.Name || k.Schedule != su.Schedule.Kind.String() {
-			return fmt.Errorf("kernelemu: %s launched for %s with schedule %v", fn, su.Curve.Name, su.Schedule.Kind)
+		if k.Curve != su.Curve.Name || k.Schedule != su.Schedule.Kind.String() || kernels.ChannelBits(k.Channels) != su.Params.Bits {
+			return fmt.Errorf("kernelemu: %s launched for %s with schedule %v on %d-bit channels", fn, su.Curve.Name, su.Schedule.Kind, su.Params.Bits)
 		}
 		v, err := basext.ParseVariant(k.Ext)
 		if err != nil {

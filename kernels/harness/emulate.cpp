@@ -3,7 +3,8 @@
 // its outputs with a kernelvec file word for word. It checks the kernel's
 // arithmetic and exchanges where there is no GPU; it says nothing about speed.
 //
-//   emulate CURVE_SCHEDULE FILE [ITEMS]     (p224, p256 or secp256k1, then _coz or _paper)
+//   emulate CURVE_SCHEDULE_CHANNELS FILE [ITEMS]
+//     (p224, p256 or secp256k1; _coz or _paper; _c16 or _c30)
 
 #include <stdint.h>
 #include <stdio.h>
@@ -120,8 +121,9 @@ struct Entry {
   Kernel fn;
 };
 
-#define ECM_EMU_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs, items) \
-  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping, ecm_ladder_##curve##_##sched##_##ext##_##mapping},
+#define ECM_EMU_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, warp, regs, items) \
+  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping "_" #chan,                                        \
+   ecm_ladder_##curve##_##sched##_##ext##_##mapping##_##chan},
 static const Entry kEntries[] = {ECM_ENTRIES(ECM_EMU_ENTRY)};
 
 static Kernel find(const std::string& name) {
@@ -151,7 +153,7 @@ static void launch(Kernel k, uint32_t grid, uint32_t threads, const uint32_t* co
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: emulate CURVE_SCHEDULE FILE [ITEMS]\n");
+    fprintf(stderr, "usage: emulate CURVE_SCHEDULE_CHANNELS FILE [ITEMS]\n");
     return 2;
   }
   const std::string curve = argv[1];
@@ -178,7 +180,7 @@ int main(int argc, char** argv) {
     const uint32_t L = e.lanes;
     // a partial warp or item ends each block, where the mapping allows it
     const uint32_t threads = e.items ? e.items * L : e.warp ? 48 : 2 * L + 3;
-    const uint32_t ipb = threads / L, grid = (count + ipb - 1) / ipb;
+    const uint32_t ipb = ecm_items_per_block(threads, L, e.warp), grid = (count + ipb - 1) / ipb;
     std::vector<uint32_t> out(size_t(v.outRows()) * count, 0xdeadbeefu);
     launch(k, grid, threads, v.consts.data(), in.data(), sc.data(), out.data(), count, count);
     const size_t bad = compare(name.c_str(), out, want, v.outRows(), count);

@@ -97,8 +97,8 @@ static void free_batch(Batch& b) {
 static void poison(const Batch& b) { CU(cuMemsetD32(b.out, kPoison, b.want.size())); }
 
 static void launch(CUfunction f, CUdeviceptr consts, const Batch& b, uint32_t threads,
-                   uint32_t lanes) {
-  const uint32_t ipb = threads / lanes;
+                   uint32_t lanes, bool warp) {
+  const uint32_t ipb = ecm_items_per_block(threads, lanes, warp);
   const uint32_t grid = (b.count + ipb - 1) / ipb;
   uint32_t count = b.count, stride = b.stride;
   CUdeviceptr in = b.in, sc = b.sc, out = b.out;
@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
       if (!es.items) shapes.push_back(es.warp ? 48 : 2 * L + 3);  // a block that ends mid-warp or mid-item
       for (uint32_t t : shapes) {
         poison(b);
-        launch(f, consts, b, t, L);
+        launch(f, consts, b, t, L, es.warp);
         RT(cudaDeviceSynchronize());
         const size_t bad = check(name.c_str(), b, v.outRows());
         printf("  verify %-34s threads %3u items %7u: %s\n", name.c_str(), t, count,
@@ -212,12 +212,12 @@ int main(int argc, char** argv) {
       for (uint32_t t : threads) {
         if (bi > 0 && t != best) continue;
         poison(b);
-        launch(f, consts, b, t, L);
+        launch(f, consts, b, t, L, es.warp);
         RT(cudaDeviceSynchronize());
         std::vector<float> ms;
         for (int rep = 0; rep < 5; ++rep) {
           RT(cudaEventRecord(e0));
-          launch(f, consts, b, t, L);
+          launch(f, consts, b, t, L, es.warp);
           RT(cudaEventRecord(e1));
           RT(cudaEventSynchronize(e1));
           float x;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../schedule_gen.cuh"
+#include "../shape.cuh"
 
 struct Vectors {
   uint32_t n = 0, meBits = 0, bits = 0, words = 0, items = 0;
@@ -72,8 +73,9 @@ inline size_t compare(const char* what, const std::vector<uint32_t>& got,
   return bad;
 }
 
-// Every entry point (kernels/entries.go): its symbol, the CURVE_SCHEDULE
-// its vectors are for, lanes per item, and whether items are warp-mapped.
+// Every entry point (kernels/entries.go): its symbol, the
+// CURVE_SCHEDULE_CHANNELS its vectors are for, lanes per item, and whether
+// items are warp-mapped.
 struct EntryShape {
   const char* name;
   const char* curve;
@@ -82,6 +84,7 @@ struct EntryShape {
   uint32_t items;  // the items every block must hold, 0 for any number
 };
 
-#define ECM_AS_SHAPE(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, lanes, warp, regs, items) \
-  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping, #curve "_" #sched, lanes, warp != 0, items},
+#define ECM_AS_SHAPE(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, warp, regs, items) \
+  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping "_" #chan, #curve "_" #sched "_" #chan, lanes,    \
+   warp != 0, items},
 inline const EntryShape kEntryShapes[] = {ECM_ENTRIES(ECM_AS_SHAPE)};

@@ -27,6 +27,7 @@ import (
 func main() {
 	curveName := flag.String("curve", "p224", "curve")
 	schedule := flag.String("schedule", "default", "ladder schedule: coz, paper or default")
+	channelBits := flag.Int("channel-bits", 16, "RNS channel width: 16 or 30")
 	items := flag.Int("n", 1024, "items")
 	seed := flag.Int64("seed", 1, "random seed")
 	out := flag.String("out", "vectors.bin", "output file")
@@ -39,7 +40,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	su, err := ladder.NewSetupKind(c, kind)
+	su, err := ladder.NewSetupBits(c, kind, *channelBits)
 	if err != nil {
 		log.Fatal(err)
 	}
