@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "3036d0f0acb18f9034a550b9da71c8498722cc030a4e4ffd4f9ca4ce4f6d4d88"
+const SourcesSHA256 = "2e82f72c35ccc8c6412e1cf2e57e4890eaceeb1915ac06b2c56f7e3ba6620101"
