@@ -73,8 +73,10 @@ type Options struct {
 	Schedule Schedule // ladder schedule of the rns-cpu and gpu backends: CoZ (the zero value) or Paper
 	Ext      Ext      // base extension of the rns-cpu and gpu backends: Shenoy (the zero value) or Kawamura
 	// ChannelBits is the width of the RNS channels of the rns-cpu and gpu
-	// backends: 16 (moduli 2^16 − c, the paper's; 0 means 16) or 30
-	// (moduli 2^30 − c, Shenoy's extension only).
+	// backends: 16 (moduli 2^16 − c, the paper's) or 30 (moduli 2^30 − c,
+	// Shenoy's extension only, not on the tile mapping). 0 picks 30, the
+	// faster on every curve (kernels/README.md), or 16 where Kawamura's
+	// extension or the tile mapping is asked for.
 	ChannelBits int
 	Workers     int          // CPU goroutines; 0 means GOMAXPROCS
 	GPU         GPUOptions   // settings of the gpu backend
@@ -205,7 +207,10 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("ecmul: unknown schedule %v", opts.Schedule)
 	}
 	if opts.ChannelBits == 0 {
-		opts.ChannelBits = rns.ChannelBits
+		opts.ChannelBits = rns.WideChannelBits
+		if opts.Ext != Shenoy || opts.GPU.Mapping == MappingTile {
+			opts.ChannelBits = rns.ChannelBits
+		}
 	}
 	if !slices.Contains(rns.Widths, opts.ChannelBits) {
 		return nil, fmt.Errorf("ecmul: Options.ChannelBits = %d: want %v", opts.ChannelBits, rns.Widths)
@@ -264,6 +269,16 @@ func (o *Options) checkSigns() error {
 		}
 	}
 	return nil
+}
+
+// ChannelBits returns the width of the RNS channels the engine computes in:
+// 16 or 30 on the rns-cpu and gpu backends, 0 on the cpu backend (and for
+// an Engine not made by New).
+func (e *Engine) ChannelBits() int {
+	if e == nil || e.setup == nil {
+		return 0
+	}
+	return e.setup.Params.Bits
 }
 
 // Curve returns the engine's curve (nil for an Engine not made by New).

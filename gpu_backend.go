@@ -77,9 +77,10 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	if g.Mapping == MappingDefault {
 		// measured on an H200: whole items per warp win for n = 15 (16
 		// lanes, two items a warp); for n = 17 the warp mapping idles 14 of
-		// 32 lanes and the block mapping is faster
+		// 32 lanes and the block mapping is faster, and so it is on 30-bit
+		// channels (9 or 10 lanes: 3 items a warp idle 5 or 2 lanes)
 		g.Mapping = MappingWarp
-		if n+1 > 16 {
+		if n+1 > 16 || su.Params.Wide() {
 			g.Mapping = MappingBlock
 		}
 	}

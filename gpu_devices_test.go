@@ -17,21 +17,18 @@ import (
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
-	"github.com/rnsec/ecmul/ladder"
 )
 
 // devicesDriver installs a fake CUDA driver of n devices, the kernel
-// emulated by the CPU twin of c, as the gpu backend of the test's engines.
-func devicesDriver(t testing.TB, c *curves.Curve, n int) *fakecuda.Driver {
+// emulated by the CPU twin, as the gpu backend of the test's engines.
+func devicesDriver(t testing.TB, _ *curves.Curve, n int) *fakecuda.Driver {
 	t.Helper()
-	su, err := ladder.NewSetup(c)
-	require.NoError(t, err)
 	specs := make([]fakecuda.DeviceSpec, n)
 	for i := range specs {
 		specs[i] = fakecuda.H100()
 	}
 	d := fakecuda.New(specs...)
-	d.OnLaunch = kernelemu.Launch(d, su)
+	d.OnLaunch = kernelemu.Launch(d)
 	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
 	return d
 }

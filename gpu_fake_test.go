@@ -14,8 +14,6 @@ import (
 	"github.com/rnsec/ecmul/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
 	"github.com/rnsec/ecmul/kernels"
-	"github.com/rnsec/ecmul/ladder"
-	"github.com/rnsec/ecmul/rns"
 )
 
 // fakeBatch is a small P-224 batch with one invalid item in the middle.
@@ -70,7 +68,7 @@ func TestGPUBackendOnFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, res[4].Err, curves.ErrNotOnCurve)
 	require.Equal(t, 7, checkComputed(t, c, pts, ks, res))
-	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_warp_c16"}, d.FunctionNames())
+	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_block_c30"}, d.FunctionNames(), "the default kernel")
 	require.NoError(t, eng.Close())
 	require.Zero(t, d.Live(), "Close releases every driver resource")
 }
@@ -143,53 +141,62 @@ func TestGPUBackendCancel(t *testing.T) {
 }
 
 // TestGPUBackendWideChannels runs the gpu backend's host path on 30-bit
-// channels, every curve, with the kernel emulated by the CPU twin of the
-// same channels: the ScalarMult and bytes paths give the reference points.
+// channels, every curve and mapping, with the kernel emulated by the CPU
+// twin of the same channels: the ScalarMult and bytes paths give the
+// reference points.
 func TestGPUBackendWideChannels(t *testing.T) {
 	for _, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
-			su, err := ladder.NewSetupBits(c, ladder.CoZ, rns.WideChannelBits)
-			require.NoError(t, err)
-			d := fakecuda.New()
-			d.OnLaunch = kernelemu.Launch(d, su)
-			t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
-			eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, ChannelBits: 30, GPU: ecmul.GPUOptions{Chunk: 5}})
-			require.NoError(t, err)
-			defer eng.Close()
-			pts, ks := fakeBatch(t, c, 12)
-			res, err := eng.ScalarMult(context.Background(), pts, ks)
-			require.NoError(t, err)
-			require.Equal(t, 11, checkComputed(t, c, pts, ks, res))
-			k, err := kernels.Find(c.Name, "coz", "shenoy", "warp", "c30")
-			require.NoError(t, err)
-			require.Equal(t, []string{k.Name()}, d.FunctionNames())
-
-			size := (c.P.BitLen() + 7) / 8
-			var scalars, points []byte
-			for i := range pts {
-				scalars = append(scalars, ks[i].FillBytes(make([]byte, 2*size))[size:]...)
-				points = append(points, 4)
-				points = append(points, pts[i].X.FillBytes(make([]byte, size))...)
-				points = append(points, pts[i].Y.FillBytes(make([]byte, size))...)
-			}
-			out := make([]byte, len(pts)*(1+2*size))
-			st := make([]ecmul.Status, len(pts))
-			require.NoError(t, eng.ScalarMultBytes(context.Background(), out, st, scalars, points))
-			for i := range pts {
-				want := ks[i]
-				x, y, ok, err := c.ReferenceScalarMult(pts[i].X, pts[i].Y, new(big.Int).Mod(new(big.Int).SetBytes(want.FillBytes(make([]byte, 2*size))[size:]), c.N))
-				if i == len(pts)/2 {
-					require.NotEqual(t, ecmul.StatusPoint, st[i])
-					continue
-				}
+		for _, m := range []ecmul.Mapping{ecmul.MappingWarp, ecmul.MappingBlock} {
+			t.Run(c.Name+"/"+string(m), func(t *testing.T) {
+				d := fakecuda.New()
+				d.OnLaunch = kernelemu.Launch(d)
+				t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
+				eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, ChannelBits: 30, GPU: ecmul.GPUOptions{Mapping: m, Chunk: 5}})
 				require.NoError(t, err)
-				require.True(t, ok)
-				rec := out[i*(1+2*size):]
-				require.Equal(t, ecmul.StatusPoint, st[i], "item %d", i)
-				require.Equal(t, 0, x.Cmp(new(big.Int).SetBytes(rec[1:1+size])), "item %d x", i)
-				require.Equal(t, 0, y.Cmp(new(big.Int).SetBytes(rec[1+size:1+2*size])), "item %d y", i)
-			}
-		})
+				defer eng.Close()
+				require.Equal(t, 30, eng.ChannelBits())
+				pts, ks := fakeBatch(t, c, 12)
+				res, err := eng.ScalarMult(context.Background(), pts, ks)
+				require.NoError(t, err)
+				require.Equal(t, 11, checkComputed(t, c, pts, ks, res))
+				k, err := kernels.Find(c.Name, "coz", "shenoy", string(m), "c30")
+				require.NoError(t, err)
+				require.Equal(t, []string{k.Name()}, d.FunctionNames())
+				checkBytesPath(t, eng, c, pts, ks)
+			})
+		}
+	}
+}
+
+// checkBytesPath multiplies pts by ks (their low L bytes) through
+// ScalarMultBytes and checks every result against the reference; the
+// middle item of fakeBatch is a bad point.
+func checkBytesPath(t *testing.T, eng *ecmul.Engine, c *curves.Curve, pts []*ecmul.Point, ks []*big.Int) {
+	t.Helper()
+	size := (c.P.BitLen() + 7) / 8
+	var scalars, points []byte
+	for i := range pts {
+		scalars = append(scalars, ks[i].FillBytes(make([]byte, 2*size))[size:]...)
+		points = append(points, 4)
+		points = append(points, pts[i].X.FillBytes(make([]byte, size))...)
+		points = append(points, pts[i].Y.FillBytes(make([]byte, size))...)
+	}
+	out := make([]byte, len(pts)*(1+2*size))
+	st := make([]ecmul.Status, len(pts))
+	require.NoError(t, eng.ScalarMultBytes(context.Background(), out, st, scalars, points))
+	for i := range pts {
+		if i == len(pts)/2 {
+			require.NotEqual(t, ecmul.StatusPoint, st[i])
+			continue
+		}
+		k := new(big.Int).SetBytes(scalars[i*size : (i+1)*size])
+		x, y, ok, err := c.ReferenceScalarMult(pts[i].X, pts[i].Y, k)
+		require.NoError(t, err)
+		require.True(t, ok)
+		rec := out[i*(1+2*size):]
+		require.Equal(t, ecmul.StatusPoint, st[i], "item %d", i)
+		require.Equal(t, 0, x.Cmp(new(big.Int).SetBytes(rec[1:1+size])), "item %d x", i)
+		require.Equal(t, 0, y.Cmp(new(big.Int).SetBytes(rec[1+size:1+2*size])), "item %d y", i)
 	}
 }
 

@@ -13,17 +13,14 @@ import (
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
-	"github.com/rnsec/ecmul/ladder"
 )
 
 // faultDriver installs a fake CUDA driver, its kernel emulated by the CPU
-// twin of c, as the gpu backend of the engines New creates during the test.
-func faultDriver(t *testing.T, c *curves.Curve) *fakecuda.Driver {
+// twin, as the gpu backend of the engines New creates during the test.
+func faultDriver(t *testing.T, _ *curves.Curve) *fakecuda.Driver {
 	t.Helper()
-	su, err := ladder.NewSetup(c)
-	require.NoError(t, err)
 	d := fakecuda.New()
-	d.OnLaunch = kernelemu.Launch(d, su)
+	d.OnLaunch = kernelemu.Launch(d)
 	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
 	return d
 }

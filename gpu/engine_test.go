@@ -28,7 +28,7 @@ func newFixture(t *testing.T, items int) *fixture {
 	require.NoError(t, err)
 	jobs, _, _, _ := randomJobs(t, su, items, 9)
 	d := fakecuda.New()
-	d.OnLaunch = kernelemu.Launch(d, su)
+	d.OnLaunch = kernelemu.Launch(d)
 	n := su.Params.N
 	k, err := kernels.Find("P-224", su.Schedule.Kind.String(), "shenoy", "warp", "c16")
 	require.NoError(t, err)

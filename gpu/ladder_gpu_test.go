@@ -109,15 +109,15 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 		refX, refY []*big.Int
 		refOK      []bool
 	}
-	data := map[string]*curveData{} // by curve and schedule: the CPU twin and references, once
+	data := map[string]*curveData{} // by curve, schedule and channels: the CPU twin and references, once
 	for _, k := range kernels.Entries() {
-		cd := data[k.Curve+k.Schedule]
+		cd := data[k.Curve+k.Schedule+k.Channels]
 		if cd == nil {
 			c, err := curves.ByName(k.Curve)
 			require.NoError(t, err)
 			kind, err := ladder.ParseKind(k.Schedule)
 			require.NoError(t, err)
-			su, err := ladder.NewSetupKind(c, kind)
+			su, err := ladder.NewSetupBits(c, kind, kernels.ChannelBits(k.Channels))
 			require.NoError(t, err)
 			jobs, xs, ys, ks := randomJobs(t, su, count, 1)
 			cd = &curveData{su: su, jobs: jobs, want: cpuTwin(su, jobs),
@@ -126,7 +126,7 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 				cd.refX[i], cd.refY[i], cd.refOK[i], err = c.ReferenceScalarMult(xs[i], ys[i], ks[i])
 				require.NoError(t, err)
 			}
-			data[k.Curve+k.Schedule] = cd
+			data[k.Curve+k.Schedule+k.Channels] = cd
 		}
 		su, jobs, want, refX, refY, refOK := cd.su, cd.jobs, cd.want, cd.refX, cd.refY, cd.refOK
 		{

@@ -23,7 +23,7 @@ func newPoolFixture(t *testing.T, items, devices int) *fixture {
 		specs[i] = fakecuda.H100()
 	}
 	f.d = fakecuda.New(specs...)
-	f.d.OnLaunch = kernelemu.Launch(f.d, f.su)
+	f.d.OnLaunch = kernelemu.Launch(f.d)
 	return f
 }
 

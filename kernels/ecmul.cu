@@ -492,10 +492,10 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
   // Step 1: q_j = x_j·y_j·NegR_j in B, P̃_j = ξ̃x_j·ξ̃y_j in B̃, x_e·y_e in m_e.
 #pragma unroll
   for (int i = 0; i < P; ++i) {
-    const uint64_t xy = uint64_t(x[i].b) * y[i].b;
+    const uint64_t xy = mad_wide(x[i].b, y[i].b, 0);
     te[i] = uint32_t(xy) & k.meMask;
-    ex.put(0, i, reduce_wide(uint64_t(reduce_wide(xy, k.mB)) * k.negR, k.mB));
-    pt[i] = reduce_wide(uint64_t(x[i].t) * y[i].t, k.mT);
+    ex.put(0, i, reduce_wide(mad_wide(reduce_wide(xy, k.mB), k.negR, 0), k.mB));
+    pt[i] = reduce_wide(mad_wide(x[i].t, y[i].t, 0), k.mT);
   }
   ex.sync();
 
@@ -505,9 +505,9 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
   for (int i = 0; i < P; ++i) {
     uint32_t w[4 * Sh::Vecs];
     ex.get(0, i, w);
-    uint64_t a = uint64_t(pt[i]) * k.tj;
+    uint64_t a = mad_wide(pt[i], k.tj, 0);
 #pragma unroll
-    for (int kk = 0; kk < N; ++kk) a += uint64_t(w[kk]) * k.ext1[kk];
+    for (int kk = 0; kk < N; ++kk) a = mad_wide(w[kk], k.ext1[kk], a);
     const uint32_t xi = reduce_wide(a, k.mT);
     ze[i] = ((uint32_t(a) & k.meMask) * k.pe + te[i]) * k.mInvE & k.meMask;
     z[i].t = xi;
@@ -524,13 +524,13 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
     ex.get(1, i, w);
     s[i] = 0;
 #pragma unroll
-    for (int kk = 0; kk < N; ++kk) s[i] += uint64_t(w[kk]) * k.ext2[kk];
+    for (int kk = 0; kk < N; ++kk) s[i] = mad_wide(w[kk], k.ext2[kk], s[i]);
     alpha[i] = (uint32_t(s[i]) - ze[i]) * k.mtInvE & k.meMask;
   }
   ex.share_alpha(alpha);
 #pragma unroll
   for (int i = 0; i < P; ++i) {
-    const uint32_t zb = reduce_wide(s[i] + uint64_t(alpha[i]) * k.negMtB, k.mB);
+    const uint32_t zb = reduce_wide(mad_wide(alpha[i], k.negMtB, s[i]), k.mB);
     z[i].b = select(k.eMask, ze[i], zb);
   }
 }

@@ -476,8 +476,21 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// TestWideParams: by default params shows the 30-bit channels, their
+// 64-bit bounds holding.
+func TestWideParams(t *testing.T) {
+	code, out, errOut := cli(t, "", "params", "--curve", "p256")
+	require.Equal(t, exitOK, code, errOut)
+	require.Contains(t, out, "n = 9 channels of 30 bits per base")
+	require.Regexp(t, `64-bit extension sums .* yes`, out)
+	require.Regexp(t, `1 folds reduce 64 bits in B .* yes`, out)
+	require.Contains(t, out, "reductions per bit: 11")
+	code, _, _ = cli(t, "", "params", "--channel-bits", "24")
+	require.Equal(t, exitFail, code)
+}
+
 func TestParams(t *testing.T) {
-	code, out, errOut := cli(t, "", "params", "--curve", "p224")
+	code, out, errOut := cli(t, "", "params", "--curve", "p224", "--channel-bits", "16")
 	require.Equal(t, exitOK, code, errOut)
 	require.Contains(t, out, "n = 15")
 
@@ -502,22 +515,24 @@ func TestParams(t *testing.T) {
 	require.Equal(t, want, got)
 
 	for _, name := range []string{"p224", "p256", "secp256k1"} {
-		code, out, errOut := cli(t, "", "params", "--curve", name)
-		require.Equal(t, exitOK, code, errOut)
-		m := regexp.MustCompile(`(?m)^all (\d+) bounds hold$`).FindStringSubmatch(out)
-		require.NotNil(t, m, out)
-		bounds, _ := strconv.Atoi(m[1])
-		require.GreaterOrEqual(t, bounds, 12)
-		// The table has one row per bound, and none says NO.
-		rows := 0
-		for _, l := range strings.Split(out, "\n") {
-			fields := strings.Fields(l)
-			require.NotContains(t, fields, "NO", l)
-			if slices.Contains(fields, "yes") {
-				rows++
+		for bits, least := range map[string]int{"16": 12, "30": 10} {
+			code, out, errOut := cli(t, "", "params", "--curve", name, "--channel-bits", bits)
+			require.Equal(t, exitOK, code, errOut)
+			m := regexp.MustCompile(`(?m)^all (\d+) bounds hold$`).FindStringSubmatch(out)
+			require.NotNil(t, m, out)
+			bounds, _ := strconv.Atoi(m[1])
+			require.GreaterOrEqual(t, bounds, least)
+			// The table has one row per bound, and none says NO.
+			rows := 0
+			for _, l := range strings.Split(out, "\n") {
+				fields := strings.Fields(l)
+				require.NotContains(t, fields, "NO", l)
+				if slices.Contains(fields, "yes") {
+					rows++
+				}
 			}
+			require.Equal(t, bounds, rows, out)
 		}
-		require.Equal(t, bounds, rows, out)
 	}
 }
 
@@ -577,8 +592,8 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
-	require.ElementsMatch(t, []string{"curve", "backend", "schedule", "ext", "devices", "in", "out", "chunk", "inflight", "format", "x-only", "stats"}, registered["runMul"])
-	require.ElementsMatch(t, []string{"curve", "schedule"}, registered["runParams"])
+	require.ElementsMatch(t, []string{"curve", "backend", "schedule", "ext", "channel-bits", "devices", "in", "out", "chunk", "inflight", "format", "x-only", "stats"}, registered["runMul"])
+	require.ElementsMatch(t, []string{"curve", "schedule", "channel-bits"}, registered["runParams"])
 }
 
 // flagMethods are the flag.FlagSet methods that register a flag, with the

@@ -98,7 +98,7 @@ Flags:
 type mulFlags struct {
 	curve, backend, schedule, ext, in, out string
 	devices                                string
-	chunk, inflight                        int
+	chunk, inflight, channelBits           int
 	format                                 string
 	xOnly, stats                           bool
 }
@@ -108,6 +108,7 @@ func addEngineFlags(fs *flag.FlagSet, f *mulFlags) {
 	fs.StringVar(&f.backend, "backend", "auto", "backend: auto (gpu if one can be used, else cpu), gpu, rns-cpu (the kernel's CPU twin, slow) or cpu")
 	fs.StringVar(&f.schedule, "schedule", "default", "ladder schedule of the rns-cpu and gpu backends: coz (the default: Hamburg's co-Z ladder, 11 reductions per bit) or paper (Table I of the paper, 18)")
 	fs.StringVar(&f.ext, "ext", "shenoy", "base extension of the rns-cpu and gpu backends: shenoy or kawamura")
+	fs.IntVar(&f.channelBits, "channel-bits", 0, "RNS channel width of the rns-cpu and gpu backends: 16 (the paper's) or 30; 0 picks 30, or 16 for kawamura")
 	fs.StringVar(&f.devices, "devices", "all", "GPUs of the gpu backend: all, or comma-separated device ordinals such as 0,2 (ecmul devices lists them)")
 }
 
@@ -155,7 +156,8 @@ func newEngine(f *mulFlags) (eng *ecmul.Engine, usage bool, err error) {
 	}
 	// a batch is one --chunk: the GPU's launches and pinned buffers take
 	// that size too
-	eng, err = ecmul.New(c, ecmul.Options{Backend: b, Schedule: s, Ext: v, GPU: ecmul.GPUOptions{Devices: devs, Chunk: f.chunk}})
+	eng, err = ecmul.New(c, ecmul.Options{Backend: b, Schedule: s, Ext: v, ChannelBits: f.channelBits,
+		GPU: ecmul.GPUOptions{Devices: devs, Chunk: f.chunk}})
 	return eng, false, err
 }
 

@@ -35,6 +35,7 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(fs.Output(), paramsHelp); fs.PrintDefaults() }
 	curve := fs.String("curve", "p224", "curve: p224, p256 or secp256k1")
 	schedule := fs.String("schedule", "default", "ladder schedule: coz (the default) or paper")
+	channelBits := fs.Int("channel-bits", rns.WideChannelBits, "RNS channel width: 16 (the paper's) or 30 (the default)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -51,7 +52,7 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
 		return exitUsage
 	}
-	su, err := ladder.NewSetupKind(c, kind)
+	su, err := ladder.NewSetupBits(c, kind, *channelBits)
 	if err != nil {
 		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
 		return exitFail
@@ -61,8 +62,13 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	beta, delta := p.KawamuraBeta()
 	bf, _ := beta.Float64()
 	df, _ := delta.Float64()
-	fmt.Fprintf(stdout, "n = %d channels per base, m_e = 2^%d = %d, Kawamura Φ = %d (β = Φ/2^16 = %.6f, worst error Δ = %.6f, q = %d kept bits)\n",
-		p.N, p.MeBits, p.Me(), p.Phi, bf, df, rns.KawamuraBits)
+	if p.Kawamura() {
+		fmt.Fprintf(stdout, "n = %d channels of %d bits per base, m_e = 2^%d = %d, Kawamura Φ = %d (β = Φ/2^16 = %.6f, worst error Δ = %.6f, q = %d kept bits)\n",
+			p.N, p.Bits, p.MeBits, p.Me(), p.Phi, bf, df, rns.KawamuraBits)
+	} else {
+		fmt.Fprintf(stdout, "n = %d channels of %d bits per base, m_e = 2^%d = %d (Shenoy's extension only)\n",
+			p.N, p.Bits, p.MeBits, p.Me())
+	}
 	fmt.Fprintf(stdout, "u = (n+2)·p has %.3f bits; multiplication inputs stay below 9u (%.3f bits)\n",
 		log2(p.U), log2(p.AddBound))
 	fmt.Fprintln(stdout)

@@ -116,7 +116,7 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	cfg.header = "backend=" + string(eng.Backend())
 	if eng.Backend() == ecmul.GPU || eng.Backend() == ecmul.RNSCPU {
 		s, _ := ladder.ParseKind(f.schedule) // newEngine accepted it
-		cfg.header += " schedule=" + s.String() + " ext=" + strings.ToLower(f.ext)
+		cfg.header += fmt.Sprintf(" schedule=%s ext=%s channel-bits=%d", s, strings.ToLower(f.ext), eng.ChannelBits())
 	}
 	return verifyRun(context.Background(), eng.ScalarMult, cfg, stdout, stderr)
 }

@@ -9,9 +9,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/big"
+	"sync"
 	"unsafe"
 
 	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
 	"github.com/rnsec/ecmul/kernels"
@@ -19,20 +21,45 @@ import (
 )
 
 // Launch returns a fakecuda.LaunchFunc that runs every launched item through
-// the CPU twin of su, with the base extension the entry point names. The
-// function must be a declared entry point (kernels.Entries) of su's curve
-// and schedule, and its arguments those of the real entry points:
+// the CPU twin of the entry point's curve, schedule and channel width, with
+// the base extension it names. The function must be a declared entry point
+// (kernels.Entries), and its arguments those of the real entry points:
 // (consts, in, scalars, out, count, stride).
-func Launch(d *fakecuda.Driver, su *ladder.Setup) fakecuda.LaunchFunc {
-	n := su.Params.N
+func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
+	var mu sync.Mutex
+	setups := map[string]*ladder.Setup{}
+	setupFor := func(k kernels.Kernel) (*ladder.Setup, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		key := k.Curve + " " + k.Schedule + " " + k.Channels
+		if su := setups[key]; su != nil {
+			return su, nil
+		}
+		c, err := curves.ByName(k.Curve)
+		if err != nil {
+			return nil, err
+		}
+		kind, err := ladder.ParseKind(k.Schedule)
+		if err != nil {
+			return nil, err
+		}
+		su, err := ladder.NewSetupBits(c, kind, kernels.ChannelBits(k.Channels))
+		if err != nil {
+			return nil, err
+		}
+		setups[key] = su
+		return su, nil
+	}
 	return func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
 		k, err := kernels.ByName(fn)
 		if err != nil {
 			return fmt.Errorf("kernelemu: %w", err)
 		}
-		if k.Curve != su.Curve.Name || k.Schedule != su.Schedule.Kind.String() || kernels.ChannelBits(k.Channels) != su.Params.Bits {
-			return fmt.Errorf("kernelemu: %s launched for %s with schedule %v on %d-bit channels", fn, su.Curve.Name, su.Schedule.Kind, su.Params.Bits)
+		su, err := setupFor(k)
+		if err != nil {
+			return fmt.Errorf("kernelemu: %s: %w", fn, err)
 		}
+		n := su.Params.N
 		v, err := basext.ParseVariant(k.Ext)
 		if err != nil {
 			return fmt.Errorf("kernelemu: %s: %w", fn, err)
