@@ -110,25 +110,30 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 		refOK      []bool
 	}
 	data := map[string]*curveData{} // by curve, schedule and channels: the CPU twin and references, once
-	for _, k := range kernels.Entries() {
-		cd := data[k.Curve+k.Schedule+k.Channels]
-		if cd == nil {
-			c, err := curves.ByName(k.Curve)
-			require.NoError(t, err)
-			kind, err := ladder.ParseKind(k.Schedule)
-			require.NoError(t, err)
-			su, err := ladder.NewSetupBits(c, kind, kernels.ChannelBits(k.Channels))
-			require.NoError(t, err)
-			jobs, xs, ys, ks := randomJobs(t, su, count, 1)
-			cd = &curveData{su: su, jobs: jobs, want: cpuTwin(su, jobs),
-				refX: make([]*big.Int, count), refY: make([]*big.Int, count), refOK: make([]bool, count)}
-			for i := range count {
-				cd.refX[i], cd.refY[i], cd.refOK[i], err = c.ReferenceScalarMult(xs[i], ys[i], ks[i])
-				require.NoError(t, err)
-			}
-			data[k.Curve+k.Schedule+k.Channels] = cd
+	// dataFor computes them when the first entry point that needs them runs
+	// (entries left out by -run cost nothing)
+	dataFor := func(t *testing.T, k kernels.Kernel) *curveData {
+		key := k.Curve + k.Schedule + k.Channels
+		if cd := data[key]; cd != nil {
+			return cd
 		}
-		su, jobs, want, refX, refY, refOK := cd.su, cd.jobs, cd.want, cd.refX, cd.refY, cd.refOK
+		c, err := curves.ByName(k.Curve)
+		require.NoError(t, err)
+		kind, err := ladder.ParseKind(k.Schedule)
+		require.NoError(t, err)
+		su, err := ladder.NewSetupBits(c, kind, kernels.ChannelBits(k.Channels))
+		require.NoError(t, err)
+		jobs, xs, ys, ks := randomJobs(t, su, count, 1)
+		cd := &curveData{su: su, jobs: jobs, want: cpuTwin(su, jobs),
+			refX: make([]*big.Int, count), refY: make([]*big.Int, count), refOK: make([]bool, count)}
+		for i := range count {
+			cd.refX[i], cd.refY[i], cd.refOK[i], err = c.ReferenceScalarMult(xs[i], ys[i], ks[i])
+			require.NoError(t, err)
+		}
+		data[key] = cd
+		return cd
+	}
+	for _, k := range kernels.Entries() {
 		{
 			{
 				entry := k.Name()
@@ -137,6 +142,8 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 					ipb = fixed
 				}
 				t.Run(entry, func(t *testing.T) {
+					cd := dataFor(t, k)
+					su, jobs, want, refX, refY, refOK := cd.su, cd.jobs, cd.want, cd.refX, cd.refY, cd.refOK
 					n := su.Params.N
 					eng, err := gpu.Open(d, gpu.Config{
 						Image: image, Entry: entry, Constants: su.KernelConstants(),

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "2e82f72c35ccc8c6412e1cf2e57e4890eaceeb1915ac06b2c56f7e3ba6620101"
+const SourcesSHA256 = "a77721682577e2711e461933d04bc9c3d072830c4b311fc25a1ae090c82763df"
