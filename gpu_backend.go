@@ -112,6 +112,7 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 		Image: image, Entry: k.Name(), Constants: su.KernelConstants(),
 		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
 		ItemsPerBlock: g.ItemsPerBlock, BlockThreads: k.Threads(n, g.ItemsPerBlock), Chunk: g.Chunk,
+		ThreadsFor: spreadThreads(k, n),
 	}, g.Devices)
 	if err != nil {
 		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
@@ -121,6 +122,16 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 		log = slog.Default()
 	}
 	return &gpuRunner{su: su, eng: eng, workers: opts.Workers, log: log}, nil
+}
+
+// spreadThreads lets small chunks run in smaller blocks spread over every
+// SM (gpu.Config.ThreadsFor), except on the tile mapping, whose blocks hold
+// a fixed number of items.
+func spreadThreads(k kernels.Kernel, n int) func(int) int {
+	if k.FixedItemsPerBlock() > 0 {
+		return nil
+	}
+	return func(items int) int { return k.Threads(n, items) }
 }
 
 // parallel runs do(lo, hi) over [0, n) split among the workers, in parts

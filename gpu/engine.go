@@ -22,6 +22,11 @@ type Config struct {
 	InRows, ScalarRows, OutRows int // words per item of each buffer (channel-major rows)
 	ItemsPerBlock               int // items per thread block
 	BlockThreads                int // threads per block: kernels.Kernel.Threads of ItemsPerBlock
+	// ThreadsFor, when set, gives the block size for fewer items per block
+	// (kernels.Kernel.Threads): a chunk too small to give every SM a full
+	// block then runs in smaller blocks, one or more per SM, which cuts the
+	// latency of small batches. Nil: blocks always hold ItemsPerBlock.
+	ThreadsFor func(items int) int
 	Chunk                       int // most items per launch
 }
 
@@ -88,6 +93,7 @@ type Engine struct {
 	dev    int32
 	mod    Module
 	fn     Function
+	sms    int // the device's multiprocessors, over which small chunks spread
 	consts DevicePtr
 	slots  [2]slot
 
@@ -193,6 +199,9 @@ func (e *Engine) setup() error {
 		return err
 	}
 	if e.fn, err = e.d.ModuleGetFunction(e.mod, e.cfg.Entry); err != nil {
+		return err
+	}
+	if e.sms, err = e.d.DeviceAttribute(MultiprocessorCount, e.dev); err != nil {
 		return err
 	}
 	cb := uint64(4 * len(e.cfg.Constants))
@@ -452,16 +461,28 @@ func (e *Engine) enqueue(s *slot, n int) error {
 	return d.EventRecord(s.evDone, s.stream)
 }
 
+// blockShape returns the items and threads of each block for a launch on n
+// items: ItemsPerBlock, or, when n items would leave SMs without a block
+// and Config.ThreadsFor is set, ⌈n/SMs⌉ items per block.
+func (e *Engine) blockShape(n int) (items, threads int) {
+	cfg := e.cfg
+	if cfg.ThreadsFor == nil || e.sms <= 0 || n >= e.sms*cfg.ItemsPerBlock {
+		return cfg.ItemsPerBlock, cfg.BlockThreads
+	}
+	items = max((n+e.sms-1)/e.sms, 1)
+	return items, cfg.ThreadsFor(items)
+}
+
 // launch enqueues the kernel on n items of slot s's device buffers.
 func (e *Engine) launch(s *slot, n int) error {
-	cfg := e.cfg
 	count, stride := uint32(n), uint32(n)
 	args := []unsafe.Pointer{
 		unsafe.Pointer(&e.consts), unsafe.Pointer(&s.devIn), unsafe.Pointer(&s.devSc),
 		unsafe.Pointer(&s.devOut), unsafe.Pointer(&count), unsafe.Pointer(&stride),
 	}
-	grid := [3]uint32{uint32((n + cfg.ItemsPerBlock - 1) / cfg.ItemsPerBlock), 1, 1}
-	block := [3]uint32{uint32(cfg.BlockThreads), 1, 1}
+	ipb, threads := e.blockShape(n)
+	grid := [3]uint32{uint32((n + ipb - 1) / ipb), 1, 1}
+	block := [3]uint32{uint32(threads), 1, 1}
 	return e.d.LaunchKernel(e.fn, grid, block, 0, s.stream, args)
 }
 

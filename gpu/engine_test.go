@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
@@ -162,4 +163,48 @@ func TestOpenRejectsBadConfig(t *testing.T) {
 	_, err = gpu.Open(d, gpu.Config{Chunk: 1, ItemsPerBlock: 33, BlockThreads: 528, InRows: 1, OutRows: 1, ScalarRows: 1})
 	require.ErrorContains(t, err, "threads per block")
 	require.Zero(t, d.Live())
+}
+
+// TestEngineSpreadsSmallChunks: with Config.ThreadsFor, a chunk too small to
+// give each of the 132 SMs a full block runs ⌈n/132⌉ items per block; a
+// large one, and every chunk without ThreadsFor, runs ItemsPerBlock.
+func TestEngineSpreadsSmallChunks(t *testing.T) {
+	for _, c := range []struct {
+		items, chunk int
+		spread       bool
+		wantBlock    uint32 // threads per block of the first launch
+		wantGrid     uint32
+	}{
+		{1, 1, true, 16, 1},       // one item: one block of one item
+		{300, 300, true, 48, 100}, // ⌈300/132⌉ = 3 items per block of 16 lanes
+		{300, 300, false, 64, 75}, // ItemsPerBlock 4 without ThreadsFor
+		{600, 600, true, 64, 150}, // 600 >= 132·4: ItemsPerBlock
+	} {
+		f := newFixture(t, c.items)
+		k, err := kernels.ByName(f.cfg.Entry)
+		require.NoError(t, err)
+		n := f.su.Params.N
+		f.cfg.ItemsPerBlock, f.cfg.BlockThreads, f.cfg.Chunk = 4, k.Threads(n, 4), c.chunk
+		if c.spread {
+			f.cfg.ThreadsFor = func(items int) int { return k.Threads(n, items) }
+		}
+		var block, grid uint32
+		emu := f.d.OnLaunch
+		f.d.OnLaunch = func(fn string, g, b [3]uint32, params []unsafe.Pointer) error {
+			if block == 0 {
+				block, grid = b[0], g[0]
+			}
+			return emu(fn, g, b, params)
+		}
+		eng, err := gpu.Open(f.d, f.cfg)
+		require.NoError(t, err)
+		got, drained := make([]ladder.Channels, c.items), make([]bool, c.items)
+		var mu sync.Mutex
+		_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+		require.NoError(t, err)
+		require.Equal(t, f.want, got)
+		require.Equal(t, c.wantBlock, block, "%+v", c)
+		require.Equal(t, c.wantGrid, grid, "%+v", c)
+		require.NoError(t, eng.Close())
+	}
 }

@@ -7,12 +7,14 @@
 #
 # Writes to OUT (default bench/<device>, e.g. bench/h200):
 #   <date>-<commit>-p224.{json,csv,log}              P-224: co-Z and paper schedules × Shenoy and
-#                                                    Kawamura × warp and block mappings × 1, 2, 4,
-#                                                    8, 16 items per block, and the tile mapping
-#                                                    (tensor cores: co-Z, Shenoy, 16 per block)
+#                                                    Kawamura × 16- and 30-bit channels (Shenoy
+#                                                    only) × warp and block mappings × 1, 2, 4, 8,
+#                                                    16, 32 items per block, and the tile mapping
+#                                                    (tensor cores: co-Z, Shenoy, 16-bit, 16 per block)
 #   <date>-<commit>-p256-secp256k1.{json,csv,log}    P-256 and secp256k1: both schedules, both
-#                                                    extensions, block mapping, 8, 16, 28 items per
-#                                                    block, and the tile mapping
+#                                                    extensions, both channel widths, block
+#                                                    mapping, 8, 16, 28 items per block, and the
+#                                                    tile mapping
 #   <date>-<commit>-devices-*.{json,csv,log}         on a host with several GPUs: each curve's default
 #                                                    kernel on one GPU and on all of them (--gpus 1,all),
 #                                                    batches up to 2^22
@@ -21,7 +23,7 @@
 # peer. Each batch size (1, 2, 4, ..., 2^20, and each items-per-block value,
 # for the one-block panel) runs once to warm up, then REPS times. About 10 to 12 minutes on an H200 with both schedules (twice the 5 to 6 of one).
 #
-# Environment overrides: OUT, REPS (3), BATCHES, SCHEDULES (coz,paper), IPB_224 (1,2,4,8,16),
+# Environment overrides: OUT, REPS (3), BATCHES, SCHEDULES (coz,paper), CHANNELS (16,30), IPB_224 (1,2,4,8,16,32),
 # IPB_256 (8,16,28), PEER_SECONDS (3), ECMUL (.dev/ecmul), ECMUL_FATBIN (a
 # fatbin to load instead of the embedded one). QUICK=1 is a smoke run of
 # about a minute: three batch sizes, one timed run, fewer items per block.
@@ -55,7 +57,8 @@ fi
 BATCHES=${BATCHES:-$(pow2_batches)}
 REPS=${REPS:-3}
 SCHEDULES=${SCHEDULES:-coz,paper}
-IPB_224=${IPB_224:-1,2,4,8,16}
+CHANNELS=${CHANNELS:-16,30}
+IPB_224=${IPB_224:-1,2,4,8,16,32}
 IPB_256=${IPB_256:-8,16,28}
 PEER_SECONDS=${PEER_SECONDS:-3}
 max_batch=$(tr ',' '\n' <<<"$BATCHES" | sort -n | tail -1)
@@ -118,12 +121,12 @@ run_bench() {
   log "bench $name: $((SECONDS - t0)) s, $stem.{json,csv,log}"
 }
 
-run_bench p224 "$(with_one_block "$BATCHES" "$IPB_224")" --curve p224 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping warp,block,tile --ipb "$IPB_224" --gpus 1
-run_bench p256-secp256k1 "$(with_one_block "$BATCHES" "$IPB_256")" --curve p256,secp256k1 --schedule "$SCHEDULES" --ext shenoy,kawamura --mapping block,tile --ipb "$IPB_256" --gpus 1
+run_bench p224 "$(with_one_block "$BATCHES" "$IPB_224")" --curve p224 --schedule "$SCHEDULES" --ext shenoy,kawamura --channel-bits "$CHANNELS" --mapping warp,block,tile --ipb "$IPB_224" --gpus 1
+run_bench p256-secp256k1 "$(with_one_block "$BATCHES" "$IPB_256")" --curve p256,secp256k1 --schedule "$SCHEDULES" --ext shenoy,kawamura --channel-bits "$CHANNELS" --mapping block,tile --ipb "$IPB_256" --gpus 1
 # the devices dimension: each curve's default kernel on one GPU and on all
 if (($(grep -c '^[0-9]*: ' <<<"$devices") > 1)); then
-  run_bench devices-p224 "$BATCHES,4194304" --curve p224 --schedule coz --ext shenoy --mapping warp --ipb 8 --gpus 1,all
-  run_bench devices-p256-secp256k1 "$BATCHES,4194304" --curve p256,secp256k1 --schedule coz --ext shenoy --mapping block --ipb 28 --gpus 1,all
+  run_bench devices-p224 "$BATCHES,4194304" --curve p224 --schedule coz --ext shenoy --channel-bits 30 --mapping block --ipb 56 --gpus 1,all
+  run_bench devices-p256-secp256k1 "$BATCHES,4194304" --curve p256,secp256k1 --schedule coz --ext shenoy --channel-bits 30 --mapping block --ipb 51 --gpus 1,all
 fi
 
 if ((${#jsons[@]} == 0)); then

@@ -167,12 +167,13 @@ type plotGroup struct {
 // plotVariant is a line of a chart: a backend configured one way.
 type plotVariant struct {
 	backend, schedule, ext, mapping string
+	bits                            int // RNS channel width; 0 where the run does not say
 	ipb                             int
 	gpus                            int // GPUs sharing each batch; 0 and 1 both mean one
 }
 
 func variantOf(r benchResult) plotVariant {
-	return plotVariant{backend: r.Backend, schedule: r.Schedule, ext: r.Ext, mapping: r.Mapping, ipb: r.ItemsPerBlock, gpus: max(r.GPUs, 1)}
+	return plotVariant{backend: r.Backend, schedule: r.Schedule, ext: r.Ext, mapping: r.Mapping, bits: r.ChannelBits, ipb: r.ItemsPerBlock, gpus: max(r.GPUs, 1)}
 }
 
 // family is the variant less its items per block: a panel of a split chart.
@@ -196,6 +197,9 @@ func (v plotVariant) familyLabel() string {
 	}
 	if v.ext != "" {
 		parts = append(parts, titleCase(v.ext))
+	}
+	if v.bits != 0 {
+		parts = append(parts, fmt.Sprintf("%d-bit channels", v.bits))
 	}
 	if v.mapping != "" {
 		parts = append(parts, v.mapping+" mapping")
