@@ -27,7 +27,7 @@ type Config struct {
 	// block then runs in smaller blocks, one or more per SM, which cuts the
 	// latency of small batches. Nil: blocks always hold ItemsPerBlock.
 	ThreadsFor func(items int) int
-	Chunk                       int // most items per launch
+	Chunk      int // most items per launch
 }
 
 // Batch is work for Engine.Run: Count items, packed and unpacked by the
