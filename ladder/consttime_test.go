@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/rns"
 )
 
 // The timing tests below follow dudect (Reparaz, Balasch and Verbauwhede,
@@ -138,33 +139,35 @@ func TestScalarPathConstantTime(t *testing.T) {
 	}
 	const pool, reps = 512, 8
 	for _, c := range curves.All() {
-		su := newSetupT(t, c)
-		point := c.EncodeSEC1(c.Generator(), false)
-		n := su.Params.N
-		in, sc := make([]uint32, ElementRows(n)), make([]uint32, su.ScalarWords())
-		rng := rand.New(rand.NewSource(41))
-		random := make([][]byte, pool)
-		for i := range random {
-			random[i] = new(big.Int).Rand(rng, c.N).FillBytes(make([]byte, c.ByteLen))
-		}
-		for name, special := range scalarClasses(c) {
-			class0 := make([][]byte, pool)
-			for i := range class0 {
-				class0[i] = special(rng).FillBytes(make([]byte, c.ByteLen))
+		for _, bits := range rns.Widths {
+			su := newSetupBitsT(t, c, DefaultKind, bits)
+			point := c.EncodeSEC1(c.Generator(), false)
+			n := su.Params.N
+			in, sc := make([]uint32, ElementRows(n)), make([]uint32, su.ScalarWords())
+			rng := rand.New(rand.NewSource(41))
+			random := make([][]byte, pool)
+			for i := range random {
+				random[i] = new(big.Int).Rand(rng, c.N).FillBytes(make([]byte, c.ByteLen))
 			}
-			var it Item
-			requireSameTime(t, c.Name+", "+name+" against random scalars", func() float64 {
-				return timeClasses(rng, func(class, i int) {
-					k := random[i%pool]
-					if class == 0 {
-						k = class0[i%pool]
-					}
-					for range reps {
-						_ = su.PrepareBytes(&it, k, point)
-						su.PackItem(in, sc, 1, 0, &it)
-					}
+			for name, special := range scalarClasses(c) {
+				class0 := make([][]byte, pool)
+				for i := range class0 {
+					class0[i] = special(rng).FillBytes(make([]byte, c.ByteLen))
+				}
+				var it Item
+				requireSameTime(t, c.Name+", "+name+" against random scalars", func() float64 {
+					return timeClasses(rng, func(class, i int) {
+						k := random[i%pool]
+						if class == 0 {
+							k = class0[i%pool]
+						}
+						for range reps {
+							_ = su.PrepareBytes(&it, k, point)
+							su.PackItem(in, sc, 1, 0, &it)
+						}
+					})
 				})
-			})
+			}
 		}
 	}
 }
@@ -208,49 +211,51 @@ func TestFinishConstantTime(t *testing.T) {
 		t.Skip("timing measurements")
 	}
 	for _, c := range curves.All() {
-		su := newSetupT(t, c)
-		rng := rand.New(rand.NewSource(47))
-		const batch, batches = 16, 32
-		n := su.Params.N
-		var base Item
-		require.NoError(t, su.PrepareBytes(&base, []byte{1}, c.EncodeSEC1(c.Generator(), false)))
-		items := make([]Item, batch)
-		o := su.NewOracle()
-		outputs := func(k *big.Int) Channels {
-			j, err := su.Prepare(c.Gx, c.Gy, k)
-			require.NoError(t, err)
-			pr := montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil))
-			return channelsOf(t, su, lift(rng, su, pr[0]), lift(rng, su, pr[1]), lift(rng, su, pr[2]), lift(rng, su, pr[3]))
-		}
-		fill := func(out []uint32, k int, ch Channels) {
-			for v := range ch {
-				for r := range n {
-					out[(v*n+r)*batch+k] = ch[v][r]
+		for _, bits := range rns.Widths {
+			su := newSetupBitsT(t, c, DefaultKind, bits)
+			rng := rand.New(rand.NewSource(47))
+			const batch, batches = 16, 32
+			n := su.Params.N
+			var base Item
+			require.NoError(t, su.PrepareBytes(&base, []byte{1}, c.EncodeSEC1(c.Generator(), false)))
+			items := make([]Item, batch)
+			o := su.NewOracle()
+			outputs := func(k *big.Int) Channels {
+				j, err := su.Prepare(c.Gx, c.Gy, k)
+				require.NoError(t, err)
+				pr := montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil))
+				return channelsOf(t, su, lift(rng, su, pr[0]), lift(rng, su, pr[1]), lift(rng, su, pr[2]), lift(rng, su, pr[3]))
+			}
+			fill := func(out []uint32, k int, ch Channels) {
+				for v := range ch {
+					for r := range n {
+						out[(v*n+r)*batch+k] = ch[v][r]
+					}
 				}
 			}
-		}
-		fixedCh := outputs(big.NewInt(12345))
-		var fixed, random [batches][]uint32
-		for b := range batches {
-			fixed[b], random[b] = make([]uint32, OutputRows(n)*batch), make([]uint32, OutputRows(n)*batch)
-			for k := range batch {
-				fill(fixed[b], k, fixedCh)
-				fill(random[b], k, outputs(new(big.Int).Rand(rng, c.N)))
-			}
-		}
-		for k := range items {
-			items[k] = base
-			items[k].Fixed = FixedNone
-		}
-		emit := func(int, Outcome, []byte) {}
-		requireSameTime(t, c.Name+", a fixed result against random results", func() float64 {
-			return timeClasses(rng, func(class, i int) {
-				out := random[i%batches]
-				if class == 0 {
-					out = fixed[i%batches]
+			fixedCh := outputs(big.NewInt(12345))
+			var fixed, random [batches][]uint32
+			for b := range batches {
+				fixed[b], random[b] = make([]uint32, OutputRows(n)*batch), make([]uint32, OutputRows(n)*batch)
+				for k := range batch {
+					fill(fixed[b], k, fixedCh)
+					fill(random[b], k, outputs(new(big.Int).Rand(rng, c.N)))
 				}
-				su.FinishItems(items, out, batch, nil, emit)
+			}
+			for k := range items {
+				items[k] = base
+				items[k].Fixed = FixedNone
+			}
+			emit := func(int, Outcome, []byte) {}
+			requireSameTime(t, c.Name+", a fixed result against random results", func() float64 {
+				return timeClasses(rng, func(class, i int) {
+					out := random[i%batches]
+					if class == 0 {
+						out = fixed[i%batches]
+					}
+					su.FinishItems(items, out, batch, nil, emit)
+				})
 			})
-		})
+		}
 	}
 }
