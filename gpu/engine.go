@@ -22,12 +22,12 @@ type Config struct {
 	InRows, ScalarRows, OutRows int // words per item of each buffer (channel-major rows)
 	ItemsPerBlock               int // items per thread block
 	BlockThreads                int // threads per block: kernels.Kernel.Threads of ItemsPerBlock
+	Chunk                       int // most items per launch
 	// ThreadsFor, when set, gives the block size for fewer items per block
 	// (kernels.Kernel.Threads): a chunk too small to give every SM a full
 	// block then runs in smaller blocks, one or more per SM, which cuts the
 	// latency of small batches. Nil: blocks always hold ItemsPerBlock.
 	ThreadsFor func(items int) int
-	Chunk      int // most items per launch
 }
 
 // Batch is work for Engine.Run: Count items, packed and unpacked by the
