@@ -143,7 +143,7 @@ func TestGPUBackendCancel(t *testing.T) {
 // TestGPUBackendWideChannels runs the gpu backend's host path on 30-bit
 // channels, every curve and mapping, with the kernel emulated by the CPU
 // twin of the same channels: the ScalarMult and bytes paths give the
-// reference points.
+// reference points (and the bytes path each bad point its status).
 func TestGPUBackendWideChannels(t *testing.T) {
 	for _, c := range curves.All() {
 		for _, m := range []ecmul.Mapping{ecmul.MappingWarp, ecmul.MappingBlock} {
@@ -162,41 +162,13 @@ func TestGPUBackendWideChannels(t *testing.T) {
 				k, err := kernels.Find(c.Name, "coz", "shenoy", string(m), "c30")
 				require.NoError(t, err)
 				require.Equal(t, []string{k.Name()}, d.FunctionNames())
-				checkBytesPath(t, eng, c, pts, ks)
+				b := newBytesItems(t, c, 13, false, 14)
+				out := make([]byte, len(b.want)*(1+2*c.ByteLen))
+				status := make([]ecmul.Status, len(b.want))
+				require.NoError(t, eng.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
+				requireBytesResults(t, c, b, out, status)
 			})
 		}
-	}
-}
-
-// checkBytesPath multiplies pts by ks (their low L bytes) through
-// ScalarMultBytes and checks every result against the reference; the
-// middle item of fakeBatch is a bad point.
-func checkBytesPath(t *testing.T, eng *ecmul.Engine, c *curves.Curve, pts []*ecmul.Point, ks []*big.Int) {
-	t.Helper()
-	size := (c.P.BitLen() + 7) / 8
-	var scalars, points []byte
-	for i := range pts {
-		scalars = append(scalars, ks[i].FillBytes(make([]byte, 2*size))[size:]...)
-		points = append(points, 4)
-		points = append(points, pts[i].X.FillBytes(make([]byte, size))...)
-		points = append(points, pts[i].Y.FillBytes(make([]byte, size))...)
-	}
-	out := make([]byte, len(pts)*(1+2*size))
-	st := make([]ecmul.Status, len(pts))
-	require.NoError(t, eng.ScalarMultBytes(context.Background(), out, st, scalars, points))
-	for i := range pts {
-		if i == len(pts)/2 {
-			require.NotEqual(t, ecmul.StatusPoint, st[i])
-			continue
-		}
-		k := new(big.Int).SetBytes(scalars[i*size : (i+1)*size])
-		x, y, ok, err := c.ReferenceScalarMult(pts[i].X, pts[i].Y, k)
-		require.NoError(t, err)
-		require.True(t, ok)
-		rec := out[i*(1+2*size):]
-		require.Equal(t, ecmul.StatusPoint, st[i], "item %d", i)
-		require.Equal(t, 0, x.Cmp(new(big.Int).SetBytes(rec[1:1+size])), "item %d x", i)
-		require.Equal(t, 0, y.Cmp(new(big.Int).SetBytes(rec[1+size:1+2*size])), "item %d y", i)
 	}
 }
 

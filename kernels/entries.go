@@ -3,7 +3,10 @@ package kernels
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/rnsec/ecmul/rns"
 )
 
 // The kernel's entry points are every combination of these lists: adding a
@@ -24,18 +27,24 @@ var (
 	// same way in blocks of exactly TileItems items, whose base extensions
 	// run on the tensor cores as 8-bit integer matrix products.
 	Mappings = []string{"warp", "block", "tile"}
-	// Channels are the RNS channel widths (rns.Widths): "c16", moduli
+	// Channels tag the RNS channel widths of rns.Widths: "c16", moduli
 	// 2^16 − c, the paper's; "c30", moduli 2^30 − c, a quarter as many
 	// products per base extension.
-	Channels = []string{"c16", "c30"}
+	Channels = channelTags(rns.Widths)
 )
+
+func channelTags(widths []int) []string {
+	tags := make([]string, len(widths))
+	for i, w := range widths {
+		tags[i] = ChannelTag(w)
+	}
+	return tags
+}
 
 // ChannelBits returns the width of the channels a tag of Channels names.
 func ChannelBits(tag string) int {
-	if tag == "c30" {
-		return 30
-	}
-	return 16
+	bits, _ := strconv.Atoi(strings.TrimPrefix(tag, "c"))
+	return bits
 }
 
 // ChannelTag returns the Channels tag of bits-wide channels.
