@@ -19,24 +19,23 @@ type hostField struct {
 	// RNS → GF(p) out of the Montgomery domain, per B channel j and for
 	// the α correction.
 	crt  []crtChannel
-	negM [8]uint64 // 32-bit halves of (−M·M^{-1}·R²) mod p = −R² mod p
+	negM [fp.Limbs]uint64 // (−M·M^{-1}·R²) mod p = −R² mod p
 
 	// binary → RNS
 	toMont fp.Element   // M·R mod p: Mul(x, toMont) = x·M mod p, canonical, for any x < 2^256
 	in     []inChannel  // the B channels, then the B̃ channels
 	meMask uint64       // m_e − 1, m_e = 2^MeBits
-	wide   bool         // residues up to 2^30: the sums split (crtToField, residues)
+	wide   bool         // residues up to 2^30: residues reduces its sum in two parts
 	eq     *fp.Equation // the curve equation, for the check of results
 	twoB   fp.Element   // 2b
 }
 
 // crtChannel is channel j of B for the CRT: ξ_j = |r_j·|M_j^{-1}|_{m_j}|_{m_j}
-// and the 32-bit halves of M_j·M^{-1}·R² mod p, ξ_j's weight in the sum.
+// and M_j·M^{-1}·R² mod p, ξ_j's weight in the sum.
 type crtChannel struct {
 	inv, m, recip uint64
-	mf            float64
-	w             [8]uint64
-	wHi           [8]uint64 // wide channels: the halves of 2^16·M_j·M^{-1}·R² mod p
+	recipF        float64 // 1/m_j, as FromRNS weighs ξ_j
+	w             [fp.Limbs]uint64
 }
 
 // inChannel is one channel of B or B̃ for the input conversion: w[k] is
@@ -57,15 +56,6 @@ func barrett(s, m, recip uint64) uint64 {
 	d, borrow := bits.Sub64(r, m, 0)
 	keep := -borrow // r < m: keep r; selected by a mask, not a branch
 	return r&keep | d&^keep
-}
-
-// halves32 splits a canonical element into eight 32-bit words.
-func halves32(e [fp.Limbs]uint64) [8]uint64 {
-	var w [8]uint64
-	for i, l := range e {
-		w[2*i], w[2*i+1] = l&0xffffffff, l>>32
-	}
-	return w
 }
 
 // newHostField builds the conversion constants for par and the curve
@@ -93,12 +83,10 @@ func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
 		part := new(big.Int).Quo(par.B.M, mj)
 		inv := new(big.Int).ModInverse(part, mj).Uint64()
 		m := uint64(mod.M)
-		weight := new(big.Int).Mul(part, mInv)
-		w := halves32(elem(weight))
-		wHi := halves32(elem(weight.Lsh(weight, 16)))
-		h.crt = append(h.crt, crtChannel{inv: inv, m: m, recip: ^uint64(0) / m, mf: float64(mod.M), w: w, wHi: wHi})
+		w := elem(new(big.Int).Mul(part, mInv))
+		h.crt = append(h.crt, crtChannel{inv: inv, m: m, recip: ^uint64(0) / m, recipF: mod.Recip(), w: w})
 	}
-	h.negM = halves32(elem(big.NewInt(-1)))
+	h.negM = elem(big.NewInt(-1))
 
 	t := new(big.Int).Lsh(par.B.M, 256)
 	h.toMont = fp.Element(limbsOf(t.Mod(t, p)))
@@ -148,69 +136,44 @@ func limbsOf(x *big.Int) [fp.Limbs]uint64 {
 //
 //	X·M^{-1}·R² ≡ S = Σ ξ_j·(M_j·M^{-1}·R² mod p) + α·(−R² mod p)   (mod p)
 //
-// and one Montgomery reduction of S gives X·M^{-1}·R mod p. S is summed in eight
-// 32-bit columns without carries: ξ_j < 2^16 (a wide channel's ξ_j splits
-// into two 16-bit digits, the high one weighted by 2^16·M_j·M^{-1}·R² mod p)
-// and α <= n, so each column is below (2n+1)·2^48 < 2^56 for n <= 64, and
-// S < (n+1)·2^30·p < 2^293 fits the five limbs that fp.Reduce5 takes.
+// and one Montgomery reduction of S gives X·M^{-1}·R mod p. Each term is a
+// word below 2^30 (ξ_j < m_j <= 2^30, α <= n) times four limbs below p, and
+// S < (n+1)·2^30·p < 2^293 for n <= 64: the five limbs that fp.Reduce5
+// takes hold every partial sum, so the top limb takes the carries without
+// overflowing.
 func (h *hostField) crtToField(z *fp.Element, r []uint32) {
-	r = r[:len(h.crt)]
-	var c0, c1, c2, c3, c4, c5, c6, c7 uint64
+	n := len(h.crt)
+	r = r[:n]
+	var s0, s1, s2, s3, s4, c uint64
 	var frac float64
-	for j := range h.crt {
-		ch := &h.crt[j]
-		xi := barrett(uint64(r[j])*ch.inv, ch.m, ch.recip)
-		frac += float64(xi) / ch.mf
-		d := xi
-		if h.wide {
-			d = xi & 0xffff
-			hi := xi >> 16
-			c0 += hi * ch.wHi[0]
-			c1 += hi * ch.wHi[1]
-			c2 += hi * ch.wHi[2]
-			c3 += hi * ch.wHi[3]
-			c4 += hi * ch.wHi[4]
-			c5 += hi * ch.wHi[5]
-			c6 += hi * ch.wHi[6]
-			c7 += hi * ch.wHi[7]
+	// term j < n is ξ_j times its weight, term n is α times −R² mod p
+	for j := 0; j <= n; j++ {
+		var d uint64
+		var w *[fp.Limbs]uint64
+		if j < n {
+			ch := &h.crt[j]
+			d = barrett(uint64(r[j])*ch.inv, ch.m, ch.recip)
+			frac += float64(d) * ch.recipF
+			w = &ch.w
+		} else {
+			d = uint64(int64(math.Floor(frac + 0.25)))
+			w = &h.negM
 		}
-		c0 += d * ch.w[0]
-		c1 += d * ch.w[1]
-		c2 += d * ch.w[2]
-		c3 += d * ch.w[3]
-		c4 += d * ch.w[4]
-		c5 += d * ch.w[5]
-		c6 += d * ch.w[6]
-		c7 += d * ch.w[7]
+		h0, l0 := bits.Mul64(d, w[0])
+		h1, l1 := bits.Mul64(d, w[1])
+		h2, l2 := bits.Mul64(d, w[2])
+		h3, l3 := bits.Mul64(d, w[3])
+		s0, c = bits.Add64(s0, l0, 0)
+		s1, c = bits.Add64(s1, l1, c)
+		s2, c = bits.Add64(s2, l2, c)
+		s3, c = bits.Add64(s3, l3, c)
+		s4 += c
+		s1, c = bits.Add64(s1, h0, 0)
+		s2, c = bits.Add64(s2, h1, c)
+		s3, c = bits.Add64(s3, h2, c)
+		s4 += h3 + c
 	}
-	alpha := uint64(int64(math.Floor(frac + 0.25)))
-	c0 += alpha * h.negM[0]
-	c1 += alpha * h.negM[1]
-	c2 += alpha * h.negM[2]
-	c3 += alpha * h.negM[3]
-	c4 += alpha * h.negM[4]
-	c5 += alpha * h.negM[5]
-	c6 += alpha * h.negM[6]
-	c7 += alpha * h.negM[7]
-	// carry the columns into five 64-bit limbs
-	var s [5]uint64
-	s[0] = c0 & 0xffffffff
-	c1 += c0 >> 32
-	s[0] |= c1 << 32
-	c2 += c1 >> 32
-	s[1] = c2 & 0xffffffff
-	c3 += c2 >> 32
-	s[1] |= c3 << 32
-	c4 += c3 >> 32
-	s[2] = c4 & 0xffffffff
-	c5 += c4 >> 32
-	s[2] |= c5 << 32
-	c6 += c5 >> 32
-	s[3] = c6 & 0xffffffff
-	c7 += c6 >> 32
-	s[3] |= c7 << 32
-	s[4] = c7 >> 32
-	h.f.Reduce5(z, &s)
+	h.f.Reduce5(z, &[5]uint64{s0, s1, s2, s3, s4})
 }
 
 // montInput returns x·M mod p as canonical limbs: the value whose RNS form

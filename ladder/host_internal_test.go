@@ -496,13 +496,15 @@ func TestFinishConcurrent(t *testing.T) {
 
 func BenchmarkCRTToField(b *testing.B) {
 	for _, c := range curves.All() {
-		su := newSetupT(b, c)
-		r := residuesOf(b, su.Params, new(big.Int).Sub(su.Params.AddBound, big.NewInt(12345)))
-		b.Run("curve="+c.Name, func(b *testing.B) {
-			var z fp.Element
-			for b.Loop() {
-				su.host.crtToField(&z, r)
-			}
-		})
+		for _, bits := range rns.Widths {
+			su := newSetupBitsT(b, c, DefaultKind, bits)
+			r := residuesOf(b, su.Params, new(big.Int).Sub(su.Params.AddBound, big.NewInt(12345)))
+			b.Run(fmt.Sprintf("curve=%s/channel-bits=%d", c.Name, bits), func(b *testing.B) {
+				var z fp.Element
+				for b.Loop() {
+					su.host.crtToField(&z, r)
+				}
+			})
+		}
 	}
 }
