@@ -23,6 +23,7 @@ type hostField struct {
 
 	// binary → RNS
 	toMont fp.Element   // M·R mod p: Mul(x, toMont) = x·M mod p, canonical, for any x < 2^256
+	montM  fp.Element   // M mod p: Mul(X, montM) = x·M mod p for X the field form of x
 	in     []inChannel  // the B channels, then the B̃ channels
 	meMask uint64       // m_e − 1, m_e = 2^MeBits
 	wide   bool         // residues up to 2^30: residues reduces its sum in two parts
@@ -90,6 +91,7 @@ func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
 
 	t := new(big.Int).Lsh(par.B.M, 256)
 	h.toMont = fp.Element(limbsOf(t.Mod(t, p)))
+	h.montM = fp.Element(limbsOf(new(big.Int).Mod(par.B.M, p)))
 	for _, basis := range []struct {
 		b     rns.Basis
 		tilde bool

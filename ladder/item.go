@@ -104,8 +104,7 @@ func (su *Setup) PrepareBytes(it *Item, scalar, point []byte) error {
 		k = bp.half(k)
 	}
 	it.Scalar, it.Fixed = su.ladderLimbs(k)
-	x := fp.Element(h.f.FromMont(&it.X))
-	h.f.Mul(&it.In, &x, &h.toMont)
+	h.f.Mul(&it.In, &it.X, &h.montM)
 	return nil
 }
 
