@@ -182,11 +182,7 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 						}
 					}
 					require.Zero(t, mismatches, "channels differing from the CPU twin")
-					proj := make([]ladder.Outputs, count)
-					for i := range count {
-						proj[i] = su.Outputs(got[i])
-					}
-					aff, errs := su.ToAffine(jobs, proj)
+					aff, errs := su.Finish(jobs, got)
 					for i := range count {
 						require.NoError(t, errs[i])
 						if !refOK[i] {

@@ -1,35 +1,36 @@
 package ladder
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 
 	"github.com/rnsec/ecmul/internal/fp"
 )
 
-// Finish turns the kernel's outputs for a batch into affine results, the
-// work of Outputs on every item followed by ToAffine, with the same
-// results and errors, in four-limb field arithmetic instead of math/big:
-// each value goes from its B residues straight to GF(p) (no integer CRT),
-// one field inversion serves the whole batch, and the only allocations are
-// per call (the results' big.Int coordinates share one backing array per
-// call, so a retained result keeps its batch's array alive).
-//
-// The one input on which the two differ is a base with y ≡ 0 (mod p), which
-// no point of these prime-order curves has: ToAffine panics there, Finish
-// reports ErrResultCheck for that item.
+// Affine is a result point: (X, Y), or the point at infinity.
+type Affine struct {
+	X, Y     *big.Int
+	Infinity bool
+}
+
+// ErrResultCheck reports a result that failed the on-curve check made
+// before it is returned: a fault, never expected.
+var ErrResultCheck = errors.New("internal fault: the computed point is not on the curve")
+
+// Finish turns the kernel's outputs for a batch into affine results in
+// four-limb field arithmetic: each value goes from its B residues straight
+// to GF(p) (no integer CRT), one field inversion serves the whole batch,
+// and the only allocations are per call (the results' big.Int coordinates
+// share one backing array per call, so a retained result keeps its batch's
+// array alive). Every point is checked to be on the curve before it is
+// returned; a failed check, or a base with y ≡ 0 (mod p), which no point of
+// these prime-order curves has, gives that item ErrResultCheck.
 func (su *Setup) Finish(jobs []Job, outs []Channels) ([]Affine, []error) {
 	if len(outs) != len(jobs) {
 		panic(fmt.Sprintf("ladder: Finish with %d jobs and %d outputs", len(jobs), len(outs)))
 	}
 	h := su.host
-	if h == nil {
-		proj := make([]Outputs, len(outs))
-		for i := range outs {
-			proj[i] = su.Outputs(outs[i])
-		}
-		return su.ToAffine(jobs, proj)
-	}
 	pr := make([]fp.Element, 4*len(jobs))
 	for i := range outs {
 		for v := range outs[i] {
@@ -55,13 +56,6 @@ func (su *Setup) FinishOutput(jobs []Job, out []uint32, stride int, cols []int) 
 		return cols[k]
 	}
 	h := su.host
-	if h == nil {
-		outs := make([]Channels, len(jobs))
-		for k := range jobs {
-			outs[k] = su.UnpackOutput(out, stride, col(k))
-		}
-		return su.Finish(jobs, outs)
-	}
 	pr := su.gatherOutputs(h, len(jobs), out, stride, col)
 	a := newAffineOut(h, len(jobs))
 	su.affine(h, len(jobs), jobBases{h.f, jobs}, pr, a)
@@ -161,7 +155,7 @@ func emit(h *hostField, out affineSink, i int, x, y *fp.Element) {
 	out.point(i, *x, *y)
 }
 
-// affine is ToAffine over field elements: pr holds the four outputs of each
+// affine turns the outputs into affine points: pr holds the four outputs of each
 // of count items in Montgomery form.
 func (su *Setup) affine(h *hostField, count int, in affineBases, pr []fp.Element, out affineSink) {
 	if su.Schedule.Kind == CoZ {
@@ -179,10 +173,22 @@ type coZScratch struct {
 	pre fp.Element // product of the den of the items before this one
 }
 
-// affineCoZ is coZToAffine over field elements, with Montgomery's trick for
-// the inversions and the on-curve check done in the field. Every item runs
-// the same field operations whatever its outputs: a zero denominator is
-// replaced by one for the shared inversion and its item fails the check.
+// affineCoZ finishes the co-Z ladder. With Q = k·G and R = Q + G, the
+// line through Q, G and −R has slope λ, so x_Q + x_G + x_R = λ², and with
+// the outputs' scale Z (XQG = Z²(x_Q − x_G), XRG = Z²(x_R − x_G),
+// YG = 2Z³y_G, LM = Zλ):
+//
+//	3·x_G·Z² = LM² − XQG − XRG                 =: D
+//	x_Q = x_G·(LM² + 2·XQG − XRG) / D
+//	y_Q = y_G + λ(x_Q − x_G) = y_G·(YG + 2·LM·XQG) / YG
+//
+// D and YG are inverted together; D ≠ 0 needs x_G ≠ 0 (Prepare sees to it).
+// A zero D·YG (never for valid input) gives a point that fails the check.
+//
+// Montgomery's trick does the inversions, and the on-curve check is done in
+// the field. Every item runs the same field operations whatever its outputs:
+// a zero denominator is replaced by one for the shared inversion and its
+// item fails the check.
 func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Element, out affineSink) {
 	f := h.f
 	sc := make([]coZScratch, count)
@@ -263,11 +269,16 @@ type affineScratch struct {
 	pre    fp.Element // product of the d of the items before this one
 }
 
-// affinePaper is paperToAffine over field elements: pr holds X_P, Z_P, X_Q,
-// Z_Q of each item in Montgomery form. It follows paperToAffine step for
-// step (see there for the formulas), with Montgomery's trick for the
-// inversions and the on-curve check y² = x(x² + a) + b, (x, y) ≠ (0, 0),
-// done in the field.
+// affinePaper finishes the x-only ladder, recovering y from x_P, x_Q and
+// the base (Okeya–Sakurai):
+//
+//	y_P = ((x_P·x_G + a)(x_P + x_G) + 2b − (x_P − x_G)²·x_Q) / (2·y_G).
+//
+// Z_P = 0 is the point at infinity; Z_Q = 0 means P = −G.
+//
+// pr holds X_P, Z_P, X_Q, Z_Q of each item in Montgomery form; Montgomery's
+// trick does the inversions, and the on-curve check y² = x(x² + a) + b,
+// (x, y) ≠ (0, 0), is done in the field.
 func (su *Setup) affinePaper(h *hostField, count int, in affineBases, pr []fp.Element, out affineSink) {
 	f := h.f
 	sc := make([]affineScratch, 0, count)
@@ -280,7 +291,7 @@ func (su *Setup) affinePaper(h *hostField, count int, in affineBases, pr []fp.El
 		case zp.IsZero():
 			out.infinity(i)
 		case zq.IsZero():
-			// P = −G: rare, and done as ToAffine does it
+			// P = −G: rare
 			f.Neg(&yg, &yg)
 			emit(h, out, i, &xg, &yg)
 		default:

@@ -61,8 +61,7 @@ func barrett(s, m, recip uint64) uint64 {
 
 // newHostField builds the conversion constants for par and the curve
 // coefficients a, b; nil when p is outside what internal/fp handles
-// (2^64 < p < 2^256), in which case every caller takes the math/big
-// reference path.
+// (2^64 < p < 2^256), where NewSetupBits refuses the curve.
 func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
 	f, err := fp.New(par.P)
 	if err != nil {

@@ -40,11 +40,10 @@ type bytesPath struct {
 
 // initBytesPath builds su's bytes path, and leaves it out when the
 // curve's scalars of ByteLen bytes may reach 2n (one subtraction would not
-// reduce them), the host field is missing or the RNS is wider than the
-// stack buffers of PackItem.
+// reduce them) or the RNS is wider than the stack buffers of PackItem.
 func (su *Setup) initBytesPath() {
 	c := su.Curve
-	if su.host == nil || su.Params.N > maxInline || c.N.BitLen() > 256 ||
+	if su.Params.N > maxInline || c.N.BitLen() > 256 ||
 		new(big.Int).Lsh(big.NewInt(1), uint(8*c.ByteLen)).Cmp(new(big.Int).Lsh(c.N, 1)) > 0 {
 		return
 	}

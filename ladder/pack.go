@@ -45,7 +45,7 @@ func (su *Setup) KernelConstants() []uint32 {
 // and its ladder scalar into scalars. It allocates nothing.
 func (su *Setup) PackInput(in, scalars []uint32, stride, i int, j Job) {
 	n := su.Params.N
-	if h := su.host; h != nil && n <= maxInline {
+	if h := su.host; n <= maxInline {
 		var buf [2*maxInline + 1]uint32
 		v := h.montInput(su.Params, j.X)
 		h.residues(buf[:], &v)

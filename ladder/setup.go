@@ -26,7 +26,7 @@ type Setup struct {
 	// t = bitlen(n) for Paper, t + 1 for CoZ (see LadderScalar).
 	Bits int
 
-	host  *hostField // field arithmetic for the host conversions; nil: math/big only
+	host  *hostField // field arithmetic for the host conversions
 	coZ   *coZRule   // the co-Z ladder scalar's choice of multiple of n; nil for Paper
 	bytes *bytesPath // the bytes path's constants; nil when the curve has none
 }
@@ -81,8 +81,11 @@ func NewSetupBits(c *curves.Curve, kind Kind, channelBits int) (*Setup, error) {
 			return nil, fmt.Errorf("ladder: %s: %w", c.Name, err)
 		}
 	}
-	su := &Setup{Curve: c, Params: par, Tables: basext.NewTables(par), Schedule: s, Consts: k, Bits: bits,
-		host: newHostField(par, c.A, c.B)}
+	host := newHostField(par, c.A, c.B)
+	if host == nil {
+		return nil, fmt.Errorf("ladder: %s: p is outside the host arithmetic's range (2^64, 2^256)", c.Name)
+	}
+	su := &Setup{Curve: c, Params: par, Tables: basext.NewTables(par), Schedule: s, Consts: k, Bits: bits, host: host}
 	if kind == CoZ {
 		su.coZ = newCoZRule(c.N)
 	}
@@ -281,11 +284,6 @@ func double(c *curves.Curve, x, y *big.Int) (*big.Int, *big.Int) {
 func (su *Setup) InputElement(j Job) rns.Element {
 	el := su.Params.NewElement()
 	h := su.host
-	if h == nil {
-		// x < p < M, M̃: ToRNS cannot fail
-		_ = su.Params.ToRNS(&el, su.Params.ToMont(j.X))
-		return el
-	}
 	n := su.Params.N
 	var buf [2*maxInline + 1]uint32
 	r := buf[:]
@@ -304,23 +302,6 @@ func (su *Setup) InputElement(j Job) rns.Element {
 // a stack buffer.
 const maxInline = 32
 
-// Outputs are the ladder's four output registers (Schedule.Out) as
-// integers mod p, out of the Montgomery domain:
-//
-//	Paper: X_P, Z_P, X_Q, Z_Q with P = k·G = (X_P : Z_P), Q = P + G
-//	CoZ:   XQG, XRG, YG, LM with Q = k·G, R = Q + G (see Schedule)
-type Outputs [4]*big.Int
-
 // Channels are the B residues of the four outputs: what the kernel returns
 // and what the CPU twin must reproduce bit for bit.
 type Channels [4][]uint32
-
-// Outputs converts channels to integers (CRT, then out of the Montgomery
-// domain, mod p).
-func (su *Setup) Outputs(ch Channels) Outputs {
-	var v Outputs
-	for i := range ch {
-		v[i] = su.Params.FromMont(su.Params.FromRNS(ch[i]))
-	}
-	return v
-}

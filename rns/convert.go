@@ -149,5 +149,3 @@ func (p *Params) FromMont(x *big.Int) *big.Int {
 	return z.Mod(z, p.P)
 }
 
-// MontOne returns M mod p, the Montgomery form of 1.
-func (p *Params) MontOne() *big.Int { return new(big.Int).Set(p.conversions().mont) }

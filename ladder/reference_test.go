@@ -1,19 +1,96 @@
 package ladder
 
-import (
-	"errors"
-	"math/big"
-)
+import "math/big"
 
-// Affine is a result point: (X, Y), or the point at infinity.
-type Affine struct {
-	X, Y     *big.Int
-	Infinity bool
+// The math/big references of the ladder, for the tests: an executor of
+// the schedule on integers mod p (Oracle) and the affine conversion of its
+// outputs (ToAffine), against which the RNS executor and the four-limb
+// finish are checked.
+
+// Outputs are the ladder's four output registers (Schedule.Out) as
+// integers mod p, out of the Montgomery domain:
+//
+//	Paper: X_P, Z_P, X_Q, Z_Q with P = k·G = (X_P : Z_P), Q = P + G
+//	CoZ:   XQG, XRG, YG, LM with Q = k·G, R = Q + G (see Schedule)
+type Outputs [4]*big.Int
+
+// Outputs converts channels to integers (CRT, then out of the Montgomery
+// domain, mod p).
+func (su *Setup) Outputs(ch Channels) Outputs {
+	var v Outputs
+	for i := range ch {
+		v[i] = su.Params.FromMont(su.Params.FromRNS(ch[i]))
+	}
+	return v
 }
 
-// ErrResultCheck reports a result that failed the on-curve check made
-// before it is returned: a fault, never expected.
-var ErrResultCheck = errors.New("internal fault: the computed point is not on the curve")
+// Oracle runs the schedule on big integers reduced mod p, outside the
+// Montgomery domain: an executor that shares nothing with the RNS but the
+// schedule itself.
+type Oracle struct {
+	su   *Setup
+	regs [NumRegs]*big.Int
+	tmp  [NumRegs]*big.Int
+}
+
+// NewOracle returns a big-integer executor for su.
+func (su *Setup) NewOracle() *Oracle {
+	o := &Oracle{su: su}
+	for i := range o.regs {
+		o.regs[i], o.tmp[i] = new(big.Int), new(big.Int)
+	}
+	return o
+}
+
+// Reg returns register r (mod p, plain domain).
+func (o *Oracle) Reg(r Reg) *big.Int { return o.regs[r] }
+
+// Run computes the ladder for base x-coordinate xg and ladder scalar k of t+1
+// bits (see LadderScalar) and returns the schedule's outputs.
+func (o *Oracle) Run(xg, k *big.Int, t int, obs Observer) Outputs {
+	p := o.su.Curve.P
+	o.regs[XG].Mod(xg, p)
+	o.regs[KB].Mod(o.su.Curve.B, p)
+	run(o, o.su.Schedule, k, t, obs)
+	var out Outputs
+	for i, r := range o.su.Schedule.Out {
+		out[i] = new(big.Int).Set(o.regs[r])
+	}
+	return out
+}
+
+func (o *Oracle) mulSet(ops []MulOp) {
+	p := o.su.Curve.P
+	for i, op := range ops {
+		o.tmp[i].Mul(o.regs[op.X], o.regs[op.Y]).Mod(o.tmp[i], p)
+	}
+	for i, op := range ops {
+		o.regs[op.Dst].Set(o.tmp[i])
+	}
+}
+
+func (o *Oracle) addSet(ops []AddOp) {
+	p := o.su.Curve.P
+	c := new(big.Int)
+	for i, op := range ops {
+		z := o.tmp[i].Set(o.su.Consts.AddPlain[op.Const])
+		for _, tm := range op.Terms {
+			z.Add(z, c.Mul(big.NewInt(int64(tm.Coef)), o.regs[tm.Src]))
+		}
+		z.Mod(z, p)
+	}
+	for i, op := range ops {
+		o.regs[op.Dst].Set(o.tmp[i])
+	}
+}
+
+func (o *Oracle) swap(pairs [][2]Reg, mask uint) {
+	if mask == 1 {
+		for _, sw := range pairs {
+			o.regs[sw[0]], o.regs[sw[1]] = o.regs[sw[1]], o.regs[sw[0]]
+		}
+	}
+}
 
 // batchInvert replaces every element of xs (all nonzero mod p) by its
 // inverse with one modular inversion (Montgomery's trick).
@@ -55,17 +132,7 @@ func (su *Setup) ToAffine(jobs []Job, outs []Outputs) ([]Affine, []error) {
 	return out, errs
 }
 
-// coZToAffine finishes the co-Z ladder. With Q = k·G and R = Q + G, the
-// line through Q, G and −R has slope λ, so x_Q + x_G + x_R = λ², and with
-// the outputs' scale Z (XQG = Z²(x_Q − x_G), XRG = Z²(x_R − x_G),
-// YG = 2Z³y_G, LM = Zλ):
-//
-//	3·x_G·Z² = LM² − XQG − XRG                 =: D
-//	x_Q = x_G·(LM² + 2·XQG − XRG) / D
-//	y_Q = y_G + λ(x_Q − x_G) = y_G·(YG + 2·LM·XQG) / YG
-//
-// D and YG are inverted together; D ≠ 0 needs x_G ≠ 0 (Prepare sees to it).
-// A zero D·YG (never for valid input) gives a point that fails the check.
+// coZToAffine is affineCoZ in math/big.
 func (su *Setup) coZToAffine(jobs []Job, outs []Outputs) []Affine {
 	p := su.Curve.P
 	out := make([]Affine, len(jobs))
@@ -106,12 +173,7 @@ func (su *Setup) coZToAffine(jobs []Job, outs []Outputs) []Affine {
 	return out
 }
 
-// paperToAffine finishes the x-only ladder, recovering y from x_P, x_Q and
-// the base (Okeya–Sakurai):
-//
-//	y_P = ((x_P·x_G + a)(x_P + x_G) + 2b − (x_P − x_G)²·x_Q) / (2·y_G).
-//
-// Z_P = 0 is the point at infinity; Z_Q = 0 means P = −G.
+// paperToAffine is affinePaper in math/big.
 func (su *Setup) paperToAffine(jobs []Job, outs []Outputs) []Affine {
 	c := su.Curve
 	p := c.P
