@@ -148,4 +148,3 @@ func (p *Params) FromMont(x *big.Int) *big.Int {
 	z := new(big.Int).Mul(x, p.conversions().montIn)
 	return z.Mod(z, p.P)
 }
-
