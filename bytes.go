@@ -101,7 +101,7 @@ func (b *bytesBatch) put(i int, s Status, xy []byte) {
 
 // newBytesBatch checks the buffers' lengths against one another.
 func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points []byte) (*bytesBatch, error) {
-	L := c.ByteLen
+	L := c.ByteLen()
 	if len(scalars)%L != 0 {
 		return nil, fmt.Errorf("%w: %d bytes of scalars are not a whole number of %d-byte scalars", ErrBytesLayout, len(scalars), L)
 	}
@@ -127,7 +127,7 @@ func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points
 
 // ScalarMultBytes multiplies count points by count scalars, bytes in and
 // bytes out, as crypto/ecdh and nistec take them. With L =
-// Curve().ByteLen:
+// Curve().ByteLen():
 //
 //   - scalars holds count scalars of L bytes each, big-endian, any value
 //     (reduced mod n), so count = len(scalars)/L;

@@ -29,11 +29,11 @@ type bytesItems struct {
 func newBytesItems(t *testing.T, c *curves.Curve, count int, compressed bool, seed uint64) bytesItems {
 	t.Helper()
 	rng := newRNG(seed)
-	L := c.ByteLen
+	L := c.ByteLen()
 	var b bytesItems
 	top := new(big.Int).Lsh(big.NewInt(1), uint(8*L))
-	edges := []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N, big.NewInt(1)), c.N,
-		new(big.Int).Add(c.N, big.NewInt(1)), new(big.Int).Sub(top, big.NewInt(1))}
+	edges := []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N(), big.NewInt(1)), c.N(),
+		new(big.Int).Add(c.N(), big.NewInt(1)), new(big.Int).Sub(top, big.NewInt(1))}
 	g := c.EncodeSEC1(c.Generator(), compressed)
 	bad := map[int]struct {
 		enc []byte
@@ -83,7 +83,7 @@ func newBytesItems(t *testing.T, c *curves.Curve, count int, compressed bool, se
 // requireBytesResults checks out and status against the expectations.
 func requireBytesResults(t *testing.T, c *curves.Curve, b bytesItems, out []byte, status []ecmul.Status) {
 	t.Helper()
-	size := 1 + 2*c.ByteLen
+	size := 1 + 2*c.ByteLen()
 	for i, w := range b.want {
 		require.Equal(t, w, status[i], "item %d", i)
 		r := out[i*size : (i+1)*size]
@@ -105,7 +105,7 @@ func TestScalarMultBytes(t *testing.T) {
 		for _, compressed := range []bool{false, true} {
 			b := newBytesItems(t, c, itemCount(bc, 40, 12), compressed, 11)
 			n := len(b.want)
-			out := bytes.Repeat([]byte{0xee}, n*(1+2*c.ByteLen))
+			out := bytes.Repeat([]byte{0xee}, n*(1+2*c.ByteLen()))
 			status := make([]ecmul.Status, n)
 			var last int
 			err := e.ScalarMultBytesProgress(context.Background(), out, status, b.scalars, b.points, func(done, total int) {
@@ -125,12 +125,12 @@ func TestScalarMultBytes(t *testing.T) {
 // item right, across several chunks on both devices.
 func TestScalarMultBytesGPUFake(t *testing.T) {
 	for _, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
+		t.Run(c.Name(), func(t *testing.T) {
 			devicesDriver(t, c, 2)
 			e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 5}})
 			for _, compressed := range []bool{false, true} {
 				b := newBytesItems(t, c, 23, compressed, 12)
-				out := bytes.Repeat([]byte{0xee}, len(b.want)*(1+2*c.ByteLen))
+				out := bytes.Repeat([]byte{0xee}, len(b.want)*(1+2*c.ByteLen()))
 				status := make([]ecmul.Status, len(b.want))
 				require.NoError(t, e.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
 				requireBytesResults(t, c, b, out, status)
@@ -148,7 +148,7 @@ func TestScalarMultBytesGPUFails(t *testing.T) {
 	d := devicesDriver(t, c, 2)
 	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 4}})
 	b := newBytesItems(t, c, 12, false, 13)
-	out := make([]byte, len(b.want)*(1+2*c.ByteLen))
+	out := make([]byte, len(b.want)*(1+2*c.ByteLen()))
 	status := make([]ecmul.Status, len(b.want))
 	d.FailAt("LaunchKernel", 0, nil)
 	err := e.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points)
@@ -173,7 +173,7 @@ func TestScalarMultBytesLayout(t *testing.T) {
 	c := curves.P256()
 	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
 	require.NoError(t, err)
-	L := c.ByteLen
+	L := c.ByteLen()
 	g := c.EncodeSEC1(c.Generator(), false)
 	k := make([]byte, L)
 	k[L-1] = 2
@@ -229,9 +229,9 @@ func TestScalarMultBytesAllocations(t *testing.T) {
 	g := c.EncodeSEC1(c.Generator(), true)
 	allocs := func(n int) float64 {
 		e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, Workers: 2, GPU: ecmul.GPUOptions{Chunk: n}})
-		sc := bytes.Repeat([]byte{7}, n*c.ByteLen)
+		sc := bytes.Repeat([]byte{7}, n*c.ByteLen())
 		pts := bytes.Repeat(g, n)
-		out, st := make([]byte, n*(1+2*c.ByteLen)), make([]ecmul.Status, n)
+		out, st := make([]byte, n*(1+2*c.ByteLen())), make([]ecmul.Status, n)
 		return testing.AllocsPerRun(5, func() { _ = e.ScalarMultBytes(context.Background(), out, st, sc, pts) })
 	}
 	small, large := allocs(256), allocs(8192)
@@ -250,13 +250,13 @@ func Example_scalarMultBytes() {
 	}
 	defer e.Close()
 
-	L := c.ByteLen
+	L := c.ByteLen()
 	g := c.EncodeSEC1(c.Generator(), true) // 0x03‖x: 1+L bytes
 	bad := append([]byte{0x02}, bytes.Repeat([]byte{0xff}, L)...)
 	points := bytes.Join([][]byte{g, g, bad}, nil)
 	scalars := bytes.Join([][]byte{
 		big.NewInt(2).FillBytes(make([]byte, L)),
-		c.N.FillBytes(make([]byte, L)),
+		c.N().FillBytes(make([]byte, L)),
 		big.NewInt(3).FillBytes(make([]byte, L)),
 	}, nil)
 	out := make([]byte, 3*(1+2*L)) // uncompressed SEC1 results
@@ -288,7 +288,7 @@ func Example_scalarMultBytes() {
 // is on the curve or zero bytes.
 func FuzzScalarMultBytes(f *testing.F) {
 	c := curves.P256()
-	L := c.ByteLen
+	L := c.ByteLen()
 	g := c.EncodeSEC1(c.Generator(), false)
 	gc := c.EncodeSEC1(c.Generator(), true)
 	f.Add(bytes.Repeat([]byte{7}, L), g, false)

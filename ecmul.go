@@ -191,6 +191,9 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 	if c == nil {
 		return nil, errors.New("ecmul: no curve")
 	}
+	if _, err := curves.ByName(c.Name()); err != nil {
+		return nil, fmt.Errorf("ecmul: %w (the zero Curve is not a curve)", err)
+	}
 	if err := opts.checkSigns(); err != nil {
 		return nil, err
 	}

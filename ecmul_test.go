@@ -59,7 +59,7 @@ func curveName(c *curves.Curve) string {
 	case curves.P256():
 		return "P256"
 	}
-	return c.Name
+	return c.Name()
 }
 
 // forEachEngine runs f on every curve and backend, each in its own subtest.
@@ -103,7 +103,7 @@ func randBelow(rng *rand.Rand, m *big.Int) *big.Int {
 
 // randScalar returns a scalar in [1, n).
 func randScalar(rng *rand.Rand, c *curves.Curve) *big.Int {
-	k := randBelow(rng, new(big.Int).Sub(c.N, big.NewInt(1)))
+	k := randBelow(rng, new(big.Int).Sub(c.N(), big.NewInt(1)))
 	return k.Add(k, big.NewInt(1))
 }
 
@@ -111,7 +111,7 @@ func randScalar(rng *rand.Rand, c *curves.Curve) *big.Int {
 func randLargeScalar(rng *rand.Rand, c *curves.Curve) *big.Int {
 	for {
 		k := randBits(rng, 1+rng.IntN(ecmul.MaxScalarBits))
-		if k.Cmp(c.N) >= 0 {
+		if k.Cmp(c.N()) >= 0 {
 			return k
 		}
 	}
@@ -120,7 +120,7 @@ func randLargeScalar(rng *rand.Rand, c *curves.Curve) *big.Int {
 // randPoint returns a random point of the curve, k·G for a random k.
 func randPoint(tb testing.TB, rng *rand.Rand, c *curves.Curve) *ecmul.Point {
 	tb.Helper()
-	x, y, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, randScalar(rng, c))
+	x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), randScalar(rng, c))
 	require.NoError(tb, err)
 	require.True(tb, ok)
 	return &ecmul.Point{X: x, Y: y}
@@ -129,7 +129,7 @@ func randPoint(tb testing.TB, rng *rand.Rand, c *curves.Curve) *ecmul.Point {
 // zeroXPoint returns a point with x = 0 when the curve has one (b is a
 // square mod p); the ladder cannot start from it and must take a detour.
 func zeroXPoint(c *curves.Curve) *ecmul.Point {
-	y := new(big.Int).ModSqrt(c.B, c.P)
+	y := new(big.Int).ModSqrt(c.B(), c.P())
 	if y == nil {
 		return nil
 	}
@@ -196,7 +196,7 @@ func itemCount(bc backendCase, cpu, rns int) int {
 func TestScalarMultRandom(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, bc backendCase, e *ecmul.Engine) {
 		c := e.Curve()
-		rng := newRNG(uint64(c.ByteLen)*7 + uint64(len(c.Name)))
+		rng := newRNG(uint64(c.ByteLen())*7 + uint64(len(c.Name())))
 		n := itemCount(bc, 96, 24)
 		points := make([]*ecmul.Point, n)
 		scalars := make([]*big.Int, n)
@@ -222,7 +222,7 @@ func TestScalarMultEdgeScalars(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, bc backendCase, e *ecmul.Engine) {
 		c := e.Curve()
 		rng := newRNG(99)
-		n := c.N
+		n := c.N()
 		one := big.NewInt(1)
 		allOnes := new(big.Int).Sub(new(big.Int).Lsh(one, ecmul.MaxScalarBits), one)
 		edge := []struct {
@@ -293,7 +293,7 @@ func TestScalarMultEdgeScalars(t *testing.T) {
 				require.NotSame(t, p.Y, res[i].Y, "%s: the result aliases the input", names[i])
 			case km.Cmp(new(big.Int).Sub(n, one)) == 0:
 				require.Zero(t, res[i].X.Cmp(p.X), names[i])
-				require.Zero(t, res[i].Y.Cmp(new(big.Int).Sub(c.P, p.Y)), names[i])
+				require.Zero(t, res[i].Y.Cmp(new(big.Int).Sub(c.P(), p.Y)), names[i])
 			}
 		}
 	})
@@ -306,7 +306,7 @@ func TestScalarMultInvalidItems(t *testing.T) {
 		valid := func() (*ecmul.Point, *big.Int) { return randPoint(t, rng, c), randScalar(rng, c) }
 		p := randPoint(t, rng, c)
 		offCurve := &ecmul.Point{X: new(big.Int).Set(p.X), Y: new(big.Int).Add(p.Y, big.NewInt(1))}
-		offCurve.Y.Mod(offCurve.Y, c.P)
+		offCurve.Y.Mod(offCurve.Y, c.P())
 		tooLarge := new(big.Int).Lsh(big.NewInt(1), ecmul.MaxScalarBits) // 513 bits
 		largest := new(big.Int).Sub(tooLarge, big.NewInt(1))             // 512 bits: accepted
 
@@ -321,15 +321,15 @@ func TestScalarMultInvalidItems(t *testing.T) {
 			{name: "nil point", p: nil, k: big.NewInt(5), err: ecmul.ErrNilPoint},
 			{name: "valid"},
 			{name: "off the curve", p: offCurve, k: big.NewInt(5), err: curves.ErrNotOnCurve},
-			{name: "x = p", p: &ecmul.Point{X: new(big.Int).Set(c.P), Y: new(big.Int).Set(p.Y)}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
-			{name: "x = x + p", p: &ecmul.Point{X: new(big.Int).Add(p.X, c.P), Y: new(big.Int).Set(p.Y)}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
-			{name: "y = y + p", p: &ecmul.Point{X: new(big.Int).Set(p.X), Y: new(big.Int).Add(p.Y, c.P)}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
-			{name: "x < 0", p: &ecmul.Point{X: new(big.Int).Sub(p.X, c.P), Y: new(big.Int).Set(p.Y)}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
+			{name: "x = p", p: &ecmul.Point{X: new(big.Int).Set(c.P()), Y: new(big.Int).Set(p.Y)}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
+			{name: "x = x + p", p: &ecmul.Point{X: new(big.Int).Add(p.X, c.P()), Y: new(big.Int).Set(p.Y)}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
+			{name: "y = y + p", p: &ecmul.Point{X: new(big.Int).Set(p.X), Y: new(big.Int).Add(p.Y, c.P())}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
+			{name: "x < 0", p: &ecmul.Point{X: new(big.Int).Sub(p.X, c.P()), Y: new(big.Int).Set(p.Y)}, k: big.NewInt(5), err: curves.ErrCoordinateRange},
 			{name: "(0, 0)", p: &ecmul.Point{X: new(big.Int), Y: new(big.Int)}, k: big.NewInt(5), err: curves.ErrInfinity},
 			{name: "nil x", p: &ecmul.Point{Y: new(big.Int).Set(p.Y)}, k: big.NewInt(5), err: curves.ErrInfinity},
 			{name: "valid"},
 			{name: "negative scalar", p: p, k: big.NewInt(-1), err: ecmul.ErrScalarNegative},
-			{name: "-n", p: p, k: new(big.Int).Neg(c.N), err: ecmul.ErrScalarNegative},
+			{name: "-n", p: p, k: new(big.Int).Neg(c.N()), err: ecmul.ErrScalarNegative},
 			{name: "513-bit scalar", p: p, k: tooLarge, err: ecmul.ErrScalarTooLarge},
 			{name: "nil scalar", p: p, k: nil, err: ecmul.ErrNilScalar},
 			{name: "512-bit scalar", p: p, k: largest},
@@ -363,7 +363,7 @@ func TestScalarMultInvalidItems(t *testing.T) {
 			require.False(t, r.Infinity, "item %d (%s)", i, en.name)
 		}
 		// The inputs are left as they were.
-		require.Zero(t, entries[4].p.X.Cmp(c.P))
+		require.Zero(t, entries[4].p.X.Cmp(c.P()))
 		require.Equal(t, -1, entries[11].k.Sign())
 	})
 }
@@ -539,16 +539,16 @@ func TestNewGPUWithoutDevice(t *testing.T) {
 	}
 	for _, c := range curves.All() {
 		e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU})
-		require.ErrorIs(t, err, gpu.ErrNoDevice, c.Name)
+		require.ErrorIs(t, err, gpu.ErrNoDevice, c.Name())
 		require.Nil(t, e)
 
 		for _, b := range []ecmul.Backend{ecmul.Auto, ""} {
 			e, err = ecmul.New(c, ecmul.Options{Backend: b})
-			require.NoError(t, err, c.Name)
-			require.Equal(t, ecmul.CPU, e.Backend(), c.Name)
+			require.NoError(t, err, c.Name())
+			require.Equal(t, ecmul.CPU, e.Backend(), c.Name())
 			res, err := e.ScalarMult(context.Background(), []*ecmul.Point{c.Generator()}, []*big.Int{big.NewInt(1)})
 			require.NoError(t, err)
-			requireResult(t, res[0], c.Generator(), "%s: 1·G", c.Name)
+			requireResult(t, res[0], c.Generator(), "%s: 1·G", c.Name())
 			require.NoError(t, e.Close())
 		}
 	}
@@ -698,7 +698,7 @@ func Example_scalarMult() {
 	g := c.Generator()
 	notOnCurve := &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(2)}
 	points := []*ecmul.Point{g, g, g, notOnCurve}
-	scalars := []*big.Int{big.NewInt(2), new(big.Int).Sub(c.N, big.NewInt(1)), c.N, big.NewInt(3)}
+	scalars := []*big.Int{big.NewInt(2), new(big.Int).Sub(c.N(), big.NewInt(1)), c.N(), big.NewInt(3)}
 
 	res, err := e.ScalarMult(context.Background(), points, scalars)
 	if err != nil {
@@ -712,7 +712,7 @@ func Example_scalarMult() {
 		case r.Infinity:
 			fmt.Printf("%d: infinity\n", i)
 		default:
-			fmt.Printf("%d: x=%0*x\n   y=%0*x\n", i, 2*c.ByteLen, r.X, 2*c.ByteLen, r.Y)
+			fmt.Printf("%d: x=%0*x\n   y=%0*x\n", i, 2*c.ByteLen(), r.X, 2*c.ByteLen(), r.Y)
 		}
 	}
 	// Output:

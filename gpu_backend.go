@@ -87,7 +87,7 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	if g.Chunk <= 0 {
 		g.Chunk = 1 << 17
 	}
-	k, err := kernels.Find(su.Curve.Name, su.Schedule.Kind.String(), opts.Ext.String(), string(g.Mapping), kernels.ChannelTag(su.Params.Bits))
+	k, err := kernels.Find(su.Curve.Name(), su.Schedule.Kind.String(), opts.Ext.String(), string(g.Mapping), kernels.ChannelTag(su.Params.Bits))
 	if err != nil {
 		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
 	}
@@ -146,7 +146,7 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 	ok := make([]bool, len(items))
 	// Items that fail preparation still occupy their column with a valid
 	// job (the generator), so every column holds well-formed input.
-	gen := ladder.Job{X: su.Curve.Gx, Y: su.Curve.Gy, Scalar: su.LadderScalar(big.NewInt(1))}
+	gen := ladder.Job{X: su.Curve.Gx(), Y: su.Curve.Gy(), Scalar: su.LadderScalar(big.NewInt(1))}
 	st, err := r.eng.Run(ctx, gpu.Batch{
 		Count: len(items),
 		// Preparing each chunk here, not up front, overlaps it with the

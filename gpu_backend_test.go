@@ -46,7 +46,7 @@ func gpuEngineSchedule(t *testing.T, c *curves.Curve, s ladder.Kind, ext basext.
 func TestGPUAgainstReference(t *testing.T) {
 	for _, c := range curves.All() {
 		for _, k := range kernels.Entries() {
-			if k.Curve != c.Name {
+			if k.Curve != c.Name() {
 				continue
 			}
 			v, err := basext.ParseVariant(k.Ext)
@@ -55,24 +55,24 @@ func TestGPUAgainstReference(t *testing.T) {
 			require.NoError(t, err)
 			mapping := k.Mapping
 			{
-				t.Run(fmt.Sprintf("curve=%s/schedule=%s/ext=%s/mapping=%s", c.Name, s, v, mapping), func(t *testing.T) {
+				t.Run(fmt.Sprintf("curve=%s/schedule=%s/ext=%s/mapping=%s", c.Name(), s, v, mapping), func(t *testing.T) {
 					eng := gpuEngineSchedule(t, c, s, v, mapping)
 					rng := rand.New(rand.NewSource(7))
 					var pts []*ecmul.Point
 					var ks []*big.Int
 					for i := range 10000 {
-						e := new(big.Int).Rand(rng, c.N)
-						x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, e.Add(e, big.NewInt(1)))
+						e := new(big.Int).Rand(rng, c.N())
+						x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), e.Add(e, big.NewInt(1)))
 						require.NoError(t, err)
 						k := new(big.Int).Rand(rng, new(big.Int).Lsh(big.NewInt(1), uint(1+i%512)))
 						pts, ks = append(pts, &ecmul.Point{X: x, Y: y}), append(ks, k)
 					}
 					one := big.NewInt(1)
-					for _, k := range []*big.Int{big.NewInt(0), one, new(big.Int).Sub(c.N, one), c.N, new(big.Int).Add(c.N, one), new(big.Int).Lsh(c.N, 1)} {
+					for _, k := range []*big.Int{big.NewInt(0), one, new(big.Int).Sub(c.N(), one), c.N(), new(big.Int).Add(c.N(), one), new(big.Int).Lsh(c.N(), 1)} {
 						pts, ks = append(pts, c.Generator()), append(ks, k)
 					}
 					bad := map[int]error{len(pts): curves.ErrNotOnCurve, len(pts) + 1: curves.ErrInfinity, len(pts) + 2: curves.ErrCoordinateRange}
-					pts = append(pts, &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(1)}, &ecmul.Point{X: big.NewInt(0), Y: big.NewInt(0)}, &ecmul.Point{X: c.P, Y: c.Gy})
+					pts = append(pts, &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(1)}, &ecmul.Point{X: big.NewInt(0), Y: big.NewInt(0)}, &ecmul.Point{X: c.P(), Y: c.Gy()})
 					ks = append(ks, one, one, one)
 					res, err := eng.ScalarMult(context.Background(), pts, ks)
 					require.NoError(t, err)
@@ -160,7 +160,7 @@ func TestGPUWycheproof(t *testing.T) {
 					}
 					valid++
 					require.NoError(t, res[i].Err, "tcId %d", tc.TcID)
-					got := res[i].X.FillBytes(make([]byte, c.ByteLen))
+					got := res[i].X.FillBytes(make([]byte, c.ByteLen()))
 					if strings.EqualFold(fmt.Sprintf("%x", got), fmt.Sprintf("%x", tc.Shared)) {
 						matched++
 					} else {
@@ -188,7 +188,7 @@ func TestGPUConcurrent(t *testing.T) {
 				errs <- err
 				return
 			}
-			x, _, _, _ := c.ReferenceScalarMult(c.Gx, c.Gy, k)
+			x, _, _, _ := c.ReferenceScalarMult(c.Gx(), c.Gy(), k)
 			if res[0].Err != nil || x.Cmp(res[0].X) != 0 {
 				errs <- fmt.Errorf("goroutine %d: wrong result", g)
 			}
@@ -216,14 +216,14 @@ func gpuBatch(t *testing.T, c *curves.Curve, n int) ([]*ecmul.Point, []*big.Int)
 	rng := rand.New(rand.NewSource(11))
 	pool := make([]*ecmul.Point, 64)
 	for i := range pool {
-		e := new(big.Int).Rand(rng, c.N)
-		x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, e.Add(e, big.NewInt(1)))
+		e := new(big.Int).Rand(rng, c.N())
+		x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), e.Add(e, big.NewInt(1)))
 		require.NoError(t, err)
 		pool[i] = &ecmul.Point{X: x, Y: y}
 	}
 	pts, ks := make([]*ecmul.Point, n), make([]*big.Int, n)
 	for i := range pts {
-		pts[i], ks[i] = pool[i%len(pool)], new(big.Int).Rand(rng, c.N)
+		pts[i], ks[i] = pool[i%len(pool)], new(big.Int).Rand(rng, c.N())
 	}
 	return pts, ks
 }

@@ -26,10 +26,10 @@ func fakeBatch(t *testing.T, c *curves.Curve, items int) ([]*ecmul.Point, []*big
 			pts, ks = append(pts, &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(1)}), append(ks, big.NewInt(5))
 			continue
 		}
-		k := new(big.Int).Rand(rng, c.N)
-		x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, k.Add(k, big.NewInt(1)))
+		k := new(big.Int).Rand(rng, c.N())
+		x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), k.Add(k, big.NewInt(1)))
 		require.NoError(t, err)
-		pts, ks = append(pts, &ecmul.Point{X: x, Y: y}), append(ks, new(big.Int).Rand(rng, new(big.Int).Lsh(c.N, 1)))
+		pts, ks = append(pts, &ecmul.Point{X: x, Y: y}), append(ks, new(big.Int).Rand(rng, new(big.Int).Lsh(c.N(), 1)))
 	}
 	return pts, ks
 }
@@ -147,7 +147,7 @@ func TestGPUBackendCancel(t *testing.T) {
 func TestGPUBackendWideChannels(t *testing.T) {
 	for _, c := range curves.All() {
 		for _, m := range []ecmul.Mapping{ecmul.MappingWarp, ecmul.MappingBlock} {
-			t.Run(c.Name+"/"+string(m), func(t *testing.T) {
+			t.Run(c.Name()+"/"+string(m), func(t *testing.T) {
 				d := fakecuda.New()
 				d.OnLaunch = kernelemu.Launch(d)
 				t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
@@ -159,11 +159,11 @@ func TestGPUBackendWideChannels(t *testing.T) {
 				res, err := eng.ScalarMult(context.Background(), pts, ks)
 				require.NoError(t, err)
 				require.Equal(t, 11, checkComputed(t, c, pts, ks, res))
-				k, err := kernels.Find(c.Name, "coz", "shenoy", string(m), "c30")
+				k, err := kernels.Find(c.Name(), "coz", "shenoy", string(m), "c30")
 				require.NoError(t, err)
 				require.Equal(t, []string{k.Name()}, d.FunctionNames())
 				b := newBytesItems(t, c, 13, false, 14)
-				out := make([]byte, len(b.want)*(1+2*c.ByteLen))
+				out := make([]byte, len(b.want)*(1+2*c.ByteLen()))
 				status := make([]ecmul.Status, len(b.want))
 				require.NoError(t, eng.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
 				requireBytesResults(t, c, b, out, status)

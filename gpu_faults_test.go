@@ -50,7 +50,7 @@ func newFaultCase(t *testing.T, c *curves.Curve, count int, shift int64) faultCa
 			p = &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(1)}
 			fc.bad[i] = curves.ErrNotOnCurve
 		case 4 + int(shift):
-			k = new(big.Int).Mul(c.N, big.NewInt(3+shift))
+			k = new(big.Int).Mul(c.N(), big.NewInt(3+shift))
 		}
 		fc.pts, fc.ks = append(fc.pts, p), append(fc.ks, k)
 		if _, isBad := fc.bad[i]; isBad {

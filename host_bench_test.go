@@ -30,7 +30,7 @@ func BenchmarkGPUHostPath(b *testing.B) {
 			pool[i] = randPoint(b, rng, c)
 		}
 		pts, ks := make([]*ecmul.Point, count), make([]*big.Int, count)
-		L := c.ByteLen
+		L := c.ByteLen()
 		scalars, points := make([]byte, count*L), make([]byte, 0, count*(1+2*L))
 		for i := range pts {
 			pts[i], ks[i] = pool[i%len(pool)], randScalar(rng, c)
@@ -38,7 +38,7 @@ func BenchmarkGPUHostPath(b *testing.B) {
 			points = append(points, c.EncodeSEC1(pts[i], false)...)
 		}
 		out, status := make([]byte, count*(1+2*L)), make([]ecmul.Status, count)
-		b.Run(fmt.Sprintf("curve=%s/api=big", c.Name), func(b *testing.B) {
+		b.Run(fmt.Sprintf("curve=%s/api=big", c.Name()), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := e.ScalarMult(context.Background(), pts, ks); err != nil {
 					b.Fatal(err)
@@ -46,7 +46,7 @@ func BenchmarkGPUHostPath(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*count), "ns/item")
 		})
-		b.Run(fmt.Sprintf("curve=%s/api=bytes", c.Name), func(b *testing.B) {
+		b.Run(fmt.Sprintf("curve=%s/api=bytes", c.Name()), func(b *testing.B) {
 			for b.Loop() {
 				if err := e.ScalarMultBytes(context.Background(), out, status, scalars, points); err != nil {
 					b.Fatal(err)

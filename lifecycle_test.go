@@ -24,7 +24,7 @@ func TestLifecycleCPUBackends(t *testing.T) {
 			require.NoError(t, err)
 			res, err := e.ScalarMult(nil, pts, ks) // documented: a nil ctx is context.Background()
 			require.NoError(t, err)
-			wx, wy, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, ks[0])
+			wx, wy, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), ks[0])
 			require.NoError(t, err)
 			require.Equal(t, 0, wx.Cmp(res[0].X))
 			require.Equal(t, 0, wy.Cmp(res[0].Y))
@@ -84,6 +84,9 @@ func TestNewRejectsNegativeOptions(t *testing.T) {
 	}
 	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU, Schedule: 7})
 	require.ErrorContains(t, err, "schedule")
+	require.Nil(t, e)
+	e, err = ecmul.New(new(curves.Curve), ecmul.Options{Backend: ecmul.CPU})
+	require.ErrorIs(t, err, curves.ErrUnknownCurve, "the zero Curve")
 	require.Nil(t, e)
 }
 

@@ -78,7 +78,7 @@ var fuzzEngines = sync.OnceValue(func() map[string][2]*ecmul.Engine {
 		if err != nil {
 			panic(err)
 		}
-		out[c.Name] = [2]*ecmul.Engine{cpu, rns}
+		out[c.Name()] = [2]*ecmul.Engine{cpu, rns}
 	}
 	return out
 })
@@ -104,7 +104,7 @@ func expectedErrs(c *curves.Curve, p *ecmul.Point, k *big.Int) []error {
 		switch {
 		case v == nil:
 			errs, valid = append(errs, curves.ErrInfinity), false
-		case v.Sign() < 0 || v.Cmp(c.P) >= 0:
+		case v.Sign() < 0 || v.Cmp(c.P()) >= 0:
 			errs, valid = append(errs, curves.ErrCoordinateRange), false
 		}
 	}
@@ -114,9 +114,9 @@ func expectedErrs(c *curves.Curve, p *ecmul.Point, k *big.Int) []error {
 	if p.X.Sign() == 0 && p.Y.Sign() == 0 {
 		return append(errs, curves.ErrInfinity)
 	}
-	l := new(big.Int).Exp(p.Y, big.NewInt(2), c.P)
+	l := new(big.Int).Exp(p.Y, big.NewInt(2), c.P())
 	r := new(big.Int).Exp(p.X, big.NewInt(3), nil)
-	r.Add(r, new(big.Int).Mul(big.NewInt(c.A), p.X)).Add(r, c.B).Mod(r, c.P)
+	r.Add(r, new(big.Int).Mul(big.NewInt(c.A()), p.X)).Add(r, c.B()).Mod(r, c.P())
 	if l.Cmp(r) != 0 {
 		errs = append(errs, curves.ErrNotOnCurve)
 	}
@@ -133,7 +133,7 @@ func fuzzPoint(c *curves.Curve, mode uint8, xb, yb []byte) *ecmul.Point {
 	case 0:
 		return &ecmul.Point{X: x, Y: y}
 	case 1, 2, 3:
-		x.Mod(x, new(big.Int).Add(c.P, big.NewInt(2)))
+		x.Mod(x, new(big.Int).Add(c.P(), big.NewInt(2)))
 		ry, err := c.RecoverY(x, len(yb) > 0 && yb[0]&1 == 1)
 		if err != nil {
 			return &ecmul.Point{X: x, Y: y}
@@ -153,7 +153,7 @@ func fuzzPoint(c *curves.Curve, mode uint8, xb, yb []byte) *ecmul.Point {
 		if len(xb) > 0 && xb[0]&1 == 1 {
 			g.X.Neg(g.X)
 		} else {
-			g.Y.Add(g.Y, c.P)
+			g.Y.Add(g.Y, c.P())
 		}
 		return g
 	}
@@ -177,7 +177,7 @@ func FuzzScalarMult(f *testing.F) {
 		}
 		all := curves.All()
 		c := all[int(curve)%len(all)]
-		engines := fuzzEngines()[c.Name]
+		engines := fuzzEngines()[c.Name()]
 		e := engines[0]
 		if mode&0x80 != 0 {
 			e = engines[1]
@@ -208,40 +208,40 @@ func FuzzScalarMult(f *testing.F) {
 				t.Fatal("ScalarMult modified its inputs")
 			}
 		}
-		w3x, w3y, _, _ := c.ReferenceScalarMult(c.Gx, c.Gy, big.NewInt(3))
+		w3x, w3y, _, _ := c.ReferenceScalarMult(c.Gx(), c.Gy(), big.NewInt(3))
 		if r := res[0]; r.Err != nil || r.X.Cmp(w3x) != 0 || r.Y.Cmp(w3y) != 0 {
-			t.Fatalf("%s %s: the valid neighbour 3·G is wrong: %+v", c.Name, e.Backend(), r)
+			t.Fatalf("%s %s: the valid neighbour 3·G is wrong: %+v", c.Name(), e.Backend(), r)
 		}
 
 		r := res[1]
 		if want := expectedErrs(c, p, k); want != nil {
 			var ie *ecmul.ItemError
 			if !errors.As(r.Err, &ie) || ie.Index != 1 {
-				t.Fatalf("%s %s: item %v·%v: error %v, want an *ItemError for index 1 wrapping one of %v", c.Name, e.Backend(), k, p, r.Err, want)
+				t.Fatalf("%s %s: item %v·%v: error %v, want an *ItemError for index 1 wrapping one of %v", c.Name(), e.Backend(), k, p, r.Err, want)
 			}
 			if !slices.ContainsFunc(want, func(w error) bool { return errors.Is(r.Err, w) }) {
-				t.Fatalf("%s %s: item %v·%v: error %v, want one of %v", c.Name, e.Backend(), k, p, r.Err, want)
+				t.Fatalf("%s %s: item %v·%v: error %v, want one of %v", c.Name(), e.Backend(), k, p, r.Err, want)
 			}
 			if r.X != nil || r.Y != nil || r.Infinity {
-				t.Fatalf("%s %s: invalid item %v·%v has a result %+v", c.Name, e.Backend(), k, p, r)
+				t.Fatalf("%s %s: invalid item %v·%v has a result %+v", c.Name(), e.Backend(), k, p, r)
 			}
 			return
 		}
 		if r.Err != nil {
-			t.Fatalf("%s %s: valid item %x·%v rejected: %v", c.Name, e.Backend(), k, p, r.Err)
+			t.Fatalf("%s %s: valid item %x·%v rejected: %v", c.Name(), e.Backend(), k, p, r.Err)
 		}
 		wx, wy, ok, err := c.ReferenceScalarMult(p.X, p.Y, k)
 		if err != nil {
-			t.Fatalf("%s: reference: %v", c.Name, err)
+			t.Fatalf("%s: reference: %v", c.Name(), err)
 		}
 		if !ok {
 			if !r.Infinity || r.X != nil || r.Y != nil {
-				t.Fatalf("%s %s: %x·%v = %+v, want infinity", c.Name, e.Backend(), k, p, r)
+				t.Fatalf("%s %s: %x·%v = %+v, want infinity", c.Name(), e.Backend(), k, p, r)
 			}
 			return
 		}
 		if r.Infinity || r.X.Cmp(wx) != 0 || r.Y.Cmp(wy) != 0 {
-			t.Fatalf("%s %s: %x·%v = %+v, want (%x, %x)", c.Name, e.Backend(), k, p, r, wx, wy)
+			t.Fatalf("%s %s: %x·%v = %+v, want (%x, %x)", c.Name(), e.Backend(), k, p, r, wx, wy)
 		}
 	})
 }

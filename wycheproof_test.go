@@ -21,12 +21,12 @@ import (
 // without validating them, so that the engine's own validation can be put
 // to the test.
 func rawUncompressed(c *curves.Curve, b []byte) *ecmul.Point {
-	if len(b) != 1+2*c.ByteLen || b[0] != 4 {
+	if len(b) != 1+2*c.ByteLen() || b[0] != 4 {
 		return nil
 	}
 	return &ecmul.Point{
-		X: new(big.Int).SetBytes(b[1 : 1+c.ByteLen]),
-		Y: new(big.Int).SetBytes(b[1+c.ByteLen:]),
+		X: new(big.Int).SetBytes(b[1 : 1+c.ByteLen()]),
+		Y: new(big.Int).SetBytes(b[1+c.ByteLen():]),
 	}
 }
 
@@ -143,7 +143,7 @@ func runWycheproof(t *testing.T, c *curves.Curve, f *wycheproof.File, e *ecmul.E
 		}
 		require.NoError(t, r.Err, id)
 		require.False(t, r.Infinity, "%s: shared point at infinity", id)
-		shared := r.X.FillBytes(make([]byte, c.ByteLen))
+		shared := r.X.FillBytes(make([]byte, c.ByteLen()))
 		require.True(t, bytes.Equal(tc.Shared, shared), "%s: shared secret %x, want %x", id, shared, tc.Shared)
 		if tc.Result == wycheproof.Valid {
 			n.validMatched++

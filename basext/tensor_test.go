@@ -19,7 +19,7 @@ import (
 func TestByteSplitSumMatchesBig(t *testing.T) {
 	rng := rand.New(rand.NewSource(31))
 	for _, c := range curves.All() {
-		par, err := rns.NewParams(c.P)
+		par, err := rns.NewParams(c.P())
 		require.NoError(t, err)
 		n := par.N
 		for _, m := range append(append([]rns.Modulus{}, par.B.Moduli...), par.BT.Moduli...) {
@@ -34,7 +34,7 @@ func TestByteSplitSumMatchesBig(t *testing.T) {
 					want.Add(want, new(big.Int).Mul(big.NewInt(int64(v[k])), big.NewInt(int64(e[k]))))
 				}
 				mod := new(big.Int).Mod(want, big.NewInt(int64(m.M)))
-				require.Equal(t, mod.Uint64(), uint64(basext.ByteSplitSum(v, e, m)), "%s m = %d", c.Name, m.M)
+				require.Equal(t, mod.Uint64(), uint64(basext.ByteSplitSum(v, e, m)), "%s m = %d", c.Name(), m.M)
 				low := new(big.Int).And(want, big.NewInt(1<<32-1))
 				require.Equal(t, low.Uint64(), uint64(basext.ByteSplitSumPow2(v, e)))
 			}

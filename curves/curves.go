@@ -19,31 +19,64 @@ import (
 
 // Curve holds the domain parameters of a short Weierstrass curve
 // y² = x³ + A·x + B over GF(P) with a generator (Gx, Gy) of prime order N and
-// cofactor 1.
-//
-// The values returned by P224, P256, Secp256k1, ByName and All are shared:
-// callers must not modify a Curve or any of its big.Int fields.
+// cofactor 1. It is read-only: the curves of P224, P256, Secp256k1, ByName
+// and All are shared by every caller, so their parameters are read through
+// methods that return copies. The zero Curve is no curve: the constructors
+// above are the only source of usable ones.
 type Curve struct {
-	Name    string   // "P-224", "P-256" or "secp256k1"
-	P, N    *big.Int // field prime and group order
-	A       int64    // curve coefficient a: -3 for the NIST curves, 0 for secp256k1
-	B       *big.Int // curve coefficient b
-	Gx, Gy  *big.Int // generator
-	ByteLen int      // length of a field element in bytes (28 or 32)
+	name    string   // "P-224", "P-256" or "secp256k1"
+	p, n    *big.Int // field prime and group order
+	a       int64    // curve coefficient a: -3 for the NIST curves, 0 for secp256k1
+	b       *big.Int // curve coefficient b
+	gx, gy  *big.Int // generator
+	byteLen int      // length of a field element in bytes (28 or 32)
 
 	eq *fp.Equation // the curve equation in fast field arithmetic; nil: use math/big
 }
+
+// Name returns the curve's name: "P-224", "P-256" or "secp256k1".
+func (c *Curve) Name() string { return c.name }
+
+// P returns a copy of the field prime p.
+func (c *Curve) P() *big.Int { return clone(c.p) }
+
+// N returns a copy of the group order n.
+func (c *Curve) N() *big.Int { return clone(c.n) }
+
+// A returns the coefficient a: −3 for the NIST curves, 0 for secp256k1.
+func (c *Curve) A() int64 { return c.a }
+
+// B returns a copy of the coefficient b.
+func (c *Curve) B() *big.Int { return clone(c.b) }
+
+// Gx returns a copy of the generator's x coordinate.
+func (c *Curve) Gx() *big.Int { return clone(c.gx) }
+
+// Gy returns a copy of the generator's y coordinate.
+func (c *Curve) Gy() *big.Int { return clone(c.gy) }
+
+// clone returns a copy of x, or nil for nil (the zero Curve's parameters).
+func clone(x *big.Int) *big.Int {
+	if x == nil {
+		return nil
+	}
+	return new(big.Int).Set(x)
+}
+
+// ByteLen returns the length of a field element, and of a scalar, in bytes:
+// 28 for P-224, 32 for the 256-bit curves.
+func (c *Curve) ByteLen() int { return c.byteLen }
 
 // The curve equation in fast field arithmetic: Validate runs on every item
 // of every batch, and this way costs a few hundred nanoseconds and no
 // allocation.
 func init() {
 	for _, c := range []*Curve{curveP224, curveP256, curveK256} {
-		f, err := fp.New(c.P)
+		f, err := fp.New(c.p)
 		if err != nil {
-			panic("curves: " + c.Name + ": " + err.Error())
+			panic("curves: " + c.name + ": " + err.Error())
 		}
-		c.eq = fp.NewEquation(f, c.A, c.B)
+		c.eq = fp.NewEquation(f, c.a, c.b)
 	}
 }
 
@@ -81,46 +114,44 @@ func mustHex(s string) *big.Int {
 
 var (
 	curveP224 = &Curve{
-		Name:    "P-224",
-		P:       mustHex("ffffffffffffffffffffffffffffffff000000000000000000000001"),
-		N:       mustHex("ffffffffffffffffffffffffffff16a2e0b8f03e13dd29455c5c2a3d"),
-		A:       -3,
-		B:       mustHex("b4050a850c04b3abf54132565044b0b7d7bfd8ba270b39432355ffb4"),
-		Gx:      mustHex("b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21"),
-		Gy:      mustHex("bd376388b5f723fb4c22dfe6cd4375a05a07476444d5819985007e34"),
-		ByteLen: 28,
+		name:    "P-224",
+		p:       mustHex("ffffffffffffffffffffffffffffffff000000000000000000000001"),
+		n:       mustHex("ffffffffffffffffffffffffffff16a2e0b8f03e13dd29455c5c2a3d"),
+		a:       -3,
+		b:       mustHex("b4050a850c04b3abf54132565044b0b7d7bfd8ba270b39432355ffb4"),
+		gx:      mustHex("b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21"),
+		gy:      mustHex("bd376388b5f723fb4c22dfe6cd4375a05a07476444d5819985007e34"),
+		byteLen: 28,
 	}
 	curveP256 = &Curve{
-		Name:    "P-256",
-		P:       mustHex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"),
-		N:       mustHex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"),
-		A:       -3,
-		B:       mustHex("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b"),
-		Gx:      mustHex("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"),
-		Gy:      mustHex("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"),
-		ByteLen: 32,
+		name:    "P-256",
+		p:       mustHex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"),
+		n:       mustHex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"),
+		a:       -3,
+		b:       mustHex("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b"),
+		gx:      mustHex("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"),
+		gy:      mustHex("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"),
+		byteLen: 32,
 	}
 	curveK256 = &Curve{
-		Name:    "secp256k1",
-		P:       mustHex("fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f"),
-		N:       mustHex("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141"),
-		A:       0,
-		B:       big.NewInt(7),
-		Gx:      mustHex("79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"),
-		Gy:      mustHex("483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8"),
-		ByteLen: 32,
+		name:    "secp256k1",
+		p:       mustHex("fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f"),
+		n:       mustHex("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141"),
+		a:       0,
+		b:       big.NewInt(7),
+		gx:      mustHex("79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"),
+		gy:      mustHex("483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8"),
+		byteLen: 32,
 	}
 )
 
-// P224 returns NIST P-224 (secp224r1). The value is shared: do not modify it.
+// P224 returns NIST P-224 (secp224r1).
 func P224() *Curve { return curveP224 }
 
-// P256 returns NIST P-256 (secp256r1, prime256v1). The value is shared: do
-// not modify it.
+// P256 returns NIST P-256 (secp256r1, prime256v1).
 func P256() *Curve { return curveP256 }
 
-// Secp256k1 returns the SEC 2 curve secp256k1. The value is shared: do not
-// modify it.
+// Secp256k1 returns the SEC 2 curve secp256k1.
 func Secp256k1() *Curve { return curveK256 }
 
 // All returns every supported curve, in the order P-224, P-256, secp256k1.
@@ -166,8 +197,8 @@ func (c *Curve) canonical() *Curve {
 		}
 	}
 	for _, s := range All() {
-		if c.Name == s.Name && c.A == s.A && c.ByteLen == s.ByteLen &&
-			eq(c.P, s.P) && eq(c.N, s.N) && eq(c.B, s.B) && eq(c.Gx, s.Gx) && eq(c.Gy, s.Gy) {
+		if c.name == s.name && c.a == s.a && c.byteLen == s.byteLen &&
+			eq(c.p, s.p) && eq(c.n, s.n) && eq(c.b, s.b) && eq(c.gx, s.gx) && eq(c.gy, s.gy) {
 			return s
 		}
 	}
@@ -177,11 +208,11 @@ func (c *Curve) canonical() *Curve {
 func eq(a, b *big.Int) bool { return a != nil && b != nil && a.Cmp(b) == 0 }
 
 // String returns the curve's name.
-func (c *Curve) String() string { return c.Name }
+func (c *Curve) String() string { return c.name }
 
 // Generator returns a fresh copy of the curve's generator.
 func (c *Curve) Generator() *Point {
-	return &Point{X: new(big.Int).Set(c.Gx), Y: new(big.Int).Set(c.Gy)}
+	return &Point{X: new(big.Int).Set(c.gx), Y: new(big.Int).Set(c.gy)}
 }
 
 // Sentinel errors wrapped by the validation and decoding functions; test for
@@ -220,19 +251,19 @@ func (e *PointError) Error() string {
 func (e *PointError) Unwrap() error { return e.Err }
 
 func (c *Curve) errorf(sentinel error, format string, args ...any) error {
-	return &PointError{Curve: c.Name, Msg: fmt.Sprintf(format, args...), Err: sentinel}
+	return &PointError{Curve: c.name, Msg: fmt.Sprintf(format, args...), Err: sentinel}
 }
 
 // rhs returns x³ + a·x + b mod p for 0 <= x < p.
 func (c *Curve) rhs(x *big.Int) *big.Int {
 	r := new(big.Int).Mul(x, x)
 	r.Mul(r, x)
-	if c.A != 0 {
-		ax := new(big.Int).Mul(big.NewInt(c.A), x)
+	if c.a != 0 {
+		ax := new(big.Int).Mul(big.NewInt(c.a), x)
 		r.Add(r, ax)
 	}
-	r.Add(r, c.B)
-	return r.Mod(r, c.P)
+	r.Add(r, c.b)
+	return r.Mod(r, c.p)
 }
 
 // checkCoordinate reports a nil, negative or too large coordinate.
@@ -242,7 +273,7 @@ func (c *Curve) checkCoordinate(name string, v *big.Int) error {
 		return c.errorf(ErrInfinity, "%s coordinate is nil (the point at infinity has no affine coordinates)", name)
 	case v.Sign() < 0:
 		return c.errorf(ErrCoordinateRange, "%s coordinate is negative", name)
-	case v.Cmp(c.P) >= 0:
+	case v.Cmp(c.p) >= 0:
 		return c.errorf(ErrCoordinateRange, "%s coordinate is not below p", name)
 	}
 	return nil
@@ -279,7 +310,7 @@ func (c *Curve) satisfiesEquation(x, y *big.Int) bool {
 		return c.eq.Holds(&xm, &ym)
 	}
 	lhs := new(big.Int).Mul(y, y)
-	lhs.Mod(lhs, c.P)
+	lhs.Mod(lhs, c.p)
 	return lhs.Cmp(c.rhs(x)) == 0
 }
 

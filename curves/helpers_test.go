@@ -26,14 +26,14 @@ func randBelow(rng *rand.Rand, max *big.Int) *big.Int {
 
 // randScalar returns a scalar in [1, N-1].
 func randScalar(rng *rand.Rand, c *curves.Curve) *big.Int {
-	k := randBelow(rng, new(big.Int).Sub(c.N, big.NewInt(1)))
+	k := randBelow(rng, new(big.Int).Sub(c.N(), big.NewInt(1)))
 	return k.Add(k, big.NewInt(1))
 }
 
 // randPoint returns k·G for a random k, computed by the reference.
 func randPoint(t *testing.T, rng *rand.Rand, c *curves.Curve) *curves.Point {
 	t.Helper()
-	x, y, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, randScalar(rng, c))
+	x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), randScalar(rng, c))
 	require.NoError(t, err)
 	require.True(t, ok)
 	return &curves.Point{X: x, Y: y}

@@ -22,7 +22,7 @@ func (c *Curve) prepareScalarMult(x, y, k *big.Int) (*big.Int, error) {
 	if k.Sign() < 0 {
 		return nil, c.errorf(ErrScalar, "scalar is negative")
 	}
-	return new(big.Int).Mod(k, c.N), nil
+	return new(big.Int).Mod(k, c.n), nil
 }
 
 // ReferenceScalarMult returns k·(x, y), computed by an implementation
@@ -32,6 +32,10 @@ func (c *Curve) prepareScalarMult(x, y, k *big.Int) (*big.Int, error) {
 // infinity (k ≡ 0 mod N). The point is validated first, and an invalid point
 // or a nil or negative k gives an error instead of a panic.
 func (c *Curve) ReferenceScalarMult(x, y, k *big.Int) (rx, ry *big.Int, ok bool, err error) {
+	cc := c.canonical()
+	if cc == nil {
+		return nil, nil, false, c.errorf(ErrUnsupported, "no reference scalar multiplication for this curve")
+	}
 	km, err := c.prepareScalarMult(x, y, k)
 	if err != nil {
 		return nil, nil, false, err
@@ -40,17 +44,15 @@ func (c *Curve) ReferenceScalarMult(x, y, k *big.Int) (rx, ry *big.Int, ok bool,
 		return nil, nil, false, nil
 	}
 	var std elliptic.Curve
-	switch c.canonical() {
+	switch cc {
 	case curveP224:
 		std = elliptic.P224()
 	case curveP256:
 		std = elliptic.P256()
-	case curveK256:
-		return gnarkK1ScalarMult(x, y, km)
 	default:
-		return nil, nil, false, c.errorf(ErrUnsupported, "no reference scalar multiplication for this curve")
+		return gnarkK1ScalarMult(x, y, km)
 	}
-	scalar := km.FillBytes(make([]byte, (c.N.BitLen()+7)/8))
+	scalar := km.FillBytes(make([]byte, (c.n.BitLen()+7)/8))
 	//lint:ignore SA1019 crypto/elliptic is used on purpose as an independent oracle.
 	rx, ry = std.ScalarMult(x, y, scalar)
 	// crypto/elliptic returns (0, 0) for the point at infinity.

@@ -15,7 +15,7 @@ import (
 // checks gnark against the textbook implementation.
 func TestReferenceVsGnark(t *testing.T) {
 	for i, c := range []*curves.Curve{curves.P256(), curves.Secp256k1()} {
-		t.Run(c.Name, func(t *testing.T) {
+		t.Run(c.Name(), func(t *testing.T) {
 			rng := newRNG(uint64(300 + i))
 			n := 200
 			if testing.Short() {
@@ -32,7 +32,7 @@ func TestReferenceVsGnark(t *testing.T) {
 				case 2: // short scalars
 					k = randBelow(rng, big.NewInt(1<<20))
 				case 3: // near N
-					k = new(big.Int).Sub(c.N, randBelow(rng, big.NewInt(1<<16)))
+					k = new(big.Int).Sub(c.N(), randBelow(rng, big.NewInt(1<<16)))
 				}
 				ref := refMul(t, c, p, k)
 				gn := gnarkMul(t, c, p, k)
@@ -52,7 +52,7 @@ func TestReferenceVsGnark(t *testing.T) {
 // implementation on random inputs (the only independent check for P-224).
 func TestReferenceVsNaive(t *testing.T) {
 	for i, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
+		t.Run(c.Name(), func(t *testing.T) {
 			rng := newRNG(uint64(400 + i))
 			for range 20 {
 				p := randPoint(t, rng, c)
@@ -71,17 +71,17 @@ func edgeScalars(c *curves.Curve) map[string]*big.Int {
 		"1":        big.NewInt(1),
 		"2":        big.NewInt(2),
 		"3":        big.NewInt(3),
-		"N-2":      new(big.Int).Sub(c.N, big.NewInt(2)),
-		"N-1":      new(big.Int).Sub(c.N, one),
-		"N":        new(big.Int).Set(c.N),
-		"N+1":      new(big.Int).Add(c.N, one),
-		"2N":       new(big.Int).Lsh(c.N, 1),
-		"2N+1":     new(big.Int).Add(new(big.Int).Lsh(c.N, 1), one),
-		"(N-1)/2":  new(big.Int).Rsh(c.N, 1),
+		"N-2":      new(big.Int).Sub(c.N(), big.NewInt(2)),
+		"N-1":      new(big.Int).Sub(c.N(), one),
+		"N":        new(big.Int).Set(c.N()),
+		"N+1":      new(big.Int).Add(c.N(), one),
+		"2N":       new(big.Int).Lsh(c.N(), 1),
+		"2N+1":     new(big.Int).Add(new(big.Int).Lsh(c.N(), 1), one),
+		"(N-1)/2":  new(big.Int).Rsh(c.N(), 1),
 		"2^512-1":  new(big.Int).Sub(new(big.Int).Lsh(one, 512), one),
 		"2^256":    new(big.Int).Lsh(one, 256),
-		"p":        new(big.Int).Set(c.P),
-		"all ones": new(big.Int).Sub(new(big.Int).Lsh(one, uint(c.N.BitLen())), one),
+		"p":        new(big.Int).Set(c.P()),
+		"all ones": new(big.Int).Sub(new(big.Int).Lsh(one, uint(c.N().BitLen())), one),
 	}
 	for _, i := range []uint{1, 2, 7, 31, 63, 64, 127, 128, 200, 223, 255} {
 		m["1<<"+big.NewInt(int64(i)).String()] = new(big.Int).Lsh(one, i)
@@ -91,10 +91,10 @@ func edgeScalars(c *curves.Curve) map[string]*big.Int {
 
 func TestReferenceEdgeScalars(t *testing.T) {
 	for i, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
+		t.Run(c.Name(), func(t *testing.T) {
 			rng := newRNG(uint64(500 + i))
 			g := c.Generator()
-			negG := &curves.Point{X: c.Gx, Y: new(big.Int).Sub(c.P, c.Gy)}
+			negG := &curves.Point{X: c.Gx(), Y: new(big.Int).Sub(c.P(), c.Gy())}
 			for _, base := range []*curves.Point{g, negG, randPoint(t, rng, c)} {
 				for name, k := range edgeScalars(c) {
 					kCopy := new(big.Int).Set(k)
@@ -105,15 +105,15 @@ func TestReferenceEdgeScalars(t *testing.T) {
 						gn := gnarkMul(t, c, base, k)
 						require.True(t, ref.Equal(gn), "%s: reference %v, gnark %v", name, ref, gn)
 					}
-					kmod := new(big.Int).Mod(k, c.N)
+					kmod := new(big.Int).Mod(k, c.N())
 					switch {
 					case kmod.Sign() == 0:
 						require.Nil(t, ref, name)
 					case kmod.Cmp(big.NewInt(1)) == 0:
 						require.True(t, ref.Equal(base), name)
-					case kmod.Cmp(new(big.Int).Sub(c.N, big.NewInt(1))) == 0:
+					case kmod.Cmp(new(big.Int).Sub(c.N(), big.NewInt(1))) == 0:
 						require.Equal(t, 0, ref.X.Cmp(base.X), name)
-						require.Equal(t, 0, new(big.Int).Add(ref.Y, base.Y).Cmp(c.P), name)
+						require.Equal(t, 0, new(big.Int).Add(ref.Y, base.Y).Cmp(c.P()), name)
 					}
 				}
 			}
@@ -123,14 +123,14 @@ func TestReferenceEdgeScalars(t *testing.T) {
 
 func TestReferenceErrors(t *testing.T) {
 	for _, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
+		t.Run(c.Name(), func(t *testing.T) {
 			mults := map[string]func(x, y, k *big.Int) (*big.Int, *big.Int, bool, error){
 				"reference": c.ReferenceScalarMult,
 			}
 			if c != curves.P224() {
 				mults["gnark"] = c.GnarkScalarMult
 			}
-			offY := new(big.Int).Add(c.Gy, big.NewInt(1))
+			offY := new(big.Int).Add(c.Gy(), big.NewInt(1))
 			for name, mult := range mults {
 				cases := []struct {
 					x, y, k *big.Int
@@ -138,13 +138,13 @@ func TestReferenceErrors(t *testing.T) {
 				}{
 					{big.NewInt(0), big.NewInt(0), big.NewInt(5), curves.ErrInfinity},
 					{nil, nil, big.NewInt(5), curves.ErrInfinity},
-					{c.Gx, offY, big.NewInt(5), curves.ErrNotOnCurve},
-					{c.Gx, offY, big.NewInt(0), curves.ErrNotOnCurve},
-					{new(big.Int).Add(c.Gx, c.P), c.Gy, big.NewInt(5), curves.ErrCoordinateRange},
-					{c.Gx, new(big.Int).Sub(c.Gy, c.P), big.NewInt(5), curves.ErrCoordinateRange},
-					{c.Gx, c.Gy, big.NewInt(-1), curves.ErrScalar},
-					{c.Gx, c.Gy, new(big.Int).Neg(c.N), curves.ErrScalar},
-					{c.Gx, c.Gy, nil, curves.ErrScalar},
+					{c.Gx(), offY, big.NewInt(5), curves.ErrNotOnCurve},
+					{c.Gx(), offY, big.NewInt(0), curves.ErrNotOnCurve},
+					{new(big.Int).Add(c.Gx(), c.P()), c.Gy(), big.NewInt(5), curves.ErrCoordinateRange},
+					{c.Gx(), new(big.Int).Sub(c.Gy(), c.P()), big.NewInt(5), curves.ErrCoordinateRange},
+					{c.Gx(), c.Gy(), big.NewInt(-1), curves.ErrScalar},
+					{c.Gx(), c.Gy(), new(big.Int).Neg(c.N()), curves.ErrScalar},
+					{c.Gx(), c.Gy(), nil, curves.ErrScalar},
 				}
 				for _, tc := range cases {
 					var err error
@@ -163,21 +163,23 @@ func TestReferenceErrors(t *testing.T) {
 	}
 
 	c := curves.P224()
-	_, _, ok, err := c.GnarkScalarMult(c.Gx, c.Gy, big.NewInt(1))
+	_, _, ok, err := c.GnarkScalarMult(c.Gx(), c.Gy(), big.NewInt(1))
 	require.False(t, ok)
 	require.ErrorIs(t, err, curves.ErrUnsupported)
 	require.ErrorContains(t, err, "P-224")
 
 	// A copy of a shared curve still reaches its references.
 	cp := *curves.P256()
-	x, y, ok, err := cp.ReferenceScalarMult(cp.Gx, cp.Gy, big.NewInt(1))
+	x, y, ok, err := cp.ReferenceScalarMult(cp.Gx(), cp.Gy(), big.NewInt(1))
 	require.True(t, result(t, x, y, ok, err).Equal(cp.Generator()))
-	x, y, ok, err = cp.GnarkScalarMult(cp.Gx, cp.Gy, big.NewInt(1))
+	x, y, ok, err = cp.GnarkScalarMult(cp.Gx(), cp.Gy(), big.NewInt(1))
 	require.True(t, result(t, x, y, ok, err).Equal(cp.Generator()))
 
-	// A curve with other parameters has no reference.
-	fake := *curves.P256()
-	fake.Name = "fake"
-	_, _, _, err = fake.ReferenceScalarMult(fake.Gx, fake.Gy, big.NewInt(1))
+	// The zero Curve has no reference, and says so rather than panicking.
+	var zero curves.Curve
+	g := curves.P256().Generator()
+	_, _, _, err = zero.ReferenceScalarMult(g.X, g.Y, big.NewInt(1))
+	require.ErrorIs(t, err, curves.ErrUnsupported)
+	_, _, _, err = zero.GnarkScalarMult(g.X, g.Y, big.NewInt(1))
 	require.ErrorIs(t, err, curves.ErrUnsupported)
 }

@@ -36,7 +36,7 @@ func (c *Curve) RecoverY(x *big.Int, odd bool) (*big.Int, error) {
 		if y.Sign() == 0 {
 			return nil, c.errorf(ErrNotOnCurve, "point is not on the curve: the only y for this x is 0, which is not odd")
 		}
-		y.Sub(c.P, y)
+		y.Sub(c.p, y)
 	}
 	return y, nil
 }
@@ -47,7 +47,7 @@ func (c *Curve) RecoverY(x *big.Int, odd bool) (*big.Int, error) {
 // field has no fast form.
 func (c *Curve) sqrtRHS(x *big.Int) *big.Int {
 	if c.eq == nil {
-		return new(big.Int).ModSqrt(c.rhs(x), c.P)
+		return new(big.Int).ModSqrt(c.rhs(x), c.p)
 	}
 	f := c.eq.F
 	var xm, v fp.Element
@@ -71,7 +71,7 @@ func (c *Curve) DecodeSEC1(b []byte) (*Point, error) {
 	if len(b) == 0 {
 		return nil, c.errorf(ErrEncoding, "empty SEC1 encoding")
 	}
-	n := c.ByteLen
+	n := c.byteLen
 	switch prefix := b[0]; prefix {
 	case sec1Infinity:
 		if len(b) == 1 {
@@ -123,7 +123,7 @@ func (c *Curve) EncodeSEC1(p *Point, compressed bool) []byte {
 	if err := c.checkCoordinate("y", p.Y); err != nil {
 		panic(err.Error())
 	}
-	n := c.ByteLen
+	n := c.byteLen
 	if compressed {
 		out := make([]byte, 1+n)
 		out[0] = sec1CompressedY0 | byte(p.Y.Bit(0))
@@ -144,7 +144,7 @@ func (c *Curve) EncodeSEC1(p *Point, compressed bool) []byte {
 // full. Errors wrap ErrEncoding (empty, too long or non-hex input) or
 // ErrCoordinateRange (value not below p).
 func (c *Curve) ParseHexCoordinate(s string) (*big.Int, error) {
-	if limit := 4 * c.ByteLen; len(s) > limit {
+	if limit := 4 * c.byteLen; len(s) > limit {
 		return nil, c.errorf(ErrEncoding, "hex coordinate is %d characters long, more than the limit of %d", len(s), limit)
 	}
 	digits := s
@@ -164,7 +164,7 @@ func (c *Curve) ParseHexCoordinate(s string) (*big.Int, error) {
 	if !ok {
 		return nil, c.errorf(ErrEncoding, "hex coordinate %q could not be parsed", s)
 	}
-	if v.Cmp(c.P) >= 0 {
+	if v.Cmp(c.p) >= 0 {
 		return nil, c.errorf(ErrCoordinateRange, "hex coordinate %s is not below p", s)
 	}
 	return v, nil

@@ -13,12 +13,12 @@ import (
 // onCurve is the curve equation y² = x³ + a·x + b checked from the
 // definition, independently of the package.
 func onCurve(c *curves.Curve, x, y *big.Int) bool {
-	if x.Sign() < 0 || y.Sign() < 0 || x.Cmp(c.P) >= 0 || y.Cmp(c.P) >= 0 {
+	if x.Sign() < 0 || y.Sign() < 0 || x.Cmp(c.P()) >= 0 || y.Cmp(c.P()) >= 0 {
 		return false
 	}
-	l := new(big.Int).Exp(y, big.NewInt(2), c.P)
+	l := new(big.Int).Exp(y, big.NewInt(2), c.P())
 	r := new(big.Int).Exp(x, big.NewInt(3), nil)
-	r.Add(r, new(big.Int).Mul(big.NewInt(c.A), x)).Add(r, c.B).Mod(r, c.P)
+	r.Add(r, new(big.Int).Mul(big.NewInt(c.A()), x)).Add(r, c.B()).Mod(r, c.P())
 	return l.Cmp(r) == 0
 }
 
@@ -51,15 +51,15 @@ func FuzzSEC1(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, c := range curves.All() {
 			p, err := c.DecodeSEC1(b)
-			n := c.ByteLen
+			n := c.ByteLen()
 			wellFormed := len(b) > 0 && (b[0] == 4 && len(b) == 1+2*n || (b[0] == 2 || b[0] == 3) && len(b) == 1+n)
 			if err != nil {
 				if p != nil {
-					t.Fatalf("%s: %x: error %v with a non-nil point", c.Name, b, err)
+					t.Fatalf("%s: %x: error %v with a non-nil point", c.Name(), b, err)
 				}
 				var pe *curves.PointError
 				if !errors.As(err, &pe) {
-					t.Fatalf("%s: %x: error %T %v is not a *PointError", c.Name, b, err, err)
+					t.Fatalf("%s: %x: error %T %v is not a *PointError", c.Name(), b, err, err)
 				}
 				matched := 0
 				for _, s := range sentinels {
@@ -68,26 +68,26 @@ func FuzzSEC1(f *testing.F) {
 					}
 				}
 				if matched != 1 {
-					t.Fatalf("%s: %x: error %v matches %d sentinels", c.Name, b, err, matched)
+					t.Fatalf("%s: %x: error %v matches %d sentinels", c.Name(), b, err, matched)
 				}
 				if !wellFormed && !errors.Is(err, curves.ErrEncoding) && !(len(b) == 1 && b[0] == 0 && errors.Is(err, curves.ErrInfinity)) {
-					t.Fatalf("%s: %x: malformed encoding rejected with %v, want ErrEncoding", c.Name, b, err)
+					t.Fatalf("%s: %x: malformed encoding rejected with %v, want ErrEncoding", c.Name(), b, err)
 				}
 			} else {
 				if !wellFormed {
-					t.Fatalf("%s: accepted malformed encoding %x", c.Name, b)
+					t.Fatalf("%s: accepted malformed encoding %x", c.Name(), b)
 				}
 				if !onCurve(c, p.X, p.Y) {
-					t.Fatalf("%s: %x decodes to %v, not on the curve", c.Name, b, p)
+					t.Fatalf("%s: %x decodes to %v, not on the curve", c.Name(), b, p)
 				}
 				if p.X.Sign() == 0 && p.Y.Sign() == 0 {
-					t.Fatalf("%s: %x decodes to (0, 0)", c.Name, b)
+					t.Fatalf("%s: %x decodes to (0, 0)", c.Name(), b)
 				}
 				if b[0] != 4 && p.Y.Bit(0) != uint(b[0]&1) {
-					t.Fatalf("%s: %x decodes to y = %x of the wrong parity", c.Name, b, p.Y)
+					t.Fatalf("%s: %x decodes to y = %x of the wrong parity", c.Name(), b, p.Y)
 				}
 				if !bytes.Equal(b, c.EncodeSEC1(p, b[0] != 4)) {
-					t.Fatalf("%s: %x does not re-encode to itself", c.Name, b)
+					t.Fatalf("%s: %x does not re-encode to itself", c.Name(), b)
 				}
 			}
 			std := stdCurve(c)
@@ -103,10 +103,10 @@ func FuzzSEC1(f *testing.F) {
 				sx, sy = elliptic.UnmarshalCompressed(std, b)
 			}
 			if (sx != nil) != (err == nil) {
-				t.Fatalf("%s: %x: DecodeSEC1 error %v, crypto/elliptic accepts: %v", c.Name, b, err, sx != nil)
+				t.Fatalf("%s: %x: DecodeSEC1 error %v, crypto/elliptic accepts: %v", c.Name(), b, err, sx != nil)
 			}
 			if sx != nil && (sx.Cmp(p.X) != 0 || sy.Cmp(p.Y) != 0) {
-				t.Fatalf("%s: %x: DecodeSEC1 gives %v, crypto/elliptic (%x, %x)", c.Name, b, p, sx, sy)
+				t.Fatalf("%s: %x: DecodeSEC1 gives %v, crypto/elliptic (%x, %x)", c.Name(), b, p, sx, sy)
 			}
 		}
 	})

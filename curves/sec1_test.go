@@ -15,20 +15,20 @@ import (
 func TestSEC1RoundTrip(t *testing.T) {
 	nist := map[string]elliptic.Curve{"P-224": elliptic.P224(), "P-256": elliptic.P256()}
 	for i, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
+		t.Run(c.Name(), func(t *testing.T) {
 			rng := newRNG(uint64(100 + i))
-			points := []*curves.Point{c.Generator(), {X: c.Gx, Y: new(big.Int).Sub(c.P, c.Gy)}}
+			points := []*curves.Point{c.Generator(), {X: c.Gx(), Y: new(big.Int).Sub(c.P(), c.Gy())}}
 			for range 100 {
 				points = append(points, randPoint(t, rng, c))
 			}
 			for _, p := range points {
 				u := c.EncodeSEC1(p, false)
-				require.Len(t, u, 1+2*c.ByteLen)
+				require.Len(t, u, 1+2*c.ByteLen())
 				require.Equal(t, byte(0x04), u[0])
 				cp := c.EncodeSEC1(p, true)
-				require.Len(t, cp, 1+c.ByteLen)
+				require.Len(t, cp, 1+c.ByteLen())
 				require.Equal(t, byte(0x02+p.Y.Bit(0)), cp[0])
-				require.Equal(t, u[1:1+c.ByteLen], cp[1:])
+				require.Equal(t, u[1:1+c.ByteLen()], cp[1:])
 
 				for _, enc := range [][]byte{u, cp} {
 					q, err := c.DecodeSEC1(enc)
@@ -36,7 +36,7 @@ func TestSEC1RoundTrip(t *testing.T) {
 					require.True(t, p.Equal(q), "%x", enc)
 				}
 
-				if std, ok := nist[c.Name]; ok {
+				if std, ok := nist[c.Name()]; ok {
 					require.Equal(t, elliptic.Marshal(std, p.X, p.Y), u)
 					require.Equal(t, elliptic.MarshalCompressed(std, p.X, p.Y), cp)
 				}
@@ -52,18 +52,18 @@ func TestSEC1KnownEncoding(t *testing.T) {
 	require.Equal(t, "03"+g[2:66], hex.EncodeToString(c.EncodeSEC1(c.Generator(), true)))
 	require.Equal(t, []byte{0}, c.EncodeSEC1(nil, true))
 	require.Equal(t, []byte{0}, c.EncodeSEC1(nil, false))
-	require.Panics(t, func() { c.EncodeSEC1(&curves.Point{X: c.P, Y: c.Gy}, false) })
-	require.Panics(t, func() { c.EncodeSEC1(&curves.Point{X: big.NewInt(-1), Y: c.Gy}, true) })
+	require.Panics(t, func() { c.EncodeSEC1(&curves.Point{X: c.P(), Y: c.Gy()}, false) })
+	require.Panics(t, func() { c.EncodeSEC1(&curves.Point{X: big.NewInt(-1), Y: c.Gy()}, true) })
 }
 
 // noSqrtX returns the smallest x >= start such that x³ + ax + b is not a
 // square mod p, so no point has this x coordinate.
 func noSqrtX(c *curves.Curve, start int64) *big.Int {
 	for x := big.NewInt(start); ; x.Add(x, big.NewInt(1)) {
-		rhs := new(big.Int).Exp(x, big.NewInt(3), c.P)
-		rhs.Add(rhs, new(big.Int).Mul(big.NewInt(c.A), x))
-		rhs.Add(rhs, c.B).Mod(rhs, c.P)
-		if big.Jacobi(rhs, c.P) == -1 {
+		rhs := new(big.Int).Exp(x, big.NewInt(3), c.P())
+		rhs.Add(rhs, new(big.Int).Mul(big.NewInt(c.A()), x))
+		rhs.Add(rhs, c.B()).Mod(rhs, c.P())
+		if big.Jacobi(rhs, c.P()) == -1 {
 			return x
 		}
 	}
@@ -71,16 +71,16 @@ func noSqrtX(c *curves.Curve, start int64) *big.Int {
 
 func TestSEC1Malformed(t *testing.T) {
 	for _, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
-			n := c.ByteLen
+		t.Run(c.Name(), func(t *testing.T) {
+			n := c.ByteLen()
 			g := c.EncodeSEC1(c.Generator(), false)
 			gc := c.EncodeSEC1(c.Generator(), true)
-			pBytes := c.P.FillBytes(make([]byte, n))
+			pBytes := c.P().FillBytes(make([]byte, n))
 			ff := bytes.Repeat([]byte{0xff}, n)
 			gx, gy := g[1:1+n], g[1+n:]
 			cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
-			offCurveY := new(big.Int).Add(c.Gy, big.NewInt(1))
-			offCurveY.Mod(offCurveY, c.P)
+			offCurveY := new(big.Int).Add(c.Gy(), big.NewInt(1))
+			offCurveY.Mod(offCurveY, c.P())
 
 			bad := noSqrtX(c, 1)
 			_, err := c.RecoverY(bad, false)
@@ -125,7 +125,7 @@ func TestSEC1Malformed(t *testing.T) {
 				require.Nil(t, p, tc.name)
 				require.ErrorIs(t, err, tc.want, tc.name)
 				require.ErrorContains(t, err, tc.msg, tc.name)
-				require.ErrorContains(t, err, "curves: "+c.Name+": ", tc.name)
+				require.ErrorContains(t, err, "curves: "+c.Name()+": ", tc.name)
 			}
 		})
 	}
@@ -135,11 +135,11 @@ func TestSEC1Malformed(t *testing.T) {
 // do not have points, including the P-224 case p ≡ 1 mod 4.
 func TestSEC1Compressed(t *testing.T) {
 	for _, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
+		t.Run(c.Name(), func(t *testing.T) {
 			found, missing := 0, 0
 			for x := int64(0); x < 200; x++ {
 				xb := big.NewInt(x)
-				enc := append([]byte{2}, xb.FillBytes(make([]byte, c.ByteLen))...)
+				enc := append([]byte{2}, xb.FillBytes(make([]byte, c.ByteLen()))...)
 				even, errEven := c.DecodeSEC1(enc)
 				enc[0] = 3
 				odd, errOdd := c.DecodeSEC1(enc)
@@ -154,7 +154,7 @@ func TestSEC1Compressed(t *testing.T) {
 				require.Equal(t, uint(0), even.Y.Bit(0))
 				require.Equal(t, uint(1), odd.Y.Bit(0))
 				sum := new(big.Int).Add(even.Y, odd.Y)
-				require.Equal(t, 0, sum.Cmp(c.P), "the two roots must be negatives")
+				require.Equal(t, 0, sum.Cmp(c.P()), "the two roots must be negatives")
 				require.NoError(t, c.Validate(even.X, even.Y))
 			}
 			require.Positive(t, found)
@@ -167,7 +167,7 @@ func TestSEC1Compressed(t *testing.T) {
 // be a valid point that re-encodes to the same bytes.
 func TestSEC1NoPanic(t *testing.T) {
 	for i, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
+		t.Run(c.Name(), func(t *testing.T) {
 			rng := newRNG(uint64(200 + i))
 			g := c.EncodeSEC1(c.Generator(), false)
 			gc := c.EncodeSEC1(c.Generator(), true)
@@ -222,10 +222,10 @@ func FuzzDecodeSEC1(f *testing.F) {
 				continue
 			}
 			if err := c.Validate(p.X, p.Y); err != nil {
-				t.Fatalf("%s: decoded invalid point %v: %v", c.Name, p, err)
+				t.Fatalf("%s: decoded invalid point %v: %v", c.Name(), p, err)
 			}
 			if !bytes.Equal(b, c.EncodeSEC1(p, b[0] != 4)) {
-				t.Fatalf("%s: %x does not re-encode to itself", c.Name, b)
+				t.Fatalf("%s: %x does not re-encode to itself", c.Name(), b)
 			}
 		}
 	})

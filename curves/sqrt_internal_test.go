@@ -17,7 +17,7 @@ func TestRecoverYMatchesBig(t *testing.T) {
 		slow.eq = nil
 		points, none := 0, 0
 		for i := range 400 {
-			x := new(big.Int).Rand(rng, c.P)
+			x := new(big.Int).Rand(rng, c.p)
 			if i == 0 {
 				x.SetInt64(0)
 			}
@@ -25,7 +25,7 @@ func TestRecoverYMatchesBig(t *testing.T) {
 				want, wantErr := slow.RecoverY(x, odd)
 				got, gotErr := c.RecoverY(x, odd)
 				if (wantErr == nil) != (gotErr == nil) || wantErr != nil && !errors.Is(gotErr, ErrNotOnCurve) {
-					t.Fatalf("%s x = %x odd = %v: error %v, math/big %v", c.Name, x, odd, gotErr, wantErr)
+					t.Fatalf("%s x = %x odd = %v: error %v, math/big %v", c.name, x, odd, gotErr, wantErr)
 				}
 				if wantErr != nil {
 					none++
@@ -33,15 +33,15 @@ func TestRecoverYMatchesBig(t *testing.T) {
 				}
 				points++
 				if got.Cmp(want) != 0 {
-					t.Fatalf("%s x = %x odd = %v: y = %x, math/big %x", c.Name, x, odd, got, want)
+					t.Fatalf("%s x = %x odd = %v: y = %x, math/big %x", c.name, x, odd, got, want)
 				}
 				if !c.IsOnCurve(x, got) || got.Bit(0) == 1 != odd {
-					t.Fatalf("%s x = %x: y = %x is not the point asked for", c.Name, x, got)
+					t.Fatalf("%s x = %x: y = %x is not the point asked for", c.name, x, got)
 				}
 			}
 		}
 		if points == 0 || none == 0 {
-			t.Fatalf("%s: %d points and %d x without one", c.Name, points, none)
+			t.Fatalf("%s: %d points and %d x without one", c.name, points, none)
 		}
 	}
 }

@@ -11,8 +11,8 @@ import (
 // passes before any arithmetic.
 func BenchmarkValidate(b *testing.B) {
 	for _, c := range []*curves.Curve{curves.P224(), curves.P256(), curves.Secp256k1()} {
-		b.Run(c.Name, func(b *testing.B) {
-			x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, big.NewInt(12345))
+		b.Run(c.Name(), func(b *testing.B) {
+			x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), big.NewInt(12345))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -55,14 +55,14 @@ func randomJobs(t *testing.T, su *ladder.Setup, count int, seed int64) ([]ladder
 		wg.Go(func() {
 			rng := rand.New(rand.NewSource(seed + int64(p)))
 			for i := p; i < count; i += parts {
-				e := new(big.Int).Rand(rng, c.N)
-				x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, e.Add(e, big.NewInt(1)))
+				e := new(big.Int).Rand(rng, c.N())
+				x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), e.Add(e, big.NewInt(1)))
 				if err != nil {
 					panic(err)
 				}
-				k := new(big.Int).Rand(rng, new(big.Int).Lsh(c.N, 1))
+				k := new(big.Int).Rand(rng, new(big.Int).Lsh(c.N(), 1))
 				if i < 4 {
-					k = []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N, big.NewInt(1)), c.N}[i]
+					k = []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N(), big.NewInt(1)), c.N()}[i]
 				}
 				jobs[i], err = su.Prepare(x, y, k)
 				if err != nil {

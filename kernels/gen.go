@@ -49,7 +49,7 @@ func main() {
 		}
 		seen := map[string]bool{}
 		for _, c := range curves.All() {
-			am := fmt.Sprintf("AM%d", -c.A)
+			am := fmt.Sprintf("AM%d", -c.A())
 			if seen[am] {
 				continue
 			}
@@ -83,12 +83,12 @@ func emitInterface(b *bytes.Buffer) {
 			log.Fatal(err)
 		}
 		for _, w := range kernels.Channels {
-			par, err := rns.NewParamsBits(c.P, kernels.ChannelBits(w))
+			par, err := rns.NewParamsBits(c.P(), kernels.ChannelBits(w))
 			if err != nil {
 				log.Fatal(err)
 			}
 			ns[ct.Curve+w] = par.N
-			fmt.Fprintf(b, " \\\n\tCURVE(%s, %s, %s, %d, %d, %d, AM%d)", ct.Tag, title(ct.Tag), w, par.Bits, par.N, c.N.BitLen(), -c.A)
+			fmt.Fprintf(b, " \\\n\tCURVE(%s, %s, %s, %d, %d, %d, AM%d)", ct.Tag, title(ct.Tag), w, par.Bits, par.N, c.N().BitLen(), -c.A())
 		}
 	}
 	fmt.Fprintf(b, "\n#define ECM_ENTRIES(ENTRY)")
@@ -120,7 +120,7 @@ func emitInterface(b *bytes.Buffer) {
 func amTags() []string {
 	var tags []string
 	for _, c := range curves.All() {
-		t := fmt.Sprintf("AM%d", -c.A)
+		t := fmt.Sprintf("AM%d", -c.A())
 		if !slices.Contains(tags, t) {
 			tags = append(tags, t)
 		}
@@ -134,9 +134,9 @@ func title(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 func emitSchedule(b *bytes.Buffer, su *ladder.Setup, kind, am string) {
 	s, c := su.Schedule, su.Curve
 	tag := kind + "_" + am
-	fmt.Fprintf(b, "// schedule %s, a = %d (%s and curves like it)\n", s.Kind, c.A, c.Name)
+	fmt.Fprintf(b, "// schedule %s, a = %d (%s and curves like it)\n", s.Kind, c.A(), c.Name())
 	fmt.Fprintf(b, "#define ECM_%s_NUM_ADD_CONSTS %d\n", tag, len(s.Adds()))
-	fmt.Fprintf(b, "#define ECM_%s_EXTRA_BITS %d\n", tag, su.Bits-c.N.BitLen())
+	fmt.Fprintf(b, "#define ECM_%s_EXTRA_BITS %d\n", tag, su.Bits-c.N().BitLen())
 	fmt.Fprintf(b, "#define ECM_%s_SWAP_BIT %d\n", tag, s.SwapBit)
 	maxMuls := 0
 	for _, st := range append(append(append([]ladder.Step{}, s.Init...), s.Loop...), s.Final...) {

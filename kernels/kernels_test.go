@@ -148,12 +148,12 @@ func TestWideChannelsFoldOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		par, err := rns.NewParamsBits(c.P, rns.WideChannelBits)
+		par, err := rns.NewParamsBits(c.P(), rns.WideChannelBits)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if par.B.MaxFolds() != 1 || par.BT.MaxFolds() != 1 {
-			t.Errorf("%s: wide channels need %d and %d folds, the kernel applies 1", c.Name, par.B.MaxFolds(), par.BT.MaxFolds())
+			t.Errorf("%s: wide channels need %d and %d folds, the kernel applies 1", c.Name(), par.B.MaxFolds(), par.BT.MaxFolds())
 		}
 	}
 }

@@ -113,8 +113,8 @@ func timeClasses(rng *rand.Rand, run func(class, i int)) float64 {
 // scalarClasses are pairs of scalar classes for the bytes path: a special
 // kind of scalar (class 0) against random scalars below n (class 1).
 func scalarClasses(c *curves.Curve) map[string]func(rng *rand.Rand) *big.Int {
-	n := c.N
-	top := new(big.Int).Lsh(big.NewInt(1), uint(8*c.ByteLen))
+	n := c.N()
+	top := new(big.Int).Lsh(big.NewInt(1), uint(8*c.ByteLen()))
 	return map[string]func(rng *rand.Rand) *big.Int{
 		"k >= n": func(rng *rand.Rand) *big.Int { // reduced by the subtraction
 			return new(big.Int).Add(n, new(big.Int).Rand(rng, new(big.Int).Sub(top, n)))
@@ -147,15 +147,15 @@ func TestScalarPathConstantTime(t *testing.T) {
 			rng := rand.New(rand.NewSource(41))
 			random := make([][]byte, pool)
 			for i := range random {
-				random[i] = new(big.Int).Rand(rng, c.N).FillBytes(make([]byte, c.ByteLen))
+				random[i] = new(big.Int).Rand(rng, c.N()).FillBytes(make([]byte, c.ByteLen()))
 			}
 			for name, special := range scalarClasses(c) {
 				class0 := make([][]byte, pool)
 				for i := range class0 {
-					class0[i] = special(rng).FillBytes(make([]byte, c.ByteLen))
+					class0[i] = special(rng).FillBytes(make([]byte, c.ByteLen()))
 				}
 				var it Item
-				requireSameTime(t, c.Name+", "+name+" against random scalars", func() float64 {
+				requireSameTime(t, c.Name()+", "+name+" against random scalars", func() float64 {
 					return timeClasses(rng, func(class, i int) {
 						k := random[i%pool]
 						if class == 0 {
@@ -187,7 +187,7 @@ func TestTimingPositiveControl(t *testing.T) {
 	wide, small := make([]*big.Int, pool), make([]*big.Int, pool)
 	for i := range pool {
 		wide[i] = new(big.Int).Add(big512, new(big.Int).Rand(rng, big512))
-		small[i] = new(big.Int).Rand(rng, c.N)
+		small[i] = new(big.Int).Rand(rng, c.N())
 	}
 	tStat := timeClasses(rng, func(class, i int) {
 		k := small[i%pool]
@@ -221,7 +221,7 @@ func TestFinishConstantTime(t *testing.T) {
 			items := make([]Item, batch)
 			o := su.NewOracle()
 			outputs := func(k *big.Int) Channels {
-				j, err := su.Prepare(c.Gx, c.Gy, k)
+				j, err := su.Prepare(c.Gx(), c.Gy(), k)
 				require.NoError(t, err)
 				pr := montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil))
 				return channelsOf(t, su, lift(rng, su, pr[0]), lift(rng, su, pr[1]), lift(rng, su, pr[2]), lift(rng, su, pr[3]))
@@ -239,7 +239,7 @@ func TestFinishConstantTime(t *testing.T) {
 				fixed[b], random[b] = make([]uint32, OutputRows(n)*batch), make([]uint32, OutputRows(n)*batch)
 				for k := range batch {
 					fill(fixed[b], k, fixedCh)
-					fill(random[b], k, outputs(new(big.Int).Rand(rng, c.N)))
+					fill(random[b], k, outputs(new(big.Int).Rand(rng, c.N())))
 				}
 			}
 			for k := range items {
@@ -247,7 +247,7 @@ func TestFinishConstantTime(t *testing.T) {
 				items[k].Fixed = FixedNone
 			}
 			emit := func(int, Outcome, []byte) {}
-			requireSameTime(t, c.Name+", a fixed result against random results", func() float64 {
+			requireSameTime(t, c.Name()+", a fixed result against random results", func() float64 {
 				return timeClasses(rng, func(class, i int) {
 					out := random[i%batches]
 					if class == 0 {

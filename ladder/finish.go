@@ -104,7 +104,7 @@ func (su *Setup) FinishItems(items []Item, out []uint32, stride int, cols []int,
 	}
 	h := su.host
 	pr := su.gatherOutputs(h, len(items), out, stride, col)
-	su.affine(h, len(items), itemBases(items), pr, &bytesOut{f: h.f, size: su.Curve.ByteLen, emit: emit})
+	su.affine(h, len(items), itemBases(items), pr, &bytesOut{f: h.f, size: su.Curve.ByteLen(), emit: emit})
 }
 
 // itemBases reads the bases of Items.

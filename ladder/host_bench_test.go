@@ -22,7 +22,7 @@ func BenchmarkHost(b *testing.B) {
 	e := su.NewRNSExecutor(basext.Shenoy)
 	x, y := randPoint(b, c, rng)
 	for i := range jobs {
-		jobs[i], _ = su.Prepare(x, y, new(big.Int).Rand(rng, c.N))
+		jobs[i], _ = su.Prepare(x, y, new(big.Int).Rand(rng, c.N()))
 	}
 	in := su.InputElement(jobs[0])
 	ch := e.Run(&in, jobs[0].Scalar, su.Bits, nil)

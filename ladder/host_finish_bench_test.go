@@ -32,7 +32,7 @@ func benchmarkHostFinish(b *testing.B, su *ladder.Setup) {
 		e := su.NewRNSExecutor(basext.Shenoy)
 		x, y := randPoint(b, c, rng)
 		for i := range jobs {
-			jobs[i], _ = su.Prepare(x, y, new(big.Int).Rand(rng, c.N))
+			jobs[i], _ = su.Prepare(x, y, new(big.Int).Rand(rng, c.N()))
 		}
 		in := su.InputElement(jobs[0])
 		ch := e.Run(&in, jobs[0].Scalar, su.Bits, nil)
@@ -51,7 +51,7 @@ func benchmarkHostFinish(b *testing.B, su *ladder.Setup) {
 		perItem := func(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/item")
 		}
-		name := "curve=" + c.Name + "/schedule=" + su.Schedule.Kind.String()
+		name := "curve=" + c.Name() + "/schedule=" + su.Schedule.Kind.String()
 		b.Run(name+"/stage=prepare", func(b *testing.B) {
 			for b.Loop() {
 				for i := range batch {
@@ -95,7 +95,7 @@ func BenchmarkHostParallel(b *testing.B) {
 		x, y := randPoint(b, c, rng)
 		ks := make([]*big.Int, batch)
 		for i := range ks {
-			ks[i] = new(big.Int).Rand(rng, c.N)
+			ks[i] = new(big.Int).Rand(rng, c.N())
 		}
 		j0, _ := su.Prepare(x, y, ks[0])
 		in := su.InputElement(j0)
@@ -109,7 +109,7 @@ func BenchmarkHostParallel(b *testing.B) {
 				}
 			}
 		}
-		b.Run("curve="+c.Name, func(b *testing.B) {
+		b.Run("curve="+c.Name(), func(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {
 				jobs := make([]ladder.Job, batch)
 				inW := make([]uint32, ladder.ElementRows(n)*batch)

@@ -32,7 +32,7 @@ func newSetupKindT(t testing.TB, c *curves.Curve, kind Kind) *Setup {
 func newSetupBitsT(t testing.TB, c *curves.Curve, kind Kind, channelBits int) *Setup {
 	su, err := NewSetupBits(c, kind, channelBits)
 	require.NoError(t, err)
-	require.NotNil(t, su.host, "%s: the field fast path is available", c.Name)
+	require.NotNil(t, su.host, "%s: the field fast path is available", c.Name())
 	return su
 }
 
@@ -61,9 +61,9 @@ func residuesOf(t testing.TB, par *rns.Params, x *big.Int) []uint32 {
 func TestCRTToFieldMatchesFromRNS(t *testing.T) {
 	for _, c := range curves.All() {
 		for _, bits := range rns.Widths {
-			t.Run(fmt.Sprintf("%s/%d", c.Name, bits), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%d", c.Name(), bits), func(t *testing.T) {
 				su := newSetupBitsT(t, c, DefaultKind, bits)
-				par, h, p := su.Params, su.host, c.P
+				par, h, p := su.Params, su.host, c.P()
 				rng := rand.New(rand.NewSource(21))
 				check := func(r []uint32) {
 					t.Helper()
@@ -112,9 +112,9 @@ func TestCRTToFieldMatchesFromRNS(t *testing.T) {
 func TestInputMatchesReference(t *testing.T) {
 	for _, c := range curves.All() {
 		for _, bits := range rns.Widths {
-			t.Run(fmt.Sprintf("%s/%d", c.Name, bits), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%d", c.Name(), bits), func(t *testing.T) {
 				su := newSetupBitsT(t, c, DefaultKind, bits)
-				par, p := su.Params, c.P
+				par, p := su.Params, c.P()
 				rng := rand.New(rand.NewSource(22))
 				one := big.NewInt(1)
 				two256 := new(big.Int).Lsh(one, 256)
@@ -167,8 +167,8 @@ type finishCase struct {
 // kernel's unreduced outputs are.
 func lift(rng *rand.Rand, su *Setup, v *big.Int) *big.Int {
 	room := new(big.Int).Sub(su.Params.AddBound, v)
-	k := new(big.Int).Rand(rng, room.Quo(room, su.Curve.P))
-	return k.Mul(k, su.Curve.P).Add(k, v)
+	k := new(big.Int).Rand(rng, room.Quo(room, su.Curve.P()))
+	return k.Mul(k, su.Curve.P()).Add(k, v)
 }
 
 func channelsOf(t testing.TB, su *Setup, vs ...*big.Int) Channels {
@@ -191,7 +191,7 @@ func montOutputs(su *Setup, o Outputs) Outputs {
 // rescale returns the outputs of the same points under another scaling:
 // (X : Z) times λ for Paper, Z times λ for CoZ.
 func rescale(su *Setup, o Outputs, lam *big.Int) []*big.Int {
-	p := su.Curve.P
+	p := su.Curve.P()
 	pow := [4]int64{1, 1, 1, 1}
 	if su.Schedule.Kind == CoZ {
 		pow = [4]int64{2, 2, 3, 1}
@@ -228,25 +228,25 @@ func finishCases(t testing.TB, su *Setup, rng *rand.Rand, items int) finishCase 
 		fc.outs = append(fc.outs, channelsOf(t, su, vs...))
 	}
 	o := su.NewOracle()
-	p := c.P
+	p := c.P()
 	for i := range items {
-		x, y := c.Gx, c.Gy
+		x, y := c.Gx(), c.Gy()
 		if i > 0 {
-			k := new(big.Int).Rand(rng, c.N)
+			k := new(big.Int).Rand(rng, c.N())
 			var ok bool
 			var err error
-			x, y, ok, err = c.ReferenceScalarMult(c.Gx, c.Gy, k.Add(k, big.NewInt(1)))
+			x, y, ok, err = c.ReferenceScalarMult(c.Gx(), c.Gy(), k.Add(k, big.NewInt(1)))
 			require.NoError(t, err)
 			require.True(t, ok)
 		}
 		var k *big.Int
 		switch i % 5 {
 		case 0:
-			k = new(big.Int).Sub(c.N, big.NewInt(1)) // −G: Z_Q = 0, or fixed
+			k = new(big.Int).Sub(c.N(), big.NewInt(1)) // −G: Z_Q = 0, or fixed
 		case 1:
-			k = new(big.Int).Set(c.N) // infinity: Z_P = 0, or fixed
+			k = new(big.Int).Set(c.N()) // infinity: Z_P = 0, or fixed
 		default:
-			k = new(big.Int).Rand(rng, c.N)
+			k = new(big.Int).Rand(rng, c.N())
 		}
 		j, err := su.Prepare(x, y, k)
 		require.NoError(t, err)
@@ -268,13 +268,13 @@ func finishCases(t testing.TB, su *Setup, rng *rand.Rand, items int) finishCase 
 		}
 	}
 	// a base point off the curve: y recovery gives a point off the curve
-	bad := Job{X: c.Gx, Y: new(big.Int).Add(c.Gy, big.NewInt(1)), Scalar: su.LadderScalar(big.NewInt(3))}
+	bad := Job{X: c.Gx(), Y: new(big.Int).Add(c.Gy(), big.NewInt(1)), Scalar: su.LadderScalar(big.NewInt(3))}
 	pr := montOutputs(su, o.Run(bad.X, bad.Scalar, su.Bits, nil))
 	add(bad, pr[:]...)
 	// a zero denominator with an invalid base fails the check as in ToAffine
 	add(bad, zeroed(su, pr, big.NewInt(0), true)...)
 	// coordinates given unreduced or negative reduce mod p
-	odd := Job{X: new(big.Int).Add(c.Gx, p), Y: new(big.Int).Sub(c.Gy, p), Scalar: su.LadderScalar(big.NewInt(5))}
+	odd := Job{X: new(big.Int).Add(c.Gx(), p), Y: new(big.Int).Sub(c.Gy(), p), Scalar: su.LadderScalar(big.NewInt(5))}
 	pr = montOutputs(su, o.Run(odd.X, odd.Scalar, su.Bits, nil))
 	add(odd, pr[:]...)
 	return fc
@@ -297,7 +297,7 @@ func requireSameResults(t *testing.T, want, got []Affine, wantErr, gotErr []erro
 func TestFinishMatchesToAffine(t *testing.T) {
 	for _, c := range curves.All() {
 		for _, kind := range Kinds() {
-			t.Run(c.Name+"/"+kind.String(), func(t *testing.T) { testFinishMatchesToAffine(t, newSetupKindT(t, c, kind)) })
+			t.Run(c.Name()+"/"+kind.String(), func(t *testing.T) { testFinishMatchesToAffine(t, newSetupKindT(t, c, kind)) })
 		}
 	}
 }
@@ -366,15 +366,15 @@ func testFinishMatchesToAffine(t *testing.T, su *Setup) {
 func TestFinishZeroY(t *testing.T) {
 	c := curves.P256()
 	su := newSetupKindT(t, c, Paper)
-	j := Job{X: c.Gx, Y: new(big.Int).Set(c.P), Scalar: su.LadderScalar(big.NewInt(7))}
+	j := Job{X: c.Gx(), Y: new(big.Int).Set(c.P()), Scalar: su.LadderScalar(big.NewInt(7))}
 	pr := montOutputs(su, su.NewOracle().Run(j.X, j.Scalar, su.Bits, nil))
-	good, err := su.Prepare(c.Gx, c.Gy, big.NewInt(7))
+	good, err := su.Prepare(c.Gx(), c.Gy(), big.NewInt(7))
 	require.NoError(t, err)
 	ch := channelsOf(t, su, pr[:]...)
 	res, errs := su.Finish([]Job{j, good}, []Channels{ch, ch})
 	require.ErrorIs(t, errs[0], ErrResultCheck)
 	require.NoError(t, errs[1])
-	wx, wy, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, big.NewInt(7))
+	wx, wy, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), big.NewInt(7))
 	require.NoError(t, err)
 	require.Equal(t, 0, wx.Cmp(res[1].X))
 	require.Equal(t, 0, wy.Cmp(res[1].Y))
@@ -384,8 +384,8 @@ func TestHostAllocations(t *testing.T) {
 	c := curves.P224()
 	su := newSetupT(t, c)
 	rng := rand.New(rand.NewSource(24))
-	x, y := c.Gx, c.Gy
-	j, err := su.Prepare(x, y, new(big.Int).Rand(rng, c.N))
+	x, y := c.Gx(), c.Gy()
+	j, err := su.Prepare(x, y, new(big.Int).Rand(rng, c.N()))
 	require.NoError(t, err)
 	n := su.Params.N
 	in := make([]uint32, ElementRows(n)*4)
@@ -436,7 +436,7 @@ func TestLadderScalarMatchesDivision(t *testing.T) {
 func testLadderScalarMatchesDivision(t *testing.T, su *Setup) {
 	c := su.Curve
 	{
-		n := c.N
+		n := c.N()
 		want := func(k *big.Int) *big.Int {
 			kp := new(big.Int).Mod(k, n)
 			if su.Schedule.Kind == CoZ {
@@ -469,7 +469,7 @@ func testLadderScalarMatchesDivision(t *testing.T, su *Setup) {
 		}
 		for _, k := range ks {
 			got := su.LadderScalar(k)
-			require.Equal(t, 0, want(k).Cmp(got), "%s k = %x", c.Name, k)
+			require.Equal(t, 0, want(k).Cmp(got), "%s k = %x", c.Name(), k)
 			require.Equal(t, su.Bits+1, got.BitLen())
 		}
 		k := new(big.Int).Rand(rng, n)
@@ -501,7 +501,7 @@ func BenchmarkCRTToField(b *testing.B) {
 		for _, bits := range rns.Widths {
 			su := newSetupBitsT(b, c, DefaultKind, bits)
 			r := residuesOf(b, su.Params, new(big.Int).Sub(su.Params.AddBound, big.NewInt(12345)))
-			b.Run(fmt.Sprintf("curve=%s/channel-bits=%d", c.Name, bits), func(b *testing.B) {
+			b.Run(fmt.Sprintf("curve=%s/channel-bits=%d", c.Name(), bits), func(b *testing.B) {
 				var z fp.Element
 				for b.Loop() {
 					su.host.crtToField(&z, r)

@@ -43,8 +43,8 @@ type bytesPath struct {
 // reduce them) or the RNS is wider than the stack buffers of PackItem.
 func (su *Setup) initBytesPath() {
 	c := su.Curve
-	if su.Params.N > maxInline || c.N.BitLen() > 256 ||
-		new(big.Int).Lsh(big.NewInt(1), uint(8*c.ByteLen)).Cmp(new(big.Int).Lsh(c.N, 1)) > 0 {
+	if su.Params.N > maxInline || c.N().BitLen() > 256 ||
+		new(big.Int).Lsh(big.NewInt(1), uint(8*c.ByteLen())).Cmp(new(big.Int).Lsh(c.N(), 1)) > 0 {
 		return
 	}
 	limbs := func(v *big.Int) ScalarLimbs {
@@ -56,9 +56,9 @@ func (su *Setup) initBytesPath() {
 	}
 	one := big.NewInt(1)
 	bp := &bytesPath{
-		n: limbs(c.N), n2: limbs(new(big.Int).Lsh(c.N, 1)), n3: limbs(new(big.Int).Mul(c.N, big.NewInt(3))),
-		nm1: limbs(new(big.Int).Sub(c.N, one)), high: limbs(new(big.Int).Sub(c.N, big.NewInt(coZHigh))),
-		errPrefix: pointError(c, curves.ErrEncoding, "SEC1 prefix 0x04 with 1+2·%d bytes or 0x02/0x03 with 1+%d bytes expected", c.ByteLen, c.ByteLen),
+		n: limbs(c.N()), n2: limbs(new(big.Int).Lsh(c.N(), 1)), n3: limbs(new(big.Int).Mul(c.N(), big.NewInt(3))),
+		nm1: limbs(new(big.Int).Sub(c.N(), one)), high: limbs(new(big.Int).Sub(c.N(), big.NewInt(coZHigh))),
+		errPrefix: pointError(c, curves.ErrEncoding, "SEC1 prefix 0x04 with 1+2·%d bytes or 0x02/0x03 with 1+%d bytes expected", c.ByteLen(), c.ByteLen()),
 		errRange:  pointError(c, curves.ErrCoordinateRange, "a coordinate is not below p"),
 		errCurve:  pointError(c, curves.ErrNotOnCurve, "point is not on the curve"),
 		errNoY:    pointError(c, curves.ErrNotOnCurve, "compressed x has no point on the curve"),
@@ -72,7 +72,7 @@ func (su *Setup) initBytesPath() {
 }
 
 func pointError(c *curves.Curve, sentinel error, format string, args ...any) error {
-	return &curves.PointError{Curve: c.Name, Msg: fmt.Sprintf(format, args...), Err: sentinel}
+	return &curves.PointError{Curve: c.Name(), Msg: fmt.Sprintf(format, args...), Err: sentinel}
 }
 
 // PrepareBytes decodes a SEC1 point (uncompressed 04‖x‖y or compressed
@@ -87,9 +87,9 @@ func (su *Setup) PrepareBytes(it *Item, scalar, point []byte) error {
 	if bp == nil {
 		return ErrBytesPath
 	}
-	if len(scalar) > su.Curve.ByteLen {
+	if len(scalar) > su.Curve.ByteLen() {
 		*it = bp.gen
-		return fmt.Errorf("scalar is %d bytes, more than the field's %d: %w", len(scalar), su.Curve.ByteLen, curves.ErrScalar)
+		return fmt.Errorf("scalar is %d bytes, more than the field's %d: %w", len(scalar), su.Curve.ByteLen(), curves.ErrScalar)
 	}
 	err := su.decodePoint(it, point)
 	k := bp.reduce(scalar)
@@ -109,7 +109,7 @@ func (su *Setup) PrepareBytes(it *Item, scalar, point []byte) error {
 
 // decodePoint sets it.X and it.Y from a SEC1 encoding and validates them.
 func (su *Setup) decodePoint(it *Item, b []byte) error {
-	h, L, bp := su.host, su.Curve.ByteLen, su.bytes
+	h, L, bp := su.host, su.Curve.ByteLen(), su.bytes
 	f := h.f
 	switch {
 	case len(b) == 1+2*L && b[0] == 4:

@@ -14,8 +14,8 @@ import (
 
 // edgeScalars are scalars around 0, n and the top of ByteLen bytes.
 func edgeScalars(c *curves.Curve) []*big.Int {
-	n := c.N
-	top := new(big.Int).Lsh(big.NewInt(1), uint(8*c.ByteLen))
+	n := c.N()
+	top := new(big.Int).Lsh(big.NewInt(1), uint(8*c.ByteLen()))
 	var out []*big.Int
 	for _, d := range []int64{0, 1, 2, 3} {
 		out = append(out, big.NewInt(d))
@@ -41,21 +41,21 @@ func bytesCases(t *testing.T, c *curves.Curve, rng *rand.Rand, count int) []byte
 	var out []bytesCase
 	add := func(x, y, k *big.Int, compressed bool) {
 		p := c.EncodeSEC1(&curves.Point{X: x, Y: y}, compressed)
-		out = append(out, bytesCase{scalar: k.FillBytes(make([]byte, c.ByteLen)), point: p, x: x, y: y, k: k})
+		out = append(out, bytesCase{scalar: k.FillBytes(make([]byte, c.ByteLen())), point: p, x: x, y: y, k: k})
 	}
 	edges := edgeScalars(c)
 	for i := range count {
-		m := new(big.Int).Rand(rng, c.N)
-		x, y, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, m.Add(m, big.NewInt(1)))
+		m := new(big.Int).Rand(rng, c.N())
+		x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), m.Add(m, big.NewInt(1)))
 		require.NoError(t, err)
 		require.True(t, ok)
-		k := new(big.Int).Rand(rng, new(big.Int).Lsh(big.NewInt(1), uint(8*c.ByteLen)))
+		k := new(big.Int).Rand(rng, new(big.Int).Lsh(big.NewInt(1), uint(8*c.ByteLen())))
 		if i < len(edges) {
 			k = edges[i]
 		}
 		add(x, y, k, i%2 == 1)
 	}
-	if y := new(big.Int).ModSqrt(c.B, c.P); y != nil {
+	if y := new(big.Int).ModSqrt(c.B(), c.P()); y != nil {
 		for _, k := range edges {
 			add(big.NewInt(0), y, k, false)
 		}
@@ -69,7 +69,7 @@ func bytesCases(t *testing.T, c *curves.Curve, rng *rand.Rand, count int) []byte
 func TestPrepareBytesMatchesPrepare(t *testing.T) {
 	for _, c := range curves.All() {
 		for _, kind := range Kinds() {
-			t.Run(c.Name+"/"+kind.String(), func(t *testing.T) {
+			t.Run(c.Name()+"/"+kind.String(), func(t *testing.T) {
 				su := newSetupKindT(t, c, kind)
 				rng := rand.New(rand.NewSource(31))
 				cases := bytesCases(t, c, rng, count(60, 24))
@@ -104,7 +104,7 @@ func TestPrepareBytesMatchesPrepare(t *testing.T) {
 				require.Equal(t, scA, scB, "kernel scalars")
 
 				want, wantErr := su.FinishOutput(jobs, out, stride, nil)
-				L := c.ByteLen
+				L := c.ByteLen()
 				seen := make([]int, len(cases))
 				su.FinishItems(items, out, stride, nil, func(k int, oc Outcome, xy []byte) {
 					seen[k]++
@@ -145,10 +145,10 @@ func limbsToBig(l []uint64) *big.Int {
 func TestPrepareBytesRejects(t *testing.T) {
 	for _, c := range curves.All() {
 		su := newSetupT(t, c)
-		L := c.ByteLen
+		L := c.ByteLen()
 		g := c.EncodeSEC1(c.Generator(), false)
 		gc := c.EncodeSEC1(c.Generator(), true)
-		pBytes := c.P.FillBytes(make([]byte, L))
+		pBytes := c.P().FillBytes(make([]byte, L))
 		offCurve := bytes.Clone(g)
 		offCurve[len(offCurve)-1] ^= 1
 		noY := append([]byte{2}, textbook.NoPointX(c).FillBytes(make([]byte, L))...)
@@ -175,10 +175,10 @@ func TestPrepareBytesRejects(t *testing.T) {
 		for name, tc := range cases {
 			var it Item
 			err := su.PrepareBytes(&it, []byte{7}, tc.point)
-			require.ErrorIs(t, err, tc.sentinel, "%s %s", c.Name, name)
+			require.ErrorIs(t, err, tc.sentinel, "%s %s", c.Name(), name)
 			_, refErr := c.DecodeSEC1(tc.point)
-			require.ErrorIs(t, refErr, tc.sentinel, "%s %s: DecodeSEC1 agrees", c.Name, name)
-			require.Equal(t, su.bytes.gen, it, "%s %s", c.Name, name)
+			require.ErrorIs(t, refErr, tc.sentinel, "%s %s: DecodeSEC1 agrees", c.Name(), name)
+			require.Equal(t, su.bytes.gen, it, "%s %s", c.Name(), name)
 		}
 		var it Item
 		require.ErrorIs(t, su.PrepareBytes(&it, make([]byte, L+1), g), curves.ErrScalar)
@@ -193,7 +193,7 @@ func TestBytesPathAllocations(t *testing.T) {
 	c := curves.P256()
 	su := newSetupT(t, c)
 	g := c.EncodeSEC1(c.Generator(), true)
-	k := bytes.Repeat([]byte{0xa5}, c.ByteLen)
+	k := bytes.Repeat([]byte{0xa5}, c.ByteLen())
 	var it Item
 	require.Zero(t, testing.AllocsPerRun(50, func() { _ = su.PrepareBytes(&it, k, g) }))
 	n := su.Params.N

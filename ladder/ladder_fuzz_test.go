@@ -27,25 +27,25 @@ var fuzzSetups = sync.OnceValue(func() []*ladder.Setup {
 func fuzzBase(t *testing.T, c *curves.Curve, mode uint8, b []byte) (x, y *big.Int) {
 	switch mode & 3 {
 	case 0:
-		return c.Gx, c.Gy
+		return c.Gx(), c.Gy()
 	case 1:
-		return c.Gx, new(big.Int).Sub(c.P, c.Gy)
+		return c.Gx(), new(big.Int).Sub(c.P(), c.Gy())
 	case 2:
-		if y := new(big.Int).ModSqrt(c.B, c.P); y != nil {
+		if y := new(big.Int).ModSqrt(c.B(), c.P()); y != nil {
 			if len(b) > 0 && b[0]&1 == 1 {
-				y.Sub(c.P, y)
+				y.Sub(c.P(), y)
 			}
 			return new(big.Int), y
 		}
 	}
 	s := new(big.Int).SetBytes(b)
-	s.Mod(s, c.N)
+	s.Mod(s, c.N())
 	if s.Sign() == 0 {
-		return c.Gx, c.Gy
+		return c.Gx(), c.Gy()
 	}
-	x, y, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, s)
+	x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), s)
 	if err != nil || !ok {
-		t.Fatalf("%s: reference %x·G: ok=%v err=%v", c.Name, s, ok, err)
+		t.Fatalf("%s: reference %x·G: ok=%v err=%v", c.Name(), s, ok, err)
 	}
 	return x, y
 }
@@ -62,11 +62,11 @@ func fuzzScalar(c *curves.Curve, mode uint8, b []byte) *big.Int {
 	case 0:
 		k.Set(v)
 	case 1:
-		k.Sub(c.N, v).Abs(k)
+		k.Sub(c.N(), v).Abs(k)
 	case 2:
-		k.Add(c.N, v)
+		k.Add(c.N(), v)
 	case 3:
-		k.Mul(c.N, v.Rsh(v, 256))
+		k.Mul(c.N(), v.Rsh(v, 256))
 	}
 	if k.BitLen() > 512 {
 		k.Rsh(k, uint(k.BitLen()-512))
@@ -96,14 +96,14 @@ func FuzzLadder(f *testing.F) {
 
 		wx, wy, ok, err := c.ReferenceScalarMult(x, y, k)
 		if err != nil {
-			t.Fatalf("%s: reference: %v", c.Name, err)
+			t.Fatalf("%s: reference: %v", c.Name(), err)
 		}
 		job, err := su.Prepare(x, y, k)
 		if err != nil {
-			t.Fatalf("%s: Prepare(%x, %x, %x): %v", c.Name, x, y, k, err)
+			t.Fatalf("%s: Prepare(%x, %x, %x): %v", c.Name(), x, y, k, err)
 		}
 		if job.X.Sign() == 0 || job.Scalar.BitLen() != su.Bits+1 {
-			t.Fatalf("%s: Prepare gave x = %x and a %d-bit ladder scalar", c.Name, job.X, job.Scalar.BitLen())
+			t.Fatalf("%s: Prepare gave x = %x and a %d-bit ladder scalar", c.Name(), job.X, job.Scalar.BitLen())
 		}
 		in := su.InputElement(job)
 		ch := su.NewRNSExecutor(v).Run(&in, job.Scalar, su.Bits, nil)
@@ -114,16 +114,16 @@ func FuzzLadder(f *testing.F) {
 			err error
 		}{"Finish": {fast[0], fastErr[0]}, "ToAffine": {slow[0], slowErr[0]}} {
 			if r.err != nil {
-				t.Fatalf("%s %v %s: %x·(%x, %x): %v", c.Name, v, name, k, x, y, r.err)
+				t.Fatalf("%s %v %s: %x·(%x, %x): %v", c.Name(), v, name, k, x, y, r.err)
 			}
 			if !ok {
 				if !r.a.Infinity || r.a.X != nil {
-					t.Fatalf("%s %v %s: %x·(%x, %x) = %+v, want infinity", c.Name, v, name, k, x, y, r.a)
+					t.Fatalf("%s %v %s: %x·(%x, %x) = %+v, want infinity", c.Name(), v, name, k, x, y, r.a)
 				}
 				continue
 			}
 			if r.a.Infinity || r.a.X.Cmp(wx) != 0 || r.a.Y.Cmp(wy) != 0 {
-				t.Fatalf("%s %v %s: %x·(%x, %x) = %+v, want (%x, %x)", c.Name, v, name, k, x, y, r.a, wx, wy)
+				t.Fatalf("%s %v %s: %x·(%x, %x) = %+v, want (%x, %x)", c.Name(), v, name, k, x, y, r.a, wx, wy)
 			}
 		}
 	})

@@ -34,8 +34,8 @@ func setupKind(t testing.TB, c *curves.Curve, kind ladder.Kind) *ladder.Setup {
 }
 
 func randPoint(t testing.TB, c *curves.Curve, rng *rand.Rand) (*big.Int, *big.Int) {
-	k := new(big.Int).Rand(rng, c.N)
-	x, y, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, k.Add(k, big.NewInt(1)))
+	k := new(big.Int).Rand(rng, c.N())
+	x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), k.Add(k, big.NewInt(1)))
 	require.NoError(t, err)
 	require.True(t, ok)
 	return x, y
@@ -48,9 +48,9 @@ func mod(x *big.Int, p *big.Int) *big.Int { return new(big.Int).Mod(x, p) }
 // independently of the schedule, for both values of the bit.
 func TestLoopIsFormula2(t *testing.T) {
 	for _, c := range curves.All() {
-		t.Run(c.Name, func(t *testing.T) {
+		t.Run(c.Name(), func(t *testing.T) {
 			su := setupKind(t, c, ladder.Paper)
-			p, a, b := c.P, big.NewInt(c.A), c.B
+			p, a, b := c.P(), big.NewInt(c.A()), c.B()
 			rng := rand.New(rand.NewSource(1))
 			for range 200 {
 				xg := new(big.Int).Rand(rng, p)
@@ -122,8 +122,8 @@ func TestLoopIsFormula2(t *testing.T) {
 func TestInitIsFormula14(t *testing.T) {
 	for _, c := range curves.All() {
 		su := setupKind(t, c, ladder.Paper)
-		p, a, b := c.P, big.NewInt(c.A), c.B
-		xg := new(big.Int).Set(c.Gx)
+		p, a, b := c.P(), big.NewInt(c.A()), c.B()
+		xg := new(big.Int).Set(c.Gx())
 		o := su.NewOracle()
 		o.Run(xg, big.NewInt(1), 0, nil)
 		x2 := new(big.Int).Mul(xg, xg)
@@ -131,8 +131,8 @@ func TestInitIsFormula14(t *testing.T) {
 		wx.Mul(wx, wx).Sub(wx, new(big.Int).Mul(big.NewInt(8), new(big.Int).Mul(b, xg)))
 		wz := new(big.Int).Mul(x2, xg)
 		wz.Add(wz, new(big.Int).Mul(a, xg)).Add(wz, b).Lsh(wz, 2)
-		require.Equal(t, 0, mod(wx, p).Cmp(o.Reg(ladder.XQ)), c.Name)
-		require.Equal(t, 0, mod(wz, p).Cmp(o.Reg(ladder.ZQ)), c.Name)
+		require.Equal(t, 0, mod(wx, p).Cmp(o.Reg(ladder.XQ)), c.Name())
+		require.Equal(t, 0, mod(wz, p).Cmp(o.Reg(ladder.ZQ)), c.Name())
 		require.Equal(t, 0, xg.Cmp(o.Reg(ladder.XP)))
 		require.Equal(t, int64(1), o.Reg(ladder.ZP).Int64())
 	}
@@ -142,7 +142,7 @@ func TestScheduleShape(t *testing.T) {
 	for _, c := range curves.All() {
 		for kind, muls := range map[ladder.Kind]int{ladder.Paper: 18, ladder.CoZ: 11} {
 			su := setupKind(t, c, kind)
-			require.Equal(t, muls, su.Schedule.MulsPerBit(), c.Name)
+			require.Equal(t, muls, su.Schedule.MulsPerBit(), c.Name())
 			require.True(t, su.Schedule.MaxMulInput.Cmp(su.Params.AddBound) < 0)
 			require.True(t, su.Schedule.MaxRegister.Cmp(su.Params.AddBound) < 0)
 		}
@@ -150,9 +150,9 @@ func TestScheduleShape(t *testing.T) {
 	require.Equal(t, ladder.CoZ, setup(t, curves.P256()).Schedule.Kind, "the co-Z ladder is the default")
 	// A large a would need more than 9u: the builder must refuse, naming the operation.
 	su := setup(t, curves.P224())
-	_, _, err := ladder.NewSchedule(ladder.Paper, -9, curves.P224().B, su.Params)
+	_, _, err := ladder.NewSchedule(ladder.Paper, -9, curves.P224().B(), su.Params)
 	require.ErrorContains(t, err, "above 9u")
-	_, _, err = ladder.NewSchedule(ladder.Kind(9), -3, curves.P224().B, su.Params)
+	_, _, err = ladder.NewSchedule(ladder.Kind(9), -3, curves.P224().B(), su.Params)
 	require.Error(t, err)
 	for _, name := range []string{"coz", "paper", "default"} {
 		k, err := ladder.ParseKind(name)
@@ -181,10 +181,10 @@ func testRNSMatchesOracleStepByStep(t *testing.T, su *ladder.Setup) {
 	{
 		par := su.Params
 		for _, v := range basext.VariantsFor(par) {
-			t.Run(fmt.Sprintf("%s/%v/%d/%v", c.Name, su.Schedule.Kind, par.Bits, v), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%v/%d/%v", c.Name(), su.Schedule.Kind, par.Bits, v), func(t *testing.T) {
 				rng := rand.New(rand.NewSource(2))
 				x, y := randPoint(t, c, rng)
-				k := new(big.Int).Rand(rng, c.N)
+				k := new(big.Int).Rand(rng, c.N())
 				job, err := su.Prepare(x, y, k)
 				require.NoError(t, err)
 				type snap [ladder.NumRegs]*big.Int
@@ -255,19 +255,19 @@ func testLadderAgainstReference(t *testing.T, su *ladder.Setup, items int) {
 	c := su.Curve
 	{
 		for _, v := range basext.VariantsFor(su.Params) {
-			t.Run(fmt.Sprintf("curve=%s/schedule=%s/bits=%d/ext=%s", c.Name, su.Schedule.Kind, su.Params.Bits, v), func(t *testing.T) {
+			t.Run(fmt.Sprintf("curve=%s/schedule=%s/bits=%d/ext=%s", c.Name(), su.Schedule.Kind, su.Params.Bits, v), func(t *testing.T) {
 				rng := rand.New(rand.NewSource(3))
 				var xs, ys, ks []*big.Int
-				for _, k := range edgeScalars(c.N) {
-					xs, ys, ks = append(xs, c.Gx), append(ys, c.Gy), append(ks, k)
+				for _, k := range edgeScalars(c.N()) {
+					xs, ys, ks = append(xs, c.Gx()), append(ys, c.Gy()), append(ks, k)
 				}
 				for range items {
 					x, y := randPoint(t, c, rng)
-					xs, ys, ks = append(xs, x), append(ys, y), append(ks, new(big.Int).Rand(rng, new(big.Int).Lsh(c.N, 2)))
+					xs, ys, ks = append(xs, x), append(ys, y), append(ks, new(big.Int).Rand(rng, new(big.Int).Lsh(c.N(), 2)))
 				}
 				// k = n − 1 on a random point gives −P, and k = 1 gives P itself
 				x, y := randPoint(t, c, rng)
-				xs, ys, ks = append(xs, x, x), append(ys, y, y), append(ks, new(big.Int).Sub(c.N, big.NewInt(1)), big.NewInt(1))
+				xs, ys, ks = append(xs, x, x), append(ys, y, y), append(ks, new(big.Int).Sub(c.N(), big.NewInt(1)), big.NewInt(1))
 				jobs := make([]ladder.Job, len(xs))
 				proj := make([]ladder.Outputs, len(xs))
 				e := su.NewRNSExecutor(v)
@@ -301,7 +301,7 @@ func testLadderAgainstReference(t *testing.T, su *ladder.Setup, items int) {
 func TestZeroX(t *testing.T) {
 	for _, c := range curves.All() {
 		// y² = b: a point with x = 0 exists when b is a square mod p.
-		y := new(big.Int).ModSqrt(new(big.Int).Mod(c.B, c.P), c.P)
+		y := new(big.Int).ModSqrt(new(big.Int).Mod(c.B(), c.P()), c.P())
 		if y == nil {
 			continue
 		}
@@ -316,7 +316,7 @@ func testZeroX(t *testing.T, su *ladder.Setup, y *big.Int) {
 	{
 		x := big.NewInt(0)
 		require.True(t, c.IsOnCurve(x, y))
-		for _, k := range []*big.Int{big.NewInt(1), big.NewInt(2), big.NewInt(12345), new(big.Int).Sub(c.N, big.NewInt(1)), c.N} {
+		for _, k := range []*big.Int{big.NewInt(1), big.NewInt(2), big.NewInt(12345), new(big.Int).Sub(c.N(), big.NewInt(1)), c.N()} {
 			job, err := su.Prepare(x, y, k)
 			require.NoError(t, err)
 			require.NotZero(t, job.X.Sign())
@@ -328,7 +328,7 @@ func testZeroX(t *testing.T, su *ladder.Setup, y *big.Int) {
 			require.NoError(t, err)
 			require.Equal(t, !ok, res[0].Infinity)
 			if ok {
-				require.Equal(t, 0, wx.Cmp(res[0].X), "%s k=%d", c.Name, k)
+				require.Equal(t, 0, wx.Cmp(res[0].X), "%s k=%d", c.Name(), k)
 				require.Equal(t, 0, wy.Cmp(res[0].Y))
 			}
 		}
@@ -346,10 +346,10 @@ func TestLadderScalar(t *testing.T) {
 func testLadderScalar(t *testing.T, su *ladder.Setup) {
 	c := su.Curve
 	{
-		for _, k := range edgeScalars(c.N) {
+		for _, k := range edgeScalars(c.N()) {
 			kp := su.LadderScalar(k)
 			require.Equal(t, su.Bits+1, kp.BitLen(), "k' has exactly t+1 bits")
-			require.Zero(t, new(big.Int).Sub(kp, k).Mod(new(big.Int).Sub(kp, k), c.N).Sign(), "k' ≡ k mod n")
+			require.Zero(t, new(big.Int).Sub(kp, k).Mod(new(big.Int).Sub(kp, k), c.N()).Sign(), "k' ≡ k mod n")
 		}
 	}
 }
@@ -359,7 +359,7 @@ func BenchmarkLadder(b *testing.B) {
 	su := setup(b, c)
 	rng := rand.New(rand.NewSource(4))
 	x, y := randPoint(b, c, rng)
-	k := new(big.Int).Rand(rng, c.N)
+	k := new(big.Int).Rand(rng, c.N())
 	job, err := su.Prepare(x, y, k)
 	require.NoError(b, err)
 	for _, v := range basext.Variants {
@@ -378,30 +378,30 @@ func BenchmarkLadder(b *testing.B) {
 // schedule): Z²(x_Q − x_G), Z²(x_R − x_G), 2Z³y_G and Z·λ, λ the slope of
 // the line through Q and G (the tangent when Q = G).
 func coZState(t *testing.T, c *curves.Curve, j, z *big.Int) [4]*big.Int {
-	p := c.P
-	xq, yq, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, j)
+	p := c.P()
+	xq, yq, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), j)
 	require.NoError(t, err)
 	require.True(t, ok)
-	xr, _, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, new(big.Int).Add(j, big.NewInt(1)))
+	xr, _, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), new(big.Int).Add(j, big.NewInt(1)))
 	require.NoError(t, err)
 	require.True(t, ok)
 	var lam *big.Int
-	if xq.Cmp(c.Gx) == 0 {
-		num := new(big.Int).Mul(c.Gx, c.Gx)
-		num.Mul(num, big.NewInt(3)).Add(num, big.NewInt(c.A))
-		den := new(big.Int).Lsh(c.Gy, 1)
+	if xq.Cmp(c.Gx()) == 0 {
+		num := new(big.Int).Mul(c.Gx(), c.Gx())
+		num.Mul(num, big.NewInt(3)).Add(num, big.NewInt(c.A()))
+		den := new(big.Int).Lsh(c.Gy(), 1)
 		lam = num.Mul(num, den.ModInverse(den, p))
 	} else {
-		num := new(big.Int).Sub(yq, c.Gy)
-		den := new(big.Int).Sub(xq, c.Gx)
+		num := new(big.Int).Sub(yq, c.Gy())
+		den := new(big.Int).Sub(xq, c.Gx())
 		lam = num.Mul(num, den.ModInverse(den.Mod(den, p), p))
 	}
 	z2 := new(big.Int).Mul(z, z)
 	z3 := new(big.Int).Mul(z2, z)
 	return [4]*big.Int{
-		mod(new(big.Int).Mul(z2, new(big.Int).Sub(xq, c.Gx)), p),
-		mod(new(big.Int).Mul(z2, new(big.Int).Sub(xr, c.Gx)), p),
-		mod(new(big.Int).Mul(z3, new(big.Int).Lsh(c.Gy, 1)), p),
+		mod(new(big.Int).Mul(z2, new(big.Int).Sub(xq, c.Gx())), p),
+		mod(new(big.Int).Mul(z2, new(big.Int).Sub(xr, c.Gx())), p),
+		mod(new(big.Int).Mul(z3, new(big.Int).Lsh(c.Gy(), 1)), p),
 		mod(new(big.Int).Mul(z, lam), p),
 	}
 }
@@ -428,21 +428,21 @@ func requireSameScale(t *testing.T, p *big.Int, want, got [4]*big.Int, msg strin
 func TestCoZInitAndLoop(t *testing.T) {
 	for _, c := range curves.All() {
 		su := setupKind(t, c, ladder.CoZ)
-		p, one := c.P, big.NewInt(1)
+		p, one := c.P(), big.NewInt(1)
 		o := su.NewOracle()
-		init := o.Run(c.Gx, one, 0, nil)
-		requireSameScale(t, p, coZState(t, c, one, one), init, c.Name+" init")
+		init := o.Run(c.Gx(), one, 0, nil)
+		requireSameScale(t, p, coZState(t, c, one, one), init, c.Name()+" init")
 		require.Zero(t, init[0].Sign(), "XQG = 0: Q = G")
 
 		rng := rand.New(rand.NewSource(5))
 		for range 40 {
-			j := new(big.Int).Rand(rng, new(big.Int).Rsh(c.N, 2))
+			j := new(big.Int).Rand(rng, new(big.Int).Rsh(c.N(), 2))
 			j.Add(j, one)
 			z := new(big.Int).Rand(rng, p)
 			start := coZState(t, c, j, z)
 			for bit := range 2 {
 				k := big.NewInt(int64(2 + bit)) // one iteration with this bit
-				got := o.Run(c.Gx, k, 1, func(ph ladder.Phase, _, step int) {
+				got := o.Run(c.Gx(), k, 1, func(ph ladder.Phase, _, step int) {
 					if ph == ladder.PhaseInit && step == len(su.Schedule.Init)-1 {
 						for i, r := range su.Schedule.Out {
 							o.Reg(r).Set(start[i])
@@ -452,7 +452,7 @@ func TestCoZInitAndLoop(t *testing.T) {
 				})
 				next := new(big.Int).Lsh(j, 1)
 				next.Add(next, big.NewInt(int64(bit)))
-				requireSameScale(t, p, coZState(t, c, next, one), got, fmt.Sprintf("%s j=%x bit %d", c.Name, j, bit))
+				requireSameScale(t, p, coZState(t, c, next, one), got, fmt.Sprintf("%s j=%x bit %d", c.Name(), j, bit))
 			}
 		}
 	}
@@ -464,8 +464,8 @@ func TestCoZInitAndLoop(t *testing.T) {
 func TestCoZScalarsProof(t *testing.T) {
 	for _, c := range curves.All() {
 		su := setupKind(t, c, ladder.CoZ)
-		require.Equal(t, c.N.BitLen()+1, su.Bits)
-		require.NoError(t, ladder.ProveCoZScalars(c.N, su.Bits))
-		require.Error(t, ladder.ProveCoZScalars(c.N, su.Bits-1))
+		require.Equal(t, c.N().BitLen()+1, su.Bits)
+		require.NoError(t, ladder.ProveCoZScalars(c.N(), su.Bits))
+		require.Error(t, ladder.ProveCoZScalars(c.N(), su.Bits-1))
 	}
 }

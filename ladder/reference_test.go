@@ -48,9 +48,9 @@ func (o *Oracle) Reg(r Reg) *big.Int { return o.regs[r] }
 // Run computes the ladder for base x-coordinate xg and ladder scalar k of t+1
 // bits (see LadderScalar) and returns the schedule's outputs.
 func (o *Oracle) Run(xg, k *big.Int, t int, obs Observer) Outputs {
-	p := o.su.Curve.P
+	p := o.su.Curve.P()
 	o.regs[XG].Mod(xg, p)
-	o.regs[KB].Mod(o.su.Curve.B, p)
+	o.regs[KB].Mod(o.su.Curve.B(), p)
 	run(o, o.su.Schedule, k, t, obs)
 	var out Outputs
 	for i, r := range o.su.Schedule.Out {
@@ -60,7 +60,7 @@ func (o *Oracle) Run(xg, k *big.Int, t int, obs Observer) Outputs {
 }
 
 func (o *Oracle) mulSet(ops []MulOp) {
-	p := o.su.Curve.P
+	p := o.su.Curve.P()
 	for i, op := range ops {
 		o.tmp[i].Mul(o.regs[op.X], o.regs[op.Y]).Mod(o.tmp[i], p)
 	}
@@ -70,7 +70,7 @@ func (o *Oracle) mulSet(ops []MulOp) {
 }
 
 func (o *Oracle) addSet(ops []AddOp) {
-	p := o.su.Curve.P
+	p := o.su.Curve.P()
 	c := new(big.Int)
 	for i, op := range ops {
 		z := o.tmp[i].Set(o.su.Consts.AddPlain[op.Const])
@@ -134,7 +134,7 @@ func (su *Setup) ToAffine(jobs []Job, outs []Outputs) ([]Affine, []error) {
 
 // coZToAffine is affineCoZ in math/big.
 func (su *Setup) coZToAffine(jobs []Job, outs []Outputs) []Affine {
-	p := su.Curve.P
+	p := su.Curve.P()
 	out := make([]Affine, len(jobs))
 	dens := make([]*big.Int, 0, len(jobs))
 	idx := make([]int, 0, len(jobs))
@@ -176,7 +176,7 @@ func (su *Setup) coZToAffine(jobs []Job, outs []Outputs) []Affine {
 // paperToAffine is affinePaper in math/big.
 func (su *Setup) paperToAffine(jobs []Job, outs []Outputs) []Affine {
 	c := su.Curve
-	p := c.P
+	p := c.P()
 	out := make([]Affine, len(jobs))
 	dens := make([]*big.Int, 0, len(jobs))
 	idx := make([]int, 0, len(jobs))
@@ -194,7 +194,7 @@ func (su *Setup) paperToAffine(jobs []Job, outs []Outputs) []Affine {
 		}
 	}
 	batchInvert(dens, p)
-	a := big.NewInt(c.A)
+	a := big.NewInt(c.A())
 	t, u := new(big.Int), new(big.Int)
 	for n, i := range idx {
 		pr, j, inv := outs[i], jobs[i], dens[n]
@@ -213,7 +213,7 @@ func (su *Setup) paperToAffine(jobs []Job, outs []Outputs) []Affine {
 		num := new(big.Int).Mul(xp, j.X)
 		num.Add(num, a)
 		num.Mul(num, t.Add(xp, j.X)).Mod(num, p)
-		num.Add(num, t.Lsh(c.B, 1))
+		num.Add(num, t.Lsh(c.B(), 1))
 		diff := t.Sub(xp, j.X)
 		diff.Mul(diff, diff).Mod(diff, p).Mul(diff, xq)
 		num.Sub(num, diff).Mod(num, p)

@@ -27,6 +27,7 @@ type Setup struct {
 	Bits int
 
 	host  *hostField // field arithmetic for the host conversions
+	order *big.Int   // the group order n, read once from the curve
 	coZ   *coZRule   // the co-Z ladder scalar's choice of multiple of n; nil for Paper
 	bytes *bytesPath // the bytes path's constants; nil when the curve has none
 }
@@ -66,28 +67,28 @@ func NewSetupKind(c *curves.Curve, kind Kind) (*Setup, error) {
 // NewSetupBits builds and proves the ladder of schedule kind for c, in an
 // RNS of channelBits-wide channels (rns.Widths).
 func NewSetupBits(c *curves.Curve, kind Kind, channelBits int) (*Setup, error) {
-	par, err := rns.NewParamsBits(c.P, channelBits)
+	par, err := rns.NewParamsBits(c.P(), channelBits)
 	if err != nil {
-		return nil, fmt.Errorf("ladder: %s: %w", c.Name, err)
+		return nil, fmt.Errorf("ladder: %s: %w", c.Name(), err)
 	}
-	s, k, err := NewSchedule(kind, c.A, c.B, par)
+	s, k, err := NewSchedule(kind, c.A(), c.B(), par)
 	if err != nil {
-		return nil, fmt.Errorf("ladder: %s: %w", c.Name, err)
+		return nil, fmt.Errorf("ladder: %s: %w", c.Name(), err)
 	}
-	bits := c.N.BitLen()
+	bits := c.N().BitLen()
 	if kind == CoZ {
 		bits++
-		if err := ProveCoZScalars(c.N, bits); err != nil {
-			return nil, fmt.Errorf("ladder: %s: %w", c.Name, err)
+		if err := ProveCoZScalars(c.N(), bits); err != nil {
+			return nil, fmt.Errorf("ladder: %s: %w", c.Name(), err)
 		}
 	}
-	host := newHostField(par, c.A, c.B)
+	host := newHostField(par, c.A(), c.B())
 	if host == nil {
-		return nil, fmt.Errorf("ladder: %s: p is outside the host arithmetic's range (2^64, 2^256)", c.Name)
+		return nil, fmt.Errorf("ladder: %s: p is outside the host arithmetic's range (2^64, 2^256)", c.Name())
 	}
-	su := &Setup{Curve: c, Params: par, Tables: basext.NewTables(par), Schedule: s, Consts: k, Bits: bits, host: host}
+	su := &Setup{Curve: c, Params: par, Tables: basext.NewTables(par), Schedule: s, Consts: k, Bits: bits, host: host, order: c.N()}
 	if kind == CoZ {
-		su.coZ = newCoZRule(c.N)
+		su.coZ = newCoZRule(c.N())
 	}
 	su.KB = par.NewElement()
 	if err := par.ToRNS(&su.KB, k.KB); err != nil {
@@ -128,7 +129,7 @@ func (su *Setup) LadderScalar(k *big.Int) *big.Int {
 // ladderScalar is LadderScalar, also returning the fixed result of the
 // co-Z ladder's scalars k ≡ 0 and −1 (mod n).
 func (su *Setup) ladderScalar(k *big.Int) (*big.Int, Fixed) {
-	n := su.Curve.N
+	n := su.order
 	s := new(ladderScalar)
 	kp := s.init()
 	if k.Sign() >= 0 && k.BitLen() <= n.BitLen()+3 {
@@ -255,9 +256,9 @@ func (su *Setup) Prepare(x, y, k *big.Int) (Job, error) {
 	if x.Sign() == 0 {
 		c := su.Curve
 		j.X, j.Y = double(c, x, y)
-		half := new(big.Int).ModInverse(big.NewInt(2), c.N)
+		half := new(big.Int).ModInverse(big.NewInt(2), su.order)
 		k = new(big.Int).Mul(k, half)
-		k.Mod(k, c.N)
+		k.Mod(k, su.order)
 	}
 	j.Scalar, j.Fixed = su.ladderScalar(k)
 	return j, nil
@@ -266,9 +267,9 @@ func (su *Setup) Prepare(x, y, k *big.Int) (Job, error) {
 // double returns 2·(x, y) in affine coordinates, for y ≠ 0 (always true on
 // these prime-order curves).
 func double(c *curves.Curve, x, y *big.Int) (*big.Int, *big.Int) {
-	p := c.P
+	p := c.P()
 	num := new(big.Int).Mul(x, x)
-	num.Mul(num, big.NewInt(3)).Add(num, big.NewInt(c.A))
+	num.Mul(num, big.NewInt(3)).Add(num, big.NewInt(c.A()))
 	den := new(big.Int).Lsh(y, 1)
 	lam := num.Mul(num, den.ModInverse(den.Mod(den, p), p)).Mod(num, p)
 	x2 := new(big.Int).Mul(lam, lam)

@@ -26,7 +26,7 @@ type flatItems struct {
 // parseBytes parses ch's lines (or records) into ch.flat on all cores, then
 // keeps the valid ones, in order.
 func (ch *mulChunk) parseBytes(cd *codec) {
-	n, L := ch.lines, cd.c.ByteLen
+	n, L := ch.lines, cd.c.ByteLen()
 	ch.flat.scalars = resize(ch.flat.scalars, n*L)
 	ch.flat.points = resize(ch.flat.points, n*(1+2*L))
 	each(n, func(_, a, z int) {
@@ -65,7 +65,7 @@ func resize(b []byte, n int) []byte {
 // reduced mod n, an error) takes the *big.Int parser, whose messages the
 // other formats share.
 func (cd *codec) parseInto(scalar, point, text []byte) error {
-	L := cd.c.ByteLen
+	L := cd.c.ByteLen()
 	point[0] = 4
 	if cd.format == Raw {
 		if len(text) != cd.recordSize() {
@@ -83,7 +83,7 @@ func (cd *codec) parseInto(scalar, point, text []byte) error {
 		return err
 	}
 	if k.BitLen() > 8*L {
-		k = new(big.Int).Mod(k, cd.c.N)
+		k = new(big.Int).Mod(k, cd.c.N())
 	}
 	k.FillBytes(scalar)
 	p.X.FillBytes(point[1 : 1+L])
@@ -147,7 +147,7 @@ func hexDigit(c byte) (byte, bool) {
 
 // computeBytes runs a chunk's n valid items through the bytes API.
 func computeBytes(ctx context.Context, eng *ecmul.Engine, r *flatItems, n int, progress func(done, total int)) error {
-	size := 1 + 2*eng.Curve().ByteLen
+	size := 1 + 2*eng.Curve().ByteLen()
 	r.out = resize(r.out, n*size)
 	if cap(r.status) < n {
 		r.status = make([]ecmul.Status, n)
@@ -189,7 +189,7 @@ func formatBytesChunk(cd *codec, ch *mulChunk) {
 			for ch.valid[n] != i {
 				n++
 			}
-			size := 1 + 2*cd.c.ByteLen
+			size := 1 + 2*cd.c.ByteLen()
 			buf = cd.appendBytesResult(buf, ch.flat.status[n], ch.flat.out[n*size+1:(n+1)*size], nil)
 		}
 		ch.out[p], ch.errOut[p] = buf, msgs
@@ -219,7 +219,7 @@ func (cd *codec) reason(ch *mulChunk, i int, st ecmul.Status) error {
 	text := ch.text[sp[0]:sp[1]]
 	var x, y *big.Int
 	if cd.format == Raw {
-		L := cd.c.ByteLen
+		L := cd.c.ByteLen()
 		x, y = new(big.Int).SetBytes(text[L:2*L]), new(big.Int).SetBytes(text[2*L:])
 	} else {
 		p, _, err := cd.parse(string(text))
@@ -237,7 +237,7 @@ func (cd *codec) reason(ch *mulChunk, i int, st ecmul.Status) error {
 // appendBytesResult appends one item's output: a raw record (status ‖ x ‖
 // y, or status ‖ x) or a hex line, from xy (x ‖ y) when st is StatusPoint.
 func (cd *codec) appendBytesResult(dst []byte, st ecmul.Status, xy []byte, err error) []byte {
-	L := cd.c.ByteLen
+	L := cd.c.ByteLen()
 	if cd.format == Raw {
 		size := 1 + L
 		if !cd.xOnly {

@@ -23,7 +23,7 @@ func TestParseIntoMatchesBigParser(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
 	for _, c := range curves.All() {
 		cd := &codec{c: c, format: Hex}
-		L := c.ByteLen
+		L := c.ByteLen()
 		field := func() string {
 			v := new(big.Int).Rand(rng, new(big.Int).Lsh(big.NewInt(1), uint(rng.Intn(8*L+9))))
 			s := v.Text(16)
@@ -55,16 +55,16 @@ func TestParseIntoMatchesBigParser(t *testing.T) {
 			err := cd.parseInto(sc, pt, []byte(line))
 			p, k, wantErr := cd.parse(line)
 			if wantErr != nil {
-				require.EqualError(t, err, wantErr.Error(), "%s: %q", c.Name, line)
+				require.EqualError(t, err, wantErr.Error(), "%s: %q", c.Name(), line)
 				continue
 			}
-			require.NoError(t, err, "%s: %q", c.Name, line)
+			require.NoError(t, err, "%s: %q", c.Name(), line)
 			kk := new(big.Int).Set(k)
 			if kk.BitLen() > 8*L {
-				kk.Mod(kk, c.N)
+				kk.Mod(kk, c.N())
 			}
-			require.Equal(t, kk.FillBytes(make([]byte, L)), sc, "%s: %q scalar", c.Name, line)
-			require.Equal(t, c.EncodeSEC1(p, false), pt, "%s: %q point", c.Name, line)
+			require.Equal(t, kk.FillBytes(make([]byte, L)), sc, "%s: %q scalar", c.Name(), line)
+			require.Equal(t, c.EncodeSEC1(p, false), pt, "%s: %q point", c.Name(), line)
 		}
 	}
 }

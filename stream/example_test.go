@@ -21,7 +21,7 @@ func ExampleMul() {
 		return
 	}
 	defer eng.Close()
-	in := fmt.Sprintf("2 %x %x\n5 1 2\n%x %x %x\n", c.Gx, c.Gy, c.N, c.Gx, c.Gy)
+	in := fmt.Sprintf("2 %x %x\n5 1 2\n%x %x %x\n", c.Gx(), c.Gy(), c.N(), c.Gx(), c.Gy())
 	sum, err := stream.Mul(context.Background(), eng, strings.NewReader(in), os.Stdout, stream.Options{Format: stream.Hex})
 	fmt.Println(sum.Items, "items,", sum.Failed, "failed,", err)
 	// Output:

@@ -47,15 +47,15 @@ var fzEngines = sync.OnceValue(func() map[*curves.Curve]*ecmul.Engine {
 
 // fzOnCurve checks y² = x³ + a·x + b and the ranges from the definitions.
 func fzOnCurve(c *curves.Curve, x, y *big.Int) bool {
-	if x == nil || y == nil || x.Sign() < 0 || y.Sign() < 0 || x.Cmp(c.P) >= 0 || y.Cmp(c.P) >= 0 {
+	if x == nil || y == nil || x.Sign() < 0 || y.Sign() < 0 || x.Cmp(c.P()) >= 0 || y.Cmp(c.P()) >= 0 {
 		return false
 	}
 	if x.Sign() == 0 && y.Sign() == 0 {
 		return false
 	}
-	l := new(big.Int).Exp(y, big.NewInt(2), c.P)
+	l := new(big.Int).Exp(y, big.NewInt(2), c.P())
 	r := new(big.Int).Exp(x, big.NewInt(3), nil)
-	r.Add(r, new(big.Int).Mul(big.NewInt(c.A), x)).Add(r, c.B).Mod(r, c.P)
+	r.Add(r, new(big.Int).Mul(big.NewInt(c.A()), x)).Add(r, c.B()).Mod(r, c.P())
 	return l.Cmp(r) == 0
 }
 
@@ -131,40 +131,40 @@ func FuzzParseLine(f *testing.F) {
 		p, k, err := fzParse(c, fm, line)
 		if err != nil {
 			if p != nil || k != nil {
-				t.Fatalf("%s %s %q: error %v with a value", c.Name, fm, line, err)
+				t.Fatalf("%s %s %q: error %v with a value", c.Name(), fm, line, err)
 			}
 			if msg := oneLine(err.Error()); len(msg) > 256+4*len(line) {
-				t.Fatalf("%s %s %.80q: a %d-byte reason for a %d-byte line", c.Name, fm, line, len(msg), len(line))
+				t.Fatalf("%s %s %.80q: a %d-byte reason for a %d-byte line", c.Name(), fm, line, len(msg), len(line))
 			}
 			return
 		}
 		if p == nil || k == nil || p.X == nil || p.Y == nil {
-			t.Fatalf("%s %s %q: accepted with a missing value", c.Name, fm, line)
+			t.Fatalf("%s %s %q: accepted with a missing value", c.Name(), fm, line)
 		}
 		if k.Sign() < 0 || k.BitLen() > ecmul.MaxScalarBits {
-			t.Fatalf("%s %s %q: accepted scalar %x", c.Name, fm, line, k)
+			t.Fatalf("%s %s %q: accepted scalar %x", c.Name(), fm, line, k)
 		}
 		for _, v := range []*big.Int{p.X, p.Y} {
-			if v.Sign() < 0 || v.Cmp(c.P) >= 0 {
-				t.Fatalf("%s %s %q: accepted coordinate %x, not below p", c.Name, fm, line, v)
+			if v.Sign() < 0 || v.Cmp(c.P()) >= 0 {
+				t.Fatalf("%s %s %q: accepted coordinate %x, not below p", c.Name(), fm, line, v)
 			}
 		}
 		wk, wx, wy, ok := fzFields(c, fm, line)
 		if !ok {
-			t.Fatalf("%s %s %q: accepted a line that does not read as an item", c.Name, fm, line)
+			t.Fatalf("%s %s %q: accepted a line that does not read as an item", c.Name(), fm, line)
 		}
 		if wk.Cmp(k) != 0 || wx.Cmp(p.X) != 0 || wy.Cmp(p.Y) != 0 {
-			t.Fatalf("%s %s %q: parsed (%x, %x, %x), the line says (%x, %x, %x)", c.Name, fm, line, k, p.X, p.Y, wk, wx, wy)
+			t.Fatalf("%s %s %q: parsed (%x, %x, %x), the line says (%x, %x, %x)", c.Name(), fm, line, k, p.X, p.Y, wk, wx, wy)
 		}
 		if fm == SEC1 && !fzOnCurve(c, p.X, p.Y) {
-			t.Fatalf("%s %s %q: accepted a point off the curve", c.Name, fm, line)
+			t.Fatalf("%s %s %q: accepted a point off the curve", c.Name(), fm, line)
 		}
 		res, err := fzEngines()[c].ScalarMult(context.Background(), []*ecmul.Point{p}, []*big.Int{k})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if valid := fzOnCurve(c, p.X, p.Y); valid != (res[0].Err == nil) {
-			t.Fatalf("%s %s %q: point valid: %v, computed: %v (%v)", c.Name, fm, line, valid, res[0].Err == nil, res[0].Err)
+			t.Fatalf("%s %s %q: point valid: %v, computed: %v (%v)", c.Name(), fm, line, valid, res[0].Err == nil, res[0].Err)
 		}
 	})
 }
@@ -205,15 +205,15 @@ func fzFormat(c *curves.Curve, fm Format, k *big.Int, p *curves.Point, style uin
 		}
 		return sep(0) + ks + sep(1) + ps + sep(2)
 	case JSONL:
-		xs := fzSpell(p.X, style>>1, 4*c.ByteLen)
-		ys := fzSpell(p.Y, style>>2, 4*c.ByteLen)
+		xs := fzSpell(p.X, style>>1, 4*c.ByteLen())
+		ys := fzSpell(p.Y, style>>2, 4*c.ByteLen())
 		keys := []string{`"scalar":"` + ks + `"`, `"x":"` + xs + `"`, `"y":"` + ys + `"`}
 		r := int(style>>24) % 3
 		keys = append(keys[r:], keys[:r]...)
 		return sep(0) + "{" + strings.Join(keys, ","+sep(3)) + "}"
 	}
-	xs := fzSpell(p.X, style>>1, 4*c.ByteLen)
-	ys := fzSpell(p.Y, style>>2, 4*c.ByteLen)
+	xs := fzSpell(p.X, style>>1, 4*c.ByteLen())
+	ys := fzSpell(p.Y, style>>2, 4*c.ByteLen())
 	return sep(0) + ks + sep(1) + xs + sep(2) + ys + sep(3)
 }
 
@@ -233,10 +233,10 @@ func FuzzParseLineRoundTrip(f *testing.F) {
 		}
 		k := new(big.Int).SetBytes(kb)
 		s := new(big.Int).SetBytes(sb)
-		if s.Mod(s, c.N).Sign() == 0 {
+		if s.Mod(s, c.N()).Sign() == 0 {
 			s.SetInt64(1)
 		}
-		x, y, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, s)
+		x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), s)
 		if err != nil || !ok {
 			t.Fatal(err)
 		}
@@ -247,23 +247,23 @@ func FuzzParseLineRoundTrip(f *testing.F) {
 		}
 		gp, gk, err := fzParse(c, fm, strings.TrimSpace(line))
 		if err != nil {
-			t.Fatalf("%s %s %q: %v", c.Name, fm, line, err)
+			t.Fatalf("%s %s %q: %v", c.Name(), fm, line, err)
 		}
 		if gk.Cmp(k) != 0 || !gp.Equal(p) {
-			t.Fatalf("%s %s %q: read (%x, %v), wrote (%x, %v)", c.Name, fm, line, gk, gp, k, p)
+			t.Fatalf("%s %s %q: read (%x, %v), wrote (%x, %v)", c.Name(), fm, line, gk, gp, k, p)
 		}
 
 		var out bytes.Buffer
 		failed, err := fzStream(fzEngines()[c], fm, strings.NewReader(line+"\n"), &out, 1)
 		if err != nil || failed != 0 {
-			t.Fatalf("%s %s %q: failed=%d err=%v out=%q", c.Name, fm, line, failed, err, out.String())
+			t.Fatalf("%s %s %q: failed=%d err=%v out=%q", c.Name(), fm, line, failed, err, out.String())
 		}
 		wx, wy, ok, err := c.ReferenceScalarMult(x, y, k)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := "infinity"
-		pad := func(v *big.Int) string { return hex.EncodeToString(v.FillBytes(make([]byte, c.ByteLen))) }
+		pad := func(v *big.Int) string { return hex.EncodeToString(v.FillBytes(make([]byte, c.ByteLen()))) }
 		if ok {
 			switch fm {
 			case SEC1:
@@ -277,7 +277,7 @@ func FuzzParseLineRoundTrip(f *testing.F) {
 			want = `{"infinity":true}`
 		}
 		if got := strings.TrimSuffix(out.String(), "\n"); got != want {
-			t.Fatalf("%s %s %q: mul wrote %q, want %q", c.Name, fm, line, got, want)
+			t.Fatalf("%s %s %q: mul wrote %q, want %q", c.Name(), fm, line, got, want)
 		}
 		if !ok {
 			return
@@ -286,10 +286,10 @@ func FuzzParseLineRoundTrip(f *testing.F) {
 		again := "1 " + pad(wx) + " " + pad(wy)
 		out.Reset()
 		if failed, err := fzStream(fzEngines()[c], Hex, strings.NewReader(again), &out, 1); err != nil || failed != 0 {
-			t.Fatalf("%s %q: failed=%d err=%v", c.Name, again, failed, err)
+			t.Fatalf("%s %q: failed=%d err=%v", c.Name(), again, failed, err)
 		}
 		if got := strings.TrimSuffix(out.String(), "\n"); got != pad(wx)+" "+pad(wy) {
-			t.Fatalf("%s: 1·(%s) = %q", c.Name, again, got)
+			t.Fatalf("%s: 1·(%s) = %q", c.Name(), again, got)
 		}
 	})
 }
@@ -428,8 +428,8 @@ func (r *lazyReader) Read(p []byte) (int, error) {
 // its result, and what mul allocates stays far below the line's size.
 func TestMulHugeLineBoundedMemory(t *testing.T) {
 	c := curves.P224()
-	g := fmt.Sprintf("2 %x %x\n", c.Gx, c.Gy)
-	x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, big.NewInt(2))
+	g := fmt.Sprintf("2 %x %x\n", c.Gx(), c.Gy())
+	x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), big.NewInt(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,7 +464,7 @@ func TestMulHugeLineBoundedMemory(t *testing.T) {
 func TestMulHugeChunkBoundedMemory(t *testing.T) {
 	c := curves.P224()
 	eng := cpuEngine(t, c)
-	in := fmt.Sprintf("2 %x %x\n5 1 2\n", c.Gx, c.Gy)
+	in := fmt.Sprintf("2 %x %x\n5 1 2\n", c.Gx(), c.Gy())
 	var want bytes.Buffer
 	if sum, err := Mul(context.Background(), eng, strings.NewReader(in), &want, Options{}); err != nil || sum.Failed != 1 {
 		t.Fatalf("%v, %d failed", err, sum.Failed)

@@ -94,7 +94,7 @@ func (cd *codec) unit() string {
 }
 
 // recordSize is the length of a raw input record.
-func (cd *codec) recordSize() int { return 3 * cd.c.ByteLen }
+func (cd *codec) recordSize() int { return 3 * cd.c.ByteLen() }
 
 // parseRaw reads a raw record: scalar ‖ x ‖ y, the coordinates checked
 // against p when the engine validates the point.
@@ -102,7 +102,7 @@ func (cd *codec) parseRaw(rec string) (*ecmul.Point, *big.Int, error) {
 	if len(rec) != cd.recordSize() {
 		return nil, nil, fmt.Errorf("a partial record of %d bytes at the end of the input (want %d)", len(rec), cd.recordSize())
 	}
-	L := cd.c.ByteLen
+	L := cd.c.ByteLen()
 	k := new(big.Int).SetBytes([]byte(rec[:L]))
 	x := new(big.Int).SetBytes([]byte(rec[L : 2*L]))
 	y := new(big.Int).SetBytes([]byte(rec[2*L:]))
@@ -146,7 +146,7 @@ func (cd *codec) parseSEC1(line string) (*ecmul.Point, *big.Int, error) {
 	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
 		s = s[2:]
 	}
-	if limit := 2 * (1 + 2*cd.c.ByteLen); len(s) > limit {
+	if limit := 2 * (1 + 2*cd.c.ByteLen()); len(s) > limit {
 		return nil, nil, fmt.Errorf("point: SEC1 hex is %d digits, more than %d", len(s), limit)
 	}
 	b, err := hex.DecodeString(s)
@@ -221,7 +221,7 @@ func (cd *codec) appendHex(dst []byte, v *big.Int) []byte { return AppendCoordin
 // zero-padded to c's field size: how every format writes a coordinate.
 func AppendCoordinate(dst []byte, c *curves.Curve, v *big.Int) []byte {
 	var buf [64]byte
-	return hex.AppendEncode(dst, v.FillBytes(buf[:c.ByteLen]))
+	return hex.AppendEncode(dst, v.FillBytes(buf[:c.ByteLen()]))
 }
 
 // appendResult appends the output line of one item of the SEC1 or JSON

@@ -245,7 +245,7 @@ func benchInputs(c *curves.Curve, batch int) ([]*ecmul.Point, []*big.Int) {
 	s := sampler{c, 1}
 	pool := s.points(streamBenchPoint, 0, min(batch, 1024))
 	rng := s.rng(streamBenchPoint, 1<<61)
-	ks := newScalarSampler(c)
+	ks := newScalarSampler(c.N())
 	pts, scalars := make([]*ecmul.Point, batch), make([]*big.Int, batch)
 	for i := range pts {
 		pts[i], scalars[i] = pool[i%len(pool)], new(big.Int).SetBytes(ks.next(rng))
@@ -257,9 +257,9 @@ var opensslLine = regexp.MustCompile(`ecdh \((nistp\d+)\)\s+[\d.]+s\s+([\d.]+)`)
 
 // opensslPeer runs openssl speed on every core for the curve, if possible.
 func opensslPeer(c *curves.Curve, seconds int) (benchPeer, error) {
-	alg := map[string]string{"P-224": "ecdhp224", "P-256": "ecdhp256"}[c.Name]
+	alg := map[string]string{"P-224": "ecdhp224", "P-256": "ecdhp256"}[c.Name()]
 	if alg == "" {
-		return benchPeer{}, fmt.Errorf("openssl speed has no ECDH test for %s", c.Name)
+		return benchPeer{}, fmt.Errorf("openssl speed has no ECDH test for %s", c.Name())
 	}
 	path, err := exec.LookPath("openssl")
 	if err != nil {
@@ -275,7 +275,7 @@ func opensslPeer(c *curves.Curve, seconds int) (benchPeer, error) {
 		return benchPeer{}, errors.New("openssl speed: no ecdh figure in its output")
 	}
 	ops, _ := strconv.ParseFloat(m[len(m)-1][2], 64)
-	return benchPeer{Curve: c.Name, Name: fmt.Sprintf("openssl speed -multi %d", runtime.NumCPU()), OpsPerSec: ops,
+	return benchPeer{Curve: c.Name(), Name: fmt.Sprintf("openssl speed -multi %d", runtime.NumCPU()), OpsPerSec: ops,
 		Command: "openssl " + strings.Join(args, " ")}, nil
 }
 
@@ -539,7 +539,7 @@ func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []
 
 // timeBytes is timeBatch through Engine.ScalarMultBytes.
 func timeBytes(ctx context.Context, eng *ecmul.Engine, scalars, points []byte, count, reps int) (float64, error) {
-	out := make([]byte, count*(1+2*eng.Curve().ByteLen))
+	out := make([]byte, count*(1+2*eng.Curve().ByteLen()))
 	status := make([]ecmul.Status, count)
 	var times []float64
 	for i := range reps + 1 {
@@ -564,7 +564,7 @@ func timeBytes(ctx context.Context, eng *ecmul.Engine, scalars, points []byte, c
 // benchBytes encodes inputs for the bytes API: big-endian scalars and
 // uncompressed SEC1 points.
 func benchBytes(c *curves.Curve, pts []*ecmul.Point, ks []*big.Int) (scalars, points []byte) {
-	L := c.ByteLen
+	L := c.ByteLen()
 	scalars, points = make([]byte, len(ks)*L), make([]byte, 0, len(pts)*(1+2*L))
 	for i := range ks {
 		ks[i].FillBytes(scalars[i*L : (i+1)*L])
@@ -653,7 +653,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 	maxBatch := slices.Max(cfg.batches)
 	for _, c := range cfg.curves {
 		fmt.Fprintf(stderr, "bench: %s on %s: %d configuration(s) × %d batch size(s), %d timed run(s) each after a warm-up\n",
-			c.Name, backend, len(grid), len(cfg.batches), cfg.reps)
+			c.Name(), backend, len(grid), len(cfg.batches), cfg.reps)
 		allPts, allKs := benchInputs(c, maxBatch)
 		var allScalarBytes, allPointBytes []byte
 		if backend == ecmul.GPU {
@@ -668,7 +668,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 			if eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU}); err == nil {
 				n := min(maxBatch, 1<<16)
 				if ms, err := timeBatch(ctx, eng, allPts[:n], allKs[:n], cfg.reps); err == nil {
-					rep.Peers = append(rep.Peers, benchPeer{Curve: c.Name, Name: fmt.Sprintf("ecmul cpu backend (%d cores)", runtime.NumCPU()),
+					rep.Peers = append(rep.Peers, benchPeer{Curve: c.Name(), Name: fmt.Sprintf("ecmul cpu backend (%d cores)", runtime.NumCPU()),
 						OpsPerSec: float64(n) / (ms / 1e3), Batch: n})
 				} else {
 					fmt.Fprintf(stderr, "ecmul bench: peer skipped: %v\n", err)
@@ -679,13 +679,13 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 		for _, v := range grid {
 			eng, err := ecmul.New(c, v.options(backend, cfg.chunk))
 			if err != nil {
-				fmt.Fprintf(stderr, "ecmul bench: %s %s: %v (configuration skipped)\n", c.Name, v.label(backend), err)
+				fmt.Fprintf(stderr, "ecmul bench: %s %s: %v (configuration skipped)\n", c.Name(), v.label(backend), err)
 				failed++
 				continue
 			}
 			kernelTimes := map[int][][]float64{}
 			for _, batch := range cfg.batches {
-				r := benchResult{Curve: c.Name, Backend: string(eng.Backend()), Batch: batch}
+				r := benchResult{Curve: c.Name(), Backend: string(eng.Backend()), Batch: batch}
 				if backend != ecmul.CPU {
 					r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), v.bits
 				}
@@ -694,16 +694,16 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 				}
 				ms, err := timeBatch(ctx, eng, allPts[:batch], allKs[:batch], cfg.reps)
 				if err != nil {
-					fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: %v (rest of the configuration skipped)\n", c.Name, v.label(backend), batch, err)
+					fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: %v (rest of the configuration skipped)\n", c.Name(), v.label(backend), batch, err)
 					failed++
 					break
 				}
 				r.LatencyMs, r.OpsPerSec = ms, float64(batch)/(ms/1e3)
 				if backend == ecmul.GPU {
-					L := c.ByteLen
+					L := c.ByteLen()
 					ms, err := timeBytes(ctx, eng, allScalarBytes[:batch*L], allPointBytes[:batch*(1+2*L)], batch, cfg.reps)
 					if err != nil {
-						fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: bytes API: %v\n", c.Name, v.label(backend), batch, err)
+						fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: bytes API: %v\n", c.Name(), v.label(backend), batch, err)
 						failed++
 					} else {
 						r.BytesLatencyMs, r.BytesOpsPerSec = ms, float64(batch)/(ms/1e3)
@@ -721,14 +721,14 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 						if ts, err = eng.Diagnostics().KernelTimes(allPts[:kb], allKs[:kb], cfg.reps); err == nil {
 							kernelTimes[kb] = ts
 						} else {
-							fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: kernel timing: %v\n", c.Name, v.label(backend), batch, err)
+							fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: kernel timing: %v\n", c.Name(), v.label(backend), batch, err)
 						}
 					}
 					setKernelFigures(&r, kb, ts)
 				}
 				rep.Results = append(rep.Results, r)
 				fmt.Fprintf(stderr, "[%5.0fs] %s batch=%d: %.3f ms, %.0f op/s end to end\n",
-					time.Since(start).Seconds(), strings.Join(slices.DeleteFunc([]string{c.Name, r.Backend, v.label(backend)},
+					time.Since(start).Seconds(), strings.Join(slices.DeleteFunc([]string{c.Name(), r.Backend, v.label(backend)},
 						func(s string) bool { return s == "" }), " "), batch, r.LatencyMs, r.OpsPerSec)
 			}
 			eng.Close()

@@ -137,9 +137,9 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format str
 		var t []byte
 		switch format {
 		case stream.Raw:
-			t = make([]byte, 2*c.ByteLen)
-			p.X.FillBytes(t[:c.ByteLen])
-			p.Y.FillBytes(t[c.ByteLen:])
+			t = make([]byte, 2*c.ByteLen())
+			p.X.FillBytes(t[:c.ByteLen()])
+			p.Y.FillBytes(t[c.ByteLen():])
 		case stream.SEC1:
 			t = hex.AppendEncode(nil, c.EncodeSEC1(p, compressed))
 		case stream.JSONL:
@@ -153,7 +153,7 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format str
 		return t
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	ks := newScalarSampler(c)
+	ks := newScalarSampler(c.N())
 	line := make([]byte, 0, 512)
 	for range count {
 		line = line[:0]

@@ -51,13 +51,13 @@ func randBits(rng *rand.Rand, bits int) *big.Int {
 
 // randScalar returns a scalar in [1, n).
 func randScalar(rng *rand.Rand, c *curves.Curve) *big.Int {
-	k := new(big.Int).Mod(randBits(rng, c.N.BitLen()+64), new(big.Int).Sub(c.N, big.NewInt(1)))
+	k := new(big.Int).Mod(randBits(rng, c.N().BitLen()+64), new(big.Int).Sub(c.N(), big.NewInt(1)))
 	return k.Add(k, big.NewInt(1))
 }
 
 func randPoint(t *testing.T, rng *rand.Rand, c *curves.Curve) *curves.Point {
 	t.Helper()
-	x, y, ok, err := c.ReferenceScalarMult(c.Gx, c.Gy, randScalar(rng, c))
+	x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), randScalar(rng, c))
 	require.NoError(t, err)
 	require.True(t, ok)
 	return &curves.Point{X: x, Y: y}
@@ -71,7 +71,7 @@ type item struct {
 // fieldHex writes a field element the way the output must: lowercase,
 // exactly 2·ByteLen digits.
 func fieldHex(c *curves.Curve, v *big.Int) string {
-	return hex.EncodeToString(v.FillBytes(make([]byte, c.ByteLen)))
+	return hex.EncodeToString(v.FillBytes(make([]byte, c.ByteLen())))
 }
 
 // expect computes the output line for k·p with the reference oracle.
@@ -125,14 +125,14 @@ func validItems(t *testing.T, rng *rand.Rand, c *curves.Curve, count int) []item
 		var k *big.Int
 		switch i % 10 {
 		case 3:
-			k = new(big.Int).Mul(c.N, big.NewInt(int64(1+rng.IntN(1000)))) // → infinity
+			k = new(big.Int).Mul(c.N(), big.NewInt(int64(1+rng.IntN(1000)))) // → infinity
 		case 5:
 			k = new(big.Int) // 0 → infinity
 		case 7:
 			k = randBits(rng, 257+rng.IntN(256))
-			k.Add(k, c.N)
+			k.Add(k, c.N())
 		case 9:
-			k = new(big.Int).Sub(c.N, big.NewInt(1))
+			k = new(big.Int).Sub(c.N(), big.NewInt(1))
 		default:
 			k = randScalar(rng, c)
 		}
@@ -196,14 +196,14 @@ func mulBackends() []struct {
 }
 
 func curveFlag(c *curves.Curve) string {
-	return map[string]string{"P-224": "p224", "P-256": "p256", "secp256k1": "secp256k1"}[c.Name]
+	return map[string]string{"P-224": "p224", "P-256": "p256", "secp256k1": "secp256k1"}[c.Name()]
 }
 
 func TestMulMatchesReference(t *testing.T) {
 	for _, c := range curves.All() {
 		for _, b := range mulBackends() {
-			t.Run(c.Name+"/"+strings.Join(b.args, " "), func(t *testing.T) {
-				rng := newRNG(uint64(len(b.args)*1000 + c.ByteLen))
+			t.Run(c.Name()+"/"+strings.Join(b.args, " "), func(t *testing.T) {
+				rng := newRNG(uint64(len(b.args)*1000 + c.ByteLen()))
 				items := validItems(t, rng, c, b.items)
 				args := append([]string{"mul", "--curve", curveFlag(c)}, b.args...)
 				code, out, errOut := cli(t, input(rng, items), args...)
@@ -219,7 +219,7 @@ func TestMulOutputFormat(t *testing.T) {
 	c := curves.P256()
 	// 1·(0, √b): a coordinate with leading zero bytes keeps them.
 	small := &curves.Point{X: big.NewInt(0), Y: nil}
-	small.Y = new(big.Int).ModSqrt(c.B, c.P) // (0, √b) is on P-256
+	small.Y = new(big.Int).ModSqrt(c.B(), c.P()) // (0, √b) is on P-256
 	require.NotNil(t, small.Y)
 	in := "1 " + small.X.Text(16) + " " + small.Y.Text(16) + "\n"
 	code, out, errOut := cli(t, in, "mul", "--curve", "p256", "--backend", "cpu")
@@ -234,7 +234,7 @@ func TestMulOutputFormat(t *testing.T) {
 		items := validItems(t, rng, c, 40)
 		code, out, _ := cli(t, input(rng, items), "mul", "--curve", curveFlag(c), "--backend", "cpu")
 		require.Equal(t, exitOK, code)
-		re := regexp.MustCompile(fmt.Sprintf(`^(infinity|[0-9a-f]{%d} [0-9a-f]{%d})$`, 2*c.ByteLen, 2*c.ByteLen))
+		re := regexp.MustCompile(fmt.Sprintf(`^(infinity|[0-9a-f]{%d} [0-9a-f]{%d})$`, 2*c.ByteLen(), 2*c.ByteLen()))
 		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 		require.Len(t, lines, len(items))
 		for _, l := range lines {
@@ -247,7 +247,7 @@ func TestMulOutputFormat(t *testing.T) {
 func invalidItems(t *testing.T, c *curves.Curve) []item {
 	p := randPoint(t, newRNG(11), c)
 	x, y := p.X.Text(16), p.Y.Text(16)
-	pHex := c.P.Text(16)
+	pHex := c.P().Text(16)
 	off := new(big.Int).Add(p.Y, big.NewInt(1))
 	lines := []string{
 		"5 " + x,                  // two fields
@@ -262,7 +262,7 @@ func invalidItems(t *testing.T, c *curves.Curve) []item {
 		"5 0 0",                                            // (0, 0)
 		"5 0x0 0X00",                                       // (0, 0) again
 		"5 " + x + "g " + y,                                // x not hex
-		"5 " + strings.Repeat("0", 4*c.ByteLen+1) + " " + y, // x too long
+		"5 " + strings.Repeat("0", 4*c.ByteLen()+1) + " " + y, // x too long
 		"5,1,2", // one field
 	}
 	items := make([]item, len(lines))
@@ -275,7 +275,7 @@ func invalidItems(t *testing.T, c *curves.Curve) []item {
 func TestMulInvalidLines(t *testing.T) {
 	for _, c := range curves.All() {
 		for _, b := range mulBackends() {
-			t.Run(c.Name+"/"+strings.Join(b.args, " "), func(t *testing.T) {
+			t.Run(c.Name()+"/"+strings.Join(b.args, " "), func(t *testing.T) {
 				rng := newRNG(21)
 				valid := validItems(t, rng, c, 4)
 				bad := invalidItems(t, c)
@@ -309,7 +309,7 @@ func TestMulErrorReasons(t *testing.T) {
 	x, y := p.X.Text(16), p.Y.Text(16)
 	for _, tc := range []struct{ in, reason string }{
 		{"5 " + x, "3 fields"},
-		{"5 " + c.P.Text(16) + " " + y, "not below p"},
+		{"5 " + c.P().Text(16) + " " + y, "not below p"},
 		{"5 " + x + " " + new(big.Int).Add(p.Y, big.NewInt(1)).Text(16), "not on the curve"},
 		{"5 0 0", "(0, 0)"},
 		{"1" + strings.Repeat("0", 128) + " " + x + " " + y, "512 bits"},

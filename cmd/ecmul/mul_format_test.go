@@ -24,16 +24,16 @@ type formatCase struct {
 }
 
 func formatCases(t *testing.T, c *curves.Curve, count int) []formatCase {
-	rng := newRNG(uint64(40 + c.ByteLen))
+	rng := newRNG(uint64(40 + c.ByteLen()))
 	out := make([]formatCase, count)
 	for i := range out {
 		p := randPoint(t, rng, c)
 		k := randScalar(rng, c)
 		switch i % 7 {
 		case 2:
-			k = new(big.Int).Set(c.N) // infinity
+			k = new(big.Int).Set(c.N()) // infinity
 		case 4:
-			k = new(big.Int).Add(c.N, big.NewInt(5)) // ≥ n
+			k = new(big.Int).Add(c.N(), big.NewInt(5)) // ≥ n
 		case 5:
 			k = big.NewInt(1)
 		}
@@ -87,7 +87,7 @@ func TestMulFormats(t *testing.T) {
 					continue
 				}
 				for _, xOnly := range []bool{false, true} {
-					name := fmt.Sprintf("%s/%s/compressed=%v/x-only=%v", c.Name, f, compressed, xOnly)
+					name := fmt.Sprintf("%s/%s/compressed=%v/x-only=%v", c.Name(), f, compressed, xOnly)
 					t.Run(name, func(t *testing.T) {
 						var in, want strings.Builder
 						for i, fc := range cases {
@@ -145,7 +145,7 @@ func TestMulFormatErrors(t *testing.T) {
 	var noY string
 	for v := int64(0); ; v++ {
 		if _, err := c.RecoverY(big.NewInt(v), false); err != nil {
-			noY = fmt.Sprintf("02%0*x", 2*c.ByteLen, v)
+			noY = fmt.Sprintf("02%0*x", 2*c.ByteLen(), v)
 			break
 		}
 	}
@@ -166,7 +166,7 @@ func TestMulFormatErrors(t *testing.T) {
 			{"5 02" + x + y, "want 33"},
 			{"5 04" + x + off, "not on the curve"},
 			{"5 " + noY, "not on the curve"},
-			{"5 04" + fieldHex(c, c.P) + y, "not below p"},
+			{"5 04" + fieldHex(c, c.P()) + y, "not below p"},
 			{"5 0x" + unc[:10] + "zz" + unc[12:], "not hexadecimal"},
 			{"1" + strings.Repeat("0", 128) + " " + cmp, "512 bits"},
 			{long, "longer than 4096 bytes"},

@@ -15,7 +15,7 @@ import (
 
 // rawRecord is scalar ‖ x ‖ y, L bytes each.
 func rawRecord(c *curves.Curve, k, x, y *big.Int) []byte {
-	L := c.ByteLen
+	L := c.ByteLen()
 	rec := make([]byte, 3*L)
 	k.FillBytes(rec[:L])
 	x.FillBytes(rec[L : 2*L])
@@ -28,10 +28,10 @@ func rawRecord(c *curves.Curve, k, x, y *big.Int) []byte {
 // --x-only.
 func TestMulRawMatchesHex(t *testing.T) {
 	for _, c := range curves.All() {
-		name := strings.ToLower(strings.ReplaceAll(c.Name, "-", ""))
+		name := strings.ToLower(strings.ReplaceAll(c.Name(), "-", ""))
 		code, raw, _ := cli(t, "", "gen", "--curve", name, "--n", "40", "--seed", "5", "--format", "raw")
 		require.Equal(t, exitOK, code)
-		require.Len(t, raw, 40*3*c.ByteLen)
+		require.Len(t, raw, 40*3*c.ByteLen())
 		code, text, _ := cli(t, "", "gen", "--curve", name, "--n", "40", "--seed", "5")
 		require.Equal(t, exitOK, code)
 		for _, xOnly := range []bool{false, true} {
@@ -44,9 +44,9 @@ func TestMulRawMatchesHex(t *testing.T) {
 			code, want, _ := cli(t, text, args...)
 			require.Equal(t, exitOK, code)
 			lines := strings.Split(strings.TrimSuffix(want, "\n"), "\n")
-			size := 1 + 2*c.ByteLen
+			size := 1 + 2*c.ByteLen()
 			if xOnly {
-				size = 1 + c.ByteLen
+				size = 1 + c.ByteLen()
 			}
 			require.Len(t, got, len(lines)*size)
 			for i, l := range lines {
@@ -63,18 +63,18 @@ func TestMulRawMatchesHex(t *testing.T) {
 // standard error as "ecmul mul: item N: REASON", its coordinates are zero.
 func TestMulRawFailures(t *testing.T) {
 	c := curves.P224()
-	L := c.ByteLen
+	L := c.ByteLen()
 	var in bytes.Buffer
-	in.Write(rawRecord(c, big.NewInt(2), c.Gx, c.Gy))
-	in.Write(rawRecord(c, big.NewInt(2), c.Gx, new(big.Int).Add(c.Gy, big.NewInt(1)))) // not on the curve
-	in.Write(rawRecord(c, c.N, c.Gx, c.Gy))                                            // infinity
-	in.Write(rawRecord(c, big.NewInt(3), c.P, c.Gy))                                   // x = p
-	in.Write(rawRecord(c, big.NewInt(2), c.Gx, c.Gy)[:L+5])                            // cut short
+	in.Write(rawRecord(c, big.NewInt(2), c.Gx(), c.Gy()))
+	in.Write(rawRecord(c, big.NewInt(2), c.Gx(), new(big.Int).Add(c.Gy(), big.NewInt(1)))) // not on the curve
+	in.Write(rawRecord(c, c.N(), c.Gx(), c.Gy()))                                          // infinity
+	in.Write(rawRecord(c, big.NewInt(3), c.P(), c.Gy()))                                   // x = p
+	in.Write(rawRecord(c, big.NewInt(2), c.Gx(), c.Gy())[:L+5])                            // cut short
 	code, out, errOut := cli(t, in.String(), "mul", "--format", "raw", "--backend", "cpu")
 	require.Equal(t, exitFail, code)
 	size := 1 + 2*L
 	require.Len(t, out, 5*size)
-	wx, wy, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, big.NewInt(2))
+	wx, wy, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), big.NewInt(2))
 	require.NoError(t, err)
 	want := append([]byte{stream.RawPoint}, rawRecord(c, big.NewInt(0), wx, wy)[L:]...)
 	require.Equal(t, want, []byte(out[:size]))

@@ -93,7 +93,7 @@ func streamPattern(t *testing.T, c *curves.Curve) []item {
 			p := randPoint(t, rng, c)
 			k := "0"
 			if i%2 == 1 {
-				k = c.N.Text(16)
+				k = c.N().Text(16)
 			}
 			pattern = append(pattern, item{in: k + " " + p.X.Text(16) + " " + p.Y.Text(16), out: "infinity"})
 		}

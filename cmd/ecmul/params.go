@@ -58,7 +58,7 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	p := su.Params
-	fmt.Fprintf(stdout, "curve %s: p has %d bits\n", c.Name, p.P.BitLen())
+	fmt.Fprintf(stdout, "curve %s: p has %d bits\n", c.Name(), p.P.BitLen())
 	beta, delta := p.KawamuraBeta()
 	bf, _ := beta.Float64()
 	df, _ := delta.Float64()

@@ -29,7 +29,7 @@ func (s sampler) rng(tag, i uint64) *rand.Rand { return rand.New(rand.NewPCG(s.s
 
 // point returns k·G for k uniform in [1, n), drawn by generator (tag, i).
 func (s sampler) point(tag, i uint64) *curves.Point {
-	x, y, _, err := s.c.ReferenceScalarMult(s.c.Gx, s.c.Gy, randNonZero(s.c, s.rng(tag, i)))
+	x, y, _, err := s.c.ReferenceScalarMult(s.c.Gx(), s.c.Gy(), randNonZero(s.c, s.rng(tag, i)))
 	if err != nil {
 		panic(err) // k·G with 0 < k < n is always a point
 	}
@@ -54,10 +54,10 @@ type scalarSampler struct {
 	buf  []byte
 }
 
-func newScalarSampler(c *curves.Curve) *scalarSampler {
-	nb := (c.N.BitLen() + 7) / 8
-	s := &scalarSampler{n: c.N.FillBytes(make([]byte, nb)), buf: make([]byte, nb)}
-	s.mask = byte(0xff >> (8*nb - c.N.BitLen()))
+func newScalarSampler(n *big.Int) *scalarSampler {
+	nb := (n.BitLen() + 7) / 8
+	s := &scalarSampler{n: n.FillBytes(make([]byte, nb)), buf: make([]byte, nb)}
+	s.mask = byte(0xff >> (8*nb - n.BitLen()))
 	return s
 }
 
@@ -88,5 +88,5 @@ func allZero(b []byte) bool {
 }
 
 func randNonZero(c *curves.Curve, rng *rand.Rand) *big.Int {
-	return new(big.Int).SetBytes(newScalarSampler(c).next(rng))
+	return new(big.Int).SetBytes(newScalarSampler(c.N()).next(rng))
 }

@@ -136,14 +136,14 @@ type verifyChunk struct {
 func verifyRun(ctx context.Context, mult scalarMultFunc, cfg verifyConfig, stdout, stderr io.Writer) int {
 	c := cfg.curve
 	refs := "crypto/elliptic"
-	switch c.Name {
-	case curves.P256().Name:
+	switch c.Name() {
+	case curves.P256().Name():
 		refs += ",gnark-crypto"
-	case curves.Secp256k1().Name:
+	case curves.Secp256k1().Name():
 		refs = "gnark-crypto"
 	}
 	refs += ",textbook"
-	fmt.Fprintf(stdout, "verify curve=%s %s n=%d seed=%d chunk=%d references=%s\n", c.Name, cfg.header, cfg.n, cfg.seed, cfg.chunk, refs)
+	fmt.Fprintf(stdout, "verify curve=%s %s n=%d seed=%d chunk=%d references=%s\n", c.Name(), cfg.header, cfg.n, cfg.seed, cfg.chunk, refs)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -236,7 +236,7 @@ func verifyRun(ctx context.Context, mult scalarMultFunc, cfg verifyConfig, stdou
 func checkItem(c *curves.Curve, index int64, p *ecmul.Point, k *big.Int, r *ecmul.Result) (line string, failed bool) {
 	x, y, ok, err := c.ReferenceScalarMult(p.X, p.Y, k)
 	want := refText(c, x, y, ok, err)
-	if c.Name == curves.P256().Name {
+	if c.Name() == curves.P256().Name() {
 		x, y, ok, err := c.GnarkScalarMult(p.X, p.Y, k)
 		if g := refText(c, x, y, ok, err); g != want {
 			return fmt.Sprintf("mismatch index=%d scalar=%x point=%s got=%s want=references-disagree(crypto/elliptic=%s,gnark-crypto=%s)",
@@ -260,7 +260,7 @@ func checkItem(c *curves.Curve, index int64, p *ecmul.Point, k *big.Int, r *ecmu
 
 // refName names curves.ReferenceScalarMult's implementation for c.
 func refName(c *curves.Curve) string {
-	if c.Name == curves.Secp256k1().Name {
+	if c.Name() == curves.Secp256k1().Name() {
 		return "gnark-crypto"
 	}
 	return "crypto/elliptic"
@@ -281,7 +281,7 @@ func resultText(c *curves.Curve, r *ecmul.Result) string {
 		return "error(" + oneLine(msg) + ")"
 	case r.Infinity:
 		return "infinity"
-	case r.X == nil || r.Y == nil || r.X.Sign() < 0 || r.Y.Sign() < 0 || r.X.Cmp(c.P) >= 0 || r.Y.Cmp(c.P) >= 0:
+	case r.X == nil || r.Y == nil || r.X.Sign() < 0 || r.Y.Sign() < 0 || r.X.Cmp(c.P()) >= 0 || r.Y.Cmp(c.P()) >= 0:
 		return fmt.Sprintf("out-of-range(%v,%v)", r.X, r.Y)
 	}
 	return pointText(c, r.X, r.Y)
@@ -315,7 +315,7 @@ func newVerifyItems(c *curves.Curve, seed uint64) *verifyItems {
 
 // edgeScalars are the scalars verify always includes.
 func edgeScalars(c *curves.Curve) []*big.Int {
-	n := c.N
+	n := c.N()
 	one := big.NewInt(1)
 	add := func(a *big.Int, d int64) *big.Int { return new(big.Int).Add(a, big.NewInt(d)) }
 	mul := func(a *big.Int, m int64) *big.Int { return new(big.Int).Mul(a, big.NewInt(m)) }
@@ -338,7 +338,7 @@ func (v *verifyItems) items(lo, hi int64) ([]*ecmul.Point, []*big.Int) {
 	groups := sampler{c, v.seed}.points(streamVerifyPoint, int(g0), int(g1)+1)
 	pts, ks := make([]*ecmul.Point, hi-lo), make([]*big.Int, hi-lo)
 	each(len(pts), func(_, a, b int) {
-		sampler := newScalarSampler(c)
+		sampler := newScalarSampler(c.N())
 		for j := a; j < b; j++ {
 			i := lo + int64(j)
 			pts[j] = groups[i/verifyGroup-g0]

@@ -34,16 +34,16 @@ func TestVerifyBackends(t *testing.T) {
 	}
 	for _, c := range curves.All() {
 		for _, r := range runs {
-			t.Run(c.Name+"/"+strings.Join(r.args, " "), func(t *testing.T) {
+			t.Run(c.Name()+"/"+strings.Join(r.args, " "), func(t *testing.T) {
 				args := append([]string{"verify", "--curve", curveFlag(c), "--n", fmt.Sprint(r.n), "--chunk", "7"}, r.args...)
 				code, out, errOut := cli(t, "", args...)
 				require.Equal(t, exitOK, code, "%s\n%s", out, errOut)
 				require.Empty(t, errOut)
 				lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 				require.Len(t, lines, 3, out)
-				require.Regexp(t, `^verify curve=`+regexp.QuoteMeta(c.Name)+` backend=`, lines[0])
+				require.Regexp(t, `^verify curve=`+regexp.QuoteMeta(c.Name())+` backend=`, lines[0])
 				require.Contains(t, lines[0], fmt.Sprintf(" n=%d seed=1 chunk=7 references=", r.n))
-				if c.Name == "P-256" {
+				if c.Name() == "P-256" {
 					require.Contains(t, lines[0], "references=crypto/elliptic,gnark-crypto")
 				}
 				if strings.Contains(strings.Join(r.args, " "), "rns-cpu") {
@@ -90,7 +90,7 @@ func TestVerifyReportsMismatches(t *testing.T) {
 				},
 				3: func(r *ecmul.Result) { *r = ecmul.Result{Infinity: true} },                     // 3·P is not infinity
 				8: func(r *ecmul.Result) { *r = ecmul.Result{X: big.NewInt(1), Y: big.NewInt(2)} }, // n·P is infinity
-				9: func(r *ecmul.Result) { r.Y = new(big.Int).Add(r.Y, c.P) },
+				9: func(r *ecmul.Result) { r.Y = new(big.Int).Add(r.Y, c.P()) },
 			}}
 			var out, errOut bytes.Buffer
 			cfg := verifyConfig{curve: c, n: 100, seed: 5, chunk: 16, overlap: overlap, header: "backend=test"}
@@ -103,7 +103,7 @@ func TestVerifyReportsMismatches(t *testing.T) {
 			require.NotNil(t, m, out.String())
 			require.Equal(t, []string{"100", "4", "1"}, m[1:])
 
-			w := 2 * c.ByteLen
+			w := 2 * c.ByteLen()
 			line := regexp.MustCompile(fmt.Sprintf(`^mismatch index=(\d+) scalar=[0-9a-f]+ point=[0-9a-f]{%d},[0-9a-f]{%d} got=(.+) want=(\S+)$`, w, w))
 			byIndex := map[string][2]string{}
 			var order []string
@@ -173,7 +173,7 @@ func TestVerifyItems(t *testing.T) {
 			require.NoError(t, c.Validate(pts[i].X, pts[i].Y))
 			require.LessOrEqual(t, ks[i].BitLen(), ecmul.MaxScalarBits)
 			require.GreaterOrEqual(t, ks[i].Sign(), 0)
-			if ks[i].Cmp(c.N) >= 0 {
+			if ks[i].Cmp(c.N()) >= 0 {
 				geN++
 			}
 			if i >= len(edges) {
@@ -220,7 +220,7 @@ func TestVerifyOverlapSameReport(t *testing.T) {
 	var reports []string
 	for _, overlap := range []bool{false, true} {
 		f := &faultyEngine{eng: eng, spoil: map[int64]func(*ecmul.Result){
-			11: func(r *ecmul.Result) { *r = ecmul.Result{X: c.Gx, Y: c.Gy} }, // 2n·P is infinity
+			11: func(r *ecmul.Result) { *r = ecmul.Result{X: c.Gx(), Y: c.Gy()} }, // 2n·P is infinity
 			21: func(r *ecmul.Result) { *r = ecmul.Result{Infinity: true} },
 			90: func(r *ecmul.Result) { r.Infinity, r.X, r.Y = true, nil, nil },
 		}}

@@ -109,7 +109,7 @@ func randValue(rng *rand.Rand, p *big.Int) *big.Int {
 func primes() map[string]*big.Int {
 	m := map[string]*big.Int{}
 	for _, c := range curves.All() {
-		m[c.Name] = c.P
+		m[c.Name()] = c.P()
 	}
 	return m
 }
@@ -366,14 +366,14 @@ func TestArithmeticAgainstBig(t *testing.T) {
 }
 
 func TestNoAllocs(t *testing.T) {
-	f, err := fp.New(curves.P256().P)
+	f, err := fp.New(curves.P256().P())
 	if err != nil {
 		t.Fatal(err)
 	}
 	x, y := f.One(), f.RSquare()
 	var z fp.Element
 	var l [5]uint64
-	v := new(big.Int).Sub(curves.P256().P, big.NewInt(5))
+	v := new(big.Int).Sub(curves.P256().P(), big.NewInt(5))
 	buf := make([]big.Word, fp.WordsPerElement)
 	var out big.Int
 	n := testing.AllocsPerRun(100, func() {
@@ -392,13 +392,13 @@ func TestNoAllocs(t *testing.T) {
 }
 
 func benchField(b *testing.B) (*fp.Field, fp.Element, fp.Element) {
-	f, err := fp.New(curves.P256().P)
+	f, err := fp.New(curves.P256().P())
 	if err != nil {
 		b.Fatal(err)
 	}
 	var x, y fp.Element
-	f.SetBig(&x, curves.P256().Gx)
-	f.SetBig(&y, curves.P256().Gy)
+	f.SetBig(&x, curves.P256().Gx())
+	f.SetBig(&y, curves.P256().Gy())
 	return f, x, y
 }
 
@@ -441,8 +441,8 @@ func BenchmarkInverse(b *testing.B) {
 }
 
 func BenchmarkBigMulMod(b *testing.B) {
-	p := curves.P256().P
-	x, y := new(big.Int).Set(curves.P256().Gx), curves.P256().Gy
+	p := curves.P256().P()
+	x, y := new(big.Int).Set(curves.P256().Gx()), curves.P256().Gy()
 	for b.Loop() {
 		x.Mul(x, y).Mod(x, p)
 	}

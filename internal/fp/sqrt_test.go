@@ -17,7 +17,7 @@ func TestSqrtMatchesBig(t *testing.T) {
 	rng := rand.New(rand.NewSource(61))
 	n := ops() / 20
 	for _, c := range curves.All() {
-		checkSqrt(t, rng, c.Name, c.P, n)
+		checkSqrt(t, rng, c.Name(), c.P(), n)
 	}
 	// Primes p ≡ 1 (mod 4) with 2^s ‖ p − 1 for s = 2, 3, 5, not a multiple of
 	// 8: they take Tonelli–Shanks itself rather than the byte-wise log.
@@ -68,19 +68,19 @@ func checkSqrt(t *testing.T, rng *rand.Rand, name string, p *big.Int, n int) {
 
 func BenchmarkSqrt(b *testing.B) {
 	for _, c := range curves.All() {
-		r := newRef(b, c.P)
-		v := new(big.Int).Rand(rand.New(rand.NewSource(62)), c.P)
-		x := r.elem(new(big.Int).Mod(new(big.Int).Mul(v, v), c.P))
-		b.Run("curve="+c.Name+"/fp", func(b *testing.B) {
+		r := newRef(b, c.P())
+		v := new(big.Int).Rand(rand.New(rand.NewSource(62)), c.P())
+		x := r.elem(new(big.Int).Mod(new(big.Int).Mul(v, v), c.P()))
+		b.Run("curve="+c.Name()+"/fp", func(b *testing.B) {
 			var z = x
 			for b.Loop() {
 				r.f.Sqrt(&z, &x)
 			}
 		})
-		b.Run("curve="+c.Name+"/big", func(b *testing.B) {
-			w := new(big.Int).Mod(new(big.Int).Mul(v, v), c.P)
+		b.Run("curve="+c.Name()+"/big", func(b *testing.B) {
+			w := new(big.Int).Mod(new(big.Int).Mul(v, v), c.P())
 			for b.Loop() {
-				new(big.Int).ModSqrt(w, c.P)
+				new(big.Int).ModSqrt(w, c.P())
 			}
 		})
 	}

@@ -15,10 +15,10 @@ func TestMulMatchesReferences(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for _, c := range curves.All() {
 		g := c.Generator()
-		scalars := []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(2), big.NewInt(3), new(big.Int).Sub(c.N, big.NewInt(1)), c.N,
-			new(big.Int).Add(c.N, big.NewInt(1)), new(big.Int).Lsh(big.NewInt(1), 511)}
+		scalars := []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(2), big.NewInt(3), new(big.Int).Sub(c.N(), big.NewInt(1)), c.N(),
+			new(big.Int).Add(c.N(), big.NewInt(1)), new(big.Int).Lsh(big.NewInt(1), 511)}
 		for range 12 {
-			scalars = append(scalars, new(big.Int).Rand(rng, c.N))
+			scalars = append(scalars, new(big.Int).Rand(rng, c.N()))
 		}
 		for _, k := range scalars {
 			got := Mul(c, g, k)
@@ -28,17 +28,17 @@ func TestMulMatchesReferences(t *testing.T) {
 			}
 			switch {
 			case !ok && got != nil:
-				t.Errorf("%s: %v·G = %v, want infinity", c.Name, k, got)
+				t.Errorf("%s: %v·G = %v, want infinity", c.Name(), k, got)
 			case ok && (got == nil || got.X.Cmp(x) != 0 || got.Y.Cmp(y) != 0):
-				t.Errorf("%s: %v·G = %v, want (%x, %x)", c.Name, k, got, x, y)
+				t.Errorf("%s: %v·G = %v, want (%x, %x)", c.Name(), k, got, x, y)
 			}
 		}
-		neg := &curves.Point{X: g.X, Y: new(big.Int).Sub(c.P, g.Y)}
+		neg := &curves.Point{X: g.X, Y: new(big.Int).Sub(c.P(), g.Y)}
 		if Add(c, g, neg) != nil {
-			t.Errorf("%s: G + (−G) is not infinity", c.Name)
+			t.Errorf("%s: G + (−G) is not infinity", c.Name())
 		}
-		if !Mul(c, g, new(big.Int).Sub(c.N, big.NewInt(1))).Equal(neg) {
-			t.Errorf("%s: (n−1)·G is not −G", c.Name)
+		if !Mul(c, g, new(big.Int).Sub(c.N(), big.NewInt(1))).Equal(neg) {
+			t.Errorf("%s: (n−1)·G is not −G", c.Name())
 		}
 	}
 }
@@ -48,7 +48,7 @@ func TestNoPointX(t *testing.T) {
 	for _, c := range curves.All() {
 		x := NoPointX(c)
 		if _, err := c.RecoverY(x, false); err == nil {
-			t.Errorf("%s: x = %v has a point", c.Name, x)
+			t.Errorf("%s: x = %v has a point", c.Name(), x)
 		}
 		found := false
 		for v := int64(1); v < x.Int64(); v++ {
@@ -57,7 +57,7 @@ func TestNoPointX(t *testing.T) {
 			}
 		}
 		if x.Int64() > 1 && !found {
-			t.Errorf("%s: no x below %v has a point", c.Name, x)
+			t.Errorf("%s: no x below %v has a point", c.Name(), x)
 		}
 	}
 }

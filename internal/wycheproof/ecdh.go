@@ -38,7 +38,7 @@ func PublicSEC1(c *curves.Curve, encoding string, public []byte) ([]byte, error)
 			return nil, err
 		}
 		if pc != c {
-			return nil, fmt.Errorf("public key is on %s, want %s", pc.Name, c.Name)
+			return nil, fmt.Errorf("public key is on %s, want %s", pc.Name(), c.Name())
 		}
 		return point, nil
 	}

@@ -101,8 +101,8 @@ func FuzzParseSPKI(f *testing.F) {
 		p, derr := c.DecodeSEC1(point)
 		switch {
 		case xerr == nil && isEC && derr == nil:
-			if pub.Curve.Params().Name != c.Name || pub.X.Cmp(p.X) != 0 || pub.Y.Cmp(p.Y) != 0 {
-				t.Fatalf("%x: x509 gives %s (%x, %x), ParseSPKI+DecodeSEC1 %s %v", der, pub.Curve.Params().Name, pub.X, pub.Y, c.Name, p)
+			if pub.Curve.Params().Name != c.Name() || pub.X.Cmp(p.X) != 0 || pub.Y.Cmp(p.Y) != 0 {
+				t.Fatalf("%x: x509 gives %s (%x, %x), ParseSPKI+DecodeSEC1 %s %v", der, pub.Curve.Params().Name, pub.X, pub.Y, c.Name(), p)
 			}
 		case xerr == nil && isEC:
 			t.Fatalf("%x: x509 accepts the key, DecodeSEC1 rejects its point: %v", der, derr)

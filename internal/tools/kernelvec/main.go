@@ -48,11 +48,11 @@ func main() {
 	rng := rand.New(rand.NewSource(*seed))
 	jobs := make([]ladder.Job, I)
 	for i := range jobs {
-		k := new(big.Int).Rand(rng, c.N)
+		k := new(big.Int).Rand(rng, c.N())
 		if i < 4 { // edge scalars first: 0, 1, n−1, n
-			k = []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N, big.NewInt(1)), c.N}[i]
+			k = []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N(), big.NewInt(1)), c.N()}[i]
 		}
-		x, y, _, err := c.ReferenceScalarMult(c.Gx, c.Gy, new(big.Int).Add(new(big.Int).Rand(rng, c.N), big.NewInt(1)))
+		x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), new(big.Int).Add(new(big.Int).Rand(rng, c.N()), big.NewInt(1)))
 		if err != nil {
 			log.Fatal(err)
 		}
