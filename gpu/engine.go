@@ -62,8 +62,11 @@ func (st *Stats) add(o Stats) {
 	st.FillMs += o.FillMs
 }
 
-// slot is one stream with its own buffers: two slots let the copies and
-// the kernel of one chunk overlap the host work of the next.
+// slot is one stream with its own buffers. There are slotCount of them:
+// while the GPU copies and computes the chunk of one, the host drains the
+// chunk before it on a second and fills the chunk after it on a third, the
+// drain and the fill running at once so that neither waits for the other's
+// slowest worker.
 type slot struct {
 	stream                    Stream
 	hostIn, hostSc, hostOut   unsafe.Pointer
@@ -95,7 +98,7 @@ type Engine struct {
 	fn     Function
 	sms    int // the device's multiprocessors, over which small chunks spread
 	consts DevicePtr
-	slots  [2]slot
+	slots  [slotCount]slot
 
 	calls   chan func()
 	stopped chan struct{} // closed once the engine's thread has released the context
@@ -105,6 +108,9 @@ type Engine struct {
 	hosts   []unsafe.Pointer
 }
 
+// slotCount is the number of slots: one on the GPU, one draining, one filling.
+const slotCount = 3
+
 // Bounds of Config: a chunk's item count and stride reach the kernel as
 // 32-bit values, and every buffer's size, 4·Chunk·rows bytes, must not wrap.
 const (
@@ -113,7 +119,7 @@ const (
 )
 
 // Open loads the kernel on the device, uploads the constants and allocates
-// two chunks' worth of pinned and device buffers. On error everything
+// slotCount chunks' worth of pinned and device buffers. On error everything
 // already acquired is released.
 func Open(d Driver, cfg Config) (*Engine, error) {
 	if cfg.Chunk <= 0 || cfg.ItemsPerBlock <= 0 || cfg.BlockThreads <= 0 || cfg.InRows <= 0 || cfg.OutRows <= 0 || cfg.ScalarRows <= 0 {
@@ -291,9 +297,9 @@ var ErrClosed = errors.New("gpu: engine closed")
 
 func words(p unsafe.Pointer, n int) []uint32 { return unsafe.Slice((*uint32)(p), n) }
 
-// Run computes a batch in chunks of at most Config.Chunk items on two
-// streams: while the GPU copies and computes one chunk, the host drains the
-// one before and fills the next. It checks ctx between chunks; on any error
+// Run computes a batch in chunks of at most Config.Chunk items on
+// slotCount streams: while the GPU copies and computes one chunk, the host
+// drains the one before and, at the same time, fills the next. It checks ctx between chunks; on any error
 // (a driver call, a Drain, ctx) it stops launching, waits for what is in
 // flight, and returns the first error. Chunks that were not drained have
 // not been reported to the caller. A driver error fails only this Run: the
@@ -322,7 +328,7 @@ func (e *Engine) runOn(ctx context.Context, b Batch, w *work) (Stats, error) {
 	return st, fault
 }
 
-// runChunks takes chunks from w and computes them on the two slots. A
+// runChunks takes chunks from w and computes them on the slots. A
 // driver error takes the device out of the batch and gives the chunks it
 // held back to w (to run on another device, if any); a Drain error or the
 // end of ctx fails the batch. It returns the driver error, once the
@@ -359,15 +365,16 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 			w.fail(err)
 			break
 		}
-		s := &e.slots[c%2]
-		if fault = finish(s); fault != nil {
+		// chunk c−2 (its kernel ran while the host filled chunk c−1) starts
+		// draining, to run beside the fill of chunk c
+		if fault = finish(&e.slots[(c+1)%slotCount]); fault != nil {
 			break
 		}
 		ch, ok, more := w.take(false)
 		if !ok && more {
 			// nothing to take while other chunks are out: finish this
 			// device's own, then wait for one to come back or the end
-			if fault = finish(&e.slots[(c+1)%2]); fault != nil {
+			if fault = finish(&e.slots[(c+2)%slotCount]); fault != nil {
 				break
 			}
 			ch, ok, _ = w.take(true)
@@ -376,7 +383,8 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 			break
 		}
 		n := ch.hi - ch.lo
-		s.awaitDrain()
+		s := &e.slots[c%slotCount]
+		s.awaitDrain() // chunk c−3's, begun beside the fill of chunk c−1
 		t0 := time.Now()
 		b.Fill(ch.lo, ch.hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
 		st.FillMs += msSince(t0)
