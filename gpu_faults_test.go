@@ -110,7 +110,7 @@ var openCalls = []string{"Device", "PrimaryCtxRetain", "CtxSetCurrent", "ModuleL
 func TestGPUFaultEveryCall(t *testing.T) {
 	c := curves.P224()
 	d := faultDriver(t, c)
-	const items, chunk = 7, 2 // four chunks on two streams, the last one short
+	const items, chunk = 7, 2 // four chunks over the slots, the last one short
 	fc := newFaultCase(t, c, items, 0)
 	other := newFaultCase(t, c, items, 1)
 	opts := ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: chunk}}
