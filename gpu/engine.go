@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -49,6 +50,8 @@ type Stats struct {
 	KernelMs float64 // sum of kernel times measured with events
 	CopyMs   float64 // sum of host↔device copy times measured with events
 	FillMs   float64 // host time spent packing inputs
+	DrainMs  float64 // host time spent in Drain, beside the later chunks' work
+	WaitMs   float64 // host time spent waiting for the GPU to finish a chunk
 	WallMs   float64 // the whole Run, drains included
 
 	Devices []DeviceStats // a Pool's Run: each device's share, in the pool's order
@@ -60,6 +63,8 @@ func (st *Stats) add(o Stats) {
 	st.KernelMs += o.KernelMs
 	st.CopyMs += o.CopyMs
 	st.FillMs += o.FillMs
+	st.DrainMs += o.DrainMs
+	st.WaitMs += o.WaitMs
 }
 
 // slot is one stream with its own buffers. There are slotCount of them:
@@ -335,14 +340,17 @@ func (e *Engine) runOn(ctx context.Context, b Batch, w *work) (Stats, error) {
 // device's drains are over.
 func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) error {
 	var drains sync.WaitGroup
+	var drainNs atomic.Int64
 	// finish waits for slot s, times it and hands its outputs to a drain.
 	finish := func(s *slot) error {
 		if !s.busy {
 			return nil
 		}
+		t0 := time.Now()
 		if err := e.d.StreamSynchronize(s.stream); err != nil {
 			return err
 		}
+		st.WaitMs += msSince(t0)
 		s.busy = false
 		e.timeSlot(s, st)
 		n := s.hi - s.lo
@@ -353,9 +361,11 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		s.drained = drained
 		drains.Go(func() {
 			defer close(drained)
+			t0 := time.Now()
 			if err := b.Drain(lo, hi, out); err != nil {
 				w.fail(err)
 			}
+			drainNs.Add(time.Since(t0).Nanoseconds())
 		})
 		return nil
 	}
@@ -407,6 +417,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		w.deviceFailed(fault, held)
 	}
 	drains.Wait()
+	st.DrainMs += float64(drainNs.Load()) / 1e6
 	for i := range e.slots {
 		e.slots[i].drained = nil
 	}

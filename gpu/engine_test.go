@@ -71,6 +71,8 @@ func TestEngineChunksMatchCPUTwin(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 3, st.Chunks, "8 items in chunks of 3")
 	require.Equal(t, f.want, got)
+	require.Positive(t, st.DrainMs, "the drains are timed")
+	require.GreaterOrEqual(t, st.WallMs, st.FillMs+st.WaitMs, "the fills and waits lie within the Run")
 	require.Equal(t, []string{f.cfg.Entry}, f.d.FunctionNames())
 	require.NoError(t, eng.Close())
 	require.Zero(t, f.d.Live(), "everything released")

@@ -87,6 +87,8 @@ type benchResult struct {
 	KernelOps      float64 `json:"kernel_ops_per_s,omitempty"`
 	KernelBatch    int     `json:"kernel_batch,omitempty"`
 	FillMs         float64 `json:"fill_ms,omitempty"`
+	DrainMs        float64 `json:"drain_ms,omitempty"`
+	WaitMs         float64 `json:"wait_ms,omitempty"`
 	CopyMs         float64 `json:"copy_ms,omitempty"`
 	GPUPipelineMs  float64 `json:"gpu_pipeline_ms,omitempty"`
 	RatioToPeer    float64 `json:"ratio_to_best_peer,omitempty"`
@@ -710,7 +712,8 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 					}
 				}
 				if st, ok := eng.Diagnostics().LastBatch(); ok {
-					r.FillMs, r.CopyMs, r.GPUPipelineMs = st.FillMs, st.CopyMs, st.WallMs
+					r.FillMs, r.DrainMs, r.WaitMs = st.FillMs, st.DrainMs, st.WaitMs
+					r.CopyMs, r.GPUPipelineMs = st.CopyMs, st.WallMs
 					r.GPUs, r.PerDevice = len(st.Devices), sharesOf(st)
 				}
 				if backend == ecmul.GPU {
