@@ -31,12 +31,11 @@ type hostField struct {
 	twoB   fp.Element   // 2b
 }
 
-// crtChannel is channel j of B for the CRT: ξ_j = |r_j·|M_j^{-1}|_{m_j}|_{m_j}
-// and M_j·M^{-1}·R² mod p, ξ_j's weight in the sum.
+// crtChannel is channel j of B for the CRT: the weights of its residue in
+// the estimate β and, as λ_j·M^{-1}·R² mod p, in the sum (Params.FromRNS).
 type crtChannel struct {
-	inv, m, recip uint64
-	recipF        float64 // 1/m_j, as FromRNS weighs ξ_j
-	w             [fp.Limbs]uint64
+	frac float64
+	w    [fp.Limbs]uint64
 }
 
 // inChannel is one channel of B or B̃ for the input conversion: w[k] is
@@ -78,13 +77,9 @@ func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
 		return limbsOf(t.Mod(t, p))
 	}
 	mInv := new(big.Int).ModInverse(par.B.M, p)
-	for _, mod := range par.B.Moduli {
-		mj := big.NewInt(int64(mod.M))
-		part := new(big.Int).Quo(par.B.M, mj)
-		inv := new(big.Int).ModInverse(part, mj).Uint64()
-		m := uint64(mod.M)
-		w := elem(new(big.Int).Mul(part, mInv))
-		h.crt = append(h.crt, crtChannel{inv: inv, m: m, recip: ^uint64(0) / m, recipF: mod.Recip(), w: w})
+	for j := range par.B.Moduli {
+		w := elem(new(big.Int).Mul(par.CRTLift(j), mInv))
+		h.crt = append(h.crt, crtChannel{frac: par.CRTFraction(j), w: w})
 	}
 	h.negM = elem(big.NewInt(-1))
 
@@ -132,29 +127,29 @@ func limbsOf(x *big.Int) [fp.Limbs]uint64 {
 // crtToField sets z to the field form (internal/fp's Montgomery form) of
 // X·M^{-1} mod p, X the value whose B residues are r (len n): the plain value
 // of an RNS Montgomery output. X is computed exactly as Params.FromRNS does,
-// for any residues: X = Σ ξ_j·M_j − α·M with the same ξ_j and the same
-// float64 α (same operations in the same order), so
+// for any words: X = Σ r_j·λ_j − β·M with the same float64 β (same
+// operations in the same order), so
 //
-//	X·M^{-1}·R² ≡ S = Σ ξ_j·(M_j·M^{-1}·R² mod p) + α·(−R² mod p)   (mod p)
+//	X·M^{-1}·R² ≡ S = Σ r_j·(λ_j·M^{-1}·R² mod p) + β·(−R² mod p)   (mod p)
 //
 // and one Montgomery reduction of S gives X·M^{-1}·R mod p. Each term is a
-// word below 2^30 (ξ_j < m_j <= 2^30, α <= n) times four limbs below p, and
-// S < (n+1)·2^30·p < 2^293 for n <= 64: the five limbs that fp.Reduce5
+// word (r_j < 2^32, β < n·2^32 + 1) times four limbs below p, and
+// S < (2n+1)·2^32·p < 2^300 for every n that Verify admits: the five limbs that fp.Reduce5
 // takes hold every partial sum, so the top limb takes the carries without
-// overflowing.
+// overflowing. No channel is reduced on the way.
 func (h *hostField) crtToField(z *fp.Element, r []uint32) {
 	n := len(h.crt)
 	r = r[:n]
 	var s0, s1, s2, s3, s4, c uint64
 	var frac float64
-	// term j < n is ξ_j times its weight, term n is α times −R² mod p
+	// term j < n is r_j times its weight, term n is β times −R² mod p
 	for j := 0; j <= n; j++ {
 		var d uint64
 		var w *[fp.Limbs]uint64
 		if j < n {
 			ch := &h.crt[j]
-			d = barrett(uint64(r[j])*ch.inv, ch.m, ch.recip)
-			frac += float64(d) * ch.recipF
+			d = uint64(r[j])
+			frac += float64(r[j]) * ch.frac
 			w = &ch.w
 		} else {
 			d = uint64(int64(math.Floor(frac + 0.25)))

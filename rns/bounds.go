@@ -63,8 +63,13 @@ func (p *Params) Bounds() []Bound {
 	} else {
 		bs = append(bs, p.tensorBounds()...)
 	}
-	// Host CRT estimates α with float64 and needs X/M < 1/4 for every converted X < 9u.
-	bs = append(bs, lt("CRT α estimate", "4·9u < M", new(big.Int).Lsh(p.AddBound, 2), p.B.M))
+	// FromRNS (and the host's CRT) estimates β in float64: exact when every
+	// converted X < 9u has X/M < 1/4 and the float error E < n·(n+2)·2^-21
+	// (n products of 2^-20 each, n sums below n·2^32 of n·2^-21 each) stays
+	// below 1/4.
+	bs = append(bs, lt("CRT β estimate", "4·9u < M", new(big.Int).Lsh(p.AddBound, 2), p.B.M))
+	bs = append(bs, lt("CRT β float error", "n·(n+2) < 2^19: the float64 sum errs by less than 1/4",
+		big.NewInt(int64(p.N*(p.N+2))), big.NewInt(1<<19)))
 	// Fold reduction: after MaxFolds folds every input of the reduction (a
 	// 32-bit value, or c'·hi + lo of a 64-bit one for wide channels) is below 2m.
 	what := "32 bits"

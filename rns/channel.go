@@ -57,11 +57,6 @@ func (m Modulus) reductionInput() uint64 {
 }
 
 // wideHighWeight returns 2^32 mod m = 2^(32−Bits)·c for a wide channel.
-// Recip returns 1/m rounded to float64: the weight of a CRT coefficient in
-// the estimate of α (FromRNS), a product rather than a division so that
-// its time does not depend on the coefficient on any CPU.
-func (m Modulus) Recip() float64 { return 1 / float64(m.M) }
-
 func (m Modulus) wideHighWeight() uint64 { return uint64(m.C) << (32 - m.Bits) }
 
 func (m Modulus) lowMask() uint64 { return 1<<m.Bits - 1 }

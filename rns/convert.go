@@ -45,6 +45,8 @@ func (z *Element) Equal(x *Element) bool {
 // crt holds the constants of binary ↔ RNS conversion and of the Montgomery domain.
 type crt struct {
 	bInv   []uint32   // |M_j^{-1}|_{m_j}: residue → CRT coefficient ξ_j in B
+	bFrac  []float64  // |M_j^{-1}|_{m_j}/m_j rounded: a residue's weight in FromRNS's estimate
+	bLift  []*big.Int // |M_j^{-1}|_{m_j}·M_j: a residue's weight in FromRNS's sum
 	btInv  []uint32   // |M̃_j^{-1}|_{m̃_j}: residue → stored ξ̃_j in B̃
 	bPart  []*big.Int // M_j = M/m_j
 	mont   *big.Int   // M mod p: Montgomery form of 1
@@ -56,8 +58,11 @@ func newCRT(p *Params) *crt {
 	for _, mod := range p.B.Moduli {
 		mj := big.NewInt(int64(mod.M))
 		part := new(big.Int).Quo(p.B.M, mj)
+		inv := new(big.Int).ModInverse(part, mj)
 		c.bPart = append(c.bPart, part)
-		c.bInv = append(c.bInv, uint32(new(big.Int).ModInverse(part, mj).Uint64()))
+		c.bInv = append(c.bInv, uint32(inv.Uint64()))
+		c.bFrac = append(c.bFrac, float64(inv.Uint64())/float64(mod.M))
+		c.bLift = append(c.bLift, inv.Mul(inv, part))
 	}
 	for _, mod := range p.BT.Moduli {
 		mj := big.NewInt(int64(mod.M))
@@ -106,24 +111,38 @@ func (p *Params) ToRNS(z *Element, x *big.Int) error {
 
 // FromRNS returns the integer whose B residues are b, provided it is below
 // M/4: every value the ladder produces is below 9u, and Verify proves
-// 4·9u < M. X = Σ ξ_j·M_j − α·M with ξ_j = |b_j·M_j^{-1}|_{m_j} and
-// α = ⌊Σ ξ_j/m_j + 1/4⌋: since Σ ξ_j/m_j = α + X/M with X/M < 1/4, and
-// float64, summing the n products ξ_j·Recip(m_j) (each below 1), errs by
-// less than 3n²·2^-53, the estimate is exact.
+// 4·9u < M. It sums whole words, with no reduction per channel:
+// X = Σ b_j·λ_j − β·M with λ_j = |M_j^{-1}|_{m_j}·M_j (CRTLift) and
+// β = ⌊Σ b_j·f_j + 1/4⌋, f_j = |M_j^{-1}|_{m_j}/m_j rounded (CRTFraction).
+// Writing b_j·|M_j^{-1}|_{m_j} = ξ_j + q_j·m_j, Σ b_j·λ_j = X + (α + Σ q_j)·M
+// and Σ b_j·|M_j^{-1}|_{m_j}/m_j = α + Σ q_j + X/M with 0 <= X/M < 1/4.
+// The float64 sum errs by less than n·(n+2)·2^-21 (each product, below
+// 2^32, by 2^-20 with f_j's own rounding; each partial sum, below n·2^32, by
+// n·2^-21), below 1/4 as Verify proves ("CRT β float error"), so
+// β = α + Σ q_j exactly. For any words b_j < 2^32
+// FromRNS returns this formula's value, and the host's conversions compute
+// the same one.
 func (p *Params) FromRNS(b []uint32) *big.Int {
 	c := p.conversions()
 	x := new(big.Int)
 	t := new(big.Int)
 	var frac float64
-	for j, mod := range p.B.Moduli {
-		xi := uint64(b[j]) * uint64(c.bInv[j]) % uint64(mod.M)
-		frac += float64(xi) * mod.Recip()
-		t.SetUint64(xi)
-		x.Add(x, t.Mul(t, c.bPart[j]))
+	for j := range p.B.Moduli {
+		frac += float64(b[j]) * c.bFrac[j]
+		t.SetUint64(uint64(b[j]))
+		x.Add(x, t.Mul(t, c.bLift[j]))
 	}
-	alpha := int64(math.Floor(frac + 0.25))
-	return x.Sub(x, t.Mul(big.NewInt(alpha), p.B.M))
+	beta := int64(math.Floor(frac + 0.25))
+	return x.Sub(x, t.Mul(big.NewInt(beta), p.B.M))
 }
+
+// CRTFraction returns f_j = |M_j^{-1}|_{m_j}/m_j rounded to float64, the
+// weight of channel j's residue in the estimate of FromRNS.
+func (p *Params) CRTFraction(j int) float64 { return p.conversions().bFrac[j] }
+
+// CRTLift returns λ_j = |M_j^{-1}|_{m_j}·M_j, the weight of channel j's
+// residue in the sum of FromRNS.
+func (p *Params) CRTLift(j int) *big.Int { return new(big.Int).Set(p.conversions().bLift[j]) }
 
 // FromRNSExact returns the integer below M whose B residues are b, by the
 // CRT with a full reduction mod M: slower than FromRNS, valid on the whole range.
