@@ -134,9 +134,9 @@ func limbsOf(x *big.Int) [fp.Limbs]uint64 {
 //
 // and one Montgomery reduction of S gives X·M^{-1}·R mod p. Each term is a
 // word (r_j < 2^32, β < n·2^32 + 1) times four limbs below p, and
-// S < (2n+1)·2^32·p < 2^300 for every n that Verify admits: the five limbs that fp.Reduce5
-// takes hold every partial sum, so the top limb takes the carries without
-// overflowing. No channel is reduced on the way.
+// S < (2n+1)·2^32·p < 2^300 for every n that Verify admits: the five limbs
+// that fp.Reduce5 takes hold every partial sum, so the top limb takes the
+// carries without overflowing. No channel is reduced on the way.
 func (h *hostField) crtToField(z *fp.Element, r []uint32) {
 	n := len(h.crt)
 	r = r[:n]
