@@ -144,18 +144,6 @@ func (p *Params) CRTFraction(j int) float64 { return p.conversions().bFrac[j] }
 // residue in the sum of FromRNS.
 func (p *Params) CRTLift(j int) *big.Int { return new(big.Int).Set(p.conversions().bLift[j]) }
 
-// FromRNSExact returns the integer below M whose B residues are b, by the
-// CRT with a full reduction mod M: slower than FromRNS, valid on the whole range.
-func (p *Params) FromRNSExact(b []uint32) *big.Int {
-	c := p.conversions()
-	x, t := new(big.Int), new(big.Int)
-	for j, mod := range p.B.Moduli {
-		t.SetUint64(uint64(b[j]) * uint64(c.bInv[j]) % uint64(mod.M))
-		x.Add(x, t.Mul(t, c.bPart[j]))
-	}
-	return x.Mod(x, p.B.M)
-}
-
 // ToMont returns x·M mod p, the Montgomery form of x (x taken mod p).
 func (p *Params) ToMont(x *big.Int) *big.Int {
 	z := new(big.Int).Mul(x, p.conversions().mont)

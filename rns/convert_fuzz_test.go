@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rnsec/ecmul/internal/crtref"
 	"github.com/rnsec/ecmul/rns"
 )
 
@@ -59,9 +60,9 @@ func residueOK(b []uint32, basis rns.Basis) bool {
 //   - ToRNS accepts exactly 0 <= x < min(M, M̃), leaves its output untouched
 //     otherwise, and writes canonical residues: x mod m_j in B,
 //     ξ̃_j with ξ̃_j·M̃_j ≡ x (mod m̃_j) in B̃, x mod m_e;
-//   - FromRNSExact inverts it on the whole range, FromRNS below M/4 (every
+//   - crtref.Exact inverts it on the whole range, FromRNS below M/4 (every
 //     value the ladder converts is below 9u, which Verify puts below M/4);
-//   - on arbitrary canonical residues, FromRNSExact returns the value below
+//   - on arbitrary canonical residues, crtref.Exact returns the value below
 //     M with those residues, and FromRNS a value congruent to it mod M,
 //     equal to it when it is below M/4;
 //   - the Montgomery domain round trip holds for every x.
@@ -138,8 +139,8 @@ func FuzzRNSConversion(f *testing.F) {
 		if want := r.Mod(x, big.NewInt(int64(par.Me()))).Uint64(); uint64(z.E) != want {
 			t.Fatalf("x=%x: m_e channel is %d, want %d", x, z.E, want)
 		}
-		if got := par.FromRNSExact(z.B); got.Cmp(x) != 0 {
-			t.Fatalf("FromRNSExact(ToRNS(%x)) = %x", x, got)
+		if got := crtref.Exact(par, z.B); got.Cmp(x) != 0 {
+			t.Fatalf("crtref.Exact(ToRNS(%x)) = %x", x, got)
 		}
 		if x.Cmp(new(big.Int).Rsh(par.B.M, 2)) < 0 {
 			if got := par.FromRNS(z.B); got.Cmp(x) != 0 {
@@ -167,19 +168,19 @@ func fuzzResidues(t *testing.T, par *rns.Params, data []byte) {
 	if !residueOK(b, par.B) {
 		t.Fatal("residues not canonical")
 	}
-	exact := par.FromRNSExact(b)
+	exact := crtref.Exact(par, b)
 	if exact.Sign() < 0 || exact.Cmp(par.B.M) >= 0 {
-		t.Fatalf("FromRNSExact(%v) = %x, outside [0, M)", b, exact)
+		t.Fatalf("crtref.Exact(%v) = %x, outside [0, M)", b, exact)
 	}
 	r := new(big.Int)
 	for j, m := range par.B.Moduli {
 		if got := r.Mod(exact, big.NewInt(int64(m.M))).Uint64(); got != uint64(b[j]) {
-			t.Fatalf("FromRNSExact(%v) = %x: channel %d is %d", b, exact, j, got)
+			t.Fatalf("crtref.Exact(%v) = %x: channel %d is %d", b, exact, j, got)
 		}
 	}
 	fast := par.FromRNS(b)
 	if d := new(big.Int).Sub(fast, exact); d.Mod(d, par.B.M).Sign() != 0 {
-		t.Fatalf("FromRNS(%v) = %x is not FromRNSExact = %x mod M", b, fast, exact)
+		t.Fatalf("FromRNS(%v) = %x is not crtref.Exact = %x mod M", b, fast, exact)
 	}
 	if exact.Cmp(new(big.Int).Rsh(par.B.M, 2)) < 0 && fast.Cmp(exact) != 0 {
 		t.Fatalf("FromRNS(%v) = %x, want %x (below M/4)", b, fast, exact)

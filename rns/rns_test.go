@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rnsec/ecmul/internal/crtref"
 	"github.com/rnsec/ecmul/rns"
 )
 
@@ -216,7 +217,7 @@ func TestConversions(t *testing.T) {
 				}
 				require.Equal(t, new(big.Int).Mod(x, big.NewInt(int64(par.Me()))).Uint64(), uint64(e.E))
 				require.Equal(t, 0, x.Cmp(par.FromRNS(e.B)), "FromRNS(%x)", x)
-				require.Equal(t, 0, x.Cmp(par.FromRNSExact(e.B)))
+				require.Equal(t, 0, x.Cmp(crtref.Exact(par, e.B)))
 			}
 			// The exact CRT covers the whole range of B.
 			top := new(big.Int).Sub(par.B.M, big.NewInt(1))
@@ -224,7 +225,7 @@ func TestConversions(t *testing.T) {
 			require.Error(t, par.ToRNS(&e, big.NewInt(-1)))
 			if top.Cmp(par.BT.M) < 0 {
 				require.NoError(t, par.ToRNS(&e, top))
-				require.Equal(t, 0, top.Cmp(par.FromRNSExact(e.B)))
+				require.Equal(t, 0, top.Cmp(crtref.Exact(par, e.B)))
 			}
 			// Montgomery domain round trip.
 			for _, x := range vals[:200] {
@@ -326,7 +327,7 @@ func TestWideConversions(t *testing.T) {
 		for _, x := range xs {
 			require.NoError(t, par.ToRNS(&el, x))
 			require.Equal(t, 0, x.Cmp(par.FromRNS(el.B)), "%s: %x", name, x)
-			require.Equal(t, 0, x.Cmp(par.FromRNSExact(el.B)), "%s: %x", name, x)
+			require.Equal(t, 0, x.Cmp(crtref.Exact(par, el.B)), "%s: %x", name, x)
 		}
 	}
 }
