@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/rnsec/ecmul/internal/fp"
 )
@@ -31,14 +32,15 @@ func (su *Setup) Finish(jobs []Job, outs []Channels) ([]Affine, []error) {
 		panic(fmt.Sprintf("ladder: Finish with %d jobs and %d outputs", len(jobs), len(outs)))
 	}
 	h := su.host
-	pr := make([]fp.Element, 4*len(jobs))
+	scr := h.scratch(len(jobs))
+	defer h.scratchPool.Put(scr)
 	for i := range outs {
 		for v := range outs[i] {
-			h.crtToField(&pr[4*i+v], outs[i][v])
+			h.crtToField(&scr.pr[4*i+v], outs[i][v])
 		}
 	}
 	a := newAffineOut(h, len(jobs))
-	su.affine(h, len(jobs), jobBases{h.f, jobs}, pr, a)
+	su.affine(h, len(jobs), jobBases{h.f, jobs}, scr, a)
 	return a.out, a.errs
 }
 
@@ -56,19 +58,25 @@ func (su *Setup) FinishOutput(jobs []Job, out []uint32, stride int, cols []int) 
 		return cols[k]
 	}
 	h := su.host
-	pr := su.gatherOutputs(h, len(jobs), out, stride, col)
+	scr := h.scratch(len(jobs))
+	defer h.scratchPool.Put(scr)
+	su.gatherOutputs(h, scr.pr, out, stride, col)
 	a := newAffineOut(h, len(jobs))
-	su.affine(h, len(jobs), jobBases{h.f, jobs}, pr, a)
+	su.affine(h, len(jobs), jobBases{h.f, jobs}, scr, a)
 	return a.out, a.errs
 }
 
-// gatherOutputs reads the four outputs of count items from the kernel's
+// gatherOutputs reads the four outputs of len(pr)/4 items from the kernel's
 // output array, item k in column col(k), into field elements.
-func (su *Setup) gatherOutputs(h *hostField, count int, out []uint32, stride int, col func(int) int) []fp.Element {
+func (su *Setup) gatherOutputs(h *hostField, pr []fp.Element, out []uint32, stride int, col func(int) int) {
 	n := su.Params.N
-	pr := make([]fp.Element, 4*count)
-	r := make([]uint32, n)
-	for k := range count {
+	var buf [maxInline]uint32
+	r := buf[:]
+	if n > len(buf) {
+		r = make([]uint32, n)
+	}
+	r = r[:n]
+	for k := range len(pr) / 4 {
 		i := col(k)
 		for v := range 4 {
 			rows := out[v*n*stride+i:]
@@ -78,7 +86,6 @@ func (su *Setup) gatherOutputs(h *hostField, count int, out []uint32, stride int
 			h.crtToField(&pr[4*k+v], r)
 		}
 	}
-	return pr
 }
 
 // Outcome is what the finish of an Item gave.
@@ -103,8 +110,33 @@ func (su *Setup) FinishItems(items []Item, out []uint32, stride int, cols []int,
 		return cols[k]
 	}
 	h := su.host
-	pr := su.gatherOutputs(h, len(items), out, stride, col)
-	su.affine(h, len(items), itemBases(items), pr, &bytesOut{f: h.f, size: su.Curve.ByteLen(), emit: emit})
+	scr := h.scratch(len(items))
+	defer h.scratchPool.Put(scr)
+	su.gatherOutputs(h, scr.pr, out, stride, col)
+	su.affine(h, len(items), itemBases(items), scr, &bytesOut{f: h.f, size: su.Curve.ByteLen(), emit: emit})
+}
+
+// finishScratch is the working memory of one finish call: the outputs as
+// field elements and the state between the passes of the batched inversion.
+// hostField pools it, so that a batch's chunks reuse it.
+type finishScratch struct {
+	pr    []fp.Element // the four outputs of each item
+	coZ   []coZScratch
+	paper []affineScratch
+	idx   []int
+}
+
+// scratch returns working memory for count items from h's pool.
+func (h *hostField) scratch(count int) *finishScratch {
+	s, _ := h.scratchPool.Get().(*finishScratch)
+	if s == nil {
+		s = new(finishScratch)
+	}
+	s.pr = slices.Grow(s.pr[:0], 4*count)[:4*count]
+	s.coZ = slices.Grow(s.coZ[:0], count)[:count]
+	s.paper = slices.Grow(s.paper[:0], count)
+	s.idx = slices.Grow(s.idx[:0], count)
+	return s
 }
 
 // itemBases reads the bases of Items.
@@ -157,12 +189,12 @@ func emit(h *hostField, out affineSink, i int, x, y *fp.Element) {
 
 // affine turns the outputs into affine points: pr holds the four outputs of each
 // of count items in Montgomery form.
-func (su *Setup) affine(h *hostField, count int, in affineBases, pr []fp.Element, out affineSink) {
+func (su *Setup) affine(h *hostField, count int, in affineBases, scr *finishScratch, out affineSink) {
 	if su.Schedule.Kind == CoZ {
-		su.affineCoZ(h, count, in, pr, out)
+		su.affineCoZ(h, count, in, scr.pr, scr.coZ[:count], out)
 		return
 	}
-	su.affinePaper(h, count, in, pr, out)
+	su.affinePaper(h, count, in, scr.pr, scr.paper[:0], scr.idx[:0], out)
 }
 
 // coZScratch is one item's state between the two passes of the batched
@@ -189,9 +221,8 @@ type coZScratch struct {
 // the field. Every item runs the same field operations whatever its outputs:
 // a zero denominator is replaced by one for the shared inversion and its
 // item fails the check.
-func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Element, out affineSink) {
+func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Element, sc []coZScratch, out affineSink) {
 	f := h.f
-	sc := make([]coZScratch, count)
 	acc := f.One()
 	for i := range count {
 		o, s := pr[4*i:4*i+4], &sc[i]
@@ -279,10 +310,8 @@ type affineScratch struct {
 // pr holds X_P, Z_P, X_Q, Z_Q of each item in Montgomery form; Montgomery's
 // trick does the inversions, and the on-curve check y² = x(x² + a) + b,
 // (x, y) ≠ (0, 0), is done in the field.
-func (su *Setup) affinePaper(h *hostField, count int, in affineBases, pr []fp.Element, out affineSink) {
+func (su *Setup) affinePaper(h *hostField, count int, in affineBases, pr []fp.Element, sc []affineScratch, idx []int, out affineSink) {
 	f := h.f
-	sc := make([]affineScratch, 0, count)
-	idx := make([]int, 0, count)
 	acc := f.One()
 	for i := range count {
 		zp, zq := &pr[4*i+1], &pr[4*i+3]

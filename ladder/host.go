@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"sync"
 
 	"github.com/rnsec/ecmul/internal/fp"
 	"github.com/rnsec/ecmul/rns"
@@ -29,6 +30,8 @@ type hostField struct {
 	wide   bool         // residues up to 2^30: residues reduces its sum in two parts
 	eq     *fp.Equation // the curve equation, for the check of results
 	twoB   fp.Element   // 2b
+
+	scratchPool sync.Pool // *finishScratch
 }
 
 // crtChannel is channel j of B for the CRT: the weights of its residue in
