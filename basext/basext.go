@@ -154,21 +154,25 @@ func (mu *Multiplier) Mul(z, x, y *rns.Element) *rns.Element {
 	meMask := p.Me() - 1
 
 	// Step 1, in B: q_j·|M_j^{-1}| = −x_j·y_j·(p·M_j)^{-1} mod m_j.
-	for j, m := range p.B.Moduli {
-		mu.q[j] = m.Mul(m.Mul(x.B[j], y.B[j]), t.NegR[j])
+	q, xi := mu.q[:n], mu.xi[:n]
+	xb, yb, negR := x.B[:n], y.B[:n], t.NegR[:n]
+	for j, m := range p.B.Moduli[:n] {
+		q[j] = m.Mul(m.Mul(xb[j], yb[j]), negR[j])
 	}
 	te := x.E * y.E & meMask
 
 	// Step 2, B → B̃ without correction: Q̂ = Σ q_k·M_k = Q + α₁·M, then
 	// ξ̃_j = (q̂_j·s_j + ξ̃x_j·ξ̃y_j)·t_j.
-	for j, m := range p.BT.Moduli {
-		row := t.Ext1[j*n : (j+1)*n]
+	xt, yt, ts, tt := x.BT[:n], y.BT[:n], t.S[:n], t.T[:n]
+	for j, m := range p.BT.Moduli[:n] {
+		row := t.Ext1[j*n : (j+1)*n : (j+1)*n]
+		row = row[:len(q)]
 		var acc uint64
-		for k, qk := range mu.q {
+		for k, qk := range q {
 			acc += uint64(qk) * uint64(row[k])
 		}
 		qh := m.Reduce64(acc)
-		mu.xi[j] = m.Mul(m.Add(m.Mul(qh, t.S[j]), m.Mul(x.BT[j], y.BT[j])), t.T[j])
+		xi[j] = m.Mul(m.Add(m.Mul(qh, ts[j]), m.Mul(xt[j], yt[j])), tt[j])
 	}
 	var qe uint32
 	for k, qk := range mu.q {
@@ -195,13 +199,15 @@ func (mu *Multiplier) Mul(z, x, y *rns.Element) *rns.Element {
 	}
 
 	// Step 4, B̃ → B exactly: z_j = Σ ξ̃_k·|M̃_k|_{m_j} + α·|−M̃|_{m_j}.
-	for j, m := range p.B.Moduli {
-		row := t.Ext2[j*n : (j+1)*n]
-		acc := uint64(alpha) * uint64(t.NegMtB[j])
-		for k, xk := range mu.xi {
+	zb, negMt := z.B[:n], t.NegMtB[:n]
+	for j, m := range p.B.Moduli[:n] {
+		row := t.Ext2[j*n : (j+1)*n : (j+1)*n]
+		row = row[:len(xi)]
+		acc := uint64(alpha) * uint64(negMt[j])
+		for k, xk := range xi {
 			acc += uint64(xk) * uint64(row[k])
 		}
-		z.B[j] = m.Reduce64(acc)
+		zb[j] = m.Reduce64(acc)
 	}
 	copy(z.BT, mu.xi)
 	z.E = ze
