@@ -18,7 +18,7 @@ type hostField struct {
 	f *fp.Field
 
 	// RNS → GF(p) out of the Montgomery domain, per B channel j and for
-	// the α correction.
+	// the correction β (Params.FromRNS).
 	crt  []crtChannel
 	negM [fp.Limbs]uint64 // (−M·M^{-1}·R²) mod p = −R² mod p
 
