@@ -97,7 +97,7 @@ var runCalls = []string{"EventRecord", "MemcpyHtoDAsync", "LaunchKernel", "Memcp
 
 // openCalls are the driver calls New makes to open the gpu backend.
 var openCalls = []string{"Device", "PrimaryCtxRetain", "CtxSetCurrent", "ModuleLoadData", "ModuleGetFunction",
-	"DeviceAttribute", "MemAlloc", "MemcpyHtoD", "StreamCreate", "MemAllocHost", "EventCreate"}
+	"DeviceAttribute", "OccupancyBlocksPerSM", "MemAlloc", "MemcpyHtoD", "StreamCreate", "MemAllocHost", "EventCreate"}
 
 // TestGPUFaultEveryCall fails, one at a time, every driver call a batch
 // makes through the root API: each of the engine's copies (up and down),

@@ -95,6 +95,10 @@ type Driver interface {
 	// FuncSetAttribute sets an attribute of f, such as
 	// MaxDynamicSharedSizeBytes.
 	FuncSetAttribute(f Function, attr FuncAttr, value int) error
+	// OccupancyBlocksPerSM reports how many blocks of blockThreads threads
+	// running f one multiprocessor holds at once, with no dynamic shared
+	// memory (cuOccupancyMaxActiveBlocksPerMultiprocessor).
+	OccupancyBlocksPerSM(f Function, blockThreads int) (int, error)
 
 	// MemAlloc allocates device memory.
 	MemAlloc(bytes uint64) (DevicePtr, error)

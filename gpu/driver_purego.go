@@ -32,40 +32,41 @@ var libcudaNames = []string{"libcuda.so.1", "libcuda.so"}
 type cudaDriver struct {
 	lib uintptr
 
-	cuGetErrorName            func(code cuResult, str **byte) cuResult
-	cuGetErrorString          func(code cuResult, str **byte) cuResult
-	cuInit                    func(flags uint32) cuResult
-	cuDriverGetVersion        func(version *int32) cuResult
-	cuDeviceGetCount          func(count *int32) cuResult
-	cuDeviceGet               func(dev *int32, ordinal int32) cuResult
-	cuDeviceGetName           func(name *byte, length int32, dev int32) cuResult
-	cuDeviceGetAttribute      func(value *int32, attr int32, dev int32) cuResult
-	cuDeviceTotalMem          func(bytes *uint64, dev int32) cuResult
-	cuDevicePrimaryCtxRetain  func(ctx *uintptr, dev int32) cuResult
-	cuDevicePrimaryCtxRelease func(dev int32) cuResult
-	cuCtxSetCurrent           func(ctx uintptr) cuResult
-	cuCtxSynchronize          func() cuResult
-	cuModuleLoadData          func(mod *uintptr, image *byte) cuResult
-	cuModuleUnload            func(mod uintptr) cuResult
-	cuModuleGetFunction       func(fn *uintptr, mod uintptr, name *byte) cuResult
-	cuModuleGetGlobal         func(dptr *uint64, bytes *uint64, mod uintptr, name *byte) cuResult
-	cuFuncSetAttribute        func(fn uintptr, attr int32, value int32) cuResult
-	cuMemAlloc                func(dptr *uint64, bytes uint64) cuResult
-	cuMemFree                 func(dptr uint64) cuResult
-	cuMemAllocHost            func(pp *unsafe.Pointer, bytes uint64) cuResult
-	cuMemFreeHost             func(p unsafe.Pointer) cuResult
-	cuMemcpyHtoD              func(dst uint64, src unsafe.Pointer, bytes uint64) cuResult
-	cuMemcpyHtoDAsync         func(dst uint64, src unsafe.Pointer, bytes uint64, s uintptr) cuResult
-	cuMemcpyDtoHAsync         func(dst unsafe.Pointer, src uint64, bytes uint64, s uintptr) cuResult
-	cuStreamCreate            func(s *uintptr, flags uint32) cuResult
-	cuStreamDestroy           func(s uintptr) cuResult
-	cuStreamSynchronize       func(s uintptr) cuResult
-	cuEventCreate             func(e *uintptr, flags uint32) cuResult
-	cuEventRecord             func(e uintptr, s uintptr) cuResult
-	cuEventSynchronize        func(e uintptr) cuResult
-	cuEventElapsedTime        func(ms *float32, start uintptr, end uintptr) cuResult
-	cuEventDestroy            func(e uintptr) cuResult
-	cuLaunchKernel            func(f uintptr, gx, gy, gz, bx, by, bz, shared uint32, s uintptr, params unsafe.Pointer, extra unsafe.Pointer) cuResult
+	cuGetErrorName                              func(code cuResult, str **byte) cuResult
+	cuGetErrorString                            func(code cuResult, str **byte) cuResult
+	cuInit                                      func(flags uint32) cuResult
+	cuDriverGetVersion                          func(version *int32) cuResult
+	cuDeviceGetCount                            func(count *int32) cuResult
+	cuDeviceGet                                 func(dev *int32, ordinal int32) cuResult
+	cuDeviceGetName                             func(name *byte, length int32, dev int32) cuResult
+	cuDeviceGetAttribute                        func(value *int32, attr int32, dev int32) cuResult
+	cuDeviceTotalMem                            func(bytes *uint64, dev int32) cuResult
+	cuDevicePrimaryCtxRetain                    func(ctx *uintptr, dev int32) cuResult
+	cuDevicePrimaryCtxRelease                   func(dev int32) cuResult
+	cuCtxSetCurrent                             func(ctx uintptr) cuResult
+	cuCtxSynchronize                            func() cuResult
+	cuModuleLoadData                            func(mod *uintptr, image *byte) cuResult
+	cuModuleUnload                              func(mod uintptr) cuResult
+	cuModuleGetFunction                         func(fn *uintptr, mod uintptr, name *byte) cuResult
+	cuModuleGetGlobal                           func(dptr *uint64, bytes *uint64, mod uintptr, name *byte) cuResult
+	cuFuncSetAttribute                          func(fn uintptr, attr int32, value int32) cuResult
+	cuOccupancyMaxActiveBlocksPerMultiprocessor func(n *int32, fn uintptr, blockSize int32, dynamicShared uint64) cuResult
+	cuMemAlloc                                  func(dptr *uint64, bytes uint64) cuResult
+	cuMemFree                                   func(dptr uint64) cuResult
+	cuMemAllocHost                              func(pp *unsafe.Pointer, bytes uint64) cuResult
+	cuMemFreeHost                               func(p unsafe.Pointer) cuResult
+	cuMemcpyHtoD                                func(dst uint64, src unsafe.Pointer, bytes uint64) cuResult
+	cuMemcpyHtoDAsync                           func(dst uint64, src unsafe.Pointer, bytes uint64, s uintptr) cuResult
+	cuMemcpyDtoHAsync                           func(dst unsafe.Pointer, src uint64, bytes uint64, s uintptr) cuResult
+	cuStreamCreate                              func(s *uintptr, flags uint32) cuResult
+	cuStreamDestroy                             func(s uintptr) cuResult
+	cuStreamSynchronize                         func(s uintptr) cuResult
+	cuEventCreate                               func(e *uintptr, flags uint32) cuResult
+	cuEventRecord                               func(e uintptr, s uintptr) cuResult
+	cuEventSynchronize                          func(e uintptr) cuResult
+	cuEventElapsedTime                          func(ms *float32, start uintptr, end uintptr) cuResult
+	cuEventDestroy                              func(e uintptr) cuResult
+	cuLaunchKernel                              func(f uintptr, gx, gy, gz, bx, by, bz, shared uint32, s uintptr, params unsafe.Pointer, extra unsafe.Pointer) cuResult
 
 	// elapsedName is the symbol that cuEventElapsedTime resolved to.
 	elapsedName string
@@ -105,6 +106,7 @@ func (d *cudaDriver) symbols() []symbol {
 		{&d.cuModuleGetFunction, []string{"cuModuleGetFunction"}, nil},
 		{&d.cuModuleGetGlobal, []string{"cuModuleGetGlobal_v2"}, nil},
 		{&d.cuFuncSetAttribute, []string{"cuFuncSetAttribute"}, nil},
+		{&d.cuOccupancyMaxActiveBlocksPerMultiprocessor, []string{"cuOccupancyMaxActiveBlocksPerMultiprocessor"}, nil},
 		{&d.cuMemAlloc, []string{"cuMemAlloc_v2"}, nil},
 		{&d.cuMemFree, []string{"cuMemFree_v2"}, nil},
 		{&d.cuMemAllocHost, []string{"cuMemAllocHost_v2"}, nil},
@@ -374,6 +376,15 @@ func (d *cudaDriver) ModuleGetGlobal(m Module, name string) (DevicePtr, uint64, 
 
 func (d *cudaDriver) FuncSetAttribute(f Function, attr FuncAttr, value int) error {
 	return d.check("cuFuncSetAttribute", d.cuFuncSetAttribute(uintptr(f), int32(attr), int32(value)))
+}
+
+func (d *cudaDriver) OccupancyBlocksPerSM(f Function, blockThreads int) (int, error) {
+	var n int32
+	if err := d.check("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+		d.cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, uintptr(f), int32(blockThreads), 0)); err != nil {
+		return 0, err
+	}
+	return int(n), nil
 }
 
 func (d *cudaDriver) MemAlloc(bytes uint64) (DevicePtr, error) {

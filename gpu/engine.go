@@ -102,6 +102,7 @@ type Engine struct {
 	mod    Module
 	fn     Function
 	sms    int // the device's multiprocessors, over which small chunks spread
+	wave   int // the items the device runs at once: sms × resident blocks × ItemsPerBlock
 	consts DevicePtr
 	slots  [slotCount]slot
 
@@ -215,6 +216,11 @@ func (e *Engine) setup() error {
 	if e.sms, err = e.d.DeviceAttribute(MultiprocessorCount, e.dev); err != nil {
 		return err
 	}
+	blocks, err := e.d.OccupancyBlocksPerSM(e.fn, e.cfg.BlockThreads)
+	if err != nil {
+		return err
+	}
+	e.wave = e.sms * blocks * e.cfg.ItemsPerBlock
 	cb := uint64(4 * len(e.cfg.Constants))
 	if e.consts, err = e.alloc(cb); err != nil {
 		return err
@@ -302,8 +308,9 @@ var ErrClosed = errors.New("gpu: engine closed")
 
 func words(p unsafe.Pointer, n int) []uint32 { return unsafe.Slice((*uint32)(p), n) }
 
-// Run computes a batch in chunks of at most Config.Chunk items on
-// slotCount streams: while the GPU copies and computes one chunk, the host
+// Run computes a batch in chunks of at most Config.Chunk items (whole waves
+// of the device, and at least pipelineDepth of them for a batch of several
+// waves: chunkFor) on slotCount streams: while the GPU copies and computes one chunk, the host
 // drains the one before and, at the same time, fills the next. It checks ctx between chunks; on any error
 // (a driver call, a Drain, ctx) it stops launching, waits for what is in
 // flight, and returns the first error. Chunks that were not drained have
@@ -316,7 +323,7 @@ func (e *Engine) Run(ctx context.Context, b Batch) (Stats, error) {
 		return Stats{}, ErrClosed
 	}
 	start := time.Now()
-	w := newWork(b.Count, e.cfg.Chunk, 1)
+	w := newWork(b.Count, chunkFor(b.Count, e.cfg.Chunk, 1, e.wave), 1)
 	st, _ := e.runOn(ctx, b, w)
 	st.WallMs = msSince(start)
 	return st, w.failed()

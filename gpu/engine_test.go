@@ -2,6 +2,7 @@ package gpu_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"unsafe"
@@ -208,5 +209,48 @@ func TestEngineSpreadsSmallChunks(t *testing.T) {
 		require.Equal(t, c.wantBlock, block, "%+v", c)
 		require.Equal(t, c.wantGrid, grid, "%+v", c)
 		require.NoError(t, eng.Close())
+	}
+}
+
+// TestEngineCutsBatchesInWaves: on a device whose wave (multiprocessors ×
+// resident blocks × items per block) is 64 items, a batch of 400 runs in
+// three chunks of whole waves (192, 192, 16), the host's work of one beside
+// the kernel of another, and a batch of one wave in one chunk.
+func TestEngineCutsBatchesInWaves(t *testing.T) {
+	f := newFixture(t, 1)
+	spec := fakecuda.H100()
+	spec.SMs = 1
+	d := fakecuda.New(spec)
+	cfg := f.cfg
+	cfg.Chunk = 1000
+	cfg.ItemsPerBlock = 2
+	cfg.BlockThreads = 32 // 64 such blocks fit 2048 threads: 32, the most, are resident
+	eng, err := gpu.Open(d, cfg)
+	require.NoError(t, err)
+	defer eng.Close()
+	for _, c := range []struct {
+		count int
+		spans [][2]int
+	}{
+		{400, [][2]int{{0, 192}, {192, 384}, {384, 400}}},
+		{64, [][2]int{{0, 64}}},
+		{65, [][2]int{{0, 64}, {64, 65}}},
+	} {
+		var mu sync.Mutex
+		var spans [][2]int
+		st, err := eng.Run(context.Background(), gpu.Batch{
+			Count: c.count,
+			Fill:  func(lo, hi int, in, sc []uint32) {},
+			Drain: func(lo, hi int, out []uint32) error {
+				mu.Lock()
+				defer mu.Unlock()
+				spans = append(spans, [2]int{lo, hi})
+				return nil
+			},
+		})
+		require.NoError(t, err)
+		slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+		require.Equal(t, c.spans, spans, "%d items", c.count)
+		require.Equal(t, len(c.spans), st.Chunks)
 	}
 }

@@ -127,7 +127,7 @@ func (p *Pool) active() []int {
 
 // Run computes a batch as Engine.Run does, its chunks shared among the
 // pool's devices; a batch of fewer than Config.Chunk items per device is cut
-// into one chunk per device. It fails only when every device taking part failed, or a
+// into chunks of whole waves, pipelineDepth or more per device (chunkFor). It fails only when every device taking part failed, or a
 // Drain failed, or ctx ended; Stats.Devices says how each device did.
 // Fill may run more than once for a chunk (again on another device after
 // a fault); Drain runs at most once for each item.
@@ -139,7 +139,8 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	}
 	start := time.Now()
 	active := p.active()
-	w := newWork(b.Count, chunkFor(b.Count, p.engines[0].cfg.Chunk, len(active)), len(active))
+	lead := p.engines[active[0]]
+	w := newWork(b.Count, chunkFor(b.Count, lead.cfg.Chunk, len(active), lead.wave), len(active))
 	shares := make([]DeviceStats, len(active))
 	var wg sync.WaitGroup
 	for i, ei := range active {
@@ -159,14 +160,30 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	return total, w.failed()
 }
 
-// chunkFor is the chunk size of a batch of count items on devices
-// devices: at most chunk, and small enough that every device gets a part of
-// a small batch.
-func chunkFor(count, chunk, devices int) int {
-	if per := (count + devices - 1) / devices; per < chunk {
-		return max(per, 1)
+// pipelineDepth is how many chunks, at least, a device's share of a batch
+// of several waves is cut into: the host fills and drains one while the GPU
+// computes another.
+const pipelineDepth = 3
+
+// chunkFor is the chunk size of a batch of count items shared by devices
+// devices whose wave, the items each runs at once (multiprocessors ×
+// resident blocks × items per block), is wave, 0 if unknown. Chunks hold at
+// most chunk items, rounded down to whole waves when chunk spans several. A
+// device's share too short for pipelineDepth such chunks is cut into
+// pipelineDepth chunks of whole waves, so that the host's work overlaps the
+// kernel's and no launch adds a partial wave to those the share needs; a
+// share of at most a wave is one chunk (the shortest latency), and every
+// device gets a part of a small batch.
+func chunkFor(count, chunk, devices, wave int) int {
+	per := max(1, (count+devices-1)/devices)
+	if wave <= 0 || per <= wave {
+		return min(chunk, per)
 	}
-	return chunk
+	if chunk > wave {
+		chunk -= chunk % wave
+	}
+	third := (per + pipelineDepth - 1) / pipelineDepth
+	return min(chunk, (third+wave-1)/wave*wave, per)
 }
 
 // KernelTimes runs Engine.KernelTimes on every device that takes part in

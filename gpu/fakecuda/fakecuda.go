@@ -32,6 +32,7 @@ type DeviceSpec struct {
 	MaxThreadsPerBlock int
 	WarpSize           int
 	MaxSharedOptin     int // bytes of dynamic shared memory a kernel may opt in to
+	MaxThreadsPerSM    int // resident threads per multiprocessor, which bound the blocks one holds
 }
 
 // H100 is the spec of an NVIDIA H100 SXM, the default device.
@@ -46,6 +47,7 @@ func H100() DeviceSpec {
 		MaxThreadsPerBlock: 1024,
 		WarpSize:           32,
 		MaxSharedOptin:     227 << 10,
+		MaxThreadsPerSM:    2048,
 	}
 }
 
@@ -151,38 +153,39 @@ var _ gpu.Driver = (*Driver)(nil)
 // symbols maps each Driver method to the C function it stands for, so fake
 // errors read like real ones.
 var symbols = map[string]string{
-	"Init":              "cuInit",
-	"DriverVersion":     "cuDriverGetVersion",
-	"DeviceCount":       "cuDeviceGetCount",
-	"Device":            "cuDeviceGet",
-	"DeviceName":        "cuDeviceGetName",
-	"DeviceAttribute":   "cuDeviceGetAttribute",
-	"DeviceTotalMem":    "cuDeviceTotalMem_v2",
-	"PrimaryCtxRetain":  "cuDevicePrimaryCtxRetain",
-	"PrimaryCtxRelease": "cuDevicePrimaryCtxRelease_v2",
-	"CtxSetCurrent":     "cuCtxSetCurrent",
-	"CtxSynchronize":    "cuCtxSynchronize",
-	"ModuleLoadData":    "cuModuleLoadData",
-	"ModuleUnload":      "cuModuleUnload",
-	"ModuleGetFunction": "cuModuleGetFunction",
-	"ModuleGetGlobal":   "cuModuleGetGlobal_v2",
-	"FuncSetAttribute":  "cuFuncSetAttribute",
-	"MemAlloc":          "cuMemAlloc_v2",
-	"MemFree":           "cuMemFree_v2",
-	"MemAllocHost":      "cuMemAllocHost_v2",
-	"MemFreeHost":       "cuMemFreeHost",
-	"MemcpyHtoD":        "cuMemcpyHtoD_v2",
-	"MemcpyHtoDAsync":   "cuMemcpyHtoDAsync_v2",
-	"MemcpyDtoHAsync":   "cuMemcpyDtoHAsync_v2",
-	"StreamCreate":      "cuStreamCreate",
-	"StreamDestroy":     "cuStreamDestroy_v2",
-	"StreamSynchronize": "cuStreamSynchronize",
-	"EventCreate":       "cuEventCreate",
-	"EventRecord":       "cuEventRecord",
-	"EventSynchronize":  "cuEventSynchronize",
-	"EventElapsedMs":    "cuEventElapsedTime",
-	"EventDestroy":      "cuEventDestroy_v2",
-	"LaunchKernel":      "cuLaunchKernel",
+	"Init":                 "cuInit",
+	"DriverVersion":        "cuDriverGetVersion",
+	"DeviceCount":          "cuDeviceGetCount",
+	"Device":               "cuDeviceGet",
+	"DeviceName":           "cuDeviceGetName",
+	"DeviceAttribute":      "cuDeviceGetAttribute",
+	"DeviceTotalMem":       "cuDeviceTotalMem_v2",
+	"PrimaryCtxRetain":     "cuDevicePrimaryCtxRetain",
+	"PrimaryCtxRelease":    "cuDevicePrimaryCtxRelease_v2",
+	"CtxSetCurrent":        "cuCtxSetCurrent",
+	"CtxSynchronize":       "cuCtxSynchronize",
+	"ModuleLoadData":       "cuModuleLoadData",
+	"ModuleUnload":         "cuModuleUnload",
+	"ModuleGetFunction":    "cuModuleGetFunction",
+	"ModuleGetGlobal":      "cuModuleGetGlobal_v2",
+	"FuncSetAttribute":     "cuFuncSetAttribute",
+	"OccupancyBlocksPerSM": "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+	"MemAlloc":             "cuMemAlloc_v2",
+	"MemFree":              "cuMemFree_v2",
+	"MemAllocHost":         "cuMemAllocHost_v2",
+	"MemFreeHost":          "cuMemFreeHost",
+	"MemcpyHtoD":           "cuMemcpyHtoD_v2",
+	"MemcpyHtoDAsync":      "cuMemcpyHtoDAsync_v2",
+	"MemcpyDtoHAsync":      "cuMemcpyDtoHAsync_v2",
+	"StreamCreate":         "cuStreamCreate",
+	"StreamDestroy":        "cuStreamDestroy_v2",
+	"StreamSynchronize":    "cuStreamSynchronize",
+	"EventCreate":          "cuEventCreate",
+	"EventRecord":          "cuEventRecord",
+	"EventSynchronize":     "cuEventSynchronize",
+	"EventElapsedMs":       "cuEventElapsedTime",
+	"EventDestroy":         "cuEventDestroy_v2",
+	"LaunchKernel":         "cuLaunchKernel",
 }
 
 // Symbol returns the C function that a Driver method name stands for, such
@@ -677,6 +680,27 @@ func (d *Driver) ModuleGetGlobal(m gpu.Module, name string) (gpu.DevicePtr, uint
 	p := d.allocate(dev, size, m)
 	mod.globals[name] = p
 	return p, size, nil
+}
+
+// OccupancyBlocksPerSM reports the blocks of blockThreads threads one
+// multiprocessor holds by its resident threads alone (the fake has no
+// registers or shared memory to run out of), at most 32.
+func (d *Driver) OccupancyBlocksPerSM(f gpu.Function, blockThreads int) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("OccupancyBlocksPerSM", true); err != nil {
+		return 0, err
+	}
+	if _, ok := d.funcs[f]; !ok {
+		return 0, d.fail("OccupancyBlocksPerSM", gpu.CodeInvalidHandle, "unknown function")
+	}
+	dev, _ := d.ctxDevice(d.currentCtx())
+	spec := d.devices[dev]
+	if blockThreads <= 0 || blockThreads > spec.MaxThreadsPerBlock {
+		return 0, d.fail("OccupancyBlocksPerSM", gpu.CodeInvalidValue, fmt.Sprintf("%d threads per block", blockThreads))
+	}
+	warps := (blockThreads + spec.WarpSize - 1) / spec.WarpSize
+	return min(32, spec.MaxThreadsPerSM/(warps*spec.WarpSize)), nil
 }
 
 func (d *Driver) FuncSetAttribute(f gpu.Function, attr gpu.FuncAttr, value int) error {
