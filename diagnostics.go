@@ -39,3 +39,18 @@ func (d Diagnostics) LastBatch() (st gpu.Stats, ok bool) {
 func (d Diagnostics) KernelTimes(points []*Point, scalars []*big.Int, reps int) ([][]float64, error) {
 	return d.e.kernelTimes(points, scalars, reps)
 }
+
+// ChunkItems returns the items of the first launch of a batch of count
+// items on the gpu backend (a batch runs in chunks of whole waves of the
+// GPU, GPUOptions.Chunk at most), so that a kernel-only timing can launch
+// the same; ok is false for the other backends.
+func (d Diagnostics) ChunkItems(count int) (items int, ok bool) {
+	if d.e == nil || d.e.usable() != nil {
+		return 0, false
+	}
+	r, ok := d.e.run.(*gpuRunner)
+	if !ok {
+		return 0, false
+	}
+	return r.eng.ChunkFor(count), true
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/gpu/fakecuda"
 )
 
 // TestLifecycleCPUBackends: on the cpu and rns-cpu backends a nil context
@@ -112,4 +113,32 @@ func TestDiagnosticsOffGPU(t *testing.T) {
 	require.False(t, ok)
 	_, err = e.Diagnostics().KernelTimes([]*ecmul.Point{c.Generator()}, []*big.Int{big.NewInt(1)}, 1)
 	require.ErrorIs(t, err, ecmul.ErrNotGPU)
+	_, ok = e.Diagnostics().ChunkItems(100)
+	require.False(t, ok)
+}
+
+// TestDiagnosticsChunkItems: on the gpu backend (a fake H100, 132 SMs) a
+// small batch is one launch, a large one launches whole waves of at most
+// GPUOptions.Chunk items, and a batch runs in launches of that size.
+func TestDiagnosticsChunkItems(t *testing.T) {
+	c := curves.P224()
+	restore := ecmul.UseGPUDriver(fakecuda.New(), []byte("fatbin"))
+	defer restore()
+	const chunk = 1 << 17
+	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: chunk}})
+	require.NoError(t, err)
+	defer e.Close()
+	d := e.Diagnostics()
+	for _, n := range []int{1, 1000} {
+		items, ok := d.ChunkItems(n)
+		require.True(t, ok)
+		require.Equal(t, n, items, "a batch of %d items is one launch", n)
+	}
+	big, ok := d.ChunkItems(1 << 22)
+	require.True(t, ok)
+	require.LessOrEqual(t, big, chunk)
+	mid, _ := d.ChunkItems(1 << 16)
+	require.Less(t, mid, 1<<16, "a batch of several waves is pipelined")
+	require.Zero(t, big%mid, "both are whole waves")
+	require.GreaterOrEqual(t, (1<<16+mid-1)/mid, 3)
 }

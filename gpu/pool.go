@@ -160,6 +160,17 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	return total, w.failed()
 }
 
+// ChunkFor returns the size of the first chunk of a batch of count items
+// on the devices that take part in the next Run (chunkFor): the launch a
+// kernel-only measurement should time to compare with that Run.
+func (p *Pool) ChunkFor(count int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	active := p.active()
+	lead := p.engines[active[0]]
+	return chunkFor(count, lead.cfg.Chunk, len(active), lead.wave)
+}
+
 // pipelineDepth is how many chunks, at least, a device's share of a batch
 // of several waves is cut into: the host fills and drains one while the GPU
 // computes another.

@@ -717,8 +717,12 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 					r.GPUs, r.PerDevice = len(st.Devices), sharesOf(st)
 				}
 				if backend == ecmul.GPU {
-					// batches of a chunk or more share the kernel timing of one chunk
+					// the kernel alone on the batch's first launch: batches of
+					// several chunks share the timing of one chunk
 					kb := min(batch, cfg.chunk)
+					if items, ok := eng.Diagnostics().ChunkItems(batch); ok {
+						kb = items
+					}
 					ts, ok := kernelTimes[kb]
 					if !ok {
 						if ts, err = eng.Diagnostics().KernelTimes(allPts[:kb], allKs[:kb], cfg.reps); err == nil {
