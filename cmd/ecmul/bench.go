@@ -717,10 +717,10 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 					r.GPUs, r.PerDevice = len(st.Devices), sharesOf(st)
 				}
 				if backend == ecmul.GPU {
-					// the kernel alone on the batch's first launch: batches of
-					// several chunks share the timing of one chunk
+					// the kernel alone on the whole batch, or, for a batch of
+					// more than one chunk, on one of its chunks (whole waves)
 					kb := min(batch, cfg.chunk)
-					if items, ok := eng.Diagnostics().ChunkItems(batch); ok {
+					if items, ok := eng.Diagnostics().ChunkItems(batch); ok && batch > cfg.chunk {
 						kb = items
 					}
 					ts, ok := kernelTimes[kb]
