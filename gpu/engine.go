@@ -310,10 +310,11 @@ func words(p unsafe.Pointer, n int) []uint32 { return unsafe.Slice((*uint32)(p),
 
 // Run computes a batch in chunks of at most Config.Chunk items (whole waves
 // of the device, and at least pipelineDepth of them for a batch of several
-// waves: chunkFor) on slotCount streams: while the GPU copies and computes one chunk, the host
-// drains the one before and, at the same time, fills the next. It checks ctx between chunks; on any error
-// (a driver call, a Drain, ctx) it stops launching, waits for what is in
-// flight, and returns the first error. Chunks that were not drained have
+// waves: chunkFor) on slotCount streams: while the GPU copies and computes
+// one chunk, the host drains the one before and, at the same time, fills
+// the next. It checks ctx between chunks; on any error (a driver call, a
+// Drain, ctx) it stops launching, waits for what is in flight, and returns
+// the first error. Chunks that were not drained have
 // not been reported to the caller. A driver error fails only this Run: the
 // next one uses the device again.
 func (e *Engine) Run(ctx context.Context, b Batch) (Stats, error) {

@@ -127,8 +127,9 @@ func (p *Pool) active() []int {
 
 // Run computes a batch as Engine.Run does, its chunks shared among the
 // pool's devices; a batch of fewer than Config.Chunk items per device is cut
-// into chunks of whole waves, pipelineDepth or more per device (chunkFor). It fails only when every device taking part failed, or a
-// Drain failed, or ctx ended; Stats.Devices says how each device did.
+// into chunks of whole waves, pipelineDepth or more per device (chunkFor).
+// It fails only when every device taking part failed, or a Drain failed, or
+// ctx ended; Stats.Devices says how each device did.
 // Fill may run more than once for a chunk (again on another device after
 // a fault); Drain runs at most once for each item.
 func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
