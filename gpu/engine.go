@@ -314,9 +314,9 @@ func words(p unsafe.Pointer, n int) []uint32 { return unsafe.Slice((*uint32)(p),
 // one chunk, the host drains the one before and, at the same time, fills
 // the next. It checks ctx between chunks; on any error (a driver call, a
 // Drain, ctx) it stops launching, waits for what is in flight, and returns
-// the first error. Chunks that were not drained have
-// not been reported to the caller. A driver error fails only this Run: the
-// next one uses the device again.
+// the first error. Chunks that were not drained have not been reported to
+// the caller. A driver error fails only this Run: the next one uses the
+// device again.
 func (e *Engine) Run(ctx context.Context, b Batch) (Stats, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
