@@ -8,7 +8,6 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,6 +15,7 @@ import (
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/internal/par"
 	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
 )
@@ -49,63 +49,39 @@ func randomJobs(t *testing.T, su *ladder.Setup, count int, seed int64) ([]ladder
 	c := su.Curve
 	jobs := make([]ladder.Job, count)
 	xs, ys, ks := make([]*big.Int, count), make([]*big.Int, count), make([]*big.Int, count)
-	var wg sync.WaitGroup
-	parts := runtime.NumCPU()
-	for p := range parts {
-		wg.Go(func() {
-			rng := rand.New(rand.NewSource(seed + int64(p)))
-			for i := p; i < count; i += parts {
-				e := new(big.Int).Rand(rng, c.N())
-				x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), e.Add(e, big.NewInt(1)))
-				if err != nil {
-					panic(err)
-				}
-				k := new(big.Int).Rand(rng, new(big.Int).Lsh(c.N(), 1))
-				if i < 4 {
-					k = []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N(), big.NewInt(1)), c.N()}[i]
-				}
-				jobs[i], err = su.Prepare(x, y, k)
-				if err != nil {
-					panic(err)
-				}
-				xs[i], ys[i], ks[i] = x, y, k
+	par.Do(count, runtime.NumCPU(), 1, func(part, lo, hi int) {
+		rng := rand.New(rand.NewSource(seed + int64(part)))
+		for i := lo; i < hi; i++ {
+			e := new(big.Int).Rand(rng, c.N())
+			x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), e.Add(e, big.NewInt(1)))
+			if err != nil {
+				panic(err)
 			}
-		})
-	}
-	wg.Wait()
+			k := new(big.Int).Rand(rng, new(big.Int).Lsh(c.N(), 1))
+			if i < 4 {
+				k = []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N(), big.NewInt(1)), c.N()}[i]
+			}
+			jobs[i], err = su.Prepare(x, y, k)
+			if err != nil {
+				panic(err)
+			}
+			xs[i], ys[i], ks[i] = x, y, k
+		}
+	})
 	return jobs, xs, ys, ks
 }
 
 // cpuTwin returns the CPU RNS executor's channels for every job, on all cores.
 func cpuTwin(su *ladder.Setup, jobs []ladder.Job) []ladder.Channels {
 	out := make([]ladder.Channels, len(jobs))
-	var wg sync.WaitGroup
-	parts := runtime.NumCPU()
-	for p := range parts {
-		wg.Go(func() {
-			e := su.NewRNSExecutor(basext.Shenoy)
-			for i := p; i < len(jobs); i += parts {
-				in := su.InputElement(jobs[i])
-				out[i] = e.Run(&in, jobs[i].Scalar, su.Bits, nil)
-			}
-		})
-	}
-	wg.Wait()
+	par.Do(len(jobs), runtime.NumCPU(), 1, func(_, lo, hi int) {
+		e := su.NewRNSExecutor(basext.Shenoy)
+		for i := lo; i < hi; i++ {
+			in := su.InputElement(jobs[i])
+			out[i] = e.Run(&in, jobs[i].Scalar, su.Bits, nil)
+		}
+	})
 	return out
-}
-
-// onAllCores runs do(i) for every i < count, spread over the cores.
-func onAllCores(count int, do func(i int)) {
-	var wg sync.WaitGroup
-	parts := runtime.NumCPU()
-	for p := range parts {
-		wg.Go(func() {
-			for i := p; i < count; i += parts {
-				do(i)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // TestKernelMatchesCPUTwin runs every kernel entry point on random items and
@@ -141,8 +117,10 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 		cd := &curveData{su: su, jobs: jobs, want: cpuTwin(su, jobs),
 			refX: make([]*big.Int, count), refY: make([]*big.Int, count), refOK: make([]bool, count)}
 		errs := make([]error, count)
-		onAllCores(count, func(i int) {
-			cd.refX[i], cd.refY[i], cd.refOK[i], errs[i] = c.ReferenceScalarMult(xs[i], ys[i], ks[i])
+		par.Do(count, runtime.NumCPU(), 1, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				cd.refX[i], cd.refY[i], cd.refOK[i], errs[i] = c.ReferenceScalarMult(xs[i], ys[i], ks[i])
+			}
 		})
 		require.NoError(t, errors.Join(errs...))
 		data[key] = cd

@@ -140,8 +140,7 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	}
 	start := time.Now()
 	active := p.active()
-	lead := p.engines[active[0]]
-	w := newWork(b.Count, chunkFor(b.Count, lead.cfg.Chunk, len(active), lead.wave), len(active))
+	w := newWork(b.Count, p.chunkOn(b.Count, active), len(active))
 	shares := make([]DeviceStats, len(active))
 	var wg sync.WaitGroup
 	for i, ei := range active {
@@ -167,7 +166,11 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 func (p *Pool) ChunkFor(count int) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	active := p.active()
+	return p.chunkOn(count, p.active())
+}
+
+// chunkOn is chunkFor for the devices active: their first one's chunk and wave.
+func (p *Pool) chunkOn(count int, active []int) int {
 	lead := p.engines[active[0]]
 	return chunkFor(count, lead.cfg.Chunk, len(active), lead.wave)
 }

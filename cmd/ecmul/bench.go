@@ -720,8 +720,10 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 					// the kernel alone on the whole batch, or, for a batch of
 					// more than one chunk, on one of its chunks (whole waves)
 					kb := min(batch, cfg.chunk)
-					if items, ok := eng.Diagnostics().ChunkItems(batch); ok && batch > cfg.chunk {
-						kb = items
+					if batch > cfg.chunk {
+						if items, ok := eng.Diagnostics().ChunkItems(batch); ok {
+							kb = items
+						}
 					}
 					ts, ok := kernelTimes[kb]
 					if !ok {
