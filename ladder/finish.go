@@ -126,16 +126,14 @@ type finishScratch struct {
 	idx   []int
 }
 
-// scratch returns working memory for count items from h's pool.
+// scratch returns working memory for count items from h's pool (the
+// inversion's state grows in affine, for the schedule that needs it).
 func (h *hostField) scratch(count int) *finishScratch {
 	s, _ := h.scratchPool.Get().(*finishScratch)
 	if s == nil {
 		s = new(finishScratch)
 	}
 	s.pr = slices.Grow(s.pr[:0], 4*count)[:4*count]
-	s.coZ = slices.Grow(s.coZ[:0], count)[:count]
-	s.paper = slices.Grow(s.paper[:0], count)
-	s.idx = slices.Grow(s.idx[:0], count)
 	return s
 }
 
@@ -191,10 +189,12 @@ func emit(h *hostField, out affineSink, i int, x, y *fp.Element) {
 // of count items in Montgomery form.
 func (su *Setup) affine(h *hostField, count int, in affineBases, scr *finishScratch, out affineSink) {
 	if su.Schedule.Kind == CoZ {
-		su.affineCoZ(h, count, in, scr.pr, scr.coZ[:count], out)
+		scr.coZ = slices.Grow(scr.coZ[:0], count)[:count]
+		su.affineCoZ(h, count, in, scr.pr, scr.coZ, out)
 		return
 	}
-	su.affinePaper(h, count, in, scr.pr, scr.paper[:0], scr.idx[:0], out)
+	scr.paper, scr.idx = slices.Grow(scr.paper[:0], count), slices.Grow(scr.idx[:0], count)
+	su.affinePaper(h, count, in, scr.pr, scr.paper, scr.idx, out)
 }
 
 // coZScratch is one item's state between the two passes of the batched
