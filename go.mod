@@ -7,6 +7,7 @@ require (
 	github.com/ebitengine/purego v0.11.3
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/sync v0.24.0
+	golang.org/x/sys v0.48.0
 	gonum.org/v1/plot v0.17.0
 )
 

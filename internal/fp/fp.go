@@ -10,6 +10,10 @@
 // on the values, since it handles the results of scalar multiplications
 // (ECDH shared secrets); IsZero, Equal, Sqrt and the conversions from
 // math/big do not, and serve public data and checks.
+//
+// On amd64 with BMI2 and ADX, Mul runs in assembly (mul_amd64.s) with two
+// carry chains side by side; the Go code is its reference and runs
+// elsewhere (and under the purego build tag).
 package fp
 
 import (
@@ -121,7 +125,11 @@ func (f *Field) reduceOnce(z *Element, t *[Limbs]uint64, hi uint64) {
 // forms of a and b give that of a·b. It is exact for any x < 2^256 and
 // y < p (the result is then below p), which also makes it the conversion
 // of a raw value x by a precomputed y = c·R² mod p. z may alias x or y.
-func (f *Field) Mul(z, x, y *Element) {
+func (f *Field) Mul(z, x, y *Element) { montMul(z, x, y, &f.p, f.pInv) }
+
+// montMulGeneric is Mul for the modulus p with pInv = −p^{-1} mod 2^64, in
+// Go: the reference for the assembly and the code on other architectures.
+func montMulGeneric(z, x, y *Element, p *[Limbs]uint64, pInv uint64) {
 	// Coarsely integrated operand scanning: per word y_i, t += x·y_i, then
 	// t = (t + m·p)/2^64 with m = −t·p^{-1} mod 2^64 clearing the low word.
 	// Each step adds the low halves of four products in one carry chain and
@@ -129,7 +137,6 @@ func (f *Field) Mul(z, x, y *Element) {
 	// t < (x·y + (R−1)·p)/R < 2p at the end; between steps t < 2^257 fits
 	// t0…t4, and t5 takes the carry within a step.
 	var t0, t1, t2, t3, t4, t5, c uint64
-	p := &f.p
 	for i := range Limbs {
 		yi := y[i]
 		h0, l0 := bits.Mul64(x[0], yi)
@@ -147,7 +154,7 @@ func (f *Field) Mul(z, x, y *Element) {
 		t4, c = bits.Add64(t4, h3, c)
 		t5 += c
 
-		m := t0 * f.pInv
+		m := t0 * pInv
 		h0, l0 = bits.Mul64(m, p[0])
 		h1, l1 = bits.Mul64(m, p[1])
 		h2, l2 = bits.Mul64(m, p[2])
