@@ -110,7 +110,7 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	}
 	eng, err := gpu.OpenPool(d, gpu.Config{
 		Image: image, Entry: k.Name(), Constants: su.KernelConstants(),
-		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
+		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: su.OutputRows(),
 		ItemsPerBlock: g.ItemsPerBlock, BlockThreads: k.Threads(n, g.ItemsPerBlock), Chunk: g.Chunk,
 		ThreadsFor: spreadThreads(k, n),
 	}, g.Devices)

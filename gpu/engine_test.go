@@ -36,7 +36,7 @@ func newFixture(t *testing.T, items int) *fixture {
 	require.NoError(t, err)
 	return &fixture{d: d, su: su, jobs: jobs, want: cpuTwin(su, jobs), cfg: gpu.Config{
 		Image: []byte("fatbin"), Entry: k.Name(), Constants: su.KernelConstants(),
-		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
+		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: su.OutputRows(),
 		ItemsPerBlock: 2, BlockThreads: k.Threads(n, 2), Chunk: 3,
 	}}
 }

@@ -85,7 +85,7 @@ func cpuTwin(su *ladder.Setup, jobs []ladder.Job) []ladder.Channels {
 }
 
 // TestKernelMatchesCPUTwin runs every kernel entry point on random items and
-// checks its four outputs channel for channel against the CPU RNS executor,
+// checks its outputs channel for channel against the CPU RNS executor,
 // and the affine results against the reference implementation.
 func TestKernelMatchesCPUTwin(t *testing.T) {
 	d := realDriver(t)
@@ -140,7 +140,7 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 					n := su.Params.N
 					eng, err := gpu.Open(d, gpu.Config{
 						Image: image, Entry: entry, Constants: su.KernelConstants(),
-						InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: ladder.OutputRows(n),
+						InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: su.OutputRows(),
 						ItemsPerBlock: ipb, BlockThreads: k.Threads(n, ipb), Chunk: 1 << 15,
 					})
 					require.NoError(t, err)

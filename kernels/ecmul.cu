@@ -609,7 +609,7 @@ ECM_DEVICE void cswap(Residue& a, Residue& b, uint32_t mask) {
 #define ECM_STEP(TAG, PH, I) \
   Step<Set<void ECM_##TAG##_##PH##I##_MULS(ECM_AS_MUL)>, Set<void ECM_##TAG##_##PH##I##_ADDS(ECM_AS_ADD)>>
 // Schedule<TAG>: the steps of Init, Loop and Final, the registers swapped
-// around Loop when the scalar bit equals SwapBit, and the four outputs.
+// around Loop when the scalar bit equals SwapBit, and the outputs.
 #define ECM_SCHEDULE(TAG)                                                    \
   struct Schedule##TAG {                                                     \
     static constexpr int AddConsts = ECM_##TAG##_NUM_ADD_CONSTS;             \
@@ -753,7 +753,7 @@ ECM_DEVICE void run_steps(C& c, Steps<S...>) {
 // memory access are independent of the scalar. T is bitlen(n), plus one for
 // the co-Z schedule.
 
-// write_out stores the B residue of output register D_v at row v·N, v = 0..3.
+// write_out stores the B residue of output register D_v at row v·N, v = 0, 1, …
 template <int N, int... D>
 ECM_DEVICE void write_out(const Residue (&r)[ECM_NUM_REGS], Dsts<D...>, uint32_t* __restrict__ out,
                           uint32_t stride) {

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "a77721682577e2711e461933d04bc9c3d072830c4b311fc25a1ae090c82763df"
+const SourcesSHA256 = "3de2ad11665a826c010af5812c5b83b9813821459fdda7cb495e19333d291a55"

@@ -33,10 +33,10 @@ func NewSchedule(kind Kind, a int64, b *big.Int, par *rns.Params) (*Schedule, *C
 	switch kind {
 	case Paper:
 		s.Init, s.Loop = tableI(int(a))
-		s.Swap, s.SwapBit, s.Out = [][2]Reg{{XP, XQ}, {ZP, ZQ}}, 1, [4]Reg{XP, ZP, XQ, ZQ}
+		s.Swap, s.SwapBit, s.Out = [][2]Reg{{XP, XQ}, {ZP, ZQ}}, 1, []Reg{XP, ZP, XQ, ZQ}
 	case CoZ:
 		s.Init, s.Loop, s.Final = coZ()
-		s.Swap, s.SwapBit, s.Out = [][2]Reg{{XQG, XRG}}, 0, [4]Reg{XQG, XRG, YG, LM}
+		s.Swap, s.SwapBit, s.Out = [][2]Reg{{XQG, XRG}}, 0, []Reg{B, C, D}
 	default:
 		return nil, nil, fmt.Errorf("ladder: unknown schedule %v", kind)
 	}

@@ -224,7 +224,7 @@ func TestFinishConstantTime(t *testing.T) {
 				j, err := su.Prepare(c.Gx(), c.Gy(), k)
 				require.NoError(t, err)
 				pr := montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil))
-				return channelsOf(t, su, lift(rng, su, pr[0]), lift(rng, su, pr[1]), lift(rng, su, pr[2]), lift(rng, su, pr[3]))
+				return channelsOf(t, su, liftAll(rng, su, pr)...)
 			}
 			fill := func(out []uint32, k int, ch Channels) {
 				for v := range ch {
@@ -236,7 +236,7 @@ func TestFinishConstantTime(t *testing.T) {
 			fixedCh := outputs(big.NewInt(12345))
 			var fixed, random [batches][]uint32
 			for b := range batches {
-				fixed[b], random[b] = make([]uint32, OutputRows(n)*batch), make([]uint32, OutputRows(n)*batch)
+				fixed[b], random[b] = make([]uint32, su.OutputRows()*batch), make([]uint32, su.OutputRows()*batch)
 				for k := range batch {
 					fill(fixed[b], k, fixedCh)
 					fill(random[b], k, outputs(new(big.Int).Rand(rng, c.N())))

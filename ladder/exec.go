@@ -80,7 +80,7 @@ func (e *RNSExecutor) Run(xg *rns.Element, k *big.Int, t int, obs Observer) Chan
 	e.regs[XG].Set(xg)
 	e.regs[KB].Set(&e.su.KB)
 	run(e, e.su.Schedule, k, t, obs)
-	var out Channels
+	out := make(Channels, len(e.su.Schedule.Out))
 	for i, r := range e.su.Schedule.Out {
 		out[i] = append([]uint32(nil), e.regs[r].B...)
 	}

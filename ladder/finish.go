@@ -32,11 +32,12 @@ func (su *Setup) Finish(jobs []Job, outs []Channels) ([]Affine, []error) {
 		panic(fmt.Sprintf("ladder: Finish with %d jobs and %d outputs", len(jobs), len(outs)))
 	}
 	h := su.host
-	scr := h.scratch(len(jobs))
+	no := su.OutputCount()
+	scr := h.scratch(len(jobs) * no)
 	defer h.scratchPool.Put(scr)
 	for i := range outs {
 		for v := range outs[i] {
-			h.crtToField(&scr.pr[4*i+v], outs[i][v])
+			h.crtToField(&scr.pr[no*i+v], outs[i][v])
 		}
 	}
 	a := newAffineOut(h, len(jobs))
@@ -58,7 +59,7 @@ func (su *Setup) FinishOutput(jobs []Job, out []uint32, stride int, cols []int) 
 		return cols[k]
 	}
 	h := su.host
-	scr := h.scratch(len(jobs))
+	scr := h.scratch(len(jobs) * su.OutputCount())
 	defer h.scratchPool.Put(scr)
 	su.gatherOutputs(h, scr.pr, out, stride, col)
 	a := newAffineOut(h, len(jobs))
@@ -66,24 +67,24 @@ func (su *Setup) FinishOutput(jobs []Job, out []uint32, stride int, cols []int) 
 	return a.out, a.errs
 }
 
-// gatherOutputs reads the four outputs of len(pr)/4 items from the kernel's
-// output array, item k in column col(k), into field elements.
+// gatherOutputs reads the outputs of len(pr)/OutputCount() items from the
+// kernel's output array, item k in column col(k), into field elements.
 func (su *Setup) gatherOutputs(h *hostField, pr []fp.Element, out []uint32, stride int, col func(int) int) {
-	n := su.Params.N
+	n, no := su.Params.N, su.OutputCount()
 	var buf [maxInline]uint32
 	r := buf[:]
 	if n > len(buf) {
 		r = make([]uint32, n)
 	}
 	r = r[:n]
-	for k := range len(pr) / 4 {
+	for k := range len(pr) / no {
 		i := col(k)
-		for v := range 4 {
+		for v := range no {
 			rows := out[v*n*stride+i:]
 			for j := range r {
 				r[j] = rows[j*stride]
 			}
-			h.crtToField(&pr[4*k+v], r)
+			h.crtToField(&pr[no*k+v], r)
 		}
 	}
 }
@@ -110,30 +111,31 @@ func (su *Setup) FinishItems(items []Item, out []uint32, stride int, cols []int,
 		return cols[k]
 	}
 	h := su.host
-	scr := h.scratch(len(items))
+	scr := h.scratch(len(items) * su.OutputCount())
 	defer h.scratchPool.Put(scr)
 	su.gatherOutputs(h, scr.pr, out, stride, col)
 	su.affine(h, len(items), itemBases(items), scr, &bytesOut{f: h.f, size: su.Curve.ByteLen(), emit: emit})
 }
 
 // finishScratch is the working memory of one finish call: the outputs as
-// field elements and the state between the passes of the batched inversion.
+// field elements, item after item, and the state between the passes of the
+// batched inversion.
 // hostField pools it, so that a batch's chunks reuse it.
 type finishScratch struct {
-	pr    []fp.Element // the four outputs of each item
+	pr    []fp.Element // the outputs of each item, item after item
 	coZ   []coZScratch
 	paper []affineScratch
 	idx   []int
 }
 
-// scratch returns working memory for count items from h's pool (the
-// inversion's state grows in affine, for the schedule that needs it).
-func (h *hostField) scratch(count int) *finishScratch {
+// scratch returns working memory for the given number of outputs from h's
+// pool (the inversion's state grows in affine, for the schedule that needs it).
+func (h *hostField) scratch(outputs int) *finishScratch {
 	s, _ := h.scratchPool.Get().(*finishScratch)
 	if s == nil {
 		s = new(finishScratch)
 	}
-	s.pr = slices.Grow(s.pr[:0], 4*count)[:4*count]
+	s.pr = slices.Grow(s.pr[:0], outputs)[:outputs]
 	return s
 }
 
@@ -185,8 +187,8 @@ func emit(h *hostField, out affineSink, i int, x, y *fp.Element) {
 	out.point(i, *x, *y)
 }
 
-// affine turns the outputs into affine points: pr holds the four outputs of each
-// of count items in Montgomery form.
+// affine turns the outputs into affine points: pr holds the outputs of each
+// of count items in Montgomery form, item after item.
 func (su *Setup) affine(h *hostField, count int, in affineBases, scr *finishScratch, out affineSink) {
 	if su.Schedule.Kind == CoZ {
 		scr.coZ = slices.Grow(scr.coZ[:0], count)[:count]
@@ -200,22 +202,14 @@ func (su *Setup) affine(h *hostField, count int, in affineBases, scr *finishScra
 // coZScratch is one item's state between the two passes of the batched
 // inversion of affineCoZ.
 type coZScratch struct {
-	d   fp.Element // LM² − XQG − XRG
-	den fp.Element // d·YG, the value inverted
+	den fp.Element // the denominator, or one where it is replaced
 	pre fp.Element // product of the den of the items before this one
 }
 
-// affineCoZ finishes the co-Z ladder. With Q = k·G and R = Q + G, the
-// line through Q, G and −R has slope λ, so x_Q + x_G + x_R = λ², and with
-// the outputs' scale Z (XQG = Z²(x_Q − x_G), XRG = Z²(x_R − x_G),
-// YG = 2Z³y_G, LM = Zλ):
-//
-//	3·x_G·Z² = LM² − XQG − XRG                 =: D
-//	x_Q = x_G·(LM² + 2·XQG − XRG) / D
-//	y_Q = y_G + λ(x_Q − x_G) = y_G·(YG + 2·LM·XQG) / YG
-//
-// D and YG are inverted together; D ≠ 0 needs x_G ≠ 0 (Prepare sees to it).
-// A zero D·YG (never for valid input) gives a point that fails the check.
+// affineCoZ finishes the co-Z ladder, whose outputs are a denominator and
+// two numerators (see the schedule's Final): x = xn/den, y = y_G·yn/den.
+// den ≠ 0 needs x_G ≠ 0 (Prepare sees to it) and a point on the curve; a
+// zero den (never for valid input) gives a point that fails the check.
 //
 // Montgomery's trick does the inversions, and the on-curve check is done in
 // the field. Every item runs the same field operations whatever its outputs:
@@ -225,12 +219,8 @@ func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Elem
 	f := h.f
 	acc := f.One()
 	for i := range count {
-		o, s := pr[4*i:4*i+4], &sc[i]
-		var m2 fp.Element
-		f.Square(&m2, &o[3])
-		f.Sub(&s.d, &m2, &o[0])
-		f.Sub(&s.d, &s.d, &o[1])
-		f.Mul(&s.den, &s.d, &o[2])
+		s := &sc[i]
+		s.den = pr[3*i]
 		// a zero denominator, or an item whose result is fixed, takes part
 		// in the shared inversion as one: chosen by a mask, not a branch
 		replace := zeroMask(&s.den) | fixedMask(in.fixed(i))
@@ -244,24 +234,13 @@ func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Elem
 	var inv fp.Element
 	f.Inverse(&inv, &acc)
 	for i := count - 1; i >= 0; i-- {
-		o, s := pr[4*i:4*i+4], &sc[i]
-		var invDen, x, y, t fp.Element
+		o, s := pr[3*i:3*i+3], &sc[i]
+		var invDen, x, y fp.Element
 		f.Mul(&invDen, &inv, &s.pre)
 		f.Mul(&inv, &inv, &s.den)
 		xg, yg := in.base(i)
-		// x = x_G·(LM² + 2·XQG − XRG)·YG/(D·YG)
-		f.Add(&x, &s.d, &o[0])
-		f.Add(&x, &x, &o[0])
-		f.Add(&x, &x, &o[0])
-		f.Mul(&x, &x, &o[2])
-		f.Mul(&x, &x, &invDen)
-		f.Mul(&x, &x, &xg)
-		// y = y_G·(YG + 2·LM·XQG)·D/(D·YG)
-		f.Mul(&t, &o[3], &o[0])
-		f.Double(&t, &t)
-		f.Add(&y, &t, &o[2])
-		f.Mul(&y, &y, &s.d)
-		f.Mul(&y, &y, &invDen)
+		f.Mul(&x, &o[1], &invDen)
+		f.Mul(&y, &o[2], &invDen)
 		f.Mul(&y, &y, &yg)
 		// −G for k ≡ −1, selected by a mask
 		var negY fp.Element

@@ -37,10 +37,10 @@ func benchmarkHostFinish(b *testing.B, su *ladder.Setup) {
 		in := su.InputElement(jobs[0])
 		ch := e.Run(&in, jobs[0].Scalar, su.Bits, nil)
 		n := su.Params.N
-		out := make([]uint32, ladder.OutputRows(n)*batch)
+		out := make([]uint32, su.OutputRows()*batch)
 		for i := range chans {
 			chans[i] = ch
-			for v := range 4 {
+			for v := range su.OutputCount() {
 				for j := range n {
 					out[(v*n+j)*batch+i] = ch[v][j]
 				}
@@ -101,9 +101,9 @@ func BenchmarkHostParallel(b *testing.B) {
 		in := su.InputElement(j0)
 		ch := su.NewRNSExecutor(basext.Shenoy).Run(&in, j0.Scalar, su.Bits, nil)
 		n := su.Params.N
-		out := make([]uint32, ladder.OutputRows(n)*batch)
+		out := make([]uint32, su.OutputRows()*batch)
 		for i := range batch {
-			for v := range 4 {
+			for v := range su.OutputCount() {
 				for j := range n {
 					out[(v*n+j)*batch+i] = ch[v][j]
 				}

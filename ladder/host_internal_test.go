@@ -172,7 +172,7 @@ func lift(rng *rand.Rand, su *Setup, v *big.Int) *big.Int {
 }
 
 func channelsOf(t testing.TB, su *Setup, vs ...*big.Int) Channels {
-	var ch Channels
+	ch := make(Channels, len(vs))
 	for i, v := range vs {
 		ch[i] = residuesOf(t, su.Params, v)
 	}
@@ -188,34 +188,41 @@ func montOutputs(su *Setup, o Outputs) Outputs {
 	return o
 }
 
-// rescale returns the outputs of the same points under another scaling:
-// (X : Z) times λ for Paper, Z times λ for CoZ.
-func rescale(su *Setup, o Outputs, lam *big.Int) []*big.Int {
-	p := su.Curve.P()
-	pow := [4]int64{1, 1, 1, 1}
-	if su.Schedule.Kind == CoZ {
-		pow = [4]int64{2, 2, 3, 1}
+// liftAll returns every output lifted (see lift).
+func liftAll(rng *rand.Rand, su *Setup, o Outputs) []*big.Int {
+	l := make([]*big.Int, len(o))
+	for v := range o {
+		l[v] = lift(rng, su, o[v])
 	}
-	var r Outputs
-	for i := range o {
-		r[i] = new(big.Int).Exp(lam, big.NewInt(pow[i]), p)
-		r[i].Mul(r[i], o[i]).Mod(r[i], p)
-	}
-	return r[:]
+	return l
 }
 
-// zeroed returns o with the output that the finish divides by (Z_P or Z_Q
-// for Paper, YG for CoZ) replaced by v.
+// rescale returns the outputs of the same points under another scaling:
+// (X : Z) times λ for Paper, the numerators and their denominator times λ
+// for CoZ.
+func rescale(su *Setup, o Outputs, lam *big.Int) []*big.Int {
+	p := su.Curve.P()
+	r := make(Outputs, len(o))
+	for i := range o {
+		r[i] = new(big.Int).Mul(lam, o[i])
+		r[i].Mod(r[i], p)
+	}
+	return r
+}
+
+// zeroed returns a copy of o with the output that the finish divides by
+// (Z_P or Z_Q for Paper, the denominator for CoZ) replaced by v.
 func zeroed(su *Setup, o Outputs, v *big.Int, second bool) []*big.Int {
 	i := 1
 	switch {
 	case su.Schedule.Kind == CoZ:
-		i = 2
+		i = 0
 	case second:
 		i = 3
 	}
-	o[i] = v
-	return o[:]
+	z := append(Outputs{}, o...)
+	z[i] = v
+	return z
 }
 
 // finishCases builds real results (from the oracle, lifted and rescaled),
@@ -251,15 +258,18 @@ func finishCases(t testing.TB, su *Setup, rng *rand.Rand, items int) finishCase 
 		j, err := su.Prepare(x, y, k)
 		require.NoError(t, err)
 		pr := montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil))
-		add(j, lift(rng, su, pr[0]), lift(rng, su, pr[1]), lift(rng, su, pr[2]), lift(rng, su, pr[3]))
+		add(j, liftAll(rng, su, pr)...)
 		// the same point under another scaling
 		lam := new(big.Int).Rand(rng, p)
 		add(j, rescale(su, pr, lam)...)
 		// denominators p and 2p are zero mod p; garbage fails the on-curve check
 		add(j, zeroed(su, pr, p, false)...)
 		add(j, zeroed(su, pr, new(big.Int).Lsh(p, 1), true)...)
-		add(j, new(big.Int).Rand(rng, su.Params.AddBound), new(big.Int).Rand(rng, su.Params.AddBound),
-			new(big.Int).Rand(rng, su.Params.AddBound), new(big.Int).Rand(rng, su.Params.AddBound))
+		garbage := make([]*big.Int, su.OutputCount())
+		for v := range garbage {
+			garbage[v] = new(big.Int).Rand(rng, su.Params.AddBound)
+		}
+		add(j, garbage...)
 		if i < 2 {
 			e := su.NewRNSExecutor(basext.Variants[i%len(basext.Variants)])
 			in := su.InputElement(j)
@@ -333,10 +343,10 @@ func testFinishMatchesToAffine(t *testing.T, su *Setup) {
 			// the same from a kernel output array, columns shuffled
 			n := su.Params.N
 			stride := len(fc.jobs) + 3
-			out := make([]uint32, OutputRows(n)*stride)
+			out := make([]uint32, su.OutputRows()*stride)
 			cols := rng.Perm(stride)[:len(fc.jobs)]
 			for k, col := range cols {
-				for v := range 4 {
+				for v := range su.OutputCount() {
 					for j := range n {
 						out[(v*n+j)*stride+col] = fc.outs[k][v][j]
 					}

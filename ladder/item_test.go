@@ -77,7 +77,7 @@ func TestPrepareBytesMatchesPrepare(t *testing.T) {
 				stride := len(cases)
 				inA, scA := make([]uint32, ElementRows(n)*stride), make([]uint32, su.ScalarWords()*stride)
 				inB, scB := make([]uint32, ElementRows(n)*stride), make([]uint32, su.ScalarWords()*stride)
-				out := make([]uint32, OutputRows(n)*stride)
+				out := make([]uint32, su.OutputRows()*stride)
 				jobs, items := make([]Job, len(cases)), make([]Item, len(cases))
 				o := su.NewOracle()
 				for i, bc := range cases {
@@ -93,7 +93,7 @@ func TestPrepareBytesMatchesPrepare(t *testing.T) {
 					su.PackInput(inA, scA, stride, i, j)
 					su.PackItem(inB, scB, stride, i, it)
 					pr := montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil))
-					ch := channelsOf(t, su, lift(rng, su, pr[0]), lift(rng, su, pr[1]), lift(rng, su, pr[2]), lift(rng, su, pr[3]))
+					ch := channelsOf(t, su, liftAll(rng, su, pr)...)
 					for v := range ch {
 						for r := range n {
 							out[(v*n+r)*stride+i] = ch[v][r]
@@ -204,7 +204,7 @@ func TestBytesPathAllocations(t *testing.T) {
 		for i := range items {
 			items[i] = it
 		}
-		out := make([]uint32, OutputRows(n)*count)
+		out := make([]uint32, su.OutputRows()*count)
 		emit := func(int, Outcome, []byte) {}
 		return testing.AllocsPerRun(5, func() { su.FinishItems(items, out, count, nil, emit) })
 	}

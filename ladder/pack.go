@@ -14,13 +14,16 @@ import (
 //	           AddConsts element; an element is B[n], ξ̃ B̃[n], then m_e
 //	inputs:    ElementRows(n) rows: the base's x in RNS Montgomery form
 //	scalars:   ScalarWords() rows: the ladder scalar, least significant word first
-//	outputs:   OutputRows(n) rows: B residues of X_P, Z_P, X_Q, Z_Q
+//	outputs:   OutputRows() rows: B residues of each Schedule.Out register
 
 // ElementRows returns the words of one element: n in B, n in B̃, one for m_e.
 func ElementRows(n int) int { return 2*n + 1 }
 
+// OutputCount returns the number of values the kernel returns per item.
+func (su *Setup) OutputCount() int { return len(su.Schedule.Out) }
+
 // OutputRows returns the rows the kernel writes per item.
-func OutputRows(n int) int { return 4 * n }
+func (su *Setup) OutputRows() int { return su.OutputCount() * su.Params.N }
 
 // ScalarWords returns the 32-bit words of a ladder scalar (t+1 bits).
 func (su *Setup) ScalarWords() int { return (su.Bits + 1 + 31) / 32 }
@@ -83,7 +86,7 @@ func scalarWord(words []big.Word, w int) uint32 {
 // UnpackOutput reads item i of a batch of stride items from the kernel's outputs.
 func (su *Setup) UnpackOutput(out []uint32, stride, i int) Channels {
 	n := su.Params.N
-	var ch Channels
+	ch := make(Channels, su.OutputCount())
 	for v := range ch {
 		ch[v] = make([]uint32, n)
 		for j := range n {

@@ -7,17 +7,17 @@ import "math/big"
 // outputs (ToAffine), against which the RNS executor and the four-limb
 // finish are checked.
 
-// Outputs are the ladder's four output registers (Schedule.Out) as
-// integers mod p, out of the Montgomery domain:
+// Outputs are the ladder's output registers (Schedule.Out) as integers
+// mod p, out of the Montgomery domain:
 //
 //	Paper: X_P, Z_P, X_Q, Z_Q with P = k·G = (X_P : Z_P), Q = P + G
-//	CoZ:   XQG, XRG, YG, LM with Q = k·G, R = Q + G (see Schedule)
-type Outputs [4]*big.Int
+//	CoZ:   den, xn, yn with k·G = (xn/den, y_G·yn/den) (see coZ)
+type Outputs []*big.Int
 
 // Outputs converts channels to integers (CRT, then out of the Montgomery
 // domain, mod p).
 func (su *Setup) Outputs(ch Channels) Outputs {
-	var v Outputs
+	v := make(Outputs, len(ch))
 	for i := range ch {
 		v[i] = su.Params.FromMont(su.Params.FromRNS(ch[i]))
 	}
@@ -52,7 +52,7 @@ func (o *Oracle) Run(xg, k *big.Int, t int, obs Observer) Outputs {
 	o.regs[XG].Mod(xg, p)
 	o.regs[KB].Mod(o.su.Curve.B(), p)
 	run(o, o.su.Schedule, k, t, obs)
-	var out Outputs
+	out := make(Outputs, len(o.su.Schedule.Out))
 	for i, r := range o.su.Schedule.Out {
 		out[i] = new(big.Int).Set(o.regs[r])
 	}
@@ -138,7 +138,6 @@ func (su *Setup) coZToAffine(jobs []Job, outs []Outputs) []Affine {
 	out := make([]Affine, len(jobs))
 	dens := make([]*big.Int, 0, len(jobs))
 	idx := make([]int, 0, len(jobs))
-	ds := make([]*big.Int, len(jobs)) // D = LM² − XQG − XRG mod p
 	for i, o := range outs {
 		switch jobs[i].Fixed {
 		case FixedInfinity:
@@ -148,10 +147,8 @@ func (su *Setup) coZToAffine(jobs []Job, outs []Outputs) []Affine {
 			out[i] = Affine{X: new(big.Int).Set(jobs[i].X), Y: new(big.Int).Sub(p, jobs[i].Y)}
 			continue
 		}
-		ds[i] = new(big.Int).Mul(o[3], o[3])
-		ds[i].Sub(ds[i], o[0]).Sub(ds[i], o[1]).Mod(ds[i], p)
-		d := new(big.Int).Mul(ds[i], o[2])
-		if d.Mod(d, p).Sign() == 0 {
+		d := new(big.Int).Mod(o[0], p)
+		if d.Sign() == 0 {
 			out[i] = Affine{X: big.NewInt(0), Y: big.NewInt(0)}
 			continue
 		}
@@ -160,14 +157,11 @@ func (su *Setup) coZToAffine(jobs []Job, outs []Outputs) []Affine {
 	}
 	batchInvert(dens, p)
 	for n, i := range idx {
-		o, j, d, inv := outs[i], jobs[i], ds[i], dens[n]
-		// 1/D = YG/(D·YG), 1/YG = D/(D·YG); LM² + 2·XQG − XRG = D + 3·XQG
-		x := new(big.Int).Mul(o[0], big.NewInt(3))
-		x.Add(x, d).Mul(x, o[2]).Mod(x, p)
-		x.Mul(x, inv).Mod(x, p).Mul(x, j.X).Mod(x, p)
-		y := new(big.Int).Mul(o[3], o[0])
-		y.Lsh(y, 1).Add(y, o[2]).Mod(y, p)
-		y.Mul(y, d).Mod(y, p).Mul(y, inv).Mod(y, p).Mul(y, j.Y).Mod(y, p)
+		o, j, inv := outs[i], jobs[i], dens[n]
+		x := new(big.Int).Mul(o[1], inv)
+		x.Mod(x, p)
+		y := new(big.Int).Mul(o[2], inv)
+		y.Mod(y, p).Mul(y, j.Y).Mod(y, p)
 		out[i] = Affine{X: x, Y: y}
 	}
 	return out

@@ -141,7 +141,7 @@ func ParseKind(s string) (Kind, error) {
 // ladder scalar's top bit from x_G; Loop is one ladder bit, run after the
 // registers of every Swap pair are exchanged when the bit equals SwapBit
 // (and exchanged back after it); Final runs once after the last bit; Out
-// names the four registers the kernel returns.
+// names the registers the kernel returns, in order.
 //
 // Paper: the state is (X_P : Z_P), (X_Q : Z_Q) with Q = P + G; Init gives
 // (G, 2G), Loop is s_i = 0 (Q ← P+Q, P ← 2P), swapped for s_i = 1.
@@ -150,6 +150,8 @@ func ParseKind(s string) (Kind, error) {
 // Init gives (G, 2G), Loop is s_i = 1 (Q ← Q+R, R ← 2R), swapped for s_i = 0.
 // The factor H of YG is applied one set late (the next bit's first
 // multiplication set, or Final), so that Loop has four multiplication sets.
+// Final also forms the common denominator of the affine result and its two
+// numerators (see coZ), so that the host inverts and multiplies least.
 type Schedule struct {
 	Kind    Kind
 	A       int64 // the curve's small coefficient a
@@ -158,7 +160,7 @@ type Schedule struct {
 	Final   []Step
 	Swap    [][2]Reg
 	SwapBit uint
-	Out     [4]Reg
+	Out     []Reg
 	// Bounds proved by NewSchedule: the largest value of every multiplication
 	// input and of every register at the end of a step.
 	MaxMulInput *big.Int
@@ -247,6 +249,18 @@ func tableI(a int) (init, loop []Step) {
 // Init: yP0 = 4(x³ + a·x + b), LM = 3x² + a, YG = yP0², XRG = LM² − 3x·yP0,
 // XQG = 0 (Q = G, R = 2G, Z = 2y_G). A to D are temporaries: A = E then F,
 // B = H, C = G then F·G, D = LM·XRG then yR then H + 2·LM·F.
+//
+// Final gives Q = k·G in affine form up to one division. The line through
+// Q, G and −R has slope λ, so x_Q + x_G + x_R = λ², and with XQG = Z²(x_Q − x_G),
+// XRG = Z²(x_R − x_G), YG = 2Z³y_G, LM = Zλ:
+//
+//	3·x_G·Z² = LM² − XQG − XRG                       =: D
+//	x_Q = x_G·(LM² + 2·XQG − XRG)/D
+//	y_Q = y_G + λ(x_Q − x_G) = y_G·(YG + 2·LM·XQG)/YG
+//
+// The outputs are the denominator D·YG (in B), x_Q's numerator
+// x_G·(LM² + 2·XQG − XRG)·YG (in C) and y_Q/y_G's (YG + 2·LM·XQG)·D (in D):
+// x_Q = C/B and y_Q = y_G·D/B.
 func coZ() (init, loop, final []Step) {
 	init = []Step{
 		{ // A = x²; LM = 3x² + a, B = x² + a
@@ -290,7 +304,22 @@ func coZ() (init, loop, final []Step) {
 			Adds: []AddOp{{Dst: XRG, Terms: []Term{t(1, A), t(1, YG)}}},
 		},
 	}
-	final = []Step{{Muls: []MulOp{{YG, YG, B}}}}
+	final = []Step{
+		{ // YG·H, LM², LM·XQG; D = LM² − XQG − XRG, C = LM² + 2·XQG − XRG, A = YG + 2·LM·XQG
+			Muls: []MulOp{{YG, YG, B}, {C, LM, LM}, {A, LM, XQG}},
+			Adds: []AddOp{
+				{Dst: D, Terms: []Term{t(1, C), t(-1, XQG), t(-1, XRG)}},
+				{Dst: C, Terms: []Term{t(1, C), t(2, XQG), t(-1, XRG)}},
+				{Dst: A, Terms: []Term{t(1, YG), t(2, A)}},
+			},
+		},
+		{ // the denominator B = D·YG, C·YG, the y numerator D = A·D
+			Muls: []MulOp{{B, D, YG}, {C, C, YG}, {D, A, D}},
+		},
+		{ // the x numerator C = x_G·C
+			Muls: []MulOp{{C, C, XG}},
+		},
+	}
 	return init, loop, final
 }
 

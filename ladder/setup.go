@@ -303,6 +303,6 @@ func (su *Setup) InputElement(j Job) rns.Element {
 // a stack buffer.
 const maxInline = 32
 
-// Channels are the B residues of the four outputs: what the kernel returns
-// and what the CPU twin must reproduce bit for bit.
-type Channels [4][]uint32
+// Channels are the B residues of the schedule's outputs (Schedule.Out):
+// what the kernel returns and what the CPU twin must reproduce bit for bit.
+type Channels [][]uint32

@@ -88,7 +88,7 @@ func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
 		if err != nil {
 			return err
 		}
-		outB, err := d.DeviceBytes(out, uint64(4*ladder.OutputRows(n)*stride))
+		outB, err := d.DeviceBytes(out, uint64(4*su.OutputRows()*stride))
 		if err != nil {
 			return err
 		}

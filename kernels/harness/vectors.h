@@ -12,33 +12,34 @@
 #include "../shape.cuh"
 
 struct Vectors {
-  uint32_t n = 0, meBits = 0, bits = 0, words = 0, items = 0;
+  uint32_t n = 0, meBits = 0, bits = 0, words = 0, items = 0, outputs = 0;
   std::vector<uint32_t> consts, in, scalars, want;
 
   uint32_t inRows() const { return 2 * n + 1; }
-  uint32_t outRows() const { return 4 * n; }
+  uint32_t outRows() const { return outputs * n; }
 };
 
-// read_vectors loads FILE: magic 0x56434345, version 1, n, m_e bits, t, W,
-// items I, constant words C; then C constants, (2n+1)·I inputs, W·I scalars
-// and 4n·I expected outputs, row r of item i at r·I + i.
+// read_vectors loads FILE: magic 0x56434345, version 2, n, m_e bits, t, W,
+// items I, outputs per item V, constant words C; then C constants,
+// (2n+1)·I inputs, W·I scalars and V·n·I expected outputs, row r of item i
+// at r·I + i.
 inline bool read_vectors(const char* path, Vectors& v, std::string& err) {
   FILE* f = fopen(path, "rb");
   if (!f) {
     err = std::string("cannot open ") + path;
     return false;
   }
-  uint32_t h[8];
+  uint32_t h[9];
   bool ok = fread(h, sizeof h, 1, f) == 1;
-  if (ok && (h[0] != 0x56434345u || h[1] != 1)) {
+  if (ok && (h[0] != 0x56434345u || h[1] != 2)) {
     err = "not a kernelvec file (magic or version)";
     fclose(f);
     return false;
   }
   if (ok) {
-    v.n = h[2], v.meBits = h[3], v.bits = h[4], v.words = h[5], v.items = h[6];
+    v.n = h[2], v.meBits = h[3], v.bits = h[4], v.words = h[5], v.items = h[6], v.outputs = h[7];
     const size_t I = v.items;
-    v.consts.resize(h[7]);
+    v.consts.resize(h[8]);
     v.in.resize(v.inRows() * I);
     v.scalars.resize(v.words * I);
     v.want.resize(v.outRows() * I);

@@ -2,10 +2,11 @@
 // harness (kernels/harness): the constants, packed inputs and the outputs of
 // the CPU RNS executor, which the kernel must reproduce bit for bit.
 //
-// File format, little-endian uint32 words: magic 0x56434345, version 1, n,
-// m_e bits, ladder bits t, scalar words W, items I, constant words C; then
-// the C constants, (2n+1)·I inputs, W·I scalars and 4n·I expected outputs,
-// in the layouts of package ladder (row r of item i at r·I + i).
+// File format, little-endian uint32 words: magic 0x56434345, version 2, n,
+// m_e bits, ladder bits t, scalar words W, items I, outputs per item V,
+// constant words C; then the C constants, (2n+1)·I inputs, W·I scalars and
+// V·n·I expected outputs, in the layouts of package ladder (row r of item i
+// at r·I + i).
 package main
 
 import (
@@ -62,7 +63,7 @@ func main() {
 	}
 	in := make([]uint32, ladder.ElementRows(n)*I)
 	sc := make([]uint32, W*I)
-	want := make([]uint32, ladder.OutputRows(n)*I)
+	want := make([]uint32, su.OutputRows()*I)
 	for i, j := range jobs {
 		su.PackInput(in, sc, I, i, j)
 	}
@@ -84,7 +85,8 @@ func main() {
 		log.Fatal(err)
 	}
 	w := bufio.NewWriter(f)
-	hdr := []uint32{0x56434345, 1, uint32(n), uint32(su.Params.MeBits), uint32(su.Bits), uint32(W), uint32(I), uint32(len(consts))}
+	hdr := []uint32{0x56434345, 2, uint32(n), uint32(su.Params.MeBits), uint32(su.Bits), uint32(W), uint32(I),
+		uint32(su.OutputCount()), uint32(len(consts))}
 	for _, part := range [][]uint32{hdr, consts, in, sc, want} {
 		if err := binary.Write(w, binary.LittleEndian, part); err != nil {
 			log.Fatal(err)
