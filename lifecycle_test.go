@@ -118,8 +118,9 @@ func TestDiagnosticsOffGPU(t *testing.T) {
 }
 
 // TestDiagnosticsChunkItems: on the gpu backend (a fake H100, 132 SMs) a
-// small batch is one launch, a large one launches whole waves of at most
-// GPUOptions.Chunk items, and a batch runs in launches of that size.
+// tiny batch is one launch, a small one three launches side by side, a
+// large one launches whole waves of at most GPUOptions.Chunk items, and a
+// batch runs in launches of that size.
 func TestDiagnosticsChunkItems(t *testing.T) {
 	c := curves.P224()
 	restore := ecmul.UseGPUDriver(fakecuda.New(), []byte("fatbin"))
@@ -129,11 +130,13 @@ func TestDiagnosticsChunkItems(t *testing.T) {
 	require.NoError(t, err)
 	defer e.Close()
 	d := e.Diagnostics()
-	for _, n := range []int{1, 1000} {
+	for _, n := range []int{1, 500} {
 		items, ok := d.ChunkItems(n)
 		require.True(t, ok)
 		require.Equal(t, n, items, "a batch of %d items is one launch", n)
 	}
+	small, _ := d.ChunkItems(1000)
+	require.Equal(t, 334, small, "a batch of 1000 items is three launches")
 	big, ok := d.ChunkItems(1 << 22)
 	require.True(t, ok)
 	require.LessOrEqual(t, big, chunk)

@@ -3,8 +3,9 @@ package gpu
 import "testing"
 
 // TestChunkFor: chunks of whole waves, pipelineDepth or more per device for
-// a batch of several waves, one chunk for a share of at most a wave, and
-// Config.Chunk as the ceiling.
+// a batch of several waves, pipelineDepth chunks of at least minSplitChunk
+// items, or else one, for a share of at most a wave, and Config.Chunk as the
+// ceiling.
 func TestChunkFor(t *testing.T) {
 	const wave = 14784 // 132 SMs × 2 blocks × 56 items
 	for _, c := range []struct {
@@ -12,14 +13,19 @@ func TestChunkFor(t *testing.T) {
 	}{
 		{0, 1 << 17, 1, wave, 1},
 		{1, 1 << 17, 1, wave, 1},
-		{wave, 1 << 17, 1, wave, wave},             // one wave: one chunk
+		{wave, 1 << 17, 1, wave, wave / 3},         // one wave: three chunks side by side
+		{767, 1 << 17, 1, wave, 767},               // too few items to cut: one chunk
+		{768, 1 << 17, 1, wave, 256},               // three chunks of minSplitChunk
+		{1024, 1 << 17, 1, wave, 342},              //
+		{1024, 300, 1, wave, 300},                  // Config.Chunk still the ceiling
 		{wave + 1, 1 << 17, 1, wave, wave},         // two waves' launches either way
 		{65536, 1 << 17, 1, wave, 2 * wave},        // 5 waves: 2 + 2 + 1
 		{65536, 65536, 1, wave, 2 * wave},          // the CLI's batches
 		{1 << 22, 1 << 17, 1, wave, 8 * wave},      // Config.Chunk, rounded down to 8 waves
 		{1 << 22, 1 << 17, 2, wave, 8 * wave},      //
 		{65536, 1 << 17, 2, wave, wave},            // 32768 per device: 3 waves, one a chunk
-		{10000, 1 << 17, 2, wave, 5000},            // a small batch: one chunk per device
+		{10000, 1 << 17, 2, wave, 1667},            // a small batch: three chunks per device
+		{1500, 1 << 17, 2, wave, 750},              // too few per device to cut: one chunk each
 		{65536, 1 << 17, 1, 0, 65536},              // wave unknown: one chunk
 		{8, 3, 1, 0, 3},                            //
 		{100, 3, 1, 64, 3},                         // Config.Chunk below a wave
@@ -28,9 +34,9 @@ func TestChunkFor(t *testing.T) {
 		{3*8*wave - 1, 1 << 17, 1, wave, 8 * wave}, //
 		{2*8*wave + 1, 1 << 17, 1, wave, 6 * wave}, // 17 waves' worth: 6 + 6 + 5
 		{2*8*wave + 1, 1 << 17, 3, wave, 2 * wave}, // 6 waves per device
-		{16 * wave, 1 << 17, 16, wave, wave},       // one wave per device
+		{16 * wave, 1 << 17, 16, wave, wave / 3},   // one wave per device
 		{16*wave + 16, 1 << 17, 16, wave, wave},    // a little more than a wave per device
-		{1 << 17, 1 << 17, 1, 1 << 18, 1 << 17},    // a wave larger than the chunk
+		{1 << 17, 1 << 17, 1, 1 << 18, 43691},      // a wave larger than the chunk
 		{3 << 17, 1 << 17, 1, 1 << 18, 1 << 17},    //
 		{5, 100, 7, wave, 1},                       // more devices than items
 	} {

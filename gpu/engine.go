@@ -67,10 +67,11 @@ func (st *Stats) add(o Stats) {
 	st.WaitMs += o.WaitMs
 }
 
-// slot is one stream with its own buffers. There are slotCount of them:
-// while the GPU copies and computes the chunk of one, the host drains the
-// chunk before it on a second and fills the chunk after it on a third, the
-// drain and the fill running at once so that neither waits for the other's
+// slot is one stream with its own buffers. There are slotCount of them, and
+// a slot's chunk is collected only when the slot is needed again: up to
+// slotCount chunks are on the GPU at once (a small batch's chunks run side
+// by side), and the host drains a chunk while it fills the next one into
+// the same slot's input buffers, so that neither waits for the other's
 // slowest worker.
 type slot struct {
 	stream                    Stream
@@ -311,8 +312,8 @@ func words(p unsafe.Pointer, n int) []uint32 { return unsafe.Slice((*uint32)(p),
 // Run computes a batch in chunks of at most Config.Chunk items (whole waves
 // of the device, and at least pipelineDepth of them for a batch of several
 // waves: chunkFor) on slotCount streams: while the GPU copies and computes
-// one chunk, the host drains the one before and, at the same time, fills
-// the next. It checks ctx between chunks; on any error (a driver call, a
+// up to slotCount chunks, the host drains the oldest and, at the same time,
+// fills the next. It checks ctx between chunks; on any error (a driver call, a
 // Drain, ctx) it stops launching, waits for what is in flight, and returns
 // the first error. Chunks that were not drained have not been reported to
 // the caller. A driver error fails only this Run: the next one uses the
@@ -383,16 +384,18 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 			w.fail(err)
 			break
 		}
-		// chunk c−2 (its kernel ran while the host filled chunk c−1) starts
-		// draining, to run beside the fill of chunk c
-		if fault = finish(&e.slots[(c+1)%slotCount]); fault != nil {
+		// chunk c−3 leaves its slot for chunk c and starts draining, to
+		// run beside the fill of chunk c
+		s := &e.slots[c%slotCount]
+		if fault = finish(s); fault != nil {
 			break
 		}
 		ch, ok, more := w.take(false)
 		if !ok && more {
 			// nothing to take while other chunks are out: finish this
-			// device's own, then wait for one to come back or the end
-			if fault = finish(&e.slots[(c+2)%slotCount]); fault != nil {
+			// device's own, oldest first, then wait for one to come back
+			// or the end
+			if fault = e.finishAll(finish, c); fault != nil {
 				break
 			}
 			ch, ok, _ = w.take(true)
@@ -401,11 +404,10 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 			break
 		}
 		n := ch.hi - ch.lo
-		s := &e.slots[c%slotCount]
-		s.awaitDrain() // chunk c−3's, begun beside the fill of chunk c−1
 		t0 := time.Now()
 		b.Fill(ch.lo, ch.hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
 		st.FillMs += msSince(t0)
+		s.awaitDrain() // chunk c−3's, which reads the outputs chunk c copies back into
 		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
 		if fault = e.enqueue(s, n); fault != nil {
 			break
@@ -413,11 +415,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		st.Chunks++
 	}
 	if fault == nil && w.failed() == nil {
-		for i := range e.slots {
-			if fault = finish(&e.slots[i]); fault != nil {
-				break
-			}
-		}
+		fault = e.finishAll(finish, 0)
 	}
 	held := e.settle()
 	if fault != nil {
@@ -430,6 +428,18 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		e.slots[i].drained = nil
 	}
 	return fault
+}
+
+// finishAll runs finish on every slot in the order their chunks were
+// launched, given that chunk c goes into slot c mod slotCount next, and
+// returns the first error.
+func (e *Engine) finishAll(finish func(*slot) error, c int) error {
+	for i := range slotCount {
+		if err := finish(&e.slots[(c+i)%slotCount]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // timeSlot adds the finished slot's kernel and copy times to st; a failed

@@ -176,9 +176,15 @@ func (p *Pool) chunkOn(count int, active []int) int {
 }
 
 // pipelineDepth is how many chunks, at least, a device's share of a batch
-// of several waves is cut into: the host fills and drains one while the GPU
-// computes another.
-const pipelineDepth = 3
+// of several waves is cut into, and how many a share of at most a wave is
+// cut into: the host fills and drains one while the GPU computes the
+// others, all of them at once for a small share (one per slot).
+const pipelineDepth = slotCount
+
+// minSplitChunk is the fewest items of a chunk cut from a share of at most
+// a wave: below it, a launch's fixed costs outweigh the host work it
+// overlaps.
+const minSplitChunk = 256
 
 // chunkFor is the chunk size of a batch of count items shared by devices
 // devices whose wave, the items each runs at once (multiprocessors ×
@@ -186,11 +192,17 @@ const pipelineDepth = 3
 // most chunk items, rounded down to whole waves when chunk spans several. A
 // device's share too short for pipelineDepth such chunks is cut into
 // pipelineDepth chunks of whole waves, so that the host's work overlaps the
-// kernel's and no launch adds a partial wave to those the share needs; a
-// share of at most a wave is one chunk (the shortest latency), and every
-// device gets a part of a small batch.
+// kernel's and no launch adds a partial wave to those the share needs. A
+// share of at most a wave is cut into pipelineDepth chunks of at least
+// minSplitChunk items, which run side by side on the GPU while the host
+// fills and drains the others (the kernel's time hardly depends on how much
+// of a wave it runs), or else is one chunk; every device gets a part of a
+// small batch.
 func chunkFor(count, chunk, devices, wave int) int {
 	per := max(1, (count+devices-1)/devices)
+	if wave > 0 && per <= wave && per >= pipelineDepth*minSplitChunk {
+		return min(chunk, (per+pipelineDepth-1)/pipelineDepth)
+	}
 	if wave <= 0 || per <= wave {
 		return min(chunk, per)
 	}
