@@ -78,6 +78,10 @@ type bytesBatch struct {
 	points        []byte
 	out           []byte
 	status        []Status
+	// load, when set, writes item i's scalar and point just before they
+	// are read; store, when set, takes item i's outcome just after it is
+	// written (the *big.Int path over the bytes path).
+	load, store func(i int)
 }
 
 func (b *bytesBatch) scalar(i int) []byte { return b.scalars[i*b.size : (i+1)*b.size] }

@@ -140,51 +140,45 @@ func parallel(n, workers int, do func(lo, hi int)) {
 	par.Do(n, workers, 64, func(_, lo, hi int) { do(lo, hi) })
 }
 
+// run is the *big.Int path, a convenience over runBytes: each item's
+// scalar (reduced mod n) and point go into fixed-width bytes as its chunk
+// is filled, and its result comes out of them as the chunk drains, so the
+// conversions overlap the GPU's work. The bytes cost 4L+2 per item beside
+// the *big.Int values (a point's bytes hold its result once read).
 func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error {
-	su := r.su
-	jobs := make([]ladder.Job, len(items))
-	ok := make([]bool, len(items))
-	// Items that fail preparation still occupy their column with a valid
-	// job (the generator), so every column holds well-formed input.
-	gen := ladder.Job{X: su.Curve.Gx(), Y: su.Curve.Gy(), Scalar: su.LadderScalar(big.NewInt(1))}
-	st, err := r.eng.Run(ctx, gpu.Batch{
-		Count: len(items),
-		// Preparing each chunk here, not up front, overlaps it with the
-		// kernels of the chunks before.
-		Fill: func(lo, hi int, in, scalars []uint32) {
-			parallel(hi-lo, r.workers, func(a, b int) {
-				for i := lo + a; i < lo+b; i++ {
-					j, err := su.Prepare(items[i].x, items[i].y, items[i].k)
-					if err != nil {
-						items[i].res.Err = err
-						j = gen
-					} else {
-						jobs[i], ok[i] = j, true
-					}
-					su.PackInput(in, scalars, hi-lo, i-lo, j)
-				}
-			})
-		},
-		Drain: func(lo, hi int, out []uint32) error {
-			parallel(hi-lo, r.workers, func(a, b int) {
-				var js []ladder.Job
-				var cols, idx []int
-				for i := a; i < b; i++ {
-					if ok[lo+i] {
-						js, cols, idx = append(js, jobs[lo+i]), append(cols, i), append(idx, lo+i)
-					}
-				}
-				aff, errs := su.FinishOutput(js, out, hi-lo, cols)
-				for n, i := range idx {
-					setAffine(items[i].res, aff[n], errs[n])
-				}
-			})
-			done(hi - lo)
-			return nil
-		},
-	})
-	r.recordStats(st)
-	return err
+	c := r.su.Curve
+	L, n, order := c.ByteLen(), len(items), c.N()
+	pts := make([]byte, n*(1+2*L))
+	b := &bytesBatch{count: n, size: L, pointSize: 1 + 2*L, outPointBytes: 1 + 2*L,
+		scalars: make([]byte, n*L), points: pts, out: pts, status: make([]Status, n)}
+	for i := range b.status {
+		b.status[i] = StatusNotComputed
+	}
+	b.load = func(i int) {
+		it := &items[i]
+		k := it.k
+		if k.Cmp(order) >= 0 {
+			k = new(big.Int).Mod(k, order)
+		}
+		k.FillBytes(b.scalar(i))
+		p := b.point(i)
+		p[0] = 4
+		it.x.FillBytes(p[1 : 1+L])
+		it.y.FillBytes(p[1+L:])
+	}
+	b.store = func(i int) {
+		res := items[i].res
+		switch s := b.status[i]; s {
+		case StatusPoint:
+			xy := b.result(i)[1:]
+			res.X, res.Y = new(big.Int).SetBytes(xy[:L]), new(big.Int).SetBytes(xy[L:])
+		case StatusInfinity:
+			res.Infinity = true
+		default:
+			res.Err = s.Err()
+		}
+	}
+	return r.runBytes(ctx, b, done)
 }
 
 // recordStats keeps a batch's statistics and, when several devices took
@@ -265,6 +259,9 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 			items := r.itemBuf(hi - lo)
 			parallel(hi-lo, r.workers, func(a, c int) {
 				for k := a; k < c; k++ {
+					if b.load != nil {
+						b.load(lo + k)
+					}
 					if err := su.PrepareBytes(&items[k], b.scalar(lo+k), b.point(lo+k)); err != nil {
 						b.put(lo+k, statusOf(err), nil)
 					}
@@ -283,10 +280,13 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 			parallel(hi-lo, r.workers, func(a, c int) {
 				su.FinishItems(items[a:c], out[a:], hi-lo, nil, func(k int, o ladder.Outcome, xy []byte) {
 					i := lo + a + k
-					if b.status[i] != StatusNotComputed {
-						return // a bad point, computed as the generator and dropped
+					// a bad point, computed as the generator, keeps its status
+					if b.status[i] == StatusNotComputed {
+						b.put(i, [...]Status{ladder.OutPoint: StatusPoint, ladder.OutInfinity: StatusInfinity, ladder.OutFailed: StatusResultCheck}[o], xy)
 					}
-					b.put(i, [...]Status{ladder.OutPoint: StatusPoint, ladder.OutInfinity: StatusInfinity, ladder.OutFailed: StatusResultCheck}[o], xy)
+					if b.store != nil {
+						b.store(i)
+					}
 				})
 			})
 			r.items.Put(&items)

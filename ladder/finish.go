@@ -45,28 +45,6 @@ func (su *Setup) Finish(jobs []Job, outs []Channels) ([]Affine, []error) {
 	return a.out, a.errs
 }
 
-// FinishOutput is Finish reading the outputs straight from the kernel's
-// output array (see UnpackOutput): jobs[k]'s outputs are column cols[k] of
-// a batch of stride items, or column k when cols is nil.
-func (su *Setup) FinishOutput(jobs []Job, out []uint32, stride int, cols []int) ([]Affine, []error) {
-	if cols != nil && len(cols) != len(jobs) {
-		panic(fmt.Sprintf("ladder: FinishOutput with %d jobs and %d columns", len(jobs), len(cols)))
-	}
-	col := func(k int) int {
-		if cols == nil {
-			return k
-		}
-		return cols[k]
-	}
-	h := su.host
-	scr := h.scratch(len(jobs) * su.OutputCount())
-	defer h.scratchPool.Put(scr)
-	su.gatherOutputs(h, scr.pr, out, stride, col)
-	a := newAffineOut(h, len(jobs))
-	su.affine(h, len(jobs), jobBases{h.f, jobs}, scr, a)
-	return a.out, a.errs
-}
-
 // gatherOutputs reads the outputs of len(pr)/OutputCount() items from the
 // kernel's output array, item k in column col(k), into field elements.
 func (su *Setup) gatherOutputs(h *hostField, pr []fp.Element, out []uint32, stride int, col func(int) int) {
@@ -98,11 +76,11 @@ const (
 	OutFailed                  // the result failed its check (ErrResultCheck)
 )
 
-// FinishItems is FinishOutput for Items: items[k]'s outputs are column
-// cols[k] (or k) of a batch of stride items, and its result goes to
-// emit(k, outcome, xy), xy the affine point x‖y big-endian, ByteLen bytes
-// each, when outcome is OutPoint (xy is valid only during the call).
-// Nothing is allocated per item.
+// FinishItems turns the kernel's outputs for Items into results:
+// items[k]'s outputs are column cols[k] (or k) of a batch of stride items,
+// and its result goes to emit(k, outcome, xy), xy the affine point x‖y
+// big-endian, ByteLen bytes each, when outcome is OutPoint (xy is valid
+// only during the call). Nothing is allocated per item.
 func (su *Setup) FinishItems(items []Item, out []uint32, stride int, cols []int, emit func(k int, o Outcome, xy []byte)) {
 	col := func(k int) int {
 		if cols == nil {

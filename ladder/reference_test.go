@@ -1,11 +1,15 @@
 package ladder
 
-import "math/big"
+import (
+	"fmt"
+	"math/big"
+)
 
 // The math/big references of the ladder, for the tests: an executor of
 // the schedule on integers mod p (Oracle) and the affine conversion of its
 // outputs (ToAffine), against which the RNS executor and the four-limb
-// finish are checked.
+// finish are checked; and FinishOutput, the four-limb finish of Jobs read
+// from a kernel output array, the reference of FinishItems.
 
 // Outputs are the ladder's output registers (Schedule.Out) as integers
 // mod p, out of the Montgomery domain:
@@ -215,4 +219,26 @@ func (su *Setup) paperToAffine(jobs []Job, outs []Outputs) []Affine {
 		out[i] = Affine{X: xp, Y: yp}
 	}
 	return out
+}
+
+// FinishOutput is Finish reading the outputs straight from the kernel's
+// output array (see UnpackOutput): jobs[k]'s outputs are column cols[k] of
+// a batch of stride items, or column k when cols is nil.
+func (su *Setup) FinishOutput(jobs []Job, out []uint32, stride int, cols []int) ([]Affine, []error) {
+	if cols != nil && len(cols) != len(jobs) {
+		panic(fmt.Sprintf("ladder: FinishOutput with %d jobs and %d columns", len(jobs), len(cols)))
+	}
+	col := func(k int) int {
+		if cols == nil {
+			return k
+		}
+		return cols[k]
+	}
+	h := su.host
+	scr := h.scratch(len(jobs) * su.OutputCount())
+	defer h.scratchPool.Put(scr)
+	su.gatherOutputs(h, scr.pr, out, stride, col)
+	a := newAffineOut(h, len(jobs))
+	su.affine(h, len(jobs), jobBases{h.f, jobs}, scr, a)
+	return a.out, a.errs
 }
