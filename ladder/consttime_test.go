@@ -20,7 +20,11 @@ import (
 // of two classes in random order, each measurement is timed, the slowest
 // measurements of both classes together are cropped (preemptions, cache
 // misses of the runtime), and Welch's t-test compares the two classes'
-// means. A |t| above timingThreshold says the classes take measurably
+// means. Each measurement's input is first copied, untimed, into one
+// buffer that every measurement reads, so that the classes differ in their
+// values only, not in where their data lies (cache sets and aliasing of
+// addresses otherwise give the classes different times run by run). A |t|
+// above timingThreshold says the classes take measurably
 // different times. Load from other processes fattens the tails and can
 // push a single |t| of constant-time code above the threshold (up to 9 was
 // seen beside a parallel go test), so a pair of classes fails only when
@@ -75,10 +79,11 @@ func welch(a, b []float64) float64 {
 	return (ma - mb) / math.Sqrt(va/float64(len(a))+vb/float64(len(b)))
 }
 
-// timeClasses calls run(class, i) timingSamples times for each class in
-// random order and returns Welch's t of the cropped timings. i counts the
-// calls of each class, so that run can walk through its inputs.
-func timeClasses(rng *rand.Rand, run func(class, i int)) float64 {
+// timeClasses times run timingSamples times for each class in random order,
+// each time after load(class, i) has set up its input (untimed), and
+// returns Welch's t of the cropped timings. i counts the calls of each
+// class, so that load can walk through its inputs.
+func timeClasses(rng *rand.Rand, load func(class, i int), run func()) float64 {
 	order := make([]int, 2*timingSamples)
 	for i := range order {
 		order[i] = i % 2
@@ -88,8 +93,9 @@ func timeClasses(rng *rand.Rand, run func(class, i int)) float64 {
 	count := [2]int{}
 	runtime.GC()
 	for k, class := range order {
+		load(class, count[class])
 		t0 := time.Now()
-		run(class, count[class])
+		run()
 		ns[k] = float64(time.Since(t0).Nanoseconds())
 		count[class]++
 	}
@@ -155,12 +161,15 @@ func TestScalarPathConstantTime(t *testing.T) {
 					class0[i] = special(rng).FillBytes(make([]byte, c.ByteLen()))
 				}
 				var it Item
+				k := make([]byte, c.ByteLen())
 				requireSameTime(t, c.Name()+", "+name+" against random scalars", func() float64 {
 					return timeClasses(rng, func(class, i int) {
-						k := random[i%pool]
+						src := random[i%pool]
 						if class == 0 {
-							k = class0[i%pool]
+							src = class0[i%pool]
 						}
+						copy(k, src)
+					}, func() {
 						for range reps {
 							_ = su.PrepareBytes(&it, k, point)
 							su.PackItem(in, sc, 1, 0, &it)
@@ -189,11 +198,13 @@ func TestTimingPositiveControl(t *testing.T) {
 		wide[i] = new(big.Int).Add(big512, new(big.Int).Rand(rng, big512))
 		small[i] = new(big.Int).Rand(rng, c.N())
 	}
+	var k *big.Int
 	tStat := timeClasses(rng, func(class, i int) {
-		k := small[i%pool]
+		k = small[i%pool]
 		if class == 0 {
 			k = wide[i%pool]
 		}
+	}, func() {
 		for range 8 {
 			su.LadderScalar(k)
 		}
@@ -247,12 +258,15 @@ func TestFinishConstantTime(t *testing.T) {
 				items[k].Fixed = FixedNone
 			}
 			emit := func(int, Outcome, []byte) {}
+			out := make([]uint32, su.OutputRows()*batch)
 			requireSameTime(t, c.Name()+", a fixed result against random results", func() float64 {
 				return timeClasses(rng, func(class, i int) {
-					out := random[i%batches]
+					src := random[i%batches]
 					if class == 0 {
-						out = fixed[i%batches]
+						src = fixed[i%batches]
 					}
+					copy(out, src)
+				}, func() {
 					su.FinishItems(items, out, batch, nil, emit)
 				})
 			})
