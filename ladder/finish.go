@@ -46,8 +46,9 @@ func (su *Setup) Finish(jobs []Job, outs []Channels) ([]Affine, []error) {
 }
 
 // gatherOutputs reads the outputs of len(pr)/OutputCount() items from the
-// kernel's output array, item k in column col(k), into field elements.
-func (su *Setup) gatherOutputs(h *hostField, pr []fp.Element, out []uint32, stride int, col func(int) int) {
+// kernel's output array, item k in column cols[k] (or k when cols is nil),
+// into field elements.
+func (su *Setup) gatherOutputs(h *hostField, pr []fp.Element, out []uint32, stride int, cols []int) {
 	n, no := su.Params.N, su.OutputCount()
 	var buf [maxInline]uint32
 	r := buf[:]
@@ -56,7 +57,10 @@ func (su *Setup) gatherOutputs(h *hostField, pr []fp.Element, out []uint32, stri
 	}
 	r = r[:n]
 	for k := range len(pr) / no {
-		i := col(k)
+		i := k
+		if cols != nil {
+			i = cols[k]
+		}
 		for v := range no {
 			rows := out[v*n*stride+i:]
 			for j := range r {
@@ -82,16 +86,10 @@ const (
 // big-endian, ByteLen bytes each, when outcome is OutPoint (xy is valid
 // only during the call). Nothing is allocated per item.
 func (su *Setup) FinishItems(items []Item, out []uint32, stride int, cols []int, emit func(k int, o Outcome, xy []byte)) {
-	col := func(k int) int {
-		if cols == nil {
-			return k
-		}
-		return cols[k]
-	}
 	h := su.host
 	scr := h.scratch(len(items) * su.OutputCount())
 	defer h.scratchPool.Put(scr)
-	su.gatherOutputs(h, scr.pr, out, stride, col)
+	su.gatherOutputs(h, scr.pr, out, stride, cols)
 	su.affine(h, len(items), itemBases(items), scr, &bytesOut{f: h.f, size: su.Curve.ByteLen(), emit: emit})
 }
 

@@ -228,16 +228,10 @@ func (su *Setup) FinishOutput(jobs []Job, out []uint32, stride int, cols []int) 
 	if cols != nil && len(cols) != len(jobs) {
 		panic(fmt.Sprintf("ladder: FinishOutput with %d jobs and %d columns", len(jobs), len(cols)))
 	}
-	col := func(k int) int {
-		if cols == nil {
-			return k
-		}
-		return cols[k]
-	}
 	h := su.host
 	scr := h.scratch(len(jobs) * su.OutputCount())
 	defer h.scratchPool.Put(scr)
-	su.gatherOutputs(h, scr.pr, out, stride, col)
+	su.gatherOutputs(h, scr.pr, out, stride, cols)
 	a := newAffineOut(h, len(jobs))
 	su.affine(h, len(jobs), jobBases{h.f, jobs}, scr, a)
 	return a.out, a.errs
