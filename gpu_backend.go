@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"math/bits"
 	"strings"
 	"sync"
 
@@ -144,10 +145,18 @@ func parallel(n, workers int, do func(lo, hi int)) {
 // scalar (reduced mod n) and point go into fixed-width bytes as its chunk
 // is filled, and its result comes out of them as the chunk drains, so the
 // conversions overlap the GPU's work. The bytes cost 4L+2 per item beside
-// the *big.Int values (a point's bytes hold its result once read).
+// the *big.Int values (a point's bytes hold its result once read). The
+// results' coordinates share two allocations per batch, each one's words
+// capped to its own part, so a retained result keeps its batch's arrays
+// alive.
 func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error {
 	c := r.su.Curve
 	L, n, order := c.ByteLen(), len(items), c.N()
+	w := (L + bits.UintSize/8 - 1) / (bits.UintSize / 8) // words of a coordinate
+	coords, words := make([]big.Int, 2*n), make([]big.Word, 2*n*w)
+	coord := func(j int, b []byte) *big.Int {
+		return coords[j].SetBits(words[j*w : j*w : (j+1)*w]).SetBytes(b)
+	}
 	pts := make([]byte, n*(1+2*L))
 	b := &bytesBatch{count: n, size: L, pointSize: 1 + 2*L, outPointBytes: 1 + 2*L,
 		scalars: make([]byte, n*L), points: pts, out: pts, status: make([]Status, n)}
@@ -171,7 +180,7 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 		switch s := b.status[i]; s {
 		case StatusPoint:
 			xy := b.result(i)[1:]
-			res.X, res.Y = new(big.Int).SetBytes(xy[:L]), new(big.Int).SetBytes(xy[L:])
+			res.X, res.Y = coord(2*i, xy[:L]), coord(2*i+1, xy[L:])
 		case StatusInfinity:
 			res.Infinity = true
 		default:

@@ -69,6 +69,28 @@ func TestGPUBackendOnFakeDriver(t *testing.T) {
 	require.ErrorIs(t, res[4].Err, curves.ErrNotOnCurve)
 	require.Equal(t, 7, checkComputed(t, c, pts, ks, res))
 	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_block_c30"}, d.FunctionNames(), "the default kernel")
+
+	// the results' coordinates share arrays, but neither changing one in
+	// place nor growing it touches another
+	want := make([][2]*big.Int, len(res))
+	for i, r := range res {
+		if r.X != nil {
+			want[i] = [2]*big.Int{new(big.Int).Set(r.X), new(big.Int).Set(r.Y)}
+		}
+	}
+	for i, r := range res {
+		if r.X == nil {
+			continue
+		}
+		r.X.Sub(r.X, big.NewInt(1))
+		r.Y.Lsh(r.Y, 300)
+		for j := i + 1; j < len(res); j++ {
+			if res[j].X != nil {
+				require.Equal(t, 0, want[j][0].Cmp(res[j].X), "item %d after changing item %d", j, i)
+				require.Equal(t, 0, want[j][1].Cmp(res[j].Y), "item %d after changing item %d", j, i)
+			}
+		}
+	}
 	require.NoError(t, eng.Close())
 	require.Zero(t, d.Live(), "Close releases every driver resource")
 }
