@@ -136,16 +136,10 @@ func spreadThreads(k kernels.Kernel, n int) func(int) int {
 }
 
 // parallel runs do(lo, hi) over [0, n) split among the workers, in parts
-// of at least minPartItems items.
+// of at least 64 items.
 func parallel(n, workers int, do func(lo, hi int)) {
-	par.Do(n, workers, minPartItems, func(_, lo, hi int) { do(lo, hi) })
+	par.Do(n, workers, 64, func(_, lo, hi int) { do(lo, hi) })
 }
-
-// minPartItems is the fewest items a worker takes: an item's host work
-// (microseconds) outweighs starting a goroutine, so a small chunk spreads
-// over every core, which shortens its fill and drain, and each drain part's
-// one field inversion costs about as much as a dozen items.
-const minPartItems = 16
 
 // run is the *big.Int path, a convenience over runBytes: each item's
 // scalar (reduced mod n) and point go into fixed-width bytes as its chunk
