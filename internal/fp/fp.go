@@ -106,19 +106,23 @@ func (z *Element) Equal(x *Element) bool {
 // reduceOnce sets z to (hi, t) − p when (hi, t) >= p and to t otherwise,
 // for (hi, t) < 2p.
 func (f *Field) reduceOnce(z *Element, t *[Limbs]uint64, hi uint64) {
-	var s [Limbs]uint64
-	var b uint64
-	s[0], b = bits.Sub64(t[0], f.p[0], 0)
-	s[1], b = bits.Sub64(t[1], f.p[1], b)
-	s[2], b = bits.Sub64(t[2], f.p[2], b)
-	s[3], b = bits.Sub64(t[3], f.p[3], b)
+	subtractOnce(z, t[0], t[1], t[2], t[3], hi, &f.p)
+}
+
+// subtractOnce sets z to t − p when t = (t0, t1, t2, t3, hi) >= p and to t
+// otherwise, for t < 2p, choosing by a mask rather than a branch.
+func subtractOnce(z *Element, t0, t1, t2, t3, hi uint64, p *[Limbs]uint64) {
+	s0, b := bits.Sub64(t0, p[0], 0)
+	s1, b := bits.Sub64(t1, p[1], b)
+	s2, b := bits.Sub64(t2, p[2], b)
+	s3, b := bits.Sub64(t3, p[3], b)
 	_, b = bits.Sub64(hi, 0, b)
-	// b = 1: (hi, t) < p, keep t
+	// b = 1: t < p, keep t
 	keep := -b
-	z[0] = t[0]&keep | s[0]&^keep
-	z[1] = t[1]&keep | s[1]&^keep
-	z[2] = t[2]&keep | s[2]&^keep
-	z[3] = t[3]&keep | s[3]&^keep
+	z[0] = t0&keep | s0&^keep
+	z[1] = t1&keep | s1&^keep
+	z[2] = t2&keep | s2&^keep
+	z[3] = t3&keep | s3&^keep
 }
 
 // Mul sets z = x·y·R^{-1} mod p: the Montgomery product, so the Montgomery
@@ -171,18 +175,7 @@ func montMulGeneric(z, x, y *Element, p *[Limbs]uint64, pInv uint64) {
 		t3, c = bits.Add64(t4, h3, c)
 		t4 = t5 + c
 	}
-	// subtract p unless that borrows
-	s0, b := bits.Sub64(t0, p[0], 0)
-	s1, b := bits.Sub64(t1, p[1], b)
-	s2, b := bits.Sub64(t2, p[2], b)
-	s3, b := bits.Sub64(t3, p[3], b)
-	_, b = bits.Sub64(t4, 0, b)
-	// b = 1: t < p, keep t; selected by a mask, not a branch
-	keep := -b
-	z[0] = t0&keep | s0&^keep
-	z[1] = t1&keep | s1&^keep
-	z[2] = t2&keep | s2&^keep
-	z[3] = t3&keep | s3&^keep
+	subtractOnce(z, t0, t1, t2, t3, t4, p)
 }
 
 // Square sets z = x²·R^{-1} mod p.
@@ -257,17 +250,7 @@ func (f *Field) Reduce5(z *Element, t *[5]uint64) {
 		t3, c = bits.Add64(t4, h3, c)
 		t4 = t5 + c
 	}
-	s0, b := bits.Sub64(t0, p[0], 0)
-	s1, b := bits.Sub64(t1, p[1], b)
-	s2, b := bits.Sub64(t2, p[2], b)
-	s3, b := bits.Sub64(t3, p[3], b)
-	_, b = bits.Sub64(t4, 0, b)
-	// b = 1: t < p, keep t; selected by a mask, not a branch
-	keep := -b
-	z[0] = t0&keep | s0&^keep
-	z[1] = t1&keep | s1&^keep
-	z[2] = t2&keep | s2&^keep
-	z[3] = t3&keep | s3&^keep
+	subtractOnce(z, t0, t1, t2, t3, t4, p)
 }
 
 // FromMont returns the canonical limbs of the value z stands for.
