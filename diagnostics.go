@@ -41,9 +41,10 @@ func (d Diagnostics) KernelTimes(points []*Point, scalars []*big.Int, reps int) 
 }
 
 // ChunkItems returns the items of the first launch of a batch of count
-// items on the gpu backend (a batch runs in chunks of whole waves of the
-// GPU, GPUOptions.Chunk at most), so that a kernel-only timing can launch
-// the same; ok is false for the other backends.
+// items on the gpu backend (a batch of several waves of the GPU runs in
+// chunks of whole waves, GPUOptions.Chunk at most; a smaller one in three
+// launches side by side, or one when it is tiny), so that a kernel-only
+// timing can launch the same; ok is false for the other backends.
 func (d Diagnostics) ChunkItems(count int) (items int, ok bool) {
 	if d.e == nil || d.e.usable() != nil {
 		return 0, false
