@@ -82,6 +82,9 @@ type bytesBatch struct {
 	// are read; store, when set, takes item i's outcome just after it is
 	// written (the *big.Int path over the bytes path).
 	load, store func(i int)
+	// validPoints says the points were validated already (the *big.Int
+	// path's Engine.validate), so preparing them skips the curve equation.
+	validPoints bool
 }
 
 func (b *bytesBatch) scalar(i int) []byte { return b.scalars[i*b.size : (i+1)*b.size] }

@@ -159,7 +159,7 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 	}
 	pts := make([]byte, n*(1+2*L))
 	b := &bytesBatch{count: n, size: L, pointSize: 1 + 2*L, outPointBytes: 1 + 2*L,
-		scalars: make([]byte, n*L), points: pts, out: pts, status: make([]Status, n)}
+		scalars: make([]byte, n*L), points: pts, out: pts, status: make([]Status, n), validPoints: true}
 	for i := range b.status {
 		b.status[i] = StatusNotComputed
 	}
@@ -260,6 +260,10 @@ func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][
 // allocation per item (the chunks' Items come from a pool).
 func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int)) error {
 	su := r.su
+	prepare := su.PrepareBytes
+	if b.validPoints {
+		prepare = su.PrepareValidBytes
+	}
 	var mu sync.Mutex
 	filled := map[int][]ladder.Item{} // a chunk's items, from its Fill to its Drain
 	st, err := r.eng.Run(ctx, gpu.Batch{
@@ -271,7 +275,7 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 					if b.load != nil {
 						b.load(lo + k)
 					}
-					if err := su.PrepareBytes(&items[k], b.scalar(lo+k), b.point(lo+k)); err != nil {
+					if err := prepare(&items[k], b.scalar(lo+k), b.point(lo+k)); err != nil {
 						b.put(lo+k, statusOf(err), nil)
 					}
 					su.PackItem(in, scalars, hi-lo, k, &items[k])

@@ -83,6 +83,19 @@ func pointError(c *curves.Curve, sentinel error, format string, args ...any) err
 // ErrCoordinateRange, ErrNotOnCurve, ErrInfinity) and leaves it a valid
 // Item (the generator times one), so its column stays well formed.
 func (su *Setup) PrepareBytes(it *Item, scalar, point []byte) error {
+	return su.prepareBytes(it, scalar, point, true)
+}
+
+// PrepareValidBytes is PrepareBytes for a point its caller has already
+// validated (curves.Curve.Validate): an uncompressed point's coordinates
+// are still checked to be below p, but not against the curve's equation.
+func (su *Setup) PrepareValidBytes(it *Item, scalar, point []byte) error {
+	return su.prepareBytes(it, scalar, point, false)
+}
+
+// prepareBytes is PrepareBytes, checking that an uncompressed point is on
+// the curve when onCurve is set.
+func (su *Setup) prepareBytes(it *Item, scalar, point []byte, onCurve bool) error {
 	h, bp := su.host, su.bytes
 	if bp == nil {
 		return ErrBytesPath
@@ -91,7 +104,7 @@ func (su *Setup) PrepareBytes(it *Item, scalar, point []byte) error {
 		*it = bp.gen
 		return fmt.Errorf("scalar is %d bytes, more than the field's %d: %w", len(scalar), su.Curve.ByteLen(), curves.ErrScalar)
 	}
-	err := su.decodePoint(it, point)
+	err := su.decodePoint(it, point, onCurve)
 	k := bp.reduce(scalar)
 	if err != nil {
 		*it = bp.gen
@@ -107,8 +120,10 @@ func (su *Setup) PrepareBytes(it *Item, scalar, point []byte) error {
 	return nil
 }
 
-// decodePoint sets it.X and it.Y from a SEC1 encoding and validates them.
-func (su *Setup) decodePoint(it *Item, b []byte) error {
+// decodePoint sets it.X and it.Y from a SEC1 encoding and validates them
+// (an uncompressed point against the curve's equation only when onCurve is
+// set).
+func (su *Setup) decodePoint(it *Item, b []byte, onCurve bool) error {
 	h, L, bp := su.host, su.Curve.ByteLen(), su.bytes
 	f := h.f
 	switch {
@@ -120,7 +135,7 @@ func (su *Setup) decodePoint(it *Item, b []byte) error {
 			return bp.errRange
 		case it.X.IsZero() && it.Y.IsZero():
 			return bp.errZero
-		case !h.eq.Holds(&it.X, &it.Y):
+		case onCurve && !h.eq.Holds(&it.X, &it.Y):
 			return bp.errCurve
 		}
 		return nil

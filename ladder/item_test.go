@@ -184,6 +184,34 @@ func TestPrepareBytesRejects(t *testing.T) {
 		require.ErrorIs(t, su.PrepareBytes(&it, make([]byte, L+1), g), curves.ErrScalar)
 		require.NoError(t, su.PrepareBytes(&it, nil, g), "an empty scalar is zero")
 		require.Equal(t, FixedInfinity, it.Fixed)
+
+		// PrepareValidBytes leaves out the curve equation, and only it
+		for name, tc := range cases {
+			var it, want Item
+			err := su.PrepareValidBytes(&it, []byte{7}, tc.point)
+			if name == "off the curve" {
+				require.NoError(t, err, "%s %s", c.Name(), name)
+				continue
+			}
+			require.ErrorIs(t, err, tc.sentinel, "%s %s", c.Name(), name)
+			require.Equal(t, su.bytes.gen, it, "%s %s", c.Name(), name)
+			require.Error(t, su.PrepareBytes(&want, []byte{7}, tc.point))
+		}
+	}
+}
+
+// TestPrepareValidBytesMatches: on valid points, PrepareValidBytes prepares
+// what PrepareBytes does.
+func TestPrepareValidBytesMatches(t *testing.T) {
+	rng := rand.New(rand.NewSource(61))
+	for _, c := range curves.All() {
+		su := newSetupT(t, c)
+		for i, bc := range bytesCases(t, c, rng, 40) {
+			var want, got Item
+			require.NoError(t, su.PrepareBytes(&want, bc.scalar, bc.point), "case %d", i)
+			require.NoError(t, su.PrepareValidBytes(&got, bc.scalar, bc.point), "case %d", i)
+			require.Equal(t, want, got, "%s case %d", c.Name(), i)
+		}
 	}
 }
 
