@@ -144,11 +144,12 @@ func parallel(n, workers int, do func(lo, hi int)) {
 // run is the *big.Int path, a convenience over runBytes: each item's
 // scalar (reduced mod n) and point go into fixed-width bytes as its chunk
 // is filled, and its result comes out of them as the chunk drains, so the
-// conversions overlap the GPU's work. The bytes cost 4L+2 per item beside
+// conversions overlap the GPU's work. The bytes cost 3L+2 per item beside
 // the *big.Int values (a point's bytes hold its result once read). The
 // results' coordinates share two allocations per batch, each one's words
 // capped to its own part, so a retained result keeps its batch's arrays
-// alive.
+// alive. The points were validated (Engine.validate), so preparing them
+// skips the curve equation.
 func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error {
 	c := r.su.Curve
 	L, n, order := c.ByteLen(), len(items), c.N()
