@@ -36,7 +36,7 @@ func NewSchedule(kind Kind, a int64, b *big.Int, par *rns.Params) (*Schedule, *C
 		s.Swap, s.SwapBit, s.Out = [][2]Reg{{XP, XQ}, {ZP, ZQ}}, 1, []Reg{XP, ZP, XQ, ZQ}
 	case CoZ:
 		s.Init, s.Loop, s.Final = coZ()
-		s.Swap, s.SwapBit, s.Out = [][2]Reg{{XQG, XRG}}, 0, []Reg{B, C, D}
+		s.Swap, s.SwapBit, s.Out = [][2]Reg{{XQG, XRG}}, 0, []Reg{coZDen: B, coZXNum: C, coZYNum: D}
 	default:
 		return nil, nil, fmt.Errorf("ladder: unknown schedule %v", kind)
 	}

@@ -175,6 +175,15 @@ func (su *Setup) affine(h *hostField, count int, in affineBases, scr *finishScra
 	su.affinePaper(h, count, in, scr.pr, scr.paper, scr.idx, out)
 }
 
+// The co-Z ladder's outputs, in the order of its Schedule.Out (NewSchedule)
+// as its Final forms them.
+const (
+	coZDen     = iota // the denominator D·YG
+	coZXNum           // x_Q's numerator
+	coZYNum           // y_Q/y_G's numerator
+	coZOutputs        // how many
+)
+
 // coZScratch is one item's state between the two passes of the batched
 // inversion of affineCoZ.
 type coZScratch struct {
@@ -196,7 +205,7 @@ func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Elem
 	acc := f.One()
 	for i := range count {
 		s := &sc[i]
-		s.den = pr[3*i]
+		s.den = pr[coZOutputs*i+coZDen]
 		// a zero denominator, or an item whose result is fixed, takes part
 		// in the shared inversion as one: chosen by a mask, not a branch
 		replace := zeroMask(&s.den) | fixedMask(in.fixed(i))
@@ -210,13 +219,13 @@ func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Elem
 	var inv fp.Element
 	f.Inverse(&inv, &acc)
 	for i := count - 1; i >= 0; i-- {
-		o, s := pr[3*i:3*i+3], &sc[i]
+		o, s := pr[coZOutputs*i:coZOutputs*(i+1)], &sc[i]
 		var invDen, x, y fp.Element
 		f.Mul(&invDen, &inv, &s.pre)
 		f.Mul(&inv, &inv, &s.den)
 		xg, yg := in.base(i)
-		f.Mul(&x, &o[1], &invDen)
-		f.Mul(&y, &o[2], &invDen)
+		f.Mul(&x, &o[coZXNum], &invDen)
+		f.Mul(&y, &o[coZYNum], &invDen)
 		f.Mul(&y, &y, &yg)
 		// −G for k ≡ −1, selected by a mask
 		var negY fp.Element

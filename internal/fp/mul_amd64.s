@@ -2,48 +2,40 @@
 
 #include "textflag.h"
 
-// STEP is one word of the coarsely integrated operand scanning in
-// montMulADX (see montMulGeneric for the bounds): t += x·y[off/8], then
-// t = (t + m·p)/2^64 with m = t0·pInv mod 2^64. The running value is
-// t0…t4 on entry and t1…t5 on exit; t5 is cleared first. Low halves of
-// the products ride the OF chain (ADOX) and high halves the CF chain
-// (ADCX), so the two carry chains run side by side. R9 is zero.
-#define STEP(off, t0, t1, t2, t3, t4, t5) \
-	MOVQ  off(DI), DX \
-	XORQ  t5, t5 \
-	MULXQ 0(SI), AX, BX \
+// MULADD4 adds DX·[ptr] (four words) into t0…t5, t5 taking the top
+// carries: the low halves of the products ride the OF chain (ADOX) and the
+// high halves the CF chain (ADCX), so the two carry chains run side by
+// side. The flags must be clear on entry; R9 is zero.
+#define MULADD4(ptr, t0, t1, t2, t3, t4, t5) \
+	MULXQ 0(ptr), AX, BX \
 	ADOXQ AX, t0 \
 	ADCXQ BX, t1 \
-	MULXQ 8(SI), AX, BX \
+	MULXQ 8(ptr), AX, BX \
 	ADOXQ AX, t1 \
 	ADCXQ BX, t2 \
-	MULXQ 16(SI), AX, BX \
+	MULXQ 16(ptr), AX, BX \
 	ADOXQ AX, t2 \
 	ADCXQ BX, t3 \
-	MULXQ 24(SI), AX, BX \
+	MULXQ 24(ptr), AX, BX \
 	ADOXQ AX, t3 \
 	ADCXQ BX, t4 \
 	ADOXQ R9, t4 \
 	ADCXQ R9, t5 \
-	ADOXQ R9, t5 \
+	ADOXQ R9, t5
+
+// STEP is one word of the coarsely integrated operand scanning in
+// montMulADX (see montMulGeneric for the bounds): t += x·y[off/8], then
+// t = (t + m·p)/2^64 with m = t0·pInv mod 2^64. The running value is
+// t0…t4 on entry and t1…t5 on exit; t5 is cleared first (which clears the
+// flags too).
+#define STEP(off, t0, t1, t2, t3, t4, t5) \
+	MOVQ  off(DI), DX \
+	XORQ  t5, t5 \
+	MULADD4(SI, t0, t1, t2, t3, t4, t5) \
 	MOVQ  t0, DX \
 	IMULQ pInv+32(FP), DX \
 	XORQ  AX, AX \
-	MULXQ 0(R8), AX, BX \
-	ADCXQ AX, t0 \
-	ADOXQ BX, t1 \
-	MULXQ 8(R8), AX, BX \
-	ADCXQ AX, t1 \
-	ADOXQ BX, t2 \
-	MULXQ 16(R8), AX, BX \
-	ADCXQ AX, t2 \
-	ADOXQ BX, t3 \
-	MULXQ 24(R8), AX, BX \
-	ADCXQ AX, t3 \
-	ADOXQ BX, t4 \
-	ADCXQ R9, t4 \
-	ADOXQ R9, t5 \
-	ADCXQ R9, t5
+	MULADD4(R8, t0, t1, t2, t3, t4, t5)
 
 // func montMulADX(z, x, y *Element, p *[Limbs]uint64, pInv uint64)
 TEXT ·montMulADX(SB), NOSPLIT, $0-40
