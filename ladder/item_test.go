@@ -187,7 +187,7 @@ func TestPrepareBytesRejects(t *testing.T) {
 
 		// PrepareValidBytes leaves out the curve equation, and only it
 		for name, tc := range cases {
-			var it, want Item
+			var it Item
 			err := su.PrepareValidBytes(&it, []byte{7}, tc.point)
 			if name == "off the curve" {
 				require.NoError(t, err, "%s %s", c.Name(), name)
@@ -195,7 +195,6 @@ func TestPrepareBytesRejects(t *testing.T) {
 			}
 			require.ErrorIs(t, err, tc.sentinel, "%s %s", c.Name(), name)
 			require.Equal(t, su.bytes.gen, it, "%s %s", c.Name(), name)
-			require.Error(t, su.PrepareBytes(&want, []byte{7}, tc.point))
 		}
 	}
 }
