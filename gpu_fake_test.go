@@ -68,7 +68,8 @@ func TestGPUBackendOnFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, res[4].Err, curves.ErrNotOnCurve)
 	require.Equal(t, 7, checkComputed(t, c, pts, ks, res))
-	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_block_c30"}, d.FunctionNames(), "the default kernel")
+	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_block_c30", "ecm_ladder_p224_coz_shenoy_spread_c30"}, d.FunctionNames(),
+		"the default kernels: block, and spread for small chunks")
 
 	// the results' coordinates share arrays, but neither changing one in
 	// place nor growing it touches another
@@ -163,12 +164,12 @@ func TestGPUBackendCancel(t *testing.T) {
 }
 
 // TestGPUBackendWideChannels runs the gpu backend's host path on 30-bit
-// channels, every curve and mapping, with the kernel emulated by the CPU
+// channels, every curve and mapping chosen by name, with the kernel emulated by the CPU
 // twin of the same channels: the ScalarMult and bytes paths give the
 // reference points (and the bytes path each bad point its status).
 func TestGPUBackendWideChannels(t *testing.T) {
 	for _, c := range curves.All() {
-		for _, m := range []ecmul.Mapping{ecmul.MappingWarp, ecmul.MappingBlock} {
+		for _, m := range []ecmul.Mapping{ecmul.MappingWarp, ecmul.MappingBlock, ecmul.MappingSpread} {
 			t.Run(c.Name()+"/"+string(m), func(t *testing.T) {
 				d := fakecuda.New()
 				d.OnLaunch = kernelemu.Launch(d)

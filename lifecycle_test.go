@@ -94,7 +94,7 @@ func TestNewRejectsNegativeOptions(t *testing.T) {
 // TestParseMapping: the mappings' names, any case, and a clear error for
 // another.
 func TestParseMapping(t *testing.T) {
-	for s, want := range map[string]ecmul.Mapping{"warp": ecmul.MappingWarp, "BLOCK": ecmul.MappingBlock, "Tile": ecmul.MappingTile} {
+	for s, want := range map[string]ecmul.Mapping{"warp": ecmul.MappingWarp, "BLOCK": ecmul.MappingBlock, "Tile": ecmul.MappingTile, "spread": ecmul.MappingSpread} {
 		m, err := ecmul.ParseMapping(s)
 		require.NoError(t, err)
 		require.Equal(t, want, m)

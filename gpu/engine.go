@@ -29,6 +29,20 @@ type Config struct {
 	// block then runs in smaller blocks, one or more per SM, which cuts the
 	// latency of small batches. Nil: blocks always hold ItemsPerBlock.
 	ThreadsFor func(items int) int
+	// Small, when set, is a second kernel over the same buffers and
+	// constants that chunks of at most Small.ItemsPerSM items per
+	// multiprocessor run instead:
+	// one that spends more threads per item to finish a small chunk sooner.
+	Small *SmallKernel
+}
+
+// SmallKernel is the kernel of small chunks (Config.Small): its chunks
+// spread over every SM, ⌈n/SMs⌉ items per block up to ItemsPerBlock.
+type SmallKernel struct {
+	Entry         string
+	ItemsPerSM    int                 // the largest chunk it runs, per multiprocessor of the device
+	ItemsPerBlock int                 // the most items of one of its blocks
+	ThreadsFor    func(items int) int // its block size for a number of items
 }
 
 // Batch is work for Engine.Run: Count items, packed and unpacked by the
@@ -102,8 +116,9 @@ type Engine struct {
 	dev    int32
 	mod    Module
 	fn     Function
-	sms    int // the device's multiprocessors, over which small chunks spread
-	wave   int // the items the device runs at once: sms × resident blocks × ItemsPerBlock
+	small  Function // Config.Small's kernel, or 0
+	sms    int      // the device's multiprocessors, over which small chunks spread
+	wave   int      // the items the device runs at once: sms × resident blocks × ItemsPerBlock
 	consts DevicePtr
 	slots  [slotCount]slot
 
@@ -140,6 +155,11 @@ func Open(d Driver, cfg Config) (*Engine, error) {
 	if cfg.ItemsPerBlock > cfg.BlockThreads || cfg.BlockThreads > kernels.MaxThreads {
 		return nil, fmt.Errorf("gpu: %d items per block of %d threads: more items than threads, or more than the kernels' %d threads per block",
 			cfg.ItemsPerBlock, cfg.BlockThreads, kernels.MaxThreads)
+	}
+	if sk := cfg.Small; sk != nil && (sk.Entry == "" || sk.ItemsPerSM <= 0 || sk.ItemsPerBlock <= 0 || sk.ThreadsFor == nil ||
+		sk.ThreadsFor(sk.ItemsPerBlock) > kernels.MaxThreads) {
+		return nil, fmt.Errorf("gpu: invalid small-chunk kernel %q: up to %d items per SM, %d per block (positive, within %d threads per block)",
+			sk.Entry, sk.ItemsPerSM, sk.ItemsPerBlock, kernels.MaxThreads)
 	}
 	e := &Engine{d: d, cfg: cfg, calls: make(chan func()), stopped: make(chan struct{})}
 	ready := make(chan error)
@@ -213,6 +233,11 @@ func (e *Engine) setup() error {
 	}
 	if e.fn, err = e.d.ModuleGetFunction(e.mod, e.cfg.Entry); err != nil {
 		return err
+	}
+	if sk := e.cfg.Small; sk != nil {
+		if e.small, err = e.d.ModuleGetFunction(e.mod, sk.Entry); err != nil {
+			return err
+		}
 	}
 	if e.sms, err = e.d.DeviceAttribute(MultiprocessorCount, e.dev); err != nil {
 		return err
@@ -498,16 +523,22 @@ func (e *Engine) enqueue(s *slot, n int) error {
 	return d.EventRecord(s.evDone, s.stream)
 }
 
-// blockShape returns the items and threads of each block for a launch on n
-// items: ItemsPerBlock, or, when n items would leave SMs without a block
-// and Config.ThreadsFor is set, ⌈n/SMs⌉ items per block.
-func (e *Engine) blockShape(n int) (items, threads int) {
+// kernelFor returns the kernel of a launch on n items and the items and
+// threads of each of its blocks: Config.Small's for a chunk of at most its
+// ItemsPerSM per SM, spread over every SM; otherwise ItemsPerBlock, or, when n items
+// would leave SMs without a block and Config.ThreadsFor is set, ⌈n/SMs⌉
+// items per block.
+func (e *Engine) kernelFor(n int) (fn Function, items, threads int) {
 	cfg := e.cfg
-	if cfg.ThreadsFor == nil || e.sms <= 0 || n >= e.sms*cfg.ItemsPerBlock {
-		return cfg.ItemsPerBlock, cfg.BlockThreads
+	spread := max((n+e.sms-1)/max(e.sms, 1), 1)
+	if sk := cfg.Small; sk != nil && n <= sk.ItemsPerSM*e.sms {
+		items = min(spread, sk.ItemsPerBlock)
+		return e.small, items, sk.ThreadsFor(items)
 	}
-	items = max((n+e.sms-1)/e.sms, 1)
-	return items, cfg.ThreadsFor(items)
+	if cfg.ThreadsFor == nil || e.sms <= 0 || n >= e.sms*cfg.ItemsPerBlock {
+		return e.fn, cfg.ItemsPerBlock, cfg.BlockThreads
+	}
+	return e.fn, spread, cfg.ThreadsFor(spread)
 }
 
 // launch enqueues the kernel on n items of slot s's device buffers.
@@ -517,10 +548,10 @@ func (e *Engine) launch(s *slot, n int) error {
 		unsafe.Pointer(&e.consts), unsafe.Pointer(&s.devIn), unsafe.Pointer(&s.devSc),
 		unsafe.Pointer(&s.devOut), unsafe.Pointer(&count), unsafe.Pointer(&stride),
 	}
-	ipb, threads := e.blockShape(n)
+	fn, ipb, threads := e.kernelFor(n)
 	grid := [3]uint32{uint32((n + ipb - 1) / ipb), 1, 1}
 	block := [3]uint32{uint32(threads), 1, 1}
-	return e.d.LaunchKernel(e.fn, grid, block, 0, s.stream, args)
+	return e.d.LaunchKernel(fn, grid, block, 0, s.stream, args)
 }
 
 // KernelTimes measures the kernel alone: it fills count items (count at most

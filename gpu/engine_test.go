@@ -212,6 +212,64 @@ func TestEngineSpreadsSmallChunks(t *testing.T) {
 	}
 }
 
+// TestEngineRunsSmallChunksOnSmallKernel: with Config.Small, a chunk of at
+// most ItemsPerSM items per SM (132 SMs) runs the small kernel, ⌈n/132⌉
+// items per block, and a larger one the main kernel.
+func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
+	for _, c := range []struct {
+		items     int
+		small     bool
+		wantBlock uint32
+		wantGrid  uint32
+	}{
+		{1, true, 32, 1},      // one warp of one item
+		{264, true, 64, 132},  // 2 per SM: two items per block
+		{265, false, 64, 67},  // past 2 per SM: the main kernel, 4 items per block
+		{2000, false, 64, 75}, // chunks of 300
+	} {
+		f := newFixture(t, c.items)
+		main, err := kernels.ByName(f.cfg.Entry)
+		require.NoError(t, err)
+		spread, err := kernels.Find(main.Curve, main.Schedule, main.Ext, "spread", main.Channels)
+		require.NoError(t, err)
+		n := f.su.Params.N
+		f.cfg.ItemsPerBlock, f.cfg.BlockThreads, f.cfg.Chunk = 4, main.Threads(n, 4), 300
+		f.cfg.Small = &gpu.SmallKernel{Entry: spread.Name(), ItemsPerSM: 2, ItemsPerBlock: spread.MaxItemsPerBlock(n),
+			ThreadsFor: func(items int) int { return spread.Threads(n, items) }}
+		var mu sync.Mutex
+		var entry string
+		var block, grid uint32
+		emu := f.d.OnLaunch
+		f.d.OnLaunch = func(fn string, g, b [3]uint32, params []unsafe.Pointer) error {
+			mu.Lock()
+			if block == 0 {
+				entry, block, grid = fn, b[0], g[0]
+			}
+			mu.Unlock()
+			return emu(fn, g, b, params)
+		}
+		eng, err := gpu.Open(f.d, f.cfg)
+		require.NoError(t, err)
+		got, drained := make([]ladder.Channels, c.items), make([]bool, c.items)
+		_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+		require.NoError(t, err)
+		require.Equal(t, f.want, got)
+		wantEntry := main.Name()
+		if c.small {
+			wantEntry = spread.Name()
+		}
+		require.Equal(t, wantEntry, entry, "%+v", c)
+		require.Equal(t, c.wantBlock, block, "%+v", c)
+		require.Equal(t, c.wantGrid, grid, "%+v", c)
+		require.NoError(t, eng.Close())
+	}
+	f := newFixture(t, 1)
+	f.cfg.Small = &gpu.SmallKernel{Entry: "ecm_ladder_p224_coz_shenoy_spread_c16", ItemsPerSM: 1, ItemsPerBlock: 17,
+		ThreadsFor: func(items int) int { return 32 * items }}
+	_, err := gpu.Open(f.d, f.cfg)
+	require.ErrorContains(t, err, "small-chunk kernel")
+}
+
 // TestEngineCutsBatchesInWaves: on a device whose wave (multiprocessors ×
 // resident blocks × items per block) is 64 items, a batch of 400 runs in
 // three chunks of whole waves (192, 192, 16), the host's work of one beside

@@ -32,8 +32,10 @@ enum class BaseExt { Shenoy, Kawamura };
 // exchanges through shared memory ordered by __syncwarp. Block: the paper's, n+1 threads per
 // item packed across the block, exchanges ordered by __syncthreads. Tile:
 // the block mapping with exactly 16 items per block, whose base extensions
-// are 8-bit integer matrix products on the tensor cores.
-enum class Mapping { Warp, Block, Tile };
+// are 8-bit integer matrix products on the tensor cores. Spread: one item per
+// warp, the warp mapping's groups of n+1 lanes each computing other products
+// of the item's multiplication sets (spread_mul_set), for latency.
+enum class Mapping { Warp, Block, Tile, Spread };
 
 constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every entry point
 
@@ -60,10 +62,14 @@ constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every
 // Shape of an item of n channels per base of W bits.
 template <int N, Mapping M, int W = 16>
 struct Shape {
-  static constexpr int Lanes = N + 1;                       // threads per item
+  static constexpr int Lanes = N + 1;                       // threads per item (per group: Spread)
   static constexpr int ELane = N;                           // the lane of m_e
-  static constexpr bool Warp = M == Mapping::Warp;
-  static constexpr int Items = Warp ? kMaxThreads / 32 * (32 / Lanes)  // item slots per block
+  static constexpr bool Warp = M == Mapping::Warp || M == Mapping::Spread;  // exchanges inside a warp
+  static constexpr uint32_t Code = M == Mapping::Warp     ? ecm_warp
+                                   : M == Mapping::Spread ? ecm_spread
+                                                          : ecm_packed;  // EcmShape
+  static constexpr int Groups = Warp ? 32 / Lanes : 1;  // lane groups of a warp
+  static constexpr int Items = Warp ? kMaxThreads / 32 * Groups  // lane groups per block
                                     : (kMaxThreads + Lanes - 1) / Lanes;
   static constexpr int Pairs = (N + 1) / 2;                 // 16-bit residues packed two per word
   static constexpr int Vecs = W == 16 ? (N + 1 + 7) / 8     // 16-byte loads per exchanged row
@@ -219,7 +225,7 @@ struct Exchange {
   }
 
   ECM_DEVICE void sync() const {
-    if (M == Mapping::Warp) {
+    if (Sh::Warp) {
       __syncwarp(warpMask);
     } else {
       __syncthreads();
@@ -250,7 +256,7 @@ struct Exchange {
   // share_alpha gives every lane the α that the m_e lane computed.
   template <int P>
   ECM_DEVICE void share_alpha(uint32_t (&a)[P]) const {
-    if (M == Mapping::Warp) {
+    if (Sh::Warp) {
 #pragma unroll
       for (int i = 0; i < P; ++i) a[i] = __shfl_sync(warpMask, a[i], eSource, 32);
     } else {
@@ -654,6 +660,7 @@ struct Lane {
   typename Map::Ex ex;
   const uint2* addK;  // [constant][channel role]
   int role;           // 0..n−1: channel j; n: m_e
+  int group;          // the lane group in the warp (the spread mapping's product group)
 };
 
 template <int... D, int P, int... I>
@@ -662,13 +669,45 @@ ECM_DEVICE void store(Residue (&r)[ECM_NUM_REGS], const Residue (&z)[P], Dsts<D.
   ((r[D] = z[I]), ...);
 }
 
+// The spread mapping's multiplication set: group g of the warp's G groups
+// computes products g, g + G, … (the set's last again past its end), then
+// every lane takes each product of its channel from the group that computed
+// it. Which operands a lane multiplies depends on its place in the warp only.
+template <class C, int P>
+ECM_DEVICE void spread_mul_set(const C& c, const Residue (&x)[P], const Residue (&y)[P], Residue (&z)[P]) {
+  using Sh = Shape<C::n, C::mapping, C::width>;
+  constexpr int G = Sh::Groups, Q = (P + G - 1) / G;
+  Residue xs[Q], ys[Q], zs[Q];
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    xs[q] = x[q * G < P ? q * G : P - 1];
+    ys[q] = y[q * G < P ? q * G : P - 1];
+#pragma unroll
+    for (int g = 1; g < G; ++g) {
+      const int i = q * G + g < P ? q * G + g : P - 1;
+      if (c.group == g) xs[q] = x[i], ys[q] = y[i];
+    }
+  }
+  mont_mul_set<C::n, C::variant, C::mapping>(c.k, c.ex, xs, ys, zs);
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    const int src = i % G * Sh::Lanes + c.role;
+    z[i].b = __shfl_sync(c.ex.warpMask, zs[i / G].b, src, 32);
+    z[i].t = __shfl_sync(c.ex.warpMask, zs[i / G].t, src, 32);
+  }
+}
+
 // A multiplication set: every product reads the registers as they were before the set.
 template <class C, int... D, int... X, int... Y>
 ECM_DEVICE void mul_set(C& c, Set<void, Mul<D, X, Y>...>) {
   constexpr int P = sizeof...(D);
   const Residue x[P] = {c.r[X]...}, y[P] = {c.r[Y]...};
   Residue z[P];
-  mont_mul_set<C::n, C::variant, C::mapping>(c.k, c.ex, x, y, z);
+  if constexpr (C::mapping == Mapping::Spread) {
+    spread_mul_set(c, x, y, z);
+  } else {
+    mont_mul_set<C::n, C::variant, C::mapping>(c.k, c.ex, x, y, z);
+  }
   store(c.r, z, Dsts<D...>{}, std::make_integer_sequence<int, P>{});
 }
 
@@ -775,20 +814,23 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
                        const uint32_t* __restrict__ scalars, uint32_t* __restrict__ out,
                        uint32_t count, uint32_t stride) {
   constexpr int N = Curve::N, W = Curve::W, T = Curve::Bits + Sched::ExtraBits;
-  constexpr int K = Sched::MaxMuls;
   using Sh = Shape<N, M, W>;
+  // products per set and lane group: a group computes ⌈MaxMuls/G⌉ in the spread mapping
+  constexpr int K = M == Mapping::Spread ? (Sched::MaxMuls + Sh::Groups - 1) / Sh::Groups : Sched::MaxMuls;
   using Map = MappingOf<N, M, K, Sched::AddConsts, W>;
   __shared__ typename Map::Shared sh;
 
   if (blockDim.x > kMaxThreads) __trap();
   if (M == Mapping::Tile && blockDim.x != TileShape<N>::Items * Sh::Lanes) __trap();
+  if (M == Mapping::Spread && blockDim.x % 32 != 0) __trap();
   if (count == 0) return;
   const int tid = threadIdx.x;
   int slot, lane;
-  ecm_locate(tid, Sh::Lanes, Sh::Warp, slot, lane);
-  const uint32_t items = ecm_items_per_block(blockDim.x, Sh::Lanes, Sh::Warp);
-  const uint32_t col = blockIdx.x * items + slot;
-  const bool live = slot < int(items) && col < count;
+  ecm_locate(tid, Sh::Lanes, Sh::Code, slot, lane);
+  const int item = ecm_item(tid, Sh::Code, slot);
+  const uint32_t items = ecm_items_per_block(blockDim.x, Sh::Lanes, Sh::Code);
+  const uint32_t col = blockIdx.x * items + item;
+  const bool live = item < int(items) && col < count;
   const uint32_t src = live ? col : 0;  // spare threads compute item 0 and store nothing
 
   sh.init(consts, tid);
@@ -804,6 +846,7 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
   c.ex.attach(sh, slot, lane, tid);
   c.addK = &sh.addK[0][0];
   c.role = lane < N ? lane : N;
+  c.group = Sh::Warp ? slot % Sh::Groups : 0;
 #pragma unroll
   for (int i = 0; i < ECM_NUM_REGS; ++i) c.r[i] = Residue{0, 0};
   const uint32_t* kb = consts + Consts<N>::KB;
@@ -832,15 +875,18 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
   Sched::swap(c.r, 0u - prev);
   run_steps(c, typename Sched::Final{});
 
-  if (live && lane < N) write_out<N>(c.r, typename Sched::Out{}, out + lane * stride + col, stride);
+  // every group of a spread item holds the same registers: the first writes them
+  if (live && lane < N && (M != Mapping::Spread || c.group == 0))
+    write_out<N>(c.r, typename Sched::Out{}, out + lane * stride + col, stride);
 }
 
 // ---------------------------------------------------------------------------
 // Entry points: ecm_ladder_<curve>_<schedule>_<ext>_<mapping>_<channels>, as
 // kernels/entries.go declares them.
 
-#define ECM_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, warp, regs, items) \
-  static_assert(Shape<Curve##_##chan::N, Mapping::Mapping_>::Lanes == lanes, "lanes per item");        \
+#define ECM_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, shape, regs, items) \
+  static_assert(Shape<Curve##_##chan::N, Mapping::Mapping_>::Lanes == lanes, "lanes per item");         \
+  static_assert(Shape<Curve##_##chan::N, Mapping::Mapping_>::Code == shape, "thread shape");            \
   extern "C" __global__ void ECM_KERNEL_BOUNDS(regs)                                                   \
       ecm_ladder_##curve##_##sched##_##ext##_##mapping##_##chan(                                       \
           const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in,                        \

@@ -25,8 +25,11 @@ var (
 	// warp, 16 or 32 lanes each; "block" is the paper's block-wide mapping,
 	// n+1 threads per item packed across the block; "tile" packs them the
 	// same way in blocks of exactly TileItems items, whose base extensions
-	// run on the tensor cores as 8-bit integer matrix products.
-	Mappings = []string{"warp", "block", "tile"}
+	// run on the tensor cores as 8-bit integer matrix products; "spread"
+	// gives an item a whole warp, its ⌊32/(n+1)⌋ groups of n+1 lanes each
+	// computing different products of a multiplication set, for the
+	// latency of small batches.
+	Mappings = []string{"warp", "block", "tile", "spread"}
 	// Channels tag the RNS channel widths of rns.Widths: "c16", moduli
 	// 2^16 − c, the paper's; "c30", moduli 2^30 − c, a quarter as many
 	// products per base extension.
@@ -65,9 +68,14 @@ func Supports(schedule, ext, mapping, channels string) bool {
 // needs every residue of a row whole, which its byte matrices do not keep,
 // and the paper's sets of 7 products would need more than the 48 KiB of
 // static shared memory a block may have for their product matrices. Wide
-// channels have Shenoy's α only (rns.Params.Kawamura).
+// channels have Shenoy's α only (rns.Params.Kawamura). The spread mapping,
+// a latency variant of the default ladder, runs the co-Z ladder with
+// Shenoy's α on both widths.
 func (k Kernel) built() bool {
-	if k.Channels == "c30" {
+	switch {
+	case k.Mapping == "spread":
+		return k.Ext == "shenoy" && k.Schedule == "coz"
+	case k.Channels == "c30":
 		return k.Ext == "shenoy" && k.Mapping != "tile"
 	}
 	return k.Mapping != "tile" || k.Ext == "shenoy" && k.Schedule == "coz"
@@ -109,13 +117,36 @@ func (k Kernel) ItemsPerWarp(n int) int {
 }
 
 // Threads returns the block size that holds items items, for n channels per
-// base: whole warps of ItemsPerWarp items, then n+1 threads per item left
-// (the kernel's ecm_items_per_block inverts it, kernels/shape.cuh).
+// base: whole warps of ItemsPerWarp items, then n+1 threads per item left;
+// a warp per item in the spread mapping (the kernel's ecm_items_per_block
+// inverts it, kernels/shape.cuh).
 func (k Kernel) Threads(n, items int) int {
+	if k.Mapping == "spread" {
+		return 32 * items
+	}
 	if ipw := k.ItemsPerWarp(n); ipw > 0 {
 		return items/ipw*32 + items%ipw*(n+1)
 	}
 	return items * (n + 1)
+}
+
+// Shape codes of ThreadShape, the kernel's EcmShape (kernels/shape.cuh).
+const (
+	ShapePacked = 0 // n+1 threads per item packed across the block (block, tile)
+	ShapeWarp   = 1 // whole items inside a warp
+	ShapeSpread = 2 // a warp per item
+)
+
+// ThreadShape returns how the mapping places an item's threads in a block,
+// as a Shape code.
+func (k Kernel) ThreadShape() int {
+	switch k.Mapping {
+	case "warp":
+		return ShapeWarp
+	case "spread":
+		return ShapeSpread
+	}
+	return ShapePacked
 }
 
 // MaxRegisters returns the entry point's cap on registers per thread.
@@ -126,6 +157,9 @@ func (k Kernel) MaxRegisters() int { return registerCaps[k.Schedule] }
 func (k Kernel) MaxItemsPerBlock(n int) int {
 	if k.Mapping == "tile" {
 		return TileItems
+	}
+	if k.Mapping == "spread" {
+		return MaxThreads / 32
 	}
 	if ipw := k.ItemsPerWarp(n); ipw > 0 {
 		return MaxThreads / 32 * ipw
@@ -182,8 +216,8 @@ func Find(curve, schedule, ext, mapping, channels string) (Kernel, error) {
 	switch {
 	case k.built():
 		return k, nil
-	case channels == "c30":
-		return Kernel{}, fmt.Errorf("kernels: 30-bit channels run the shenoy extension on the warp or block mapping, not %s on %s", ext, mapping)
+	case channels == "c30" && (ext != "shenoy" || mapping == "tile"):
+		return Kernel{}, fmt.Errorf("kernels: 30-bit channels run the shenoy extension on the warp, block or spread mapping, not %s on %s", ext, mapping)
 	default:
 		return Kernel{}, fmt.Errorf("kernels: the %s mapping runs only the coz schedule with the shenoy extension, not %s with %s", mapping, schedule, ext)
 	}

@@ -69,8 +69,8 @@ func main() {
 // emitInterface writes the declaration of entries.go: the block limit, one
 // CURVE(tag, Type, channels, channel bits, n, bits, a-tag) per curve and
 // channel width, and one ENTRY(curve, Curve, schedule, Schedule, ext, Ext,
-// mapping, Mapping, channels, lanes, warp, regs, items) per entry point
-// (items: the fixed items per block, 0 for any), the C++ names being the
+// mapping, Mapping, channels, lanes, shape, regs, items) per entry point
+// (shape: Kernel.ThreadShape; items: the fixed items per block, 0 for any), the C++ names being the
 // tags with a capital letter.
 func emitInterface(b *bytes.Buffer) {
 	fmt.Fprintf(b, "// The kernel's interface (kernels/entries.go).\n")
@@ -93,15 +93,11 @@ func emitInterface(b *bytes.Buffer) {
 	}
 	fmt.Fprintf(b, "\n#define ECM_ENTRIES(ENTRY)")
 	for _, k := range kernels.Entries() {
-		warp := 0
-		if k.Mapping == "warp" {
-			warp = 1
-		}
 		if k.MaxRegisters() == 0 {
 			log.Fatalf("%s: no register cap for schedule %s", k.Name(), k.Schedule)
 		}
 		fmt.Fprintf(b, " \\\n\tENTRY(%s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %d, %d, %d)", k.Tag, title(k.Tag), k.Schedule, title(k.Schedule),
-			k.Ext, title(k.Ext), k.Mapping, title(k.Mapping), k.Channels, k.Lanes(ns[k.Curve+k.Channels]), warp, k.MaxRegisters(), k.FixedItemsPerBlock())
+			k.Ext, title(k.Ext), k.Mapping, title(k.Mapping), k.Channels, k.Lanes(ns[k.Curve+k.Channels]), k.ThreadShape(), k.MaxRegisters(), k.FixedItemsPerBlock())
 	}
 	fmt.Fprintf(b, "\n#define ECM_SCHEDULES(SCHEDULE)")
 	for _, s := range kernels.Schedules {

@@ -65,10 +65,11 @@ func TestHeaderIsGenerated(t *testing.T) {
 func TestEntries(t *testing.T) {
 	all := kernels.Entries()
 	// on 16-bit channels every combination of the warp and block mappings,
-	// and co-Z with Shenoy on the tile mapping; on 30-bit ones Shenoy on
-	// the warp and block mappings
-	c16 := len(kernels.Schedules)*len(kernels.Exts)*(len(kernels.Mappings)-1) + 1
-	c30 := len(kernels.Schedules) * (len(kernels.Mappings) - 1)
+	// and co-Z with Shenoy on the tile and spread mappings; on 30-bit ones
+	// Shenoy on the warp and block mappings, and co-Z with Shenoy on the
+	// spread mapping
+	c16 := len(kernels.Schedules)*len(kernels.Exts)*2 + 2
+	c30 := len(kernels.Schedules)*2 + 1
 	if want := len(kernels.Curves) * (c16 + c30); len(all) != want {
 		t.Fatalf("%d entry points, want %d", len(all), want)
 	}
@@ -117,9 +118,14 @@ func TestEntries(t *testing.T) {
 			t.Errorf("Find(%v): %v, want an error naming %q", args, err, bad)
 		}
 	}
-	for _, bad := range [][2]string{{"coz", "kawamura"}, {"paper", "shenoy"}} {
-		if _, err := kernels.Find("P-224", bad[0], bad[1], "tile", "c16"); err == nil || !strings.Contains(err.Error(), "tile") {
-			t.Errorf("Find accepts %s with %s on the tile mapping: %v", bad[0], bad[1], err)
+	for _, bad := range [][3]string{{"coz", "kawamura", "c16"}, {"paper", "shenoy", "c16"}, {"paper", "shenoy", "c30"}} {
+		for _, m := range []string{"tile", "spread"} {
+			if m == "tile" && bad[2] == "c30" {
+				continue
+			}
+			if _, err := kernels.Find("P-224", bad[0], bad[1], m, bad[2]); err == nil || !strings.Contains(err.Error(), m) {
+				t.Errorf("Find accepts %s with %s on the %s mapping (%s): %v", bad[0], bad[1], m, bad[2], err)
+			}
 		}
 	}
 	for _, bad := range [][2]string{{"kawamura", "warp"}, {"shenoy", "tile"}} {
@@ -133,6 +139,11 @@ func TestEntries(t *testing.T) {
 	k.Mapping = "tile"
 	if k.Lanes(15) != 16 || k.MaxItemsPerBlock(17) != kernels.TileItems || k.FixedItemsPerBlock() != kernels.TileItems {
 		t.Errorf("tile mapping: %d lanes, %d items per block", k.Lanes(15), k.MaxItemsPerBlock(17))
+	}
+	// the spread mapping: a warp per item, whatever n
+	k.Mapping = "spread"
+	if k.Threads(15, 3) != 96 || k.Threads(8, 1) != 32 || k.MaxItemsPerBlock(8) != kernels.MaxThreads/32 || k.ItemsPerWarp(8) != 0 || k.ThreadShape() != kernels.ShapeSpread {
+		t.Errorf("spread mapping: %d threads for 3 items, at most %d items per block", k.Threads(15, 3), k.MaxItemsPerBlock(8))
 	}
 	if _, err := kernels.ByName("ecm_ladder_p224_coz_shenoy_warp"); err == nil {
 		t.Error("ByName accepts an undeclared entry point")

@@ -5,7 +5,10 @@
 // mappings pack items across the block; the warp mapping keeps each item
 // inside one warp: ⌊32/(n+1)⌋ items per warp, the last of them taking the
 // lanes left over (they compute copies of its m_e lane), and a block that
-// ends mid-warp holds as many whole items as its last threads allow.
+// ends mid-warp holds as many whole items as its last threads allow. The
+// spread mapping gives each item a whole warp, split into the warp
+// mapping's ⌊32/(n+1)⌋ groups of lanes, each group computing other products
+// of the same item; its blocks are whole warps.
 // kernels.Kernel.Threads (entries.go) is the inverse of ecm_items_per_block.
 
 #pragma once
@@ -18,23 +21,34 @@
 #define ECM_HOST_DEVICE inline
 #endif
 
+// How a mapping places an item's threads: kernels.Kernel.ThreadShape.
+enum EcmShape : uint32_t { ecm_packed = 0, ecm_warp = 1, ecm_spread = 2 };
+
 // ecm_items_per_block returns the items a block of `threads` threads holds.
-ECM_HOST_DEVICE constexpr uint32_t ecm_items_per_block(uint32_t threads, uint32_t lanes, bool warp) {
-  if (!warp) return threads / lanes;
+ECM_HOST_DEVICE constexpr uint32_t ecm_items_per_block(uint32_t threads, uint32_t lanes, uint32_t shape) {
+  if (shape == ecm_packed) return threads / lanes;
+  if (shape == ecm_spread) return threads / 32;
   const uint32_t perWarp = 32 / lanes, rest = threads % 32 / lanes;
   return threads / 32 * perWarp + (rest < perWarp ? rest : perWarp);
 }
 
-// ecm_locate returns the item slot of thread tid in its block and its lane
-// in the item (lanes >= n+1 exist only in the warp mapping's last item of a warp).
-ECM_HOST_DEVICE void ecm_locate(uint32_t tid, uint32_t lanes, bool warp, int& slot, int& lane) {
-  if (!warp) {
-    slot = int(tid / lanes);
+// ecm_locate returns the lane group of thread tid in its block (its item
+// slot, but for the spread mapping, where a warp's groups share one item)
+// and its lane in the group (lanes >= n+1 exist only in the last group of a
+// warp, in the warp and spread mappings).
+ECM_HOST_DEVICE void ecm_locate(uint32_t tid, uint32_t lanes, uint32_t shape, int& group, int& lane) {
+  if (shape == ecm_packed) {
+    group = int(tid / lanes);
     lane = int(tid % lanes);
     return;
   }
   const uint32_t perWarp = 32 / lanes, l = tid % 32;
   const uint32_t s = l / lanes < perWarp ? l / lanes : perWarp - 1;
-  slot = int(tid / 32 * perWarp + s);
+  group = int(tid / 32 * perWarp + s);
   lane = int(l - s * lanes);
+}
+
+// ecm_item returns the item slot of thread tid in its block, given its group.
+ECM_HOST_DEVICE int ecm_item(uint32_t tid, uint32_t shape, int group) {
+  return shape == ecm_spread ? int(tid / 32) : group;
 }

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "3de2ad11665a826c010af5812c5b83b9813821459fdda7cb495e19333d291a55"
+const SourcesSHA256 = "3c4705ffbad5f34af5de810306dd76b3eaeed6ee0bb0c21dc1f1dd60f860b753"

@@ -305,7 +305,7 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 			for _, e := range exts {
 				for _, w := range widths {
 					for _, m := range mappings {
-						if !kernels.Supports(s.String(), e.String(), m, kernels.ChannelTag(w)) {
+						if m != "default" && !kernels.Supports(s.String(), e.String(), m, kernels.ChannelTag(w)) {
 							continue
 						}
 						for _, n := range ipbs {
@@ -341,6 +341,9 @@ func (v benchVariant) options(b ecmul.Backend, chunk int) ecmul.Options {
 	o := ecmul.Options{Backend: b, Schedule: v.schedule, Ext: v.ext, ChannelBits: v.bits}
 	if b == ecmul.GPU {
 		o.GPU = ecmul.GPUOptions{Mapping: ecmul.Mapping(v.mapping), ItemsPerBlock: v.ipb, Chunk: chunk}
+		if v.mapping == "default" {
+			o.GPU.Mapping = ecmul.MappingDefault
+		}
 		for d := range v.gpus {
 			o.GPU.Devices = append(o.GPU.Devices, d)
 		}
@@ -381,7 +384,9 @@ type benchConfig struct {
 	cpuProfilePath    string
 }
 
-var benchMappings = kernels.Mappings
+// benchMappings are the mappings --mapping takes: the kernel's, and
+// "default", ecmul.MappingDefault.
+var benchMappings = append([]string{"default"}, kernels.Mappings...)
 
 // errFlags is a flag parsing error, which the flag package has already
 // reported.
@@ -401,7 +406,7 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	scheduleList := fs.String("schedule", "coz", "comma-separated ladder schedules (rns-cpu and gpu): coz, paper")
 	extList := fs.String("ext", "shenoy,kawamura", "comma-separated base extensions (rns-cpu and gpu)")
 	widthList := fs.String("channel-bits", "16", "comma-separated RNS channel widths (rns-cpu and gpu): 16, 30 (Shenoy only)")
-	mapList := fs.String("mapping", "warp", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block)")
+	mapList := fs.String("mapping", "warp", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block), spread (a warp per item, co-Z and Shenoy only), default (the library's choice: warp or block, and spread for small chunks)")
 	ipbList := fs.String("ipb", "8", "comma-separated items per block of the gpu backend")
 	gpuList := fs.String("gpus", "all", "comma-separated numbers of GPUs sharing each batch (the first N devices), or all (gpu)")
 	batchList := fs.String("batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")

@@ -121,7 +121,7 @@ struct Entry {
   Kernel fn;
 };
 
-#define ECM_EMU_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, warp, regs, items) \
+#define ECM_EMU_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, shape, regs, items) \
   {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping "_" #chan,                                        \
    ecm_ladder_##curve##_##sched##_##ext##_##mapping##_##chan},
 static const Entry kEntries[] = {ECM_ENTRIES(ECM_EMU_ENTRY)};
@@ -179,8 +179,8 @@ int main(int argc, char** argv) {
     }
     const uint32_t L = e.lanes;
     // a partial warp or item ends each block, where the mapping allows it
-    const uint32_t threads = e.items ? e.items * L : e.warp ? 48 : 2 * L + 3;
-    const uint32_t ipb = ecm_items_per_block(threads, L, e.warp), grid = (count + ipb - 1) / ipb;
+    const uint32_t threads = e.items ? e.items * L : e.shape == ecm_warp ? 48 : e.shape == ecm_spread ? 64 : 2 * L + 3;
+    const uint32_t ipb = ecm_items_per_block(threads, L, e.shape), grid = (count + ipb - 1) / ipb;
     std::vector<uint32_t> out(size_t(v.outRows()) * count, 0xdeadbeefu);
     launch(k, grid, threads, v.consts.data(), in.data(), sc.data(), out.data(), count, count);
     const size_t bad = compare(name.c_str(), out, want, v.outRows(), count);

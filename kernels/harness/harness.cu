@@ -97,8 +97,8 @@ static void free_batch(Batch& b) {
 static void poison(const Batch& b) { CU(cuMemsetD32(b.out, kPoison, b.want.size())); }
 
 static void launch(CUfunction f, CUdeviceptr consts, const Batch& b, uint32_t threads,
-                   uint32_t lanes, bool warp) {
-  const uint32_t ipb = ecm_items_per_block(threads, lanes, warp);
+                   uint32_t lanes, uint32_t shape) {
+  const uint32_t ipb = ecm_items_per_block(threads, lanes, shape);
   const uint32_t grid = (b.count + ipb - 1) / ipb;
   uint32_t count = b.count, stride = b.stride;
   CUdeviceptr in = b.in, sc = b.sc, out = b.out;
@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
     std::vector<uint32_t> threads = threadList;
     if (threads.empty()) {
       if (es.items) threads = {es.items * L};
-      else if (es.warp) threads = {64, 128, 256, 512};
+      else if (es.shape) threads = {64, 128, 256, 512};
       else threads = {4 * L, 8 * L, 16 * L, 512 / L * L};
     }
     printf("%s: %d registers, %d B static shared, %d B local, max %d threads, %u lanes/item\n",
@@ -188,10 +188,12 @@ int main(int argc, char** argv) {
       const uint32_t count = quick ? std::min(v.items, quick) : v.items;
       Batch b = make_batch(v, count, count + 37);
       std::vector<uint32_t> shapes = threads;
-      if (!es.items) shapes.push_back(es.warp ? 48 : 2 * L + 3);  // a block that ends mid-warp or mid-item
+      // a block that ends mid-warp or mid-item, where the mapping allows it
+      if (es.shape == ecm_warp) shapes.push_back(48);
+      if (es.shape == ecm_packed && !es.items) shapes.push_back(2 * L + 3);
       for (uint32_t t : shapes) {
         poison(b);
-        launch(f, consts, b, t, L, es.warp);
+        launch(f, consts, b, t, L, es.shape);
         RT(cudaDeviceSynchronize());
         const size_t bad = check(name.c_str(), b, v.outRows());
         printf("  verify %-34s threads %3u items %7u: %s\n", name.c_str(), t, count,
@@ -212,12 +214,12 @@ int main(int argc, char** argv) {
       for (uint32_t t : threads) {
         if (bi > 0 && t != best) continue;
         poison(b);
-        launch(f, consts, b, t, L, es.warp);
+        launch(f, consts, b, t, L, es.shape);
         RT(cudaDeviceSynchronize());
         std::vector<float> ms;
         for (int rep = 0; rep < 5; ++rep) {
           RT(cudaEventRecord(e0));
-          launch(f, consts, b, t, L, es.warp);
+          launch(f, consts, b, t, L, es.shape);
           RT(cudaEventRecord(e1));
           RT(cudaEventSynchronize(e1));
           float x;

@@ -75,17 +75,17 @@ inline size_t compare(const char* what, const std::vector<uint32_t>& got,
 }
 
 // Every entry point (kernels/entries.go): its symbol, the
-// CURVE_SCHEDULE_CHANNELS its vectors are for, lanes per item, and whether
-// items are warp-mapped.
+// CURVE_SCHEDULE_CHANNELS its vectors are for, lanes per item, and how a
+// block's threads take items (shape.cuh).
 struct EntryShape {
   const char* name;
   const char* curve;
   uint32_t lanes;
-  bool warp;
+  uint32_t shape;  // EcmShape
   uint32_t items;  // the items every block must hold, 0 for any number
 };
 
-#define ECM_AS_SHAPE(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, warp, regs, items) \
-  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping "_" #chan, #curve "_" #sched "_" #chan, lanes,    \
-   warp != 0, items},
+#define ECM_AS_SHAPE(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, shape, regs, items) \
+  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping "_" #chan, #curve "_" #sched "_" #chan, lanes,     \
+   shape, items},
 inline const EntryShape kEntryShapes[] = {ECM_ENTRIES(ECM_AS_SHAPE)};
