@@ -484,6 +484,24 @@ ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const Exchange<N, M, K, 
   }
 }
 
+// wide_dot returns init + Σ_k w_k·e_k over N terms, as two chains of
+// alternate terms added at the end: the same sum (so the same proved bound)
+// with half the dependent multiply-adds, for the latency of one item.
+template <int N, int L>
+ECM_DEVICE uint64_t wide_dot(const uint32_t (&w)[L], const uint32_t (&e)[N], uint64_t init) {
+  static_assert(N <= L, "row shorter than its constants");
+  uint64_t even = init, odd = 0;
+#pragma unroll
+  for (int kk = 0; kk < N; ++kk) {
+    if (kk % 2 == 0) {
+      even = mad_wide(w[kk], e[kk], even);
+    } else {
+      odd = mad_wide(w[kk], e[kk], odd);
+    }
+  }
+  return even + odd;
+}
+
 // The multiplication set on wide channels: the same steps, each sum of
 // products of 30-bit residues in one 64-bit accumulator (at most n + 1
 // terms below 2^60: rns.Params proves the sum below 2^64), Shenoy's α.
@@ -511,9 +529,7 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
   for (int i = 0; i < P; ++i) {
     uint32_t w[4 * Sh::Vecs];
     ex.get(0, i, w);
-    uint64_t a = mad_wide(pt[i], k.tj, 0);
-#pragma unroll
-    for (int kk = 0; kk < N; ++kk) a = mad_wide(w[kk], k.ext1[kk], a);
+    const uint64_t a = wide_dot(w, k.ext1, mad_wide(pt[i], k.tj, 0));
     const uint32_t xi = reduce_wide(a, k.mT);
     ze[i] = ((uint32_t(a) & k.meMask) * k.pe + te[i]) * k.mInvE & k.meMask;
     z[i].t = xi;
@@ -528,9 +544,7 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
   for (int i = 0; i < P; ++i) {
     uint32_t w[4 * Sh::Vecs];
     ex.get(1, i, w);
-    s[i] = 0;
-#pragma unroll
-    for (int kk = 0; kk < N; ++kk) s[i] = mad_wide(w[kk], k.ext2[kk], s[i]);
+    s[i] = wide_dot(w, k.ext2, 0);
     alpha[i] = (uint32_t(s[i]) - ze[i]) * k.mtInvE & k.meMask;
   }
   ex.share_alpha(alpha);

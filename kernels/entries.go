@@ -149,8 +149,18 @@ func (k Kernel) ThreadShape() int {
 	return ShapePacked
 }
 
+// spreadRegisters is the spread mapping's cap on registers per thread: it
+// runs a few warps per SM, whose latency spills to local memory would add
+// to, so it takes enough registers for none.
+const spreadRegisters = 128
+
 // MaxRegisters returns the entry point's cap on registers per thread.
-func (k Kernel) MaxRegisters() int { return registerCaps[k.Schedule] }
+func (k Kernel) MaxRegisters() int {
+	if k.Mapping == "spread" {
+		return spreadRegisters
+	}
+	return registerCaps[k.Schedule]
+}
 
 // MaxItemsPerBlock returns the most items a block of at most MaxThreads
 // threads holds, for n channels per base: TileItems for the tile mapping.

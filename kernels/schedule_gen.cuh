@@ -43,8 +43,8 @@
 	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, block, Block, c16, 16, 0, 64, 0) \
 	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, block, Block, c30, 9, 0, 64, 0) \
 	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, tile, Tile, c16, 16, 0, 64, 16) \
-	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 16, 2, 64, 0) \
-	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 9, 2, 64, 0) \
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 16, 2, 128, 0) \
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 9, 2, 128, 0) \
 	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 16, 1, 64, 0) \
 	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, block, Block, c16, 16, 0, 64, 0) \
 	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 16, 1, 96, 0) \
@@ -58,8 +58,8 @@
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, block, Block, c30, 10, 0, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, tile, Tile, c16, 18, 0, 64, 16) \
-	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 18, 2, 64, 0) \
-	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 10, 2, 64, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 18, 2, 128, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 10, 2, 128, 0) \
 	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, block, Block, c16, 18, 0, 64, 0) \
 	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 18, 1, 96, 0) \
@@ -73,8 +73,8 @@
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, block, Block, c30, 10, 0, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, tile, Tile, c16, 18, 0, 64, 16) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 18, 2, 64, 0) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 10, 2, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 18, 2, 128, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 10, 2, 128, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, block, Block, c16, 18, 0, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 18, 1, 96, 0) \

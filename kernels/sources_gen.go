@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "3c4705ffbad5f34af5de810306dd76b3eaeed6ee0bb0c21dc1f1dd60f860b753"
+const SourcesSHA256 = "4ec1815689c7af6efccb67633360438b51624358080bead2326c844cfc04dd79"
