@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -392,4 +393,21 @@ func TestMulAnswersAPausedStream(t *testing.T) {
 	require.Equal(t, exitOK, <-done)
 	require.Equal(t, items[0].out+"\n"+items[1].out+"\n"+items[2].out+"\n", out.String())
 	t.Logf("first answer %v after its line", first)
+}
+
+// TestMulCPUProfile: --cpuprofile writes a gzipped pprof profile beside the
+// usual output, and a profile that cannot be created is a failure.
+func TestMulCPUProfile(t *testing.T) {
+	_, in, _ := cli(t, "", "gen", "--curve", "p224", "--n", "3", "--seed", "2")
+	path := filepath.Join(t.TempDir(), "mul.pprof")
+	code, out, errOut := cli(t, in, "mul", "--backend", "cpu", "--cpuprofile", path)
+	require.Equal(t, exitOK, code, errOut)
+	require.Len(t, strings.Split(strings.TrimSpace(out), "\n"), 3)
+	prof, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Greater(t, len(prof), 2)
+	require.Equal(t, []byte{0x1f, 0x8b}, prof[:2], "gzip")
+	code, _, errOut = cli(t, in, "mul", "--backend", "cpu", "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir"))
+	require.Equal(t, exitFail, code)
+	require.Contains(t, errOut, "ecmul mul:")
 }
