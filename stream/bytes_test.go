@@ -85,6 +85,37 @@ func TestThreeFields(t *testing.T) {
 	}
 }
 
+// TestSpaceFields: the fast split takes lines of three fields and two
+// single spaces only, and gives threeFields' fields wherever no field holds
+// a tab (which the hex decoding then refuses).
+func TestSpaceFields(t *testing.T) {
+	for line, want := range map[string][]string{
+		"a b c": {"a", "b", "c"}, "ab\tc d e": {"ab\tc", "d", "e"},
+		" a b c": nil, "a  b c": nil, "a b c ": nil, "a b": nil, "a b c d": nil, "abc": nil, "": nil, "a\tb c": nil,
+	} {
+		f, ok := spaceFields([]byte(line))
+		require.Equal(t, want != nil, ok, "%q", line)
+		if ok {
+			require.Equal(t, want, []string{string(f[0]), string(f[1]), string(f[2])}, "%q", line)
+		}
+	}
+	rng := rand.New(rand.NewSource(3))
+	alphabet := []byte("ab \t")
+	for range 20000 {
+		line := make([]byte, rng.Intn(9))
+		for i := range line {
+			line[i] = alphabet[rng.Intn(len(alphabet))]
+		}
+		f, ok := spaceFields(line)
+		if !ok || bytes.ContainsRune(line, '\t') {
+			continue
+		}
+		g, ok3 := threeFields(line)
+		require.True(t, ok3, "%q", line)
+		require.Equal(t, g, f, "%q", line)
+	}
+}
+
 func TestHexInto(t *testing.T) {
 	dst := make([]byte, 4)
 	for field, want := range map[string][]byte{

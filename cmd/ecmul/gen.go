@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -9,8 +8,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"runtime"
 
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/par"
 	"github.com/rnsec/ecmul/stream"
 )
 
@@ -121,6 +122,25 @@ func (p *genPool) point(i int) *curves.Point {
 // fill computes every point of the pool, on all cores.
 func (p *genPool) fill() { p.points = p.s.points(streamGenPoint, 0, len(p.points)) }
 
+// genBlock is the number of lines gen draws, then formats on all cores, at
+// a time.
+const genBlock = 1 << 14
+
+// appendGenLine appends one line of format (one record for raw): the
+// scalar, then the point's text.
+func appendGenLine(line []byte, format stream.Format, scalar, point []byte) []byte {
+	switch format {
+	case stream.Raw: // scalar ‖ x ‖ y, no separators
+		return append(append(line, scalar...), point...)
+	case stream.JSONL:
+		line = hex.AppendEncode(append(line, `{"scalar":"`...), scalar)
+		return append(append(line, point...), '\n')
+	default:
+		line = append(hex.AppendEncode(line, scalar), ' ')
+		return append(append(line, point...), '\n')
+	}
+}
+
 // genItems writes count random valid lines of format to w.
 func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format stream.Format, compressed bool, poolSize int) error {
 	rng := rand.New(rand.NewPCG(seed, 0x6a09e667f3bcc908))
@@ -152,24 +172,36 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format str
 		texts[i] = t
 		return t
 	}
-	bw := bufio.NewWriterSize(w, 1<<20)
 	ks := newScalarSampler(c.N())
-	line := make([]byte, 0, 512)
-	for range count {
-		line = line[:0]
-		switch format {
-		case stream.Raw: // scalar ‖ x ‖ y, no separators
-			line = append(append(line, ks.next(rng)...), text(rng.IntN(poolSize))...)
-		case stream.JSONL:
-			line = hex.AppendEncode(append(line, `{"scalar":"`...), ks.next(rng))
-			line = append(append(line, text(rng.IntN(poolSize))...), '\n')
-		default:
-			line = append(hex.AppendEncode(line, ks.next(rng)), ' ')
-			line = append(append(line, text(rng.IntN(poolSize))...), '\n')
+	nb := len(ks.n)
+	scalars, picks := make([]byte, genBlock*nb), make([]int, genBlock)
+	var bufs [][]byte
+	for done := int64(0); done < count; {
+		m := int(min(count-done, genBlock))
+		// the draws, in order on one goroutine: the lines depend on the
+		// seed alone, whatever the cores
+		for i := range m {
+			copy(scalars[i*nb:], ks.next(rng))
+			picks[i] = rng.IntN(poolSize)
+			text(picks[i])
 		}
-		if _, err := bw.Write(line); err != nil {
-			return err
+		parts := par.Bounds(m, runtime.GOMAXPROCS(0), 1024)
+		for len(bufs) < len(parts)-1 {
+			bufs = append(bufs, nil)
 		}
+		par.Do(m, runtime.GOMAXPROCS(0), 1024, func(p, lo, hi int) {
+			line := bufs[p][:0]
+			for i := lo; i < hi; i++ {
+				line = appendGenLine(line, format, scalars[i*nb:(i+1)*nb], texts[picks[i]])
+			}
+			bufs[p] = line
+		})
+		for _, b := range bufs[:len(parts)-1] { // parts of at least 1,024 lines: no buffering needed
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		done += int64(m)
 	}
-	return bw.Flush()
+	return nil
 }
