@@ -163,10 +163,16 @@ func smallKernel(k kernels.Kernel, n int) *gpu.SmallKernel {
 }
 
 // parallel runs do(lo, hi) over [0, n) split among the workers, in parts
-// of at least 64 items.
+// of at least minPartItems items.
 func parallel(n, workers int, do func(lo, hi int)) {
-	par.Do(n, workers, 64, func(_, lo, hi int) { do(lo, hi) })
+	par.Do(n, workers, minPartItems, func(_, lo, hi int) { do(lo, hi) })
 }
+
+// minPartItems is the fewest items of a part of the host's per-chunk work:
+// few enough that a small chunk (a third of 1,024 items) still spreads over
+// 16 cores, many enough that a part's one inversion (the finish's batched
+// inversion, about 6 µs) stays below its items' own work (0.6 µs each).
+const minPartItems = 16
 
 // run is the *big.Int path, a convenience over runBytes: each item's
 // scalar (reduced mod n) and point go into fixed-width bytes as its chunk
