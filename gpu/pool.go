@@ -142,16 +142,21 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	active := p.active()
 	w := newWork(b.Count, p.chunkOn(b.Count, active), len(active))
 	shares := make([]DeviceStats, len(active))
-	var wg sync.WaitGroup
-	for i, ei := range active {
-		wg.Go(func() {
-			e := p.engines[ei]
-			st, fault := e.runOn(ctx, b, w)
-			shares[i] = DeviceStats{Device: e.cfg.Device, Stats: st, Fault: fault}
-			p.faults[ei] = fault
-		})
+	runOn := func(i, ei int) {
+		e := p.engines[ei]
+		st, fault := e.runOn(ctx, b, w)
+		shares[i] = DeviceStats{Device: e.cfg.Device, Stats: st, Fault: fault}
+		p.faults[ei] = fault
 	}
-	wg.Wait()
+	if len(active) == 1 {
+		runOn(0, active[0]) // on this goroutine: no wake-up of another thread
+	} else {
+		var wg sync.WaitGroup
+		for i, ei := range active {
+			wg.Go(func() { runOn(i, ei) })
+		}
+		wg.Wait()
+	}
 	total := Stats{Devices: shares, WallMs: msSince(start)}
 	for i := range shares {
 		shares[i].WallMs = total.WallMs
