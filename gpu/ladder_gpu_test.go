@@ -127,67 +127,63 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 		return cd
 	}
 	for _, k := range kernels.Entries() {
-		{
-			{
-				entry := k.Name()
-				ipb := 4
-				if fixed := k.FixedItemsPerBlock(); fixed > 0 {
-					ipb = fixed
-				}
-				t.Run(entry, func(t *testing.T) {
-					cd := dataFor(t, k)
-					su, jobs, want, refX, refY, refOK := cd.su, cd.jobs, cd.want, cd.refX, cd.refY, cd.refOK
-					n := su.Params.N
-					eng, err := gpu.Open(d, gpu.Config{
-						Image: image, Entry: entry, Constants: su.KernelConstants(),
-						InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: su.OutputRows(),
-						ItemsPerBlock: ipb, BlockThreads: k.Threads(n, ipb), Chunk: 1 << 15,
-					})
-					require.NoError(t, err)
-					defer eng.Close()
-					got := make([]ladder.Channels, count)
-					_, err = eng.Run(context.Background(), gpu.Batch{
-						Count: count,
-						Fill: func(lo, hi int, in, sc []uint32) {
-							for i := lo; i < hi; i++ {
-								su.PackInput(in, sc, hi-lo, i-lo, jobs[i])
-							}
-						},
-						Drain: func(lo, hi int, out []uint32) error {
-							for i := lo; i < hi; i++ {
-								got[i] = su.UnpackOutput(out, hi-lo, i-lo)
-							}
-							return nil
-						},
-					})
-					require.NoError(t, err)
-					mismatches := 0
-					for i := range count {
-						for r := range got[i] {
-							for j := range got[i][r] {
-								if got[i][r][j] != want[i][r][j] {
-									if mismatches < 5 {
-										t.Errorf("item %d: output row %d channel %d: gpu %d, cpu %d", i, r, j, got[i][r][j], want[i][r][j])
-									}
-									mismatches++
-								}
-							}
-						}
-					}
-					require.Zero(t, mismatches, "channels differing from the CPU twin")
-					aff, errs := su.Finish(jobs, got)
-					for i := range count {
-						require.NoError(t, errs[i])
-						if !refOK[i] {
-							require.True(t, aff[i].Infinity, "item %d", i)
-							continue
-						}
-						require.Equal(t, 0, refX[i].Cmp(aff[i].X), "item %d x", i)
-						require.Equal(t, 0, refY[i].Cmp(aff[i].Y), "item %d y", i)
-					}
-					t.Logf("%s: %d items match the CPU twin channel for channel and the reference", entry, count)
-				})
-			}
+		entry := k.Name()
+		ipb := 4
+		if fixed := k.FixedItemsPerBlock(); fixed > 0 {
+			ipb = fixed
 		}
+		t.Run(entry, func(t *testing.T) {
+			cd := dataFor(t, k)
+			su, jobs, want, refX, refY, refOK := cd.su, cd.jobs, cd.want, cd.refX, cd.refY, cd.refOK
+			n := su.Params.N
+			eng, err := gpu.Open(d, gpu.Config{
+				Image: image, Entry: entry, Constants: su.KernelConstants(),
+				InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: su.OutputRows(),
+				ItemsPerBlock: ipb, BlockThreads: k.Threads(n, ipb), Chunk: 1 << 15,
+			})
+			require.NoError(t, err)
+			defer eng.Close()
+			got := make([]ladder.Channels, count)
+			_, err = eng.Run(context.Background(), gpu.Batch{
+				Count: count,
+				Fill: func(lo, hi int, in, sc []uint32) {
+					for i := lo; i < hi; i++ {
+						su.PackInput(in, sc, hi-lo, i-lo, jobs[i])
+					}
+				},
+				Drain: func(lo, hi int, out []uint32) error {
+					for i := lo; i < hi; i++ {
+						got[i] = su.UnpackOutput(out, hi-lo, i-lo)
+					}
+					return nil
+				},
+			})
+			require.NoError(t, err)
+			mismatches := 0
+			for i := range count {
+				for r := range got[i] {
+					for j := range got[i][r] {
+						if got[i][r][j] != want[i][r][j] {
+							if mismatches < 5 {
+								t.Errorf("item %d: output row %d channel %d: gpu %d, cpu %d", i, r, j, got[i][r][j], want[i][r][j])
+							}
+							mismatches++
+						}
+					}
+				}
+			}
+			require.Zero(t, mismatches, "channels differing from the CPU twin")
+			aff, errs := su.Finish(jobs, got)
+			for i := range count {
+				require.NoError(t, errs[i])
+				if !refOK[i] {
+					require.True(t, aff[i].Infinity, "item %d", i)
+					continue
+				}
+				require.Equal(t, 0, refX[i].Cmp(aff[i].X), "item %d x", i)
+				require.Equal(t, 0, refY[i].Cmp(aff[i].Y), "item %d y", i)
+			}
+			t.Logf("%s: %d items match the CPU twin channel for channel and the reference", entry, count)
+		})
 	}
 }
