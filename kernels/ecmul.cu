@@ -225,7 +225,9 @@ struct Exchange {
   }
 
   ECM_DEVICE void sync() const {
-    if (Sh::Warp) {
+    if (M == Mapping::Spread) {
+      __syncwarp();  // blocks of whole warps: every lane is there
+    } else if (Sh::Warp) {
       __syncwarp(warpMask);
     } else {
       __syncthreads();
@@ -257,8 +259,9 @@ struct Exchange {
   template <int P>
   ECM_DEVICE void share_alpha(uint32_t (&a)[P]) const {
     if (Sh::Warp) {
+      const uint32_t lanes = M == Mapping::Spread ? ~0u : warpMask;  // Spread: whole warps
 #pragma unroll
-      for (int i = 0; i < P; ++i) a[i] = __shfl_sync(warpMask, a[i], eSource, 32);
+      for (int i = 0; i < P; ++i) a[i] = __shfl_sync(lanes, a[i], eSource, 32);
     } else {
       if (lane == Sh::ELane) {
 #pragma unroll
@@ -675,7 +678,15 @@ struct Lane {
   const uint2* addK;  // [constant][channel role]
   int role;           // 0..n−1: channel j; n: m_e
   int group;          // the lane group in the warp (the spread mapping's product group)
+  // all ones in entry g when the lane is in group g (opaque: the spread
+  // mapping selects its operands with them, never with a branch)
+  uint32_t groupMask[Shape<N, M, W>::Groups];
 };
+
+// select_residue returns a where mask is all ones and b where it is zero.
+ECM_DEVICE Residue select_residue(uint32_t mask, Residue a, Residue b) {
+  return Residue{select(mask, a.b, b.b), select(mask, a.t, b.t)};
+}
 
 template <int... D, int P, int... I>
 ECM_DEVICE void store(Residue (&r)[ECM_NUM_REGS], const Residue (&z)[P], Dsts<D...>,
@@ -699,15 +710,16 @@ ECM_DEVICE void spread_mul_set(const C& c, const Residue (&x)[P], const Residue 
 #pragma unroll
     for (int g = 1; g < G; ++g) {
       const int i = q * G + g < P ? q * G + g : P - 1;
-      if (c.group == g) xs[q] = x[i], ys[q] = y[i];
+      xs[q] = select_residue(c.groupMask[g], x[i], xs[q]);
+      ys[q] = select_residue(c.groupMask[g], y[i], ys[q]);
     }
   }
   mont_mul_set<C::n, C::variant, C::mapping>(c.k, c.ex, xs, ys, zs);
 #pragma unroll
   for (int i = 0; i < P; ++i) {
     const int src = i % G * Sh::Lanes + c.role;
-    z[i].b = __shfl_sync(c.ex.warpMask, zs[i / G].b, src, 32);
-    z[i].t = __shfl_sync(c.ex.warpMask, zs[i / G].t, src, 32);
+    z[i].b = __shfl_sync(~0u, zs[i / G].b, src, 32);  // blocks of whole warps: every lane is there
+    z[i].t = __shfl_sync(~0u, zs[i / G].t, src, 32);
   }
 }
 
@@ -861,6 +873,10 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
   c.addK = &sh.addK[0][0];
   c.role = lane < N ? lane : N;
   c.group = Sh::Warp ? slot % Sh::Groups : 0;
+  if constexpr (M == Mapping::Spread) {
+#pragma unroll
+    for (int g = 0; g < Sh::Groups; ++g) c.groupMask[g] = opaque(c.group == g ? ~0u : 0u);
+  }
 #pragma unroll
   for (int i = 0; i < ECM_NUM_REGS; ++i) c.r[i] = Residue{0, 0};
   const uint32_t* kb = consts + Consts<N>::KB;

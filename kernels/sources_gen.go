@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "4ec1815689c7af6efccb67633360438b51624358080bead2326c844cfc04dd79"
+const SourcesSHA256 = "0398c20c968615dd78951ea046ac96f98730886636f33ce01c9f33bdcfacf821"
