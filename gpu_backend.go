@@ -37,9 +37,10 @@ const (
 
 // SmallChunkItemsPerSM is the largest chunk, per multiprocessor of the
 // GPU, that MappingDefault runs on the spread mapping (1,056 items on an
-// H200). Measured on an H200 with 30-bit channels, kernel alone: spread
-// against block, 1 item 0.41 against 0.55 ms, 1,024 items 0.47 against
-// 0.59 ms, but 4,096 items 1.15 against 0.89 ms.
+// H200). On an H200 with 30-bit channels the spread mapping's kernel wins
+// up to about 8 items per SM (1,024 P-224 items: 0.41 against 0.55 ms) and
+// loses from about 30 (4,096 items: 1.15 against 0.89 ms); README.md has
+// the figures.
 const SmallChunkItemsPerSM = 8
 
 // ParseMapping reads a mapping's name: warp, block, tile or spread (any case).

@@ -30,9 +30,9 @@ type Config struct {
 	// latency of small batches. Nil: blocks always hold ItemsPerBlock.
 	ThreadsFor func(items int) int
 	// Small, when set, is a second kernel over the same buffers and
-	// constants that chunks of at most Small.ItemsPerSM items per
-	// multiprocessor run instead:
-	// one that spends more threads per item to finish a small chunk sooner.
+	// constants, one that spends more threads per item to finish a small
+	// chunk sooner: chunks of at most Small.ItemsPerSM items per
+	// multiprocessor run it instead.
 	Small *SmallKernel
 }
 
@@ -365,8 +365,8 @@ func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds())
 // device's share of the work and its fault, if any. It runs on the calling
 // goroutine, bound to its OS thread with the device's context current for
 // the while, rather than on the engine's thread: handing a batch to a
-// parked thread and back costs two wake-ups, about 0.1 ms on a virtual
-// machine, which a small batch would feel.
+// parked thread and back costs two thread wake-ups, which a small batch
+// would wait for.
 func (e *Engine) runOn(ctx context.Context, b Batch, w *work) (Stats, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
