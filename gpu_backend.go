@@ -37,10 +37,11 @@ const (
 
 // SmallChunkItemsPerSM is the largest chunk, per multiprocessor of the
 // GPU, that MappingDefault runs on the spread mapping (1,056 items on an
-// H200). On an H200 with 30-bit channels the spread mapping's kernel wins
-// up to about 8 items per SM (1,024 P-224 items: 0.41 against 0.55 ms) and
-// loses from about 30 (4,096 items: 1.15 against 0.89 ms); README.md has
-// the figures.
+// H200). On an H200 with 30-bit channels the first spread kernel won up
+// to about 8 items per SM (1,024 P-224 items: 0.47 against 0.59 ms) and
+// lost from about 30 (4,096 items: 1.15 against 0.89 ms,
+// bench/h200/2026-11-23-spread/); the kernel has become faster since
+// (README.md), and the crossing has not been measured again.
 const SmallChunkItemsPerSM = 8
 
 // ParseMapping reads a mapping's name: warp, block, tile or spread (any case).
