@@ -9,12 +9,13 @@
 #   <date>-<commit>-p224.{json,csv,log}              P-224: co-Z and paper schedules × Shenoy and
 #                                                    Kawamura × 16- and 30-bit channels (Shenoy
 #                                                    only) × warp and block mappings × 1, 2, 4, 8,
-#                                                    16, 32 items per block, and the tile mapping
+#                                                    16, 32 items per block, the tile mapping
 #                                                    (tensor cores: co-Z, Shenoy, 16-bit, 16 per block)
+#                                                    and the spread mapping (co-Z, Shenoy, up to 16)
 #   <date>-<commit>-p256-secp256k1.{json,csv,log}    P-256 and secp256k1: both schedules, both
 #                                                    extensions, both channel widths, block
 #                                                    mapping, 8, 16, 28 items per block, and the
-#                                                    tile mapping
+#                                                    tile and spread mappings
 #   <date>-<commit>-devices-*.{json,csv,log}         on a host with several GPUs: each curve's default
 #                                                    kernel on one GPU and on all of them (--gpus 1,all),
 #                                                    batches up to 2^22
@@ -121,8 +122,8 @@ run_bench() {
   log "bench $name: $((SECONDS - t0)) s, $stem.{json,csv,log}"
 }
 
-run_bench p224 "$(with_one_block "$BATCHES" "$IPB_224")" --curve p224 --schedule "$SCHEDULES" --ext shenoy,kawamura --channel-bits "$CHANNELS" --mapping warp,block,tile --ipb "$IPB_224" --gpus 1
-run_bench p256-secp256k1 "$(with_one_block "$BATCHES" "$IPB_256")" --curve p256,secp256k1 --schedule "$SCHEDULES" --ext shenoy,kawamura --channel-bits "$CHANNELS" --mapping block,tile --ipb "$IPB_256" --gpus 1
+run_bench p224 "$(with_one_block "$BATCHES" "$IPB_224")" --curve p224 --schedule "$SCHEDULES" --ext shenoy,kawamura --channel-bits "$CHANNELS" --mapping warp,block,tile,spread --ipb "$IPB_224" --gpus 1
+run_bench p256-secp256k1 "$(with_one_block "$BATCHES" "$IPB_256")" --curve p256,secp256k1 --schedule "$SCHEDULES" --ext shenoy,kawamura --channel-bits "$CHANNELS" --mapping block,tile,spread --ipb "$IPB_256" --gpus 1
 # the devices dimension: each curve's default kernel on one GPU and on all
 if (($(grep -c '^[0-9]*: ' <<<"$devices") > 1)); then
   run_bench devices-p224 "$BATCHES,4194304" --curve p224 --schedule coz --ext shenoy --channel-bits 30 --mapping block --ipb 56 --gpus 1,all

@@ -294,8 +294,8 @@ type benchVariant struct {
 
 // benchGrid lists the configurations a backend distinguishes: schedule ×
 // base extension × channel width × mapping × items per block on the gpu
-// backend (the combinations the kernel has, and for the tile mapping its
-// fixed items per block only), schedule × base extension × channel width on
+// backend (the combinations the kernel has, for the tile mapping its
+// fixed items per block only, for the spread mapping up to its most), schedule × base extension × channel width on
 // rns-cpu (Kawamura's on 16-bit channels only), a single one on cpu.
 func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, widths []int, mappings []string, ipbs, gpus []int) []benchVariant {
 	var out []benchVariant
@@ -309,7 +309,7 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 							continue
 						}
 						for _, n := range ipbs {
-							if m == "tile" && n != kernels.TileItems {
+							if m == "tile" && n != kernels.TileItems || m == "spread" && n > spreadMaxItems {
 								continue
 							}
 							for _, g := range gpus {
@@ -335,6 +335,10 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 	}
 	return out
 }
+
+// spreadMaxItems is the most items a block of the spread mapping holds,
+// whatever the channels: a warp each.
+var spreadMaxItems = kernels.Kernel{Mapping: "spread"}.MaxItemsPerBlock(0)
 
 // options returns the engine options of the variant on backend b.
 func (v benchVariant) options(b ecmul.Backend, chunk int) ecmul.Options {

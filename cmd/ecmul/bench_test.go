@@ -73,6 +73,10 @@ func TestBenchGrid(t *testing.T) {
 	// the tile mapping: co-Z and Shenoy only, at 16 items per block only
 	g = benchGrid(ecmul.GPU, scheds, exts, c16, []string{"tile"}, []int{8, 16}, all)
 	require.Equal(t, []benchVariant{{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "tile", ipb: 16}}, g)
+	// the spread mapping: co-Z and Shenoy only, up to 16 items (warps) per block
+	g = benchGrid(ecmul.GPU, scheds, exts, []int{30}, []string{"spread"}, []int{8, 16, 32}, all)
+	require.Equal(t, []benchVariant{{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 30, mapping: "spread", ipb: 8},
+		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 30, mapping: "spread", ipb: 16}}, g)
 
 	// the devices dimension: one GPU and all of them
 	g = benchGrid(ecmul.GPU, scheds[:1], exts[:1], c16, maps[:1], ipbs[:1], []int{1, 0})
