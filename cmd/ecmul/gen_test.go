@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"encoding/hex"
 	"fmt"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -108,6 +112,54 @@ func TestScalarSampler(t *testing.T) {
 		}
 		if n != awkward {
 			require.Positive(t, top, "n = %x: the top bit is reached", n)
+		}
+	}
+}
+
+// TestGenLinesAnyCores: over several blocks of genBlock lines, formatted in
+// parts on all cores, gen writes the lines of a one-line-at-a-time loop over
+// the same draws, whatever GOMAXPROCS, in every format.
+func TestGenLinesAnyCores(t *testing.T) {
+	c := curves.P224()
+	const count, pool, seed = 2*genBlock + 17, 5, 11
+	for _, format := range []stream.Format{stream.Hex, stream.Raw, stream.JSONL, stream.SEC1} {
+		// the reference: draw and write one line at a time
+		var want bytes.Buffer
+		rng := rand.New(rand.NewPCG(seed, 0x6a09e667f3bcc908))
+		gp := &genPool{s: sampler{c, seed}, points: make([]*curves.Point, pool)}
+		ks := newScalarSampler(c.N())
+		for range count {
+			k := ks.next(rng)
+			p := gp.point(rng.IntN(pool))
+			var text []byte
+			switch format {
+			case stream.Raw:
+				text = append(p.X.FillBytes(make([]byte, c.ByteLen())), p.Y.FillBytes(make([]byte, c.ByteLen()))...)
+			case stream.SEC1:
+				text = hex.AppendEncode(nil, c.EncodeSEC1(p, false))
+			case stream.JSONL:
+				text = stream.AppendCoordinate(append(text, `","x":"`...), c, p.X)
+				text = append(stream.AppendCoordinate(append(text, `","y":"`...), c, p.Y), `"}`...)
+			default:
+				text = stream.AppendCoordinate(append(stream.AppendCoordinate(nil, c, p.X), ' '), c, p.Y)
+			}
+			switch format {
+			case stream.Raw:
+				want.Write(k)
+				want.Write(text)
+			case stream.JSONL:
+				fmt.Fprintf(&want, "{\"scalar\":\"%x%s\n", k, text)
+			default:
+				fmt.Fprintf(&want, "%x %s\n", k, text)
+			}
+		}
+		for _, procs := range []int{1, 4} {
+			prev := runtime.GOMAXPROCS(procs)
+			var got bytes.Buffer
+			err := genItems(&got, c, count, seed, format, false, pool)
+			runtime.GOMAXPROCS(prev)
+			require.NoError(t, err)
+			require.True(t, bytes.Equal(want.Bytes(), got.Bytes()), "%s, GOMAXPROCS %d", format, procs)
 		}
 	}
 }
