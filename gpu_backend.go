@@ -20,7 +20,7 @@ import (
 type GPUOptions struct {
 	Devices       []int   // CUDA device ordinals to share the work among; nil means every visible device
 	ItemsPerBlock int     // items per thread block (default: four warps' worth in the warp mapping, the most that fit kernels.MaxThreads threads in the block and spread mappings; the tile mapping takes kernels.TileItems, no other)
-	Mapping       Mapping // how threads take items; MappingDefault is the faster for the curve
+	Mapping       Mapping // how threads take items; MappingDefault is the faster for the curve and the chunk
 	Chunk         int     // most items per launch (default 1<<17); a batch runs in chunks of whole waves of the GPU, at least three when it spans several waves, and a batch of at most a wave in three chunks side by side (one when it is tiny), while the host drains one and fills the next
 }
 
