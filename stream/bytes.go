@@ -76,10 +76,13 @@ func (cd *codec) parseInto(scalar, point, text []byte) error {
 		copy(point[1:], text[L:])
 		return nil
 	}
-	if f, ok := spaceFields(text); ok && hexInto(scalar, f[0]) && hexInto(point[1:1+L], f[1]) && hexInto(point[1+L:], f[2]) {
+	decode := func(f [3][]byte) bool {
+		return hexInto(scalar, f[0]) && hexInto(point[1:1+L], f[1]) && hexInto(point[1+L:], f[2])
+	}
+	if f, ok := spaceFields(text); ok && decode(f) {
 		return nil
 	}
-	if f, ok := threeFields(text); ok && hexInto(scalar, f[0]) && hexInto(point[1:1+L], f[1]) && hexInto(point[1+L:], f[2]) {
+	if f, ok := threeFields(text); ok && decode(f) {
 		return nil
 	}
 	p, k, err := cd.parse(string(text))
