@@ -218,8 +218,10 @@ func TestStatusErr(t *testing.T) {
 
 // TestScalarMultBytesAllocations: the gpu backend's bytes path allocates
 // per chunk, not per item (the fake driver's kernel left undone: only the
-// host's work is counted): batches of 1,024 and 8,192 items, both below a
-// wave, both run as three chunks.
+// host's work is counted). Each pair of batches runs as three chunks
+// (below a wave): on the spread kernel, in place in the pinned buffers
+// (800 and 3,000 items), and on the main kernel, through copies (4,096 and
+// 8,192 items).
 func TestScalarMultBytesAllocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation counts over large batches")
@@ -235,8 +237,10 @@ func TestScalarMultBytesAllocations(t *testing.T) {
 		out, st := make([]byte, n*(1+2*c.ByteLen())), make([]ecmul.Status, n)
 		return testing.AllocsPerRun(5, func() { _ = e.ScalarMultBytes(context.Background(), out, st, sc, pts) })
 	}
-	small, large := allocs(1024), allocs(8192)
-	require.InDelta(t, small, large, 8, "allocations do not grow with the batch: %v for 1024 items, %v for 8192", small, large)
+	for _, pair := range [][2]int{{800, 3000}, {4096, 8192}} {
+		small, large := allocs(pair[0]), allocs(pair[1])
+		require.InDelta(t, small, large, 8, "allocations do not grow with the batch: %v for %d items, %v for %d", small, pair[0], large, pair[1])
+	}
 }
 
 // Example_scalarMultBytes multiplies SEC1 points by big-endian scalars,

@@ -103,9 +103,18 @@ func TestGPUBackendFaults(t *testing.T) {
 	c := curves.P224()
 	d := faultDriver(t, c)
 	pts, ks := fakeBatch(t, c, 7)
-	for _, call := range []string{"MemcpyHtoDAsync", "LaunchKernel", "StreamSynchronize", "MemcpyDtoHAsync"} {
-		t.Run(call, func(t *testing.T) {
-			eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 2}})
+	for _, f := range []struct {
+		call    string
+		mapping ecmul.Mapping
+	}{
+		{"MemcpyHtoDAsync", ecmul.MappingBlock}, {"LaunchKernel", ecmul.MappingBlock},
+		{"StreamSynchronize", ecmul.MappingBlock}, {"MemcpyDtoHAsync", ecmul.MappingBlock},
+		// small chunks, computed in place in the pinned buffers
+		{"LaunchKernel", ecmul.MappingDefault}, {"StreamSynchronize", ecmul.MappingDefault},
+	} {
+		call := f.call
+		t.Run(call+"/mapping="+string(f.mapping), func(t *testing.T) {
+			eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 2, Mapping: f.mapping}})
 			require.NoError(t, err)
 			d.FailAt(call, 2, nil)
 			res, err := eng.ScalarMult(context.Background(), pts, ks)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -92,12 +93,17 @@ func requireHonest(t *testing.T, fc faultCase, res []ecmul.Result, batchErr erro
 	return computed
 }
 
-// runCalls are the driver calls a batch makes after the engine is open.
-var runCalls = []string{"EventRecord", "MemcpyHtoDAsync", "LaunchKernel", "MemcpyDtoHAsync", "StreamSynchronize", "EventElapsedMs"}
+// runCalls are the driver calls a batch makes after the engine is open;
+// zeroCopyCalls those of a batch in small chunks, which the spread kernel
+// computes on the pinned buffers in place.
+var (
+	runCalls      = []string{"EventRecord", "MemcpyHtoDAsync", "LaunchKernel", "MemcpyDtoHAsync", "StreamSynchronize", "EventElapsedMs"}
+	zeroCopyCalls = []string{"EventRecord", "LaunchKernel", "StreamSynchronize", "EventElapsedMs"}
+)
 
 // openCalls are the driver calls New makes to open the gpu backend.
 var openCalls = []string{"Device", "PrimaryCtxRetain", "CtxSetCurrent", "ModuleLoadData", "ModuleGetFunction",
-	"DeviceAttribute", "OccupancyBlocksPerSM", "MemAlloc", "MemcpyHtoD", "StreamCreate", "MemAllocHost", "EventCreate"}
+	"DeviceAttribute", "OccupancyBlocksPerSM", "MemAlloc", "MemcpyHtoD", "StreamCreate", "MemAllocHost", "MemHostDevicePointer", "EventCreate"}
 
 // TestGPUFaultEveryCall fails, one at a time, every driver call a batch
 // makes through the root API: each of the engine's copies (up and down),
@@ -108,12 +114,21 @@ var openCalls = []string{"Device", "PrimaryCtxRetain", "CtxSetCurrent", "ModuleL
 // the engine computes the next batch correctly; Close releases every
 // resource. A failure of the timing query alone does not fail the batch.
 func TestGPUFaultEveryCall(t *testing.T) {
+	for _, m := range []struct {
+		mapping ecmul.Mapping
+		calls   []string
+	}{{ecmul.MappingBlock, runCalls}, {ecmul.MappingDefault, zeroCopyCalls}} {
+		t.Run("mapping="+string(m.mapping), func(t *testing.T) { testGPUFaultEveryCall(t, m.mapping, m.calls) })
+	}
+}
+
+func testGPUFaultEveryCall(t *testing.T, mapping ecmul.Mapping, runCalls []string) {
 	c := curves.P224()
 	d := faultDriver(t, c)
 	const items, chunk = 7, 2 // four chunks over the slots, the last one short
 	fc := newFaultCase(t, c, items, 0)
 	other := newFaultCase(t, c, items, 1)
-	opts := ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: chunk}}
+	opts := ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: chunk, Mapping: mapping}}
 
 	// How often a clean batch calls each method.
 	eng, err := ecmul.New(c, opts)
@@ -122,6 +137,8 @@ func TestGPUFaultEveryCall(t *testing.T) {
 	for _, m := range runCalls {
 		before[m] = d.Calls(m)
 	}
+	copies := func() int { return d.Calls("MemcpyHtoDAsync") + d.Calls("MemcpyDtoHAsync") }
+	copiesBefore := copies()
 	res, err := eng.ScalarMult(context.Background(), fc.pts, fc.ks)
 	require.NoError(t, err)
 	require.Equal(t, items-1, requireHonest(t, fc, res, nil))
@@ -129,6 +146,9 @@ func TestGPUFaultEveryCall(t *testing.T) {
 	for _, m := range runCalls {
 		counts[m] = d.Calls(m) - before[m]
 		require.Positive(t, counts[m], m)
+	}
+	if !slices.Contains(runCalls, "MemcpyHtoDAsync") {
+		require.Equal(t, copiesBefore, copies(), "small chunks are computed in place, with no copies")
 	}
 	require.NoError(t, eng.Close())
 	require.Zero(t, d.Live())

@@ -110,6 +110,10 @@ type Driver interface {
 	MemAllocHost(bytes uint64) (unsafe.Pointer, error)
 	// MemFreeHost frees memory from MemAllocHost.
 	MemFreeHost(p unsafe.Pointer) error
+	// MemHostDevicePointer returns the address at which kernels of the
+	// current context reach pinned memory from MemAllocHost directly,
+	// over the bus, with no copy (cuMemHostGetDevicePointer).
+	MemHostDevicePointer(p unsafe.Pointer) (DevicePtr, error)
 	// MemcpyHtoD copies bytes from host memory src to dst and returns when
 	// the copy is done.
 	MemcpyHtoD(dst DevicePtr, src unsafe.Pointer, bytes uint64) error

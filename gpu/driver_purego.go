@@ -54,6 +54,7 @@ type cudaDriver struct {
 	cuMemAlloc                                  func(dptr *uint64, bytes uint64) cuResult
 	cuMemFree                                   func(dptr uint64) cuResult
 	cuMemAllocHost                              func(pp *unsafe.Pointer, bytes uint64) cuResult
+	cuMemHostGetDevicePointer                   func(dp *uint64, p unsafe.Pointer, flags uint32) cuResult
 	cuMemFreeHost                               func(p unsafe.Pointer) cuResult
 	cuMemcpyHtoD                                func(dst uint64, src unsafe.Pointer, bytes uint64) cuResult
 	cuMemcpyHtoDAsync                           func(dst uint64, src unsafe.Pointer, bytes uint64, s uintptr) cuResult
@@ -110,6 +111,7 @@ func (d *cudaDriver) symbols() []symbol {
 		{&d.cuMemAlloc, []string{"cuMemAlloc_v2"}, nil},
 		{&d.cuMemFree, []string{"cuMemFree_v2"}, nil},
 		{&d.cuMemAllocHost, []string{"cuMemAllocHost_v2"}, nil},
+		{&d.cuMemHostGetDevicePointer, []string{"cuMemHostGetDevicePointer_v2"}, nil},
 		{&d.cuMemFreeHost, []string{"cuMemFreeHost"}, nil},
 		{&d.cuMemcpyHtoD, []string{"cuMemcpyHtoD_v2"}, nil},
 		{&d.cuMemcpyHtoDAsync, []string{"cuMemcpyHtoDAsync_v2"}, nil},
@@ -405,6 +407,14 @@ func (d *cudaDriver) MemAllocHost(bytes uint64) (unsafe.Pointer, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+func (d *cudaDriver) MemHostDevicePointer(p unsafe.Pointer) (DevicePtr, error) {
+	var dp uint64
+	if err := d.check("cuMemHostGetDevicePointer_v2", d.cuMemHostGetDevicePointer(&dp, p, 0)); err != nil {
+		return 0, err
+	}
+	return DevicePtr(dp), nil
 }
 
 func (d *cudaDriver) MemFreeHost(p unsafe.Pointer) error {

@@ -49,8 +49,9 @@ type SmallKernel struct {
 // caller chunk by chunk. Fill writes items [lo, hi) into in and scalars,
 // row r of item lo+i at r·(hi−lo) + i; Drain reads the outputs of [lo, hi)
 // in the same layout. Fill runs on the goroutine that called Run, between launches;
-// Drain runs on its own goroutine while later chunks compute, reading the
-// pinned buffer itself (its slot takes no new chunk until Drain returns),
+// Drain runs on its own goroutine while later chunks compute (on the
+// calling goroutine once no chunk is left to fill), reading the pinned
+// buffer itself (its slot takes no new chunk until Drain returns),
 // and must not keep out after it returns.
 type Batch struct {
 	Count int
@@ -93,6 +94,8 @@ type slot struct {
 	devIn, devSc, devOut      DevicePtr
 	evStart, evKernel, evDone Event
 	evCopyIn                  Event
+	mapIn, mapSc, mapOut      DevicePtr // where the small kernel reaches hostIn, hostSc and hostOut in place; 0 without Config.Small
+	zeroCopy                  bool      // the slot's chunk runs on its pinned buffers in place
 	lo, hi                    int
 	busy                      bool
 	drained                   chan struct{} // closed when the Drain of the slot's last chunk returns; nil if none ran
@@ -264,15 +267,21 @@ func (e *Engine) setup() error {
 			return err
 		}
 		for _, b := range []struct {
-			host *unsafe.Pointer
-			dev  *DevicePtr
-			rows int
-		}{{&s.hostIn, &s.devIn, e.cfg.InRows}, {&s.hostSc, &s.devSc, e.cfg.ScalarRows}, {&s.hostOut, &s.devOut, e.cfg.OutRows}} {
+			host   *unsafe.Pointer
+			dev    *DevicePtr
+			rows   int
+			mapped *DevicePtr
+		}{{&s.hostIn, &s.devIn, e.cfg.InRows, &s.mapIn}, {&s.hostSc, &s.devSc, e.cfg.ScalarRows, &s.mapSc}, {&s.hostOut, &s.devOut, e.cfg.OutRows, &s.mapOut}} {
 			if *b.host, err = e.allocHost(c * uint64(b.rows)); err != nil {
 				return err
 			}
 			if *b.dev, err = e.alloc(c * uint64(b.rows)); err != nil {
 				return err
+			}
+			if e.small != 0 {
+				if *b.mapped, err = e.d.MemHostDevicePointer(*b.host); err != nil {
+					return err
+				}
 			}
 		}
 		for _, ev := range []*Event{&s.evStart, &s.evCopyIn, &s.evKernel, &s.evDone} {
@@ -356,6 +365,7 @@ func (e *Engine) Run(ctx context.Context, b Batch) (Stats, error) {
 	w := newWork(b.Count, chunkFor(b.Count, e.cfg.Chunk, 1, e.wave), 1)
 	st, _ := e.runOn(ctx, b, w)
 	st.WallMs = msSince(start)
+
 	return st, w.failed()
 }
 
@@ -388,7 +398,7 @@ func (e *Engine) runOn(ctx context.Context, b Batch, w *work) (Stats, error) {
 func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) error {
 	var drains sync.WaitGroup
 	var drainNs atomic.Int64
-	// finish waits for slot s, times it and hands its outputs to a drain:
+	// finishOn waits for slot s, times it and hands its outputs to a drain:
 	// on its own goroutine, beside the fills of later chunks, or inline
 	// once there is nothing left to fill (a goroutine would cost a
 	// thread's wake-up, which a small batch would feel).
@@ -424,7 +434,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		}
 		return nil
 	}
-	finish := func(s *slot) error { return finishOn(s, false) }
+	finishInline := func(s *slot) error { return finishOn(s, true) }
 	var fault error
 	c := 0 // the chunk that goes next, into slot c mod slotCount
 	for ; ; c++ {
@@ -433,17 +443,18 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 			break
 		}
 		// chunk c−3 leaves its slot for chunk c and starts draining, to
-		// run beside the fill of chunk c
+		// run beside the fill of chunk c, or inline when no chunk is left
+		// to fill
 		s := &e.slots[c%slotCount]
-		if fault = finish(s); fault != nil {
+		if fault = finishOn(s, w.nonePending()); fault != nil {
 			break
 		}
 		ch, ok, more := w.take(false)
 		if !ok && more {
 			// nothing to take while other chunks are out: finish this
-			// device's own, oldest first, then wait for one to come back
-			// or the end
-			if fault = e.finishAll(finish, c); fault != nil {
+			// device's own, oldest first and inline (nothing is left to
+			// fill beside them), then wait for one to come back or the end
+			if fault = e.finishAll(finishInline, c); fault != nil {
 				break
 			}
 			ch, ok, _ = w.take(true)
@@ -463,7 +474,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		st.Chunks++
 	}
 	if fault == nil && w.failed() == nil {
-		fault = e.finishAll(func(s *slot) error { return finishOn(s, true) }, c)
+		fault = e.finishAll(finishInline, c)
 	}
 	held := e.settle()
 	if fault != nil {
@@ -496,6 +507,9 @@ func (e *Engine) timeSlot(s *slot, st *Stats) {
 	if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evKernel); err == nil {
 		st.KernelMs += float64(ms)
 	}
+	if s.zeroCopy {
+		return
+	}
 	if in, err := e.d.EventElapsedMs(s.evStart, s.evCopyIn); err == nil {
 		if out, err := e.d.EventElapsedMs(s.evKernel, s.evDone); err == nil {
 			st.CopyMs += float64(in + out)
@@ -519,9 +533,22 @@ func (e *Engine) settle() []span {
 }
 
 // enqueue copies n items up, launches the kernel and copies the results
-// back, all on the slot's stream, with events around each stage.
+// back, all on the slot's stream, with events around each stage. A chunk
+// of the small kernel skips the copies: its kernel reads and writes the
+// slot's pinned buffers in place, which saves a small batch the copies'
+// fixed costs (zeroCopy).
 func (e *Engine) enqueue(s *slot, n int) error {
 	d, cfg := e.d, e.cfg
+	fn, _, _ := e.kernelFor(n)
+	if s.zeroCopy = fn == e.small && s.mapOut != 0; s.zeroCopy {
+		if err := d.EventRecord(s.evCopyIn, s.stream); err != nil {
+			return err
+		}
+		if err := e.launch(s, n); err != nil {
+			return err
+		}
+		return d.EventRecord(s.evKernel, s.stream)
+	}
 	if err := d.EventRecord(s.evStart, s.stream); err != nil {
 		return err
 	}
@@ -566,10 +593,14 @@ func (e *Engine) kernelFor(n int) (fn Function, items, threads int) {
 
 // launch enqueues the kernel on n items of slot s's device buffers.
 func (e *Engine) launch(s *slot, n int) error {
+	in, sc, out := s.devIn, s.devSc, s.devOut
+	if s.zeroCopy {
+		in, sc, out = s.mapIn, s.mapSc, s.mapOut
+	}
 	count, stride := uint32(n), uint32(n)
 	args := []unsafe.Pointer{
-		unsafe.Pointer(&e.consts), unsafe.Pointer(&s.devIn), unsafe.Pointer(&s.devSc),
-		unsafe.Pointer(&s.devOut), unsafe.Pointer(&count), unsafe.Pointer(&stride),
+		unsafe.Pointer(&e.consts), unsafe.Pointer(&in), unsafe.Pointer(&sc),
+		unsafe.Pointer(&out), unsafe.Pointer(&count), unsafe.Pointer(&stride),
 	}
 	fn, ipb, threads := e.kernelFor(n)
 	grid := [3]uint32{uint32((n + ipb - 1) / ipb), 1, 1}

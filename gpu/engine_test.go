@@ -251,12 +251,17 @@ func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 		eng, err := gpu.Open(f.d, f.cfg)
 		require.NoError(t, err)
 		got, drained := make([]ladder.Channels, c.items), make([]bool, c.items)
+		copies := f.d.Calls("MemcpyHtoDAsync") + f.d.Calls("MemcpyDtoHAsync")
 		_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
 		require.NoError(t, err)
 		require.Equal(t, f.want, got)
+		copies = f.d.Calls("MemcpyHtoDAsync") + f.d.Calls("MemcpyDtoHAsync") - copies
 		wantEntry := main.Name()
 		if c.small {
 			wantEntry = spread.Name()
+			require.Zero(t, copies, "the small kernel works on the pinned buffers in place")
+		} else {
+			require.Positive(t, copies)
 		}
 		require.Equal(t, wantEntry, entry, "%+v", c)
 		require.Equal(t, c.wantBlock, block, "%+v", c)
@@ -264,10 +269,30 @@ func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 		require.NoError(t, eng.Close())
 	}
 	f := newFixture(t, 1)
+	f.cfg.Small = smallSpread(t, f)
+	for _, nth := range []int{1, 3, 9} { // mapping any of the slots' buffers fails Open, and nothing leaks
+		f.d.FailAt("MemHostDevicePointer", nth, nil)
+		_, err := gpu.Open(f.d, f.cfg)
+		f.d.ClearFailures()
+		var ce *gpu.CUDAError
+		require.ErrorAs(t, err, &ce)
+		require.Zero(t, f.d.Live())
+	}
 	f.cfg.Small = &gpu.SmallKernel{Entry: "ecm_ladder_p224_coz_shenoy_spread_c16", ItemsPerSM: 1, ItemsPerBlock: 17,
 		ThreadsFor: func(items int) int { return 32 * items }}
 	_, err := gpu.Open(f.d, f.cfg)
 	require.ErrorContains(t, err, "small-chunk kernel")
+}
+
+// smallSpread returns the spread kernel of f's curve as Config.Small.
+func smallSpread(t *testing.T, f *fixture) *gpu.SmallKernel {
+	main, err := kernels.ByName(f.cfg.Entry)
+	require.NoError(t, err)
+	spread, err := kernels.Find(main.Curve, main.Schedule, main.Ext, "spread", main.Channels)
+	require.NoError(t, err)
+	n := f.su.Params.N
+	return &gpu.SmallKernel{Entry: spread.Name(), ItemsPerSM: 2, ItemsPerBlock: spread.MaxItemsPerBlock(n),
+		ThreadsFor: func(items int) int { return spread.Threads(n, items) }}
 }
 
 // TestEngineCutsBatchesInWaves: on a device whose wave (multiprocessors ×

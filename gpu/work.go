@@ -63,6 +63,14 @@ func (w *work) take(wait bool) (c span, ok, more bool) {
 	}
 }
 
+// nonePending reports that no chunk waits to be taken (though one may
+// still come back from a failed device).
+func (w *work) nonePending() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.pending) == 0
+}
+
 // done records that a chunk reached Drain.
 func (w *work) done() {
 	w.mu.Lock()

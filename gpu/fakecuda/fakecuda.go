@@ -122,7 +122,8 @@ type Driver struct {
 type allocation struct {
 	buf    []byte
 	dev    int32
-	module gpu.Module // non-zero for a module global
+	module gpu.Module     // non-zero for a module global
+	host   unsafe.Pointer // non-nil for pinned host memory mapped by MemHostDevicePointer: buf is that memory
 }
 
 type module struct {
@@ -174,6 +175,7 @@ var symbols = map[string]string{
 	"MemFree":              "cuMemFree_v2",
 	"MemAllocHost":         "cuMemAllocHost_v2",
 	"MemFreeHost":          "cuMemFreeHost",
+	"MemHostDevicePointer": "cuMemHostGetDevicePointer_v2",
 	"MemcpyHtoD":           "cuMemcpyHtoD_v2",
 	"MemcpyHtoDAsync":      "cuMemcpyHtoDAsync_v2",
 	"MemcpyDtoHAsync":      "cuMemcpyDtoHAsync_v2",
@@ -279,7 +281,7 @@ func (d *Driver) Resources() Resources {
 		Events:     len(d.events),
 	}
 	for _, a := range d.allocs {
-		if a.module == 0 {
+		if a.module == 0 && a.host == nil {
 			r.DeviceAllocs++
 		}
 	}
@@ -445,9 +447,16 @@ func (d *Driver) deviceOK(method string, dev int32) error {
 }
 
 func (d *Driver) allocate(dev int32, n uint64, mod gpu.Module) gpu.DevicePtr {
+	p := d.reserve(n)
+	d.allocs[p] = &allocation{buf: make([]byte, n), dev: dev, module: mod}
+	return p
+}
+
+// reserve returns a device address range of n bytes that no other
+// allocation overlaps.
+func (d *Driver) reserve(n uint64) gpu.DevicePtr {
 	p := gpu.DevicePtr(d.nextAddr)
 	d.nextAddr += (n+allocAlign-1)/allocAlign*allocAlign + allocAlign
-	d.allocs[p] = &allocation{buf: make([]byte, n), dev: dev, module: mod}
 	return p
 }
 
@@ -736,7 +745,7 @@ func (d *Driver) MemAlloc(bytes uint64) (gpu.DevicePtr, error) {
 	dev, _ := d.ctxDevice(d.currentCtx())
 	var used uint64
 	for _, a := range d.allocs {
-		if a.dev == dev {
+		if a.dev == dev && a.host == nil {
 			used += uint64(len(a.buf))
 		}
 	}
@@ -752,7 +761,7 @@ func (d *Driver) MemFree(p gpu.DevicePtr) error {
 	if err := d.enter("MemFree", true); err != nil {
 		return err
 	}
-	if a, ok := d.allocs[p]; !ok || a.module != 0 {
+	if a, ok := d.allocs[p]; !ok || a.module != 0 || a.host != nil {
 		return d.fail("MemFree", gpu.CodeInvalidValue, "not an allocation from MemAlloc")
 	}
 	delete(d.allocs, p)
@@ -784,7 +793,37 @@ func (d *Driver) MemFreeHost(p unsafe.Pointer) error {
 		return d.fail("MemFreeHost", gpu.CodeInvalidValue, "not an allocation from MemAllocHost")
 	}
 	delete(d.host, p)
+	for base, a := range d.allocs {
+		if a.host == p {
+			delete(d.allocs, base)
+		}
+	}
 	return nil
+}
+
+// MemHostDevicePointer maps pinned memory from MemAllocHost at a device
+// address of its own (once per allocation), through which the kernels and
+// DeviceBytes see that memory itself.
+func (d *Driver) MemHostDevicePointer(p unsafe.Pointer) (gpu.DevicePtr, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter("MemHostDevicePointer", true); err != nil {
+		return 0, err
+	}
+	buf, ok := d.host[p]
+	if !ok {
+		return 0, d.fail("MemHostDevicePointer", gpu.CodeInvalidValue, "not an allocation from MemAllocHost")
+	}
+	for base, a := range d.allocs {
+		if a.host == p {
+			return base, nil
+		}
+	}
+	dev, _ := d.ctxDevice(d.currentCtx())
+	n := uint64(8 * len(buf))
+	base := d.reserve(n)
+	d.allocs[base] = &allocation{buf: unsafe.Slice((*byte)(p), n), dev: dev, host: p}
+	return base, nil
 }
 
 func (d *Driver) copyIn(method string, dst gpu.DevicePtr, src unsafe.Pointer, n uint64) error {
