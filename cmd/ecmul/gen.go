@@ -84,6 +84,9 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return usage("--compressed applies to --format sec1 only")
 	}
 	out := stdout
+	if file, ok := out.(*os.File); ok {
+		growPipe(file)
+	}
 	var file *os.File
 	if *outPath != "-" {
 		if file, err = os.Create(*outPath); err != nil {

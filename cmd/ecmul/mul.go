@@ -227,6 +227,9 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out = outFile
 	}
 
+	if file, ok := in.(*os.File); ok {
+		growPipe(file)
+	}
 	counted := &countingReader{r: in}
 	var frac func() float64
 	if file, ok := in.(*os.File); ok {
