@@ -8,8 +8,10 @@
 // driver, loading fails with an error that satisfies errors.Is(err,
 // [ErrNoDevice]), so callers can fall back to the CPU.
 //
-// An [Engine] runs one kernel on one device, a batch in chunks on two
-// streams; a [Pool] runs batches over several devices, one Engine each,
+// An [Engine] runs one kernel on one device, a batch in chunks on three
+// streams, each chunk copied up from pinned host memory and back, or, for a
+// small chunk on Config.Small's kernel, computed in place in that memory;
+// a [Pool] runs batches over several devices, one Engine each,
 // chunks handed to whichever device is free, and survives a device whose
 // driver calls fail by running its unfinished chunks on the others.
 package gpu

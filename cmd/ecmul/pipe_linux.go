@@ -9,7 +9,7 @@ import (
 // pipeBytes is the kernel buffer that mul's input pipe and gen's output
 // pipe ask for: with the default 64 KiB, gen and mul hand over a sixth of
 // a millisecond of hex lines at a time and wait on each other's wake-ups
-// far more often (on a 16-core H200 host, gen | mul ran 3–17% faster with
+// far more often (on a 16-core H200 host, gen | mul ran 8–21% faster with
 // 1 MiB, bench/h200/2026-11-23-pipe-buffer/).
 const pipeBytes = 1 << 20
 
