@@ -365,7 +365,6 @@ func (e *Engine) Run(ctx context.Context, b Batch) (Stats, error) {
 	w := newWork(b.Count, chunkFor(b.Count, e.cfg.Chunk, 1, e.wave), 1)
 	st, _ := e.runOn(ctx, b, w)
 	st.WallMs = msSince(start)
-
 	return st, w.failed()
 }
 
