@@ -151,60 +151,115 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format str
 	if count >= int64(poolSize) {
 		pool.fill()
 	}
-	texts := make([][]byte, poolSize)
-	text := func(i int) []byte {
-		if texts[i] != nil {
-			return texts[i]
-		}
-		p := pool.point(i)
-		var t []byte
-		switch format {
-		case stream.Raw:
-			t = make([]byte, 2*c.ByteLen())
-			p.X.FillBytes(t[:c.ByteLen()])
-			p.Y.FillBytes(t[c.ByteLen():])
-		case stream.SEC1:
-			t = hex.AppendEncode(nil, c.EncodeSEC1(p, compressed))
-		case stream.JSONL:
-			t = stream.AppendCoordinate(append(t, `","x":"`...), c, p.X)
-			t = stream.AppendCoordinate(append(t, `","y":"`...), c, p.Y)
-			t = append(t, `"}`...)
-		default:
-			t = stream.AppendCoordinate(append(stream.AppendCoordinate(t, c, p.X), ' '), c, p.Y)
-		}
-		texts[i] = t
-		return t
-	}
+	pt := &pointTexts{c: c, pool: pool, format: format, compressed: compressed, texts: make([][]byte, poolSize)}
 	ks := newScalarSampler(c.N())
 	nb := len(ks.n)
-	scalars, picks := make([]byte, genBlock*nb), make([]int, genBlock)
-	var bufs [][]byte
+	// The draws run here, block after block, in order: the lines depend on
+	// the seed alone, whatever the cores. Each drawn block is formatted on
+	// all cores and written by a second goroutine while the next one is
+	// drawn, so that the pipe that mul reads never waits for a draw.
+	free, drawn := make(chan *genBlockBuf, genAhead), make(chan *genBlockBuf, genAhead)
+	for range genAhead {
+		free <- &genBlockBuf{scalars: make([]byte, genBlock*nb), picks: make([]int, genBlock)}
+	}
+	failed := make(chan struct{})
+	var werr error
+	go func() {
+		defer close(failed)
+		for blk := range drawn {
+			if werr = blk.write(w, format, nb, pt.texts); werr != nil {
+				return
+			}
+			free <- blk
+		}
+	}()
 	for done := int64(0); done < count; {
-		m := int(min(count-done, genBlock))
-		// the draws, in order on one goroutine: the lines depend on the
-		// seed alone, whatever the cores
-		for i := range m {
-			copy(scalars[i*nb:], ks.next(rng))
-			picks[i] = rng.IntN(poolSize)
-			text(picks[i])
+		var blk *genBlockBuf
+		select {
+		case blk = <-free:
+		case <-failed:
+			return werr
 		}
-		parts := par.Bounds(m, runtime.GOMAXPROCS(0), 1024)
-		for len(bufs) < len(parts)-1 {
-			bufs = append(bufs, nil)
+		blk.m = int(min(count-done, genBlock))
+		for i := range blk.m {
+			copy(blk.scalars[i*nb:], ks.next(rng))
+			blk.picks[i] = rng.IntN(poolSize)
+			pt.text(blk.picks[i])
 		}
-		par.Do(m, runtime.GOMAXPROCS(0), 1024, func(p, lo, hi int) {
-			line := bufs[p][:0]
-			for i := lo; i < hi; i++ {
-				line = appendGenLine(line, format, scalars[i*nb:(i+1)*nb], texts[picks[i]])
-			}
-			bufs[p] = line
-		})
-		for _, b := range bufs[:len(parts)-1] { // parts of at least 1,024 lines: no buffering needed
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
+		drawn <- blk
+		done += int64(blk.m)
+	}
+	close(drawn)
+	<-failed
+	return werr
+}
+
+// pointTexts holds the text of each point of gen's pool in the output
+// format, made when the point is first picked.
+type pointTexts struct {
+	c          *curves.Curve
+	pool       *genPool
+	format     stream.Format
+	compressed bool
+	texts      [][]byte
+}
+
+func (pt *pointTexts) text(i int) []byte {
+	if pt.texts[i] != nil {
+		return pt.texts[i]
+	}
+	c, p := pt.c, pt.pool.point(i)
+	var t []byte
+	switch pt.format {
+	case stream.Raw:
+		t = make([]byte, 2*c.ByteLen())
+		p.X.FillBytes(t[:c.ByteLen()])
+		p.Y.FillBytes(t[c.ByteLen():])
+	case stream.SEC1:
+		t = hex.AppendEncode(nil, c.EncodeSEC1(p, pt.compressed))
+	case stream.JSONL:
+		t = stream.AppendCoordinate(append(t, `","x":"`...), c, p.X)
+		t = stream.AppendCoordinate(append(t, `","y":"`...), c, p.Y)
+		t = append(t, `"}`...)
+	default:
+		t = stream.AppendCoordinate(append(stream.AppendCoordinate(t, c, p.X), ' '), c, p.Y)
+	}
+	pt.texts[i] = t
+	return t
+}
+
+// genAhead is the number of blocks gen holds: one being drawn, one being
+// formatted and written, one waiting between them.
+const genAhead = 3
+
+// genBlockBuf is one block of gen's lines: the draws (each line's scalar
+// and point), then the formatted parts.
+type genBlockBuf struct {
+	m       int
+	scalars []byte
+	picks   []int
+	bufs    [][]byte
+}
+
+// write formats the block's lines on all cores, in parts of at least 1,024
+// lines, and writes them in order. The point texts its lines pick were
+// made before the block was handed over.
+func (b *genBlockBuf) write(w io.Writer, format stream.Format, nb int, texts [][]byte) error {
+	parts := par.Bounds(b.m, runtime.GOMAXPROCS(0), 1024)
+	for len(b.bufs) < len(parts)-1 {
+		b.bufs = append(b.bufs, nil)
+	}
+	par.Do(b.m, runtime.GOMAXPROCS(0), 1024, func(p, lo, hi int) {
+		line := b.bufs[p][:0]
+		for i := lo; i < hi; i++ {
+			line = appendGenLine(line, format, b.scalars[i*nb:(i+1)*nb], texts[b.picks[i]])
 		}
-		done += int64(m)
+		b.bufs[p] = line
+	})
+	for _, buf := range b.bufs[:len(parts)-1] { // parts of at least 1,024 lines: no buffering needed
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
 	}
 	return nil
 }

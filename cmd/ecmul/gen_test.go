@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -161,5 +162,28 @@ func TestGenLinesAnyCores(t *testing.T) {
 			require.NoError(t, err)
 			require.True(t, bytes.Equal(want.Bytes(), got.Bytes()), "%s, GOMAXPROCS %d", format, procs)
 		}
+	}
+}
+
+// failAfter accepts n bytes, then fails every write.
+type failAfter struct{ n int }
+
+var errWriteFailed = errors.New("write failed")
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		return 0, errWriteFailed
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+// TestGenStopsOnWriteError: a write that fails in the middle of a long run,
+// while later blocks are being drawn, ends gen with that error.
+func TestGenStopsOnWriteError(t *testing.T) {
+	c := curves.P224()
+	for _, after := range []int{0, 1 << 20, 5 << 20} {
+		err := genItems(&failAfter{n: after}, c, 8*genBlock, 1, stream.Hex, false, 16)
+		require.ErrorIs(t, err, errWriteFailed, "failing after %d bytes", after)
 	}
 }
