@@ -157,7 +157,7 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format str
 	// The draws run here, block after block, in order: the lines depend on
 	// the seed alone, whatever the cores. Each drawn block is formatted on
 	// all cores and written by a second goroutine while the next one is
-	// drawn, so that the pipe that mul reads never waits for a draw.
+	// drawn.
 	free, drawn := make(chan *genBlockBuf, genAhead), make(chan *genBlockBuf, genAhead)
 	for range genAhead {
 		free <- &genBlockBuf{scalars: make([]byte, genBlock*nb), picks: make([]int, genBlock)}
