@@ -100,6 +100,59 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestMappedHostMemory: pinned memory mapped by MemHostDevicePointer is the
+// same bytes at a device address of its own (the same one each time), is
+// not device memory to MemFree, and is gone with MemFreeHost.
+func TestMappedHostMemory(t *testing.T) {
+	d := fakecuda.New()
+	setup(t, d)
+	const n = 100
+	pinned, err := d.MemAllocHost(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dp, err := d.MemHostDevicePointer(pinned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := d.MemHostDevicePointer(pinned); err != nil || again != dp {
+		t.Fatalf("mapped again at %#x (%v), first at %#x", again, err, dp)
+	}
+	other, err := d.MemAlloc(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other >= dp && other < dp+n {
+		t.Fatalf("device allocation %#x inside the mapping at %#x", other, dp)
+	}
+	host := unsafe.Slice((*byte)(pinned), n)
+	host[7] = 0x5a
+	dev, err := d.DeviceBytes(dp, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev[9] = 0xa5 // a kernel's write
+	if dev[7] != 0x5a || host[9] != 0xa5 {
+		t.Fatal("the mapping is not the pinned memory itself")
+	}
+	if got := d.Resources(); got.DeviceAllocs != 1 || got.HostAllocs != 1 {
+		t.Fatalf("resources %+v: the mapping counts as neither", got)
+	}
+	if err := d.MemFree(dp); codeOf(err) != gpu.CodeInvalidValue {
+		t.Fatalf("MemFree of a mapping: got %v", err)
+	}
+	var stack [8]byte
+	if _, err := d.MemHostDevicePointer(unsafe.Pointer(&stack[0])); codeOf(err) != gpu.CodeInvalidValue {
+		t.Fatalf("mapping memory not from MemAllocHost: got %v", err)
+	}
+	if err := d.MemFreeHost(pinned); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.DeviceBytes(dp, n); err == nil {
+		t.Fatal("the mapping outlived its pinned memory")
+	}
+}
+
 func TestFailAt(t *testing.T) {
 	d := fakecuda.New()
 	setup(t, d)
