@@ -543,7 +543,7 @@ func (e *Engine) enqueue(s *slot, n int) error {
 		if err := d.EventRecord(s.evCopyIn, s.stream); err != nil {
 			return err
 		}
-		if err := e.launch(s, n); err != nil {
+		if err := e.launch(s, n, true); err != nil {
 			return err
 		}
 		return d.EventRecord(s.evKernel, s.stream)
@@ -560,7 +560,7 @@ func (e *Engine) enqueue(s *slot, n int) error {
 	if err := d.EventRecord(s.evCopyIn, s.stream); err != nil {
 		return err
 	}
-	if err := e.launch(s, n); err != nil {
+	if err := e.launch(s, n, false); err != nil {
 		return err
 	}
 	if err := d.EventRecord(s.evKernel, s.stream); err != nil {
@@ -590,10 +590,11 @@ func (e *Engine) kernelFor(n int) (fn Function, items, threads int) {
 	return e.fn, spread, cfg.ThreadsFor(spread)
 }
 
-// launch enqueues the kernel on n items of slot s's device buffers.
-func (e *Engine) launch(s *slot, n int) error {
+// launch enqueues the kernel on n items of slot s's device buffers, or of
+// its pinned buffers in place when inPlace is set.
+func (e *Engine) launch(s *slot, n int, inPlace bool) error {
 	in, sc, out := s.devIn, s.devSc, s.devOut
-	if s.zeroCopy {
+	if inPlace {
 		in, sc, out = s.mapIn, s.mapSc, s.mapOut
 	}
 	count, stride := uint32(n), uint32(n)
@@ -639,7 +640,7 @@ func (e *Engine) kernelTimes(count int, fill func(in, scalars []uint32), reps in
 		if err := d.EventRecord(s.evCopyIn, s.stream); err != nil {
 			return nil, err
 		}
-		if err := e.launch(s, count); err != nil {
+		if err := e.launch(s, count, false); err != nil {
 			return nil, err
 		}
 		if err := d.EventRecord(s.evKernel, s.stream); err != nil {

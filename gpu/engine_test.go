@@ -337,3 +337,31 @@ func TestEngineCutsBatchesInWaves(t *testing.T) {
 		require.Equal(t, len(c.spans), st.Chunks)
 	}
 }
+
+// TestKernelTimesOnDeviceBuffers: after a small chunk computed in place in
+// slot 0's pinned buffers, KernelTimes still times the kernel on data in
+// device memory, not on the pinned buffers.
+func TestKernelTimesOnDeviceBuffers(t *testing.T) {
+	f := newFixture(t, 1)
+	f.cfg.Small = smallSpread(t, f)
+	var mu sync.Mutex
+	var inputs []gpu.DevicePtr // each launch's input buffer
+	emu := f.d.OnLaunch
+	f.d.OnLaunch = func(fn string, g, b [3]uint32, params []unsafe.Pointer) error {
+		mu.Lock()
+		inputs = append(inputs, *(*gpu.DevicePtr)(params[1]))
+		mu.Unlock()
+		return emu(fn, g, b, params)
+	}
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	defer eng.Close()
+	got, drained := make([]ladder.Channels, 1), make([]bool, 1)
+	_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+	require.NoError(t, err)
+	require.Equal(t, f.want, got)
+	_, err = eng.KernelTimes(1, func(in, sc []uint32) { f.su.PackInput(in, sc, 1, 0, f.jobs[0]) }, 1)
+	require.NoError(t, err)
+	require.Len(t, inputs, 2)
+	require.NotEqual(t, inputs[0], inputs[1], "the timed launch read the pinned buffer the small chunk used in place")
+}
