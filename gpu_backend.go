@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/big"
 	"math/bits"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -43,6 +44,15 @@ const (
 // bench/h200/2026-11-23-spread/); the kernel has become faster since
 // (README.md), and the crossing has not been measured again.
 const SmallChunkItemsPerSM = 8
+
+// inPlaceItemsPerSM is the largest small chunk, per multiprocessor, that
+// the spread kernel computes on the pinned host buffers in place instead
+// of copying it to the GPU and back. On an H200 one item gained the copies'
+// fixed costs (P-224: 0.33 to 0.28–0.29 ms end to end), while chunks of 342
+// items lost as much in the kernel's reads and writes over the bus as the
+// copies cost (0.34 against 0.31 ms for the kernel alone,
+// bench/h200/2026-11-23-5483e7e/).
+const inPlaceItemsPerSM = 1
 
 // ParseMapping reads a mapping's name: warp, block, tile or spread (any case).
 func ParseMapping(s string) (Mapping, error) {
@@ -159,7 +169,7 @@ func smallKernel(k kernels.Kernel, n int) *gpu.SmallKernel {
 		return nil
 	}
 	return &gpu.SmallKernel{
-		Entry: s.Name(), ItemsPerSM: SmallChunkItemsPerSM, ItemsPerBlock: s.MaxItemsPerBlock(n),
+		Entry: s.Name(), ItemsPerSM: SmallChunkItemsPerSM, InPlacePerSM: inPlaceItemsPerSM, ItemsPerBlock: s.MaxItemsPerBlock(n),
 		ThreadsFor: func(items int) int { return s.Threads(n, items) },
 	}
 }
@@ -300,13 +310,18 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	if b.validPoints {
 		prepare = su.PrepareValidBytes
 	}
+	split := func(n int, do func(lo, hi int)) { parallel(n, r.workers, do) }
+	if t := r.latencyTeam(b.count); t != nil {
+		defer t.Close()
+		split = func(n int, do func(lo, hi int)) { t.Do(n, minPartItems, do) }
+	}
 	var mu sync.Mutex
 	filled := map[int][]ladder.Item{} // a chunk's items, from its Fill to its Drain
 	st, err := r.eng.Run(ctx, gpu.Batch{
 		Count: b.count,
 		Fill: func(lo, hi int, in, scalars []uint32) {
 			items := r.itemBuf(hi - lo)
-			parallel(hi-lo, r.workers, func(a, c int) {
+			split(hi-lo, func(a, c int) {
 				for k := a; k < c; k++ {
 					if b.load != nil {
 						b.load(lo + k)
@@ -326,7 +341,7 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 			items := filled[lo]
 			delete(filled, lo)
 			mu.Unlock()
-			parallel(hi-lo, r.workers, func(a, c int) {
+			split(hi-lo, func(a, c int) {
 				su.FinishItems(items[a:c], out[a:], hi-lo, nil, func(k int, o ladder.Outcome, xy []byte) {
 					i := lo + a + k
 					// a bad point, computed as the generator, keeps its status
@@ -346,6 +361,30 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	r.recordStats(st)
 	return err
 }
+
+// latencyTeam returns a par.Team for a batch of count items when the
+// batch is small enough for its time to be latency (it fits one wave of the
+// GPU and its chunks' host work takes tens of microseconds, about what a
+// parked thread takes to wake) and the host has the cores for one. The
+// team has two members fewer than the workers: with the caller's own, one
+// processor stays free for the caller's thread to take on its way back from
+// a driver call, and for the runtime. It returns nil otherwise; the parts
+// then go to fresh goroutines (parallel).
+func (r *gpuRunner) latencyTeam(count int) *par.Team {
+	members := min(r.workers, runtime.GOMAXPROCS(0)) - 2
+	if count > latencyBatchItems || count < 2*minPartItems || members < 1 {
+		return nil
+	}
+	return par.NewTeam(members)
+}
+
+// latencyBatchItems is the largest batch whose host work the gpu backend
+// runs on a par.Team, whose members spin while the GPU computes: 16,384
+// items, about one wave of the default kernel on a GPU of 132
+// multiprocessors (two blocks of 56 or 51 items per multiprocessor), after
+// which the batch's time is throughput and the team's spinning would only
+// take cores from the caller.
+const latencyBatchItems = 1 << 14
 
 // itemBuf returns room for n Items from the runner's pool.
 func (r *gpuRunner) itemBuf(n int) []ladder.Item {

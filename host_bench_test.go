@@ -58,3 +58,43 @@ func BenchmarkGPUHostPath(b *testing.B) {
 		restore()
 	}
 }
+
+// BenchmarkGPUHostLatency measures the host's share of small batches on the
+// gpu backend through the bytes API, the kernel left undone by a fake
+// driver: the time a batch spends filling and draining chunks (fill-us,
+// drain-us) and in all (wall-us, the fake driver's own bookkeeping
+// included), per batch. Run with -cpu to see how the host's work spreads
+// over cores (par.Team for batches up to latencyBatchItems).
+func BenchmarkGPUHostLatency(b *testing.B) {
+	c := curves.P224()
+	restore := ecmul.UseGPUDriver(fakecuda.New(), []byte("fatbin"))
+	defer restore()
+	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	rng := newRNG(5)
+	L := c.ByteLen()
+	for _, count := range []int{1, 1024, 8192} {
+		scalars, points := make([]byte, count*L), make([]byte, 0, count*(1+2*L))
+		for i := range count {
+			randScalar(rng, c).FillBytes(scalars[i*L : (i+1)*L])
+			points = append(points, c.EncodeSEC1(randPoint(b, rng, c), false)...)
+		}
+		out, status := make([]byte, count*(1+2*L)), make([]ecmul.Status, count)
+		b.Run(fmt.Sprintf("items=%d", count), func(b *testing.B) {
+			var fill, drain, wall float64
+			for b.Loop() {
+				if err := e.ScalarMultBytes(context.Background(), out, status, scalars, points); err != nil {
+					b.Fatal(err)
+				}
+				st, _ := e.Diagnostics().LastBatch()
+				fill, drain, wall = fill+st.FillMs, drain+st.DrainMs, wall+st.WallMs
+			}
+			b.ReportMetric(1e3*fill/float64(b.N), "fill-us")
+			b.ReportMetric(1e3*drain/float64(b.N), "drain-us")
+			b.ReportMetric(1e3*wall/float64(b.N), "wall-us")
+		})
+	}
+}

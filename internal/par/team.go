@@ -1,0 +1,121 @@
+package par
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Team is a crew of goroutines kept running for the length of a
+// latency-bound task, such as a small GPU batch, whose host work comes in
+// bursts of tens of microseconds with waits between them. Do splits a burst
+// among the members and the caller: a goroutine started for it, or a
+// parked one, would first wait for the OS to wake a thread, which can take
+// as long as the burst. Between bursts the members spin, for at most
+// TeamSpin, then park until the next one. Parts are claimed as members come
+// free, and the caller claims them too, so a member that is slow to start
+// delays nothing.
+//
+// A Team's members hold processors while they spin, so a Team should have
+// fewer members than GOMAXPROCS − 1, leaving the caller a processor to come
+// back to from a blocking call (a driver call, for one).
+type Team struct {
+	job     atomic.Pointer[teamJob]
+	stop    atomic.Bool
+	parked  atomic.Int32
+	wake    chan struct{}
+	members sync.WaitGroup
+}
+
+// TeamSpin is how long a member spins without work before it parks.
+const TeamSpin = 2 * time.Millisecond
+
+// teamJob is one burst: [0, n) in parts of part items.
+type teamJob struct {
+	n, part    int
+	do         func(lo, hi int)
+	next, done atomic.Int64
+}
+
+// work runs parts of j until none is left to claim.
+func (j *teamJob) work() {
+	for {
+		lo := int(j.next.Add(int64(j.part))) - j.part
+		if lo >= j.n {
+			return
+		}
+		hi := min(lo+j.part, j.n)
+		j.do(lo, hi)
+		j.done.Add(int64(hi - lo))
+	}
+}
+
+// NewTeam starts a team of the given number of members (none for 0 or
+// fewer: Do then runs everything on its caller). Close stops them.
+func NewTeam(members int) *Team {
+	t := &Team{wake: make(chan struct{}, max(members, 0))}
+	for range members {
+		t.members.Go(t.serve)
+	}
+	return t
+}
+
+// serve is a member's loop: work on the current job, spin while there is
+// none, park once none came for TeamSpin.
+func (t *Team) serve() {
+	idleSince := time.Now()
+	for spins := 0; !t.stop.Load(); spins++ {
+		if j := t.job.Load(); j != nil {
+			j.work()
+			idleSince, spins = time.Now(), 0
+			continue
+		}
+		if spins%256 != 255 || time.Since(idleSince) < TeamSpin {
+			continue
+		}
+		t.parked.Add(1)
+		if t.job.Load() == nil && !t.stop.Load() {
+			<-t.wake
+		}
+		t.parked.Add(-1)
+		idleSince = time.Now()
+	}
+}
+
+// Do runs do(lo, hi) over [0, n) in ranges of at least part items (at
+// least 1; the last range may be shorter), on the caller and the members,
+// and returns when every call has returned. For n <= part it is one call
+// do(0, n) on the caller (n = 0 included). Calls may overlap: one that
+// finds the team busy runs its parts with fresh goroutines, as Do of this
+// package does.
+func (t *Team) Do(n, part int, do func(lo, hi int)) {
+	part = max(part, 1)
+	j := &teamJob{n: n, part: part, do: do}
+	if n <= part || !t.job.CompareAndSwap(nil, j) {
+		Do(n, cap(t.wake)+1, part, func(_, lo, hi int) { do(lo, hi) })
+		return
+	}
+	for range t.parked.Load() {
+		select {
+		case t.wake <- struct{}{}:
+		default:
+		}
+	}
+	j.work()
+	for j.done.Load() < int64(n) {
+	}
+	t.job.Store(nil)
+}
+
+// Close stops the members and waits for them to return. A Team is not
+// used after Close.
+func (t *Team) Close() {
+	t.stop.Store(true)
+	for range cap(t.wake) {
+		select {
+		case t.wake <- struct{}{}:
+		default:
+		}
+	}
+	t.members.Wait()
+}
