@@ -9,3 +9,10 @@ func UseGPUDriver(d gpu.Driver, image []byte) (restore func()) {
 	gpuSource = func() (gpu.Driver, []byte, error) { return d, image, nil }
 	return func() { gpuSource = saved }
 }
+
+// LatencyTeamStarted reports whether e's gpu backend has started the team
+// that runs small batches' host work.
+func LatencyTeamStarted(e *Engine) bool {
+	r, ok := e.run.(*gpuRunner)
+	return ok && r.team != nil
+}

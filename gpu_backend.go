@@ -45,15 +45,6 @@ const (
 // (README.md), and the crossing has not been measured again.
 const SmallChunkItemsPerSM = 8
 
-// inPlaceItemsPerSM is the largest small chunk, per multiprocessor, that
-// the spread kernel computes on the pinned host buffers in place instead
-// of copying it to the GPU and back. On an H200 one item gained the copies'
-// fixed costs (P-224: 0.33 to 0.28–0.29 ms end to end), while chunks of 342
-// items lost as much in the kernel's reads and writes over the bus as the
-// copies cost (0.34 against 0.31 ms for the kernel alone,
-// bench/h200/2026-11-23-5483e7e/).
-const inPlaceItemsPerSM = 1
-
 // ParseMapping reads a mapping's name: warp, block, tile or spread (any case).
 func ParseMapping(s string) (Mapping, error) {
 	for _, m := range kernels.Mappings {
@@ -75,6 +66,9 @@ type gpuRunner struct {
 	items   sync.Pool // *[]ladder.Item: a chunk's items on the bytes path
 	stats   gpu.Stats
 	statsMu sync.Mutex
+
+	teamOnce sync.Once
+	team     *par.Team // small batches' host work (latencyTeam); nil until the first
 }
 
 // gpuSource supplies the CUDA driver and the kernel image of the gpu
@@ -169,7 +163,7 @@ func smallKernel(k kernels.Kernel, n int) *gpu.SmallKernel {
 		return nil
 	}
 	return &gpu.SmallKernel{
-		Entry: s.Name(), ItemsPerSM: SmallChunkItemsPerSM, InPlacePerSM: inPlaceItemsPerSM, ItemsPerBlock: s.MaxItemsPerBlock(n),
+		Entry: s.Name(), ItemsPerSM: SmallChunkItemsPerSM, ItemsPerBlock: s.MaxItemsPerBlock(n),
 		ThreadsFor: func(items int) int { return s.Threads(n, items) },
 	}
 }
@@ -254,7 +248,13 @@ func (r *gpuRunner) recordStats(st gpu.Stats) {
 	}
 }
 
-func (r *gpuRunner) close() error { return r.eng.Close() }
+func (r *gpuRunner) close() error {
+	r.teamOnce.Do(func() {}) // no team starts once closing
+	if r.team != nil {
+		r.team.Close()
+	}
+	return r.eng.Close()
+}
 
 // errClosedGPU is ErrClosed on the gpu backend: it also matches gpu.ErrClosed.
 var errClosedGPU = fmt.Errorf("%w (%w)", ErrClosed, gpu.ErrClosed)
@@ -312,7 +312,6 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	}
 	split := func(n int, do func(lo, hi int)) { parallel(n, r.workers, do) }
 	if t := r.latencyTeam(b.count); t != nil {
-		defer t.Close()
 		split = func(n int, do func(lo, hi int)) { t.Do(n, minPartItems, do) }
 	}
 	var mu sync.Mutex
@@ -362,20 +361,23 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	return err
 }
 
-// latencyTeam returns a par.Team for a batch of count items when the
-// batch is small enough for its time to be latency (it fits one wave of the
-// GPU and its chunks' host work takes tens of microseconds, about what a
-// parked thread takes to wake) and the host has the cores for one. The
-// team has two members fewer than the workers: with the caller's own, one
-// processor stays free for the caller's thread to take on its way back from
-// a driver call, and for the runtime. It returns nil otherwise; the parts
-// then go to fresh goroutines (parallel).
+// latencyTeam returns the runner's par.Team for a batch of count items
+// when the batch is small enough for its time to be latency (it fits one
+// wave of the GPU, and each chunk's host work takes tens of microseconds,
+// about what a parked thread takes to wake) and the host has the cores for
+// one; nil otherwise, and the parts then go to fresh goroutines (parallel).
+// The team starts with the first such batch and lives until close: its
+// members spin for par.TeamSpin after each burst, so that the next small
+// batch finds them running. It has two members fewer than the workers:
+// with the caller, one processor stays free for the caller's thread to
+// take on its way back from a driver call, and for the runtime.
 func (r *gpuRunner) latencyTeam(count int) *par.Team {
 	members := min(r.workers, runtime.GOMAXPROCS(0)) - 2
 	if count > latencyBatchItems || count < 2*minPartItems || members < 1 {
 		return nil
 	}
-	return par.NewTeam(members)
+	r.teamOnce.Do(func() { r.team = par.NewTeam(members) })
+	return r.team
 }
 
 // latencyBatchItems is the largest batch whose host work the gpu backend

@@ -41,7 +41,6 @@ type Config struct {
 type SmallKernel struct {
 	Entry         string
 	ItemsPerSM    int                 // the largest chunk it runs, per multiprocessor of the device
-	InPlacePerSM  int                 // the largest chunk it runs on the pinned buffers in place, with no copies, per multiprocessor
 	ItemsPerBlock int                 // the most items of one of its blocks
 	ThreadsFor    func(items int) int // its block size for a number of items
 }
@@ -163,7 +162,7 @@ func Open(d Driver, cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("gpu: %d items per block of %d threads: more items than threads, or more than the kernels' %d threads per block",
 			cfg.ItemsPerBlock, cfg.BlockThreads, kernels.MaxThreads)
 	}
-	if sk := cfg.Small; sk != nil && (sk.Entry == "" || sk.ItemsPerSM <= 0 || sk.InPlacePerSM < 0 || sk.ItemsPerBlock <= 0 || sk.ThreadsFor == nil ||
+	if sk := cfg.Small; sk != nil && (sk.Entry == "" || sk.ItemsPerSM <= 0 || sk.ItemsPerBlock <= 0 || sk.ThreadsFor == nil ||
 		sk.ThreadsFor(sk.ItemsPerBlock) > kernels.MaxThreads) {
 		return nil, fmt.Errorf("gpu: invalid small-chunk kernel %q: up to %d items per SM, %d per block (positive, within %d threads per block)",
 			sk.Entry, sk.ItemsPerSM, sk.ItemsPerBlock, kernels.MaxThreads)
@@ -534,15 +533,13 @@ func (e *Engine) settle() []span {
 
 // enqueue copies n items up, launches the kernel and copies the results
 // back, all on the slot's stream, with events around each stage. A chunk
-// of the small kernel of at most Small.InPlacePerSM items per SM skips the
-// copies: its kernel reads and writes the slot's pinned buffers in place,
-// which saves a tiny batch the copies' fixed costs (zeroCopy). A larger
-// chunk is copied: its kernel's reads and writes over the bus would cost
-// more than the copies.
+// of the small kernel skips the copies: its kernel reads and writes the
+// slot's pinned buffers in place, which saves a small batch the copies'
+// fixed costs (zeroCopy).
 func (e *Engine) enqueue(s *slot, n int) error {
 	d, cfg := e.d, e.cfg
 	fn, _, _ := e.kernelFor(n)
-	if s.zeroCopy = fn == e.small && s.mapOut != 0 && n <= e.cfg.Small.InPlacePerSM*e.sms; s.zeroCopy {
+	if s.zeroCopy = fn == e.small && s.mapOut != 0; s.zeroCopy {
 		if err := d.EventRecord(s.evCopyIn, s.stream); err != nil {
 			return err
 		}

@@ -214,22 +214,18 @@ func TestEngineSpreadsSmallChunks(t *testing.T) {
 
 // TestEngineRunsSmallChunksOnSmallKernel: with Config.Small, a chunk of at
 // most ItemsPerSM items per SM (132 SMs) runs the small kernel, ⌈n/132⌉
-// items per block, in place on the pinned buffers up to InPlacePerSM items
-// per SM and copied past it, and a larger one the main kernel.
+// items per block, and a larger one the main kernel.
 func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 	for _, c := range []struct {
 		items     int
 		small     bool
-		inPlace   bool
 		wantBlock uint32
 		wantGrid  uint32
 	}{
-		{1, true, true, 32, 1},       // one warp of one item
-		{132, true, true, 32, 132},   // one per SM: in place
-		{133, true, false, 64, 67},   // past one per SM: copied
-		{264, true, false, 64, 132},  // 2 per SM: two items per block
-		{265, false, false, 64, 67},  // past 2 per SM: the main kernel, 4 items per block
-		{2000, false, false, 64, 75}, // chunks of 300
+		{1, true, 32, 1},      // one warp of one item
+		{264, true, 64, 132},  // 2 per SM: two items per block
+		{265, false, 64, 67},  // past 2 per SM: the main kernel, 4 items per block
+		{2000, false, 64, 75}, // chunks of 300
 	} {
 		f := newFixture(t, c.items)
 		main, err := kernels.ByName(f.cfg.Entry)
@@ -238,7 +234,7 @@ func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 		require.NoError(t, err)
 		n := f.su.Params.N
 		f.cfg.ItemsPerBlock, f.cfg.BlockThreads, f.cfg.Chunk = 4, main.Threads(n, 4), 300
-		f.cfg.Small = &gpu.SmallKernel{Entry: spread.Name(), ItemsPerSM: 2, InPlacePerSM: 1, ItemsPerBlock: spread.MaxItemsPerBlock(n),
+		f.cfg.Small = &gpu.SmallKernel{Entry: spread.Name(), ItemsPerSM: 2, ItemsPerBlock: spread.MaxItemsPerBlock(n),
 			ThreadsFor: func(items int) int { return spread.Threads(n, items) }}
 		var mu sync.Mutex
 		var entry string
@@ -263,8 +259,6 @@ func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 		wantEntry := main.Name()
 		if c.small {
 			wantEntry = spread.Name()
-		}
-		if c.inPlace {
 			require.Zero(t, copies, "the small kernel works on the pinned buffers in place")
 		} else {
 			require.Positive(t, copies)
@@ -297,7 +291,7 @@ func smallSpread(t *testing.T, f *fixture) *gpu.SmallKernel {
 	spread, err := kernels.Find(main.Curve, main.Schedule, main.Ext, "spread", main.Channels)
 	require.NoError(t, err)
 	n := f.su.Params.N
-	return &gpu.SmallKernel{Entry: spread.Name(), ItemsPerSM: 2, InPlacePerSM: 2, ItemsPerBlock: spread.MaxItemsPerBlock(n),
+	return &gpu.SmallKernel{Entry: spread.Name(), ItemsPerSM: 2, ItemsPerBlock: spread.MaxItemsPerBlock(n),
 		ThreadsFor: func(items int) int { return spread.Threads(n, items) }}
 }
 

@@ -107,8 +107,8 @@ func (t *Team) Do(n, part int, do func(lo, hi int)) {
 	t.job.Store(nil)
 }
 
-// Close stops the members and waits for them to return. A Team is not
-// used after Close.
+// Close stops the members and waits for them to return. Do after Close
+// runs every part on its caller.
 func (t *Team) Close() {
 	t.stop.Store(true)
 	for range cap(t.wake) {

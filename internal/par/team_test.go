@@ -87,3 +87,10 @@ func TestTeamOverlappingCalls(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestTeamDoAfterClose: a closed team's Do runs everything on its caller.
+func TestTeamDoAfterClose(t *testing.T) {
+	tm := NewTeam(3)
+	tm.Close()
+	coverOnce(t, tm, 500, 8)
+}
