@@ -1,6 +1,7 @@
 package par
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,10 +17,12 @@ import (
 // free, and the caller claims them too, so a member that is slow to start
 // delays nothing.
 //
-// A Team's members hold processors while they spin, so a Team should have
-// fewer members than GOMAXPROCS − 1, leaving the caller a processor to come
-// back to from a blocking call (a driver call, for one).
+// A Team's members hold processors while they spin (yielding them every
+// TeamYield), so a Team should have fewer members than GOMAXPROCS − 1,
+// leaving the caller a processor to come back to from a blocking call (a
+// driver call, for one).
 type Team struct {
+	spin    time.Duration // TeamSpin
 	job     atomic.Pointer[teamJob]
 	stop    atomic.Bool
 	parked  atomic.Int32
@@ -29,6 +32,12 @@ type Team struct {
 
 // TeamSpin is how long a member spins without work before it parks.
 const TeamSpin = 2 * time.Millisecond
+
+// TeamYield is how often a spinning member lets the scheduler run another
+// goroutine on its processor (the garbage collector's workers, the
+// program's own): a goroutine that never yields keeps its processor until
+// the runtime preempts it, after 10 ms.
+const TeamYield = 20 * time.Microsecond
 
 // teamJob is one burst: [0, n) in parts of part items.
 type teamJob struct {
@@ -53,7 +62,7 @@ func (j *teamJob) work() {
 // NewTeam starts a team of the given number of members (none for 0 or
 // fewer: Do then runs everything on its caller). Close stops them.
 func NewTeam(members int) *Team {
-	t := &Team{wake: make(chan struct{}, max(members, 0))}
+	t := &Team{spin: TeamSpin, wake: make(chan struct{}, max(members, 0))}
 	for range members {
 		t.members.Go(t.serve)
 	}
@@ -61,16 +70,26 @@ func NewTeam(members int) *Team {
 }
 
 // serve is a member's loop: work on the current job, spin while there is
-// none, park once none came for TeamSpin.
+// none, yielding its processor every TeamYield, and park once none came
+// for TeamSpin.
 func (t *Team) serve() {
 	idleSince := time.Now()
+	lastYield := idleSince
 	for spins := 0; !t.stop.Load(); spins++ {
 		if j := t.job.Load(); j != nil {
 			j.work()
 			idleSince, spins = time.Now(), 0
 			continue
 		}
-		if spins%256 != 255 || time.Since(idleSince) < TeamSpin {
+		if spins%256 != 255 {
+			continue
+		}
+		now := time.Now()
+		if now.Sub(idleSince) < t.spin {
+			if now.Sub(lastYield) >= TeamYield {
+				runtime.Gosched()
+				lastYield = now
+			}
 			continue
 		}
 		t.parked.Add(1)

@@ -1,6 +1,7 @@
 package par
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -93,4 +94,25 @@ func TestTeamDoAfterClose(t *testing.T) {
 	tm := NewTeam(3)
 	tm.Close()
 	coverOnce(t, tm, 500, 8)
+}
+
+// TestTeamYields: members spinning on every processor still let another
+// goroutine run within a few TeamYield, not after the runtime's 10 ms
+// preemption: a 1 ms sleep of the test's goroutine, whose wake-up needs a
+// processor, overshoots by well under 5 ms at least once in five tries.
+func TestTeamYields(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	tm := NewTeam(2)
+	tm.spin = time.Minute
+	defer tm.Close()
+	best := time.Hour
+	for range 5 {
+		coverOnce(t, tm, 64, 1) // the members are awake and spinning
+		t0 := time.Now()
+		time.Sleep(time.Millisecond)
+		best = min(best, time.Since(t0)-time.Millisecond)
+	}
+	if best > 5*time.Millisecond {
+		t.Fatalf("a 1 ms sleep beside spinning members overshot by %v at best", best)
+	}
 }
