@@ -22,13 +22,17 @@ import (
 // leaving the caller a processor to come back to from a blocking call (a
 // driver call, for one).
 type Team struct {
-	spin    time.Duration // TeamSpin
-	job     atomic.Pointer[teamJob]
+	spin    time.Duration                      // TeamSpin
+	jobs    [teamSlots]atomic.Pointer[teamJob] // the bursts under way
 	stop    atomic.Bool
 	parked  atomic.Int32
 	wake    chan struct{}
 	members sync.WaitGroup
 }
+
+// teamSlots is how many Do calls may run on a team at once: a GPU batch
+// fills one chunk while it drains up to three.
+const teamSlots = 4
 
 // TeamSpin is how long a member spins without work before it parks.
 const TeamSpin = 2 * time.Millisecond
@@ -37,7 +41,7 @@ const TeamSpin = 2 * time.Millisecond
 // goroutine on its processor (the garbage collector's workers, the
 // program's own): a goroutine that never yields keeps its processor until
 // the runtime preempts it, after 10 ms.
-const TeamYield = 20 * time.Microsecond
+const TeamYield = 100 * time.Microsecond
 
 // teamJob is one burst: [0, n) in parts of part items.
 type teamJob struct {
@@ -46,16 +50,18 @@ type teamJob struct {
 	next, done atomic.Int64
 }
 
-// work runs parts of j until none is left to claim.
-func (j *teamJob) work() {
+// work runs parts of j until none is left to claim, and reports whether
+// it ran any.
+func (j *teamJob) work() (ran bool) {
 	for {
 		lo := int(j.next.Add(int64(j.part))) - j.part
 		if lo >= j.n {
-			return
+			return ran
 		}
 		hi := min(lo+j.part, j.n)
 		j.do(lo, hi)
 		j.done.Add(int64(hi - lo))
+		ran = true
 	}
 }
 
@@ -69,15 +75,14 @@ func NewTeam(members int) *Team {
 	return t
 }
 
-// serve is a member's loop: work on the current job, spin while there is
-// none, yielding its processor every TeamYield, and park once none came
+// serve is a member's loop: work on the bursts under way, spin while there
+// is none, yielding its processor every TeamYield, and park once none came
 // for TeamSpin.
 func (t *Team) serve() {
 	idleSince := time.Now()
 	lastYield := idleSince
 	for spins := 0; !t.stop.Load(); spins++ {
-		if j := t.job.Load(); j != nil {
-			j.work()
+		if t.workAny() {
 			idleSince, spins = time.Now(), 0
 			continue
 		}
@@ -93,7 +98,7 @@ func (t *Team) serve() {
 			continue
 		}
 		t.parked.Add(1)
-		if t.job.Load() == nil && !t.stop.Load() {
+		if !t.busy() && !t.stop.Load() {
 			<-t.wake
 		}
 		t.parked.Add(-1)
@@ -101,16 +106,41 @@ func (t *Team) serve() {
 	}
 }
 
+// workAny runs parts of every burst under way and reports whether it ran any.
+func (t *Team) workAny() (ran bool) {
+	for i := range t.jobs {
+		if j := t.jobs[i].Load(); j != nil && j.work() {
+			ran = true
+		}
+	}
+	return ran
+}
+
+// busy reports whether a burst is under way.
+func (t *Team) busy() bool {
+	for i := range t.jobs {
+		if t.jobs[i].Load() != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // Do runs do(lo, hi) over [0, n) in ranges of at least part items (at
 // least 1; the last range may be shorter), on the caller and the members,
 // and returns when every call has returned. For n <= part it is one call
-// do(0, n) on the caller (n = 0 included). Calls may overlap: one that
-// finds the team busy runs its parts with fresh goroutines, as Do of this
-// package does.
+// do(0, n) on the caller (n = 0 included). Up to teamSlots calls may run
+// at once, the members sharing themselves among them; one more runs its
+// parts with fresh goroutines, as Do of this package does.
 func (t *Team) Do(n, part int, do func(lo, hi int)) {
 	part = max(part, 1)
+	if n <= part {
+		do(0, n)
+		return
+	}
 	j := &teamJob{n: n, part: part, do: do}
-	if n <= part || !t.job.CompareAndSwap(nil, j) {
+	slot := t.claimSlot(j)
+	if slot == nil {
 		Do(n, cap(t.wake)+1, part, func(_, lo, hi int) { do(lo, hi) })
 		return
 	}
@@ -123,7 +153,17 @@ func (t *Team) Do(n, part int, do func(lo, hi int)) {
 	j.work()
 	for j.done.Load() < int64(n) {
 	}
-	t.job.Store(nil)
+	slot.Store(nil)
+}
+
+// claimSlot puts j in a free slot and returns it, or nil when all are taken.
+func (t *Team) claimSlot(j *teamJob) *atomic.Pointer[teamJob] {
+	for i := range t.jobs {
+		if t.jobs[i].CompareAndSwap(nil, j) {
+			return &t.jobs[i]
+		}
+	}
+	return nil
 }
 
 // Close stops the members and waits for them to return. Do after Close

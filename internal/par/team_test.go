@@ -72,14 +72,14 @@ func TestTeamParksAndWakes(t *testing.T) {
 	}
 }
 
-// TestTeamOverlappingCalls: Do calls from several goroutines at once (one
-// runs on the team, the others on fresh goroutines) each cover their
-// range once.
+// TestTeamOverlappingCalls: Do calls from more goroutines at once than
+// the team has slots (those in slots run on the team, the others on fresh
+// goroutines) each cover their range once.
 func TestTeamOverlappingCalls(t *testing.T) {
 	tm := NewTeam(2)
 	defer tm.Close()
 	var wg sync.WaitGroup
-	for range 4 {
+	for range teamSlots + 2 {
 		wg.Go(func() {
 			for range 50 {
 				coverOnce(t, tm, 300, 7)
