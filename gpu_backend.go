@@ -310,10 +310,7 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	if b.validPoints {
 		prepare = su.PrepareValidBytes
 	}
-	split := func(n int, do func(lo, hi int)) { parallel(n, r.workers, do) }
-	if t := r.latencyTeam(b.count); t != nil {
-		split = func(n int, do func(lo, hi int)) { t.Do(n, minPartItems, do) }
-	}
+	split := r.splitFor(b.count)
 	var mu sync.Mutex
 	filled := map[int][]ladder.Item{} // a chunk's items, from its Fill to its Drain
 	st, err := r.eng.Run(ctx, gpu.Batch{
@@ -359,6 +356,16 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	})
 	r.recordStats(st)
 	return err
+}
+
+// splitFor returns how the host's per-item work of a batch of count items
+// is spread over the cores: on the runner's team for a small batch
+// (latencyTeam), or in parts on fresh goroutines.
+func (r *gpuRunner) splitFor(count int) func(n int, do func(lo, hi int)) {
+	if t := r.latencyTeam(count); t != nil {
+		return func(n int, do func(lo, hi int)) { t.Do(n, minPartItems, do) }
+	}
+	return func(n int, do func(lo, hi int)) { parallel(n, r.workers, do) }
 }
 
 // latencyTeam returns the runner's par.Team for a batch of count items
