@@ -78,9 +78,15 @@ type Options struct {
 	// faster on every curve (kernels/README.md), or 16 where Kawamura's
 	// extension or the tile mapping is asked for.
 	ChannelBits int
-	Workers     int          // CPU goroutines; 0 means GOMAXPROCS
-	GPU         GPUOptions   // settings of the gpu backend
-	Logger      *slog.Logger // where events of note go (a GPU left out after a fault); nil means slog.Default()
+	// Workers is how many goroutines share a batch's host work; 0 means
+	// GOMAXPROCS. On the gpu backend, a batch of at most 16,384 items runs
+	// it on the calling goroutine and min(Workers, GOMAXPROCS) − 2 others
+	// (when that is at least 1) that the Engine keeps until Close: after
+	// each such batch they spin for up to 2 ms (yielding their processors
+	// every 100 µs), so that the next one finds them running, then park.
+	Workers int
+	GPU     GPUOptions   // settings of the gpu backend
+	Logger  *slog.Logger // where events of note go (a GPU left out after a fault); nil means slog.Default()
 }
 
 // Schedule is the ladder the rns-cpu and gpu backends run.
