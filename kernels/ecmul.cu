@@ -206,6 +206,9 @@ struct SharedState {
 template <int N, Mapping M, int K, int W>
 struct Exchange {
   using Sh = Shape<N, M, W>;
+  // Shuffle: the spread mapping's wide rows go from lane to lane by
+  // shuffle (row), not through shared memory: put and sync do nothing.
+  static constexpr bool Shuffle = M == Mapping::Spread && W == 30;
   uint4 (*rows)[K][Sh::Vecs];
   uint32_t* alpha;
   int lane;
@@ -225,7 +228,9 @@ struct Exchange {
   }
 
   ECM_DEVICE void sync() const {
-    if (M == Mapping::Spread) {
+    if constexpr (Shuffle) {
+      return;
+    } else if (M == Mapping::Spread) {
       __syncwarp();  // blocks of whole warps: every lane is there
     } else if (Sh::Warp) {
       __syncwarp(warpMask);
@@ -237,7 +242,9 @@ struct Exchange {
   // spare lanes all write slot n, which no sum reads (16-bit rows multiply
   // it by 0).
   ECM_DEVICE void put(int r, int i, uint32_t v) const {
-    if constexpr (W == 16) {
+    if constexpr (Shuffle) {
+      return;
+    } else if constexpr (W == 16) {
       reinterpret_cast<uint16_t*>(rows[r][i])[slot] = uint16_t(v);
     } else {
       reinterpret_cast<uint32_t*>(rows[r][i])[slot] = v;
@@ -253,6 +260,18 @@ struct Exchange {
       w[4 * v + 1] = x.y;
       w[4 * v + 2] = x.z;
       w[4 * v + 3] = x.w;
+    }
+  }
+  // row reads row r of product i of wide residues into w, own being this
+  // lane's value in it: by shuffle from lanes 0 … n−1 of the lane's group
+  // (Shuffle; every lane of the warp takes part), otherwise as get does.
+  ECM_DEVICE void row(int r, int i, uint32_t own, uint32_t (&w)[4 * Sh::Vecs]) const {
+    if constexpr (Shuffle) {
+      const int base = eSource - Sh::ELane;
+#pragma unroll
+      for (int k = 0; k < 4 * Sh::Vecs; ++k) w[k] = k < N ? __shfl_sync(~0u, own, base + k, 32) : 0;
+    } else {
+      get(r, i, w);
     }
   }
   // share_alpha gives every lane the α that the m_e lane computed.
@@ -517,11 +536,13 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
   uint32_t te[P], pt[P], ze[P];
 
   // Step 1: q_j = x_j·y_j·NegR_j in B, P̃_j = ξ̃x_j·ξ̃y_j in B̃, x_e·y_e in m_e.
+  uint32_t q[P];
 #pragma unroll
   for (int i = 0; i < P; ++i) {
     const uint64_t xy = mad_wide(x[i].b, y[i].b, 0);
     te[i] = uint32_t(xy) & k.meMask;
-    ex.put(0, i, reduce_wide(mad_wide(reduce_wide(xy, k.mB), k.negR, 0), k.mB));
+    q[i] = reduce_wide(mad_wide(reduce_wide(xy, k.mB), k.negR, 0), k.mB);
+    ex.put(0, i, q[i]);
     pt[i] = reduce_wide(mad_wide(x[i].t, y[i].t, 0), k.mT);
   }
   ex.sync();
@@ -531,7 +552,7 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
 #pragma unroll
   for (int i = 0; i < P; ++i) {
     uint32_t w[4 * Sh::Vecs];
-    ex.get(0, i, w);
+    ex.row(0, i, q[i], w);
     const uint64_t a = wide_dot(w, k.ext1, mad_wide(pt[i], k.tj, 0));
     const uint32_t xi = reduce_wide(a, k.mT);
     ze[i] = ((uint32_t(a) & k.meMask) * k.pe + te[i]) * k.mInvE & k.meMask;
@@ -546,7 +567,7 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
 #pragma unroll
   for (int i = 0; i < P; ++i) {
     uint32_t w[4 * Sh::Vecs];
-    ex.get(1, i, w);
+    ex.row(1, i, z[i].t, w);
     s[i] = wide_dot(w, k.ext2, 0);
     alpha[i] = (uint32_t(s[i]) - ze[i]) * k.mtInvE & k.meMask;
   }

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "0398c20c968615dd78951ea046ac96f98730886636f33ce01c9f33bdcfacf821"
+const SourcesSHA256 = "00e0839f74a90ee38f1931fce8d8035eed6bb0cf401a13bcb3b4f2959c239c00"
