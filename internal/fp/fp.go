@@ -321,7 +321,8 @@ func (f *Field) SetBigInt(r *big.Int, z *Element, buf []big.Word) *big.Int {
 	return r.SetBits(ws)
 }
 
-// Exp sets z = x^e for the canonical exponent limbs e.
+// Exp sets z = x^e for the canonical exponent limbs e. The exponent is
+// public (p − 2, a square root's): which windows it has picks the work.
 func (f *Field) Exp(z, x *Element, e [Limbs]uint64) {
 	// fixed 4-bit windows: x^0 … x^15, then per window four squarings and a multiplication
 	var tab [16]Element
@@ -331,7 +332,11 @@ func (f *Field) Exp(z, x *Element, e [Limbs]uint64) {
 		f.Mul(&tab[i], &tab[i-1], x)
 	}
 	r := f.one
-	for i := 64*Limbs/4 - 1; i >= 0; i-- {
+	top := 64*Limbs/4 - 1 // the exponent's top nonzero window: squaring 1 before it changes nothing
+	for top > 0 && e[top/16]>>(4*(top%16))&15 == 0 {
+		top--
+	}
+	for i := top; i >= 0; i-- {
 		for range 4 {
 			f.Square(&r, &r)
 		}
