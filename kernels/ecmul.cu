@@ -150,6 +150,7 @@ struct WideLaneConsts {
   uint32_t negR, negMtB;
   uint32_t ext1[N];  // B → B̃ row, times S_j·T_j; Ext1E on m_e
   uint32_t ext2[N];  // B̃ → B row; Ext2E on m_e
+  uint32_t ext2e[M == Mapping::Spread ? N : 1];  // Ext2E on every lane of the spread mapping, which finds α itself
   uint32_t tj;       // T_j (0 on m_e): P̃_j·T_j joins the first sum
   uint32_t meMask, pe, mInvE, mtInvE;
   uint32_t eMask;  // all ones on the m_e lane
@@ -173,6 +174,7 @@ struct WideLaneConsts {
     for (int kk = 0; kk < N; ++kk) {
       ext1[kk] = isE ? k[L::Ext1E + kk] : reduce_wide(uint64_t(k[L::Ext1 + j * N + kk]) * st, mT);
       ext2[kk] = isE ? k[L::Ext2E + kk] : k[L::Ext2 + j * N + kk];
+      if constexpr (M == Mapping::Spread) ext2e[kk] = k[L::Ext2E + kk];
     }
   }
 };
@@ -274,6 +276,9 @@ struct Exchange {
       get(r, i, w);
     }
   }
+  // from_e returns the m_e lane's v (the spread mapping's lanes are
+  // whole warps).
+  ECM_DEVICE uint32_t from_e(uint32_t v) const { return __shfl_sync(~0u, v, eSource, 32); }
   // share_alpha gives every lane the α that the m_e lane computed.
   template <int P>
   ECM_DEVICE void share_alpha(uint32_t (&a)[P]) const {
@@ -556,12 +561,17 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
     const uint64_t a = wide_dot(w, k.ext1, mad_wide(pt[i], k.tj, 0));
     const uint32_t xi = reduce_wide(a, k.mT);
     ze[i] = ((uint32_t(a) & k.meMask) * k.pe + te[i]) * k.mInvE & k.meMask;
+    if constexpr (Exchange<N, M, K, 30>::Shuffle) ze[i] = ex.from_e(ze[i]);  // every lane finds α (below)
     z[i].t = xi;
     ex.put(1, i, xi);
   }
   ex.sync();
 
   // Steps 3 and 4: α from m_e, z_j = Σ ξ̃U_k·Ext2[j][k] + α·NegMtB_j.
+  // Shuffle: every lane holds the whole row, so it sums the m_e lane's
+  // Σ ξ̃U_k·Ext2E[k] (mod 2^32, all α needs) beside its own and finds α
+  // without waiting for the m_e lane's; only z_e came by shuffle, a step
+  // earlier.
   uint64_t s[P];
   uint32_t alpha[P];
 #pragma unroll
@@ -569,9 +579,16 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
     uint32_t w[4 * Sh::Vecs];
     ex.row(1, i, z[i].t, w);
     s[i] = wide_dot(w, k.ext2, 0);
-    alpha[i] = (uint32_t(s[i]) - ze[i]) * k.mtInvE & k.meMask;
+    if constexpr (Exchange<N, M, K, 30>::Shuffle) {
+      uint32_t se = 0;
+#pragma unroll
+      for (int kk = 0; kk < N; ++kk) se += w[kk] * k.ext2e[kk];
+      alpha[i] = (se - ze[i]) * k.mtInvE & k.meMask;
+    } else {
+      alpha[i] = (uint32_t(s[i]) - ze[i]) * k.mtInvE & k.meMask;
+    }
   }
-  ex.share_alpha(alpha);
+  if constexpr (!Exchange<N, M, K, 30>::Shuffle) ex.share_alpha(alpha);
 #pragma unroll
   for (int i = 0; i < P; ++i) {
     const uint32_t zb = reduce_wide(mad_wide(alpha[i], k.negMtB, s[i]), k.mB);

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "00e0839f74a90ee38f1931fce8d8035eed6bb0cf401a13bcb3b4f2959c239c00"
+const SourcesSHA256 = "45d3fabdff7ce096669ec96b00b62ce633d6ee07a910b124652e40cdd6b82174"
