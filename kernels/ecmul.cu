@@ -148,6 +148,7 @@ template <int N, Mapping M>
 struct WideLaneConsts {
   WideModulus mB, mT;  // this lane's channels of B and B̃ (m_e in mB on the m_e lane)
   uint32_t negR, negMtB;
+  uint32_t negR32;  // 2^32·NegR_j mod m_j: x·y·NegR as hi·negR32 + lo·NegR
   uint32_t ext1[N];  // B → B̃ row, times S_j·T_j; Ext1E on m_e
   uint32_t ext2[N];  // B̃ → B row; Ext2E on m_e
   uint32_t ext2e[M == Mapping::Spread ? N : 1];  // Ext2E on every lane of the spread mapping, which finds α itself
@@ -167,6 +168,7 @@ struct WideLaneConsts {
     mB = make_wide_modulus(isE ? meMask + 1 : k[L::ModB + j], k[L::CB + j]);
     mT = make_wide_modulus(k[L::ModBT + j], k[L::CBT + j]);
     negR = k[L::NegR + j];
+    negR32 = reduce_wide(uint64_t(negR) << 32, mB);
     negMtB = k[L::NegMtB + j];
     const uint32_t st = reduce_wide(uint64_t(k[L::S + j]) * k[L::T + j], mT);
     tj = isE ? 0 : k[L::T + j];
@@ -541,12 +543,14 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
   uint32_t te[P], pt[P], ze[P];
 
   // Step 1: q_j = x_j·y_j·NegR_j in B, P̃_j = ξ̃x_j·ξ̃y_j in B̃, x_e·y_e in m_e.
+  // With x·y = hi·2^32 + lo, q_j = hi·negR32 + lo·NegR reduced once
+  // (rns.Params proves the sum below 2^64).
   uint32_t q[P];
 #pragma unroll
   for (int i = 0; i < P; ++i) {
     const uint64_t xy = mad_wide(x[i].b, y[i].b, 0);
     te[i] = uint32_t(xy) & k.meMask;
-    q[i] = reduce_wide(mad_wide(reduce_wide(xy, k.mB), k.negR, 0), k.mB);
+    q[i] = reduce_wide(mad_wide(uint32_t(xy), k.negR, mad_wide(uint32_t(xy >> 32), k.negR32, 0)), k.mB);
     ex.put(0, i, q[i]);
     pt[i] = reduce_wide(mad_wide(x[i].t, y[i].t, 0), k.mT);
   }

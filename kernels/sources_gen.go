@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "45d3fabdff7ce096669ec96b00b62ce633d6ee07a910b124652e40cdd6b82174"
+const SourcesSHA256 = "8b955f9c23ba22e4e320e1bb81ca85255c04d3b27db24e5361313409bab9a418"
