@@ -83,7 +83,8 @@ type Options struct {
 	// it on the calling goroutine and min(Workers, GOMAXPROCS) − 2 others
 	// (when that is at least 1) that the Engine keeps until Close: after
 	// each such batch they spin for up to 2 ms (yielding their processors
-	// every 100 µs), so that the next one finds them running, then park.
+	// every 100 µs), so that the next one finds them running, then park
+	// (GPUOptions.NoSpin turns this off).
 	Workers int
 	GPU     GPUOptions   // settings of the gpu backend
 	Logger  *slog.Logger // where events of note go (a GPU left out after a fault); nil means slog.Default()

@@ -23,6 +23,12 @@ type GPUOptions struct {
 	ItemsPerBlock int     // items per thread block (default: four warps' worth in the warp mapping, the most that fit kernels.MaxThreads threads in the block and spread mappings; the tile mapping takes kernels.TileItems, no other)
 	Mapping       Mapping // how threads take items; MappingDefault is the faster for the curve and the chunk
 	Chunk         int     // most items per launch (default 1<<17); a batch runs in chunks of whole waves of the GPU, at least three when it spans several waves, and a batch of at most a wave in three chunks side by side (one when it is tiny), while the host drains one and fills the next
+	// NoSpin runs small batches' host work on fresh goroutines instead of
+	// the Engine's spinning team (Options.Workers): slower small batches
+	// on an idle host, but no processors held between batches, for a
+	// host whose cores other busy work shares (where a member that the OS
+	// takes off its core midway stalls the batch).
+	NoSpin bool
 }
 
 // Mapping is how the gpu backend's threads take items.
@@ -62,6 +68,7 @@ type gpuRunner struct {
 	su      *ladder.Setup
 	eng     *gpu.Pool
 	workers int
+	noSpin  bool // GPUOptions.NoSpin
 	log     *slog.Logger
 	items   sync.Pool // *[]ladder.Item: a chunk's items on the bytes path
 	stats   gpu.Stats
@@ -141,7 +148,7 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &gpuRunner{su: su, eng: eng, workers: opts.Workers, log: log}, nil
+	return &gpuRunner{su: su, eng: eng, workers: opts.Workers, noSpin: opts.GPU.NoSpin, log: log}, nil
 }
 
 // spreadThreads lets small chunks run in smaller blocks spread over every
@@ -380,7 +387,7 @@ func (r *gpuRunner) splitFor(count int) func(n int, do func(lo, hi int)) {
 // take on its way back from a driver call, and for the runtime.
 func (r *gpuRunner) latencyTeam(count int) *par.Team {
 	members := min(r.workers, runtime.GOMAXPROCS(0)) - 2
-	if count > latencyBatchItems || count < 2*minPartItems || members < 1 {
+	if r.noSpin || count > latencyBatchItems || count < 2*minPartItems || members < 1 {
 		return nil
 	}
 	r.teamOnce.Do(func() { r.team = par.NewTeam(members) })

@@ -2,6 +2,7 @@ package ecmul_test
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"math/rand"
 	"runtime"
@@ -235,13 +236,22 @@ func TestChannelBitsOption(t *testing.T) {
 // workers), small batches' host work runs on the engine's spinning team:
 // batches from several callers at once, on the *big.Int and the bytes API,
 // each get their own correct results and item errors, and Close stops the
-// team's members and releases every driver resource.
+// team's members and releases every driver resource. With
+// GPUOptions.NoSpin no team starts, and the same holds.
 func TestGPUSmallBatchesOnTeam(t *testing.T) {
+	for _, noSpin := range []bool{false, true} {
+		t.Run(fmt.Sprintf("NoSpin=%v", noSpin), func(t *testing.T) { testGPUSmallBatchesOnTeam(t, noSpin) })
+	}
+}
+
+// testGPUSmallBatchesOnTeam is TestGPUSmallBatchesOnTeam with the team
+// (noSpin false) or, as GPUOptions.NoSpin asks, without one.
+func testGPUSmallBatchesOnTeam(t *testing.T, noSpin bool) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	c := curves.P224()
 	d := faultDriver(t, c)
 	before := runtime.NumGoroutine()
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, Workers: 4, GPU: ecmul.GPUOptions{Chunk: 50}})
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, Workers: 4, GPU: ecmul.GPUOptions{Chunk: 50, NoSpin: noSpin}})
 	require.NoError(t, err)
 	pts, ks := fakeBatch(t, c, 130) // three chunks, two on the team's members and the caller
 	L := c.ByteLen()
@@ -279,7 +289,7 @@ func TestGPUSmallBatchesOnTeam(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	require.True(t, ecmul.LatencyTeamStarted(eng))
+	require.Equal(t, !noSpin, ecmul.LatencyTeamStarted(eng))
 	require.NoError(t, eng.Close())
 	require.Zero(t, d.Live(), "Close releases every driver resource")
 	deadline := time.Now().Add(5 * time.Second)
