@@ -592,7 +592,7 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
-	require.ElementsMatch(t, []string{"curve", "backend", "schedule", "ext", "channel-bits", "devices", "in", "out", "chunk", "inflight", "format", "x-only", "stats", "cpuprofile"}, registered["runMul"])
+	require.ElementsMatch(t, []string{"curve", "backend", "schedule", "ext", "channel-bits", "devices", "no-spin", "in", "out", "chunk", "inflight", "format", "x-only", "stats", "cpuprofile"}, registered["runMul"])
 	require.ElementsMatch(t, []string{"curve", "schedule", "channel-bits"}, registered["runParams"])
 }
 

@@ -102,7 +102,7 @@ type mulFlags struct {
 	chunk, inflight, channelBits           int
 	cpuProfile                             string
 	format                                 string
-	xOnly, stats                           bool
+	xOnly, stats, noSpin                   bool
 }
 
 func addEngineFlags(fs *flag.FlagSet, f *mulFlags) {
@@ -112,6 +112,7 @@ func addEngineFlags(fs *flag.FlagSet, f *mulFlags) {
 	fs.StringVar(&f.ext, "ext", "shenoy", "base extension of the rns-cpu and gpu backends: shenoy or kawamura")
 	fs.IntVar(&f.channelBits, "channel-bits", 0, "RNS channel width of the rns-cpu and gpu backends: 16 (the paper's) or 30; 0 picks 30, or 16 for kawamura")
 	fs.StringVar(&f.devices, "devices", "all", "GPUs of the gpu backend: all, or comma-separated device ordinals such as 0,2 (ecmul devices lists them)")
+	fs.BoolVar(&f.noSpin, "no-spin", false, "gpu backend: run the host work of small batches on fresh goroutines, not on threads kept spinning between them (for a host whose cores other busy work shares)")
 }
 
 // parseDevices reads --devices: nil for all, else the ordinals listed.
@@ -159,7 +160,7 @@ func newEngine(f *mulFlags) (eng *ecmul.Engine, usage bool, err error) {
 	// a batch is one --chunk: the GPU's launches and pinned buffers take
 	// that size too
 	eng, err = ecmul.New(c, ecmul.Options{Backend: b, Schedule: s, Ext: v, ChannelBits: f.channelBits,
-		GPU: ecmul.GPUOptions{Devices: devs, Chunk: f.chunk}})
+		GPU: ecmul.GPUOptions{Devices: devs, Chunk: f.chunk, NoSpin: f.noSpin}})
 	return eng, false, err
 }
 
