@@ -181,10 +181,11 @@ func parallel(n, workers int, do func(lo, hi int)) {
 	par.Do(n, workers, minPartItems, func(_, lo, hi int) { do(lo, hi) })
 }
 
-// minPartItems is the fewest items of a part of the host's per-chunk work:
-// few enough that a small chunk (a third of 1,024 items) still spreads over
-// 16 cores, many enough that a part's one inversion (the finish's batched
-// inversion, about 6 µs) stays below its items' own work (0.6 µs each).
+// minPartItems is the fewest items of a part of the host's per-chunk work
+// (and the block of the co-Z finish): few enough that a small chunk (a
+// third of 1,024 items) still spreads over 16 cores, many enough that a
+// part's fixed costs (claiming it; on the paper's schedule its own batched
+// inversion, about 6 µs) stay below its items' work (0.3 to 0.6 µs each).
 const minPartItems = 16
 
 // run is the *big.Int path, a convenience over runBytes: each item's
@@ -317,14 +318,14 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	if b.validPoints {
 		prepare = su.PrepareValidBytes
 	}
-	split := r.splitFor(b.count)
+	split, onTeam := r.splitFor(b.count), r.latencyTeam(b.count) != nil
 	var mu sync.Mutex
 	filled := map[int][]ladder.Item{} // a chunk's items, from its Fill to its Drain
 	st, err := r.eng.Run(ctx, gpu.Batch{
 		Count: b.count,
 		Fill: func(lo, hi int, in, scalars []uint32) {
 			items := r.itemBuf(hi - lo)
-			split(hi-lo, func(a, c int) {
+			split(hi-lo, minPartItems, func(a, c int) {
 				for k := a; k < c; k++ {
 					if b.load != nil {
 						b.load(lo + k)
@@ -344,17 +345,15 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 			items := filled[lo]
 			delete(filled, lo)
 			mu.Unlock()
-			split(hi-lo, func(a, c int) {
-				su.FinishItems(items[a:c], out[a:], hi-lo, nil, func(k int, o ladder.Outcome, xy []byte) {
-					i := lo + a + k
-					// a bad point, computed as the generator, keeps its status
-					if b.status[i] == StatusNotComputed {
-						b.put(i, [...]Status{ladder.OutPoint: StatusPoint, ladder.OutInfinity: StatusInfinity, ladder.OutFailed: StatusResultCheck}[o], xy)
-					}
-					if b.store != nil {
-						b.store(i)
-					}
-				})
+			r.finish(split, onTeam, items, out, func(k int, o ladder.Outcome, xy []byte) {
+				i := lo + k
+				// a bad point, computed as the generator, keeps its status
+				if b.status[i] == StatusNotComputed {
+					b.put(i, [...]Status{ladder.OutPoint: StatusPoint, ladder.OutInfinity: StatusInfinity, ladder.OutFailed: StatusResultCheck}[o], xy)
+				}
+				if b.store != nil {
+					b.store(i)
+				}
 			})
 			r.items.Put(&items)
 			done(hi - lo)
@@ -367,12 +366,48 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 
 // splitFor returns how the host's per-item work of a batch of count items
 // is spread over the cores: on the runner's team for a small batch
-// (latencyTeam), or in parts on fresh goroutines.
-func (r *gpuRunner) splitFor(count int) func(n int, do func(lo, hi int)) {
+// (latencyTeam), or in parts on fresh goroutines; either way in parts of at
+// least minPart of the n units (items, or blocks of them) that a call splits.
+func (r *gpuRunner) splitFor(count int) func(n, minPart int, do func(lo, hi int)) {
 	if t := r.latencyTeam(count); t != nil {
-		return func(n int, do func(lo, hi int)) { t.Do(n, minPartItems, do) }
+		return func(n, minPart int, do func(lo, hi int)) { t.Do(n, minPart, do) }
 	}
-	return func(n int, do func(lo, hi int)) { parallel(n, r.workers, do) }
+	return func(n, minPart int, do func(lo, hi int)) {
+		par.Do(n, r.workers, minPart, func(_, lo, hi int) { do(lo, hi) })
+	}
+}
+
+// finish turns a chunk's outputs into results, emit(k, outcome, xy) for
+// each of its n items k, in parts of at least minPartItems, one inversion
+// each; or, when oneInversion is set (a small batch on the team, whose
+// parts are few items each) and the schedule is co-Z, in blocks of
+// minPartItems items with one inversion for the whole chunk
+// (ladder.ChunkFinish), over two bursts. A large chunk keeps its parts'
+// scratch apart, in cache.
+func (r *gpuRunner) finish(split func(n, minPart int, do func(lo, hi int)), oneInversion bool, items []ladder.Item, out []uint32, emit func(k int, o ladder.Outcome, xy []byte)) {
+	n := len(items)
+	var cf *ladder.ChunkFinish
+	if oneInversion {
+		cf = r.su.NewChunkFinish(items, out, n, minPartItems)
+	}
+	if cf == nil {
+		split(n, minPartItems, func(a, c int) {
+			r.su.FinishItems(items[a:c], out[a:], n, nil, func(k int, o ladder.Outcome, xy []byte) { emit(a+k, o, xy) })
+		})
+		return
+	}
+	defer cf.Release()
+	split(cf.Blocks(), 1, func(a, c int) {
+		for b := a; b < c; b++ {
+			cf.Gather(b)
+		}
+	})
+	cf.Invert()
+	split(cf.Blocks(), 1, func(a, c int) {
+		for b := a; b < c; b++ {
+			cf.Emit(b, emit)
+		}
+	})
 }
 
 // latencyTeam returns the runner's par.Team for a batch of count items

@@ -102,6 +102,8 @@ type finishScratch struct {
 	coZ   []coZScratch
 	paper []affineScratch
 	idx   []int
+
+	blockTot, blockInv []fp.Element // ChunkFinish: per block, its product of denominators, then its inverse
 }
 
 // scratch returns working memory for the given number of outputs from h's
@@ -201,9 +203,19 @@ type coZScratch struct {
 // a zero denominator is replaced by one for the shared inversion and its
 // item fails the check.
 func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Element, sc []coZScratch, out affineSink) {
+	var tot, inv fp.Element
+	coZGather(h, in, pr, sc, 0, count, &tot)
+	h.f.Inverse(&inv, &tot)
+	coZEmit(h, in, pr, sc, 0, count, inv, out)
+}
+
+// coZGather is the first pass of affineCoZ's batched inversion over items
+// [lo, hi): each item's denominator (one where it is replaced) and the
+// product of those before it from lo; tot gets the product of them all.
+func coZGather(h *hostField, in affineBases, pr []fp.Element, sc []coZScratch, lo, hi int, tot *fp.Element) {
 	f := h.f
 	acc := f.One()
-	for i := range count {
+	for i := lo; i < hi; i++ {
 		s := &sc[i]
 		s.den = pr[coZOutputs*i+coZDen]
 		// a zero denominator, or an item whose result is fixed, takes part
@@ -216,9 +228,14 @@ func (su *Setup) affineCoZ(h *hostField, count int, in affineBases, pr []fp.Elem
 		s.pre = acc
 		f.Mul(&acc, &acc, &s.den)
 	}
-	var inv fp.Element
-	f.Inverse(&inv, &acc)
-	for i := count - 1; i >= 0; i-- {
+	*tot = acc
+}
+
+// coZEmit is the second pass over items [lo, hi), given inv, the inverse of
+// their product (coZGather's tot): each item's affine point to out.
+func coZEmit(h *hostField, in affineBases, pr []fp.Element, sc []coZScratch, lo, hi int, inv fp.Element, out affineSink) {
+	f := h.f
+	for i := hi - 1; i >= lo; i-- {
 		o, s := pr[coZOutputs*i:coZOutputs*(i+1)], &sc[i]
 		var invDen, x, y fp.Element
 		f.Mul(&invDen, &inv, &s.pre)

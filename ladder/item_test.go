@@ -92,13 +92,7 @@ func TestPrepareBytesMatchesPrepare(t *testing.T) {
 					jobs[i] = j
 					su.PackInput(inA, scA, stride, i, j)
 					su.PackItem(inB, scB, stride, i, it)
-					pr := montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil))
-					ch := channelsOf(t, su, liftAll(rng, su, pr)...)
-					for v := range ch {
-						for r := range n {
-							out[(v*n+r)*stride+i] = ch[v][r]
-						}
-					}
+					putOutputs(t, su, o, rng, out, stride, i, j)
 				}
 				require.Equal(t, inA, inB, "kernel inputs")
 				require.Equal(t, scA, scB, "kernel scalars")
@@ -127,6 +121,20 @@ func TestPrepareBytesMatchesPrepare(t *testing.T) {
 					require.Equal(t, 1, s, "case %d emitted %d times", k, s)
 				}
 			})
+		}
+	}
+}
+
+// putOutputs writes the kernel's outputs for job j, as the oracle computes
+// them (lifted to random representatives), into column i of out, a batch
+// of stride items.
+func putOutputs(t *testing.T, su *Setup, o *Oracle, rng *rand.Rand, out []uint32, stride, i int, j Job) {
+	n := su.Params.N
+	pr := montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil))
+	ch := channelsOf(t, su, liftAll(rng, su, pr)...)
+	for v := range ch {
+		for r := range n {
+			out[(v*n+r)*stride+i] = ch[v][r]
 		}
 	}
 }
