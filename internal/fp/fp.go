@@ -6,7 +6,7 @@
 //
 // Every Element a Field produces is canonical, below p, so that IsZero and
 // Equal compare values. The arithmetic (Mul, Square, Add, Sub, Neg,
-// Reduce5, and Exp for a public exponent) runs without a branch or an index
+// Reduce5, and Inverse, a power by a fixed public exponent) runs without a branch or an index
 // on the values, since it handles the results of scalar multiplications
 // (ECDH shared secrets); IsZero, Equal, Sqrt and the conversions from
 // math/big do not, and serve public data and checks.
@@ -33,10 +33,10 @@ type Element [Limbs]uint64
 // immutable once built and safe for concurrent use.
 type Field struct {
 	p    [Limbs]uint64
-	pInv uint64  // −p^{-1} mod 2^64
-	one  Element // R mod p: the Montgomery form of 1
-	r2   Element // R² mod p: Mul by it moves a canonical value into Montgomery form
-	pm2  [Limbs]uint64
+	pInv uint64   // −p^{-1} mod 2^64
+	one  Element  // R mod p: the Montgomery form of 1
+	r2   Element  // R² mod p: Mul by it moves a canonical value into Montgomery form
+	inv  powChain // x^(p−2)
 	pBig *big.Int
 	sqrt sqrtConsts
 }
@@ -61,7 +61,7 @@ func New(p *big.Int) (*Field, error) {
 	r := new(big.Int).Lsh(big.NewInt(1), 64*Limbs)
 	f.one = Element(toLimbs(new(big.Int).Mod(r, p)))
 	f.r2 = Element(toLimbs(new(big.Int).Mod(new(big.Int).Mul(r, r), p)))
-	f.pm2 = toLimbs(new(big.Int).Sub(p, big.NewInt(2)))
+	f.inv = newPowChain(new(big.Int).Sub(p, big.NewInt(2)))
 	f.sqrt = newSqrtConsts(f, p)
 	return f, nil
 }
@@ -321,32 +321,6 @@ func (f *Field) SetBigInt(r *big.Int, z *Element, buf []big.Word) *big.Int {
 	return r.SetBits(ws)
 }
 
-// Exp sets z = x^e for the canonical exponent limbs e. The exponent is
-// public (p − 2, a square root's): which windows it has picks the work.
-func (f *Field) Exp(z, x *Element, e [Limbs]uint64) {
-	// fixed 4-bit windows: x^0 … x^15, then per window four squarings and a multiplication
-	var tab [16]Element
-	tab[0] = f.one
-	tab[1] = *x
-	for i := 2; i < 16; i++ {
-		f.Mul(&tab[i], &tab[i-1], x)
-	}
-	r := f.one
-	top := 64*Limbs/4 - 1 // the exponent's top nonzero window: squaring 1 before it changes nothing
-	for top > 0 && e[top/16]>>(4*(top%16))&15 == 0 {
-		top--
-	}
-	for i := top; i >= 0; i-- {
-		for range 4 {
-			f.Square(&r, &r)
-		}
-		w := e[i/16] >> (4 * (i % 16)) & 15
-		if w != 0 {
-			f.Mul(&r, &r, &tab[w])
-		}
-	}
-	*z = r
-}
-
-// Inverse sets z = x^{-1} = x^(p−2) (Fermat); the inverse of 0 is 0.
-func (f *Field) Inverse(z, x *Element) { f.Exp(z, x, f.pm2) }
+// Inverse sets z = x^{-1} = x^(p−2) (Fermat, by a powChain); the inverse
+// of 0 is 0.
+func (f *Field) Inverse(z, x *Element) { f.pow(z, x, &f.inv) }

@@ -7,7 +7,7 @@ import "math/big"
 // z0 = c^q for a quadratic non-residue c, of order 2^s (Tonelli–Shanks).
 type sqrtConsts struct {
 	threeMod4 bool
-	exp       [Limbs]uint64 // (p+1)/4, or (q−1)/2
+	exp       powChain // x^((p+1)/4), or x^((q−1)/2)
 	s         int
 	z0        Element
 	dlog      *dlogTables // when 8 divides s: the discrete log of x^q in windows of 8 bits
@@ -50,7 +50,7 @@ func newSqrtConsts(f *Field, p *big.Int) sqrtConsts {
 	one := big.NewInt(1)
 	if p.Bit(1) == 1 {
 		e := new(big.Int).Add(p, one)
-		return sqrtConsts{threeMod4: true, exp: toLimbs(e.Rsh(e, 2))}
+		return sqrtConsts{threeMod4: true, exp: newPowChain(e.Rsh(e, 2))}
 	}
 	q := new(big.Int).Sub(p, one)
 	s := 0
@@ -62,7 +62,7 @@ func newSqrtConsts(f *Field, p *big.Int) sqrtConsts {
 	for big.Jacobi(c, p) != -1 {
 		c.Add(c, one)
 	}
-	sc := sqrtConsts{s: s, exp: toLimbs(new(big.Int).Rsh(q, 1))}
+	sc := sqrtConsts{s: s, exp: newPowChain(new(big.Int).Rsh(q, 1))} // q > 1: p > 2^64 is no Fermat prime
 	f.SetBig(&sc.z0, new(big.Int).Exp(c, q, p))
 	if s%8 == 0 {
 		sc.dlog = newDlogTables(f, sc.z0, s)
@@ -79,7 +79,7 @@ func (f *Field) Sqrt(z, x *Element) bool {
 	sc := &f.sqrt
 	var r Element
 	if sc.threeMod4 {
-		f.Exp(&r, x, sc.exp)
+		f.pow(&r, x, &sc.exp)
 		var r2 Element
 		f.Square(&r2, &r)
 		if !r2.Equal(x) {
@@ -95,7 +95,7 @@ func (f *Field) Sqrt(z, x *Element) bool {
 	}
 	// r = x^((q+1)/2), t = x^q, c of order 2^m; invariant r² = x·t
 	var w, t, c, tt, b Element
-	f.Exp(&w, x, sc.exp)
+	f.pow(&w, x, &sc.exp)
 	f.Mul(&r, x, &w)
 	f.Mul(&t, &r, &w)
 	if sc.dlog != nil {
