@@ -6,10 +6,10 @@
 //
 // Every Element a Field produces is canonical, below p, so that IsZero and
 // Equal compare values. The arithmetic (Mul, Square, Add, Sub, Neg,
-// Reduce5, and Inverse, a power by a fixed public exponent) runs without a branch or an index
-// on the values, since it handles the results of scalar multiplications
-// (ECDH shared secrets); IsZero, Equal, Sqrt and the conversions from
-// math/big do not, and serve public data and checks.
+// Reduce5, and Inverse, a power by a fixed public exponent) runs without a
+// branch or an index on the values, since it handles the results of scalar
+// multiplications (ECDH shared secrets); IsZero, Equal, Sqrt and the
+// conversions from math/big do not, and serve public data and checks.
 //
 // On amd64 with BMI2 and ADX, Mul runs in assembly (mul_amd64.s) with two
 // carry chains side by side; the Go code is its reference and runs
