@@ -429,15 +429,15 @@ const validateBlock = 256
 // way (the gpu backend's team for small batches), which validation then
 // shares rather than compete with.
 type splitter interface {
-	splitFor(count int) func(n, minPart int, do func(lo, hi int))
+	splitFor(count int) (split splitFunc, onTeam bool)
 }
 
 // validate checks every item on all workers, storing each invalid item's
 // error in res; it stops early, returning ctx's error, once ctx ends.
 func (e *Engine) validate(ctx context.Context, points []*Point, scalars []*big.Int, res []Result) error {
-	split := func(n, minPart int, do func(lo, hi int)) { parallel(n, e.opts.Workers, do) }
+	split := splitFunc(func(n, minPart int, do func(lo, hi int)) { parallel(n, e.opts.Workers, minPart, do) })
 	if s, ok := e.run.(splitter); ok {
-		split = s.splitFor(len(points))
+		split, _ = s.splitFor(len(points))
 	}
 	split(len(points), minPartItems, func(lo, hi int) {
 		for i := lo; i < hi; i++ {

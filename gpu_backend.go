@@ -175,11 +175,15 @@ func smallKernel(k kernels.Kernel, n int) *gpu.SmallKernel {
 	}
 }
 
-// parallel runs do(lo, hi) over [0, n) split among the workers, in parts
-// of at least minPartItems items.
-func parallel(n, workers int, do func(lo, hi int)) {
-	par.Do(n, workers, minPartItems, func(_, lo, hi int) { do(lo, hi) })
+// parallel runs do(lo, hi) over [0, n) split among the workers on fresh
+// goroutines, in parts of at least minPart units.
+func parallel(n, workers, minPart int, do func(lo, hi int)) {
+	par.Do(n, workers, minPart, func(_, lo, hi int) { do(lo, hi) })
 }
+
+// splitFunc spreads per-item host work over the cores: do(lo, hi) over
+// [0, n) in parts of at least minPart units (items, or blocks of them).
+type splitFunc func(n, minPart int, do func(lo, hi int))
 
 // minPartItems is the fewest items of a part of the host's per-chunk work
 // (and the block of the co-Z finish): few enough that a small chunk (a
@@ -301,7 +305,7 @@ func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][
 		jobs[i] = j
 	}
 	return r.eng.KernelTimes(len(jobs), func(in, sc []uint32) {
-		parallel(len(jobs), r.workers, func(lo, hi int) {
+		parallel(len(jobs), r.workers, minPartItems, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				su.PackInput(in, sc, len(jobs), i, jobs[i])
 			}
@@ -318,7 +322,7 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	if b.validPoints {
 		prepare = su.PrepareValidBytes
 	}
-	split, onTeam := r.splitFor(b.count), r.latencyTeam(b.count) != nil
+	split, onTeam := r.splitFor(b.count)
 	var mu sync.Mutex
 	filled := map[int][]ladder.Item{} // a chunk's items, from its Fill to its Drain
 	st, err := r.eng.Run(ctx, gpu.Batch{
@@ -365,16 +369,13 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 }
 
 // splitFor returns how the host's per-item work of a batch of count items
-// is spread over the cores: on the runner's team for a small batch
-// (latencyTeam), or in parts on fresh goroutines; either way in parts of at
-// least minPart of the n units (items, or blocks of them) that a call splits.
-func (r *gpuRunner) splitFor(count int) func(n, minPart int, do func(lo, hi int)) {
+// is spread over the cores, and whether that is on the runner's team (a
+// small batch, latencyTeam) rather than on fresh goroutines.
+func (r *gpuRunner) splitFor(count int) (split splitFunc, onTeam bool) {
 	if t := r.latencyTeam(count); t != nil {
-		return func(n, minPart int, do func(lo, hi int)) { t.Do(n, minPart, do) }
+		return t.Do, true
 	}
-	return func(n, minPart int, do func(lo, hi int)) {
-		par.Do(n, r.workers, minPart, func(_, lo, hi int) { do(lo, hi) })
-	}
+	return func(n, minPart int, do func(lo, hi int)) { parallel(n, r.workers, minPart, do) }, false
 }
 
 // finish turns a chunk's outputs into results, emit(k, outcome, xy) for
@@ -384,7 +385,7 @@ func (r *gpuRunner) splitFor(count int) func(n, minPart int, do func(lo, hi int)
 // minPartItems items with one inversion for the whole chunk
 // (ladder.ChunkFinish), over two bursts. A large chunk keeps its parts'
 // scratch apart, in cache.
-func (r *gpuRunner) finish(split func(n, minPart int, do func(lo, hi int)), oneInversion bool, items []ladder.Item, out []uint32, emit func(k int, o ladder.Outcome, xy []byte)) {
+func (r *gpuRunner) finish(split splitFunc, oneInversion bool, items []ladder.Item, out []uint32, emit func(k int, o ladder.Outcome, xy []byte)) {
 	n := len(items)
 	var cf *ladder.ChunkFinish
 	if oneInversion {

@@ -144,12 +144,7 @@ func (t *Team) Do(n, part int, do func(lo, hi int)) {
 		Do(n, cap(t.wake)+1, part, func(_, lo, hi int) { do(lo, hi) })
 		return
 	}
-	for range t.parked.Load() {
-		select {
-		case t.wake <- struct{}{}:
-		default:
-		}
-	}
+	t.wakeUp(int(t.parked.Load()))
 	j.work()
 	for j.done.Load() < int64(n) {
 	}
@@ -170,11 +165,18 @@ func (t *Team) claimSlot(j *teamJob) *atomic.Pointer[teamJob] {
 // runs every part on its caller.
 func (t *Team) Close() {
 	t.stop.Store(true)
-	for range cap(t.wake) {
+	t.wakeUp(cap(t.wake))
+	t.members.Wait()
+}
+
+// wakeUp hands out up to n wake-up tokens to parked members, as many as
+// the channel has room for (a token no member takes stays for the next to
+// park, which then finds work or parks again).
+func (t *Team) wakeUp(n int) {
+	for range n {
 		select {
 		case t.wake <- struct{}{}:
 		default:
 		}
 	}
-	t.members.Wait()
 }
