@@ -538,6 +538,7 @@ template <int N, BaseExt V, Mapping M, int K, int P>
 ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M, K, 30>& ex,
                              const Residue (&x)[P], const Residue (&y)[P], Residue (&z)[P]) {
   using Sh = Shape<N, M, 30>;
+  constexpr bool shuffled = Exchange<N, M, K, 30>::Shuffle;
   static_assert(V == BaseExt::Shenoy, "wide channels compute Shenoy's α");
   static_assert(P <= K, "multiplication set larger than the exchange rows");
   uint32_t te[P], pt[P], ze[P];
@@ -565,7 +566,7 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
     const uint64_t a = wide_dot(w, k.ext1, mad_wide(pt[i], k.tj, 0));
     const uint32_t xi = reduce_wide(a, k.mT);
     ze[i] = ((uint32_t(a) & k.meMask) * k.pe + te[i]) * k.mInvE & k.meMask;
-    if constexpr (Exchange<N, M, K, 30>::Shuffle) ze[i] = ex.from_e(ze[i]);  // every lane finds α (below)
+    if constexpr (shuffled) ze[i] = ex.from_e(ze[i]);  // every lane finds α (below)
     z[i].t = xi;
     ex.put(1, i, xi);
   }
@@ -583,7 +584,7 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
     uint32_t w[4 * Sh::Vecs];
     ex.row(1, i, z[i].t, w);
     s[i] = wide_dot(w, k.ext2, 0);
-    if constexpr (Exchange<N, M, K, 30>::Shuffle) {
+    if constexpr (shuffled) {
       uint32_t se = 0;
 #pragma unroll
       for (int kk = 0; kk < N; ++kk) se += w[kk] * k.ext2e[kk];
@@ -592,7 +593,7 @@ ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M,
       alpha[i] = (uint32_t(s[i]) - ze[i]) * k.mtInvE & k.meMask;
     }
   }
-  if constexpr (!Exchange<N, M, K, 30>::Shuffle) ex.share_alpha(alpha);
+  if constexpr (!shuffled) ex.share_alpha(alpha);
 #pragma unroll
   for (int i = 0; i < P; ++i) {
     const uint32_t zb = reduce_wide(mad_wide(alpha[i], k.negMtB, s[i]), k.mB);

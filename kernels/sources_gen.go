@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "8b955f9c23ba22e4e320e1bb81ca85255c04d3b27db24e5361313409bab9a418"
+const SourcesSHA256 = "7d88ff65e5d44bc5db1719ef207e0fa586d6a1dda48340583ae7fa549e9ff284"
