@@ -3,11 +3,12 @@ package stream
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/internal/hexcode"
 )
 
 // The hex and raw formats go through Engine.ScalarMultBytes: each chunk's
@@ -46,8 +47,10 @@ func (ch *mulChunk) parseBytes(cd *codec) {
 			continue
 		}
 		ch.valid = append(ch.valid, i)
-		copy(ch.flat.scalars[k*L:], ch.flat.scalars[i*L:(i+1)*L])
-		copy(ch.flat.points[k*(1+2*L):], ch.flat.points[i*(1+2*L):(i+1)*(1+2*L)])
+		if k < i {
+			copy(ch.flat.scalars[k*L:], ch.flat.scalars[i*L:(i+1)*L])
+			copy(ch.flat.points[k*(1+2*L):], ch.flat.points[i*(1+2*L):(i+1)*(1+2*L)])
+		}
 		k++
 	}
 	ch.flat.scalars, ch.flat.points = ch.flat.scalars[:k*L], ch.flat.points[:k*(1+2*L)]
@@ -77,7 +80,10 @@ func (cd *codec) parseInto(scalar, point, text []byte) error {
 		return nil
 	}
 	decode := func(f [3][]byte) bool {
-		return hexInto(scalar, f[0]) && hexInto(point[1:1+L], f[1]) && hexInto(point[1+L:], f[2])
+		return hexcode.DecodeInto(scalar, f[0]) && hexcode.DecodeInto(point[1:1+L], f[1]) && hexcode.DecodeInto(point[1+L:], f[2])
+	}
+	if f, ok := paddedFields(text, L); ok && decode(f) {
+		return nil
 	}
 	if f, ok := spaceFields(text); ok && decode(f) {
 		return nil
@@ -96,6 +102,18 @@ func (cd *codec) parseInto(scalar, point, text []byte) error {
 	p.X.FillBytes(point[1 : 1+L])
 	p.Y.FillBytes(point[1+L:])
 	return nil
+}
+
+// paddedFields splits the line gen writes, three fields of 2·L digits and
+// two single spaces, by its length alone. A space or tab inside a field it
+// returns fails the hex decoding, so whatever it accepts spaceFields splits
+// the same way.
+func paddedFields(line []byte, L int) (f [3][]byte, ok bool) {
+	w := 2 * L
+	if len(line) != 3*w+2 || line[w] != ' ' || line[2*w+1] != ' ' {
+		return f, false
+	}
+	return [3][]byte{line[:w], line[w+1 : 2*w+1], line[2*w+2:]}, true
 }
 
 // spaceFields splits the usual line, three fields and two single spaces,
@@ -141,37 +159,6 @@ func threeFields(line []byte) (f [3][]byte, ok bool) {
 	return f, n == 3
 }
 
-// hexInto decodes a field of hex digits (no prefix) into dst, right-aligned,
-// when it has at most 2·len(dst) digits, all hex.
-func hexInto(dst, field []byte) bool {
-	if len(field) == 0 || len(field) > 2*len(dst) {
-		return false
-	}
-	clear(dst)
-	at := len(dst) - (len(field)+1)/2
-	if len(field)%2 == 1 {
-		v, ok := hexDigit(field[0])
-		if !ok {
-			return false
-		}
-		dst[at], at, field = v, at+1, field[1:]
-	}
-	_, err := hex.Decode(dst[at:], field)
-	return err == nil
-}
-
-func hexDigit(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
-
 // computeBytes runs a chunk's n valid items through the bytes API.
 func computeBytes(ctx context.Context, eng *ecmul.Engine, r *flatItems, n int, progress func(done, total int)) error {
 	size := 1 + 2*eng.Curve().ByteLen()
@@ -200,10 +187,7 @@ func formatBytesChunk(cd *codec, ch *mulChunk) {
 	failed := make([]int, len(ch.out))
 	each(ch.lines, func(p, lo, hi int) {
 		buf, msgs := ch.out[p][:0], ch.errOut[p][:0]
-		n := 0
-		for n < len(ch.valid) && ch.valid[n] < lo {
-			n++
-		}
+		n, _ := slices.BinarySearch(ch.valid, lo)
 		for i := lo; i < hi; i++ {
 			if ch.errs[i] != nil {
 				failed[p]++
@@ -288,9 +272,9 @@ func (cd *codec) appendBytesResult(dst []byte, st ecmul.Status, xy []byte, err e
 	case err != nil:
 		dst = append(append(dst, "error: "...), oneLine(err.Error())...)
 	case st == ecmul.StatusPoint:
-		dst = hex.AppendEncode(dst, xy[:L])
+		dst = hexcode.Append(dst, xy[:L])
 		if !cd.xOnly {
-			dst = hex.AppendEncode(append(dst, ' '), xy[L:])
+			dst = hexcode.Append(append(dst, ' '), xy[L:])
 		}
 	default:
 		dst = append(dst, "infinity"...)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/hexcode"
 )
 
 // TestParseIntoMatchesBigParser: the bytes path's decoding of hex lines
@@ -125,7 +126,7 @@ func TestHexInto(t *testing.T) {
 		"0deadbee":  {0x0d, 0xea, 0xdb, 0xee},
 		"123456789": nil, "": nil, "xy": nil, "0x12": nil,
 	} {
-		ok := hexInto(dst, []byte(field))
+		ok := hexcode.DecodeInto(dst, []byte(field))
 		require.Equal(t, want != nil, ok, "%q", field)
 		if ok {
 			require.True(t, bytes.Equal(want, dst), fmt.Sprintf("%q: %x", field, dst))

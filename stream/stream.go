@@ -22,6 +22,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/hexcode"
 	"github.com/rnsec/ecmul/internal/par"
 )
 
@@ -221,7 +222,7 @@ func (cd *codec) appendHex(dst []byte, v *big.Int) []byte { return AppendCoordin
 // zero-padded to c's field size: how every format writes a coordinate.
 func AppendCoordinate(dst []byte, c *curves.Curve, v *big.Int) []byte {
 	var buf [64]byte
-	return hex.AppendEncode(dst, v.FillBytes(buf[:c.ByteLen()]))
+	return hexcode.Append(dst, v.FillBytes(buf[:c.ByteLen()]))
 }
 
 // appendResult appends the output line of one item of the SEC1 or JSON
@@ -278,6 +279,7 @@ type lineReader struct {
 	err        error
 	n          int    // lines read so far, blank ones included
 	beforeWait func() // when not nil, called before a read that may wait for input
+	whole      int    // buffered bytes up to the last newline seen in them: lines read without waiting
 }
 
 // utf8BOM is the byte-order mark some editors put at the start of a file.
@@ -288,12 +290,14 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 // MaxLine, skipped.
 func (lr *lineReader) next() (line []byte, num int, tooLong, ok bool) {
 	for lr.err == nil {
-		if lr.beforeWait != nil {
-			if buf, _ := lr.r.Peek(lr.r.Buffered()); bytes.IndexByte(buf, '\n') < 0 {
+		if lr.beforeWait != nil && lr.whole <= 0 {
+			lr.whole = lr.wholeLines()
+			if lr.whole == 0 {
 				lr.beforeWait() // no whole line is buffered: the read may wait
 			}
 		}
 		b, err := lr.r.ReadSlice('\n')
+		lr.whole -= len(b)
 		lr.n++
 		if lr.n == 1 {
 			b = bytes.TrimPrefix(b, utf8BOM)
@@ -302,13 +306,13 @@ func (lr *lineReader) next() (line []byte, num int, tooLong, ok bool) {
 			for errors.Is(err, bufio.ErrBufferFull) { // skip the rest of the line
 				_, err = lr.r.ReadSlice('\n')
 			}
-			lr.err = err
+			lr.err, lr.whole = err, 0
 			return nil, lr.n, true, true
 		}
 		if err != nil {
 			lr.err = err
 		}
-		if len(bytes.TrimRight(b, "\r\n")) > MaxLine {
+		if len(trimEOL(b)) > MaxLine {
 			return nil, lr.n, true, true
 		}
 		if s := bytes.TrimSpace(b); len(s) > 0 {
@@ -316,6 +320,24 @@ func (lr *lineReader) next() (line []byte, num int, tooLong, ok bool) {
 		}
 	}
 	return nil, 0, false, false
+}
+
+// wholeLines is the length of the buffered input up to its last newline,
+// 0 when it holds none: the lines that can be read without waiting.
+func (lr *lineReader) wholeLines() int {
+	buf, _ := lr.r.Peek(lr.r.Buffered())
+	if bytes.IndexByte(buf, '\n') < 0 {
+		return 0
+	}
+	return bytes.LastIndexByte(buf, '\n') + 1
+}
+
+// trimEOL cuts the \r and \n bytes at the end of b.
+func trimEOL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // nextRecord returns the next raw record of size bytes, or the shorter rest
@@ -420,17 +442,22 @@ func (b *lineBatch) add(line []byte, num int, tooLong bool) {
 }
 
 // addLines copies lines [lo, hi) of b into ch, unparsed: a chunk is parsed
-// as a whole, on all cores, once it is handed on.
+// as a whole, on all cores, once it is handed on. The lines lie back to
+// back in b.text, so their text is copied at once.
 func (ch *mulChunk) addLines(b *lineBatch, lo, hi int) {
-	for i := lo; i < hi; i++ {
-		sp := b.spans[i]
-		if sp[0] < 0 {
-			ch.spans = append(ch.spans, sp)
-			continue
+	from, to, shift := -1, 0, 0 // their text is b.text[from:to], moved by shift in ch.text
+	for _, sp := range b.spans[lo:hi] {
+		if sp[0] >= 0 {
+			if from < 0 {
+				from, shift = sp[0], len(ch.text)-sp[0]
+			}
+			to = sp[1]
+			sp = [2]int{sp[0] + shift, sp[1] + shift}
 		}
-		at := len(ch.text)
-		ch.text = append(ch.text, b.text[sp[0]:sp[1]]...)
-		ch.spans = append(ch.spans, [2]int{at, len(ch.text)})
+		ch.spans = append(ch.spans, sp)
+	}
+	if from >= 0 {
+		ch.text = append(ch.text, b.text[from:to]...)
 	}
 	ch.nums = append(ch.nums, b.nums[lo:hi]...)
 	ch.lines += hi - lo

@@ -11,6 +11,7 @@ import (
 	"runtime"
 
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/hexcode"
 	"github.com/rnsec/ecmul/internal/par"
 	"github.com/rnsec/ecmul/stream"
 )
@@ -136,10 +137,10 @@ func appendGenLine(line []byte, format stream.Format, scalar, point []byte) []by
 	case stream.Raw: // scalar ‖ x ‖ y, no separators
 		return append(append(line, scalar...), point...)
 	case stream.JSONL:
-		line = hex.AppendEncode(append(line, `{"scalar":"`...), scalar)
+		line = hexcode.Append(append(line, `{"scalar":"`...), scalar)
 		return append(append(line, point...), '\n')
 	default:
-		line = append(hex.AppendEncode(line, scalar), ' ')
+		line = append(hexcode.Append(line, scalar), ' ')
 		return append(append(line, point...), '\n')
 	}
 }
@@ -182,7 +183,7 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format str
 		}
 		blk.m = int(min(count-done, genBlock))
 		for i := range blk.m {
-			copy(blk.scalars[i*nb:], ks.next(rng))
+			ks.nextInto(rng, blk.scalars[i*nb:(i+1)*nb])
 			blk.picks[i] = rng.IntN(poolSize)
 			pt.text(blk.picks[i])
 		}

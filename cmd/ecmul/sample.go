@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/big"
 	"math/rand/v2"
 
@@ -63,19 +64,52 @@ func newScalarSampler(n *big.Int) *scalarSampler {
 
 // next returns a scalar in [1, n), valid until the next call.
 func (s *scalarSampler) next(rng *rand.Rand) []byte {
+	s.nextInto(rng, s.buf)
+	return s.buf
+}
+
+// nextInto draws a scalar in [1, n) into dst, of n's length.
+func (s *scalarSampler) nextInto(rng *rand.Rand, dst []byte) {
 	for {
-		for i := 0; i < len(s.buf); i += 8 {
-			v := rng.Uint64()
-			for j := i; j < min(i+8, len(s.buf)); j++ {
-				s.buf[j] = byte(v)
-				v >>= 8
-			}
-		}
-		s.buf[0] &= s.mask
-		if bytes.Compare(s.buf, s.n) < 0 && !allZero(s.buf) {
-			return s.buf
+		s.fill(rng, dst)
+		if s.inRange(dst) {
+			return
 		}
 	}
+}
+
+// fill draws b, eight bytes from each rng.Uint64, its low byte first, and
+// clears the bits of b[0] above n's length (in the word, before it is
+// stored, so that inRange reads it back at full speed).
+func (s *scalarSampler) fill(rng *rand.Rand, b []byte) {
+	keep := uint64(s.mask) | ^uint64(0xff) // b[0] is the first draw's low byte
+	for ; len(b) >= 8; b = b[8:] {
+		binary.LittleEndian.PutUint64(b, rng.Uint64()&keep)
+		keep = ^uint64(0)
+	}
+	if len(b) > 0 {
+		v := rng.Uint64() & keep
+		if len(b) >= 4 {
+			binary.LittleEndian.PutUint32(b, uint32(v))
+			b, v = b[4:], v>>32
+		}
+		for j := range b {
+			b[j] = byte(v)
+			v >>= 8
+		}
+	}
+}
+
+// inRange reports 0 < b < n, from the top eight bytes alone when they
+// differ from n's, as they nearly always do.
+func (s *scalarSampler) inRange(b []byte) bool {
+	if len(b) >= 8 {
+		top, nTop := binary.BigEndian.Uint64(b), binary.BigEndian.Uint64(s.n)
+		if top != nTop {
+			return top < nTop && (top != 0 || !allZero(b))
+		}
+	}
+	return bytes.Compare(b, s.n) < 0 && !allZero(b)
 }
 
 func allZero(b []byte) bool {

@@ -1,0 +1,71 @@
+package hexcode
+
+import (
+	"bytes"
+	"encoding/hex"
+	"math/rand"
+	"testing"
+)
+
+// refDecodeInto is DecodeInto by encoding/hex: an odd field gets a leading zero.
+func refDecodeInto(dst, field []byte) bool {
+	if len(field) == 0 || len(field) > 2*len(dst) {
+		return false
+	}
+	if len(field)%2 == 1 {
+		field = append([]byte{'0'}, field...)
+	}
+	b, err := hex.DecodeString(string(field))
+	if err != nil {
+		return false
+	}
+	clear(dst)
+	copy(dst[len(dst)-len(b):], b)
+	return true
+}
+
+// TestDecodeIntoEveryByte: every byte value, at every place of fields of
+// every length up to 2·L+1, is accepted and decoded as encoding/hex does.
+func TestDecodeIntoEveryByte(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	const digits = "0123456789abcdefABCDEF"
+	for _, L := range []int{1, 4, 28, 32} {
+		got, want := make([]byte, L), make([]byte, L)
+		for n := 0; n <= 2*L+1; n++ {
+			field := make([]byte, n)
+			for at := range n {
+				for c := range 256 {
+					for i := range field {
+						field[i] = digits[rng.Intn(len(digits))]
+					}
+					field[at] = byte(c)
+					ok, wantOK := DecodeInto(got, field), refDecodeInto(want, field)
+					if ok != wantOK || ok && !bytes.Equal(got, want) {
+						t.Fatalf("L %d, %q: %v %x, want %v %x", L, field, ok, got, wantOK, want)
+					}
+				}
+			}
+			if n == 0 && DecodeInto(got, field) {
+				t.Fatalf("L %d: the empty field is accepted", L)
+			}
+		}
+	}
+}
+
+// TestAppend: Append writes what encoding/hex writes, for every byte
+// value at every place and every length up to 40.
+func TestAppend(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	for n := range 41 {
+		b := make([]byte, n)
+		for at := range n {
+			for c := range 256 {
+				rng.Read(b)
+				b[at] = byte(c)
+				if got, want := Append([]byte("x"), b), hex.AppendEncode([]byte("x"), b); !bytes.Equal(got, want) {
+					t.Fatalf("%x: %q, want %q", b, got, want)
+				}
+			}
+		}
+	}
+}
