@@ -43,7 +43,7 @@ type cudaDriver struct {
 	cuDeviceTotalMem                            func(bytes *uint64, dev int32) cuResult
 	cuDevicePrimaryCtxRetain                    func(ctx *uintptr, dev int32) cuResult
 	cuDevicePrimaryCtxRelease                   func(dev int32) cuResult
-	cuCtxSetCurrent                             func(ctx uintptr) cuResult
+	cuCtxSetCurrent                             uintptr // uintptr fields: called by address, for every chunk (symbol)
 	cuCtxSynchronize                            func() cuResult
 	cuModuleLoadData                            func(mod *uintptr, image *byte) cuResult
 	cuModuleUnload                              func(mod uintptr) cuResult
@@ -57,17 +57,17 @@ type cudaDriver struct {
 	cuMemHostGetDevicePointer                   func(dp *uint64, p unsafe.Pointer, flags uint32) cuResult
 	cuMemFreeHost                               func(p unsafe.Pointer) cuResult
 	cuMemcpyHtoD                                func(dst uint64, src unsafe.Pointer, bytes uint64) cuResult
-	cuMemcpyHtoDAsync                           func(dst uint64, src unsafe.Pointer, bytes uint64, s uintptr) cuResult
-	cuMemcpyDtoHAsync                           func(dst unsafe.Pointer, src uint64, bytes uint64, s uintptr) cuResult
+	cuMemcpyHtoDAsync                           uintptr
+	cuMemcpyDtoHAsync                           uintptr
 	cuStreamCreate                              func(s *uintptr, flags uint32) cuResult
 	cuStreamDestroy                             func(s uintptr) cuResult
-	cuStreamSynchronize                         func(s uintptr) cuResult
+	cuStreamSynchronize                         uintptr
 	cuEventCreate                               func(e *uintptr, flags uint32) cuResult
-	cuEventRecord                               func(e uintptr, s uintptr) cuResult
+	cuEventRecord                               uintptr
 	cuEventSynchronize                          func(e uintptr) cuResult
-	cuEventElapsedTime                          func(ms *float32, start uintptr, end uintptr) cuResult
+	cuEventElapsedTime                          uintptr
 	cuEventDestroy                              func(e uintptr) cuResult
-	cuLaunchKernel                              func(f uintptr, gx, gy, gz, bx, by, bz, shared uint32, s uintptr, params unsafe.Pointer, extra unsafe.Pointer) cuResult
+	cuLaunchKernel                              uintptr
 
 	// elapsedName is the symbol that cuEventElapsedTime resolved to.
 	elapsedName string
@@ -80,7 +80,10 @@ type cudaDriver struct {
 }
 
 // symbol binds one C function; the first name that resolves wins and is
-// stored in resolved when that is set.
+// stored in resolved when that is set. fptr is a func field, which purego
+// makes call the function, or a uintptr field, which gets its address: the
+// calls made for every chunk go by address through purego.SyscallN, a
+// fifth of the time of a registered func's reflective call.
 type symbol struct {
 	fptr     any
 	names    []string
@@ -192,7 +195,11 @@ func (d *cudaDriver) bind() (err error) {
 		if addr == 0 {
 			return fmt.Errorf("gpu: libcuda lacks %s (NVIDIA driver too old?)", strings.Join(s.names, " or "))
 		}
-		purego.RegisterFunc(s.fptr, addr)
+		if raw, ok := s.fptr.(*uintptr); ok {
+			*raw = addr
+		} else {
+			purego.RegisterFunc(s.fptr, addr)
+		}
 		if s.resolved != nil {
 			*s.resolved = found
 		}
@@ -308,7 +315,8 @@ func (d *cudaDriver) PrimaryCtxRelease(dev int32) error {
 }
 
 func (d *cudaDriver) CtxSetCurrent(ctx Context) error {
-	return d.check("cuCtxSetCurrent", d.cuCtxSetCurrent(uintptr(ctx)))
+	r, _, _ := purego.SyscallN(d.cuCtxSetCurrent, uintptr(ctx))
+	return d.check("cuCtxSetCurrent", cuResult(r))
 }
 
 func (d *cudaDriver) CtxSynchronize() error {
@@ -428,15 +436,15 @@ func (d *cudaDriver) MemcpyHtoD(dst DevicePtr, src unsafe.Pointer, bytes uint64)
 }
 
 func (d *cudaDriver) MemcpyHtoDAsync(dst DevicePtr, src unsafe.Pointer, bytes uint64, s Stream) error {
-	r := d.cuMemcpyHtoDAsync(uint64(dst), src, bytes, uintptr(s))
+	r, _, _ := purego.SyscallN(d.cuMemcpyHtoDAsync, uintptr(dst), uintptr(src), uintptr(bytes), uintptr(s))
 	runtime.KeepAlive(src)
-	return d.check("cuMemcpyHtoDAsync_v2", r)
+	return d.check("cuMemcpyHtoDAsync_v2", cuResult(r))
 }
 
 func (d *cudaDriver) MemcpyDtoHAsync(dst unsafe.Pointer, src DevicePtr, bytes uint64, s Stream) error {
-	r := d.cuMemcpyDtoHAsync(dst, uint64(src), bytes, uintptr(s))
+	r, _, _ := purego.SyscallN(d.cuMemcpyDtoHAsync, uintptr(dst), uintptr(src), uintptr(bytes), uintptr(s))
 	runtime.KeepAlive(dst)
-	return d.check("cuMemcpyDtoHAsync_v2", r)
+	return d.check("cuMemcpyDtoHAsync_v2", cuResult(r))
 }
 
 func (d *cudaDriver) StreamCreate() (Stream, error) {
@@ -452,7 +460,8 @@ func (d *cudaDriver) StreamDestroy(s Stream) error {
 }
 
 func (d *cudaDriver) StreamSynchronize(s Stream) error {
-	return d.check("cuStreamSynchronize", d.cuStreamSynchronize(uintptr(s)))
+	r, _, _ := purego.SyscallN(d.cuStreamSynchronize, uintptr(s))
+	return d.check("cuStreamSynchronize", cuResult(r))
 }
 
 func (d *cudaDriver) EventCreate() (Event, error) {
@@ -464,7 +473,8 @@ func (d *cudaDriver) EventCreate() (Event, error) {
 }
 
 func (d *cudaDriver) EventRecord(e Event, s Stream) error {
-	return d.check("cuEventRecord", d.cuEventRecord(uintptr(e), uintptr(s)))
+	r, _, _ := purego.SyscallN(d.cuEventRecord, uintptr(e), uintptr(s))
+	return d.check("cuEventRecord", cuResult(r))
 }
 
 func (d *cudaDriver) EventSynchronize(e Event) error {
@@ -473,7 +483,8 @@ func (d *cudaDriver) EventSynchronize(e Event) error {
 
 func (d *cudaDriver) EventElapsedMs(start, end Event) (float32, error) {
 	var ms float32
-	if err := d.check(d.elapsedName, d.cuEventElapsedTime(&ms, uintptr(start), uintptr(end))); err != nil {
+	r, _, _ := purego.SyscallN(d.cuEventElapsedTime, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end))
+	if err := d.check(d.elapsedName, cuResult(r)); err != nil {
 		return 0, err
 	}
 	return ms, nil
@@ -488,8 +499,8 @@ func (d *cudaDriver) EventDestroy(e Event) error {
 // The array is the backing store of params, in Go memory, and its entries
 // point at Go values. That is safe here because cuLaunchKernel reads the
 // array and copies every argument value before it returns, the call is
-// synchronous (purego keeps its arguments alive for its duration, and Go's
-// collector does not move heap objects), and each pointee is pinned with a
+// synchronous (SyscallN keeps what its arguments point to alive and on the
+// heap for its duration, and Go's collector does not move heap objects), and each pointee is pinned with a
 // runtime.Pinner for the call, as the cgo rules ask for Go pointers stored in
 // memory handed to C. Nil entries are rejected rather than handed to the
 // driver, which would dereference them.
@@ -508,10 +519,10 @@ func (d *cudaDriver) LaunchKernel(f Function, grid, block [3]uint32, sharedBytes
 	if len(params) > 0 {
 		kp = unsafe.Pointer(&params[0])
 	}
-	r := d.cuLaunchKernel(uintptr(f),
-		grid[0], grid[1], grid[2],
-		block[0], block[1], block[2],
-		sharedBytes, uintptr(s), kp, nil)
+	r, _, _ := purego.SyscallN(d.cuLaunchKernel, uintptr(f),
+		uintptr(grid[0]), uintptr(grid[1]), uintptr(grid[2]),
+		uintptr(block[0]), uintptr(block[1]), uintptr(block[2]),
+		uintptr(sharedBytes), uintptr(s), uintptr(kp), 0)
 	runtime.KeepAlive(params)
-	return d.check("cuLaunchKernel", r)
+	return d.check("cuLaunchKernel", cuResult(r))
 }
