@@ -2,14 +2,14 @@ package fp
 
 import "math/big"
 
-// powChain raises to a fixed public exponent (p − 2 for Inverse, Sqrt's)
-// with about one squaring per bit and a few multiplications per run of
-// ones, where 4-bit windows would take one per window: x^(2^k − 1) for the
-// lengths k that the exponent's first run of ones passes through on its
-// way (k, 2k and 2k + 1 from k) are kept, and every later run of ones is
-// made of them. For P-224's p − 2 that is 223 squarings and 15
-// multiplications, against 224 and 70 with windows (4.5 against 5.7 µs on
-// the development machine).
+// powChain raises to a fixed public exponent (Sqrt's, and p − 2 in the
+// tests, where Fermat's inverse checks Inverse) with about one squaring per
+// bit and a few multiplications per run of ones, where 4-bit windows would
+// take one per window: x^(2^k − 1) for the lengths k that the exponent's
+// first run of ones passes through on its way (k, 2k and 2k + 1 from k)
+// are kept, and every later run of ones is made of them. For P-224's p − 2
+// that is 223 squarings and 15 multiplications, against 224 and 70 with
+// windows (4.5 against 5.7 µs on the development machine).
 type powChain struct {
 	steps []chainStep
 	slots int // values kept: x^(2^k − 1) for the kept lengths k

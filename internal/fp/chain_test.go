@@ -57,7 +57,7 @@ func TestPowChainAgainstBig(t *testing.T) {
 	}
 }
 
-// TestPowChainCost: P-224's inversion takes 223 squarings and 15
+// TestPowChainCost: the chain of P-224's p − 2 takes 223 squarings and 15
 // multiplications (the first run of 127 ones in 126 squarings and 12
 // multiplications, then a zero and a run of 96 = 63 + 31 + 2).
 func TestPowChainCost(t *testing.T) {

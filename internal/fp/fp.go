@@ -6,7 +6,7 @@
 //
 // Every Element a Field produces is canonical, below p, so that IsZero and
 // Equal compare values. The arithmetic (Mul, Square, Add, Sub, Neg,
-// Reduce5, and Inverse, a power by a fixed public exponent) runs without a
+// Reduce5, and Inverse, a fixed number of safegcd divsteps) runs without a
 // branch or an index on the values, since it handles the results of scalar
 // multiplications (ECDH shared secrets); IsZero, Equal, Sqrt and the
 // conversions from math/big do not, and serve public data and checks.
@@ -33,10 +33,10 @@ type Element [Limbs]uint64
 // immutable once built and safe for concurrent use.
 type Field struct {
 	p    [Limbs]uint64
-	pInv uint64   // −p^{-1} mod 2^64
-	one  Element  // R mod p: the Montgomery form of 1
-	r2   Element  // R² mod p: Mul by it moves a canonical value into Montgomery form
-	inv  powChain // x^(p−2)
+	pInv uint64    // −p^{-1} mod 2^64
+	one  Element   // R mod p: the Montgomery form of 1
+	r2   Element   // R² mod p: Mul by it moves a canonical value into Montgomery form
+	inv  invConsts // Inverse's constants (inverse.go)
 	pBig *big.Int
 	sqrt sqrtConsts
 }
@@ -61,7 +61,7 @@ func New(p *big.Int) (*Field, error) {
 	r := new(big.Int).Lsh(big.NewInt(1), 64*Limbs)
 	f.one = Element(toLimbs(new(big.Int).Mod(r, p)))
 	f.r2 = Element(toLimbs(new(big.Int).Mod(new(big.Int).Mul(r, r), p)))
-	f.inv = newPowChain(new(big.Int).Sub(p, big.NewInt(2)))
+	f.inv = newInvConsts(p)
 	f.sqrt = newSqrtConsts(f, p)
 	return f, nil
 }
@@ -320,7 +320,3 @@ func (f *Field) SetBigInt(r *big.Int, z *Element, buf []big.Word) *big.Int {
 	}
 	return r.SetBits(ws)
 }
-
-// Inverse sets z = x^{-1} = x^(p−2) (Fermat, by a powChain); the inverse
-// of 0 is 0.
-func (f *Field) Inverse(z, x *Element) { f.pow(z, x, &f.inv) }

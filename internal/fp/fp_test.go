@@ -423,9 +423,18 @@ func BenchmarkReduce5(b *testing.B) {
 }
 
 func BenchmarkInverse(b *testing.B) {
-	f, x, _ := benchField(b)
-	for b.Loop() {
-		f.Inverse(&x, &x)
+	for _, c := range curves.All() {
+		b.Run(c.Name(), func(b *testing.B) {
+			f, err := fp.New(c.P())
+			if err != nil {
+				b.Fatal(err)
+			}
+			var x fp.Element
+			f.SetBig(&x, c.Gx())
+			for b.Loop() {
+				f.Inverse(&x, &x)
+			}
+		})
 	}
 }
 
