@@ -81,13 +81,18 @@ func BenchmarkHexRead(b *testing.B) {
 	}
 }
 
+// hexChunk returns the hex codec of c and a chunk read from in, unparsed.
+func hexChunk(c *curves.Curve, in []byte) (*codec, *mulChunk) {
+	ch := &mulChunk{}
+	readChunk(ch, &lineBatch{}, bytes.NewReader(in))
+	return &codec{c: c, format: Hex}, ch
+}
+
 func BenchmarkHexParse(b *testing.B) {
 	for _, c := range curves.All() {
 		in := benchHexInput(b, c)
 		b.Run(fmt.Sprintf("curve=%s", c.Name()), func(b *testing.B) {
-			cd := &codec{c: c, format: Hex}
-			ch := &mulChunk{}
-			readChunk(ch, &lineBatch{}, bytes.NewReader(in))
+			cd, ch := hexChunk(c, in)
 			for b.Loop() {
 				ch.valid = ch.valid[:0]
 				ch.parse(cd)
@@ -104,9 +109,7 @@ func BenchmarkHexFormat(b *testing.B) {
 	for _, c := range curves.All() {
 		in := benchHexInput(b, c)
 		b.Run(fmt.Sprintf("curve=%s", c.Name()), func(b *testing.B) {
-			cd := &codec{c: c, format: Hex}
-			ch := &mulChunk{}
-			readChunk(ch, &lineBatch{}, bytes.NewReader(in))
+			cd, ch := hexChunk(c, in)
 			ch.parse(cd)
 			ch.flat.out = append(ch.flat.out[:0], ch.flat.points...) // the inputs stand for the results
 			ch.flat.status = make([]ecmul.Status, benchChunk)
