@@ -64,8 +64,10 @@ func (d *timedDriver) EventElapsedMs(a, b gpu.Event) (float32, error) {
 
 // TestSingleItemTimeline prints where one item's time goes through the
 // bytes API on the GPU: the median start and end of each driver call from
-// the call's start, and of the call's return, over many calls. A
-// diagnostic for the device machine; it runs only with $ECMUL_TIMELINE set.
+// the call's start, and of the call's return, over many calls. It checks
+// every result against the reference and that the item ran in place with
+// one launch and one wait, untimed. A diagnostic for the device machine;
+// it runs only with $ECMUL_TIMELINE set.
 func TestSingleItemTimeline(t *testing.T) {
 	if os.Getenv("ECMUL_TIMELINE") == "" {
 		t.Skip("set ECMUL_TIMELINE to run")
@@ -83,9 +85,10 @@ func TestSingleItemTimeline(t *testing.T) {
 		require.NoError(t, err)
 		rng := newRNG(3)
 		L := c.ByteLen()
-		scalar := make([]byte, L)
-		randScalar(rng, c).FillBytes(scalar)
-		point := c.EncodeSEC1(randPoint(t, rng, c), false)
+		k, p := randScalar(rng, c), randPoint(t, rng, c)
+		scalar, point := k.FillBytes(make([]byte, L)), c.EncodeSEC1(p, false)
+		w := want(t, c, p, k, false)
+		wantOut := append(append([]byte{4}, w.X.FillBytes(make([]byte, L))...), w.Y.FillBytes(make([]byte, L))...)
 		out, status := make([]byte, 1+2*L), make([]ecmul.Status, 1)
 		const runs = 400
 		calls := map[string][][2]time.Duration{}
@@ -97,6 +100,8 @@ func TestSingleItemTimeline(t *testing.T) {
 			td.mu.Unlock()
 			require.NoError(t, eng.ScalarMultBytes(context.Background(), out, status, scalar, point))
 			end := time.Since(td.mark)
+			require.Equal(t, ecmul.StatusPoint, status[0])
+			require.Equal(t, wantOut, out)
 			if r < runs/4 { // warm-up
 				continue
 			}
@@ -112,6 +117,10 @@ func TestSingleItemTimeline(t *testing.T) {
 			}
 		}
 		eng.Close()
+		// one launch and one wait, and no event: the item runs in place, untimed
+		require.Len(t, calls["LaunchKernel#0"], len(total))
+		require.Len(t, calls["StreamSynchronize#0"], len(total))
+		require.NotContains(t, calls, "EventRecord#0")
 		t.Logf("%s: one item through ScalarMultBytes, medians of %d calls (µs from the call's start)", c.Name(), len(total))
 		for _, key := range order {
 			starts, ends := make([]time.Duration, 0, len(calls[key])), make([]time.Duration, 0, len(calls[key]))
