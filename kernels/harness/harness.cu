@@ -3,7 +3,7 @@
 // sizes, compares every output word with the CPU twin's, and times
 // kernel-only throughput on large batches tiled from the file's items.
 //
-//   harness FATBIN CURVE FILE [--quick N] [--batches B1,B2,...] [--threads T1,T2,...]
+//   harness FATBIN CURVE FILE [--quick N] [--batches B1,B2,...] [--threads T1,T2,...] [--only ENTRY]
 //
 // Every block size is timed at the first batch size, the fastest one at the
 // others. --quick N checks N items once per entry and times nothing (for
@@ -115,17 +115,19 @@ static size_t check(const char* what, const Batch& b, uint32_t rows) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: harness FATBIN CURVE FILE [--quick N] [--batches B,..] [--threads T,..]\n");
+    fprintf(stderr, "usage: harness FATBIN CURVE FILE [--quick N] [--batches B,..] [--threads T,..] [--only ENTRY]\n");
     return 2;
   }
   const char* fatbin = argv[1];
   const std::string curve = argv[2];
   uint32_t quick = 0;
+  std::string only;
   std::vector<uint32_t> batches = {1u << 18, 1u << 16, 1u << 20}, threadList;
   for (int i = 4; i < argc; ++i) {
     if (!strcmp(argv[i], "--quick") && i + 1 < argc) quick = uint32_t(atoi(argv[++i]));
     else if (!strcmp(argv[i], "--batches") && i + 1 < argc) batches = parse_list(argv[++i]);
     else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threadList = parse_list(argv[++i]);
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
   }
   Vectors v;
   std::string err;
@@ -165,6 +167,7 @@ int main(int argc, char** argv) {
   for (const EntryShape& es : kEntryShapes) {
     if (curve != es.curve) continue;
     const std::string name = es.name;
+    if (!only.empty() && name != only) continue;
     CUfunction f;
     CU(cuModuleGetFunction(&f, mod, name.c_str()));
     int regs = 0, smem = 0, local = 0, maxThreads = 0;

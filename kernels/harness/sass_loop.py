@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """sass_loop.py counts the instructions of an entry point's ladder loop.
 
-    cuobjdump -sass -arch sm_90 -fun ENTRY ecmul.fatbin | sass_loop.py ITEMS_PER_WARP BITS
+    cuobjdump -sass -arch sm_90 -fun ENTRY ecmul.fatbin | sass_loop.py ITEMS_PER_WARP BITS [--hist]
 
 The ladder loop is the longest backward branch of the function (one pass
 per scalar bit). It prints the loop's instruction count, its IMAD class
@@ -9,7 +9,7 @@ per scalar bit). It prints the loop's instruction count, its IMAD class
 the IMAD pipe) and the IMAD.WIDE among them, then the two floors they imply
 on an H200 (132 SMs, 4 schedulers each, 1.98 GHz): one instruction issued
 per scheduler cycle, and the IMAD pipe's 2 cycles a warp per IMAD and 4 per
-IMAD.WIDE (a 64-bit result).
+IMAD.WIDE (a 64-bit result). --hist adds the loop's opcodes by count.
 """
 import re
 import sys
@@ -40,6 +40,11 @@ def main():
     imad_cycles = 4 * len(wide) + 2 * (len(imad) - len(wide))
     print(f'instructions {len(body)} imad {len(imad)} imad_wide {len(wide)} '
           f'floor_imad {per_bit(imad_cycles) / 1e6:.2f}M floor_issue {per_bit(len(body)) / 1e6:.2f}M')
+    if '--hist' in sys.argv[3:]:
+        counts = {}
+        for op in body:
+            counts[op] = counts.get(op, 0) + 1
+        print(' '.join(f'{op}:{c}' for op, c in sorted(counts.items(), key=lambda x: -x[1])))
 
 if __name__ == '__main__':
     main()
