@@ -392,114 +392,42 @@ type benchConfig struct {
 // "default", ecmul.MappingDefault.
 var benchMappings = append([]string{"default"}, kernels.Mappings...)
 
-// errFlags is a flag parsing error, which the flag package has already
-// reported.
-type errFlags struct{ err error }
+// benchFlags are the settings of bench as given, lists unparsed.
+type benchFlags struct {
+	curves, backend, schedules, exts, widths, mappings string
+	ipbs, gpus, batches                                string
+	reps, chunk, peerSeconds                           int
+	peers                                              bool
+	json, csv, cpuProfile, gpuPeers                    string
+}
 
-func (e errFlags) Error() string { return e.err.Error() }
-func (e errFlags) Unwrap() error { return e.err }
+func benchFlagSet(f *benchFlags) *flag.FlagSet {
+	fs := newFlagSet("bench", benchHelp)
+	fs.StringVar(&f.curves, "curve", "p224", "comma-separated curves: p224, p256, secp256k1")
+	fs.StringVar(&f.backend, "backend", "auto", "backend: auto, gpu, rns-cpu or cpu")
+	fs.StringVar(&f.schedules, "schedule", ladder.DefaultKind.String(), "comma-separated ladder schedules (rns-cpu and gpu): coz, paper")
+	fs.StringVar(&f.exts, "ext", "shenoy,kawamura", "comma-separated base extensions (rns-cpu and gpu)")
+	fs.StringVar(&f.widths, "channel-bits", "16", "comma-separated RNS channel widths (rns-cpu and gpu): 16, 30 (Shenoy only)")
+	fs.StringVar(&f.mappings, "mapping", "warp", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block), spread (a warp per item, co-Z and Shenoy only), default (the library's choice: warp or block, and spread for small chunks)")
+	fs.StringVar(&f.ipbs, "ipb", "8", "comma-separated items per block of the gpu backend")
+	fs.StringVar(&f.gpus, "gpus", "all", "comma-separated numbers of GPUs sharing each batch (the first N devices), or all (gpu)")
+	fs.StringVar(&f.batches, "batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")
+	fs.IntVar(&f.reps, "reps", 3, "timed runs per configuration and batch, after one warm-up run (the median is reported)")
+	fs.IntVar(&f.chunk, "chunk", 1<<17, "most items per kernel launch (gpu)")
+	fs.BoolVar(&f.peers, "peers", true, "measure the CPU peers in the same run")
+	fs.IntVar(&f.peerSeconds, "peer-seconds", 3, "seconds of each openssl speed run")
+	fs.StringVar(&f.json, "json", "", "write the full report as JSON to this file")
+	fs.StringVar(&f.csv, "csv", "", "write the results and peers as CSV to this file")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to this file (for go tool pprof): where the host's time goes")
+	fs.StringVar(&f.gpuPeers, "gpu-peers", "", "record the GPU peers measured in the same device call: a file of lines \"NAME batch=N op/s=X\" (../shared/peers/gecc.sh)")
+	return fs
+}
 
-// parseBenchArgs parses and checks the whole command line before anything
-// is measured.
-func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), benchHelp); fs.PrintDefaults() }
-	curveList := fs.String("curve", "p224", "comma-separated curves: p224, p256, secp256k1")
-	backendName := fs.String("backend", "auto", "backend: auto, gpu, rns-cpu or cpu")
-	scheduleList := fs.String("schedule", "coz", "comma-separated ladder schedules (rns-cpu and gpu): coz, paper")
-	extList := fs.String("ext", "shenoy,kawamura", "comma-separated base extensions (rns-cpu and gpu)")
-	widthList := fs.String("channel-bits", "16", "comma-separated RNS channel widths (rns-cpu and gpu): 16, 30 (Shenoy only)")
-	mapList := fs.String("mapping", "warp", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block), spread (a warp per item, co-Z and Shenoy only), default (the library's choice: warp or block, and spread for small chunks)")
-	ipbList := fs.String("ipb", "8", "comma-separated items per block of the gpu backend")
-	gpuList := fs.String("gpus", "all", "comma-separated numbers of GPUs sharing each batch (the first N devices), or all (gpu)")
-	batchList := fs.String("batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")
-	reps := fs.Int("reps", 3, "timed runs per configuration and batch, after one warm-up run (the median is reported)")
-	chunk := fs.Int("chunk", 1<<17, "most items per kernel launch (gpu)")
-	peers := fs.Bool("peers", true, "measure the CPU peers in the same run")
-	peerSeconds := fs.Int("peer-seconds", 3, "seconds of each openssl speed run")
-	jsonPath := fs.String("json", "", "write the full report as JSON to this file")
-	csvPath := fs.String("csv", "", "write the results and peers as CSV to this file")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured runs to this file (for go tool pprof): where the host's time goes")
-	gpuPeers := fs.String("gpu-peers", "", "record the GPU peers measured in the same device call: a file of lines \"NAME batch=N op/s=X\" (../shared/peers/gecc.sh)")
-	if err := fs.Parse(args); err != nil {
-		return nil, errFlags{err}
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	cfg := &benchConfig{reps: *reps, chunk: *chunk, peers: *peers, peerSeconds: *peerSeconds,
-		jsonPath: *jsonPath, csvPath: *csvPath, gpuPeersPath: *gpuPeers, cpuProfilePath: *cpuProfile}
-	var err error
-	if cfg.backend, err = ecmul.ParseBackend(*backendName); err != nil {
-		return nil, err
-	}
-	for _, name := range splitList(*curveList) {
-		c, err := curves.ByName(name)
-		if err != nil {
-			return nil, err
-		}
-		if !slices.Contains(cfg.curves, c) {
-			cfg.curves = append(cfg.curves, c)
-		}
-	}
-	if len(cfg.curves) == 0 {
-		return nil, errors.New("--curve: empty list")
-	}
-	for _, name := range splitList(*scheduleList) {
-		s, err := ladder.ParseKind(strings.ToLower(name))
-		if err != nil {
-			return nil, fmt.Errorf("--schedule: %v", err)
-		}
-		if !slices.Contains(cfg.schedules, s) {
-			cfg.schedules = append(cfg.schedules, s)
-		}
-	}
-	if len(cfg.schedules) == 0 {
-		return nil, errors.New("--schedule: empty list")
-	}
-	for _, name := range splitList(*extList) {
-		v, err := basext.ParseVariant(name)
-		if err != nil {
-			return nil, err
-		}
-		if !slices.Contains(cfg.exts, v) {
-			cfg.exts = append(cfg.exts, v)
-		}
-	}
-	if len(cfg.exts) == 0 {
-		return nil, errors.New("--ext: empty list")
-	}
-	for _, m := range splitList(*mapList) {
-		m = strings.ToLower(m)
-		if !slices.Contains(benchMappings, m) {
-			return nil, fmt.Errorf("--mapping: unknown mapping %q (%s)", m, strings.Join(benchMappings, ", "))
-		}
-		if !slices.Contains(cfg.mappings, m) {
-			cfg.mappings = append(cfg.mappings, m)
-		}
-	}
-	if len(cfg.mappings) == 0 {
-		return nil, errors.New("--mapping: empty list")
-	}
-	if cfg.widths, err = intList(*widthList); err != nil {
-		return nil, fmt.Errorf("--channel-bits: %v", err)
-	}
-	for _, w := range cfg.widths {
-		if !slices.Contains(rns.Widths, w) {
-			return nil, fmt.Errorf("--channel-bits: %d: want %v", w, rns.Widths)
-		}
-	}
-	if cfg.ipbs, err = intList(*ipbList); err != nil {
-		return nil, fmt.Errorf("--ipb: %v", err)
-	}
-	if cfg.gpus, err = gpuCounts(*gpuList); err != nil {
-		return nil, fmt.Errorf("--gpus: %v", err)
-	}
-	if cfg.batches, err = intList(*batchList); err != nil {
-		return nil, fmt.Errorf("--batch: %v", err)
-	}
-	slices.Sort(cfg.batches)
+// parseBenchFlags checks the whole command line before anything is
+// measured. Its errors are usage errors.
+func parseBenchFlags(f *benchFlags) (*benchConfig, error) {
+	cfg := &benchConfig{reps: f.reps, chunk: f.chunk, peers: f.peers, peerSeconds: f.peerSeconds,
+		jsonPath: f.json, csvPath: f.csv, gpuPeersPath: f.gpuPeers, cpuProfilePath: f.cpuProfile}
 	switch {
 	case cfg.reps < 1:
 		return nil, errors.New("--reps must be at least 1")
@@ -508,19 +436,90 @@ func parseBenchArgs(args []string, stderr io.Writer) (*benchConfig, error) {
 	case cfg.peerSeconds < 1:
 		return nil, errors.New("--peer-seconds must be at least 1")
 	}
-	return cfg, nil
+	var err error
+	if cfg.backend, err = ecmul.ParseBackend(f.backend); err != nil {
+		return nil, err
+	}
+	if err := cfg.parseNames(f); err != nil {
+		return nil, err
+	}
+	return cfg, cfg.parseNumbers(f)
+}
+
+// parseNames reads the lists of names: curves, schedules, base extensions
+// and mappings.
+func (cfg *benchConfig) parseNames(f *benchFlags) error {
+	var err error
+	if cfg.curves, err = nameList("--curve", f.curves, curves.ByName); err != nil {
+		return err
+	}
+	if cfg.schedules, err = nameList("--schedule", f.schedules, parseSchedule); err != nil {
+		return err
+	}
+	if cfg.exts, err = nameList("--ext", f.exts, basext.ParseVariant); err != nil {
+		return err
+	}
+	cfg.mappings, err = nameList("--mapping", f.mappings, func(m string) (string, error) {
+		if m = strings.ToLower(m); !slices.Contains(benchMappings, m) {
+			return "", fmt.Errorf("unknown mapping %q (%s)", m, strings.Join(benchMappings, ", "))
+		}
+		return m, nil
+	})
+	return err
+}
+
+// nameList parses a comma-separated list of flag with parse, without
+// repeats; an empty list is an error.
+func nameList[T comparable](flag, list string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, name := range splitList(list) {
+		v, err := parse(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", flag, err)
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: empty list", flag)
+	}
+	return out, nil
+}
+
+// parseNumbers reads the lists of numbers: channel widths, items per
+// block, GPU counts and batch sizes.
+func (cfg *benchConfig) parseNumbers(f *benchFlags) error {
+	var err error
+	if cfg.widths, err = intList(f.widths); err != nil {
+		return fmt.Errorf("--channel-bits: %v", err)
+	}
+	for _, w := range cfg.widths {
+		if !slices.Contains(rns.Widths, w) {
+			return fmt.Errorf("--channel-bits %d: want %d or %d", w, rns.Widths[0], rns.Widths[1])
+		}
+	}
+	if cfg.ipbs, err = intList(f.ipbs); err != nil {
+		return fmt.Errorf("--ipb: %v", err)
+	}
+	if cfg.gpus, err = gpuCounts(f.gpus); err != nil {
+		return fmt.Errorf("--gpus: %v", err)
+	}
+	if cfg.batches, err = intList(f.batches); err != nil {
+		return fmt.Errorf("--batch: %v", err)
+	}
+	slices.Sort(cfg.batches)
+	return nil
 }
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	cfg, err := parseBenchArgs(args, stderr)
+	var f benchFlags
+	if code, ok := parseFlags(benchFlagSet(&f), args, stderr); !ok {
+		return code
+	}
+	cfg, err := parseBenchFlags(&f)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		if !errors.As(err, new(errFlags)) {
-			fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
-		}
-		return exitUsage
+		return report(stderr, "bench", exitUsage, err)
 	}
 	return benchMain(stdout, stderr, cfg)
 }
@@ -611,8 +610,7 @@ func createOutputs(paths ...string) ([]*os.File, error) {
 func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 	files, err := createOutputs(cfg.jsonPath, cfg.csvPath, cfg.cpuProfilePath)
 	if err != nil {
-		fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
-		return exitFail
+		return report(stderr, "bench", exitFail, err)
 	}
 	jsonFile, csvFile, profFile := files[0], files[1], files[2]
 	for _, f := range files {
@@ -622,7 +620,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 	}
 	if profFile != nil {
 		if err := pprof.StartCPUProfile(profFile); err != nil {
-			fmt.Fprintf(stderr, "ecmul bench: --cpuprofile: %v\n", err)
+			fmt.Fprintf(stderr, "ecmul bench: --cpuprofile: %s\n", message(err))
 			return exitFail
 		}
 		defer pprof.StopCPUProfile()
@@ -631,8 +629,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 	if backend == ecmul.Auto {
 		eng, err := ecmul.New(cfg.curves[0], ecmul.Options{Backend: ecmul.Auto})
 		if err != nil {
-			fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
-			return exitFail
+			return report(stderr, "bench", exitFail, err)
 		}
 		backend = eng.Backend()
 		eng.Close()
@@ -648,7 +645,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 			rep.GPUPeers, err = readGPUPeers(bytes.NewReader(b))
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "ecmul bench: --gpu-peers: %v\n", err)
+			fmt.Fprintf(stderr, "ecmul bench: --gpu-peers: %s\n", message(err))
 			return exitFail
 		}
 	}
@@ -674,7 +671,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 			if p, err := opensslPeer(c, cfg.peerSeconds); err == nil {
 				rep.Peers = append(rep.Peers, p)
 			} else {
-				fmt.Fprintf(stderr, "ecmul bench: peer skipped: %v\n", err)
+				fmt.Fprintf(stderr, "ecmul bench: peer skipped: %s\n", message(err))
 			}
 			if eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU}); err == nil {
 				n := min(maxBatch, 1<<16)
@@ -682,7 +679,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 					rep.Peers = append(rep.Peers, benchPeer{Curve: c.Name(), Name: fmt.Sprintf("ecmul cpu backend (%d cores)", runtime.NumCPU()),
 						OpsPerSec: float64(n) / (ms / 1e3), Batch: n})
 				} else {
-					fmt.Fprintf(stderr, "ecmul bench: peer skipped: %v\n", err)
+					fmt.Fprintf(stderr, "ecmul bench: peer skipped: %s\n", message(err))
 				}
 				eng.Close()
 			}
@@ -690,7 +687,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 		for _, v := range grid {
 			eng, err := ecmul.New(c, v.options(backend, cfg.chunk))
 			if err != nil {
-				fmt.Fprintf(stderr, "ecmul bench: %s %s: %v (configuration skipped)\n", c.Name(), v.label(backend), err)
+				fmt.Fprintf(stderr, "ecmul bench: %s %s: %s (configuration skipped)\n", c.Name(), v.label(backend), message(err))
 				failed++
 				continue
 			}
@@ -705,7 +702,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 				}
 				ms, err := timeBatch(ctx, eng, allPts[:batch], allKs[:batch], cfg.reps)
 				if err != nil {
-					fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: %v (rest of the configuration skipped)\n", c.Name(), v.label(backend), batch, err)
+					fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: %s (rest of the configuration skipped)\n", c.Name(), v.label(backend), batch, message(err))
 					failed++
 					break
 				}
@@ -714,7 +711,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 					L := c.ByteLen()
 					ms, err := timeBytes(ctx, eng, allScalarBytes[:batch*L], allPointBytes[:batch*(1+2*L)], batch, cfg.reps)
 					if err != nil {
-						fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: bytes API: %v\n", c.Name(), v.label(backend), batch, err)
+						fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: bytes API: %s\n", c.Name(), v.label(backend), batch, message(err))
 						failed++
 					} else {
 						r.BytesLatencyMs, r.BytesOpsPerSec = ms, float64(batch)/(ms/1e3)
@@ -739,7 +736,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 						if ts, err = eng.Diagnostics().KernelTimes(allPts[:kb], allKs[:kb], cfg.reps); err == nil {
 							kernelTimes[kb] = ts
 						} else {
-							fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: kernel timing: %v\n", c.Name(), v.label(backend), batch, err)
+							fmt.Fprintf(stderr, "ecmul bench: %s %s batch %d: kernel timing: %s\n", c.Name(), v.label(backend), batch, message(err))
 						}
 					}
 					setKernelFigures(&r, kb, ts)
@@ -756,13 +753,12 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 	if jsonFile != nil {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		if _, err := jsonFile.Write(append(b, '\n')); err != nil {
-			fmt.Fprintf(stderr, "ecmul bench: %v\n", err)
-			return exitFail
+			return report(stderr, "bench", exitFail, err)
 		}
 	}
 	if csvFile != nil {
 		if err := writeBenchCSV(csvFile, &rep); err != nil {
-			fmt.Fprintf(stderr, "ecmul bench: %s: %v\n", cfg.csvPath, err)
+			fmt.Fprintf(stderr, "ecmul bench: %s: %s\n", cfg.csvPath, message(err))
 			return exitFail
 		}
 	}

@@ -43,68 +43,77 @@ Examples:
 Flags:
 `
 
+// genFlags are the settings of gen.
+type genFlags struct {
+	curve, format, out string
+	n                  int64
+	seed               uint64
+	compressed         bool
+	pool               int
+}
+
+func genFlagSet(f *genFlags) *flag.FlagSet {
+	fs := newFlagSet("gen", genHelp)
+	fs.StringVar(&f.curve, "curve", "p224", "curve: p224, p256 or secp256k1")
+	fs.Int64Var(&f.n, "n", 1000, "number of lines")
+	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
+	fs.StringVar(&f.format, "format", "hex", "output format: hex, sec1, jsonl or raw")
+	fs.BoolVar(&f.compressed, "compressed", false, "sec1: write compressed points (02/03||x)")
+	fs.IntVar(&f.pool, "pool", 1024, "number of distinct random points")
+	fs.StringVar(&f.out, "out", "-", "output file (- for standard output)")
+	return fs
+}
+
+// checkGenFlags checks gen's flags and returns the curve and format.
+func checkGenFlags(f *genFlags) (*curves.Curve, stream.Format, error) {
+	switch {
+	case f.n < 0:
+		return nil, "", fmt.Errorf("--n must not be negative, not %d", f.n)
+	case f.pool < 1:
+		return nil, "", fmt.Errorf("--pool must be at least 1, not %d", f.pool)
+	}
+	c, err := curves.ByName(f.curve)
+	if err != nil {
+		return nil, "", err
+	}
+	format, err := stream.ParseFormat(f.format)
+	if err != nil {
+		return nil, "", fmt.Errorf("--format: %w", err)
+	}
+	if f.compressed && format != stream.SEC1 {
+		return nil, "", errors.New("--compressed applies to --format sec1 only")
+	}
+	return c, format, nil
+}
+
 func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), genHelp); fs.PrintDefaults() }
-	curve := fs.String("curve", "p224", "curve: p224, p256 or secp256k1")
-	n := fs.Int64("n", 1000, "number of lines")
-	seed := fs.Uint64("seed", 1, "random seed")
-	formatName := fs.String("format", "hex", "output format: hex, sec1, jsonl or raw")
-	compressed := fs.Bool("compressed", false, "sec1: write compressed points (02/03||x)")
-	pool := fs.Int("pool", 1024, "number of distinct random points")
-	outPath := fs.String("out", "-", "output file (- for standard output)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	var f genFlags
+	if code, ok := parseFlags(genFlagSet(&f), args, stderr); !ok {
+		return code
 	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "ecmul gen: "+format+"\n", a...)
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		return usage("unexpected arguments %q", fs.Args())
-	}
-	if *n < 0 {
-		return usage("--n must not be negative, not %d", *n)
-	}
-	if *pool < 1 {
-		return usage("--pool must be at least 1, not %d", *pool)
-	}
-	c, err := curves.ByName(*curve)
+	c, format, err := checkGenFlags(&f)
 	if err != nil {
-		return usage("%v", err)
-	}
-	format, err := stream.ParseFormat(*formatName)
-	if err != nil {
-		return usage("%v", err)
-	}
-	if *compressed && format != stream.SEC1 {
-		return usage("--compressed applies to --format sec1 only")
+		return report(stderr, "gen", exitUsage, err)
 	}
 	out := stdout
 	if file, ok := out.(*os.File); ok {
 		growPipe(file)
 	}
 	var file *os.File
-	if *outPath != "-" {
-		if file, err = os.Create(*outPath); err != nil {
-			fmt.Fprintf(stderr, "ecmul gen: %v\n", err)
-			return exitFail
+	if f.out != "-" {
+		if file, err = os.Create(f.out); err != nil {
+			return report(stderr, "gen", exitFail, err)
 		}
 		out = file
 	}
-	err = genItems(out, c, *n, *seed, format, *compressed, *pool)
+	err = genItems(out, c, f.n, f.seed, format, f.compressed, f.pool)
 	if file != nil {
 		if cerr := file.Close(); err == nil {
 			err = cerr
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ecmul gen: %v\n", err)
-		return exitFail
+		return report(stderr, "gen", exitFail, err)
 	}
 	return exitOK
 }

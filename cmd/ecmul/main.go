@@ -14,6 +14,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,20 +29,38 @@ const (
 
 type command struct {
 	name, summary string
-	run           func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// flags returns a fresh flag set of the command, as run parses it.
+	flags func() *flag.FlagSet
+	run   func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
 func commands() []command {
 	return []command{
-		{"mul", "multiply points by scalars, one item per line (hex, sec1 or jsonl)", runMul},
-		{"verify", "check a backend on random items against the reference implementations", runVerify},
-		{"gen", "write random valid input lines for mul", runGen},
-		{"params", "show the RNS bases and every bound, proved for a curve", runParams},
-		{"devices", "list the CUDA devices", runDevices},
-		{"bench", "measure throughput and latency versus batch size, with CPU peers", runBench},
-		{"plot", "draw latency and throughput charts from bench reports", runPlot},
-		{"version", "print the commit, Go version and kernel sources hash of this binary", runVersion},
+		{"mul", "multiply points by scalars, one item per line (hex, sec1 or jsonl) or raw binary records",
+			func() *flag.FlagSet { return mulFlagSet(new(mulFlags)) }, runMul},
+		{"verify", "check a backend on random items against the reference implementations",
+			func() *flag.FlagSet { return verifyFlagSet(new(verifyFlags)) }, runVerify},
+		{"gen", "write random valid input lines for mul",
+			func() *flag.FlagSet { return genFlagSet(new(genFlags)) }, runGen},
+		{"params", "show the RNS bases and every bound, proved for a curve",
+			func() *flag.FlagSet { return paramsFlagSet(new(paramsFlags)) }, runParams},
+		{"devices", "list the CUDA devices", devicesFlagSet, runDevices},
+		{"bench", "measure throughput and latency versus batch size, with CPU peers",
+			func() *flag.FlagSet { return benchFlagSet(new(benchFlags)) }, runBench},
+		{"plot", "draw latency and throughput charts from bench reports",
+			func() *flag.FlagSet { return plotFlagSet(new(plotFlags)) }, runPlot},
+		{"version", "print the commit, Go version and kernel sources hash of this binary", versionFlagSet, runVersion},
 	}
+}
+
+// lookup returns the command called name.
+func lookup(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
 }
 
 func usage(w io.Writer) {
@@ -55,15 +74,18 @@ Commands:
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
+	fmt.Fprintf(w, "  %-8s %s\n", "help", "show this help, or with a command's name that command's flags")
 	fmt.Fprintf(w, `
 Curves (--curve): p224, p256, secp256k1 (also P-224, secp224r1, P-256,
-secp256r1, prime256v1; any case).
+secp256r1, prime256v1). Every name a flag takes (curve, backend, schedule,
+base extension, format, mapping) is accepted in any case.
 Backends (--backend): auto (gpu if one can be used, else cpu), gpu (the CUDA
 kernel), rns-cpu (the kernel's arithmetic on the CPU, slow), cpu (Go's
 crypto/elliptic for P-224 and P-256, gnark-crypto for secp256k1, all cores).
 
 Exit status: 0 on success, 1 when an item failed or the work could not be
-done, 2 for usage errors.
+done, 2 for usage errors (an unknown flag or value, any argument that is not
+a flag).
 
 Examples:
   echo '2 b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21 bd376388b5f723fb4c22dfe6cd4375a05a07476444d5819985007e34' | ecmul mul
@@ -74,34 +96,44 @@ Run "ecmul COMMAND -h" or "ecmul help COMMAND" for the flags of a command.
 `)
 }
 
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool {
+	return arg == "help" || arg == "-h" || arg == "--help" || arg == "-help"
+}
+
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
 	}
-	name := args[0]
-	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
-		if len(args) > 1 {
-			for _, c := range commands() {
-				if c.name == args[1] {
-					return c.run([]string{"-h"}, stdin, stdout, stdout)
-				}
-			}
-			fmt.Fprintf(stderr, "ecmul help: unknown command %q\n\n", args[1])
-			usage(stderr)
-			return exitUsage
-		}
-		usage(stdout)
-		return exitOK
+	if isHelp(args[0]) {
+		return runHelp(args[1:], stdin, stdout, stderr)
 	}
-	for _, c := range commands() {
-		if c.name == name {
-			return c.run(args[1:], stdin, stdout, stderr)
-		}
+	if c, ok := lookup(args[0]); ok {
+		return c.run(args[1:], stdin, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "ecmul: unknown command %q\n\n", name)
+	fmt.Fprintf(stderr, "ecmul: unknown command %q\n\n", args[0])
 	usage(stderr)
 	return exitUsage
+}
+
+// runHelp is "ecmul help [COMMAND]": the main help, or a command's on
+// standard output.
+func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0 || len(args) == 1 && isHelp(args[0]):
+		usage(stdout)
+		return exitOK
+	case len(args) > 1:
+		return usageError(stderr, "help", "unexpected argument %q: help takes one command", args[1])
+	}
+	c, ok := lookup(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "ecmul help: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return exitUsage
+	}
+	return c.run([]string{"-h"}, stdin, stdout, stdout)
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

@@ -3,15 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"flag"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"runtime"
 	"slices"
@@ -468,6 +465,13 @@ func TestUsageErrors(t *testing.T) {
 		{"params", "--curve", "p521"},
 		{"params", "--nope"},
 		{"devices", "--nope"},
+		{"devices", "extra"},
+		{"params", "p256"},
+		{"params", "--schedule", "nope"},
+		{"mul", "--inflight", "-1"},
+		{"mul", "--format", "xml"},
+		{"mul", "--channel-bits", "17"},
+		{"help", "mul", "extra"},
 	} {
 		code, out, errOut := cli(t, "1 2 3\n", args...)
 		require.Equal(t, exitUsage, code, "%q", args)
@@ -486,7 +490,7 @@ func TestWideParams(t *testing.T) {
 	require.Regexp(t, `1 folds reduce 64 bits in B .* yes`, out)
 	require.Contains(t, out, "reductions per bit: 11")
 	code, _, _ = cli(t, "", "params", "--channel-bits", "24")
-	require.Equal(t, exitFail, code)
+	require.Equal(t, exitUsage, code)
 }
 
 func TestParams(t *testing.T) {
@@ -574,13 +578,9 @@ func TestHelp(t *testing.T) {
 	require.Contains(t, errOut, `unknown command "bogus"`)
 	require.Empty(t, out)
 
-	registered := registeredFlags(t)
+	registered := registeredFlags()
 	for _, c := range commands() {
-		fn := runtime.FuncForPC(reflect.ValueOf(c.run).Pointer()).Name()
-		fn = fn[strings.LastIndex(fn, ".")+1:]
-		flags, ok := registered[fn]
-		require.True(t, ok, "no function %s for command %s", fn, c.name)
-		t.Logf("%s (%s): flags %v", c.name, fn, flags)
+		flags := registered[c.name]
 		for _, args := range [][]string{{c.name, "-h"}, {c.name, "--help"}, {"help", c.name}} {
 			var out, errOut bytes.Buffer
 			code := run(args, strings.NewReader(""), &out, &errOut)
@@ -592,82 +592,18 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
-	require.ElementsMatch(t, []string{"curve", "backend", "schedule", "ext", "channel-bits", "devices", "no-spin", "in", "out", "chunk", "inflight", "format", "x-only", "stats", "cpuprofile"}, registered["runMul"])
-	require.ElementsMatch(t, []string{"curve", "schedule", "channel-bits"}, registered["runParams"])
+	require.ElementsMatch(t, []string{"curve", "backend", "schedule", "ext", "channel-bits", "devices", "no-spin", "in", "out", "chunk", "inflight", "format", "x-only", "stats", "cpuprofile"}, registered["mul"])
+	require.ElementsMatch(t, []string{"curve", "schedule", "channel-bits"}, registered["params"])
 }
 
-// flagMethods are the flag.FlagSet methods that register a flag, with the
-// position of the flag's name among their arguments.
-var flagMethods = map[string]int{
-	"Bool": 0, "Int": 0, "Int64": 0, "Uint": 0, "Uint64": 0, "String": 0, "Float64": 0, "Duration": 0, "Func": 0, "BoolFunc": 0,
-	"BoolVar": 1, "IntVar": 1, "Int64Var": 1, "UintVar": 1, "Uint64Var": 1, "StringVar": 1, "Float64Var": 1, "DurationVar": 1, "TextVar": 1, "Var": 1,
-}
-
-// registeredFlags reads this package's source and returns, for each
-// function, the names of the flags it registers, itself or through the
-// package's functions it calls.
-func registeredFlags(t *testing.T) map[string][]string {
-	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join(sourceDir(), "*.go"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files, "no Go source in %s", sourceDir())
-	own := map[string][]string{}
-	calls := map[string][]string{}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		require.NoError(t, err)
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || fd.Recv != nil {
-				continue
-			}
-			fn := fd.Name.Name
-			if _, ok := own[fn]; !ok {
-				own[fn] = nil
-			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				switch fun := call.Fun.(type) {
-				case *ast.Ident:
-					calls[fn] = append(calls[fn], fun.Name)
-				case *ast.SelectorExpr:
-					pos, ok := flagMethods[fun.Sel.Name]
-					if !ok || pos >= len(call.Args) {
-						return true
-					}
-					if lit, ok := call.Args[pos].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						s, err := strconv.Unquote(lit.Value)
-						require.NoError(t, err)
-						own[fn] = append(own[fn], s)
-					}
-				}
-				return true
-			})
-		}
+// registeredFlags returns the names of the flags each command registers.
+func registeredFlags() map[string][]string {
+	out := map[string][]string{}
+	for _, c := range commands() {
+		out[c.name] = []string{}
+		c.flags().VisitAll(func(f *flag.Flag) { out[c.name] = append(out[c.name], f.Name) })
 	}
-	var collect func(fn string, seen map[string]bool) []string
-	collect = func(fn string, seen map[string]bool) []string {
-		if seen[fn] {
-			return nil
-		}
-		seen[fn] = true
-		out := slices.Clone(own[fn])
-		for _, callee := range calls[fn] {
-			out = append(out, collect(callee, seen)...)
-		}
-		return out
-	}
-	all := map[string][]string{}
-	for fn := range own {
-		all[fn] = collect(fn, map[string]bool{})
-	}
-	return all
+	return out
 }
 
 // TestExampleFile runs the README's first command on the cpu backend: the

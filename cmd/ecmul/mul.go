@@ -1,8 +1,8 @@
 package main
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,13 +12,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/ladder"
+	"github.com/rnsec/ecmul/rns"
 	"github.com/rnsec/ecmul/stream"
 )
 
@@ -108,11 +108,25 @@ type mulFlags struct {
 func addEngineFlags(fs *flag.FlagSet, f *mulFlags) {
 	fs.StringVar(&f.curve, "curve", "p224", "curve: p224, p256 or secp256k1 (also P-224, secp224r1, P-256, secp256r1, prime256v1; any case)")
 	fs.StringVar(&f.backend, "backend", "auto", "backend: auto (gpu if one can be used, else cpu), gpu, rns-cpu (the kernel's CPU twin, slow) or cpu")
-	fs.StringVar(&f.schedule, "schedule", "default", "ladder schedule of the rns-cpu and gpu backends: coz (the default: Hamburg's co-Z ladder, 11 reductions per bit) or paper (Table I of the paper, 18)")
-	fs.StringVar(&f.ext, "ext", "shenoy", "base extension of the rns-cpu and gpu backends: shenoy or kawamura")
+	fs.StringVar(&f.schedule, "schedule", ladder.DefaultKind.String(), "ladder schedule of the rns-cpu and gpu backends: coz (Hamburg's co-Z ladder, 11 reductions per bit) or paper (Table I of the paper, 18)")
+	fs.StringVar(&f.ext, "ext", "shenoy", "base extension of the rns-cpu and gpu backends: shenoy or kawamura (16-bit channels only)")
 	fs.IntVar(&f.channelBits, "channel-bits", 0, "RNS channel width of the rns-cpu and gpu backends: 16 (the paper's) or 30; 0 picks 30, or 16 for kawamura")
 	fs.StringVar(&f.devices, "devices", "all", "GPUs of the gpu backend: all, or comma-separated device ordinals such as 0,2 (ecmul devices lists them)")
 	fs.BoolVar(&f.noSpin, "no-spin", false, "gpu backend: run the host work of small batches on fresh goroutines, not on threads kept spinning between them (for a host whose cores other busy work shares)")
+}
+
+func mulFlagSet(f *mulFlags) *flag.FlagSet {
+	fs := newFlagSet("mul", mulHelp)
+	addEngineFlags(fs, f)
+	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
+	fs.StringVar(&f.out, "out", "-", "output file (- for standard output); not the input file")
+	fs.IntVar(&f.chunk, "chunk", stream.DefaultChunk, "items read and computed per batch; memory grows with it, the output does not depend on it")
+	fs.StringVar(&f.format, "format", "hex", "input and output format: hex, sec1, jsonl or raw")
+	fs.BoolVar(&f.xOnly, "x-only", false, "write only the x coordinate of each result")
+	fs.IntVar(&f.inflight, "inflight", 0, "chunks computed at once; 0: 2 on the gpu backend (one is validated while the other runs on the GPU), 1 otherwise")
+	fs.BoolVar(&f.stats, "stats", false, "print items, failed, seconds, op/s, peak RSS and the backend to standard error at the end")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the stream to this file (for go tool pprof): where the host's time goes")
+	return fs
 }
 
 // parseDevices reads --devices: nil for all, else the ordinals listed.
@@ -134,113 +148,129 @@ func parseDevices(s string) ([]int, error) {
 	return out, nil
 }
 
-// newEngine builds the engine the flags describe; a non-nil error is a usage error
-// when usage is true.
-func newEngine(f *mulFlags) (eng *ecmul.Engine, usage bool, err error) {
+// parseSchedule reads a --schedule name, in any case.
+func parseSchedule(s string) (ladder.Kind, error) {
+	return ladder.ParseKind(strings.ToLower(s))
+}
+
+// checkChannelBits refuses a --channel-bits that the library would refuse,
+// naming the flags.
+func checkChannelBits(bits int, ext basext.Variant) error {
+	if !slices.Contains(rns.Widths, bits) {
+		return fmt.Errorf("--channel-bits %d: want %d or %d", bits, rns.Widths[0], rns.Widths[1])
+	}
+	if bits != rns.ChannelBits && ext != basext.Shenoy {
+		return fmt.Errorf("--channel-bits %d needs --ext shenoy: --ext %v takes %d-bit channels only", bits, ext, rns.ChannelBits)
+	}
+	return nil
+}
+
+// engineConfig reads the engine flags: the curve and the options they
+// describe. Its errors are usage errors.
+func engineConfig(f *mulFlags) (*curves.Curve, ecmul.Options, error) {
+	var o ecmul.Options
 	c, err := curves.ByName(f.curve)
-	if err != nil {
-		return nil, true, err
+	if err == nil {
+		o.Backend, err = ecmul.ParseBackend(f.backend)
 	}
-	b, err := ecmul.ParseBackend(f.backend)
-	if err != nil {
-		return nil, true, err
+	if err == nil {
+		o.Ext, err = basext.ParseVariant(f.ext)
 	}
-	v, err := basext.ParseVariant(f.ext)
-	if err != nil {
-		return nil, true, err
+	if err == nil {
+		o.Schedule, err = parseSchedule(f.schedule)
 	}
-	s, err := ladder.ParseKind(f.schedule)
-	if err != nil {
-		return nil, true, err
+	if err == nil && f.channelBits != 0 {
+		err = checkChannelBits(f.channelBits, o.Ext)
 	}
-	devs, err := parseDevices(f.devices)
-	if err != nil {
-		return nil, true, err
+	if err == nil {
+		o.GPU.Devices, err = parseDevices(f.devices)
 	}
 	// a batch is one --chunk: the GPU's launches and pinned buffers take
 	// that size too
-	eng, err = ecmul.New(c, ecmul.Options{Backend: b, Schedule: s, Ext: v, ChannelBits: f.channelBits,
-		GPU: ecmul.GPUOptions{Devices: devs, Chunk: f.chunk, NoSpin: f.noSpin}})
-	return eng, false, err
+	o.ChannelBits, o.GPU.Chunk, o.GPU.NoSpin = f.channelBits, f.chunk, f.noSpin
+	return c, o, err
+}
+
+// checkMulFlags checks mul's own flags and returns the format.
+func checkMulFlags(f *mulFlags) (stream.Format, error) {
+	switch {
+	case f.chunk < 1:
+		return "", fmt.Errorf("--chunk must be at least 1, not %d", f.chunk)
+	case f.inflight < 0:
+		return "", fmt.Errorf("--inflight must be at least 0, not %d", f.inflight)
+	}
+	format, err := stream.ParseFormat(f.format)
+	if err != nil {
+		return "", fmt.Errorf("--format: %w", err)
+	}
+	return format, nil
 }
 
 func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f mulFlags
-	fs := flag.NewFlagSet("mul", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), mulHelp); fs.PrintDefaults() }
-	addEngineFlags(fs, &f)
-	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
-	fs.StringVar(&f.out, "out", "-", "output file (- for standard output)")
-	fs.IntVar(&f.chunk, "chunk", stream.DefaultChunk, "items read and computed per batch; memory grows with it, the output does not depend on it")
-	fs.StringVar(&f.format, "format", "hex", "input and output format: hex, sec1, jsonl or raw")
-	fs.BoolVar(&f.xOnly, "x-only", false, "write only the x coordinate of each result")
-	fs.IntVar(&f.inflight, "inflight", 0, "chunks computed at once; 0: 2 on the gpu backend (one is validated while the other runs on the GPU), 1 otherwise")
-	fs.BoolVar(&f.stats, "stats", false, "print items, failed, seconds, op/s, peak RSS and the backend to standard error at the end")
-	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the stream to this file (for go tool pprof): where the host's time goes")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(mulFlagSet(&f), args, stderr); !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "ecmul mul: unexpected arguments %q\n", fs.Args())
-		return exitUsage
-	}
-	if f.chunk < 1 || f.inflight < 0 {
-		fmt.Fprintf(stderr, "ecmul mul: --chunk must be at least 1 and --inflight at least 0, not %d and %d\n", f.chunk, f.inflight)
-		return exitUsage
-	}
-	format, err := stream.ParseFormat(f.format)
+	format, err := checkMulFlags(&f)
 	if err != nil {
-		fmt.Fprintf(stderr, "ecmul mul: %v\n", err)
-		return exitUsage
+		return report(stderr, "mul", exitUsage, err)
 	}
-	eng, isUsage, err := newEngine(&f)
+	c, opts, err := engineConfig(&f)
 	if err != nil {
-		fmt.Fprintf(stderr, "ecmul mul: %v\n", err)
-		if isUsage {
-			return exitUsage
-		}
-		return exitFail
+		return report(stderr, "mul", exitUsage, err)
 	}
-	defer eng.Close()
-
 	in := stdin
 	if f.in != "-" {
 		file, err := os.Open(f.in)
 		if err != nil {
-			fmt.Fprintf(stderr, "ecmul mul: %v\n", err)
-			return exitFail
+			return report(stderr, "mul", exitFail, err)
 		}
 		defer file.Close()
 		in = file
 	}
-	out := stdout
-	var outFile *os.File
-	if f.out != "-" {
-		outFile, err = os.Create(f.out)
-		if err != nil {
-			fmt.Fprintf(stderr, "ecmul mul: %v\n", err)
-			return exitFail
-		}
-		out = outFile
+	if overwritesInput(in, f.out) {
+		return usageError(stderr, "mul", "--out %s is the input: creating it would empty the input before it is read (write elsewhere, then rename)", f.out)
 	}
+	eng, err := ecmul.New(c, opts)
+	if err != nil {
+		return report(stderr, "mul", exitFail, err)
+	}
+	defer eng.Close()
+	return mulStream(&f, format, eng, in, stdout, stderr)
+}
 
+// overwritesInput reports whether creating outPath would truncate the
+// regular file that in reads.
+func overwritesInput(in io.Reader, outPath string) bool {
+	file, ok := in.(*os.File)
+	if !ok || outPath == "-" {
+		return false
+	}
+	fi, err := file.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	fo, err := os.Stat(outPath)
+	return err == nil && os.SameFile(fi, fo)
+}
+
+// mulStream runs the stream from in to --out (stdout for -) and reports
+// on stderr; it returns the exit status.
+func mulStream(f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reader, stdout, stderr io.Writer) int {
+	out := stdout
+	if f.out != "-" {
+		file, err := os.Create(f.out)
+		if err != nil {
+			return report(stderr, "mul", exitFail, err)
+		}
+		defer file.Close()
+		out = file
+	}
 	if file, ok := in.(*os.File); ok {
 		growPipe(file)
 	}
-	counted := &countingReader{r: in}
-	var frac func() float64
-	if file, ok := in.(*os.File); ok {
-		if st, err := file.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
-			size := float64(st.Size())
-			frac = func() float64 { return float64(counted.n.Load()) / size }
-		}
-	}
 	start := time.Now()
-	prog := startProgress(stderr, "ecmul mul ("+string(eng.Backend())+")", frac)
+	in, prog := mulProgress(stderr, eng, in, format)
 	if format != stream.Raw && os.Getenv("GOGC") == "" {
 		// the line formats' text buffers, kept by the chunks in flight,
 		// would take the heap past the memory ceiling at Go's default
@@ -255,29 +285,46 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	stopProfile, err := startCPUProfile(f.cpuProfile)
 	if err != nil {
-		fmt.Fprintf(stderr, "ecmul mul: %v\n", err)
-		return exitFail
+		return report(stderr, "mul", exitFail, err)
 	}
-	sum, err := stream.Mul(context.Background(), eng, counted, out, opts)
+	sum, err := stream.Mul(context.Background(), eng, in, out, opts)
 	stopProfile()
-	if outFile != nil {
-		if cerr := outFile.Close(); err == nil {
-			err = cerr
-		}
+	if file, ok := out.(*os.File); ok && f.out != "-" {
+		err = cmp.Or(err, file.Close())
 	}
 	prog.finish()
 	if f.stats {
 		printStats(stderr, "ecmul mul", sum, time.Since(start), eng.Backend())
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ecmul mul: %v\n", err)
-		return exitFail
+		return report(stderr, "mul", exitFail, err)
 	}
 	if sum.Failed > 0 {
 		fmt.Fprintf(stderr, "ecmul mul: %d item(s) failed\n", sum.Failed)
 		return exitFail
 	}
 	return exitOK
+}
+
+// mulProgress starts the progress line of mul. When in is a regular file,
+// it returns in wrapped to count the items read, and the line shows the
+// share of the file's items answered.
+func mulProgress(stderr io.Writer, eng *ecmul.Engine, in io.Reader, format stream.Format) (io.Reader, *progress) {
+	label := "ecmul mul (" + string(eng.Backend()) + ")"
+	file, ok := in.(*os.File)
+	if !ok {
+		return in, startProgress(stderr, label, nil)
+	}
+	st, err := file.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+		return in, startProgress(stderr, label, nil)
+	}
+	counter := &inputCounter{r: in}
+	if format == stream.Raw {
+		counter.record = int64(3 * eng.Curve().ByteLen())
+	}
+	size := st.Size()
+	return counter, startProgress(stderr, label, func(done int64) float64 { return counter.fraction(done, size) })
 }
 
 // printStats writes the --stats line, naming the backend that ran.
@@ -289,18 +336,6 @@ func printStats(w io.Writer, prefix string, sum stream.Summary, el time.Duration
 	sec := el.Seconds()
 	fmt.Fprintf(w, "%s: stats: items=%d failed=%d seconds=%.3f op/s=%.0f peak_rss_mib=%s backend=%s\n",
 		prefix, sum.Items, sum.Failed, sec, float64(sum.Items)/max(sec, 1e-9), rss, backend)
-}
-
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n atomic.Int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n.Add(int64(n))
-	return n, err
 }
 
 // lineFormatGOGC is the garbage collector's target for the line formats:

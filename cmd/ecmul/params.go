@@ -9,55 +9,78 @@ import (
 	"math/big"
 	"text/tabwriter"
 
+	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/ladder"
 	"github.com/rnsec/ecmul/rns"
 )
 
-const paramsHelp = `Usage: ecmul params [--curve p224|p256|secp256k1] [--schedule coz|paper|default]
+const paramsHelp = `Usage: ecmul params [--curve p224|p256|secp256k1] [--schedule coz|paper] [--channel-bits 30|16]
 
-Derives the RNS system for the curve's prime and proves it: the moduli 2^16 − c
-of the bases B and B̃, n (channels per base), the dynamic ranges, the Shenoy
-redundant modulus m_e, the Kawamura β = Φ/2^16, and every inequality the
+Derives the RNS system for the curve's prime and proves it: the moduli 2^w − c
+of the bases B and B̃ for the channel width w (--channel-bits), n (channels
+per base), the dynamic ranges, the Shenoy redundant modulus m_e and, for
+16-bit channels only, the Kawamura β = Φ/2^16; then every inequality the
 algorithm relies on with its two sides (as bit lengths) and whether it holds;
 then the ladder schedule chosen: its reductions per bit, the largest
 multiplication input it can produce (proved below 9u), and for the co-Z ladder
 the proof that its ladder scalars avoid every exceptional case but k ≡ 0 and
-k ≡ −1 (mod n). Exit status 1 if any bound fails.
+k ≡ −1 (mod n). Exit status 1 if any bound fails, 2 for usage errors.
 
 Flags:
 `
 
+// paramsFlags are the settings of params.
+type paramsFlags struct {
+	curve, schedule string
+	channelBits     int
+}
+
+func paramsFlagSet(f *paramsFlags) *flag.FlagSet {
+	fs := newFlagSet("params", paramsHelp)
+	fs.StringVar(&f.curve, "curve", "p224", "curve: p224, p256 or secp256k1")
+	fs.StringVar(&f.schedule, "schedule", ladder.DefaultKind.String(), "ladder schedule: coz (Hamburg's co-Z ladder) or paper (Table I of the paper)")
+	fs.IntVar(&f.channelBits, "channel-bits", rns.WideChannelBits, "RNS channel width: 30 (moduli 2^30 − c) or 16 (moduli 2^16 − c, the paper's)")
+	return fs
+}
+
 func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("params", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), paramsHelp); fs.PrintDefaults() }
-	curve := fs.String("curve", "p224", "curve: p224, p256 or secp256k1")
-	schedule := fs.String("schedule", "default", "ladder schedule: coz (the default) or paper")
-	channelBits := fs.Int("channel-bits", rns.WideChannelBits, "RNS channel width: 16 (the paper's) or 30 (the default)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	var f paramsFlags
+	if code, ok := parseFlags(paramsFlagSet(&f), args, stderr); !ok {
+		return code
 	}
-	c, err := curves.ByName(*curve)
+	c, err := curves.ByName(f.curve)
 	if err != nil {
-		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
-		return exitUsage
+		return report(stderr, "params", exitUsage, err)
 	}
-	kind, err := ladder.ParseKind(*schedule)
+	kind, err := parseSchedule(f.schedule)
 	if err != nil {
-		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
-		return exitUsage
+		return report(stderr, "params", exitUsage, err)
 	}
-	su, err := ladder.NewSetupBits(c, kind, *channelBits)
+	if err := checkChannelBits(f.channelBits, basext.Shenoy); err != nil {
+		return report(stderr, "params", exitUsage, err)
+	}
+	su, err := ladder.NewSetupBits(c, kind, f.channelBits)
 	if err != nil {
-		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
-		return exitFail
+		return report(stderr, "params", exitFail, err)
 	}
-	p := su.Params
+	if !printParams(stdout, su) {
+		return report(stderr, "params", exitFail, errors.New("a bound fails"))
+	}
+	printSchedule(stdout, su)
+	return exitOK
+}
+
+// printParams shows the RNS system of su and its bounds; it reports
+// whether every bound holds.
+func printParams(stdout io.Writer, su *ladder.Setup) bool {
+	printSystem(stdout, su.Curve, su.Params)
+	return printBounds(stdout, su.Params)
+}
+
+// printSystem shows the channels, the extensions' constants and both bases.
+func printSystem(stdout io.Writer, c *curves.Curve, p *rns.Params) {
 	fmt.Fprintf(stdout, "curve %s: p has %d bits\n", c.Name(), p.P.BitLen())
 	beta, delta := p.KawamuraBeta()
 	bf, _ := beta.Float64()
@@ -85,6 +108,11 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "base %s: log2 M = %.3f, %d folds per reduction\n", b.name, log2(b.m), b.fold)
 		fmt.Fprintf(stdout, "  c:       %v\n  moduli:  %v\n", b.cs, b.mods)
 	}
+}
+
+// printBounds shows every bound of p with its two sides; it reports whether
+// they all hold.
+func printBounds(stdout io.Writer, p *rns.Params) bool {
 	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "bound\tleft\t\tright\tholds\twhy\n")
@@ -98,12 +126,10 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	tw.Flush()
 	if err := p.Verify(); err != nil || failed > 0 {
-		fmt.Fprintf(stderr, "ecmul params: %v\n", err)
-		return exitFail
+		return false
 	}
 	fmt.Fprintf(stdout, "\nall %d bounds hold\n\n", len(p.Bounds()))
-	printSchedule(stdout, su)
-	return exitOK
+	return true
 }
 
 // printSchedule shows the ladder schedule and what NewSetupKind proved of it
@@ -151,31 +177,29 @@ func size(x *big.Int) string {
 	return fmt.Sprintf("2^%.3f", log2(x))
 }
 
+const devicesHelp = `Usage: ecmul devices
+
+Lists the CUDA devices (ordinal, name, compute capability, SMs, memory,
+clock, whether ecmul's kernels load there) and the driver version.
+Exit status 1 when there is no CUDA device, 2 for usage errors.
+`
+
+func devicesFlagSet() *flag.FlagSet { return newFlagSet("devices", devicesHelp) }
+
 func runDevices(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("devices", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: ecmul devices\n\nLists the CUDA devices (ordinal, name, compute capability, SMs, memory, clock, whether ecmul's kernels load there) and the driver version.\nExit status 1 when there is no CUDA device.\n")
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(devicesFlagSet(), args, stderr); !ok {
+		return code
 	}
 	d, err := gpu.DefaultDriver()
 	if err != nil {
-		fmt.Fprintf(stderr, "ecmul devices: no CUDA device: %v\n", err)
-		return exitFail
+		return report(stderr, "devices", exitFail, err)
 	}
 	image, err := gpu.KernelImage()
-	if err != nil {
-		fmt.Fprintf(stderr, "ecmul devices: %v\n", err)
-		return exitFail
+	if err == nil {
+		err = listDevices(stdout, d, image)
 	}
-	if err := listDevices(stdout, d, image); err != nil {
-		fmt.Fprintf(stderr, "ecmul devices: %v\n", err)
-		return exitFail
+	if err != nil {
+		return report(stderr, "devices", exitFail, err)
 	}
 	return exitOK
 }

@@ -58,46 +58,53 @@ be written, 2 for usage errors.
 Flags:
 `
 
-// runPlot is the plot command.
-func runPlot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), plotHelp); fs.PrintDefaults() }
-	in := fs.String("in", "", "comma-separated JSON reports written by ecmul bench --json")
-	out := fs.String("out", ".", "folder for the charts (created if missing)")
-	formatList := fs.String("format", "svg,png", "comma-separated output formats: svg, png")
-	paper := fs.Bool("paper", true, "mark the paper's GTX 285 figures on the P-224 latency chart")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	paths := splitList(*in)
-	formats := splitList(strings.ToLower(*formatList))
+// plotFlags are the settings of plot.
+type plotFlags struct {
+	in, out, formats string
+	paper            bool
+}
+
+func plotFlagSet(f *plotFlags) *flag.FlagSet {
+	fs := newFlagSet("plot", plotHelp)
+	fs.StringVar(&f.in, "in", "", "comma-separated JSON reports written by ecmul bench --json")
+	fs.StringVar(&f.out, "out", ".", "folder for the charts (created if missing)")
+	fs.StringVar(&f.formats, "format", "svg,png", "comma-separated output formats: svg, png")
+	fs.BoolVar(&f.paper, "paper", true, "mark the paper's GTX 285 figures on the P-224 latency chart")
+	return fs
+}
+
+// checkPlotFlags returns the reports and chart formats named.
+func checkPlotFlags(f *plotFlags) (paths, formats []string, err error) {
+	paths, formats = splitList(f.in), splitList(strings.ToLower(f.formats))
 	switch {
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "ecmul plot: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
 	case len(paths) == 0:
-		fmt.Fprintln(stderr, "ecmul plot: --in is required")
-		return exitUsage
+		return nil, nil, errors.New("--in is required")
 	case len(formats) == 0:
-		fmt.Fprintln(stderr, "ecmul plot: --format: empty list")
-		return exitUsage
+		return nil, nil, errors.New("--format: empty list")
 	}
 	for _, f := range formats {
 		if f != "svg" && f != "png" {
-			fmt.Fprintf(stderr, "ecmul plot: --format: unknown format %q (svg or png)\n", f)
-			return exitUsage
+			return nil, nil, fmt.Errorf("--format: unknown format %q (svg or png)", f)
 		}
+	}
+	return paths, formats, nil
+}
+
+// runPlot is the plot command.
+func runPlot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	var opt plotFlags
+	if code, ok := parseFlags(plotFlagSet(&opt), args, stderr); !ok {
+		return code
+	}
+	paths, formats, err := checkPlotFlags(&opt)
+	if err != nil {
+		return report(stderr, "plot", exitUsage, err)
 	}
 	var reports []*benchReport
 	for _, p := range paths {
 		rep, err := readReport(p)
 		if err != nil {
-			fmt.Fprintf(stderr, "ecmul plot: %v\n", err)
-			return exitFail
+			return report(stderr, "plot", exitFail, err)
 		}
 		reports = append(reports, rep)
 	}
@@ -106,9 +113,8 @@ func runPlot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ecmul plot: no results in the input")
 		return exitFail
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		fmt.Fprintf(stderr, "ecmul plot: %v\n", err)
-		return exitFail
+	if err := os.MkdirAll(opt.out, 0o755); err != nil {
+		return report(stderr, "plot", exitFail, err)
 	}
 	setPlotFonts()
 	for _, g := range groups {
@@ -116,7 +122,7 @@ func runPlot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			stem string
 			fig  *figure
 		}{
-			{"latency-" + g.stem, latencyFigure(g, *paper)},
+			{"latency-" + g.stem, latencyFigure(g, opt.paper)},
 			{"throughput-" + g.stem, throughputFigure(g)},
 			{"ipb-" + g.stem, ipbFigure(g)},
 		}
@@ -125,7 +131,7 @@ func runPlot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				continue
 			}
 			for _, format := range formats {
-				name := filepath.Join(*out, f.stem+"."+format)
+				name := filepath.Join(opt.out, f.stem+"."+format)
 				if err := f.fig.save(name, format); err != nil {
 					fmt.Fprintf(stderr, "ecmul plot: %s: %v\n", name, err)
 					return exitFail

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -24,7 +25,7 @@ type progress struct {
 	label  string
 	start  time.Time
 	done   atomic.Int64 // items done
-	frac   func() float64
+	frac   func(done int64) float64
 	stop   chan struct{}
 	wg     sync.WaitGroup
 	drawn  bool
@@ -32,8 +33,9 @@ type progress struct {
 }
 
 // startProgress starts a progress report on w if w is a terminal. frac,
-// when not nil, returns the fraction of the work done (0 to 1).
-func startProgress(w io.Writer, label string, frac func() float64) *progress {
+// when not nil, returns the fraction of the work that done items are (0 to
+// 1).
+func startProgress(w io.Writer, label string, frac func(done int64) float64) *progress {
 	p := &progress{w: w, label: label, start: time.Now(), frac: frac, stop: make(chan struct{})}
 	f, ok := w.(*os.File)
 	if !ok || !isTerminal(f) {
@@ -72,7 +74,7 @@ func (p *progress) draw() {
 	done := p.done.Load()
 	line := fmt.Sprintf("%s: %d items, %.0f op/s, %.0f s", p.label, done, float64(done)/el, el)
 	if p.frac != nil {
-		f := min(max(p.frac(), 0), 1)
+		f := min(max(p.frac(done), 0), 1)
 		const width = 30
 		n := int(f * width)
 		bar := make([]byte, width)
@@ -99,4 +101,66 @@ func (p *progress) finish() {
 	if p.drawn {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
+}
+
+// inputCounter counts what has been read through it: bytes, and items,
+// which are the lines with something other than blanks or, when record is
+// set, records of that many bytes.
+type inputCounter struct {
+	r      io.Reader
+	record int64
+	bytes  atomic.Int64
+	lines  atomic.Int64
+	inLine bool // the last byte read is in a line already counted
+}
+
+func (c *inputCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if c.record == 0 {
+		c.lines.Add(c.countLines(p[:n]))
+	}
+	c.bytes.Add(int64(n))
+	return n, err
+}
+
+// countLines returns the number of lines with something other than blanks
+// that begin in b, which follows what was read before.
+func (c *inputCounter) countLines(b []byte) int64 {
+	var n int64
+	for len(b) > 0 {
+		if !c.inLine {
+			b = bytes.TrimLeft(b, " \t\r")
+			if len(b) == 0 {
+				break
+			}
+			if b[0] == '\n' {
+				b = b[1:]
+				continue
+			}
+			c.inLine = true
+			n++
+		}
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			break
+		}
+		c.inLine = false
+		b = b[i+1:]
+	}
+	return n
+}
+
+// fraction returns the share of the input's items that done items are,
+// for an input of size bytes: its items are estimated from those read so
+// far, and known once it has all been read.
+func (c *inputCounter) fraction(done, size int64) float64 {
+	read := c.bytes.Load()
+	items := c.lines.Load()
+	if c.record > 0 {
+		items = (read + c.record - 1) / c.record
+	}
+	if read == 0 || items == 0 {
+		return 0
+	}
+	return float64(done) / (float64(items) * float64(size) / float64(read))
 }

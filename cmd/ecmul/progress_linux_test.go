@@ -75,12 +75,16 @@ func TestMulProgressOnTerminal(t *testing.T) {
 	got := seen.String()
 	require.Contains(t, got, "\r")
 	require.Contains(t, got, "ecmul mul (rns-cpu): ")
-	require.Contains(t, got, "% ecmul mul (rns-cpu):", "with --in a file, the line shows how much was read")
+	require.Contains(t, got, "% ecmul mul (rns-cpu):", "with --in a file, the line shows the share answered")
 	within := false // a count inside the one chunk of 40 items
-	for _, m := range regexp.MustCompile(`ecmul mul \(rns-cpu\): (\d+) items`).FindAllStringSubmatch(got, -1) {
-		if n, _ := strconv.Atoi(m[1]); n > 0 && n < len(items) {
+	for _, m := range regexp.MustCompile(`(\d+)% ecmul mul \(rns-cpu\): (\d+) items`).FindAllStringSubmatch(got, -1) {
+		pct, _ := strconv.Atoi(m[1])
+		n, _ := strconv.Atoi(m[2])
+		if n > 0 && n < len(items) {
 			within = true
 		}
+		// the whole file is read at once: the share is of items answered
+		require.InDelta(t, 100*float64(n)/float64(len(items)), float64(pct), 3, "%d items answered shown as %d%%", n, pct)
 	}
 	require.True(t, within, "items are counted as they are answered, not per chunk: %q", got)
 	require.Contains(t, got, "ecmul verify: ")

@@ -9,14 +9,11 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"runtime"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/internal/textbook"
-	"github.com/rnsec/ecmul/ladder"
 	"github.com/rnsec/ecmul/stream"
 )
 
@@ -77,46 +74,46 @@ type verifyConfig struct {
 	header  string // the fields of the first line after "verify"
 }
 
-func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	var f mulFlags
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), verifyHelp); fs.PrintDefaults() }
-	addEngineFlags(fs, &f)
-	n := fs.Int64("n", 10000, "number of items")
-	seed := fs.Uint64("seed", 1, "random seed")
+// verifyFlags are the settings of verify: the engine's, and the items'.
+type verifyFlags struct {
+	mulFlags
+	n    int64
+	seed uint64
+}
+
+func verifyFlagSet(f *verifyFlags) *flag.FlagSet {
+	fs := newFlagSet("verify", verifyHelp)
+	addEngineFlags(fs, &f.mulFlags)
+	fs.Int64Var(&f.n, "n", 10000, "number of items")
+	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
 	fs.IntVar(&f.chunk, "chunk", 1<<14, "items per batch")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	return fs
+}
+
+func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	var f verifyFlags
+	if code, ok := parseFlags(verifyFlagSet(&f), args, stderr); !ok {
+		return code
 	}
 	switch {
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "ecmul verify: unexpected arguments %q\n", fs.Args())
-		return exitUsage
-	case *n < 1:
-		fmt.Fprintf(stderr, "ecmul verify: --n must be at least 1, not %d\n", *n)
-		return exitUsage
+	case f.n < 1:
+		return usageError(stderr, "verify", "--n must be at least 1, not %d", f.n)
 	case f.chunk < 1:
-		fmt.Fprintf(stderr, "ecmul verify: --chunk must be at least 1, not %d\n", f.chunk)
-		return exitUsage
+		return usageError(stderr, "verify", "--chunk must be at least 1, not %d", f.chunk)
 	}
-	eng, isUsage, err := newEngine(&f)
+	c, opts, err := engineConfig(&f.mulFlags)
 	if err != nil {
-		fmt.Fprintf(stderr, "ecmul verify: %v\n", err)
-		if isUsage {
-			return exitUsage
-		}
-		return exitFail
+		return report(stderr, "verify", exitUsage, err)
+	}
+	eng, err := ecmul.New(c, opts)
+	if err != nil {
+		return report(stderr, "verify", exitFail, err)
 	}
 	defer eng.Close()
-	cfg := verifyConfig{curve: eng.Curve(), n: *n, seed: *seed, chunk: f.chunk, overlap: eng.Backend() == ecmul.GPU}
+	cfg := verifyConfig{curve: eng.Curve(), n: f.n, seed: f.seed, chunk: f.chunk, overlap: eng.Backend() == ecmul.GPU}
 	cfg.header = "backend=" + string(eng.Backend())
 	if eng.Backend() == ecmul.GPU || eng.Backend() == ecmul.RNSCPU {
-		s, _ := ladder.ParseKind(f.schedule) // newEngine accepted it
-		cfg.header += fmt.Sprintf(" schedule=%s ext=%s channel-bits=%d", s, strings.ToLower(f.ext), eng.ChannelBits())
+		cfg.header += fmt.Sprintf(" schedule=%s ext=%s channel-bits=%d", opts.Schedule, opts.Ext, eng.ChannelBits())
 	}
 	return verifyRun(context.Background(), eng.ScalarMult, cfg, stdout, stderr)
 }
@@ -171,8 +168,7 @@ func verifyRun(ctx context.Context, mult scalarMultFunc, cfg verifyConfig, stdou
 		}()
 	}
 
-	var checked atomic.Int64
-	prog := startProgress(stderr, "ecmul verify", func() float64 { return float64(checked.Load()) / float64(cfg.n) })
+	prog := startProgress(stderr, "ecmul verify", func(done int64) float64 { return float64(done) / float64(cfg.n) })
 	var items, mismatches, itemErrors int64
 	var engine time.Duration
 	var batchErr error
@@ -211,7 +207,6 @@ func verifyRun(ctx context.Context, mult scalarMultFunc, cfg verifyConfig, stdou
 		}
 		items += int64(len(ch.pts))
 		prog.add(len(ch.pts))
-		checked.Add(int64(len(ch.pts)))
 		batchErr = ch.err
 	}
 	cancel()
@@ -220,7 +215,7 @@ func verifyRun(ctx context.Context, mult scalarMultFunc, cfg verifyConfig, stdou
 	fmt.Fprintf(stdout, "items=%d mismatches=%d item_errors=%d seconds=%.3f engine_seconds=%.3f engine_op/s=%.0f reference_cores=%d\n",
 		items, mismatches, itemErrors, el.Seconds(), engine.Seconds(), float64(items)/max(engine.Seconds(), 1e-9), runtime.GOMAXPROCS(0))
 	if batchErr != nil {
-		fmt.Fprintf(stderr, "ecmul verify: %v\n", batchErr)
+		report(stderr, "verify", exitFail, batchErr)
 	}
 	if batchErr != nil || mismatches > 0 || itemErrors > 0 {
 		fmt.Fprintln(stdout, "FAIL")
