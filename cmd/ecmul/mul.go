@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rnsec/ecmul"
@@ -80,8 +81,9 @@ chunk; a chunk goes on when it is full, when the input ends, or when no line
 has come for 2 ms, so the answers to a paused stream do not wait for more
 input. --stats prints items, failed items, seconds, op/s, the peak RSS and
 the backend that ran to standard error at the end; a progress line (the
-backend, items answered so far, op/s) is drawn on standard error once the
-run has lasted a second, only when standard error is a terminal.
+backend, items answered so far, op/s and, with --in a file, the share of its
+items answered) is drawn on standard error once the run has lasted a second,
+only when standard error is a terminal.
 
 Exit status: 0 when every item succeeded, 1 when any item failed (their count
 goes to standard error) or the run could not complete (unreadable input,
@@ -257,15 +259,11 @@ func overwritesInput(in io.Reader, outPath string) bool {
 // mulStream runs the stream from in to --out (stdout for -) and reports
 // on stderr; it returns the exit status.
 func mulStream(f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reader, stdout, stderr io.Writer) int {
-	out := stdout
-	if f.out != "-" {
-		file, err := os.Create(f.out)
-		if err != nil {
-			return report(stderr, "mul", exitFail, err)
-		}
-		defer file.Close()
-		out = file
+	out, closeOut, err := createOutput(f.out, stdout)
+	if err != nil {
+		return report(stderr, "mul", exitFail, err)
 	}
+	defer closeOut()
 	if file, ok := in.(*os.File); ok {
 		growPipe(file)
 	}
@@ -276,22 +274,13 @@ func mulStream(f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reade
 		// would take the heap past the memory ceiling at Go's default
 		defer debug.SetGCPercent(debug.SetGCPercent(lineFormatGOGC))
 	}
-	opts := stream.Options{Format: format, XOnly: f.xOnly, Chunk: f.chunk, Inflight: f.inflight, ErrOut: stderr, Progress: prog.add}
-	if opts.Inflight == 0 {
-		opts.Inflight = 1
-		if eng.Backend() == ecmul.GPU {
-			opts.Inflight = 2
-		}
-	}
 	stopProfile, err := startCPUProfile(f.cpuProfile)
 	if err != nil {
 		return report(stderr, "mul", exitFail, err)
 	}
-	sum, err := stream.Mul(context.Background(), eng, in, out, opts)
+	sum, err := stream.Mul(context.Background(), eng, in, out, mulOptions(f, format, eng, stderr, prog.add))
 	stopProfile()
-	if file, ok := out.(*os.File); ok && f.out != "-" {
-		err = cmp.Or(err, file.Close())
-	}
+	err = cmp.Or(err, closeOut())
 	prog.finish()
 	if f.stats {
 		printStats(stderr, "ecmul mul", sum, time.Since(start), eng.Backend())
@@ -304,6 +293,31 @@ func mulStream(f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reade
 		return exitFail
 	}
 	return exitOK
+}
+
+// createOutput creates the file path, or returns stdout for "-"; closing
+// it a second time does nothing.
+func createOutput(path string, stdout io.Writer) (out io.Writer, closeOut func() error, err error) {
+	if path == "-" {
+		return stdout, func() error { return nil }, nil
+	}
+	file, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return file, sync.OnceValue(file.Close), nil
+}
+
+// mulOptions returns the stream's options for the flags and the engine.
+func mulOptions(f *mulFlags, format stream.Format, eng *ecmul.Engine, stderr io.Writer, progress func(int)) stream.Options {
+	opts := stream.Options{Format: format, XOnly: f.xOnly, Chunk: f.chunk, Inflight: f.inflight, ErrOut: stderr, Progress: progress}
+	if opts.Inflight == 0 {
+		opts.Inflight = 1
+		if eng.Backend() == ecmul.GPU {
+			opts.Inflight = 2
+		}
+	}
+	return opts
 }
 
 // mulProgress starts the progress line of mul. When in is a regular file,
