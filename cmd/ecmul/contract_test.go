@@ -80,7 +80,7 @@ func TestMulRefusesOutputOverInput(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte(in), 0o644))
 	require.NoError(t, os.Symlink(path, filepath.Join(dir, "link.txt")))
 	require.NoError(t, os.Link(path, filepath.Join(dir, "hard.txt")))
-	for _, out := range []string{path, filepath.Join(dir, ".", "items.txt"), filepath.Join(dir, "link.txt"), filepath.Join(dir, "hard.txt")} {
+	for _, out := range []string{path, dir + "/./items.txt", filepath.Join(dir, "link.txt"), filepath.Join(dir, "hard.txt")} {
 		requireUsage(t, []string{"mul", "--backend", "cpu", "--in", path, "--out", out}, "is the input")
 	}
 	stdin, err := os.Open(path)
