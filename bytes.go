@@ -10,28 +10,30 @@ import (
 	"github.com/rnsec/ecmul/ladder"
 )
 
-// Status is the outcome of one item of ScalarMultBytes.
+// Status is the outcome of one item of ScalarMultBytes. Its zero value,
+// StatusNotComputed, never means success: a status slice that a call did
+// not fill reads as not computed.
 type Status uint8
 
 const (
-	StatusPoint         Status = iota // the result is an affine point, written as uncompressed SEC1
+	StatusNotComputed   Status = iota // no result: the call failed as a whole before this item got one (the zero value)
+	StatusPoint                       // the result is an affine point, written as uncompressed SEC1
 	StatusInfinity                    // the result is the point at infinity (k ≡ 0 mod n)
 	StatusBadEncoding                 // the point's SEC1 encoding is malformed (curves.ErrEncoding)
 	StatusBadCoordinate               // a coordinate is not below p (curves.ErrCoordinateRange)
 	StatusNotOnCurve                  // the point is not on the curve, or a compressed x has no point (curves.ErrNotOnCurve)
 	StatusInfinityInput               // the point given is the point at infinity, 0x00 or (0, 0) (curves.ErrInfinity)
 	StatusResultCheck                 // the computed point failed its on-curve check: a fault (ladder.ErrResultCheck)
-	StatusNotComputed                 // the batch failed as a whole before this item got a result
 )
 
 // statusErrs are the errors of the statuses that have one, in order.
 var statusErrs = [...]error{
+	StatusNotComputed:   errNotComputed,
 	StatusBadEncoding:   curves.ErrEncoding,
 	StatusBadCoordinate: curves.ErrCoordinateRange,
 	StatusNotOnCurve:    curves.ErrNotOnCurve,
 	StatusInfinityInput: curves.ErrInfinity,
 	StatusResultCheck:   ladder.ErrResultCheck,
-	StatusNotComputed:   errNotComputed,
 }
 
 var errNotComputed = errors.New("not computed: the batch failed")
@@ -94,14 +96,21 @@ func (b *bytesBatch) result(i int) []byte {
 }
 
 // put writes item i's outcome: the SEC1 point 04‖x‖y for StatusPoint, zero
-// bytes otherwise.
+// bytes otherwise (xy may then be nil). With xy given, which of the two is
+// written is chosen by a mask, not a branch: whether a result is the point
+// at infinity does not show in the time put takes.
 func (b *bytesBatch) put(i int, s Status, xy []byte) {
 	r := b.result(i)
-	if s == StatusPoint {
-		r[0] = 4
-		copy(r[1:], xy)
-	} else {
+	if xy == nil {
 		clear(r)
+		b.status[i] = s
+		return
+	}
+	d := uint8(s ^ StatusPoint)
+	keep := uint8((uint16(d)|-uint16(d))>>15) - 1 // 0xff for StatusPoint, else 0
+	r[0] = 4 & keep
+	for j, v := range xy[:len(r)-1] {
+		r[1+j] = v & keep
 	}
 	b.status[i] = s
 }
@@ -123,11 +132,11 @@ func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points
 		return nil, fmt.Errorf("%w: %d scalars need %d bytes of uncompressed or %d of compressed points, not %d",
 			ErrBytesLayout, n, n*(1+2*L), n*(1+L), len(points))
 	}
-	if len(out) < n*(1+2*L) {
-		return nil, fmt.Errorf("%w: %d results need %d bytes of out, not %d", ErrBytesLayout, n, n*(1+2*L), len(out))
+	if len(out) != n*(1+2*L) {
+		return nil, fmt.Errorf("%w: %d results take %d bytes of out, not %d", ErrBytesLayout, n, n*(1+2*L), len(out))
 	}
-	if len(status) < n {
-		return nil, fmt.Errorf("%w: %d results need %d statuses, not %d", ErrBytesLayout, n, n, len(status))
+	if len(status) != n {
+		return nil, fmt.Errorf("%w: %d results take %d statuses, not %d", ErrBytesLayout, n, n, len(status))
 	}
 	return b, nil
 }
@@ -142,18 +151,24 @@ func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points
 //     bytes each) or all compressed (0x02/0x03‖x, 1+L bytes each): the
 //     length says which;
 //   - out receives count results of 1+2L bytes, uncompressed SEC1 where
-//     status[i] is StatusPoint and zero bytes otherwise;
-//   - status receives one Status per item.
+//     status[i] is StatusPoint and zero bytes otherwise: len(out) must be
+//     exactly count·(1+2L);
+//   - status receives one Status per item: len(status) must be exactly
+//     count.
 //
 // A bad point gets its own status and the other items are computed all the
-// same. The error is non-nil only when the batch failed as a whole (bad
-// buffer lengths, ErrBytesLayout, before anything is computed; the
-// context's error; a GPU fault): then every item without a result has
-// StatusNotComputed, a bad point whose chunk was not reached included. On the gpu backend nothing is allocated per item and
-// neither a scalar nor a result passes through math/big: scalars are
-// reduced and lifted to their ladder multiple in constant time on the host,
-// and multiplied in constant time on the GPU. The CPU backends take the
-// same buffers through the *big.Int path.
+// same. The error is non-nil only when the call failed as a whole: buffer
+// lengths other than these (ErrBytesLayout), the context's end, Close
+// (ErrClosed), an Engine not made by New (ErrNoEngine), a GPU fault. Then
+// every item without a result has StatusNotComputed, the zero Status (a bad
+// point whose chunk was not reached included); when the call fails before
+// it starts, every element of status is set to it, whatever its length.
+//
+// On the gpu backend nothing is allocated per item and neither a scalar
+// nor a result passes through math/big: scalars are reduced and lifted to
+// their ladder multiple in constant time on the host, and multiplied in
+// constant time on the GPU. The CPU backends take the same buffers through
+// the *big.Int path.
 func (e *Engine) ScalarMultBytes(ctx context.Context, out []byte, status []Status, scalars, points []byte) error {
 	return e.ScalarMultBytesProgress(ctx, out, status, scalars, points, nil)
 }
@@ -161,32 +176,26 @@ func (e *Engine) ScalarMultBytes(ctx context.Context, out []byte, status []Statu
 // ScalarMultBytesProgress is ScalarMultBytes with progress reports, as
 // ScalarMultProgress makes them.
 func (e *Engine) ScalarMultBytesProgress(ctx context.Context, out []byte, status []Status, scalars, points []byte, progress func(done, total int)) error {
+	clear(status) // StatusNotComputed until an item gets its outcome
 	if err := e.usable(); err != nil {
 		return err
-	}
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	b, err := newBytesBatch(e.curve, out, status, scalars, points)
 	if err != nil {
 		return err
 	}
-	for i := range b.count {
-		b.status[i] = StatusNotComputed
-	}
 	if b.count == 0 {
 		return nil
 	}
+	ctx, release := e.batchContext(ctx)
+	defer release()
 	rep := newReporter(progress, b.count)
 	if br, ok := e.run.(bytesRunner); ok {
 		err = br.runBytes(ctx, b, rep.add)
 	} else {
 		err = e.bytesThroughBig(ctx, b, rep.add)
 	}
-	if err != nil && e.closed.Load() && !errors.Is(err, ErrClosed) {
-		err = e.closedErr()
-	}
-	return err
+	return e.batchErr(err)
 }
 
 // bytesRunner is a runner with its own bytes path.
@@ -195,23 +204,35 @@ type bytesRunner interface {
 }
 
 // bytesThroughBig runs a bytes batch through the *big.Int path: the CPU
-// backends' way.
+// backends' way. The points are decoded, and so validated, once, on all
+// workers, with a look at the context every validateBlock items, as
+// ScalarMult validates.
 func (e *Engine) bytesThroughBig(ctx context.Context, b *bytesBatch, done func(int)) error {
-	items := make([]item, 0, b.count)
 	res := make([]Result, b.count)
-	idx := make([]int, 0, b.count)
-	for i := range b.count {
+	pts := make([]Point, b.count)
+	valid := make([]bool, b.count)
+	err := e.forItems(ctx, b.count, func(i int) {
 		p, err := e.curve.DecodeSEC1(b.point(i))
 		if err != nil {
 			b.put(i, statusOf(err), nil)
-			continue
+			return
 		}
-		k := new(big.Int).SetBytes(b.scalar(i))
-		items = append(items, item{x: p.X, y: p.Y, k: k, res: &res[i]})
-		idx = append(idx, i)
+		pts[i], valid[i] = *p, true
+	})
+	if err != nil {
+		return err
+	}
+	items := make([]item, 0, b.count)
+	idx := make([]int, 0, b.count)
+	for i := range b.count {
+		if valid[i] {
+			k := new(big.Int).SetBytes(b.scalar(i))
+			items = append(items, item{x: pts[i].X, y: pts[i].Y, k: k, res: &res[i]})
+			idx = append(idx, i)
+		}
 	}
 	done(b.count - len(items))
-	err := e.run.run(ctx, items, done)
+	err = e.run.run(ctx, items, done)
 	xy := make([]byte, 2*b.size)
 	for _, i := range idx {
 		r := &res[i]

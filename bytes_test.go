@@ -189,7 +189,9 @@ func TestScalarMultBytesLayout(t *testing.T) {
 		"points short":      func() { pts = pts[:len(pts)-1] },
 		"points mixed":      func() { pts = append(g, c.EncodeSEC1(c.Generator(), true)...) },
 		"out short":         func() { out = out[:len(out)-1] },
+		"out long":          func() { out = append(out, 0) },
 		"status short":      func() { st = st[:1] },
+		"status long":       func() { st = append(st, ecmul.StatusPoint) },
 	} {
 		out, st, sc, pts = ok()
 		f()
@@ -202,6 +204,73 @@ func TestScalarMultBytesLayout(t *testing.T) {
 	require.ErrorIs(t, e.ScalarMultBytes(context.Background(), out, st, sc, pts), ecmul.ErrClosed)
 	var zero ecmul.Engine
 	require.ErrorIs(t, zero.ScalarMultBytes(context.Background(), out, st, sc, pts), ecmul.ErrNoEngine)
+}
+
+// TestScalarMultBytesWholeBatchStatus: a call that fails before it
+// computes anything (ErrBytesLayout, ErrClosed, ErrNoEngine) sets every
+// element of status to StatusNotComputed, so a status slice reused from an
+// earlier batch never reads as success; the zero Status is
+// StatusNotComputed, with an error.
+func TestScalarMultBytesWholeBatchStatus(t *testing.T) {
+	var zero ecmul.Status
+	require.Equal(t, ecmul.StatusNotComputed, zero)
+	require.Error(t, zero.Err(), "the zero Status is not a success")
+	c := curves.P256()
+	L := c.ByteLen()
+	g := c.EncodeSEC1(c.Generator(), false)
+	k := bytes.Repeat([]byte{3}, L)
+	stale := func(n int) []ecmul.Status {
+		st := make([]ecmul.Status, n)
+		for i := range st {
+			st[i] = ecmul.StatusPoint
+		}
+		return st
+	}
+	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	require.NoError(t, err)
+	st := stale(3)
+	err = e.ScalarMultBytes(context.Background(), make([]byte, 2*(1+2*L)), st, append(k, k...), append(g, g...))
+	require.ErrorIs(t, err, ecmul.ErrBytesLayout)
+	require.Equal(t, make([]ecmul.Status, 3), st, "ErrBytesLayout")
+	require.NoError(t, e.Close())
+	st = stale(2)
+	err = e.ScalarMultBytes(context.Background(), make([]byte, 2*(1+2*L)), st, append(k, k...), append(g, g...))
+	require.ErrorIs(t, err, ecmul.ErrClosed)
+	require.Equal(t, make([]ecmul.Status, 2), st, "ErrClosed")
+	var none *ecmul.Engine
+	st = stale(2)
+	err = none.ScalarMultBytes(context.Background(), make([]byte, 2*(1+2*L)), st, append(k, k...), append(g, g...))
+	require.ErrorIs(t, err, ecmul.ErrNoEngine)
+	require.Equal(t, make([]ecmul.Status, 2), st, "ErrNoEngine")
+}
+
+// TestScalarMultBytesCancelledDecodesNothing: on the CPU backends, a bytes
+// batch whose context has already ended stops decoding points within the
+// first block of items, as ScalarMult stops validating: a bad point past
+// it keeps StatusNotComputed, and the call returns the context's error
+// quickly.
+func TestScalarMultBytesCancelledDecodesNothing(t *testing.T) {
+	c := curves.P256()
+	L := c.ByteLen()
+	const n = 20000
+	g := c.EncodeSEC1(c.Generator(), false)
+	pts := bytes.Repeat(g, n)
+	late := n - 1
+	pts[late*len(g)] = 5 // a bad encoding, far past the first block
+	sc := bytes.Repeat([]byte{9}, n*L)
+	for _, b := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU} {
+		t.Run(string(b), func(t *testing.T) {
+			e := newEngine(t, c, ecmul.Options{Backend: b, Workers: 1})
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			out, st := make([]byte, n*(1+2*L)), make([]ecmul.Status, n)
+			err := e.ScalarMultBytes(ctx, out, st, sc, pts)
+			require.ErrorIs(t, err, context.Canceled)
+			for i, s := range st {
+				require.Equal(t, ecmul.StatusNotComputed, s, "item %d", i)
+			}
+		})
+	}
 }
 
 // TestStatusErr: each failure status maps to its sentinel, the two

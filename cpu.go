@@ -25,7 +25,7 @@ func (r *cpuRunner) run(ctx context.Context, items []item, done func(int)) error
 	return inChunks(ctx, items, 64, r.workers, func(part []item) error {
 		defer done(len(part))
 		for _, it := range part {
-			x, y, ok, err := r.curve.ReferenceScalarMult(it.x, it.y, it.k)
+			x, y, ok, err := r.curve.ReferenceScalarMultValid(it.x, it.y, it.k)
 			switch {
 			case err != nil:
 				it.res.Err = err

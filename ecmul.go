@@ -149,6 +149,10 @@ type Engine struct {
 	setup   *ladder.Setup // nil for the cpu backend
 	run     runner
 	closed  atomic.Bool
+	// closing ends when Close is called; every batch's context is cut
+	// with it, so that a running batch stops within a chunk.
+	closing  context.Context
+	closeAll context.CancelCauseFunc
 }
 
 // Errors of the Engine's life cycle.
@@ -229,6 +233,7 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("ecmul: %d-bit channels take Shenoy's base extension, not %v", opts.ChannelBits, opts.Ext)
 	}
 	e := &Engine{curve: c, opts: opts}
+	e.closing, e.closeAll = context.WithCancelCause(context.Background())
 	switch opts.Backend {
 	case CPU:
 		e.run = &cpuRunner{curve: c, workers: opts.Workers}
@@ -317,7 +322,37 @@ func (e *Engine) Close() error {
 	if !e.closed.CompareAndSwap(false, true) {
 		return e.closedErr()
 	}
+	if e.closeAll != nil {
+		e.closeAll(e.closedErr())
+	}
 	return e.run.close()
+}
+
+// batchContext returns the context a batch runs under: ctx (nil means
+// context.Background()), also ended by Close with a cause matching
+// ErrClosed. release must be called when the batch is over.
+func (e *Engine) batchContext(ctx context.Context) (bctx context.Context, release func()) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if e.closing == nil {
+		return ctx, func() {}
+	}
+	bctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(e.closing, func() { cancel(context.Cause(e.closing)) })
+	return bctx, func() {
+		stop()
+		cancel(nil)
+	}
+}
+
+// batchErr is the error a batch that ended with err returns: one matching
+// ErrClosed when Close ran during it.
+func (e *Engine) batchErr(err error) error {
+	if err != nil && e.closed.Load() && !errors.Is(err, ErrClosed) {
+		return e.closedErr()
+	}
+	return err
 }
 
 // ScalarMult returns scalars[i]·points[i] for every i. Each Result carries
@@ -350,12 +385,11 @@ func (e *Engine) ScalarMultProgress(ctx context.Context, points []*Point, scalar
 	if err := e.usable(); err != nil {
 		return nil, err
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if len(points) != len(scalars) {
 		return nil, ErrLengthMismatch
 	}
+	ctx, release := e.batchContext(ctx)
+	defer release()
 	res := make([]Result, len(points))
 	if len(points) == 0 {
 		return res, nil
@@ -373,10 +407,8 @@ func (e *Engine) ScalarMultProgress(ctx context.Context, points []*Point, scalar
 		if len(items) > 0 {
 			err = e.run.run(ctx, items, rep.add)
 		}
-		if err != nil && e.closed.Load() && !errors.Is(err, ErrClosed) {
-			err = e.closedErr() // Close ran during the batch
-		}
 	}
+	err = e.batchErr(err)
 	// A batch failure can leave millions of items without a result: their
 	// errors share one allocation. The capacity covers every item from the
 	// first such one on, so appending never moves the earlier ones.
@@ -433,23 +465,33 @@ type splitter interface {
 }
 
 // validate checks every item on all workers, storing each invalid item's
-// error in res; it stops early, returning ctx's error, once ctx ends.
+// error in res; it stops early, returning the cause of ctx's end, once ctx
+// ends.
 func (e *Engine) validate(ctx context.Context, points []*Point, scalars []*big.Int, res []Result) error {
+	return e.forItems(ctx, len(points), func(i int) {
+		if err := e.check(points[i], scalars[i]); err != nil {
+			res[i].Err = &ItemError{Index: i, Err: err}
+		}
+	})
+}
+
+// forItems runs do(i) for every i in [0, n) on all workers (or the gpu
+// backend's team), each worker looking at ctx every validateBlock items
+// and stopping once it has ended; it returns the cause of ctx's end.
+func (e *Engine) forItems(ctx context.Context, n int, do func(i int)) error {
 	split := splitFunc(func(n, minPart int, do func(lo, hi int)) { parallel(n, e.opts.Workers, minPart, do) })
 	if s, ok := e.run.(splitter); ok {
-		split, _ = s.splitFor(len(points))
+		split, _ = s.splitFor(n)
 	}
-	split(len(points), minPartItems, func(lo, hi int) {
+	split(n, minPartItems, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if i > lo && (i-lo)%validateBlock == 0 && ctx.Err() != nil {
 				return
 			}
-			if err := e.check(points[i], scalars[i]); err != nil {
-				res[i].Err = &ItemError{Index: i, Err: err}
-			}
+			do(i)
 		}
 	})
-	return ctx.Err()
+	return context.Cause(ctx)
 }
 
 func (e *Engine) check(p *Point, k *big.Int) error {

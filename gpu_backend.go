@@ -212,9 +212,6 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 	pts := make([]byte, n*(1+2*L))
 	b := &bytesBatch{count: n, size: L, pointSize: 1 + 2*L, outPointBytes: 1 + 2*L,
 		scalars: make([]byte, n*L), points: pts, out: pts, status: make([]Status, n), validPoints: true}
-	for i := range b.status {
-		b.status[i] = StatusNotComputed
-	}
 	b.load = func(i int) {
 		it := &items[i]
 		k := it.k

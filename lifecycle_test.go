@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -144,4 +145,91 @@ func TestDiagnosticsChunkItems(t *testing.T) {
 	require.Less(t, mid, 1<<16, "a batch of several waves is pipelined")
 	require.Zero(t, big%mid, "both are whole waves")
 	require.GreaterOrEqual(t, (1<<16+mid-1)/mid, 3)
+}
+
+// TestCloseStopsRunningBatch: on the cpu and rns-cpu backends, Close during
+// a batch that would run for seconds ends it within about a chunk, with an
+// error matching ErrClosed; the items computed before are right and the
+// others carry the error (ScalarMult) or StatusNotComputed
+// (ScalarMultBytes).
+func TestCloseStopsRunningBatch(t *testing.T) {
+	c := curves.P224()
+	rng := newRNG(24)
+	base := randPoint(t, rng, c)
+	for _, bc := range []struct {
+		name string
+		opts ecmul.Options
+		n    int // items of several seconds on one worker
+	}{
+		{"cpu", ecmul.Options{Backend: ecmul.CPU, Workers: 1}, 50000},
+		{"rns-cpu", ecmul.Options{Backend: ecmul.RNSCPU, Workers: 1}, 3000},
+	} {
+		points := make([]*ecmul.Point, bc.n)
+		scalars := make([]*big.Int, bc.n)
+		for i := range points {
+			points[i], scalars[i] = base, randScalar(rng, c)
+		}
+		// closeDuring runs batch, closes the engine 50 ms in, and returns
+		// how long the batch went on after Close returned, and its error.
+		closeDuring := func(t *testing.T, e *ecmul.Engine, batch func() error) (time.Duration, error) {
+			t.Helper()
+			errc := make(chan error, 1)
+			go func() { errc <- batch() }()
+			time.Sleep(50 * time.Millisecond)
+			require.NoError(t, e.Close())
+			closed := time.Now()
+			err := <-errc
+			return time.Since(closed), err
+		}
+		t.Run(bc.name+"/big", func(t *testing.T) {
+			e, err := ecmul.New(c, bc.opts)
+			require.NoError(t, err)
+			var res []ecmul.Result
+			after, err := closeDuring(t, e, func() (err error) {
+				res, err = e.ScalarMult(context.Background(), points, scalars)
+				return err
+			})
+			require.ErrorIs(t, err, ecmul.ErrClosed)
+			require.Less(t, after, 2*time.Second, "the batch stops within about a chunk of Close")
+			computed := 0
+			for i, r := range res {
+				if r.Err != nil {
+					require.ErrorIs(t, r.Err, ecmul.ErrClosed, "item %d", i)
+					require.Nil(t, r.X, "item %d", i)
+					continue
+				}
+				computed++
+				requireResult(t, r, want(t, c, points[i], scalars[i], false), "item %d", i)
+			}
+			require.Less(t, computed, bc.n, "Close stopped the batch")
+		})
+		t.Run(bc.name+"/bytes", func(t *testing.T) {
+			e, err := ecmul.New(c, bc.opts)
+			require.NoError(t, err)
+			L := c.ByteLen()
+			g := c.EncodeSEC1(base, false)
+			sc, pts := make([]byte, 0, bc.n*L), make([]byte, 0, bc.n*len(g))
+			for i := range bc.n {
+				sc, pts = append(sc, scalars[i].FillBytes(make([]byte, L))...), append(pts, g...)
+			}
+			out, st := make([]byte, bc.n*(1+2*L)), make([]ecmul.Status, bc.n)
+			var after time.Duration
+			after, err = closeDuring(t, e, func() error { return e.ScalarMultBytes(context.Background(), out, st, sc, pts) })
+			require.ErrorIs(t, err, ecmul.ErrClosed)
+			require.Less(t, after, 2*time.Second, "the batch stops within about a chunk of Close")
+			computed := 0
+			for i, s := range st {
+				r := out[i*(1+2*L) : (i+1)*(1+2*L)]
+				if s == ecmul.StatusNotComputed {
+					require.Equal(t, make([]byte, len(r)), r, "item %d", i)
+					continue
+				}
+				require.Equal(t, ecmul.StatusPoint, s, "item %d", i)
+				computed++
+				w := want(t, c, base, scalars[i], false)
+				require.Equal(t, c.EncodeSEC1(w, false), r, "item %d", i)
+			}
+			require.Less(t, computed, bc.n, "Close stopped the batch")
+		})
+	}
 }

@@ -32,19 +32,41 @@ func (c *Curve) prepareScalarMult(x, y, k *big.Int) (*big.Int, error) {
 // infinity (k ≡ 0 mod N). The point is validated first, and an invalid point
 // or a nil or negative k gives an error instead of a panic.
 func (c *Curve) ReferenceScalarMult(x, y, k *big.Int) (rx, ry *big.Int, ok bool, err error) {
-	cc := c.canonical()
-	if cc == nil {
+	if c.canonical() == nil {
 		return nil, nil, false, c.errorf(ErrUnsupported, "no reference scalar multiplication for this curve")
 	}
 	km, err := c.prepareScalarMult(x, y, k)
 	if err != nil {
 		return nil, nil, false, err
 	}
+	return c.referenceScalarMult(x, y, km)
+}
+
+// ReferenceScalarMultValid is ReferenceScalarMult for a point its caller
+// has validated already (Validate, or DecodeSEC1) and a non-negative k: it
+// does not check the point again. A nil or negative k gives an error; an
+// invalid point gives an error or a wrong result, never a panic.
+func (c *Curve) ReferenceScalarMultValid(x, y, k *big.Int) (rx, ry *big.Int, ok bool, err error) {
+	switch {
+	case c.canonical() == nil:
+		return nil, nil, false, c.errorf(ErrUnsupported, "no reference scalar multiplication for this curve")
+	case x == nil || y == nil || x.Sign() < 0 || y.Sign() < 0 || x.Cmp(c.p) >= 0 || y.Cmp(c.p) >= 0:
+		return c.ReferenceScalarMult(x, y, k) // the checks' own errors
+	case k == nil:
+		return nil, nil, false, c.errorf(ErrScalar, "scalar is nil")
+	case k.Sign() < 0:
+		return nil, nil, false, c.errorf(ErrScalar, "scalar is negative")
+	}
+	return c.referenceScalarMult(x, y, new(big.Int).Mod(k, c.n))
+}
+
+// referenceScalarMult is ReferenceScalarMult for a valid point and 0 <= k < N.
+func (c *Curve) referenceScalarMult(x, y, km *big.Int) (rx, ry *big.Int, ok bool, err error) {
 	if km.Sign() == 0 {
 		return nil, nil, false, nil
 	}
 	var std elliptic.Curve
-	switch cc {
+	switch c.canonical() {
 	case curveP224:
 		std = elliptic.P224()
 	case curveP256:
@@ -52,6 +74,13 @@ func (c *Curve) ReferenceScalarMult(x, y, k *big.Int) (rx, ry *big.Int, ok bool,
 	default:
 		return gnarkK1ScalarMult(x, y, km)
 	}
+	defer func() {
+		// crypto/elliptic panics on a point off the curve, which only
+		// ReferenceScalarMultValid's caller can give it
+		if recover() != nil {
+			rx, ry, ok, err = nil, nil, false, c.errorf(ErrNotOnCurve, "point is not on the curve")
+		}
+	}()
 	scalar := km.FillBytes(make([]byte, (c.n.BitLen()+7)/8))
 	//lint:ignore SA1019 crypto/elliptic is used on purpose as an independent oracle.
 	rx, ry = std.ScalarMult(x, y, scalar)

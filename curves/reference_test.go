@@ -183,3 +183,44 @@ func TestReferenceErrors(t *testing.T) {
 	_, _, _, err = zero.GnarkScalarMult(g.X, g.Y, big.NewInt(1))
 	require.ErrorIs(t, err, curves.ErrUnsupported)
 }
+
+// TestReferenceScalarMultValid: for valid points it gives what
+// ReferenceScalarMult gives, edge scalars included; a point off the curve,
+// which its caller must not give it, gives an error or a wrong result
+// (secp256k1's gnark-crypto) but never a panic, and bad scalars and
+// coordinates give the same errors as ReferenceScalarMult.
+func TestReferenceScalarMultValid(t *testing.T) {
+	for i, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			rng := newRNG(uint64(700 + i))
+			ks := []*big.Int{big.NewInt(0), big.NewInt(1), c.N(), new(big.Int).Sub(c.N(), big.NewInt(1)), new(big.Int).Lsh(big.NewInt(1), 511)}
+			for range 20 {
+				ks = append(ks, randBelow(rng, c.N()))
+			}
+			g := c.Generator()
+			for _, k := range ks {
+				x, y, ok, err := c.ReferenceScalarMult(g.X, g.Y, k)
+				require.NoError(t, err)
+				vx, vy, vok, err := c.ReferenceScalarMultValid(g.X, g.Y, k)
+				require.NoError(t, err)
+				require.Equal(t, ok, vok, "k = %v", k)
+				if ok {
+					require.Zero(t, x.Cmp(vx), "k = %v", k)
+					require.Zero(t, y.Cmp(vy), "k = %v", k)
+				}
+			}
+			off := new(big.Int).Add(g.Y, big.NewInt(1))
+			require.NotPanics(t, func() { _, _, _, _ = c.ReferenceScalarMultValid(g.X, off, big.NewInt(5)) })
+			if c != curves.Secp256k1() {
+				_, _, _, err := c.ReferenceScalarMultValid(g.X, off, big.NewInt(5))
+				require.ErrorIs(t, err, curves.ErrNotOnCurve)
+			}
+			_, _, _, err := c.ReferenceScalarMultValid(g.X, g.Y, big.NewInt(-1))
+			require.ErrorIs(t, err, curves.ErrScalar)
+			_, _, _, err = c.ReferenceScalarMultValid(g.X, g.Y, nil)
+			require.ErrorIs(t, err, curves.ErrScalar)
+			_, _, _, err = c.ReferenceScalarMultValid(c.P(), g.Y, big.NewInt(1))
+			require.ErrorIs(t, err, curves.ErrCoordinateRange)
+		})
+	}
+}
