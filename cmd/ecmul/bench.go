@@ -36,28 +36,47 @@ import (
 const benchHelp = `Usage: ecmul bench [flags]
 
 Measures throughput (scalar multiplications per second) and latency (the time
-of one batch) versus batch size, for every combination of the listed curves,
-base extensions, thread mappings and items per block. Each configuration and
-batch size runs once to warm up, then --reps times; the median is reported.
-End-to-end times include validation, packing, transfers, conversions, the
-batched inversion and y-recovery; on the gpu backend the kernel alone is also
-timed on resident data (CUDA events), on at most --chunk items.
+of one batch) versus batch size, for every configuration of the grid below.
+Each configuration and batch size runs once to warm up, then --reps times;
+the median is reported. End-to-end times include validation, packing,
+transfers, conversions, the batched inversion and y-recovery; on the gpu
+backend the kernel alone is also timed on resident data (CUDA events), on at
+most --chunk items.
 
-The grid follows the backend: the gpu backend runs every curve × base
-extension × mapping × items per block; rns-cpu runs every curve × base
-extension (mapping and items per block mean nothing off the GPU); cpu runs
-every curve once. The auto backend is resolved first.
+The grid is every combination of the lists given that the backend has (the
+auto backend is resolved first):
+
+  gpu      curve × schedule × base extension × channel width × mapping ×
+           items per block × GPUs, less the combinations the kernel lacks:
+           30-bit channels take Shenoy's extension only, the tile mapping
+           co-Z and Shenoy on 16-bit channels at 16 items per block only,
+           the spread mapping co-Z and Shenoy at 16 items per block at most
+  rns-cpu  curve × schedule × base extension × channel width (30-bit
+           channels with Shenoy's extension only)
+  cpu      curve
+
+Every list of the configuration (--schedule, --ext, --channel-bits, --mapping,
+--ipb) is "default" unless given: the value is left for the library to
+choose, as mul, verify and a program with zero ecmul.Options get it (co-Z,
+Shenoy, 30-bit channels or 16 for Kawamura's extension and the tile mapping,
+warp or block mapping by curve and width with spread for small chunks, and
+the items per block of that mapping). "default" may be listed beside named
+values, as in --mapping default,warp. With no configuration flag, bench
+measures what the library runs.
 
 In the same run it measures the CPU peers of this host: the cpu backend on all
 cores and, when openssl is installed, "openssl speed -multi <cores> ecdhp224"
 (ecdhp256 for P-256), and prints every figure as a ratio to the best peer.
 Results go to a table on standard output, --json (the full report) and --csv
 (one row per result, kind "result", and one per peer, kind "peer"; every row
-repeats the run's date, commit, device and settings). "ecmul plot" draws
-charts from the JSON.
+repeats the run's date, commit, device and settings). Each result names its
+configuration: schedule, base extension and channel width as they ran,
+mapping and items per block as given ("default", and no items_per_block in
+the JSON, where the library chose). tools/plot draws charts from the JSON.
 
 Examples:
-  ecmul bench --backend gpu --curve p224 --mapping warp,block --ipb 4,8 --json p224.json
+  ecmul bench --backend gpu --curve p224,p256 --json gpu.json
+  ecmul bench --backend gpu --curve p224 --mapping warp,block --ipb 4,8 --channel-bits 16
   ecmul bench --backend cpu --curve p256,secp256k1 --batch 1,64,4096 --csv cpu.csv
 
 Exit status: 0 on success, 1 when a configuration failed (the others are
@@ -132,9 +151,9 @@ type benchReport struct {
 	GPUPeers []benchPeer `json:"gpu_peers,omitempty"`
 }
 
-// readGPUPeers parses the lines "NAME batch=N op/s=X" that the peer scripts
-// of ../shared/peers print (gecc.sh: gECC's SM2 256-bit scalar
-// multiplication, kernel only); other lines are ignored.
+// readGPUPeers parses lines "NAME batch=N op/s=X", each a GPU peer's
+// kernel-only figure (gecc: gECC's SM2 256-bit scalar multiplication);
+// other lines are ignored.
 func readGPUPeers(r io.Reader) ([]benchPeer, error) {
 	re := regexp.MustCompile(`^(\S+) batch=(\d+) op/s=(\d+(?:\.\d+)?)$`)
 	var out []benchPeer
@@ -156,36 +175,6 @@ func readGPUPeers(r io.Reader) ([]benchPeer, error) {
 		out = append(out, p)
 	}
 	return out, sc.Err()
-}
-
-// splitList splits a comma-separated list, dropping blanks and repeats.
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" && !slices.Contains(out, f) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// intList parses a comma-separated list of positive integers, without
-// repeats, in the order given.
-func intList(s string) ([]int, error) {
-	var out []int
-	for _, f := range splitList(s) {
-		v, err := strconv.Atoi(f)
-		if err != nil || v < 1 {
-			return nil, fmt.Errorf("%q is not a positive integer", f)
-		}
-		if !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	if len(out) == 0 {
-		return nil, errors.New("empty list")
-	}
-	return out, nil
 }
 
 // hostCPUModel returns the host's processor model from /proc/cpuinfo, or ""
@@ -293,10 +282,13 @@ type benchVariant struct {
 }
 
 // benchGrid lists the configurations a backend distinguishes: schedule ×
-// base extension × channel width × mapping × items per block on the gpu
-// backend (the combinations the kernel has, for the tile mapping its
-// fixed items per block only, for the spread mapping up to its most), schedule × base extension × channel width on
-// rns-cpu (Kawamura's on 16-bit channels only), a single one on cpu.
+// base extension × channel width × mapping × items per block × GPUs on the
+// gpu backend (the combinations the kernel has, for the tile mapping its
+// fixed items per block only, for the spread mapping up to its most),
+// schedule × base extension × channel width on rns-cpu (Kawamura's on
+// 16-bit channels only), a single one on cpu. A zero value (a width or
+// items per block of 0, mapping "default") is left for the library to
+// choose, and kept where some choice of it has the combination.
 func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, widths []int, mappings []string, ipbs, gpus []int) []benchVariant {
 	var out []benchVariant
 	switch b {
@@ -305,11 +297,11 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 			for _, e := range exts {
 				for _, w := range widths {
 					for _, m := range mappings {
-						if m != "default" && !kernels.Supports(s.String(), e.String(), m, kernels.ChannelTag(w)) {
+						if !kernelHas(s, e, m, w) {
 							continue
 						}
 						for _, n := range ipbs {
-							if m == "tile" && n != kernels.TileItems || m == "spread" && n > spreadMaxItems {
+							if n != 0 && (m == "tile" && n != kernels.TileItems || m == "spread" && n > spreadMaxItems) {
 								continue
 							}
 							for _, g := range gpus {
@@ -324,7 +316,7 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 		for _, s := range schedules {
 			for _, e := range exts {
 				for _, w := range widths {
-					if w == rns.ChannelBits || e == basext.Shenoy {
+					if w == 0 || w == rns.ChannelBits || e == basext.Shenoy {
 						out = append(out, benchVariant{schedule: s, ext: e, bits: w})
 					}
 				}
@@ -334,6 +326,28 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 		out = append(out, benchVariant{})
 	}
 	return out
+}
+
+// kernelHas reports whether the kernel has entry points for the schedule,
+// base extension, mapping and channel width; for the mapping "default" or
+// width 0, left for the library to choose, whether it has them for some
+// choice.
+func kernelHas(s ladder.Kind, e basext.Variant, mapping string, bits int) bool {
+	maps, widths := []string{mapping}, []string{kernels.ChannelTag(bits)}
+	if mapping == "default" {
+		maps = kernels.Mappings
+	}
+	if bits == 0 {
+		widths = kernels.Channels
+	}
+	for _, m := range maps {
+		for _, w := range widths {
+			if kernels.Supports(s.String(), e.String(), m, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // spreadMaxItems is the most items a block of the spread mapping holds,
@@ -363,11 +377,19 @@ func (v benchVariant) label(b ecmul.Backend) string {
 		if v.gpus > 0 {
 			gpus = strconv.Itoa(v.gpus)
 		}
-		return fmt.Sprintf("%s %s c%d %s ipb=%d gpus=%s", v.schedule, v.ext, v.bits, v.mapping, v.ipb, gpus)
+		return fmt.Sprintf("%s %s bits=%s mapping=%s ipb=%s gpus=%s", v.schedule, v.ext, orUnset(v.bits), v.mapping, orUnset(v.ipb), gpus)
 	case ecmul.RNSCPU:
-		return fmt.Sprintf("%s %s c%d", v.schedule, v.ext, v.bits)
+		return fmt.Sprintf("%s %s bits=%s", v.schedule, v.ext, orUnset(v.bits))
 	}
 	return ""
+}
+
+// orUnset writes n, or "default" for 0: left for the library to choose.
+func orUnset(n int) string {
+	if n == 0 {
+		return "default"
+	}
+	return strconv.Itoa(n)
 }
 
 // benchConfig is a parsed bench command line.
@@ -405,11 +427,11 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs := newFlagSet("bench", benchHelp)
 	fs.StringVar(&f.curves, "curve", "p224", "comma-separated curves: p224, p256, secp256k1")
 	fs.StringVar(&f.backend, "backend", "auto", "backend: auto, gpu, rns-cpu or cpu")
-	fs.StringVar(&f.schedules, "schedule", ladder.DefaultKind.String(), "comma-separated ladder schedules (rns-cpu and gpu): coz, paper")
-	fs.StringVar(&f.exts, "ext", "shenoy,kawamura", "comma-separated base extensions (rns-cpu and gpu)")
-	fs.StringVar(&f.widths, "channel-bits", "16", "comma-separated RNS channel widths (rns-cpu and gpu): 16, 30 (Shenoy only)")
-	fs.StringVar(&f.mappings, "mapping", "warp", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block), spread (a warp per item, co-Z and Shenoy only), default (the library's choice: warp or block, and spread for small chunks)")
-	fs.StringVar(&f.ipbs, "ipb", "8", "comma-separated items per block of the gpu backend")
+	fs.StringVar(&f.schedules, "schedule", "default", "comma-separated ladder schedules (rns-cpu and gpu): coz, paper, default (the library's)")
+	fs.StringVar(&f.exts, "ext", "default", "comma-separated base extensions (rns-cpu and gpu): shenoy, kawamura, default (the library's)")
+	fs.StringVar(&f.widths, "channel-bits", "default", "comma-separated RNS channel widths (rns-cpu and gpu): 16, 30 (Shenoy only), default (the library's)")
+	fs.StringVar(&f.mappings, "mapping", "default", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block), spread (a warp per item, co-Z and Shenoy only), default (the library's choice: warp or block, and spread for small chunks)")
+	fs.StringVar(&f.ipbs, "ipb", "default", "comma-separated items per block of the gpu backend: numbers, default (the library's for the mapping)")
 	fs.StringVar(&f.gpus, "gpus", "all", "comma-separated numbers of GPUs sharing each batch (the first N devices), or all (gpu)")
 	fs.StringVar(&f.batches, "batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")
 	fs.IntVar(&f.reps, "reps", 3, "timed runs per configuration and batch, after one warm-up run (the median is reported)")
@@ -419,7 +441,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs.StringVar(&f.json, "json", "", "write the full report as JSON to this file")
 	fs.StringVar(&f.csv, "csv", "", "write the results and peers as CSV to this file")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to this file (for go tool pprof): where the host's time goes")
-	fs.StringVar(&f.gpuPeers, "gpu-peers", "", "record the GPU peers measured in the same device call: a file of lines \"NAME batch=N op/s=X\" (../shared/peers/gecc.sh)")
+	fs.StringVar(&f.gpuPeers, "gpu-peers", "", "record the GPU peers measured in the same device call: a file of lines \"NAME batch=N op/s=X\"")
 	return fs
 }
 
@@ -453,10 +475,10 @@ func (cfg *benchConfig) parseNames(f *benchFlags) error {
 	if cfg.curves, err = nameList("--curve", f.curves, curves.ByName); err != nil {
 		return err
 	}
-	if cfg.schedules, err = nameList("--schedule", f.schedules, parseSchedule); err != nil {
+	if cfg.schedules, err = nameList("--schedule", f.schedules, orDefault(parseSchedule)); err != nil {
 		return err
 	}
-	if cfg.exts, err = nameList("--ext", f.exts, basext.ParseVariant); err != nil {
+	if cfg.exts, err = nameList("--ext", f.exts, orDefault(basext.ParseVariant)); err != nil {
 		return err
 	}
 	cfg.mappings, err = nameList("--mapping", f.mappings, func(m string) (string, error) {
@@ -468,45 +490,28 @@ func (cfg *benchConfig) parseNames(f *benchFlags) error {
 	return err
 }
 
-// nameList parses a comma-separated list of flag with parse, without
-// repeats; an empty list is an error.
-func nameList[T comparable](flag, list string, parse func(string) (T, error)) ([]T, error) {
-	var out []T
-	for _, name := range splitList(list) {
-		v, err := parse(name)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", flag, err)
-		}
-		if !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: empty list", flag)
-	}
-	return out, nil
-}
-
 // parseNumbers reads the lists of numbers: channel widths, items per
-// block, GPU counts and batch sizes.
+// block, GPU counts and batch sizes. A width or items per block of 0 is
+// "default", left for the library to choose; a GPU count of 0 is all.
 func (cfg *benchConfig) parseNumbers(f *benchFlags) error {
 	var err error
-	if cfg.widths, err = intList(f.widths); err != nil {
-		return fmt.Errorf("--channel-bits: %v", err)
+	unset := map[string]int{"default": 0}
+	if cfg.widths, err = intList("--channel-bits", f.widths, 1, unset); err != nil {
+		return err
 	}
 	for _, w := range cfg.widths {
-		if !slices.Contains(rns.Widths, w) {
+		if w != 0 && !slices.Contains(rns.Widths, w) {
 			return fmt.Errorf("--channel-bits %d: want %d or %d", w, rns.Widths[0], rns.Widths[1])
 		}
 	}
-	if cfg.ipbs, err = intList(f.ipbs); err != nil {
-		return fmt.Errorf("--ipb: %v", err)
+	if cfg.ipbs, err = intList("--ipb", f.ipbs, 1, unset); err != nil {
+		return err
 	}
-	if cfg.gpus, err = gpuCounts(f.gpus); err != nil {
-		return fmt.Errorf("--gpus: %v", err)
+	if cfg.gpus, err = intList("--gpus", f.gpus, 1, map[string]int{"all": 0}); err != nil {
+		return err
 	}
-	if cfg.batches, err = intList(f.batches); err != nil {
-		return fmt.Errorf("--batch: %v", err)
+	if cfg.batches, err = intList("--batch", f.batches, 1, nil); err != nil {
+		return err
 	}
 	slices.Sort(cfg.batches)
 	return nil
@@ -695,7 +700,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 			for _, batch := range cfg.batches {
 				r := benchResult{Curve: c.Name(), Backend: string(eng.Backend()), Batch: batch}
 				if backend != ecmul.CPU {
-					r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), v.bits
+					r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), eng.ChannelBits()
 				}
 				if backend == ecmul.GPU {
 					r.Mapping, r.ItemsPerBlock = v.mapping, v.ipb
@@ -807,27 +812,6 @@ func setKernelFigures(r *benchResult, kb int, times [][]float64) {
 	if r.KernelMs == 0 {
 		r.KernelBatch = 0
 	}
-}
-
-// gpuCounts parses --gpus: positive counts or "all" (0).
-func gpuCounts(s string) ([]int, error) {
-	var out []int
-	for _, f := range splitList(s) {
-		n := 0
-		if !strings.EqualFold(f, "all") {
-			var err error
-			if n, err = strconv.Atoi(f); err != nil || n < 1 {
-				return nil, fmt.Errorf("%q is neither a positive number of GPUs nor all", f)
-			}
-		}
-		if !slices.Contains(out, n) {
-			out = append(out, n)
-		}
-	}
-	if len(out) == 0 {
-		return nil, errors.New("empty list")
-	}
-	return out, nil
 }
 
 // setRatios sets every result's ratio to the fastest peer of its curve.
@@ -944,6 +928,13 @@ func writeBenchCSV(w io.Writer, rep *benchReport) error {
 	return cw.Error()
 }
 
+// benchColumns are the table's columns: the configuration, then the
+// figures.
+var benchColumns = []string{"curve", "backend", "schedule", "ext", "bits", "mapping", "ipb", "gpus", "batch",
+	"latency ms", "end-to-end op/s", "bytes API op/s", "kernel op/s", "vs best peer"}
+
+// printBench writes the report as a table: its header line, the peers,
+// then a row per result.
 func printBench(w io.Writer, rep *benchReport) {
 	fmt.Fprintf(w, "device: %s  driver: %s  host: %d cores %s  commit: %.12s  %s\n", rep.Device, rep.Driver, rep.HostCores, rep.HostCPU, rep.Commit, rep.Date)
 	for _, p := range rep.Peers {
@@ -953,28 +944,34 @@ func printBench(w io.Writer, rep *benchReport) {
 		fmt.Fprintf(w, "gpu peer %s %s, batch %d: %.0f op/s\n", p.Curve, p.Name, p.Batch, p.OpsPerSec)
 	}
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "curve\tbackend\tschedule\text\tmapping\tipb\tgpus\tbatch\tlatency ms\tend-to-end op/s\tbytes API op/s\tkernel op/s\tvs best peer\t\n")
+	fmt.Fprintf(tw, "%s\t\n", strings.Join(benchColumns, "\t"))
+	for _, r := range rep.Results {
+		fmt.Fprintf(tw, "%s\t\n", strings.Join(tableRow(r), "\t"))
+	}
+	tw.Flush()
+}
+
+// tableRow returns r's cells under benchColumns: "-" for a setting that
+// means nothing on r's backend and a figure not measured, "default" for
+// items per block left for the library to choose.
+func tableRow(r benchResult) []string {
 	dash := func(s string) string {
 		if s == "" || s == "0" {
 			return "-"
 		}
 		return s
 	}
-	for _, r := range rep.Results {
-		kern := "-"
-		if r.KernelOps > 0 {
-			kern = fmt.Sprintf("%.0f", r.KernelOps)
+	figure := func(v float64, format string) string {
+		if v <= 0 {
+			return "-"
 		}
-		ratio := "-"
-		if r.RatioToPeer > 0 {
-			ratio = fmt.Sprintf("%.2fx", r.RatioToPeer)
-		}
-		byt := "-"
-		if r.BytesOpsPerSec > 0 {
-			byt = fmt.Sprintf("%.0f", r.BytesOpsPerSec)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%.3f\t%.0f\t%s\t%s\t%s\t\n", r.Curve, r.Backend, dash(r.Schedule), dash(r.Ext), dash(r.Mapping),
-			dash(strconv.Itoa(r.ItemsPerBlock)), dash(strconv.Itoa(r.GPUs)), r.Batch, r.LatencyMs, r.OpsPerSec, byt, kern, ratio)
+		return fmt.Sprintf(format, v)
 	}
-	tw.Flush()
+	ipb := dash(strconv.Itoa(r.ItemsPerBlock))
+	if r.Backend == string(ecmul.GPU) && r.ItemsPerBlock == 0 {
+		ipb = "default"
+	}
+	return []string{r.Curve, r.Backend, dash(r.Schedule), dash(r.Ext), dash(strconv.Itoa(r.ChannelBits)), dash(r.Mapping), ipb,
+		dash(strconv.Itoa(r.GPUs)), strconv.Itoa(r.Batch), fmt.Sprintf("%.3f", r.LatencyMs), fmt.Sprintf("%.0f", r.OpsPerSec),
+		figure(r.BytesOpsPerSec, "%.0f"), figure(r.KernelOps, "%.0f"), figure(r.RatioToPeer, "%.2fx")}
 }

@@ -40,13 +40,25 @@ func TestLists(t *testing.T) {
 	require.Equal(t, []string{"p224", "p256"}, splitList(" p224, ,p256,p224,"))
 	require.Nil(t, splitList(" , "))
 
-	got, err := intList("4, 1,4,16")
+	got, err := intList("--batch", "4, 1,4,16", 1, nil)
 	require.NoError(t, err)
 	require.Equal(t, []int{4, 1, 16}, got)
-	for _, bad := range []string{"", ",", "0", "-1", "x", "1,2.5", "1e3"} {
-		_, err := intList(bad)
-		require.Error(t, err, "%q", bad)
+	for _, bad := range []string{"", ",", "0", "-1", "x", "1,2.5", "1e3", "default"} {
+		_, err := intList("--batch", bad, 1, nil)
+		require.ErrorContains(t, err, "--batch", "%q", bad)
 	}
+	got, err = intList("--gpus", "1, all,2,1,ALL", 1, map[string]int{"all": 0})
+	require.NoError(t, err)
+	require.Equal(t, []int{1, 0, 2}, got)
+	got, err = intList("--devices", "0,2", 0, nil)
+	require.NoError(t, err)
+	require.Equal(t, []int{0, 2}, got)
+	_, err = intList("--gpus", "0", 1, map[string]int{"all": 0})
+	require.ErrorContains(t, err, `"0" is not an integer of at least 1 or all`)
+
+	exts, err := nameList("--ext", "Default,kawamura,shenoy", orDefault(basext.ParseVariant))
+	require.NoError(t, err)
+	require.Equal(t, []basext.Variant{0, basext.Kawamura}, exts, "default is the zero value, the same as shenoy")
 }
 
 func TestBenchGrid(t *testing.T) {
@@ -90,16 +102,6 @@ func TestBenchGrid(t *testing.T) {
 	require.Equal(t, []benchVariant{{ext: basext.Shenoy, bits: 16}, {ext: basext.Shenoy, bits: 30}, {ext: basext.Kawamura, bits: 16}}, g)
 
 	require.Equal(t, []benchVariant{{}}, benchGrid(ecmul.CPU, scheds, exts, c16, maps, ipbs, all))
-}
-
-func TestGPUCounts(t *testing.T) {
-	got, err := gpuCounts("1, all,2,1,ALL")
-	require.NoError(t, err)
-	require.Equal(t, []int{1, 0, 2}, got)
-	for _, bad := range []string{"", ",", "0", "-1", "x", "1.5"} {
-		_, err := gpuCounts(bad)
-		require.Error(t, err, "%q", bad)
-	}
 }
 
 func TestBenchUsage(t *testing.T) {
@@ -329,4 +331,107 @@ func TestReadGPUPeers(t *testing.T) {
 	require.Contains(t, got[0].Name, "gECC")
 	require.Equal(t, "other, kernel only", got[1].Name)
 	require.Equal(t, 2.5, got[1].OpsPerSec)
+}
+
+// benchConfigOf parses a bench command line.
+func benchConfigOf(t *testing.T, args ...string) *benchConfig {
+	t.Helper()
+	var f benchFlags
+	var errOut bytes.Buffer
+	_, ok := parseFlags(benchFlagSet(&f), args, &errOut)
+	require.True(t, ok, errOut.String())
+	cfg, err := parseBenchFlags(&f)
+	require.NoError(t, err)
+	return cfg
+}
+
+// TestBenchDefaultsAreTheLibrarys: with no configuration flag, bench runs
+// one configuration on each backend, and the engine options it passes leave
+// schedule, base extension, channel width, mapping and items per block to
+// the library, as mul does.
+func TestBenchDefaultsAreTheLibrarys(t *testing.T) {
+	cfg := benchConfigOf(t)
+	var mf mulFlags
+	_, ok := parseFlags(mulFlagSet(&mf), nil, new(bytes.Buffer))
+	require.True(t, ok)
+	_, mulOpts, err := engineConfig(&mf)
+	require.NoError(t, err)
+	for _, b := range []ecmul.Backend{ecmul.GPU, ecmul.RNSCPU} {
+		grid := benchGrid(b, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)
+		require.Len(t, grid, 1, "%s", b)
+		o := grid[0].options(b, cfg.chunk)
+		require.Equal(t, ecmul.Options{}.Schedule, o.Schedule, "%s", b)
+		require.Equal(t, ecmul.Options{}.Ext, o.Ext, "%s", b)
+		require.Zero(t, o.ChannelBits, "%s: the library picks the width", b)
+		require.Equal(t, ecmul.MappingDefault, o.GPU.Mapping, "%s", b)
+		require.Zero(t, o.GPU.ItemsPerBlock, "%s: the library picks the items per block", b)
+		require.Nil(t, o.GPU.Devices, "%s: every GPU", b)
+		require.Equal(t, mulOpts.Schedule, o.Schedule, "%s: as mul runs", b)
+		require.Equal(t, mulOpts.Ext, o.Ext, "%s: as mul runs", b)
+		require.Equal(t, mulOpts.ChannelBits, o.ChannelBits, "%s: as mul runs", b)
+		require.Equal(t, mulOpts.GPU.Mapping, o.GPU.Mapping, "%s: as mul runs", b)
+		require.Equal(t, mulOpts.GPU.ItemsPerBlock, o.GPU.ItemsPerBlock, "%s: as mul runs", b)
+	}
+	require.Equal(t, "coz shenoy bits=default mapping=default ipb=default gpus=all",
+		benchGrid(ecmul.GPU, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)[0].label(ecmul.GPU))
+
+	// "default" beside named values, in any case
+	cfg = benchConfigOf(t, "--channel-bits", "DEFAULT,16", "--ipb", "default,8", "--mapping", "default,warp", "--schedule", "paper,default")
+	require.Equal(t, []int{0, 16}, cfg.widths)
+	require.Equal(t, []int{0, 8}, cfg.ipbs)
+	require.Equal(t, []string{"default", "warp"}, cfg.mappings)
+	require.Equal(t, []ladder.Kind{ladder.Paper, 0}, cfg.schedules)
+}
+
+// TestBenchGridUnset: a width or items per block left to the library stays
+// in the grid where some choice of it has the kernel, and goes where none
+// has.
+func TestBenchGridUnset(t *testing.T) {
+	all := []int{0}
+	g := benchGrid(ecmul.GPU, []ladder.Kind{ladder.CoZ}, []basext.Variant{basext.Shenoy}, []int{0},
+		[]string{"default", "tile", "spread"}, []int{0}, all)
+	require.Equal(t, []benchVariant{{mapping: "default"}, {mapping: "tile"}, {mapping: "spread"}}, g)
+	// Kawamura's extension: neither the tile nor the spread mapping at any width
+	g = benchGrid(ecmul.GPU, []ladder.Kind{ladder.CoZ}, []basext.Variant{basext.Kawamura}, []int{0},
+		[]string{"default", "tile", "spread", "warp"}, []int{0}, all)
+	require.Equal(t, []benchVariant{{ext: basext.Kawamura, mapping: "default"}, {ext: basext.Kawamura, mapping: "warp"}}, g)
+	// the library's mapping on 30-bit channels: Shenoy's extension only
+	g = benchGrid(ecmul.GPU, []ladder.Kind{ladder.CoZ}, []basext.Variant{basext.Shenoy, basext.Kawamura}, []int{30},
+		[]string{"default"}, []int{0}, all)
+	require.Equal(t, []benchVariant{{bits: 30, mapping: "default"}}, g)
+	g = benchGrid(ecmul.RNSCPU, []ladder.Kind{ladder.CoZ}, []basext.Variant{basext.Kawamura}, []int{0, 30}, nil, nil, all)
+	require.Equal(t, []benchVariant{{ext: basext.Kawamura}}, g)
+}
+
+// TestBenchTableNamesEverySetting: the table has a column for each setting
+// of the grid, the channel width included, so that two widths do not print
+// rows that look the same; a width left to the library shows the one that
+// ran.
+func TestBenchTableNamesEverySetting(t *testing.T) {
+	code, out, errOut := cli(t, "", "bench", "--backend", "rns-cpu", "--curve", "p224", "--ext", "shenoy",
+		"--channel-bits", "16,30,default", "--batch", "1", "--reps", "1", "--peers=false")
+	require.Equal(t, exitOK, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Equal(t, benchColumns[:8], strings.Fields(strings.Join(strings.Fields(lines[1]), " "))[:8])
+	var bits []string
+	for _, l := range lines[2:] {
+		f := strings.Fields(l)
+		require.Equal(t, []string{"P-224", "rns-cpu", "coz", "shenoy"}, f[:4], l)
+		bits = append(bits, f[4])
+	}
+	require.Equal(t, []string{"16", "30", "30"}, bits)
+
+	row := tableRow(benchResult{Curve: "P-256", Backend: "gpu", Schedule: "coz", Ext: "shenoy", ChannelBits: 30, Mapping: "default", Batch: 4})
+	require.Equal(t, []string{"P-256", "gpu", "coz", "shenoy", "30", "default", "default", "-", "4"}, row[:9])
+	require.Len(t, row, len(benchColumns))
+}
+
+// TestHelpStaysInTheRepository: no help points at a file outside the
+// repository.
+func TestHelpStaysInTheRepository(t *testing.T) {
+	for _, c := range commands() {
+		text := helpText(c.flags())
+		require.NotContains(t, text, "../", "%s", c.name)
+		require.NotContains(t, text, "shared/", "%s", c.name)
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -136,18 +135,7 @@ func parseDevices(s string) ([]int, error) {
 	if strings.EqualFold(strings.TrimSpace(s), "all") {
 		return nil, nil
 	}
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("--devices: %q is not a device ordinal (all, or numbers such as 0,2)", f)
-		}
-		if slices.Contains(out, n) {
-			return nil, fmt.Errorf("--devices: device %d listed twice", n)
-		}
-		out = append(out, n)
-	}
-	return out, nil
+	return intList("--devices", s, 0, nil)
 }
 
 // parseSchedule reads a --schedule name, in any case.
