@@ -927,15 +927,27 @@ func sortedPeers(peers []benchPeer) []benchPeer {
 }
 
 // peerLines draws the peers as horizontal lines, in M op/s, each in its
-// style of peerStyles.
+// style of peerStyles; the y axis takes them in as it does the results.
 func peerLines(p *plot.Plot, peers []benchPeer) {
 	for i, pr := range sortedPeers(peers) {
 		y := pr.OpsPerSec / 1e6
 		fn := plotter.NewFunction(func(float64) float64 { return y })
 		fn.LineStyle = peerStyles[i%len(peerStyles)]
 		fn.Samples = 2
-		p.Add(fn)
+		p.Add(levelLine{fn, y})
 	}
+}
+
+// levelLine is a horizontal line across the panel at y. Its data range is
+// y alone, so that the y axis reaches it; it leaves the x axis to the other
+// lines.
+type levelLine struct {
+	*plotter.Function
+	y float64
+}
+
+func (l levelLine) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return math.Inf(1), math.Inf(-1), l.y, l.y
 }
 
 // peerLegend labels the peers' lines: name and figure.

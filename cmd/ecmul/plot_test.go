@@ -238,3 +238,26 @@ func TestPlotTicks(t *testing.T) {
 	}
 	require.Equal(t, []string{"0.425", "0.450", "0.475", "0.500", "0.525"}, labels)
 }
+
+// TestThroughputAxisTakesInThePeers: on a cpu report the fastest peer
+// (OpenSSL) is above every result; the y axis of each panel reaches it,
+// and the x axis is the results' batches.
+func TestThroughputAxisTakesInThePeers(t *testing.T) {
+	rep := &benchReport{Date: "2026-11-21T13:23:05Z", Commit: "abc1234", Device: "cpu", HostCores: 16, Reps: 3,
+		Peers: []benchPeer{{Curve: "P-224", Name: "openssl speed -multi 16", OpsPerSec: 2.6e6},
+			{Curve: "P-224", Name: "ecmul cpu backend (16 cores)", OpsPerSec: 1.1e6, Batch: 4096}}}
+	for _, b := range []int{1, 64, 4096} {
+		rep.Results = append(rep.Results, benchResult{Curve: "P-224", Backend: "cpu", Batch: b,
+			LatencyMs: float64(b) / 1e3, OpsPerSec: 1e6 * float64(b) / 4096})
+	}
+	groups := groupReports([]*benchReport{rep})
+	require.Len(t, groups, 1)
+	f := throughputFigure(groups[0])
+	require.NotEmpty(t, f.panels)
+	for _, p := range f.panels {
+		require.GreaterOrEqual(t, p.Y.Max, 2.6, "the y axis (M op/s) reaches the fastest peer")
+		require.Zero(t, p.Y.Min)
+		require.Equal(t, 0.0, p.X.Min, "the x axis starts at the smallest batch (log2)")
+		require.Equal(t, 12.0, p.X.Max, "and ends at the largest")
+	}
+}
