@@ -19,13 +19,15 @@
 #   <date>-<commit>-devices-*.{json,csv,log}         on a host with several GPUs: each curve's default
 #                                                    kernel on one GPU and on all of them (--gpus 1,all),
 #                                                    batches up to 2^22
-#   plots/*.svg, plots/*.png                         the charts of ecmul plot
+#   plots/*.svg, plots/*.png                         the charts of tools/plot, where ECMUL_PLOT is
+#                                                    there: on a Go machine,
+#                                                    (cd tools/plot && CGO_ENABLED=0 go build -o ../../.dev/ecmul-plot .)
 # and prints the summary table, with every figure as a ratio to the best CPU
 # peer. Each batch size (1, 2, 4, ..., 2^20, and each items-per-block value,
 # for the one-block panel) runs once to warm up, then REPS times. About 10 to 12 minutes on an H200 with both schedules (twice the 5 to 6 of one).
 #
 # Environment overrides: OUT, REPS (3), BATCHES, SCHEDULES (coz,paper), CHANNELS (16,30), IPB_224 (1,2,4,8,16,32),
-# IPB_256 (8,16,28), PEER_SECONDS (3), ECMUL (.dev/ecmul), ECMUL_FATBIN (a
+# IPB_256 (8,16,28), PEER_SECONDS (3), ECMUL (.dev/ecmul), ECMUL_PLOT (.dev/ecmul-plot), ECMUL_FATBIN (a
 # fatbin to load instead of the embedded one). QUICK=1 is a smoke run of
 # about a minute: three batch sizes, one timed run, fewer items per block.
 set -euo pipefail
@@ -33,9 +35,11 @@ set -euo pipefail
 OUT=${1:-${OUT:-}}
 [[ -n $OUT && $OUT != /* ]] && OUT=$PWD/$OUT
 [[ -n ${ECMUL:-} && $ECMUL != /* && $ECMUL == */* ]] && ECMUL=$PWD/$ECMUL
+[[ -n ${ECMUL_PLOT:-} && $ECMUL_PLOT != /* && $ECMUL_PLOT == */* ]] && ECMUL_PLOT=$PWD/$ECMUL_PLOT
 cd "$(dirname "$0")/.."
 
 ECMUL=${ECMUL:-.dev/ecmul}
+ECMUL_PLOT=${ECMUL_PLOT:-.dev/ecmul-plot}
 log() { echo "== $*" >&2; }
 
 if [[ ! -x $ECMUL ]]; then
@@ -134,8 +138,12 @@ if ((${#jsons[@]} == 0)); then
   log "no results"
   exit 1
 fi
-log "plots in $OUT/plots"
 in=$(IFS=,; echo "${jsons[*]}")
-"$ECMUL" plot --in "$in" --out "$OUT/plots" || status=1
+if [[ -x $ECMUL_PLOT ]]; then
+  log "plots in $OUT/plots"
+  "$ECMUL_PLOT" --in "$in" --out "$OUT/plots" || status=1
+else
+  log "no $ECMUL_PLOT: charts not drawn; on a machine with Go, from tools/plot: go run . --in <the JSON files> --out <folder>"
+fi
 log "done in $SECONDS s; copy $OUT back to the repository to keep the results"
 exit $status

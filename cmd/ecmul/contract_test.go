@@ -135,10 +135,6 @@ func TestNamesInAnyCase(t *testing.T) {
 	require.Len(t, cfg.curves, 2)
 	require.Len(t, cfg.schedules, 2)
 	require.Equal(t, []string{"warp", "default"}, cfg.mappings)
-
-	_, formats, err := checkPlotFlags(&plotFlags{in: "r.json", formats: "SVG,Png"})
-	require.NoError(t, err)
-	require.Equal(t, []string{"svg", "png"}, formats)
 }
 
 // helpText returns what fs prints for -h.

@@ -7,7 +7,6 @@
 //	ecmul params  show the RNS bases and every bound, proved for a curve
 //	ecmul devices list the CUDA devices
 //	ecmul bench   measure throughput and latency against CPU peers
-//	ecmul plot    draw latency and throughput charts from bench reports
 //	ecmul version print the commit and kernel sources hash of the binary
 //
 // Run "ecmul help COMMAND" for the flags of each command.
@@ -47,8 +46,6 @@ func commands() []command {
 		{"devices", "list the CUDA devices", devicesFlagSet, runDevices},
 		{"bench", "measure throughput and latency versus batch size, with CPU peers",
 			func() *flag.FlagSet { return benchFlagSet(new(benchFlags)) }, runBench},
-		{"plot", "draw latency and throughput charts from bench reports",
-			func() *flag.FlagSet { return plotFlagSet(new(plotFlags)) }, runPlot},
 		{"version", "print the commit, Go version and kernel sources hash of this binary", versionFlagSet, runVersion},
 	}
 }

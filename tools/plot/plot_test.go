@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,7 +20,7 @@ import (
 // syntheticReport is a bench report with made-up but plausible figures: a
 // fixed cost per batch, a cost per item, and a kernel that runs in waves.
 func syntheticReport(commit string, curves []string, exts, mappings []string, ipbs, batches []int) *benchReport {
-	rep := &benchReport{Date: "2026-11-21T13:23:05Z", Commit: commit, GoVersion: "go1.26.8", HostCores: 16,
+	rep := &benchReport{Date: "2026-11-21T13:23:05Z", Commit: commit, HostCores: 16,
 		Device: "0: NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB, 1980 MHz)", Driver: "13.0", Reps: 3, Chunk: 131072}
 	for ci, c := range curves {
 		scale := 1 + float64(ci)
@@ -42,8 +43,15 @@ func syntheticReport(commit string, curves []string, exts, mappings []string, ip
 			benchPeer{Curve: c, Name: "openssl speed -multi 16", OpsPerSec: 261437.3 / scale},
 			benchPeer{Curve: c, Name: "ecmul cpu backend (16 cores)", OpsPerSec: 115815.2 / scale, Batch: 65536})
 	}
-	setRatios(rep)
 	return rep
+}
+
+// cli runs the command with args and returns its exit status and outputs.
+func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
 }
 
 func writeReport(t *testing.T, path string, rep *benchReport) {
@@ -95,7 +103,7 @@ func TestPlot(t *testing.T) {
 	writeReport(t, b, syntheticReport("72199bed4fae09c182793e8f694c8dfc66f410b4", []string{"P-256", "secp256k1"},
 		[]string{"shenoy", "kawamura"}, []string{"block"}, []int{28}, []int{1, 1024, 131072}))
 	out := filepath.Join(dir, "plots")
-	code, stdout, stderr := cli(t, "", "plot", "--in", a+","+b, "--out", out)
+	code, stdout, stderr := cli(t, "--in", a+","+b, "--out", out)
 	require.Equal(t, exitOK, code, stderr)
 
 	var want []string
@@ -145,7 +153,7 @@ func TestPlotFormats(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "r.json")
 	writeReport(t, in, syntheticReport("abc", []string{"P-224"}, []string{"shenoy"}, []string{"warp"}, []int{8}, []int{1, 64}))
-	code, _, stderr := cli(t, "", "plot", "--in", in, "--out", dir, "--format", "svg")
+	code, _, stderr := cli(t, "--in", in, "--out", dir, "--format", "svg")
 	require.Equal(t, exitOK, code, stderr)
 	_, err := os.Stat(filepath.Join(dir, "latency-p224.svg"))
 	require.NoError(t, err)
@@ -163,7 +171,7 @@ func TestPlotGroups(t *testing.T) {
 	writeReport(t, a, syntheticReport("1111111aaaa", []string{"P-224"}, []string{"shenoy"}, []string{"warp"}, []int{8}, []int{1, 64}))
 	writeReport(t, b, syntheticReport("2222222bbbb", []string{"P-224"}, []string{"shenoy"}, []string{"warp"}, []int{8}, []int{1, 64}))
 	out := filepath.Join(dir, "out")
-	code, _, stderr := cli(t, "", "plot", "--in", a+","+b, "--out", out, "--format", "png")
+	code, _, stderr := cli(t, "--in", a+","+b, "--out", out, "--format", "png")
 	require.Equal(t, exitOK, code, stderr)
 	for _, name := range []string{"latency-p224-1111111-nvidia-h200-sm-90-132-sms-139-8-gib-1980-mhz.png",
 		"latency-p224-2222222-nvidia-h200-sm-90-132-sms-139-8-gib-1980-mhz.png"} {
@@ -181,15 +189,15 @@ func TestPlotErrors(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"plot"}, exitUsage},
-		{[]string{"plot", "--in", bad, "--format", "gif"}, exitUsage},
-		{[]string{"plot", "--in", bad, "extra"}, exitUsage},
-		{[]string{"plot", "--nope"}, exitUsage},
-		{[]string{"plot", "--in", filepath.Join(dir, "missing.json")}, exitFail},
-		{[]string{"plot", "--in", bad}, exitFail},
-		{[]string{"plot", "--in", empty}, exitFail},
+		{nil, exitUsage},
+		{[]string{"--in", bad, "--format", "gif"}, exitUsage},
+		{[]string{"--in", bad, "extra"}, exitUsage},
+		{[]string{"--nope"}, exitUsage},
+		{[]string{"--in", filepath.Join(dir, "missing.json")}, exitFail},
+		{[]string{"--in", bad}, exitFail},
+		{[]string{"--in", empty}, exitFail},
 	} {
-		code, out, errOut := cli(t, "", c.args...)
+		code, out, errOut := cli(t, c.args...)
 		require.Equal(t, c.code, code, "%q", c.args)
 		require.Empty(t, out, "%q", c.args)
 		require.NotEmpty(t, errOut, "%q", c.args)
@@ -260,4 +268,33 @@ func TestThroughputAxisTakesInThePeers(t *testing.T) {
 		require.Equal(t, 0.0, p.X.Min, "the x axis starts at the smallest batch (log2)")
 		require.Equal(t, 12.0, p.X.Max, "and ends at the largest")
 	}
+}
+
+// TestPlotReadsCommittedReports draws the charts of the newest P-224
+// report of ecmul bench kept in the repository's bench folder: the reader
+// takes the bench command's JSON as written.
+func TestPlotReadsCommittedReports(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "bench", "*", "*-p224.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, paths, "no report in bench/")
+	slices.Sort(paths)
+	in := paths[len(paths)-1]
+	rep, err := readReport(in)
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Results, in)
+	out := t.TempDir()
+	code, stdout, stderr := cli(t, "--in", in, "--out", out, "--format", "svg")
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stdout, "P-224")
+	checkSVG(t, filepath.Join(out, "latency-p224.svg"))
+	checkSVG(t, filepath.Join(out, "throughput-p224.svg"))
+}
+
+// TestPlotFormatNamesInAnyCase: --format takes its names in any case.
+func TestPlotFormatNamesInAnyCase(t *testing.T) {
+	_, paths, formats, code, ok := parsePlotFlags([]string{"--in", "r.json", "--format", "SVG,Png"}, new(bytes.Buffer))
+	require.True(t, ok)
+	require.Equal(t, exitOK, code)
+	require.Equal(t, []string{"r.json"}, paths)
+	require.Equal(t, []string{"svg", "png"}, formats)
 }

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,141 +20,6 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
-
-const plotHelp = `Usage: ecmul plot --in FILE.json[,FILE2.json...] [--out DIR] [flags]
-
-Draws charts from the JSON reports of "ecmul bench", as SVG and PNG files in
---out, for each curve of each device and commit found in the files:
-
-  latency-CURVE      latency of one batch versus batch size (log-log), end to
-                     end (solid) and kernel only (dashed), one line per
-                     variant (base extension, mapping, items per block); on
-                     P-224 the paper's GTX 285 figures are marked
-  throughput-CURVE   scalar multiplications per second versus batch size (log
-                     x), end to end and kernel only, with the CPU peers of the
-                     same run as horizontal lines, named in the legend
-  ipb-CURVE          latency versus items per block, the paper's Figure 1:
-                     end to end at the largest batch measured with several
-                     items per block, the kernel alone, and one block
-                     (batch = items per block) where measured; only when the
-                     data has several items per block
-
-With many variants the charts are split into panels, one per base extension
-and mapping, with a colour per number of items per block. The title names the
-device, the curve and the commit. A summary table (best figures per variant,
-as ratios to the best CPU peer) goes to standard output.
-
-Example:
-  ecmul bench --backend gpu --curve p224 --ipb 4,8 --json p224.json
-  ecmul plot --in p224.json --out plots
-
-Exit status: 0 on success, 1 when a report cannot be read or a chart cannot
-be written, 2 for usage errors.
-
-Flags:
-`
-
-// plotFlags are the settings of plot.
-type plotFlags struct {
-	in, out, formats string
-	paper            bool
-}
-
-func plotFlagSet(f *plotFlags) *flag.FlagSet {
-	fs := newFlagSet("plot", plotHelp)
-	fs.StringVar(&f.in, "in", "", "comma-separated JSON reports written by ecmul bench --json")
-	fs.StringVar(&f.out, "out", ".", "folder for the charts (created if missing)")
-	fs.StringVar(&f.formats, "format", "svg,png", "comma-separated output formats: svg, png")
-	fs.BoolVar(&f.paper, "paper", true, "mark the paper's GTX 285 figures on the P-224 latency chart")
-	return fs
-}
-
-// checkPlotFlags returns the reports and chart formats named.
-func checkPlotFlags(f *plotFlags) (paths, formats []string, err error) {
-	paths, formats = splitList(f.in), splitList(strings.ToLower(f.formats))
-	switch {
-	case len(paths) == 0:
-		return nil, nil, errors.New("--in is required")
-	case len(formats) == 0:
-		return nil, nil, errors.New("--format: empty list")
-	}
-	for _, f := range formats {
-		if f != "svg" && f != "png" {
-			return nil, nil, fmt.Errorf("--format: unknown format %q (svg or png)", f)
-		}
-	}
-	return paths, formats, nil
-}
-
-// runPlot is the plot command.
-func runPlot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	var opt plotFlags
-	if code, ok := parseFlags(plotFlagSet(&opt), args, stderr); !ok {
-		return code
-	}
-	paths, formats, err := checkPlotFlags(&opt)
-	if err != nil {
-		return report(stderr, "plot", exitUsage, err)
-	}
-	var reports []*benchReport
-	for _, p := range paths {
-		rep, err := readReport(p)
-		if err != nil {
-			return report(stderr, "plot", exitFail, err)
-		}
-		reports = append(reports, rep)
-	}
-	groups := groupReports(reports)
-	if len(groups) == 0 {
-		fmt.Fprintln(stderr, "ecmul plot: no results in the input")
-		return exitFail
-	}
-	if err := os.MkdirAll(opt.out, 0o755); err != nil {
-		return report(stderr, "plot", exitFail, err)
-	}
-	setPlotFonts()
-	for _, g := range groups {
-		figs := []struct {
-			stem string
-			fig  *figure
-		}{
-			{"latency-" + g.stem, latencyFigure(g, opt.paper)},
-			{"throughput-" + g.stem, throughputFigure(g)},
-			{"ipb-" + g.stem, ipbFigure(g)},
-		}
-		for _, f := range figs {
-			if f.fig == nil {
-				continue
-			}
-			for _, format := range formats {
-				name := filepath.Join(opt.out, f.stem+"."+format)
-				if err := f.fig.save(name, format); err != nil {
-					fmt.Fprintf(stderr, "ecmul plot: %s: %v\n", name, err)
-					return exitFail
-				}
-				fmt.Fprintf(stderr, "wrote %s\n", name)
-			}
-		}
-	}
-	printPlotSummary(stdout, groups)
-	return exitOK
-}
-
-// readReport reads one JSON report of ecmul bench.
-func readReport(path string) (*benchReport, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var rep benchReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if len(rep.Results) == 0 && len(rep.Peers) == 0 {
-		return nil, fmt.Errorf("%s: no results and no peers: not a report of ecmul bench", path)
-	}
-	return &rep, nil
-}
 
 // plotGroup is what one set of charts shows: one curve, measured on one
 // device at one commit, from one or more reports.
