@@ -131,7 +131,36 @@ type verifyChunk struct {
 // verifyRun runs the items of cfg through mult, checks them and reports
 // on stdout; it returns the exit status.
 func verifyRun(ctx context.Context, mult scalarMultFunc, cfg verifyConfig, stdout, stderr io.Writer) int {
-	c := cfg.curve
+	fmt.Fprintf(stdout, "verify curve=%s %s n=%d seed=%d chunk=%d references=%s\n",
+		cfg.curve.Name(), cfg.header, cfg.n, cfg.seed, cfg.chunk, referencesOf(cfg.curve))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	start := time.Now()
+	next := verifyChunks(ctx, mult, cfg)
+	prog := startProgress(stderr, "ecmul verify", func(done int64) float64 { return float64(done) / float64(cfg.n) })
+	var t verifyTally
+	var batchErr error
+	for lo := int64(0); lo < cfg.n && batchErr == nil; lo += int64(cfg.chunk) {
+		ch := next(lo)
+		t.engine += ch.engine
+		if ch.err != nil && len(ch.res) != len(ch.pts) {
+			batchErr = ch.err
+			break
+		}
+		mismatches, itemErrors := checkChunk(cfg.curve, ch, stdout)
+		t.mismatches += mismatches
+		t.itemErrors += itemErrors
+		t.items += int64(len(ch.pts))
+		prog.add(len(ch.pts))
+		batchErr = ch.err
+	}
+	cancel()
+	prog.finish()
+	return t.report(time.Since(start), batchErr, stdout, stderr)
+}
+
+// referencesOf lists the references verify checks c against.
+func referencesOf(c *curves.Curve) string {
 	refs := "crypto/elliptic"
 	switch c.Name() {
 	case curves.P256().Name():
@@ -139,13 +168,16 @@ func verifyRun(ctx context.Context, mult scalarMultFunc, cfg verifyConfig, stdou
 	case curves.Secp256k1().Name():
 		refs = "gnark-crypto"
 	}
-	refs += ",textbook"
-	fmt.Fprintf(stdout, "verify curve=%s %s n=%d seed=%d chunk=%d references=%s\n", c.Name(), cfg.header, cfg.n, cfg.seed, cfg.chunk, refs)
+	return refs + ",textbook"
+}
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	start := time.Now()
-	gen := newVerifyItems(c, cfg.seed)
+// verifyChunks returns the function that gives the chunk of items from lo
+// with mult's results: computed when asked for, or with cfg.overlap by a
+// goroutine one chunk ahead (asked for in order), so that the engine
+// computes the next chunk while this one is checked. The goroutine ends
+// with ctx.
+func verifyChunks(ctx context.Context, mult scalarMultFunc, cfg verifyConfig) func(lo int64) *verifyChunk {
+	gen := newVerifyItems(cfg.curve, cfg.seed)
 	compute := func(lo int64) *verifyChunk {
 		ch := &verifyChunk{lo: lo}
 		ch.pts, ch.ks = gen.items(lo, min(lo+int64(cfg.chunk), cfg.n))
@@ -154,70 +186,65 @@ func verifyRun(ctx context.Context, mult scalarMultFunc, cfg verifyConfig, stdou
 		ch.engine = time.Since(t0)
 		return ch
 	}
-	var chunks chan *verifyChunk
-	if cfg.overlap {
-		chunks = make(chan *verifyChunk, 1)
-		go func() {
-			for lo := int64(0); lo < cfg.n; lo += int64(cfg.chunk) {
-				select {
-				case chunks <- compute(lo):
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
+	if !cfg.overlap {
+		return compute
 	}
+	chunks := make(chan *verifyChunk, 1)
+	go func() {
+		for lo := int64(0); lo < cfg.n; lo += int64(cfg.chunk) {
+			select {
+			case chunks <- compute(lo):
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return func(int64) *verifyChunk { return <-chunks }
+}
 
-	prog := startProgress(stderr, "ecmul verify", func(done int64) float64 { return float64(done) / float64(cfg.n) })
-	var items, mismatches, itemErrors int64
-	var engine time.Duration
-	var batchErr error
-	for lo := int64(0); lo < cfg.n && batchErr == nil; lo += int64(cfg.chunk) {
-		var ch *verifyChunk
-		if cfg.overlap {
-			ch = <-chunks
-		} else {
-			ch = compute(lo)
-		}
-		engine += ch.engine
-		if ch.err != nil && len(ch.res) != len(ch.pts) {
-			batchErr = ch.err
-			break
-		}
-		reports := make([][]string, len(parts(len(ch.pts)))-1)
-		counts := make([][2]int64, len(reports))
-		each(len(ch.pts), func(p, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				if line, failed := checkItem(c, ch.lo+int64(i), ch.pts[i], ch.ks[i], &ch.res[i]); line != "" {
-					reports[p] = append(reports[p], line)
-					if failed {
-						counts[p][1]++
-					} else {
-						counts[p][0]++
-					}
+// checkChunk checks every item of ch on all cores, writes a line per
+// mismatch to w in the items' order, and returns the number of mismatches
+// of computed items and of items that failed in the engine.
+func checkChunk(c *curves.Curve, ch *verifyChunk, w io.Writer) (mismatches, itemErrors int64) {
+	reports := make([][]string, len(parts(len(ch.pts)))-1)
+	counts := make([][2]int64, len(reports))
+	each(len(ch.pts), func(p, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if line, failed := checkItem(c, ch.lo+int64(i), ch.pts[i], ch.ks[i], &ch.res[i]); line != "" {
+				reports[p] = append(reports[p], line)
+				if failed {
+					counts[p][1]++
+				} else {
+					counts[p][0]++
 				}
 			}
-		})
-		for p := range reports {
-			for _, l := range reports[p] {
-				fmt.Fprintln(stdout, l)
-			}
-			mismatches += counts[p][0]
-			itemErrors += counts[p][1]
 		}
-		items += int64(len(ch.pts))
-		prog.add(len(ch.pts))
-		batchErr = ch.err
+	})
+	for p := range reports {
+		for _, l := range reports[p] {
+			fmt.Fprintln(w, l)
+		}
+		mismatches += counts[p][0]
+		itemErrors += counts[p][1]
 	}
-	cancel()
-	prog.finish()
-	el := time.Since(start)
+	return mismatches, itemErrors
+}
+
+// verifyTally is what a run of verify found.
+type verifyTally struct {
+	items, mismatches, itemErrors int64
+	engine                        time.Duration // time in the engine
+}
+
+// report writes the summary line and the verdict, PASS or FAIL, to stdout
+// and a batch's error to stderr; it returns the exit status.
+func (t verifyTally) report(el time.Duration, batchErr error, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "items=%d mismatches=%d item_errors=%d seconds=%.3f engine_seconds=%.3f engine_op/s=%.0f reference_cores=%d\n",
-		items, mismatches, itemErrors, el.Seconds(), engine.Seconds(), float64(items)/max(engine.Seconds(), 1e-9), runtime.GOMAXPROCS(0))
+		t.items, t.mismatches, t.itemErrors, el.Seconds(), t.engine.Seconds(), float64(t.items)/max(t.engine.Seconds(), 1e-9), runtime.GOMAXPROCS(0))
 	if batchErr != nil {
 		report(stderr, "verify", exitFail, batchErr)
 	}
-	if batchErr != nil || mismatches > 0 || itemErrors > 0 {
+	if batchErr != nil || t.mismatches > 0 || t.itemErrors > 0 {
 		fmt.Fprintln(stdout, "FAIL")
 		return exitFail
 	}
