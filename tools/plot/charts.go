@@ -3,13 +3,11 @@ package main
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"math"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -936,42 +934,8 @@ func ipbFigure(g *plotGroup) *figure {
 		slices.SortFunc(xys, func(a, b plotter.XY) int { return int(math.Copysign(1, a.X-b.X)) })
 		return xys
 	}
-	kb := 0
-	for _, r := range g.results {
-		if r.Batch == batch && r.KernelBatch > 0 {
-			kb = r.KernelBatch
-		}
-	}
-	type panelSpec struct {
-		title string
-		pick  func(r benchResult) (float64, bool)
-	}
-	specs := []panelSpec{{
-		title: fmt.Sprintf("end to end, batch of %s items", groupDigits(batch)),
-		pick:  func(r benchResult) (float64, bool) { return r.LatencyMs, r.Batch == batch },
-	}}
-	if kb > 0 {
-		specs = append(specs, panelSpec{
-			title: fmt.Sprintf("kernel only, %s items resident", groupDigits(kb)),
-			pick:  func(r benchResult) (float64, bool) { return r.KernelMs, r.Batch == batch && r.KernelBatch == kb },
-		})
-	}
-	oneBlock := 0
-	for _, r := range g.results {
-		if r.ItemsPerBlock > 0 && r.Batch == r.ItemsPerBlock && r.KernelMs > 0 {
-			oneBlock++
-		}
-	}
-	if oneBlock > 1 {
-		specs = append(specs, panelSpec{
-			title: "one block: batch = items per block, kernel only",
-			pick: func(r benchResult) (float64, bool) {
-				return r.KernelMs, r.Batch == r.ItemsPerBlock && r.KernelBatch == r.Batch
-			},
-		})
-	}
 	var panels []*plot.Plot
-	for _, sp := range specs {
+	for _, sp := range ipbPanels(g, batch) {
 		p := newPanel(sp.title, "items per block", "latency (ms)")
 		p.X.Tick.Marker, p.Y.Tick.Marker = log2ValueTicks(ipbs), linearTicks{}
 		for _, fam := range fams {
@@ -984,6 +948,56 @@ func ipbFigure(g *plotGroup) *figure {
 		p.Y.Min, p.Y.Max = max(0, p.Y.Min-pad), p.Y.Max+pad
 		panels = append(panels, p)
 	}
+	return ipbLayout(g, panels, fams, styles)
+}
+
+// ipbPanel is a panel of the items-per-block chart: its title and the
+// latency it draws of a result, where the result belongs to it.
+type ipbPanel struct {
+	title string
+	pick  func(r benchResult) (float64, bool)
+}
+
+// ipbPanels lists the panels of the items-per-block chart: end to end at
+// batch, the kernel alone on that batch's launch where timed, and one
+// block (batch = items per block) where more than one was timed.
+func ipbPanels(g *plotGroup, batch int) []ipbPanel {
+	kb := 0
+	for _, r := range g.results {
+		if r.Batch == batch && r.KernelBatch > 0 {
+			kb = r.KernelBatch
+		}
+	}
+	specs := []ipbPanel{{
+		title: fmt.Sprintf("end to end, batch of %s items", groupDigits(batch)),
+		pick:  func(r benchResult) (float64, bool) { return r.LatencyMs, r.Batch == batch },
+	}}
+	if kb > 0 {
+		specs = append(specs, ipbPanel{
+			title: fmt.Sprintf("kernel only, %s items resident", groupDigits(kb)),
+			pick:  func(r benchResult) (float64, bool) { return r.KernelMs, r.Batch == batch && r.KernelBatch == kb },
+		})
+	}
+	oneBlock := 0
+	for _, r := range g.results {
+		if r.ItemsPerBlock > 0 && r.Batch == r.ItemsPerBlock && r.KernelMs > 0 {
+			oneBlock++
+		}
+	}
+	if oneBlock > 1 {
+		specs = append(specs, ipbPanel{
+			title: "one block: batch = items per block, kernel only",
+			pick: func(r benchResult) (float64, bool) {
+				return r.KernelMs, r.Batch == r.ItemsPerBlock && r.KernelBatch == r.Batch
+			},
+		})
+	}
+	return specs
+}
+
+// ipbLayout puts the items-per-block panels into a figure with its
+// legend (a line per family) and notes.
+func ipbLayout(g *plotGroup, panels []*plot.Plot, fams []plotVariant, styles map[plotVariant]style) *figure {
 	shareRange(panels, true, false)
 	for _, p := range panels {
 		p.X.Min, p.X.Max = p.X.Min-0.2, p.X.Max+0.2
@@ -1015,70 +1029,4 @@ func groupDigits(n int) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// printPlotSummary prints, per group, the peers and each variant's best
-// figures: latency of one item, best end-to-end and kernel throughput, and
-// those as ratios to the best peer.
-func printPlotSummary(w io.Writer, groups []*plotGroup) {
-	for i, g := range groups {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "%s  ·  %s\n", g.curve, g.subtitle())
-		best := 0.0
-		for _, p := range g.peers {
-			best = max(best, p.OpsPerSec)
-			fmt.Fprintf(w, "  peer: %-34s %10s op/s\n", p.Name, siOps(p.OpsPerSec))
-		}
-		tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "variant\t1 item ms\tkernel 1 item ms\tbest end-to-end op/s\tat batch\tvs best peer\tbest kernel op/s\tvs best peer\t\n")
-		type row struct {
-			v                   plotVariant
-			one, kone, e2e, ker float64
-			at                  int
-		}
-		var rows []row
-		for _, v := range g.variants() {
-			r := row{v: v}
-			for _, x := range g.series(v) {
-				if x.Batch == 1 {
-					r.one, r.kone = x.LatencyMs, x.KernelMs
-				}
-				if x.OpsPerSec > r.e2e {
-					r.e2e, r.at = x.OpsPerSec, x.Batch
-				}
-				r.ker = max(r.ker, x.KernelOps)
-			}
-			rows = append(rows, r)
-		}
-		slices.SortStableFunc(rows, func(a, b row) int { return int(math.Copysign(1, b.e2e-a.e2e)) })
-		num := func(v float64, f string) string {
-			if v <= 0 {
-				return "-"
-			}
-			return fmt.Sprintf(f, v)
-		}
-		kern := func(v float64) string {
-			if v <= 0 {
-				return "-"
-			}
-			return siOps(v)
-		}
-		ratio := func(v float64) string {
-			if v <= 0 || best <= 0 {
-				return "-"
-			}
-			return fmt.Sprintf("%.2fx", v/best)
-		}
-		for _, r := range rows {
-			name := r.v.label()
-			if name == "" {
-				name = r.v.backend
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t\n", name, num(r.one, "%.3f"), num(r.kone, "%.3f"),
-				siOps(r.e2e), r.at, ratio(r.e2e), kern(r.ker), ratio(r.ker))
-		}
-		tw.Flush()
-	}
 }
