@@ -613,6 +613,10 @@ func TestParseScalarHex(t *testing.T) {
 		{repeat("f", 128), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 512), big.NewInt(1)).String(), nil},
 		{repeat("0", 200) + "7", "7", nil},
 		{repeat("0", 4000) + "7", "", ecmul.ErrScalarTooLarge},
+		{"0x" + repeat("0", 511) + "7", "7", nil},
+		{"0x" + repeat("0", 512) + "7", "", ecmul.ErrScalarTooLarge},
+		{repeat("0", 300) + "1" + repeat("0", 128), "", ecmul.ErrScalarTooLarge},
+		{repeat("0", 300) + "g", "", ecmul.ErrScalarEncoding},
 	} {
 		k, err := ecmul.ParseScalarHex(tc.in)
 		if tc.err != nil {
@@ -622,6 +626,21 @@ func TestParseScalarHex(t *testing.T) {
 		}
 		require.NoError(t, err, "%.40q", tc.in)
 		require.Equal(t, tc.want, k.String(), "%.40q", tc.in)
+	}
+}
+
+// TestParseScalarHexMessages: the errors say what is wrong in one unit:
+// characters for a text too long, bits for a value too large, and the
+// offset of a bad character.
+func TestParseScalarHexMessages(t *testing.T) {
+	for in, want := range map[string]string{
+		repeat("0", 513):       "scalar of 513 hex characters, more than 512",
+		"1" + repeat("0", 128): "scalar exceeds 512 bits",
+		"0x12g4":               "scalar is not hexadecimal: invalid character at offset 4",
+		"0x":                   "scalar is not hexadecimal: no digits",
+	} {
+		_, err := ecmul.ParseScalarHex(in)
+		require.EqualError(t, err, want, "%.40q", in)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	"github.com/rnsec/ecmul/internal/hexcode"
 )
 
 // ErrScalarEncoding reports a scalar that is not hexadecimal.
@@ -12,29 +14,40 @@ var ErrScalarEncoding = errors.New("scalar is not hexadecimal")
 
 // maxScalarHex bounds the text of a scalar, leading zeros included, so that
 // a huge input is refused before anything of its size is allocated.
-const maxScalarHex = 4 * MaxScalarBits / 4
+const maxScalarHex = MaxScalarBits
 
 // ParseScalarHex parses a non-negative scalar written in hexadecimal (any
-// case, an optional 0x prefix, leading zeros allowed) of at most 512 bits.
+// case, an optional 0x prefix, leading zeros allowed, at most 512
+// characters after the prefix) of at most 512 bits. The digits are decoded
+// in words, without a branch on a digit (package hexcode); the *big.Int it
+// returns is not constant time to use.
 func ParseScalarHex(s string) (*big.Int, error) {
-	digits := s
-	if len(digits) >= 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') {
-		digits = digits[2:]
-	}
+	digits := hexcode.TrimPrefix([]byte(s))
 	if len(digits) > maxScalarHex {
-		return nil, fmt.Errorf("%w: %d digits, more than %d", ErrScalarTooLarge, len(digits), maxScalarHex)
+		return nil, scalarTooLong(len(digits))
 	}
-	if digits == "" {
+	if len(digits) == 0 {
 		return nil, fmt.Errorf("%w: no digits", ErrScalarEncoding)
 	}
-	if i := strings.IndexFunc(digits, func(r rune) bool {
-		return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F')
-	}); i >= 0 {
-		return nil, fmt.Errorf("%w: invalid character at offset %d", ErrScalarEncoding, len(s)-len(digits)+i)
-	}
-	k, _ := new(big.Int).SetString(digits, 16)
-	if k.BitLen() > MaxScalarBits {
+	var buf [MaxScalarBits / 8]byte
+	if !hexcode.DecodePadded(buf[:], digits, maxScalarHex) {
+		at := len(s) - len(digits)
+		if i := strings.IndexFunc(s[at:], func(r rune) bool {
+			return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F')
+		}); i >= 0 {
+			return nil, fmt.Errorf("%w: invalid character at offset %d", ErrScalarEncoding, at+i)
+		}
 		return nil, ErrScalarTooLarge
 	}
-	return k, nil
+	return new(big.Int).SetBytes(buf[:]), nil
 }
+
+// scalarTooLong is ErrScalarTooLarge for a text of that many characters,
+// said in characters.
+type scalarTooLong int
+
+func (n scalarTooLong) Error() string {
+	return fmt.Sprintf("scalar of %d hex characters, more than %d", int(n), maxScalarHex)
+}
+
+func (scalarTooLong) Is(target error) bool { return target == ErrScalarTooLarge }

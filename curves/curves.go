@@ -31,7 +31,8 @@ type Curve struct {
 	gx, gy  *big.Int // generator
 	byteLen int      // length of a field element in bytes (28 or 32)
 
-	eq *fp.Equation // the curve equation in fast field arithmetic; nil: use math/big
+	eq    *fp.Equation // the curve equation in fast field arithmetic; nil: use math/big
+	order *fp.Field    // arithmetic mod n: ReduceScalar
 }
 
 // Name returns the curve's name: "P-224", "P-256" or "secp256k1".
@@ -77,7 +78,32 @@ func init() {
 			panic("curves: " + c.name + ": " + err.Error())
 		}
 		c.eq = fp.NewEquation(f, c.a, c.b)
+		if c.order, err = fp.New(c.n); err != nil {
+			panic("curves: " + c.name + ": " + err.Error())
+		}
 	}
+}
+
+// MaxScalarBytes is the longest scalar ReduceScalar takes: 512 bits.
+const MaxScalarBytes = fp.MaxWideBytes
+
+// ReduceScalar writes k mod n into dst, big-endian, ByteLen bytes, for a
+// big-endian k of at most MaxScalarBytes bytes, in time that depends on
+// len(k) only: no branch on k's value and no address that depends on it.
+// It returns an error, and writes nothing, for other lengths.
+func (c *Curve) ReduceScalar(dst, k []byte) error {
+	switch {
+	case c.order == nil:
+		return c.errorf(ErrUnsupported, "no scalar arithmetic for this curve")
+	case len(dst) != c.byteLen:
+		return c.errorf(ErrScalar, "the reduced scalar takes %d bytes, not %d", c.byteLen, len(dst))
+	case len(k) > MaxScalarBytes:
+		return c.errorf(ErrScalar, "scalar of %d bytes, more than %d", len(k), MaxScalarBytes)
+	}
+	var z fp.Element
+	c.order.SetWideBytes(&z, k)
+	c.order.PutBytes(dst, &z)
+	return nil
 }
 
 // Point is an affine point. The point at infinity has no affine coordinates

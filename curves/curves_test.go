@@ -230,3 +230,25 @@ func TestParseHexCoordinate(t *testing.T) {
 		})
 	}
 }
+
+// TestReduceScalar: k mod n for scalars of every length up to 64 bytes, on
+// every curve; wrong lengths are errors, not panics.
+func TestReduceScalar(t *testing.T) {
+	rng := newRNG(64)
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			L := c.ByteLen()
+			for n := 0; n <= curves.MaxScalarBytes; n++ {
+				top := new(big.Int).Lsh(big.NewInt(1), uint(8*n))
+				for _, k := range []*big.Int{new(big.Int).Sub(top, big.NewInt(1)), randBelow(rng, top), new(big.Int).Mod(c.N(), top)} {
+					dst := make([]byte, L)
+					require.NoError(t, c.ReduceScalar(dst, k.FillBytes(make([]byte, n))))
+					require.Equal(t, new(big.Int).Mod(k, c.N()).FillBytes(make([]byte, L)), dst, "k = %x", k)
+				}
+			}
+			require.ErrorIs(t, c.ReduceScalar(make([]byte, L-1), []byte{1}), curves.ErrScalar)
+			require.ErrorIs(t, c.ReduceScalar(make([]byte, L), make([]byte, curves.MaxScalarBytes+1)), curves.ErrScalar)
+			require.ErrorIs(t, new(curves.Curve).ReduceScalar(make([]byte, 0), nil), curves.ErrUnsupported)
+		})
+	}
+}

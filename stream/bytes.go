@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/internal/hexcode"
 )
 
@@ -64,10 +65,12 @@ func resize(b []byte, n int) []byte {
 }
 
 // parseInto reads one hex line or raw record into a scalar of L bytes and
-// an uncompressed SEC1 point. A hex line of plain fields is decoded in
-// place; anything else (a 0x prefix, more digits than L bytes, a scalar
-// reduced mod n, an error) takes the *big.Int parser, whose messages the
-// other formats share.
+// an uncompressed SEC1 point. A hex line's scalar, in every spelling the
+// format accepts (a 0x prefix, leading zeros, up to 128 digits), is decoded
+// and reduced mod n without a branch or an address that depends on its
+// digits (decodeScalar); its coordinates are public, and take the
+// *big.Int parser when they are not plain fields of at most 2L digits.
+// The errors are the *big.Int parser's, which the other formats share.
 func (cd *codec) parseInto(scalar, point, text []byte) error {
 	L := cd.c.ByteLen()
 	point[0] = 4
@@ -80,7 +83,7 @@ func (cd *codec) parseInto(scalar, point, text []byte) error {
 		return nil
 	}
 	decode := func(f [3][]byte) bool {
-		return hexcode.DecodeInto(scalar, f[0]) && hexcode.DecodeInto(point[1:1+L], f[1]) && hexcode.DecodeInto(point[1+L:], f[2])
+		return cd.decodeScalar(scalar, f[0]) && hexcode.DecodeInto(point[1:1+L], f[1]) && hexcode.DecodeInto(point[1+L:], f[2])
 	}
 	if f, ok := paddedFields(text, L); ok && decode(f) {
 		return nil
@@ -88,21 +91,56 @@ func (cd *codec) parseInto(scalar, point, text []byte) error {
 	if f, ok := spaceFields(text); ok && decode(f) {
 		return nil
 	}
-	if f, ok := threeFields(text); ok && decode(f) {
-		return nil
+	f, ok := threeFields(text)
+	if !ok {
+		return cd.parseError(text) // the field count's
 	}
-	p, k, err := cd.parse(string(text))
-	if err != nil {
-		return err
+	if !cd.decodeScalar(scalar, f[0]) {
+		if _, err := ecmul.ParseScalarHex(string(f[0])); err != nil {
+			return err
+		}
+		return cd.parseError(text)
 	}
-	if k.BitLen() > 8*L {
-		k = new(big.Int).Mod(k, cd.c.N())
+	for j, name := range [2]string{"x", "y"} {
+		dst := point[1+j*L : 1+(j+1)*L]
+		if hexcode.DecodeInto(dst, f[1+j]) {
+			continue
+		}
+		v, err := cd.c.ParseHexCoordinate(string(f[1+j]))
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		v.FillBytes(dst) // below p
 	}
-	k.FillBytes(scalar)
-	p.X.FillBytes(point[1 : 1+L])
-	p.Y.FillBytes(point[1+L:])
 	return nil
 }
+
+// parseError is the *big.Int parser's error for a line parseInto refuses.
+func (cd *codec) parseError(text []byte) error {
+	if _, _, err := cd.parse(string(text)); err != nil {
+		return err
+	}
+	return fmt.Errorf("a line the hex parser reads but the bytes path does not: %q", text)
+}
+
+// decodeScalar decodes a hex scalar field, in any spelling ParseScalarHex
+// accepts (an optional 0x or 0X prefix, leading zeros, up to 512 bits),
+// into L bytes, reduced mod n when it has more than 2L digits, and reports
+// whether it is such a field. Whether there is a prefix is found without a
+// branch on the digits; after it, only the field's length and whether it
+// is hex decide a branch (package hexcode, curves.Curve.ReduceScalar).
+func (cd *codec) decodeScalar(dst, field []byte) bool {
+	digits := hexcode.TrimPrefix(field)
+	if len(digits) <= 2*len(dst) {
+		return hexcode.DecodeInto(dst, digits)
+	}
+	var wide [curves.MaxScalarBytes]byte
+	return hexcode.DecodePadded(wide[:], digits, maxScalarText) && cd.c.ReduceScalar(dst, wide[:]) == nil
+}
+
+// maxScalarText is the longest scalar field ParseScalarHex reads after
+// its prefix: 512 characters, leading zeros included.
+const maxScalarText = ecmul.MaxScalarBits
 
 // paddedFields splits the line gen writes, three fields of 2·L digits and
 // two single spaces, by its length alone. A space or tab inside a field it

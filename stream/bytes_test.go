@@ -10,13 +10,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/internal/hexcode"
 )
 
 // TestParseIntoMatchesBigParser: the bytes path's decoding of hex lines
-// gives the bytes the *big.Int parser's values encode (the scalar reduced
-// mod n when it is longer than the field), and fails exactly where that
+// gives the bytes the *big.Int parser's values encode (the scalar the same
+// mod n, reduced when it has more digits than the field), and fails exactly where that
 // parser fails, on lines of every shape: odd digit counts, leading zeros,
 // 0x prefixes, upper case, tabs, long scalars, bad digits, wrong field
 // counts, coordinates of more than L bytes.
@@ -60,12 +61,44 @@ func TestParseIntoMatchesBigParser(t *testing.T) {
 				continue
 			}
 			require.NoError(t, err, "%s: %q", c.Name(), line)
-			kk := new(big.Int).Set(k)
-			if kk.BitLen() > 8*L {
-				kk.Mod(kk, c.N())
-			}
-			require.Equal(t, kk.FillBytes(make([]byte, L)), sc, "%s: %q scalar", c.Name(), line)
+			// the same scalar mod n (reduced here when it has more than 2L digits)
+			got := new(big.Int).Mod(new(big.Int).SetBytes(sc), c.N())
+			require.Zero(t, got.Cmp(new(big.Int).Mod(k, c.N())), "%s: %q scalar", c.Name(), line)
 			require.Equal(t, c.EncodeSEC1(p, false), pt, "%s: %q point", c.Name(), line)
+		}
+	}
+}
+
+// TestParseIntoScalarSpellings: every spelling of a scalar that the hex
+// format accepts (a 0x or 0X prefix, leading zeros, more than 2L digits up
+// to 128, a value of n or more) is decoded and reduced in fixed-width
+// words, never through math/big: parseInto allocates nothing for it, and
+// gives the *big.Int parser's value mod n. A point field with a prefix
+// takes the *big.Int parser, its scalar still decoded in words.
+func TestParseIntoScalarSpellings(t *testing.T) {
+	rng := rand.New(rand.NewSource(24))
+	for _, c := range curves.All() {
+		cd := &codec{c: c, format: Hex}
+		L := c.ByteLen()
+		g := c.Generator()
+		x, y := fmt.Sprintf("%0*x", 2*L, g.X), fmt.Sprintf("%0*x", 2*L, g.Y)
+		wide := new(big.Int).Rand(rng, new(big.Int).Lsh(big.NewInt(1), 512))
+		for _, k := range []string{
+			"0x" + fmt.Sprintf("%0*x", 2*L, c.N()), "0X1", "0x0",
+			strings.Repeat("0", 2*L) + "5", fmt.Sprintf("%0128x", wide), fmt.Sprintf("0x%0128x", wide),
+			strings.Repeat("f", 128), strings.Repeat("F", 2*L+1),
+			strings.Repeat("0", 300) + "ab", "0x" + strings.Repeat("0", 400) + fmt.Sprintf("%0112x", new(big.Int).Rsh(wide, 64)),
+		} {
+			line := []byte(k + " " + x + " " + y)
+			sc, pt := make([]byte, L), make([]byte, 1+2*L)
+			require.NoError(t, cd.parseInto(sc, pt, line), "%s: %s", c.Name(), k)
+			want, err := ecmul.ParseScalarHex(k)
+			require.NoError(t, err)
+			got := new(big.Int).Mod(new(big.Int).SetBytes(sc), c.N())
+			require.Zero(t, got.Cmp(new(big.Int).Mod(want, c.N())), "%s: %s", c.Name(), k)
+			require.Equal(t, c.EncodeSEC1(g, false), pt)
+			allocs := testing.AllocsPerRun(20, func() { _ = cd.parseInto(sc, pt, line) })
+			require.Zero(t, allocs, "%s: scalar %s goes through math/big", c.Name(), k)
 		}
 	}
 }

@@ -51,3 +51,25 @@ func (f *Field) SetBytes(z *Element, b []byte) bool {
 func (f *Field) PutBytes(dst []byte, z *Element) {
 	PutLimbs(dst, f.FromMont(z))
 }
+
+// MaxWideBytes is the longest value SetWideBytes reduces.
+const MaxWideBytes = 16 * Limbs
+
+// SetWideBytes sets z to the Montgomery form of the big-endian value b mod
+// p, for b of at most MaxWideBytes bytes (it reports false, z unset, for a
+// longer b): b = hi·2^256 + lo becomes hi·R·R + lo·R, in time that depends
+// on len(b) only, with no branch on the value and no address that depends
+// on it.
+func (f *Field) SetWideBytes(z *Element, b []byte) bool {
+	if len(b) > MaxWideBytes {
+		return false
+	}
+	var buf [MaxWideBytes]byte
+	copy(buf[len(buf)-len(b):], b)
+	var hi, lo Element
+	f.SetLimbs(&hi, LimbsFromBytes(buf[:8*Limbs])) // hi·R
+	f.Mul(&hi, &hi, &f.r2)                         // (hi·2^256)·R
+	f.SetLimbs(&lo, LimbsFromBytes(buf[8*Limbs:])) // lo·R
+	f.Add(z, &hi, &lo)
+	return true
+}

@@ -75,3 +75,42 @@ func toBig(l [Limbs]uint64) *big.Int {
 	}
 	return v
 }
+
+// TestSetWideBytes: values of every length up to 64 bytes, the largest
+// included, reduce to math/big's value mod p, for the primes p and orders n
+// of P-224 and P-256; a longer one is refused.
+func TestSetWideBytes(t *testing.T) {
+	rng := rand.New(rand.NewSource(64))
+	for _, h := range []string{
+		"ffffffffffffffffffffffffffffffff000000000000000000000001",
+		"ffffffffffffffffffffffffffff16a2e0b8f03e13dd29455c5c2a3d",
+		"ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
+		"ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551",
+	} {
+		m, _ := new(big.Int).SetString(h, 16)
+		f, err := New(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 0; n <= MaxWideBytes; n++ {
+			r := make([]byte, n)
+			rng.Read(r)
+			for _, b := range [][]byte{bytes.Repeat([]byte{0xff}, n), r} {
+				var z Element
+				if !f.SetWideBytes(&z, b) {
+					t.Fatalf("%d bytes refused", n)
+				}
+				want := new(big.Int).Mod(new(big.Int).SetBytes(b), m).FillBytes(make([]byte, 32))
+				got := make([]byte, 32)
+				f.PutBytes(got, &z)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%x mod %s: got %x, want %x", b, h, got, want)
+				}
+			}
+		}
+		var z Element
+		if f.SetWideBytes(&z, make([]byte, MaxWideBytes+1)) {
+			t.Fatal("65 bytes accepted")
+		}
+	}
+}

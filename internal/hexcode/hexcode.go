@@ -7,6 +7,7 @@
 package hexcode
 
 import (
+	"crypto/subtle"
 	"encoding/binary"
 	"slices"
 )
@@ -48,6 +49,39 @@ func DecodeInto(dst, field []byte) bool {
 	}
 	clear(dst[:at])
 	return bad&(0x80*ones) == 0
+}
+
+// TrimPrefix returns field without a leading 0x or 0X. Whether there is
+// one is found without a branch on the field's bytes: "x" is no hex digit,
+// so a prefix is a matter of spelling, not of the value.
+func TrimPrefix(field []byte) []byte {
+	if len(field) < 2 {
+		return field
+	}
+	prefix := subtle.ConstantTimeByteEq(field[0], '0') & subtle.ConstantTimeByteEq(field[1]|0x20, 'x')
+	return field[2*prefix:]
+}
+
+// DecodePadded is DecodeInto for a field that may also carry leading zeros
+// beyond 2·len(dst) digits, up to maxLen characters in all: it reports
+// false for a field of more than maxLen characters, or whose value does
+// not fit dst. The zeros are checked by an OR over them, not a branch per
+// character.
+func DecodePadded(dst, field []byte, maxLen int) bool {
+	if len(field) > maxLen {
+		return false
+	}
+	if n := len(field) - 2*len(dst); n > 0 {
+		var nonzero byte
+		for _, ch := range field[:n] {
+			nonzero |= ch ^ '0'
+		}
+		if nonzero != 0 {
+			return false
+		}
+		field = field[n:]
+	}
+	return DecodeInto(dst, field)
 }
 
 // notHex has the top bit of each byte of x that is not a hex digit set.

@@ -69,3 +69,41 @@ func TestAppend(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimPrefix: 0x and 0X go, nothing else does.
+func TestTrimPrefix(t *testing.T) {
+	for in, want := range map[string]string{
+		"0x12": "12", "0X": "", "0xx": "x", "00x1": "00x1", "x0": "x0", "0": "0", "": "", "0y1": "0y1", "1x": "1x", "0\x78": "",
+	} {
+		if got := string(TrimPrefix([]byte(in))); got != want {
+			t.Errorf("TrimPrefix(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestDecodePadded: leading zeros beyond the destination's digits are
+// accepted up to the length limit, a non-zero or non-hex character among
+// them is refused, and the rest decodes as DecodeInto does.
+func TestDecodePadded(t *testing.T) {
+	dst := make([]byte, 2)
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want []byte // nil: refused
+	}{
+		{"abcd", 8, []byte{0xab, 0xcd}},
+		{"0000abcd", 8, []byte{0xab, 0xcd}},
+		{"00000abcd", 8, nil},
+		{"0001abcd", 8, nil},
+		{"000gabcd", 8, nil},
+		{"00 0abcd", 8, nil},
+		{"000abcdx", 8, nil},
+		{"1", 8, []byte{0, 1}},
+		{"", 8, nil},
+	} {
+		ok := DecodePadded(dst, []byte(tc.in), tc.max)
+		if ok != (tc.want != nil) || ok && !bytes.Equal(dst, tc.want) {
+			t.Errorf("DecodePadded(%q, %d) = %v, %x; want %x", tc.in, tc.max, ok, dst, tc.want)
+		}
+	}
+}
