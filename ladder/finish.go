@@ -84,7 +84,10 @@ const (
 // items[k]'s outputs are column cols[k] (or k) of a batch of stride items,
 // and its result goes to emit(k, outcome, xy), xy the affine point x‖y
 // big-endian, ByteLen bytes each, when outcome is OutPoint (xy is valid
-// only during the call). Nothing is allocated per item.
+// only during the call; for OutInfinity it holds bytes of the same length
+// that mean nothing, so that the caller can select without a branch; for
+// OutFailed it is nil). Nothing is allocated per item, and every item
+// takes the same steps whatever its outcome, a failed check apart.
 func (su *Setup) FinishItems(items []Item, out []uint32, stride int, cols []int, emit func(k int, o Outcome, xy []byte)) {
 	h := su.host
 	scr := h.scratch(len(items) * su.OutputCount())
@@ -101,7 +104,6 @@ type finishScratch struct {
 	pr    []fp.Element // the outputs of each item, item after item
 	coZ   []coZScratch
 	paper []affineScratch
-	idx   []int
 
 	blockTot, blockInv []fp.Element // ChunkFinish: per block, its product of denominators, then its inverse
 }
@@ -131,13 +133,14 @@ type bytesOut struct {
 	emit func(k int, o Outcome, xy []byte)
 }
 
-func (b *bytesOut) point(i int, x, y fp.Element) {
+// result writes the point's bytes whether or not it stands for the point
+// at infinity, and picks the outcome by a mask.
+func (b *bytesOut) result(i int, x, y fp.Element, inf uint64) {
 	xy := b.buf[:2*b.size]
 	b.f.PutBytes(xy[:b.size], &x)
 	b.f.PutBytes(xy[b.size:], &y)
-	b.emit(i, OutPoint, xy)
+	b.emit(i, Outcome(inf&uint64(OutInfinity)), xy)
 }
-func (b *bytesOut) infinity(i int)      { b.emit(i, OutInfinity, nil) }
 func (b *bytesOut) fail(i int, _ error) { b.emit(i, OutFailed, nil) }
 
 // affineBases supplies the affine conversion with item i's base, in
@@ -148,21 +151,23 @@ type affineBases interface {
 }
 
 // affineSink receives each item's result: a point already checked to be on
-// the curve, the point at infinity, or an error.
+// the curve, standing for itself or, where the mask inf is all ones, for
+// the point at infinity; or an error.
 type affineSink interface {
-	point(i int, x, y fp.Element)
-	infinity(i int)
+	result(i int, x, y fp.Element, inf uint64)
 	fail(i int, err error)
 }
 
 // emit checks that (x, y) is on the curve and not (0, 0), as
-// Curve.Validate does, and hands it to out, or ErrResultCheck.
-func emit(h *hostField, out affineSink, i int, x, y *fp.Element) {
-	if !h.eq.Holds(x, y) || x.IsZero() && y.IsZero() {
+// Curve.Validate does, and hands it to out, or ErrResultCheck. An item
+// whose result is the point at infinity (inf all ones) comes with the base
+// in (x, y), so that it takes the same steps as any other.
+func emit(h *hostField, out affineSink, i int, x, y *fp.Element, inf uint64) {
+	if !h.eq.Holds(x, y) || zeroMask(x)&zeroMask(y) != 0 { // a fault
 		out.fail(i, ErrResultCheck)
 		return
 	}
-	out.point(i, *x, *y)
+	out.result(i, *x, *y, inf)
 }
 
 // affine turns the outputs into affine points: pr holds the outputs of each
@@ -173,8 +178,8 @@ func (su *Setup) affine(h *hostField, count int, in affineBases, scr *finishScra
 		su.affineCoZ(h, count, in, scr.pr, scr.coZ, out)
 		return
 	}
-	scr.paper, scr.idx = slices.Grow(scr.paper[:0], count), slices.Grow(scr.idx[:0], count)
-	su.affinePaper(h, count, in, scr.pr, scr.paper, scr.idx, out)
+	scr.paper = slices.Grow(scr.paper[:0], count)[:count]
+	su.affinePaper(h, count, in, scr.pr, scr.paper, out)
 }
 
 // The co-Z ladder's outputs, in the order of its Schedule.Out (NewSchedule)
@@ -244,19 +249,18 @@ func coZEmit(h *hostField, in affineBases, pr []fp.Element, sc []coZScratch, lo,
 		f.Mul(&x, &o[coZXNum], &invDen)
 		f.Mul(&y, &o[coZYNum], &invDen)
 		f.Mul(&y, &y, &yg)
-		// −G for k ≡ −1, selected by a mask
+		// −G for k ≡ −1, and the base for k ≡ 0 (whose result is the
+		// point at infinity), selected by masks
 		var negY fp.Element
 		f.Neg(&negY, &yg)
-		neg := fixedMask(in.fixed(i)^FixedNegBase) ^ ^uint64(0) // all ones for FixedNegBase
+		neg := fixedMask(in.fixed(i)^FixedNegBase) ^ ^uint64(0)  // all ones for FixedNegBase
+		inf := fixedMask(in.fixed(i)^FixedInfinity) ^ ^uint64(0) // all ones for FixedInfinity
+		sel := neg | inf
 		for l := range x {
-			x[l] = xg[l]&neg | x[l]&^neg
-			y[l] = negY[l]&neg | y[l]&^neg
+			x[l] = xg[l]&sel | x[l]&^sel
+			y[l] = negY[l]&neg | yg[l]&inf | y[l]&^sel
 		}
-		if in.fixed(i) == FixedInfinity {
-			out.infinity(i) // the result says so itself
-			continue
-		}
-		emit(h, out, i, &x, &y)
+		emit(h, out, i, &x, &y, inf)
 	}
 }
 
@@ -275,10 +279,11 @@ func fixedMask(f Fixed) uint64 {
 // affineScratch is one item's state between the two passes of the batched
 // inversion of affinePaper.
 type affineScratch struct {
-	xg, yg fp.Element // the base, Montgomery form
-	w      fp.Element // Z_P·Z_Q
-	d      fp.Element // 2·y_G·Z_P·Z_Q, the value inverted
-	pre    fp.Element // product of the d of the items before this one
+	xg, yg   fp.Element // the base, Montgomery form
+	w        fp.Element // Z_P·Z_Q
+	d        fp.Element // 2·y_G·Z_P·Z_Q, the value inverted, or one where that is zero
+	pre      fp.Element // product of the d of the items before this one
+	inf, neg uint64     // all ones where Z_P = 0 (the point at infinity), where Z_Q = 0 and Z_P ≠ 0 (−G)
 }
 
 // affinePaper finishes the x-only ladder, recovering y from x_P, x_Q and
@@ -286,50 +291,42 @@ type affineScratch struct {
 //
 //	y_P = ((x_P·x_G + a)(x_P + x_G) + 2b − (x_P − x_G)²·x_Q) / (2·y_G).
 //
-// Z_P = 0 is the point at infinity; Z_Q = 0 means P = −G.
+// Z_P = 0 is the point at infinity (k ≡ 0); Z_Q = 0 means P = −G (k ≡ −1).
 //
 // pr holds X_P, Z_P, X_Q, Z_Q of each item in Montgomery form; Montgomery's
 // trick does the inversions, and the on-curve check y² = x(x² + a) + b,
-// (x, y) ≠ (0, 0), is done in the field.
-func (su *Setup) affinePaper(h *hostField, count int, in affineBases, pr []fp.Element, sc []affineScratch, idx []int, out affineSink) {
+// (x, y) ≠ (0, 0), is done in the field. Every item runs the same field
+// operations whatever its outputs: a zero Z_P or Z_Q makes its denominator
+// one for the shared inversion, and its result, the base or −G, is selected
+// by masks. A base with y ≡ 0, which no point of these prime-order curves
+// has, fails the check.
+func (su *Setup) affinePaper(h *hostField, count int, in affineBases, pr []fp.Element, sc []affineScratch, out affineSink) {
 	f := h.f
 	acc := f.One()
+	one := f.One()
 	for i := range count {
+		s := &sc[i]
 		zp, zq := &pr[4*i+1], &pr[4*i+3]
-		xg, yg := in.base(i)
-		switch {
-		case zp.IsZero():
-			out.infinity(i)
-		case zq.IsZero():
-			// P = −G: rare
-			f.Neg(&yg, &yg)
-			emit(h, out, i, &xg, &yg)
-		default:
-			sc = append(sc, affineScratch{xg: xg, yg: yg})
-			s := &sc[len(sc)-1]
-			f.Mul(&s.w, zp, zq)
-			f.Double(&s.d, &s.yg)
-			f.Mul(&s.d, &s.d, &s.w)
-			if s.d.IsZero() { // y_G ≡ 0: nothing to invert
-				sc = sc[:len(sc)-1]
-				out.fail(i, ErrResultCheck)
-				continue
-			}
-			s.pre = acc
-			f.Mul(&acc, &acc, &s.d)
-			idx = append(idx, i)
+		s.xg, s.yg = in.base(i)
+		s.inf = zeroMask(zp)
+		s.neg = zeroMask(zq) &^ s.inf
+		f.Mul(&s.w, zp, zq)
+		f.Double(&s.d, &s.yg)
+		f.Mul(&s.d, &s.d, &s.w)
+		replace := zeroMask(&s.d)
+		for l := range s.d {
+			s.d[l] = one[l]&replace | s.d[l]&^replace
 		}
-	}
-	if len(idx) == 0 {
-		return
+		s.pre = acc
+		f.Mul(&acc, &acc, &s.d)
 	}
 	var inv fp.Element
-	f.Inverse(&inv, &acc) // 1/(d_0 … d_{m−1})
-	for k := len(idx) - 1; k >= 0; k-- {
-		i, s := idx[k], &sc[k]
-		var invD, u, xp, xq, yp, t, num, df fp.Element
-		f.Mul(&invD, &inv, &s.pre) // 1/d_k
-		f.Mul(&inv, &inv, &s.d)    // 1/(d_0 … d_{k−1})
+	f.Inverse(&inv, &acc) // 1/(d_0 … d_{count−1})
+	for i := count - 1; i >= 0; i-- {
+		s := &sc[i]
+		var invD, u, xp, xq, yp, t, num, df, negY fp.Element
+		f.Mul(&invD, &inv, &s.pre) // 1/d_i
+		f.Mul(&inv, &inv, &s.d)    // 1/(d_0 … d_{i−1})
 		// 1/(Z_P·Z_Q) = 2y_G/d; x_P = X_P·Z_Q/(Z_P·Z_Q), x_Q = X_Q·Z_P/(Z_P·Z_Q)
 		f.Double(&t, &s.yg)
 		f.Mul(&u, &t, &invD)
@@ -349,7 +346,19 @@ func (su *Setup) affinePaper(h *hostField, count int, in affineBases, pr []fp.El
 		f.Mul(&df, &df, &xq)
 		f.Sub(&num, &num, &df)
 		f.Mul(&yp, &num, &t)
-		emit(h, out, i, &xp, &yp)
+		// −G for k ≡ −1, and the base for k ≡ 0 (whose result is the
+		// point at infinity), selected by masks
+		f.Neg(&negY, &s.yg)
+		sel := s.inf | s.neg
+		for l := range xp {
+			xp[l] = s.xg[l]&sel | xp[l]&^sel
+			yp[l] = s.yg[l]&s.inf | negY[l]&s.neg | yp[l]&^sel
+		}
+		if s.yg.IsZero() { // the base, public: never for a valid point
+			out.fail(i, ErrResultCheck)
+			continue
+		}
+		emit(h, out, i, &xp, &yp, s.inf)
 	}
 }
 
@@ -379,13 +388,18 @@ func newAffineOut(h *hostField, count int) *affineOut {
 	return &affineOut{h: h, out: make([]Affine, count), errs: make([]error, count), res: newResults(count)}
 }
 
-func (a *affineOut) point(i int, x, y fp.Element) {
+// result stores the point, or marks the point at infinity: the *big.Int
+// results are not constant time anyway.
+func (a *affineOut) result(i int, x, y fp.Element, inf uint64) {
+	if inf != 0 {
+		a.out[i].Infinity = true
+		return
+	}
 	f, r := a.h.f, a.res
 	wx := r.words[2*i*fp.WordsPerElement:]
 	wy := wx[fp.WordsPerElement:]
 	a.out[i] = Affine{X: f.SetBigInt(&r.ints[2*i], &x, wx), Y: f.SetBigInt(&r.ints[2*i+1], &y, wy)}
 }
-func (a *affineOut) infinity(i int)        { a.out[i].Infinity = true }
 func (a *affineOut) fail(i int, err error) { a.errs[i] = err }
 
 // results is the big.Int storage of a batch's affine results: one backing
