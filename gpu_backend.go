@@ -48,7 +48,7 @@ const (
 // to about 8 items per SM (1,024 P-224 items: 0.47 against 0.59 ms) and
 // lost from about 30 (4,096 items: 1.15 against 0.89 ms,
 // bench/h200/2026-11-23-spread/); the kernel has become faster since
-// (README.md), and the crossing has not been measured again.
+// (docs/performance.md), and the crossing has not been measured again.
 const SmallChunkItemsPerSM = 8
 
 // ParseMapping reads a mapping's name: warp, block, tile or spread (any case).

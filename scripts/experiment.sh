@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark sweep behind the README's figures, on a GPU host that has the
+# The benchmark sweep behind docs/paper-figures.md, on a GPU host that has the
 # CUDA driver but no Go. Cross-build the binary first on a Go machine:
 #   make dev-binaries                  (writes .dev/ecmul)
 # then, from a copy of the repository with .dev/ on the GPU host:

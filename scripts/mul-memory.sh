@@ -14,8 +14,8 @@
 # gen writes raw records too, and records stand for lines (counted from the
 # output's size, the failed ones from the --stats line).
 #
-# Environment: ECMUL (.dev/ecmul), SEED (7), CEILING_MIB (the README's
-# ceiling: 300 for cpu, 600 for gpu), TMPDIR.
+# Environment: ECMUL (.dev/ecmul), SEED (7), CEILING_MIB (the
+# ceiling docs/cli.md states: 300 for cpu, 600 for gpu), TMPDIR.
 set -euo pipefail
 if (($# < 4)); then
   sed -n '2,3p' "$0" >&2

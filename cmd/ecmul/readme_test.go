@@ -105,11 +105,11 @@ func checkInvocation(t *testing.T, where string, args []string) {
 	require.Contains(t, out.String()+errOut.String(), "Usage: ecmul", "%s: %q", where, args)
 }
 
-// readmeSections returns the README's sh code lines (continuations joined,
-// prompts removed) by the "## `ecmul NAME`" section they are in, and each
-// section's text.
-func readmeSections(t *testing.T) (code map[string][]string, text map[string]string) {
-	b, err := os.ReadFile(filepath.Join(sourceDir(), "..", "..", "README.md"))
+// docSections returns the sh code lines (continuations joined, prompts
+// removed) of the Markdown file at path, relative to the repository root,
+// by the "## `ecmul NAME`" section they are in, and each section's text.
+func docSections(t *testing.T, path string) (code map[string][]string, text map[string]string) {
+	b, err := os.ReadFile(filepath.Join(sourceDir(), "..", "..", filepath.FromSlash(path)))
 	require.NoError(t, err)
 	code, text = map[string][]string{}, map[string]string{}
 	heading := regexp.MustCompile("^## `ecmul ([a-z]+)`")
@@ -139,22 +139,31 @@ func readmeSections(t *testing.T) (code map[string][]string, text map[string]str
 	return code, text
 }
 
-// TestREADMEExamples checks the README against the commands: every
-// command has a section with an example of it, every example's flags exist,
-// and every flag of mul, verify and gen is documented in its section.
-func TestREADMEExamples(t *testing.T) {
-	code, text := readmeSections(t)
-	registered := registeredFlags()
-	examples := 0
+// checkDocExamples checks every ecmul invocation in the sh examples of the
+// Markdown file at path and returns how many there are.
+func checkDocExamples(t *testing.T, path string) (examples int) {
+	t.Helper()
+	code, _ := docSections(t, path)
 	for section, lines := range code {
 		for _, l := range lines {
 			for _, args := range invocations(l) {
-				checkInvocation(t, "README "+section, args)
+				checkInvocation(t, path+" "+section, args)
 				examples++
 			}
 		}
 	}
-	require.Greater(t, examples, 10)
+	return examples
+}
+
+// TestCLIReferenceExamples checks the command reference, docs/cli.md,
+// against the commands: every command has a section with an example of
+// it, every example's flags exist, and every flag of mul, verify and gen
+// is documented in its section.
+func TestCLIReferenceExamples(t *testing.T) {
+	const ref = "docs/cli.md"
+	code, text := docSections(t, ref)
+	registered := registeredFlags()
+	require.Greater(t, checkDocExamples(t, ref), 10)
 	for _, c := range commands() {
 		found := false
 		for _, l := range code[c.name] {
@@ -162,13 +171,59 @@ func TestREADMEExamples(t *testing.T) {
 				found = found || args[0] == c.name
 			}
 		}
-		require.True(t, found, "README: no section \"## `ecmul %s`\" with an example of it", c.name)
+		require.True(t, found, "%s: no section \"## `ecmul %s`\" with an example of it", ref, c.name)
 	}
 	for _, name := range []string{"mul", "verify", "gen"} {
 		for _, f := range registered[name] {
-			require.Contains(t, text[name], "`--"+f+"`", "README: flag --%s of %s is not in its section", f, name)
+			require.Contains(t, text[name], "`--"+f+"`", "%s: flag --%s of %s is not in its section", ref, f, name)
 		}
 	}
+}
+
+// TestREADMEExamples checks the sh examples of README.md and of the other
+// documents in docs/: every ecmul invocation names a command and flags
+// that exist. The README opens with the two set-up commands.
+func TestREADMEExamples(t *testing.T) {
+	code, _ := docSections(t, "README.md")
+	require.Greater(t, checkDocExamples(t, "README.md"), 3)
+	require.GreaterOrEqual(t, len(code[""]), 2)
+	require.True(t, strings.HasPrefix(code[""][0], "go run ./cmd/ecmul mul --curve p224 < testdata/example-p224.txt"), "README's first command: %q", code[""][0])
+	require.True(t, strings.HasPrefix(code[""][1], "go test ./..."), "README's second command: %q", code[""][1])
+	docs, err := filepath.Glob(filepath.Join(sourceDir(), "..", "..", "docs", "*.md"))
+	require.NoError(t, err)
+	require.NotEmpty(t, docs)
+	for _, d := range docs {
+		checkDocExamples(t, "docs/"+filepath.Base(d))
+	}
+}
+
+// TestREADMEFirstOutput runs the README's first command on the cpu backend
+// and compares its output with the one the README shows: the first code
+// block that is neither sh nor Go.
+func TestREADMEFirstOutput(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(sourceDir(), "..", "..", "README.md"))
+	require.NoError(t, err)
+	var shown []string
+	inFence, inOutput := false, false
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "```") {
+			if inFence && inOutput {
+				break
+			}
+			inFence = !inFence
+			inOutput = inFence && strings.TrimSpace(l) == "```"
+			continue
+		}
+		if inOutput {
+			shown = append(shown, l)
+		}
+	}
+	require.NotEmpty(t, shown, "README: no output block")
+	input, err := os.ReadFile(filepath.Join(sourceDir(), "..", "..", "testdata", "example-p224.txt"))
+	require.NoError(t, err)
+	code, out, errOut := cli(t, string(input), "mul", "--curve", "p224", "--backend", "cpu")
+	require.Equal(t, exitOK, code, errOut)
+	require.Equal(t, out, strings.Join(shown, "\n")+"\n")
 }
 
 // TestHelpExamples runs the examples of the main help and of every
