@@ -12,112 +12,138 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/fp"
 	"github.com/rnsec/ecmul/rns"
 )
 
 // The timing tests below follow dudect (Reparaz, Balasch and Verbauwhede,
-// "Dude, is my code constant time?", DATE 2017): the code runs on inputs
-// of two classes in random order, each measurement is timed, the slowest
-// measurements of both classes together are cropped (preemptions, cache
-// misses of the runtime), and Welch's t-test compares the two classes'
-// means. Each measurement's input is first copied, untimed, into one
-// buffer that every measurement reads, so that the classes differ in their
-// values only, not in where their data lies (cache sets and aliasing of
-// addresses otherwise give the classes different times run by run). A |t|
-// above timingThreshold says the classes take measurably
-// different times. Load from other processes fattens the tails and can
-// push a single |t| of constant-time code above the threshold (up to 9 was
-// seen beside a parallel go test), so a pair of classes fails only when
-// timingTries measurements in a row all exceed it: a real leak does every
-// time.
+// "Dude, is my code constant time?", DATE 2017), with two changes that let
+// them see a branch, not only extra work:
+//
+//   - Before each timed run, the code runs once, untimed, on a third,
+//     random input: the branch predictor then expects what a random scalar
+//     does, and a branch that a special scalar takes the other way costs it
+//     a misprediction in every timed run. Without this, in random order, a
+//     branch whose two arms do the same work mispredicts as often for
+//     either class, and no mean differs.
+//   - The runs come in pairs, one of each class in random order, and the
+//     statistic is the paired t of the differences within pairs, so that
+//     drift of the machine's speed (frequency, other processes) cancels.
+//
+// Each run's input is first copied, untimed, into the one buffer every run
+// reads, so that the classes differ in their values and not in where their
+// data lies. Pairs with a run among the slowest tenth of all runs are
+// dropped (preemptions, interrupts). A single measurement decides: the
+// code fails when |t| reaches timingThreshold.
+//
+// Each test runs its positive control first, the measured code with one
+// secret-dependent branch put back in, and fails unless the control's |t|
+// reaches the threshold too.
+//
+// The threshold, and what was measured on the 2-core development machine
+// (go test -run 'ConstantTime' -count=20 ./ladder, idle):
+//   - the real code, over every class, curve, channel width and schedule,
+//     one measurement each per run: |t| at most 17;
+//   - the branch control: |t| between 60 and 140 in every run.
 
 const (
-	// timingSamples is the number of measurements per class.
-	timingSamples = 20000
-	// timingCrop keeps the fastest share of all measurements.
+	// scalarPairs and finishPairs are the numbers of pairs of timed runs
+	// per measurement of the scalar path (about 100 ns a run) and of the
+	// finish (a batch of 16: about 25 µs).
+	scalarPairs, finishPairs = 20000, 5000
+	// timingCrop keeps the fastest share of all runs.
 	timingCrop = 0.9
-	// timingThreshold is the |t| above which a test fails: dudect's bound
-	// for "definitely not constant time" is 10. The positive control below
-	// shows a leak of a few hundred nanoseconds scoring far above it.
+	// timingThreshold is the |t| from which a measurement says the classes
+	// take different times: dudect's bound for "definitely not constant
+	// time".
 	timingThreshold = 10
-	// timingTries is how many measurements in a row must exceed the
-	// threshold for a test to fail.
-	timingTries = 3
 )
 
-// requireSameTime runs measure (which returns Welch's t) until |t| is
-// below timingThreshold, at most timingTries times, and fails if it never
-// is.
-func requireSameTime(t *testing.T, name string, measure func() float64) {
-	t.Helper()
-	var seen []float64
-	for range timingTries {
-		tStat := measure()
-		seen = append(seen, tStat)
-		if math.Abs(tStat) < timingThreshold {
-			t.Logf("%s: t = %.2f", name, tStat)
-			return
-		}
+// pairedT returns the paired t of the differences d.
+func pairedT(d []float64) float64 {
+	var m, v float64
+	for _, e := range d {
+		m += e
 	}
-	t.Fatalf("%s: |t| above %d in %d measurements in a row: %.2f", name, timingThreshold, timingTries, seen)
+	m /= float64(len(d))
+	for _, e := range d {
+		v += (e - m) * (e - m)
+	}
+	v /= float64(len(d) - 1)
+	return m / math.Sqrt(v/float64(len(d)))
 }
 
-// welch returns Welch's t statistic of two samples.
-func welch(a, b []float64) float64 {
-	mv := func(x []float64) (m, v float64) {
-		for _, e := range x {
-			m += e
-		}
-		m /= float64(len(x))
-		for _, e := range x {
-			v += (e - m) * (e - m)
-		}
-		return m, v / float64(len(x)-1)
-	}
-	ma, va := mv(a)
-	mb, vb := mv(b)
-	return (ma - mb) / math.Sqrt(va/float64(len(a))+vb/float64(len(b)))
-}
+// trainClass is the class of the training inputs of timeClasses' set.
+const trainClass = 2
 
-// timeClasses times run timingSamples times for each class in random order,
-// each time after load(class, i) has set up its input (untimed), and
-// returns Welch's t of the cropped timings. i counts the calls of each
-// class, so that load can walk through its inputs.
-func timeClasses(rng *rand.Rand, load func(class, i int), run func()) float64 {
-	order := make([]int, 2*timingSamples)
-	for i := range order {
-		order[i] = i % 2
-	}
-	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	ns := make([]float64, len(order))
-	count := [2]int{}
+// timeClasses times run on pairs of inputs, one of class 0 and
+// one of class 1 in random order, and returns the paired t of class 0's
+// time minus class 1's. set(class, i) sets up the input, untimed, for pair
+// i; before each timed run, a run on an input of trainClass goes through
+// the very same steps, its time dropped, so that the branch predictor has
+// seen the same path with a random input.
+func timeClasses(rng *rand.Rand, pairs int, set func(class, i int), run func()) float64 {
+	ns := make([][2]float64, pairs)
 	runtime.GC()
-	for k, class := range order {
-		load(class, count[class])
-		t0 := time.Now()
-		run()
-		ns[k] = float64(time.Since(t0).Nanoseconds())
-		count[class]++
-	}
-	cut := slices.Clone(ns)
-	slices.Sort(cut)
-	limit := cut[int(timingCrop*float64(len(cut)))]
-	var a, b []float64
-	for k, class := range order {
-		if ns[k] > limit {
-			continue
-		}
-		if class == 0 {
-			a = append(a, ns[k])
-		} else {
-			b = append(b, ns[k])
+	for i := range ns {
+		first := rng.Intn(2)
+		for j := range 2 {
+			class := first ^ j
+			set(trainClass, 2*i+j)
+			timed(run)
+			set(class, i)
+			ns[i][class] = timed(run)
 		}
 	}
-	return welch(a, b)
+	all := make([]float64, 0, 2*len(ns))
+	for _, p := range ns {
+		all = append(all, p[0], p[1])
+	}
+	slices.Sort(all)
+	limit := all[int(timingCrop*float64(len(all)))]
+	d := make([]float64, 0, len(ns))
+	for _, p := range ns {
+		if p[0] <= limit && p[1] <= limit {
+			d = append(d, p[0]-p[1])
+		}
+	}
+	return pairedT(d)
 }
 
-// scalarClasses are pairs of scalar classes for the bytes path: a special
-// kind of scalar (class 0) against random scalars below n (class 1).
+// timed returns how many nanoseconds run takes. It is one function, not
+// inlined, so that the training run and the timed run reach run along the
+// same path.
+//
+//go:noinline
+func timed(run func()) float64 {
+	t0 := time.Now()
+	run()
+	return float64(time.Since(t0).Nanoseconds())
+}
+
+// requireSameTime fails when one measurement's |t| reaches the threshold.
+func requireSameTime(t *testing.T, name string, tStat float64) {
+	t.Helper()
+	t.Logf("%s: t = %.2f", name, tStat)
+	if math.Abs(tStat) >= timingThreshold {
+		t.Errorf("%s: |t| = %.2f, at least %d: the classes take different times", name, math.Abs(tStat), timingThreshold)
+	}
+}
+
+// requireControlSeen fails when the positive control's |t| stays below the
+// threshold: the measurement cannot see a branch on this machine now.
+func requireControlSeen(t *testing.T, name string, tStat float64) {
+	t.Helper()
+	t.Logf("positive control, %s: t = %.2f", name, tStat)
+	if math.Abs(tStat) < timingThreshold {
+		t.Fatalf("positive control, %s: |t| = %.2f, below %d: the measurement does not see a secret-dependent branch", name, math.Abs(tStat), timingThreshold)
+	}
+}
+
+// scalarClasses are the special kinds of scalar for the bytes path, each
+// timed against random scalars below n: the results fixed without the
+// ladder (k ≡ 0 and k ≡ −1), the co-Z ladder's 2n (k >= n − 4), the
+// reduction (k >= n), and short scalars.
 func scalarClasses(c *curves.Curve) map[string]func(rng *rand.Rand) *big.Int {
 	n := c.N()
 	top := new(big.Int).Lsh(big.NewInt(1), uint(8*c.ByteLen()))
@@ -126,6 +152,7 @@ func scalarClasses(c *curves.Curve) map[string]func(rng *rand.Rand) *big.Int {
 			return new(big.Int).Add(n, new(big.Int).Rand(rng, new(big.Int).Sub(top, n)))
 		},
 		"k = 0":     func(*rand.Rand) *big.Int { return big.NewInt(0) },
+		"k = n":     func(*rand.Rand) *big.Int { return new(big.Int).Set(n) }, // ≡ 0 after the reduction
 		"k = n - 1": func(*rand.Rand) *big.Int { return new(big.Int).Sub(n, big.NewInt(1)) },
 		"k >= n - 4": func(rng *rand.Rand) *big.Int { // the co-Z ladder's 2n
 			return new(big.Int).Sub(n, big.NewInt(1+rng.Int63n(4)))
@@ -134,142 +161,282 @@ func scalarClasses(c *curves.Curve) map[string]func(rng *rand.Rand) *big.Int {
 	}
 }
 
+// scalarBench is the bytes path's whole handling of one secret scalar on
+// the host, prepareScalar (the reduction mod n, the ladder's multiple, the
+// marks of the fixed results) and packScalar (its words into the kernel's
+// rows), over inputs drawn from pools of scalars. PrepareBytes and
+// PackItem do nothing else with the scalar; the point's decoding, public
+// and the same for every scalar, is left out of the timed runs, whose
+// noise it would only add to.
+type scalarBench struct {
+	su     *Setup
+	k      []byte // the one buffer every run reads
+	it     Item
+	sc     []uint32
+	random [][]byte // class 1
+	train  [][]byte // trainClass: random too, another pool
+}
+
+const scalarPool = 512
+
+func newScalarBench(su *Setup, rng *rand.Rand) *scalarBench {
+	c := su.Curve
+	b := &scalarBench{su: su, k: make([]byte, c.ByteLen()), sc: make([]uint32, su.ScalarWords())}
+	random := func(rng *rand.Rand) *big.Int { return new(big.Int).Rand(rng, c.N()) }
+	b.random, b.train = b.pool(rng, random), b.pool(rng, random)
+	return b
+}
+
+func (b *scalarBench) pool(rng *rand.Rand, f func(*rand.Rand) *big.Int) [][]byte {
+	p := make([][]byte, scalarPool)
+	for i := range p {
+		p[i] = f(rng).FillBytes(make([]byte, b.su.Curve.ByteLen()))
+	}
+	return p
+}
+
+// measure times run on special scalars (class 0) against random ones.
+func (b *scalarBench) measure(rng *rand.Rand, special [][]byte, run func()) float64 {
+	pools := [...][][]byte{special, b.random, trainClass: b.train}
+	return timeClasses(rng, scalarPairs, func(class, i int) { copy(b.k, pools[class][i%scalarPool]) }, run)
+}
+
+// run is the measured code.
+func (b *scalarBench) run() {
+	b.su.prepareScalar(&b.it, b.k, false)
+	b.su.packScalar(b.sc, 1, 0, &b.it)
+}
+
+// runBranch is run with the co-Z ladder's choice between 3n and 2n made by
+// a branch on the scalar, as in a copy of ladderLimbs with
+// "if below == 1 { 3n } else { 2n }": the positive control. Both arms do
+// the same work.
+func (b *scalarBench) runBranch() {
+	su := b.su
+	su.prepareScalar(&b.it, b.k, false)
+	k := su.bytes.reduce(b.k)
+	if _, below := subLimbs(k, su.bytes.high); below == 1 {
+		b.it.Scalar = addLimbs(k, su.bytes.n3)
+	} else {
+		b.it.Scalar = addLimbs(k, su.bytes.n2)
+	}
+	su.packScalar(b.sc, 1, 0, &b.it)
+}
+
 // TestScalarPathConstantTime times the bytes path's handling of a secret
 // scalar on the host (PrepareBytes on a fixed public point, then PackItem:
 // the reduction mod n, the choice of the ladder multiple, the marks of the
-// fixed results, the packing of the scalar's words) on special scalars
-// against random ones, on every curve: no class differs.
+// fixed results, the packing of the scalar's words) on special scalars,
+// k ≡ 0 and k ≡ −1 among them, against random ones, on every curve,
+// channel width and schedule: no class differs. Its positive control, the
+// same code with a branch on the scalar, must differ.
 func TestScalarPathConstantTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing measurements")
 	}
-	const pool, reps = 512, 8
+	rng := rand.New(rand.NewSource(41))
+	{
+		c := curves.P256()
+		b := newScalarBench(newSetupBitsT(t, c, CoZ, rns.WideChannelBits), rng)
+		special := b.pool(rng, scalarClasses(c)["k >= n - 4"])
+		requireControlSeen(t, "P-256, a branch on k >= n - 4", b.measure(rng, special, b.runBranch))
+	}
 	for _, c := range curves.All() {
-		for _, bits := range rns.Widths {
-			su := newSetupBitsT(t, c, DefaultKind, bits)
-			point := c.EncodeSEC1(c.Generator(), false)
-			n := su.Params.N
-			in, sc := make([]uint32, ElementRows(n)), make([]uint32, su.ScalarWords())
-			rng := rand.New(rand.NewSource(41))
-			random := make([][]byte, pool)
-			for i := range random {
-				random[i] = new(big.Int).Rand(rng, c.N()).FillBytes(make([]byte, c.ByteLen()))
-			}
-			for name, special := range scalarClasses(c) {
-				class0 := make([][]byte, pool)
-				for i := range class0 {
-					class0[i] = special(rng).FillBytes(make([]byte, c.ByteLen()))
+		for _, kind := range Kinds() {
+			for _, bits := range rns.Widths {
+				b := newScalarBench(newSetupBitsT(t, c, kind, bits), rng)
+				for name, f := range scalarClasses(c) {
+					special := b.pool(rng, f)
+					requireSameTime(t, c.Name()+", "+kind.String()+", "+channelName(bits)+", "+name+" against random scalars",
+						b.measure(rng, special, b.run))
 				}
-				var it Item
-				k := make([]byte, c.ByteLen())
-				requireSameTime(t, c.Name()+", "+name+" against random scalars", func() float64 {
-					return timeClasses(rng, func(class, i int) {
-						src := random[i%pool]
-						if class == 0 {
-							src = class0[i%pool]
-						}
-						copy(k, src)
-					}, func() {
-						for range reps {
-							_ = su.PrepareBytes(&it, k, point)
-							su.PackItem(in, sc, 1, 0, &it)
-						}
-					})
-				})
 			}
 		}
 	}
 }
 
-// TestTimingPositiveControl runs the same measurement on the *big.Int
-// path's LadderScalar, which reduces scalars of more than t+3 bits by a
-// division and smaller ones by a few subtractions: the test must see it.
-func TestTimingPositiveControl(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing measurements")
+func channelName(bits int) string {
+	if bits == rns.WideChannelBits {
+		return "30-bit channels"
 	}
-	c := curves.P256()
-	su := newSetupT(t, c)
-	rng := rand.New(rand.NewSource(43))
-	big512 := new(big.Int).Lsh(big.NewInt(1), 511)
-	const pool = 512
-	wide, small := make([]*big.Int, pool), make([]*big.Int, pool)
-	for i := range pool {
-		wide[i] = new(big.Int).Add(big512, new(big.Int).Rand(rng, big512))
-		small[i] = new(big.Int).Rand(rng, c.N())
-	}
-	var k *big.Int
-	tStat := timeClasses(rng, func(class, i int) {
-		k = small[i%pool]
-		if class == 0 {
-			k = wide[i%pool]
-		}
-	}, func() {
-		for range 8 {
-			su.LadderScalar(k)
-		}
-	})
-	t.Logf("LadderScalar, 512-bit against random scalars below n: t = %.2f", tStat)
-	require.Greater(t, math.Abs(tStat), float64(timingThreshold), "the measurement must detect a variable-time reduction")
+	return "16-bit channels"
 }
 
-// TestFinishConstantTime times the bytes path's finish (CRT, shared
-// inversion, y-recovery, the on-curve check and the bytes of the results)
-// on batches whose results are all one fixed point against batches of
-// random results: the secret results do not show in its time.
+// finishBench is the bytes path's finish of a batch (CRT, the shared
+// inversion, y-recovery, the on-curve check, the bytes of the results)
+// over batches of kernel outputs.
+type finishBench struct {
+	su    *Setup
+	items []Item   // the one batch every run reads
+	out   []uint32 // its outputs, the same
+	res   []byte
+	emit  func(k int, o Outcome, xy []byte)
+}
+
+const finishBatch, finishBatches = 16, 8
+
+// batch is a batch's items and kernel outputs.
+type batch struct {
+	items []Item
+	out   []uint32
+}
+
+func newFinishBench(su *Setup) *finishBench {
+	L := su.Curve.ByteLen()
+	b := &finishBench{su: su, items: make([]Item, finishBatch), out: make([]uint32, su.OutputRows()*finishBatch),
+		res: make([]byte, finishBatch*2*L)}
+	b.emit = func(k int, _ Outcome, xy []byte) { copy(b.res[k*2*L:], xy) }
+	return b
+}
+
+// batches makes finishBatches batches of scalars from scalar(b, k), item k
+// of batch b, with the items PrepareBytes makes for them on random points
+// and the outputs the ladder gives, in a random RNS representation.
+func (b *finishBench) batches(t *testing.T, rng *rand.Rand, scalar func(b, k int) *big.Int) []batch {
+	su, c := b.su, b.su.Curve
+	n := su.Params.N
+	o := su.NewOracle()
+	bs := make([]batch, finishBatches)
+	for i := range bs {
+		bs[i] = batch{items: make([]Item, finishBatch), out: make([]uint32, su.OutputRows()*finishBatch)}
+		for k := range finishBatch {
+			kk := scalar(i, k)
+			p := randomPoint(rng, c)
+			require.NoError(t, su.PrepareBytes(&bs[i].items[k], kk.FillBytes(make([]byte, c.ByteLen())), c.EncodeSEC1(p, false)))
+			j, err := su.Prepare(p.X, p.Y, kk)
+			require.NoError(t, err)
+			require.Equal(t, j.Fixed, bs[i].items[k].Fixed)
+			ch := channelsOf(t, su, liftAll(rng, su, montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil)))...)
+			for v := range ch {
+				for r := range n {
+					bs[i].out[(v*n+r)*finishBatch+k] = ch[v][r]
+				}
+			}
+		}
+	}
+	return bs
+}
+
+// measure times finish on batches of class 0 against batches of class 1,
+// training on a third set.
+func (b *finishBench) measure(rng *rand.Rand, special, random, train []batch, finish func()) float64 {
+	sets := [...][]batch{special, random, trainClass: train}
+	return timeClasses(rng, finishPairs, func(class, i int) {
+		s := sets[class][i%finishBatches]
+		copy(b.items, s.items)
+		copy(b.out, s.out)
+	}, finish)
+}
+
+func (b *finishBench) run() { b.su.FinishItems(b.items, b.out, finishBatch, nil, b.emit) }
+
+// runBranchy is run through the paper ladder's finish as it was: Z_P = 0
+// and Z_Q = 0 handled by branches, their items left out of the shared
+// inversion and the y-recovery. The positive control of the finish.
+func (b *finishBench) runBranchy() {
+	su := b.su
+	h := su.host
+	scr := h.scratch(len(b.items) * su.OutputCount())
+	defer h.scratchPool.Put(scr)
+	su.gatherOutputs(h, scr.pr, b.out, finishBatch, nil)
+	branchyAffinePaper(h, len(b.items), itemBases(b.items), scr.pr, &bytesOut{f: h.f, size: su.Curve.ByteLen(), emit: b.emit})
+}
+
+// branchyAffinePaper is affinePaper before k ≡ 0 and k ≡ −1 were masked.
+func branchyAffinePaper(h *hostField, count int, in affineBases, pr []fp.Element, out affineSink) {
+	f := h.f
+	acc := f.One()
+	var sc []affineScratch
+	var idx []int
+	for i := range count {
+		zp, zq := &pr[4*i+1], &pr[4*i+3]
+		xg, yg := in.base(i)
+		switch {
+		case zp.IsZero():
+			out.result(i, xg, yg, ^uint64(0))
+		case zq.IsZero():
+			f.Neg(&yg, &yg)
+			emit(h, out, i, &xg, &yg, 0)
+		default:
+			sc = append(sc, affineScratch{xg: xg, yg: yg})
+			s := &sc[len(sc)-1]
+			f.Mul(&s.w, zp, zq)
+			f.Double(&s.d, &s.yg)
+			f.Mul(&s.d, &s.d, &s.w)
+			s.pre = acc
+			f.Mul(&acc, &acc, &s.d)
+			idx = append(idx, i)
+		}
+	}
+	var inv fp.Element
+	f.Inverse(&inv, &acc)
+	for k := len(idx) - 1; k >= 0; k-- {
+		i, s := idx[k], &sc[k]
+		var invD, u, xp, xq, yp, t, num, df fp.Element
+		f.Mul(&invD, &inv, &s.pre)
+		f.Mul(&inv, &inv, &s.d)
+		f.Double(&t, &s.yg)
+		f.Mul(&u, &t, &invD)
+		f.Mul(&xp, &pr[4*i+3], &u)
+		f.Mul(&xp, &xp, &pr[4*i])
+		f.Mul(&xq, &pr[4*i+1], &u)
+		f.Mul(&xq, &xq, &pr[4*i+2])
+		f.Mul(&t, &s.w, &invD)
+		f.Mul(&num, &xp, &s.xg)
+		f.Add(&num, &num, &h.eq.A)
+		f.Add(&u, &xp, &s.xg)
+		f.Mul(&num, &num, &u)
+		f.Add(&num, &num, &h.twoB)
+		f.Sub(&df, &xp, &s.xg)
+		f.Square(&df, &df)
+		f.Mul(&df, &df, &xq)
+		f.Sub(&num, &num, &df)
+		f.Mul(&yp, &num, &t)
+		emit(h, out, i, &xp, &yp, 0)
+	}
+}
+
+// TestFinishConstantTime times the bytes path's finish on batches of 16
+// with one item whose scalar is ≡ 0, or ≡ −1, (its result fixed: the
+// point at infinity, −P) against batches of random scalars, on every
+// curve, channel width and schedule: no class differs. Its positive
+// control, the paper finish as it was (a branch on Z_Q = 0), must differ.
 func TestFinishConstantTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing measurements")
 	}
-	for _, c := range curves.All() {
-		for _, bits := range rns.Widths {
-			su := newSetupBitsT(t, c, DefaultKind, bits)
-			rng := rand.New(rand.NewSource(47))
-			const batch, batches = 16, 32
-			n := su.Params.N
-			var base Item
-			require.NoError(t, su.PrepareBytes(&base, []byte{1}, c.EncodeSEC1(c.Generator(), false)))
-			items := make([]Item, batch)
-			o := su.NewOracle()
-			outputs := func(k *big.Int) Channels {
-				j, err := su.Prepare(c.Gx(), c.Gy(), k)
-				require.NoError(t, err)
-				pr := montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil))
-				return channelsOf(t, su, liftAll(rng, su, pr)...)
+	rng := rand.New(rand.NewSource(47))
+	randomK := func(b, k int) *big.Int { return new(big.Int).Rand(rng, big.NewInt(1).Lsh(big.NewInt(1), 200)) }
+	const at = 5 // the special item's place in its batch
+	special := func(c *curves.Curve, v int64) func(b, k int) *big.Int {
+		return func(b, k int) *big.Int {
+			if k == at {
+				return new(big.Int).Mod(big.NewInt(v), c.N())
 			}
-			fill := func(out []uint32, k int, ch Channels) {
-				for v := range ch {
-					for r := range n {
-						out[(v*n+r)*batch+k] = ch[v][r]
-					}
-				}
-			}
-			fixedCh := outputs(big.NewInt(12345))
-			var fixed, random [batches][]uint32
-			for b := range batches {
-				fixed[b], random[b] = make([]uint32, su.OutputRows()*batch), make([]uint32, su.OutputRows()*batch)
-				for k := range batch {
-					fill(fixed[b], k, fixedCh)
-					fill(random[b], k, outputs(new(big.Int).Rand(rng, c.N())))
-				}
-			}
-			for k := range items {
-				items[k] = base
-				items[k].Fixed = FixedNone
-			}
-			emit := func(int, Outcome, []byte) {}
-			out := make([]uint32, su.OutputRows()*batch)
-			requireSameTime(t, c.Name()+", a fixed result against random results", func() float64 {
-				return timeClasses(rng, func(class, i int) {
-					src := random[i%batches]
-					if class == 0 {
-						src = fixed[i%batches]
-					}
-					copy(out, src)
-				}, func() {
-					su.FinishItems(items, out, batch, nil, emit)
-				})
-			})
+			return randomK(b, k)
 		}
 	}
+	for i, c := range curves.All() {
+		for _, kind := range Kinds() {
+			for _, bits := range rns.Widths {
+				su := newSetupBitsT(t, c, kind, bits)
+				b := newFinishBench(su)
+				random, train := b.batches(t, rng, randomK), b.batches(t, rng, randomK)
+				negOne := b.batches(t, rng, special(c, -1))
+				if i == 0 && kind == Paper && bits == rns.WideChannelBits {
+					requireControlSeen(t, c.Name()+", the paper finish's branch on k ≡ −1", b.measure(rng, negOne, random, train, b.runBranchy))
+				}
+				name := c.Name() + ", " + kind.String() + ", " + channelName(bits) + ", one item with "
+				requireSameTime(t, name+"k ≡ −1 against random scalars", b.measure(rng, negOne, random, train, b.run))
+				zero := b.batches(t, rng, special(c, 0))
+				requireSameTime(t, name+"k ≡ 0 against random scalars", b.measure(rng, zero, random, train, b.run))
+			}
+		}
+	}
+}
+
+// randomPoint is k·G for a random k.
+func randomPoint(rng *rand.Rand, c *curves.Curve) *curves.Point {
+	x, y, _, _ := c.ReferenceScalarMult(c.Gx(), c.Gy(), new(big.Int).Rand(rng, c.N()))
+	return &curves.Point{X: x, Y: y}
 }

@@ -105,19 +105,32 @@ func (su *Setup) prepareBytes(it *Item, scalar, point []byte, onCurve bool) erro
 		return fmt.Errorf("scalar is %d bytes, more than the field's %d: %w", len(scalar), su.Curve.ByteLen(), curves.ErrScalar)
 	}
 	err := su.decodePoint(it, point, onCurve)
-	k := bp.reduce(scalar)
 	if err != nil {
 		*it = bp.gen
 		return err
 	}
-	if it.X.IsZero() {
+	halve := it.X.IsZero()
+	if halve {
 		// the x-only ladder cannot start from x = 0: 2G with k/2 mod n
 		su.doubleBase(it)
-		k = bp.half(k)
 	}
-	it.Scalar, it.Fixed = su.ladderLimbs(k)
+	su.prepareScalar(it, scalar, halve)
 	h.f.Mul(&it.In, &it.X, &h.montM)
 	return nil
+}
+
+// prepareScalar sets it.Scalar and it.Fixed from a scalar of at most
+// FieldBytes bytes: k mod n, halved mod n when the base was doubled (halve,
+// a fact about the public point), lifted to the ladder's multiple. This is
+// the whole of the bytes path's work on a secret scalar before PackItem,
+// and nothing in it branches on the scalar or reads an address that
+// depends on it.
+func (su *Setup) prepareScalar(it *Item, scalar []byte, halve bool) {
+	k := su.bytes.reduce(scalar)
+	if halve {
+		k = su.bytes.half(k)
+	}
+	it.Scalar, it.Fixed = su.ladderLimbs(k)
 }
 
 // decodePoint sets it.X and it.Y from a SEC1 encoding and validates them
@@ -227,6 +240,12 @@ func (su *Setup) PackItem(in, scalars []uint32, stride, i int, it *Item) {
 	for r, w := range buf[:2*n+1] {
 		in[r*stride+i] = w
 	}
+	su.packScalar(scalars, stride, i, it)
+}
+
+// packScalar writes item i's ladder scalar into its column of the
+// kernel's scalar rows.
+func (su *Setup) packScalar(scalars []uint32, stride, i int, it *Item) {
 	for w := range su.ScalarWords() {
 		scalars[w*stride+i] = uint32(it.Scalar[w/2] >> (32 * (w % 2)))
 	}
