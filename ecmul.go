@@ -36,6 +36,7 @@ import (
 
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
 	"github.com/rnsec/ecmul/rns"
 )
@@ -203,7 +204,7 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 		return nil, errors.New("ecmul: no curve")
 	}
 	if _, err := curves.ByName(c.Name()); err != nil {
-		return nil, fmt.Errorf("ecmul: %w (the zero Curve is not a curve)", err)
+		return nil, fmt.Errorf("ecmul: %w: the zero Curve is not one", curves.ErrUnknownCurve)
 	}
 	if err := opts.checkSigns(); err != nil {
 		return nil, err
@@ -214,11 +215,23 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 	if opts.Backend == "" {
 		opts.Backend = Auto
 	}
+	b, err := ParseBackend(string(opts.Backend))
+	if err != nil {
+		return nil, fmt.Errorf("ecmul: Options.Backend is %q: want auto, gpu, rns-cpu or cpu, in any case", opts.Backend)
+	}
+	opts.Backend = b
+	if opts.GPU.Mapping != MappingDefault {
+		m, err := ParseMapping(string(opts.GPU.Mapping))
+		if err != nil {
+			return nil, fmt.Errorf("ecmul: Options.GPU.Mapping is %q: want %s, in any case, or \"\" for the default", opts.GPU.Mapping, strings.Join(kernels.Mappings, ", "))
+		}
+		opts.GPU.Mapping = m
+	}
 	if opts.Ext != basext.Shenoy && opts.Ext != basext.Kawamura {
-		return nil, fmt.Errorf("ecmul: unknown base extension %v", opts.Ext)
+		return nil, fmt.Errorf("ecmul: Options.Ext is %v: want Shenoy or Kawamura", opts.Ext)
 	}
 	if !slices.Contains(ladder.Kinds(), opts.Schedule) {
-		return nil, fmt.Errorf("ecmul: unknown schedule %v", opts.Schedule)
+		return nil, fmt.Errorf("ecmul: Options.Schedule is %v: want CoZ or Paper", opts.Schedule)
 	}
 	if opts.ChannelBits == 0 {
 		opts.ChannelBits = rns.WideChannelBits
@@ -261,8 +274,6 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 		}
 		opts.Backend = GPU
 		e.setup, e.run = su, r
-	default:
-		return nil, fmt.Errorf("ecmul: unknown backend %q", opts.Backend)
 	}
 	e.backend = opts.Backend
 	return e, nil

@@ -740,5 +740,5 @@ func Example_scalarMult() {
 	// 1: x=b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21
 	//    y=42c89c774a08dc04b3dd201932bc8a5ea5f8b89bbb2a7e667aff81cd
 	// 2: infinity
-	// 3: item 3: curves: P-224: point is not on the curve (not on curve: true)
+	// 3: item 3: P-224: point is not on the curve (not on curve: true)
 }

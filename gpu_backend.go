@@ -266,7 +266,14 @@ func (r *gpuRunner) close() error {
 }
 
 // errClosedGPU is ErrClosed on the gpu backend: it also matches gpu.ErrClosed.
-var errClosedGPU = fmt.Errorf("%w (%w)", ErrClosed, gpu.ErrClosed)
+var errClosedGPU error = closedGPU{}
+
+// closedGPU reads as ErrClosed, with one prefix, and matches gpu.ErrClosed
+// too.
+type closedGPU struct{}
+
+func (closedGPU) Error() string        { return ErrClosed.Error() }
+func (closedGPU) Is(target error) bool { return target == ErrClosed || target == gpu.ErrClosed }
 
 // lastStats returns where the time of the last batch went.
 func (r *gpuRunner) lastStats() gpu.Stats {

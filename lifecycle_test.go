@@ -3,6 +3,7 @@ package ecmul_test
 import (
 	"context"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,7 +86,7 @@ func TestNewRejectsNegativeOptions(t *testing.T) {
 		require.Nil(t, e)
 	}
 	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU, Schedule: 7})
-	require.ErrorContains(t, err, "schedule")
+	require.ErrorContains(t, err, "Options.Schedule")
 	require.Nil(t, e)
 	e, err = ecmul.New(new(curves.Curve), ecmul.Options{Backend: ecmul.CPU})
 	require.ErrorIs(t, err, curves.ErrUnknownCurve, "the zero Curve")
@@ -231,5 +232,61 @@ func TestCloseStopsRunningBatch(t *testing.T) {
 			}
 			require.Less(t, computed, bc.n, "Close stopped the batch")
 		})
+	}
+}
+
+// TestNewNamesAnyCase: New takes the backend's and the mapping's names in
+// any case, as ParseBackend and ParseMapping do, and refuses an unknown
+// mapping on every backend, naming the option.
+func TestNewNamesAnyCase(t *testing.T) {
+	c := curves.P224()
+	for name, want := range map[ecmul.Backend]ecmul.Backend{"CPU": ecmul.CPU, "Rns-Cpu": ecmul.RNSCPU, "AUTO": ecmul.CPU} {
+		e, err := ecmul.New(c, ecmul.Options{Backend: name, GPU: ecmul.GPUOptions{Mapping: "WARP"}})
+		require.NoError(t, err, name)
+		require.Equal(t, want, e.Backend(), name)
+		require.NoError(t, e.Close())
+	}
+	_, err := ecmul.New(c, ecmul.Options{Backend: "tpu"})
+	require.ErrorContains(t, err, `ecmul: Options.Backend is "tpu"`)
+	for _, b := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU, ecmul.Auto, ecmul.GPU} {
+		e, err := ecmul.New(c, ecmul.Options{Backend: b, GPU: ecmul.GPUOptions{Mapping: "bogus"}})
+		require.ErrorContains(t, err, `ecmul: Options.GPU.Mapping is "bogus": want warp, block, tile, spread`, b)
+		require.Nil(t, e, b)
+	}
+}
+
+// TestErrorsOnePrefix: the library's errors carry one package prefix at
+// most, even where they wrap another package's error.
+func TestErrorsOnePrefix(t *testing.T) {
+	c := curves.P224()
+	var errs []error
+	_, err := ecmul.New(new(curves.Curve), ecmul.Options{Backend: ecmul.CPU})
+	require.ErrorIs(t, err, curves.ErrUnknownCurve)
+	errs = append(errs, err)
+	for _, o := range []ecmul.Options{{Backend: "tpu"}, {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{Mapping: "x"}}, {Backend: ecmul.CPU, Schedule: 9}, {Backend: ecmul.CPU, Ext: 9}, {Backend: ecmul.CPU, ChannelBits: 17}} {
+		_, err := ecmul.New(c, o)
+		errs = append(errs, err)
+	}
+	restore := ecmul.UseGPUDriver(fakecuda.New(), []byte("fatbin"))
+	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU})
+	require.NoError(t, err)
+	require.NoError(t, e.Close())
+	restore()
+	err = e.Close()
+	require.ErrorIs(t, err, ecmul.ErrClosed)
+	errs = append(errs, err)
+	cpu := newEngine(t, c, ecmul.Options{Backend: ecmul.CPU})
+	res, err := cpu.ScalarMult(context.Background(), []*ecmul.Point{{X: c.Gx(), Y: c.Gx()}}, []*big.Int{big.NewInt(1)})
+	require.NoError(t, err)
+	errs = append(errs, res[0].Err)
+	_, err = c.ParseHexCoordinate("zz")
+	errs = append(errs, err)
+	for _, err := range errs {
+		require.Error(t, err)
+		n := 0
+		for _, p := range []string{"ecmul: ", "curves: ", "gpu: ", "ladder: ", "rns: ", "basext: "} {
+			n += strings.Count(err.Error(), p)
+		}
+		require.LessOrEqual(t, n, 1, "%q", err.Error())
 	}
 }

@@ -269,8 +269,11 @@ type PointError struct {
 	Err   error  // sentinel: ErrCoordinateRange, ErrNotOnCurve, ...
 }
 
+// Error names the curve and says what is wrong, with no package prefix:
+// it is read inside the messages of the packages above (an item's error,
+// a line's).
 func (e *PointError) Error() string {
-	return "curves: " + e.Curve + ": " + e.Msg
+	return e.Curve + ": " + e.Msg
 }
 
 // Unwrap returns the sentinel error, so errors.Is works.

@@ -175,7 +175,7 @@ func TestValidate(t *testing.T) {
 				}
 				require.ErrorIs(t, err, tc.want, tc.name)
 				require.ErrorContains(t, err, tc.message, tc.name)
-				require.True(t, strings.HasPrefix(err.Error(), "curves: "+c.Name()+": "), err.Error())
+				require.True(t, strings.HasPrefix(err.Error(), c.Name()+": "), err.Error())
 				var pe *curves.PointError
 				require.True(t, errors.As(err, &pe))
 				require.Equal(t, c.Name(), pe.Curve)
@@ -214,13 +214,16 @@ func TestParseHexCoordinate(t *testing.T) {
 				"+1":                                 "invalid character '+'",
 				"1_0":                                "invalid character '_'",
 				"0x0x1":                              "invalid character 'x'",
-				"é":                                  "invalid character",
+				"é":                                  "invalid character 0xc3 at offset 0",
+				"12\xff":                             "invalid character 0xff at offset 2",
+				"1\x00":                              "invalid character 0x00 at offset 1",
 				strings.Repeat("0", 4*c.ByteLen()+1): "characters long, more than the limit",
 				strings.Repeat("f", 1<<20):           "characters long, more than the limit",
 			} {
 				_, err := c.ParseHexCoordinate(s)
 				require.ErrorIs(t, err, curves.ErrEncoding, "%.40q", s)
 				require.ErrorContains(t, err, msg, "%.40q", s)
+				require.NotContains(t, err.Error(), "ÿ", "a byte is shown as 0xff, not as the rune of its value")
 			}
 			for _, s := range []string{c.P().Text(16), "0x" + strings.Repeat("f", 2*c.ByteLen())} {
 				_, err := c.ParseHexCoordinate(s)

@@ -1,7 +1,9 @@
 package curves
 
 import (
+	"fmt"
 	"math/big"
+	"strconv"
 
 	"github.com/rnsec/ecmul/internal/fp"
 )
@@ -157,7 +159,7 @@ func (c *Curve) ParseHexCoordinate(s string) (*big.Int, error) {
 	for i := 0; i < len(digits); i++ {
 		ch := digits[i]
 		if !('0' <= ch && ch <= '9' || 'a' <= ch && ch <= 'f' || 'A' <= ch && ch <= 'F') {
-			return nil, c.errorf(ErrEncoding, "hex coordinate %q has invalid character %q at offset %d", s, ch, len(s)-len(digits)+i)
+			return nil, c.errorf(ErrEncoding, "hex coordinate %q has invalid character %s at offset %d", s, quoteByte(ch), len(s)-len(digits)+i)
 		}
 	}
 	v, ok := new(big.Int).SetString(digits, 16)
@@ -168,4 +170,13 @@ func (c *Curve) ParseHexCoordinate(s string) (*big.Int, error) {
 		return nil, c.errorf(ErrCoordinateRange, "hex coordinate %s is not below p", s)
 	}
 	return v, nil
+}
+
+// quoteByte shows a byte of text: quoted when it is printable ASCII, as
+// 0xff when it is not (%q would show a lone byte as the rune of its value).
+func quoteByte(b byte) string {
+	if b >= 0x20 && b < 0x7f {
+		return strconv.QuoteRune(rune(b))
+	}
+	return fmt.Sprintf("0x%02x", b)
 }

@@ -125,7 +125,7 @@ func TestSEC1Malformed(t *testing.T) {
 				require.Nil(t, p, tc.name)
 				require.ErrorIs(t, err, tc.want, tc.name)
 				require.ErrorContains(t, err, tc.msg, tc.name)
-				require.ErrorContains(t, err, "curves: "+c.Name()+": ", tc.name)
+				require.ErrorContains(t, err, c.Name()+": ", tc.name)
 			}
 		})
 	}

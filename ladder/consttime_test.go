@@ -44,7 +44,11 @@ import (
 // at hand says nothing.
 //
 // What was measured on the 2-core development machine, idle, with
-// go test -run ConstantTime -count=20 ./ladder: FIGURES
+// go test -run ConstantTime -count=20 ./ladder: every run passed; the
+// real code's |t| stayed at most 3.7 over 1,440 measurements of the scalar
+// path and 6.8 over 480 of the finish (no measurement reached 10, so no
+// false alarm in 1,920); the branch control reached |t| 116 to 361 and the
+// finish's 21 to 90, flagged in all 20 runs.
 
 const (
 	// scalarPairs and finishPairs are the numbers of pairs of timed runs

@@ -485,3 +485,15 @@ func TestCoZScalarsProof(t *testing.T) {
 		require.Error(t, ladder.ProveCoZScalars(c.N(), su.Bits-1))
 	}
 }
+
+// TestParseKind: the schedules' names in any case, "default", and an error
+// with one prefix for anything else.
+func TestParseKind(t *testing.T) {
+	for s, want := range map[string]ladder.Kind{"coz": ladder.CoZ, "CoZ": ladder.CoZ, "PAPER": ladder.Paper, "paper": ladder.Paper, "Default": ladder.DefaultKind} {
+		k, err := ladder.ParseKind(s)
+		require.NoError(t, err, s)
+		require.Equal(t, want, k, s)
+	}
+	_, err := ladder.ParseKind("xonly")
+	require.EqualError(t, err, `ladder: unknown schedule "xonly" (want coz, paper or default)`)
+}

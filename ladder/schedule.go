@@ -11,6 +11,7 @@ package ladder
 import (
 	"fmt"
 	"math/big"
+	"strings"
 )
 
 // Reg names one register of the ladder. XP to H are the working variables
@@ -124,17 +125,18 @@ func (k Kind) String() string {
 // Kinds lists every schedule, the default first.
 func Kinds() []Kind { return []Kind{CoZ, Paper} }
 
-// ParseKind returns the schedule named s: "coz", "paper", or "default".
+// ParseKind returns the schedule named s, in any case: "coz", "paper", or
+// "default".
 func ParseKind(s string) (Kind, error) {
-	if s == "default" {
+	if strings.EqualFold(s, "default") {
 		return DefaultKind, nil
 	}
 	for k, name := range kindNames {
-		if s == name {
+		if strings.EqualFold(s, name) {
 			return Kind(k), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown schedule %q (want coz, paper or default)", s)
+	return 0, fmt.Errorf("ladder: unknown schedule %q (want coz, paper or default)", s)
 }
 
 // Schedule is the whole ladder for one curve. Init sets up the state of the

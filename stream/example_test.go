@@ -26,7 +26,7 @@ func ExampleMul() {
 	fmt.Println(sum.Items, "items,", sum.Failed, "failed,", err)
 	// Output:
 	// 706a46dc76dcb76798e60e6d89474788d16dc18032d268fd1a704fa6 1c2b76a7bc25e7702a704fa986892849fca629487acf3709d2e4e8bb
-	// error: line 2: curves: P-224: point is not on the curve
+	// error: line 2: P-224: point is not on the curve
 	// infinity
 	// 3 items, 1 failed, <nil>
 }

@@ -674,11 +674,11 @@ func TestMulLineNumbers(t *testing.T) {
 	in := "\xef\xbb\xbf" + items[0].in + "\n\n  \r\n5 1 2\nzz\n"
 	code, out, _ := cli(t, in, "mul", "--backend", "cpu")
 	require.Equal(t, exitFail, code)
-	require.Equal(t, items[0].out+"\nerror: line 4: curves: P-224: point is not on the curve\n"+
+	require.Equal(t, items[0].out+"\nerror: line 4: P-224: point is not on the curve\n"+
 		"error: line 5: want 3 fields (SCALAR_HEX X_HEX Y_HEX), got 1\n", out)
 	code, out, _ = cli(t, "\xef\xbb\xbf\n{\"scalar\":\"5\",\"x\":\"1\",\"y\":\"2\"}\n", "mul", "--backend", "cpu", "--format", "jsonl")
 	require.Equal(t, exitFail, code)
-	require.Equal(t, `{"error":"line 2: curves: P-224: point is not on the curve"}`+"\n", out)
+	require.Equal(t, `{"error":"line 2: P-224: point is not on the curve"}`+"\n", out)
 	// a byte-order mark anywhere else is data
 	code, out, _ = cli(t, items[0].in+"\n\xef\xbb\xbf"+items[0].in+"\n", "mul", "--backend", "cpu")
 	require.Equal(t, exitFail, code)

@@ -184,7 +184,7 @@ func TestMulFormatErrors(t *testing.T) {
 			{`{"scalar":"5","x":"` + x + `","y":"` + y + `"`, "invalid JSON"},
 			{`{"scalar":"5","x":"` + x + `","y":"` + off + `"}`, "not on the curve"},
 			{`{"scalar":"-5","x":"` + x + `","y":"` + y + `"}`, "hexadecimal"},
-			{`{"scalar":"5","x":"` + x + `","y":"` + y + `<>"}`, "y: curves: P-256: hex coordinate"},
+			{`{"scalar":"5","x":"` + x + `","y":"` + y + `<>"}`, "y: P-256: hex coordinate"},
 			{long, "longer than 4096 bytes"},
 		}},
 		{stream.Hex, []struct{ in, reason string }{
