@@ -49,9 +49,10 @@ experiment:
 
 # Kernels: the CUDA fatbin that package kernels embeds, and its dev tools.
 # nvcc is needed for kernels, kernels-fatbin and kernels-harness; Go for
-# kernels and kernels-hash; a C++20 compiler for kernels-emulate.
+# kernels, kernels-hash, kernels-check and kernels-mutant; a C++20 compiler
+# for kernels-emulate, kernels-check and kernels-mutant.
 
-.PHONY: kernels kernels-fatbin kernels-hash kernels-harness kernels-emulate
+.PHONY: kernels kernels-fatbin kernels-hash kernels-harness kernels-emulate kernels-check kernels-mutant
 
 NVCC ?= nvcc
 CXX ?= g++
@@ -82,5 +83,21 @@ kernels/harness/harness: kernels/harness/harness.cu kernels/harness/vectors.h ke
 # kernels-emulate builds the CPU emulation of the kernel (bit-exactness without a GPU).
 kernels-emulate: kernels/harness/emulate
 
+# On x86-64 the emulation switches between its fibers' stacks itself, which
+# shadow stacks (-fcf-protection, on by default in some compilers) forbid.
+EMULATE_CXXFLAGS := -std=c++20 -O2 -fno-strict-aliasing -Wall -Wno-unknown-pragmas -pthread \
+	$(if $(filter x86_64,$(shell uname -m)),-fcf-protection=none)
+
 kernels/harness/emulate: kernels/harness/emulate.cpp kernels/harness/vectors.h $(KERNEL_SOURCES)
-	$(CXX) -std=c++20 -O2 -fno-strict-aliasing -Wall -Wno-unknown-pragmas -pthread -o $@ kernels/harness/emulate.cpp
+	$(CXX) $(EMULATE_CXXFLAGS) -o $@ kernels/harness/emulate.cpp
+
+# kernels-check runs every entry point of the kernel source on the CPU
+# emulation against the CPU twin, on vectors written in the same run
+# (KERNELS_CHECK_ITEMS items per curve, schedule and channel width).
+kernels-check:
+	scripts/kernels-check.sh
+
+# kernels-mutant shows kernels-check failing on wrong edits to the kernel's
+# arithmetic, each applied to a copy of the sources.
+kernels-mutant:
+	scripts/kernels-mutant.sh

@@ -1,20 +1,48 @@
-// emulate runs the kernel source on the CPU, one OS thread per GPU thread of
-// a block and a barrier for every __syncwarp and __syncthreads, and compares
-// its outputs with a kernelvec file word for word. It checks the kernel's
-// arithmetic and exchanges where there is no GPU; it says nothing about speed.
+// emulate runs the kernel source on the CPU and compares its outputs with a
+// kernelvec file word for word. It checks the kernel's arithmetic and
+// exchanges where there is no GPU; it says nothing about speed.
 //
-//   emulate CURVE_SCHEDULE_CHANNELS FILE [ITEMS]
-//     (p224, p256 or secp256k1; _coz or _paper; _c16 or _c30)
+// Every GPU thread of a block is a fiber with its own stack, and the block's
+// fibers run on one OS thread, each until its next barrier (__syncthreads,
+// __syncwarp or a shuffle, all block-wide here): every fiber reaches the
+// barrier before any leaves it. Between two barriers the fibers run one
+// after the other in a fresh random order (or forward, or reverse), so that
+// a missing barrier shows as a mismatch. Blocks run in parallel on --jobs
+// OS threads, each with its own __shared__ memory.
+//
+//   emulate SELECTOR FILE [ITEMS] [--threads T,..] [--only ENTRY] [--jobs J]
+//           [--order random|forward|reverse] [--seed S] [--fail-fast]
+//
+// SELECTOR is CURVE_SCHEDULE (p224, p256 or secp256k1; coz or paper), which
+// runs the entry points of the channel width the file was made for, or
+// CURVE_SCHEDULE_CHANNELS (c16 or c30), which also checks the file is for
+// that width. ITEMS (default 8) is the batch: item i is item i mod I of the
+// file. Each entry point runs at every block size of --threads, by default
+// its harness sizes that end a block mid-warp or mid-item, and with a stride
+// wider than the batch, whose padding columns must keep their poison.
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
 
-#include <barrier>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(__x86_64__) && !defined(__CET__) && !defined(EMU_UCONTEXT)
+#define EMU_ASM_SWITCH 1
+#else
+#include <ucontext.h>
+#endif
 
 // The CUDA vocabulary the kernel uses, for a host compiler.
 #define __device__
@@ -23,7 +51,7 @@
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __trap() abort()
-#define __shared__ static
+#define __shared__ static thread_local
 
 struct uint2 {
   uint32_t x, y;
@@ -31,17 +59,158 @@ struct uint2 {
 struct alignas(16) uint4 {
   uint32_t x, y, z, w;
 };
+struct int2 {
+  int32_t x, y;
+};
+struct alignas(16) int4 {
+  int32_t x, y, z, w;
+};
 struct dim3 {
   uint32_t x = 1, y = 1, z = 1;
 };
 
 static thread_local dim3 threadIdx, blockIdx;
 static dim3 blockDim;
-static std::barrier<>* block_barrier;
-static uint32_t shfl_slots[1024];
 
-static void __syncthreads() { block_barrier->arrive_and_wait(); }
-static void __syncwarp(unsigned = 0xffffffffu) { block_barrier->arrive_and_wait(); }
+// ---------------------------------------------------------------------------
+// Fibers: one per GPU thread of a block, run by the worker that runs the block.
+
+#ifdef EMU_ASM_SWITCH
+// emu_switch saves the callee-saved registers on the current stack, stores
+// the stack pointer in *save and continues on the stack `next` (as saved by
+// an earlier emu_switch, or prepared by Fiber::start).
+extern "C" void emu_switch(void** save, void* next);
+asm(R"(
+  .text
+  .globl emu_switch
+  .type emu_switch, @function
+emu_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size emu_switch, .-emu_switch
+  .section .note.GNU-stack,"",@progbits
+  .text
+)");
+#endif
+
+using Kernel = void (*)(const uint32_t*, const uint32_t*, const uint32_t*, uint32_t*, uint32_t,
+                        uint32_t);
+
+struct Args {
+  Kernel k;
+  const uint32_t *consts, *in, *sc;
+  uint32_t* out;
+  uint32_t count, stride;
+};
+
+constexpr size_t kStack = 256 << 10;  // per fiber, below a guard page
+constexpr size_t kGuard = 4096;
+
+struct Fiber {
+  char* base = nullptr;  // guard page, then the stack
+  bool done = false;
+#ifdef EMU_ASM_SWITCH
+  void* sp = nullptr;
+#else
+  ucontext_t ctx;
+#endif
+};
+
+enum class Order { Random, Forward, Reverse };
+
+// Worker runs blocks: its fibers, the order it resumes them in, and where
+// the fiber that runs now returns to at a barrier.
+struct Worker {
+  std::vector<Fiber> fibers;
+  std::vector<uint32_t> order;
+  Fiber* cur = nullptr;
+  const Args* args = nullptr;
+  std::mt19937_64 rng;
+#ifdef EMU_ASM_SWITCH
+  void* home = nullptr;
+#else
+  ucontext_t home;
+#endif
+};
+
+static thread_local Worker* worker;
+static thread_local uint32_t shfl_slots[1024];
+
+static void fiber_main();
+
+static void yield_to_worker(Worker& w) {
+#ifdef EMU_ASM_SWITCH
+  emu_switch(&w.cur->sp, w.home);
+#else
+  swapcontext(&w.cur->ctx, &w.home);
+#endif
+}
+
+static void resume(Worker& w, Fiber& f) {
+  w.cur = &f;
+#ifdef EMU_ASM_SWITCH
+  emu_switch(&w.home, f.sp);
+#else
+  swapcontext(&w.home, &f.ctx);
+#endif
+}
+
+static void start(Fiber& f) {
+  if (!f.base) {
+    void* p = mmap(nullptr, kGuard + kStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      perror("mmap");
+      exit(1);
+    }
+    f.base = static_cast<char*>(p);
+    mprotect(f.base, kGuard, PROT_NONE);
+  }
+  f.done = false;
+#ifdef EMU_ASM_SWITCH
+  char* top = f.base + kGuard + kStack;
+  // emu_switch pops six registers, then returns into fiber_main, which
+  // finds the stack as a call leaves it (16-byte aligned plus a return address).
+  void** sp = reinterpret_cast<void**>(top);
+  *--sp = nullptr;                                      // fiber_main's return address: none
+  *--sp = reinterpret_cast<void*>(&fiber_main);         // emu_switch's ret
+  for (int i = 0; i < 6; ++i) *--sp = nullptr;          // rbp rbx r12 r13 r14 r15
+  f.sp = sp;
+#else
+  getcontext(&f.ctx);
+  f.ctx.uc_stack.ss_sp = f.base + kGuard;
+  f.ctx.uc_stack.ss_size = kStack;
+  f.ctx.uc_link = nullptr;
+  makecontext(&f.ctx, fiber_main, 0);
+#endif
+}
+
+static void fiber_main() {
+  Worker& w = *worker;
+  const Args& a = *w.args;
+  a.k(a.consts, a.in, a.sc, a.out, a.count, a.stride);
+  w.cur->done = true;
+  yield_to_worker(w);
+  abort();  // a finished fiber is never resumed
+}
+
+// __syncthreads: every fiber of the block arrives before any leaves.
+static void __syncthreads() {
+  yield_to_worker(*worker);
+}
+static void __syncwarp(unsigned = 0xffffffffu) { __syncthreads(); }
 
 static uint32_t __shfl_sync(unsigned, uint32_t v, int src, int width) {
   shfl_slots[threadIdx.x] = v;
@@ -51,6 +220,30 @@ static uint32_t __shfl_sync(unsigned, uint32_t v, int src, int width) {
   return r;
 }
 
+// run_block runs every thread of block b until all have returned; a thread
+// that returns early stops taking part in the barriers.
+static uint64_t run_block(Worker& w, uint32_t b, Order order) {
+  blockIdx.x = b;
+  const uint32_t threads = blockDim.x;
+  for (uint32_t t = 0; t < threads; ++t) start(w.fibers[t]);
+  uint32_t live = threads;
+  uint64_t phases = 0;
+  for (; live; ++phases) {
+    w.order.clear();
+    for (uint32_t t = 0; t < threads; ++t)
+      if (!w.fibers[t].done) w.order.push_back(t);
+    if (order == Order::Random) std::shuffle(w.order.begin(), w.order.end(), w.rng);
+    if (order == Order::Reverse) std::reverse(w.order.begin(), w.order.end());
+    for (uint32_t t : w.order) {
+      threadIdx.x = t;
+      resume(w, w.fibers[t]);
+      if (w.fibers[t].done) --live;
+    }
+  }
+  return phases - 1;  // the last phase ends when the threads return
+}
+
+// ---------------------------------------------------------------------------
 // dp2a as the PTX ISA defines it for unsigned operands.
 static uint32_t __dp2a_lo(uint32_t a, uint32_t b, uint32_t c) {
   return c + (a & 0xffff) * (b & 0xff) + (a >> 16) * (b >> 8 & 0xff);
@@ -59,17 +252,10 @@ static uint32_t __dp2a_hi(uint32_t a, uint32_t b, uint32_t c) {
   return c + (a & 0xffff) * (b >> 16 & 0xff) + (a >> 16) * (b >> 24);
 }
 
-struct int2 {
-  int32_t x, y;
-};
-struct alignas(16) int4 {
-  int32_t x, y, z, w;
-};
-
 // The warp-wide tensor-core operations the tile mapping uses (wmma, 16 × 16
-// × 16), for a host compiler: every lane of a warp holds and multiplies the
-// whole tiles, and lane 0 alone stores the result (the kernel synchronises
-// before anything reads it).
+// × 16), for a host compiler: lane 0 of the warp loads, multiplies and
+// stores the whole tiles for the warp (the kernel synchronises before
+// anything reads the result).
 namespace nvcuda {
 namespace wmma {
 struct matrix_a {};
@@ -79,19 +265,23 @@ struct row_major {};
 enum layout_t { mem_row_major };
 template <class Use, int M, int N, int K, class T, class Layout = void>
 struct fragment {
-  T x[16 * 16];
+  T x[16 * 16] = {};  // other lanes' copies stay zero
 };
+static bool lane0() { return threadIdx.x % 32 == 0; }
 template <class F, class T>
 void fill_fragment(F& f, T v) {
+  if (!lane0()) return;
   for (auto& e : f.x) e = v;
 }
 template <class F, class T>
 void load_matrix_sync(F& f, const T* p, unsigned ldm) {
+  if (!lane0()) return;
   for (int r = 0; r < 16; ++r)
     for (int c = 0; c < 16; ++c) f.x[r * 16 + c] = p[r * ldm + c];
 }
 template <class D, class A, class B>
 void mma_sync(D& d, const A& a, const B& b, const D& c) {
+  if (!lane0()) return;
   D out;
   for (int r = 0; r < 16; ++r)
     for (int col = 0; col < 16; ++col) {
@@ -103,7 +293,7 @@ void mma_sync(D& d, const A& a, const B& b, const D& c) {
 }
 template <class T, class F>
 void store_matrix_sync(T* p, const F& f, unsigned ldm, layout_t) {
-  if (threadIdx.x % 32 != 0) return;
+  if (!lane0()) return;
   for (int r = 0; r < 16; ++r)
     for (int c = 0; c < 16; ++c) p[r * ldm + c] = f.x[r * 16 + c];
 }
@@ -112,9 +302,6 @@ void store_matrix_sync(T* p, const F& f, unsigned ldm, layout_t) {
 
 #include "../ecmul.cu"
 #include "vectors.h"
-
-using Kernel = void (*)(const uint32_t*, const uint32_t*, const uint32_t*, uint32_t*, uint32_t,
-                        uint32_t);
 
 struct Entry {
   const char* name;
@@ -132,65 +319,182 @@ static Kernel find(const std::string& name) {
   return nullptr;
 }
 
-// launch runs grid blocks of threads one block at a time.
-static void launch(Kernel k, uint32_t grid, uint32_t threads, const uint32_t* consts,
-                   const uint32_t* in, const uint32_t* sc, uint32_t* out, uint32_t count,
-                   uint32_t stride) {
+// launch runs the grid's blocks on `jobs` workers, each block's threads as
+// fibers of one worker. It returns the barriers each block passed.
+static uint64_t launch(const Args& a, uint32_t grid, uint32_t threads, uint32_t jobs, Order order,
+                       uint64_t seed) {
   blockDim.x = threads;
-  for (uint32_t b = 0; b < grid; ++b) {
-    std::barrier<> bar(threads);
-    block_barrier = &bar;
-    std::vector<std::thread> ts;
-    for (uint32_t t = 0; t < threads; ++t)
-      ts.emplace_back([=] {
-        threadIdx.x = t;
-        blockIdx.x = b;
-        k(consts, in, sc, out, count, stride);
-      });
-    for (auto& t : ts) t.join();
+  std::atomic<uint32_t> next{0};
+  std::atomic<uint64_t> barriers{0};
+  auto work = [&](uint32_t id) {
+    Worker w;
+    w.fibers.resize(threads);
+    w.args = &a;
+    w.rng.seed(seed * 1000003 + id);
+    worker = &w;
+    for (uint32_t b; (b = next++) < grid;) {
+      const uint64_t phases = run_block(w, b, order);
+      if (b == 0) barriers = phases;
+    }
+    for (Fiber& f : w.fibers)
+      if (f.base) munmap(f.base, kGuard + kStack);
+    worker = nullptr;
+  };
+  jobs = std::max(1u, std::min(jobs, grid));
+  std::vector<std::thread> ts;
+  for (uint32_t j = 1; j < jobs; ++j) ts.emplace_back(work, j);
+  work(0);
+  for (auto& t : ts) t.join();
+  return barriers;
+}
+
+static std::vector<uint32_t> parse_list(const char* s) {
+  std::vector<uint32_t> v;
+  for (const char* p = s; *p;) {
+    v.push_back(uint32_t(strtoul(p, const_cast<char**>(&p), 10)));
+    if (*p == ',') ++p;
+    else if (*p) break;
   }
+  return v;
+}
+
+// default_threads returns the block sizes an entry point runs at: blocks
+// that end mid-warp or mid-item where the mapping allows it, and one that
+// holds several whole items.
+static std::vector<uint32_t> default_threads(const EntryShape& e) {
+  const uint32_t L = e.lanes;
+  if (e.items) return {e.items * L};
+  if (e.shape == ecm_warp) return {48, 96};
+  if (e.shape == ecm_spread) return {64, 32};
+  return {2 * L + 3, 4 * L};
+}
+
+// cores returns the cores this process may run on.
+static uint32_t cores() {
+#ifdef __linux__
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return uint32_t(std::max(1, CPU_COUNT(&set)));
+#endif
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+static int usage() {
+  fprintf(stderr,
+          "usage: emulate CURVE_SCHEDULE[_CHANNELS] FILE [ITEMS] [--threads T,..] [--only ENTRY]\n"
+          "               [--jobs J] [--order random|forward|reverse] [--seed S] [--fail-fast]\n");
+  return 2;
 }
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: emulate CURVE_SCHEDULE_CHANNELS FILE [ITEMS]\n");
-    return 2;
+  if (argc < 3) return usage();
+  const std::string selector = argv[1];
+  const char* file = argv[2];
+  uint32_t items = 8, jobs = cores();
+  uint64_t seed = 1;
+  Order order = Order::Random;
+  bool failFast = false;
+  std::string only;
+  std::vector<uint32_t> threadList;
+  for (int i = 3; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool more = i + 1 < argc;
+    if (a == "--threads" && more) threadList = parse_list(argv[++i]);
+    else if (a == "--only" && more) only = argv[++i];
+    else if (a == "--jobs" && more) jobs = uint32_t(atoi(argv[++i]));
+    else if (a == "--seed" && more) seed = strtoull(argv[++i], nullptr, 10);
+    else if (a == "--fail-fast") failFast = true;
+    else if (a == "--order" && more) {
+      const std::string o = argv[++i];
+      if (o == "random") order = Order::Random;
+      else if (o == "forward") order = Order::Forward;
+      else if (o == "reverse") order = Order::Reverse;
+      else return usage();
+    } else if (a[0] != '-' && i == 3) items = uint32_t(atoi(argv[i]));
+    else return usage();
   }
-  const std::string curve = argv[1];
+  if (items == 0) return usage();
   Vectors v;
   std::string err;
-  if (!read_vectors(argv[2], v, err)) {
+  if (!read_vectors(file, v, err)) {
     fprintf(stderr, "%s\n", err.c_str());
     return 1;
   }
-  const uint32_t items = argc > 3 ? uint32_t(atoi(argv[3])) : 6;
-  const uint32_t count = items < v.items ? items : v.items;
-  const auto in = tile(v.in, v.inRows(), v.items, count);
-  const auto sc = tile(v.scalars, v.words, v.items, count);
-  const auto want = tile(v.want, v.outRows(), v.items, count);
-  int failures = 0, passes = 0;
+  // The selector names a curve and schedule, and perhaps a channel width;
+  // the file's n tells which width it was made for.
+  std::vector<const EntryShape*> entries;
+  bool named = false, widthFits = false;
   for (const EntryShape& e : kEntryShapes) {
-    if (curve != e.curve) continue;
-    const std::string name = e.name;
-    Kernel k = find(name);
+    if (!entry_named(e, selector)) continue;
+    named = true;
+    if (!entry_fits(e, v)) continue;
+    widthFits = true;
+    if (!only.empty() && only != e.name) continue;
+    entries.push_back(&e);
+  }
+  if (!named) {
+    fprintf(stderr, "no entry points for %s (want CURVE_SCHEDULE or CURVE_SCHEDULE_CHANNELS, e.g. p224_coz or p224_coz_c16)\n",
+            selector.c_str());
+    return 1;
+  }
+  if (!widthFits) {
+    fprintf(stderr, "%s: the file's items have n = %u channels, which no entry point of %s has (another channel width?)\n",
+            file, v.n, selector.c_str());
+    return 1;
+  }
+  if (entries.empty()) {
+    fprintf(stderr, "no entry point %s for %s\n", only.c_str(), selector.c_str());
+    return 1;
+  }
+
+  const uint32_t count = items, stride = count + 5;  // padding columns keep their poison
+  const uint32_t rows = v.outRows();
+  const auto in = tile(v.in, v.inRows(), v.items, stride);
+  const auto sc = tile(v.scalars, v.words, v.items, stride);
+  const auto wantAll = tile(v.want, rows, v.items, stride);
+  std::vector<uint32_t> want(size_t(rows) * count);
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t i = 0; i < count; ++i) want[size_t(r) * count + i] = wantAll[size_t(r) * stride + i];
+  constexpr uint32_t kPoison = 0xdeadbeefu;
+  static const char* const orders[] = {"random", "forward", "reverse"};
+  printf("%s: n = %u, t = %u, %u vector items; batch %u, stride %u, %u jobs, order %s, seed %llu\n",
+         file, v.n, v.bits, v.items, count, stride, jobs, orders[int(order)], (unsigned long long)seed);
+
+  int failures = 0, passes = 0;
+  for (const EntryShape* e : entries) {
+    Kernel k = find(e->name);
     if (!k) {
-      fprintf(stderr, "no entry point %s\n", name.c_str());
+      fprintf(stderr, "no entry point %s\n", e->name);
       return 1;
     }
-    const uint32_t L = e.lanes;
-    // a partial warp or item ends each block, where the mapping allows it
-    const uint32_t threads = e.items ? e.items * L : e.shape == ecm_warp ? 48 : e.shape == ecm_spread ? 64 : 2 * L + 3;
-    const uint32_t ipb = ecm_items_per_block(threads, L, e.shape), grid = (count + ipb - 1) / ipb;
-    std::vector<uint32_t> out(size_t(v.outRows()) * count, 0xdeadbeefu);
-    launch(k, grid, threads, v.consts.data(), in.data(), sc.data(), out.data(), count, count);
-    const size_t bad = compare(name.c_str(), out, want, v.outRows(), count);
-    printf("%-36s threads %3u items %4u: %s\n", name.c_str(), threads, count,
-           bad ? "MISMATCH" : "bit-exact");
-    (bad ? failures : passes)++;
-  }
-  if (passes + failures == 0) {
-    fprintf(stderr, "no entry points for %s\n", curve.c_str());
-    return 1;
+    for (uint32_t threads : threadList.empty() ? default_threads(*e) : threadList) {
+      if (e->items && threads != e->items * e->lanes) continue;  // tile: one block size only
+      if (threads == 0 || threads > kMaxThreads || (e->shape == ecm_spread && threads % 32)) continue;
+      const uint32_t ipb = ecm_items_per_block(threads, e->lanes, e->shape);
+      if (ipb == 0) continue;
+      const uint32_t grid = (count + ipb - 1) / ipb;
+      std::vector<uint32_t> out(size_t(rows) * stride, kPoison);
+      const Args a{k, v.consts.data(), in.data(), sc.data(), out.data(), count, stride};
+      const auto t0 = std::chrono::steady_clock::now();
+      const uint64_t barriers = launch(a, grid, threads, jobs, order, seed);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::vector<uint32_t> got(size_t(rows) * count);
+      size_t padding = 0;
+      for (uint32_t r = 0; r < rows; ++r) {
+        for (uint32_t i = 0; i < count; ++i) got[size_t(r) * count + i] = out[size_t(r) * stride + i];
+        for (uint32_t i = count; i < stride; ++i) padding += out[size_t(r) * stride + i] != kPoison;
+      }
+      const size_t bad = compare(e->name, got, want, rows, count);
+      if (padding) printf("  MISMATCH %s: %zu padding words written\n", e->name, padding);
+      const bool ok = !bad && !padding;
+      printf("%-40s threads %3u blocks %4u barriers %6llu  %6.2f s: %s\n", e->name, threads, grid,
+             (unsigned long long)barriers, s, ok ? "bit-exact" : "MISMATCH");
+      fflush(stdout);
+      (ok ? passes : failures)++;
+      if (!ok && failFast) {
+        printf("%d passed, %d failed (fail-fast)\n", passes, failures);
+        return 1;
+      }
+    }
   }
   printf("%d passed, %d failed\n", passes, failures);
   return failures ? 1 : 0;

@@ -89,3 +89,15 @@ struct EntryShape {
   {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping "_" #chan, #curve "_" #sched "_" #chan, lanes,     \
    shape, items},
 inline const EntryShape kEntryShapes[] = {ECM_ENTRIES(ECM_AS_SHAPE)};
+
+// entry_named reports whether SELECTOR names entry point e: its
+// CURVE_SCHEDULE_CHANNELS, or its CURVE_SCHEDULE (every channel width).
+inline bool entry_named(const EntryShape& e, const std::string& selector) {
+  const std::string key = e.curve;
+  return selector == key || selector == key.substr(0, key.rfind('_'));
+}
+
+// entry_fits reports whether the vectors v were made for entry point e's
+// channel width: an item of n channels per base takes n + 1 lanes, and the
+// widths of a curve have different n.
+inline bool entry_fits(const EntryShape& e, const Vectors& v) { return e.lanes == v.n + 1; }

@@ -1,6 +1,8 @@
 // Command kernelvec writes test vectors for the CUDA kernel's standalone
-// harness (kernels/harness): the constants, packed inputs and the outputs of
-// the CPU RNS executor, which the kernel must reproduce bit for bit.
+// harness and CPU emulation (kernels/harness): the constants, packed inputs
+// and the outputs of the CPU RNS executor, which the kernel must reproduce
+// bit for bit with every base extension (the executor runs each one the
+// channels support, and they must agree).
 //
 // File format, little-endian uint32 words: magic 0x56434345, version 2, n,
 // m_e bits, ladder bits t, scalar words W, items I, outputs per item V,
@@ -17,6 +19,7 @@ import (
 	"math/big"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"runtime"
 
 	"github.com/rnsec/ecmul/basext"
@@ -67,19 +70,41 @@ func main() {
 	for i, j := range jobs {
 		su.PackInput(in, sc, I, i, j)
 	}
+	// The entry points of every base extension must give the same words:
+	// the twin runs each extension the channels support, and they must agree.
+	variants := basext.VariantsFor(su.Params)
+	disagree := make([]int, I)
 	par.Do(I, runtime.NumCPU(), 1, func(_, lo, hi int) {
-		e := su.NewRNSExecutor(basext.Shenoy)
+		execs := make([]*ladder.RNSExecutor, len(variants))
+		for k, v := range variants {
+			execs[k] = su.NewRNSExecutor(v)
+		}
 		for i := lo; i < hi; i++ {
-			x := su.InputElement(jobs[i])
-			ch := e.Run(&x, jobs[i].Scalar, su.Bits, nil)
-			for v := range ch {
-				for r := range n {
-					want[(v*n+r)*I+i] = ch[v][r]
+			disagree[i] = -1
+			for k, e := range execs {
+				x := su.InputElement(jobs[i])
+				ch := e.Run(&x, jobs[i].Scalar, su.Bits, nil)
+				for v := range ch {
+					for r := range n {
+						w := &want[(v*n+r)*I+i]
+						if k > 0 && *w != ch[v][r] && disagree[i] < 0 {
+							disagree[i] = k
+						}
+						*w = ch[v][r]
+					}
 				}
 			}
 		}
 	})
+	for i, k := range disagree {
+		if k >= 0 {
+			log.Fatalf("item %d: the %s and %s twins disagree", i, variants[0], variants[k])
+		}
+	}
 	consts := su.KernelConstants()
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		log.Fatal(err)
+	}
 	f, err := os.Create(*out)
 	if err != nil {
 		log.Fatal(err)

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# kernels-check.sh checks the kernel source without a GPU: it builds the CPU
+# emulation of kernels/ecmul.cu (kernels/harness/emulate) and kernelvec,
+# writes vectors for every curve, schedule and channel width, and runs every
+# entry point on them at its block sizes, comparing each output word with
+# the CPU twin's. It fails on any mismatch, or when an entry point of
+# kernels/schedule_gen.cuh was not run.
+#
+#   scripts/kernels-check.sh [-n ITEMS] [-e EMULATOR] [-k KERNELVEC] [-o DIR] [-s SEED] [-q]
+#
+#   -n ITEMS     items per file, each run once per entry point and block size
+#                (default 128, or $KERNELS_CHECK_ITEMS)
+#   -e EMULATOR  an emulator already built (default: make kernels-emulate)
+#   -k KERNELVEC a kernelvec already built (default: go build)
+#   -o DIR       where the vectors and the log go (default .dev/kernels-check)
+#   -s SEED      kernelvec's seed and the emulator's order seed (default 1)
+#   -q           stop at the first mismatch (scripts/kernels-mutant.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+items=${KERNELS_CHECK_ITEMS:-128}
+emu=
+vec=
+dir=.dev/kernels-check
+seed=1
+failfast=
+while getopts "n:e:k:o:s:q" opt; do
+  case $opt in
+    n) items=$OPTARG ;;
+    e) emu=$OPTARG ;;
+    k) vec=$OPTARG ;;
+    o) dir=$OPTARG ;;
+    s) seed=$OPTARG ;;
+    q) failfast=--fail-fast ;;
+    *) sed -n '9,17p' "$0" >&2; exit 2 ;;
+  esac
+done
+
+start=$(date +%s)
+mkdir -p "$dir"
+if [[ -z $emu ]]; then
+  make --no-print-directory kernels-emulate
+  emu=kernels/harness/emulate
+fi
+if [[ -z $vec ]]; then
+  go build -o "$dir/kernelvec" ./internal/tools/kernelvec
+  vec=$dir/kernelvec
+fi
+
+curves="p224 p256 secp256k1"
+schedules="coz paper"
+widths="16 30"
+for c in $curves; do
+  for s in $schedules; do
+    for w in $widths; do
+      "$vec" -curve "$c" -schedule "$s" -channel-bits "$w" -n "$items" -seed "$seed" \
+        -out "$dir/${c}_${s}_c$w.bin"
+    done
+  done
+done
+echo "kernels-check: vectors, $items items per file, in $(($(date +%s) - start)) s"
+
+log=$dir/emulate.log
+: > "$log"
+status=0
+for c in $curves; do
+  for s in $schedules; do
+    for w in $widths; do
+      key=${c}_${s}_c$w
+      t0=$(date +%s)
+      if "$emu" "$key" "$dir/$key.bin" "$items" --seed "$seed" $failfast > "$dir/$key.log" 2>&1; then
+        result=ok
+      else
+        result=FAILED status=1
+      fi
+      cat "$dir/$key.log" >> "$log"
+      echo "kernels-check: $key: $(grep -c ': bit-exact$' "$dir/$key.log" || true) runs bit-exact, $result, $(($(date +%s) - t0)) s"
+      [[ $result == FAILED && -n $failfast ]] && break 3
+    done
+  done
+done
+
+# every entry point the kernel declares ran, and passed
+declared=$(grep -oE '^[[:space:]]*ENTRY\([a-z0-9]+, [A-Za-z0-9]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, c[0-9]+' kernels/schedule_gen.cuh |
+  sed -E 's/^[[:space:]]*ENTRY\(([a-z0-9]+), [A-Za-z0-9]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, (c[0-9]+)/ecm_ladder_\1_\2_\3_\4_\5/' | sort -u)
+passed=$(awk '/: bit-exact$/ { print $1 }' "$log" | sort -u)
+missing=$(comm -23 <(echo "$declared") <(echo "$passed"))
+
+grep -E "MISMATCH|^[0-9]+ passed|no entry|error|Abort|Segmentation" "$log" | grep -v "^[0-9]* passed, 0 failed$" || true
+runs=$(grep -c ': bit-exact$' "$log" || true)
+bad=$(grep -cE '^ecm_ladder_.*: MISMATCH$' "$log" || true)
+if [[ -n $missing && -z $failfast ]]; then
+  echo "kernels-check: entry points that did not pass:"
+  echo "$missing" | sed 's/^/  /'
+  status=1
+fi
+echo "kernels-check: $(echo "$declared" | wc -l) entry points, $runs runs bit-exact, $bad mismatched, $items items each, in $(($(date +%s) - start)) s (log $log)"
+exit $status

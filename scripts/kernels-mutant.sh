@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# kernels-mutant.sh shows that scripts/kernels-check.sh catches wrong
+# arithmetic: for each mutant below it copies the kernel sources and the
+# emulator to a temporary folder, makes one small wrong edit there, builds
+# the emulator from the copy and runs the check on it. A mutant must make
+# the check fail with a mismatch; one that passes (or whose edit no longer
+# matches the source exactly once, or that does not build) fails this script.
+#
+#   scripts/kernels-mutant.sh [-n ITEMS] [NAME...]   (default: every mutant, 8 items)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# name | file under kernels/ | text | the wrong text (\n: a line break)
+mutants=(
+  "fold-shift|rns.cuh|z + (z >> 16) * m.neg|z + (z >> 15) * m.neg"
+  "wide-fold-mask|rns.cuh|(uint32_t(s) & 0x3fffffffu)|(uint32_t(s) & 0x1fffffffu)"
+  "shenoy-alpha-operands|ecmul.cu|alpha[i] = (dot_pow2(s[i]) - ze[i])|alpha[i] = (ze[i] - dot_pow2(s[i]))"
+  "kawamura-alpha-shift|ecmul.cu|alpha[i] = g >> 16;|alpha[i] = g >> 15;"
+  "wide-product-operand|ecmul.cu|mad_wide(x[i].b, y[i].b, 0)|mad_wide(x[i].b, x[i].b, 0)"
+  "tile-alpha-operands|ecmul.cu|(tile_pow2(ex.get(i, N)) - ze)|(ze - tile_pow2(ex.get(i, N)))"
+  "alpha-barrier|ecmul.cu|alpha[i] = a[i];\n      }\n      __syncthreads();|alpha[i] = a[i];\n      }"
+)
+
+items=8
+while getopts "n:" opt; do
+  case $opt in
+    n) items=$OPTARG ;;
+    *) sed -n '9p' "$0" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+want=" $* "
+
+CXX=${CXX:-g++}
+cxxflags=(-std=c++20 -O2 -fno-strict-aliasing -Wno-unknown-pragmas -pthread)  # the Makefile's
+[[ $(uname -m) == x86_64 ]] && cxxflags+=(-fcf-protection=none)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+start=$(date +%s)
+killed=0 survived=0 broken=0
+for m in "${mutants[@]}"; do
+  IFS='|' read -r name file from to <<<"$m"
+  [[ $# -gt 0 && $want != *" $name "* ]] && continue
+  src=$tmp/$name/kernels
+  mkdir -p "$src/harness"
+  cp kernels/*.cu kernels/*.cuh "$src/"
+  cp kernels/harness/emulate.cpp kernels/harness/vectors.h "$src/harness/"
+  export FROM=${from//\\n/$'\n'} TO=${to//\\n/$'\n'}
+  n=$(perl -0ne 'print scalar(() = /\Q$ENV{FROM}\E/g)' "$src/$file")
+  if [[ $n != 1 ]]; then
+    echo "mutant $name: '$from' is $n times in kernels/$file, want once (update the mutant)"
+    broken=$((broken + 1))
+    continue
+  fi
+  line=$(perl -0ne '/\Q$ENV{FROM}\E/ and print 1 + (() = substr($_, 0, $-[0]) =~ /\n/g)' "$src/$file")
+  perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$src/$file"
+  echo "mutant $name: kernels/$file line $line: '$from' -> '$to'"
+  if ! $CXX "${cxxflags[@]}" -o "$src/harness/emulate" "$src/harness/emulate.cpp" 2>"$tmp/$name.build"; then
+    echo "  does not build:"; head -5 "$tmp/$name.build" | sed 's/^/    /'
+    broken=$((broken + 1))
+    continue
+  fi
+  if scripts/kernels-check.sh -q -n "$items" -e "$src/harness/emulate" -o "$tmp/$name/check" >"$tmp/$name.log" 2>&1; then
+    echo "  SURVIVED: kernels-check passed"
+    survived=$((survived + 1))
+  elif grep -q "MISMATCH" "$tmp/$name/check/emulate.log"; then
+    echo "  killed: $(grep -m1 -E '^ecm_ladder_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
+    grep -m1 '^  MISMATCH' "$tmp/$name/check/emulate.log" | sed 's/^ */    /'
+    killed=$((killed + 1))
+  else
+    echo "  kernels-check failed without a mismatch:"; tail -5 "$tmp/$name.log" | sed 's/^/    /'
+    broken=$((broken + 1))
+  fi
+done
+echo "kernels-mutant: $killed killed, $survived survived, $broken broken, in $(($(date +%s) - start)) s"
+[[ $killed -gt 0 && $survived -eq 0 && $broken -eq 0 ]]
