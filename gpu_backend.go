@@ -357,7 +357,7 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 				i := lo + k
 				// a bad point, computed as the generator, keeps its status
 				if b.status[i] == StatusNotComputed {
-					b.put(i, [...]Status{ladder.OutPoint: StatusPoint, ladder.OutInfinity: StatusInfinity, ladder.OutFailed: StatusResultCheck}[o], xy)
+					b.put(i, statusOfOutcome(o), xy)
 				}
 				if b.store != nil {
 					b.store(i)
@@ -370,6 +370,16 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	})
 	r.recordStats(st)
 	return err
+}
+
+// statusOfOutcome maps a finish's outcome to its status by arithmetic, not
+// a table indexed by it: whether a result is the point at infinity leaves
+// no address behind. Only a failed check (a fault) takes a branch.
+func statusOfOutcome(o ladder.Outcome) Status {
+	if o == ladder.OutFailed {
+		return StatusResultCheck
+	}
+	return StatusPoint + Status(o) // OutPoint, OutInfinity: StatusPoint, StatusInfinity
 }
 
 // splitFor returns how the host's per-item work of a batch of count items
