@@ -130,6 +130,39 @@ func (k Kernel) Threads(n, items int) int {
 	return items * (n + 1)
 }
 
+// ItemsPerBlock returns the items a block of threads threads holds, for n
+// channels per base, as the kernel counts them (ecm_items_per_block in
+// kernels/shape.cuh): the inverse of Threads.
+func (k Kernel) ItemsPerBlock(n, threads int) int {
+	switch k.ThreadShape() {
+	case ShapeSpread:
+		return threads / 32
+	case ShapeWarp:
+		perWarp := 32 / k.Lanes(n)
+		return threads/32*perWarp + min(threads%32/k.Lanes(n), perWarp)
+	}
+	return threads / k.Lanes(n)
+}
+
+// CheckBlock says why a block of threads threads does not run the entry
+// point for n channels per base, or returns nil: more than MaxThreads, a
+// spread block that is not whole warps, or a tile block of other than
+// TileItems items all trap in the kernel, and a block of no whole item
+// computes nothing.
+func (k Kernel) CheckBlock(n, threads int) error {
+	switch {
+	case threads < 1 || threads > MaxThreads:
+		return fmt.Errorf("kernels: %s: a block of %d threads traps: the kernel takes 1 to %d", k.Name(), threads, MaxThreads)
+	case k.Mapping == "spread" && threads%32 != 0:
+		return fmt.Errorf("kernels: %s: a block of %d threads traps: the spread mapping takes whole warps", k.Name(), threads)
+	case k.Mapping == "tile" && threads != TileItems*k.Lanes(n):
+		return fmt.Errorf("kernels: %s: a block of %d threads traps: the tile mapping takes exactly %d", k.Name(), threads, TileItems*k.Lanes(n))
+	case k.ItemsPerBlock(n, threads) == 0:
+		return fmt.Errorf("kernels: %s: a block of %d threads holds no item of %d lanes", k.Name(), threads, k.Lanes(n))
+	}
+	return nil
+}
+
 // Shape codes of ThreadShape, the kernel's EcmShape (kernels/shape.cuh).
 const (
 	ShapePacked = 0 // n+1 threads per item packed across the block (block, tile)

@@ -214,3 +214,33 @@ func TestLayoutMatchesBasext(t *testing.T) {
 		}
 	}
 }
+
+// TestItemsPerBlockInvertsThreads holds ItemsPerBlock (ecm_items_per_block)
+// to Threads for every entry point, item count and channel count, and
+// CheckBlock to the kernel's traps.
+func TestItemsPerBlockInvertsThreads(t *testing.T) {
+	for _, k := range kernels.Entries() {
+		for _, n := range []int{8, 9, 15, 17} {
+			for items := 1; items <= k.MaxItemsPerBlock(n); items++ {
+				threads := k.Threads(n, items)
+				if got := k.ItemsPerBlock(n, threads); got != items {
+					t.Fatalf("%s, n = %d: %d threads hold %d items, Threads(%d) = %d", k.Name(), n, threads, got, items, threads)
+				}
+				if err := k.CheckBlock(n, threads); (err == nil) != (k.Mapping != "tile" || items == kernels.TileItems) {
+					t.Fatalf("%s, n = %d, %d items: CheckBlock = %v", k.Name(), n, items, err)
+				}
+			}
+			for _, threads := range []int{0, kernels.MaxThreads + 1, 1024} {
+				if k.CheckBlock(n, threads) == nil {
+					t.Errorf("%s: a block of %d threads passes CheckBlock", k.Name(), threads)
+				}
+			}
+			if k.Mapping == "spread" && k.CheckBlock(n, 48) == nil {
+				t.Errorf("%s: a block of 48 threads passes CheckBlock", k.Name())
+			}
+			if k.Mapping == "block" && k.CheckBlock(n, n) == nil {
+				t.Errorf("%s: a block of %d threads, no whole item, passes CheckBlock", k.Name(), n)
+			}
+		}
+	}
+}

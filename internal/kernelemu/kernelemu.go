@@ -24,7 +24,10 @@ import (
 // the CPU twin of the entry point's curve, schedule and channel width, with
 // the base extension it names. The function must be a declared entry point
 // (kernels.Entries), and its arguments those of the real entry points:
-// (consts, in, scalars, out, count, stride).
+// (consts, in, scalars, out, count, stride). As on the GPU, a block the
+// kernel does not run (kernels.Kernel.CheckBlock) fails the launch, and only
+// the items that the grid's blocks hold are computed: the columns past
+// gridDim.x times the items per block are left as they were.
 func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
 	var mu sync.Mutex
 	setups := map[string]*ladder.Setup{}
@@ -67,8 +70,15 @@ func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
 		if len(params) != 6 {
 			return fmt.Errorf("kernelemu: %s: %d arguments, want 6", fn, len(params))
 		}
+		if block[1] != 1 || block[2] != 1 || grid[1] != 1 || grid[2] != 1 {
+			return fmt.Errorf("kernelemu: %s: grid %v and block %v: the kernel runs one-dimensional grids and blocks", fn, grid, block)
+		}
+		if err := k.CheckBlock(n, int(block[0])); err != nil {
+			return fmt.Errorf("kernelemu: %w", err)
+		}
 		in, sc, out := *(*gpu.DevicePtr)(params[1]), *(*gpu.DevicePtr)(params[2]), *(*gpu.DevicePtr)(params[3])
 		count, stride := int(*(*uint32)(params[4])), int(*(*uint32)(params[5]))
+		count = min(count, int(grid[0])*k.ItemsPerBlock(n, int(block[0])))
 		read := func(p gpu.DevicePtr, rows int) ([]uint32, error) {
 			b, err := d.DeviceBytes(p, uint64(4*rows*stride))
 			if err != nil {

@@ -1,0 +1,112 @@
+package kernelemu_test
+
+import (
+	"encoding/binary"
+	"math/big"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/kernelemu"
+	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/ladder"
+)
+
+// launch holds one entry point's buffers on a fake device, the output
+// poisoned, ready to launch at any grid and block.
+type launch struct {
+	d      *fakecuda.Driver
+	k      kernels.Kernel
+	su     *ladder.Setup
+	count  int
+	params []unsafe.Pointer
+	out    gpu.DevicePtr
+}
+
+const poison = 0xdeadbeef
+
+func newLaunch(t *testing.T, mapping string, count int) *launch {
+	t.Helper()
+	c := curves.P224()
+	su, err := ladder.NewSetupBits(c, ladder.CoZ, 30)
+	require.NoError(t, err)
+	k, err := kernels.Find("P-224", "coz", "shenoy", mapping, "c30")
+	require.NoError(t, err)
+	d := fakecuda.New()
+	require.NoError(t, d.Init())
+	dev, err := d.Device(0)
+	require.NoError(t, err)
+	ctx, err := d.PrimaryCtxRetain(dev)
+	require.NoError(t, err)
+	require.NoError(t, d.CtxSetCurrent(ctx))
+	upload := func(w []uint32) gpu.DevicePtr {
+		p, err := d.MemAlloc(uint64(4 * len(w)))
+		require.NoError(t, err)
+		require.NoError(t, d.MemcpyHtoD(p, unsafe.Pointer(&w[0]), uint64(4*len(w))))
+		return p
+	}
+	n := su.Params.N
+	in := make([]uint32, ladder.ElementRows(n)*count)
+	sc := make([]uint32, su.ScalarWords()*count)
+	for i := range count {
+		j, err := su.Prepare(c.Gx(), c.Gy(), big.NewInt(int64(i+2)))
+		require.NoError(t, err)
+		su.PackInput(in, sc, count, i, j)
+	}
+	out := make([]uint32, su.OutputRows()*count)
+	for i := range out {
+		out[i] = poison
+	}
+	l := &launch{d: d, k: k, su: su, count: count, out: upload(out)}
+	consts, inP, scP := upload(su.KernelConstants()), upload(in), upload(sc)
+	cnt, stride := uint32(count), uint32(count)
+	l.params = []unsafe.Pointer{unsafe.Pointer(&consts), unsafe.Pointer(&inP), unsafe.Pointer(&scP), unsafe.Pointer(&l.out),
+		unsafe.Pointer(&cnt), unsafe.Pointer(&stride)}
+	return l
+}
+
+func (l *launch) run(grid, threads uint32) error {
+	return kernelemu.Launch(l.d)(l.k.Name(), [3]uint32{grid, 1, 1}, [3]uint32{threads, 1, 1}, l.params)
+}
+
+// computed reports, per item, whether its output column was written.
+func (l *launch) computed(t *testing.T) []bool {
+	b, err := l.d.DeviceBytes(l.out, uint64(4*l.su.OutputRows()*l.count))
+	require.NoError(t, err)
+	got := make([]bool, l.count)
+	for i := range got {
+		got[i] = binary.LittleEndian.Uint32(b[4*i:]) != poison
+	}
+	return got
+}
+
+// TestLaunchComputesWhatTheGridHolds: items past gridDim.x times the items
+// per block keep their poison, as on the GPU, and the rest are computed.
+func TestLaunchComputesWhatTheGridHolds(t *testing.T) {
+	l := newLaunch(t, "block", 10)
+	n := l.su.Params.N
+	require.NoError(t, l.run(2, uint32(l.k.Threads(n, 3)))) // 2 blocks of 3 items: 6 of 10
+	got := l.computed(t)
+	for i, c := range got {
+		require.Equal(t, i < 6, c, "item %d", i)
+	}
+}
+
+// TestLaunchRefusesBlocksTheKernelTraps: blocks the kernel does not run
+// fail the launch, and nothing is written.
+func TestLaunchRefusesBlocksTheKernelTraps(t *testing.T) {
+	for _, tc := range []struct {
+		mapping string
+		threads uint32
+	}{{"block", kernels.MaxThreads + 1}, {"block", 1024}, {"spread", 48}, {"warp", 0}} {
+		l := newLaunch(t, tc.mapping, 4)
+		require.Error(t, l.run(1, tc.threads), "%s, %d threads", tc.mapping, tc.threads)
+		require.NotContains(t, l.computed(t), true, "%s, %d threads", tc.mapping, tc.threads)
+	}
+	l := newLaunch(t, "block", 4)
+	require.Error(t, kernelemu.Launch(l.d)(l.k.Name(), [3]uint32{1, 1, 1}, [3]uint32{36, 2, 1}, l.params))
+}
