@@ -6,8 +6,8 @@
 #
 #   kernels/harness/device.sh VECDIR OUTDIR
 #
-# VECDIR holds kernelvec files CURVE_SCHEDULE.bin for the curves p224, p256,
-# secp256k1 and the schedules coz and paper.
+# VECDIR holds kernelvec files CURVE_SCHEDULE_CHANNELS.bin for the curves p224,
+# p256, secp256k1, the schedules coz and paper and the channels c16 and c30.
 set -u -o pipefail
 vec=${1:?vector folder}
 out=${2:?output folder}
@@ -32,26 +32,32 @@ cp "$fb" "$out/ecmul.fatbin"
 status=0
 : > "$out/harness.log"
 for s in coz paper; do
-  "$h" "$fb" "p224_$s" "$vec/p224_$s.bin" >> "$out/harness.log" 2>&1 || status=1
-  for c in p256 secp256k1; do
-    "$h" "$fb" "${c}_$s" "$vec/${c}_$s.bin" --batches 262144,65536,1048576 >> "$out/harness.log" 2>&1 || status=1
+  for w in c16 c30; do
+    "$h" "$fb" "p224_${s}_$w" "$vec/p224_${s}_$w.bin" >> "$out/harness.log" 2>&1 || status=1
+    for c in p256 secp256k1; do
+      "$h" "$fb" "${c}_${s}_$w" "$vec/${c}_${s}_$w.bin" --batches 262144,65536,1048576 >> "$out/harness.log" 2>&1 || status=1
+    done
   done
 done
 
 {
   for s in coz paper; do
     for c in p224 p256 secp256k1; do
-      compute-sanitizer --tool memcheck "$h" "$fb" "${c}_$s" "$vec/${c}_$s.bin" --quick 64
+      for w in c16 c30; do
+        compute-sanitizer --tool memcheck "$h" "$fb" "${c}_${s}_$w" "$vec/${c}_${s}_$w.bin" --quick 64
+      done
     done
   done
-  timeout 150 compute-sanitizer --tool racecheck "$h" "$fb" p224_coz "$vec/p224_coz.bin" --quick 4
-  timeout 60 compute-sanitizer --tool synccheck "$h" "$fb" p224_coz "$vec/p224_coz.bin" --quick 4
+  for w in c16 c30; do
+    timeout 150 compute-sanitizer --tool racecheck "$h" "$fb" "p224_coz_$w" "$vec/p224_coz_$w.bin" --quick 4
+    timeout 60 compute-sanitizer --tool synccheck "$h" "$fb" "p224_coz_$w" "$vec/p224_coz_$w.bin" --quick 4
+  done
 } > "$out/sanitizer.log" 2>&1 || status=1
 
 for s in coz paper; do
-  for e in shenoy_warp shenoy_block shenoy_tile kawamura_warp kawamura_block; do
+  for e in shenoy_warp_c16 shenoy_block_c16 shenoy_tile_c16 kawamura_warp_c16 kawamura_block_c16 shenoy_warp_c30 shenoy_block_c30 shenoy_spread_c30; do
     echo "== ecm_ladder_p224_${s}_$e"
-    cuobjdump -sass -arch sm_90 -fun "ecm_ladder_p224_${s}_$e" "$fb"
+    cuobjdump -sass -arch sm_90 -fun "ecm_ladder_p224_${s}_$e" "$fb" 2>&1 | head -c 2000000
   done
 done > "$out/sass.txt" 2>&1
 

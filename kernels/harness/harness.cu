@@ -3,7 +3,7 @@
 // sizes, compares every output word with the CPU twin's, and times
 // kernel-only throughput on large batches tiled from the file's items.
 //
-//   harness FATBIN CURVE FILE [--quick N] [--batches B1,B2,...] [--threads T1,T2,...] [--only ENTRY]
+//   harness FATBIN CURVE_SCHEDULE[_CHANNELS] FILE [--quick N] [--batches B1,B2,...] [--threads T1,T2,...] [--only ENTRY]
 //
 // Every block size is timed at the first batch size, the fastest one at the
 // others. --quick N checks N items once per entry and times nothing (for
@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
   RT(cudaEventCreate(&e1));
 
   for (const EntryShape& es : kEntryShapes) {
-    if (curve != es.curve) continue;
+    if (!entry_named(es, curve) || !entry_fits(es, v)) continue;
     const std::string name = es.name;
     if (!only.empty() && name != only) continue;
     CUfunction f;
