@@ -92,7 +92,7 @@ var gpuSource = func() (gpu.Driver, []byte, error) {
 func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	d, image, err := gpuSource()
 	if err != nil {
-		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
+		return nil, gpuError{err}
 	}
 	g := opts.GPU
 	n := su.Params.N
@@ -112,7 +112,7 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	}
 	k, err := kernels.Find(su.Curve.Name(), su.Schedule.Kind.String(), opts.Ext.String(), string(g.Mapping), kernels.ChannelTag(su.Params.Bits))
 	if err != nil {
-		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
+		return nil, gpuError{err}
 	}
 	if fixed := k.FixedItemsPerBlock(); fixed > 0 {
 		if g.ItemsPerBlock != 0 && g.ItemsPerBlock != fixed {
@@ -142,7 +142,7 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	}
 	eng, err := gpu.OpenPool(d, cfg, g.Devices)
 	if err != nil {
-		return nil, fmt.Errorf("ecmul: gpu backend: %w", err)
+		return nil, gpuError{err}
 	}
 	log := opts.Logger
 	if log == nil {
@@ -264,6 +264,15 @@ func (r *gpuRunner) close() error {
 	}
 	return r.eng.Close()
 }
+
+// gpuError is an error of package gpu as the gpu backend reports it: one
+// prefix, "ecmul: gpu backend: ", in place of gpu's own.
+type gpuError struct{ err error }
+
+func (e gpuError) Error() string {
+	return "ecmul: gpu backend: " + strings.TrimPrefix(e.err.Error(), "gpu: ")
+}
+func (e gpuError) Unwrap() error { return e.err }
 
 // errClosedGPU is ErrClosed on the gpu backend: it also matches gpu.ErrClosed.
 var errClosedGPU error = closedGPU{}

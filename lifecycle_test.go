@@ -11,6 +11,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
 )
 
@@ -281,6 +282,12 @@ func TestErrorsOnePrefix(t *testing.T) {
 	errs = append(errs, res[0].Err)
 	_, err = c.ParseHexCoordinate("zz")
 	errs = append(errs, err)
+	if g, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU}); err == nil {
+		g.Close() // a GPU host: no error to read
+	} else {
+		require.ErrorIs(t, err, gpu.ErrNoDevice)
+		errs = append(errs, err)
+	}
 	for _, err := range errs {
 		require.Error(t, err)
 		n := 0
