@@ -188,7 +188,7 @@ func TestREADMEExamples(t *testing.T) {
 	require.Greater(t, checkDocExamples(t, "README.md"), 3)
 	require.GreaterOrEqual(t, len(code[""]), 2)
 	require.True(t, strings.HasPrefix(code[""][0], "go run ./cmd/ecmul mul --curve p224 < testdata/example-p224.txt"), "README's first command: %q", code[""][0])
-	require.True(t, strings.HasPrefix(code[""][1], "go test ./..."), "README's second command: %q", code[""][1])
+	require.True(t, strings.HasPrefix(code[""][1], "go test -p 1 ./..."), "README's second command: %q", code[""][1])
 	docs, err := filepath.Glob(filepath.Join(sourceDir(), "..", "..", "docs", "*.md"))
 	require.NoError(t, err)
 	require.NotEmpty(t, docs)
