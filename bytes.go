@@ -17,13 +17,13 @@ type Status uint8
 
 const (
 	StatusNotComputed   Status = iota // no result: the call failed as a whole before this item got one (the zero value)
-	StatusPoint                       // the result is an affine point, written as uncompressed SEC1
+	StatusPoint                       // the result is an affine point, written in out's format
 	StatusInfinity                    // the result is the point at infinity (k ≡ 0 mod n)
-	StatusBadEncoding                 // the point's SEC1 encoding is malformed (curves.ErrEncoding)
-	StatusBadCoordinate               // a coordinate is not below p (curves.ErrCoordinateRange)
-	StatusNotOnCurve                  // the point is not on the curve, or a compressed x has no point (curves.ErrNotOnCurve)
-	StatusInfinityInput               // the point given is the point at infinity, 0x00 or (0, 0) (curves.ErrInfinity)
-	StatusResultCheck                 // the computed point failed its on-curve check: a fault (ladder.ErrResultCheck)
+	StatusBadEncoding                 // the point's SEC1 encoding is malformed (ErrInvalidPoint)
+	StatusBadCoordinate               // a coordinate is not below p (ErrInvalidPoint)
+	StatusNotOnCurve                  // the point is not on the curve, or a compressed x has no point (ErrInvalidPoint)
+	StatusInfinityInput               // the point given is the point at infinity, 0x00 or (0, 0) (ErrInvalidPoint)
+	StatusResultCheck                 // the computed point failed its on-curve check: a fault
 )
 
 // statusErrs are the errors of the statuses that have one, in order.
@@ -38,15 +38,21 @@ var statusErrs = [...]error{
 
 var errNotComputed = errors.New("not computed: the batch failed")
 
-// Err returns the sentinel error of a failed item's status (for
-// errors.Is), or nil for StatusPoint and StatusInfinity.
+// Err returns the error of a failed item's status, or nil for StatusPoint
+// and StatusInfinity: for a bad point one that matches ErrInvalidPoint
+// (errors.Is), and says what is wrong.
 func (s Status) Err() error {
-	if int(s) < len(statusErrs) {
+	switch {
+	case StatusBadEncoding <= s && s <= StatusInfinityInput:
+		return pointError{statusErrs[s]}
+	case int(s) < len(statusErrs):
 		return statusErrs[s]
 	}
 	return fmt.Errorf("unknown status %d", s)
 }
 
+// String says what the status means: "point", "infinity", or its error's
+// text.
 func (s Status) String() string {
 	switch s {
 	case StatusPoint:
@@ -67,15 +73,11 @@ func statusOf(err error) Status {
 	return StatusBadEncoding
 }
 
-// ErrBytesLayout reports buffers of ScalarMultBytes whose lengths do not
-// describe one batch.
-var ErrBytesLayout = errors.New("ecmul: bytes batch layout")
-
 // bytesBatch is a ScalarMultBytes call's buffers and sizes.
 type bytesBatch struct {
 	count, size   int // items; the field's byte length L
 	pointSize     int // of an input point: 1+2L or 1+L
-	outPointBytes int // of a result: 1+2L
+	outPointBytes int // of a result: 1+2L (uncompressed), 1+L (compressed) or L (x alone)
 	scalars       []byte
 	points        []byte
 	out           []byte
@@ -95,10 +97,12 @@ func (b *bytesBatch) result(i int) []byte {
 	return b.out[i*b.outPointBytes : (i+1)*b.outPointBytes]
 }
 
-// put writes item i's outcome: the SEC1 point 04‖x‖y for StatusPoint, zero
-// bytes otherwise (xy may then be nil). With xy given, which of the two is
-// written is chosen by a mask, not a branch: whether a result is the point
-// at infinity does not show in the time put takes.
+// put writes item i's outcome, for StatusPoint in out's format (the SEC1
+// point 04‖x‖y, the compressed SEC1 point 02‖x or 03‖x by y's parity, or x
+// alone), zero bytes otherwise (xy may then be nil). With xy given, which
+// of the two is written is chosen by a mask, not a branch: whether a
+// result is the point at infinity, or y's parity, does not show in the
+// time put takes. The format is the call's, not the item's.
 func (b *bytesBatch) put(i int, s Status, xy []byte) {
 	r := b.result(i)
 	if xy == nil {
@@ -108,9 +112,17 @@ func (b *bytesBatch) put(i int, s Status, xy []byte) {
 	}
 	d := uint8(s ^ StatusPoint)
 	keep := uint8((uint16(d)|-uint16(d))>>15) - 1 // 0xff for StatusPoint, else 0
-	r[0] = 4 & keep
-	for j, v := range xy[:len(r)-1] {
-		r[1+j] = v & keep
+	L := b.size
+	switch len(r) {
+	case 1 + 2*L:
+		r[0] = 4 & keep
+		r = r[1:]
+	case 1 + L:
+		r[0] = (2 | xy[2*L-1]&1) & keep
+		r = r[1:]
+	}
+	for j, v := range xy[:len(r)] {
+		r[j] = v & keep
 	}
 	b.status[i] = s
 }
@@ -119,10 +131,10 @@ func (b *bytesBatch) put(i int, s Status, xy []byte) {
 func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points []byte) (*bytesBatch, error) {
 	L := c.ByteLen()
 	if len(scalars)%L != 0 {
-		return nil, fmt.Errorf("%w: %d bytes of scalars are not a whole number of %d-byte scalars", ErrBytesLayout, len(scalars), L)
+		return nil, fmt.Errorf("%w: %d bytes of scalars are not a whole number of %d-byte scalars", ErrBatchLayout, len(scalars), L)
 	}
 	n := len(scalars) / L
-	b := &bytesBatch{count: n, size: L, scalars: scalars, points: points, out: out, status: status, outPointBytes: 1 + 2*L}
+	b := &bytesBatch{count: n, size: L, scalars: scalars, points: points, out: out, status: status}
 	switch len(points) {
 	case n * (1 + 2*L):
 		b.pointSize = 1 + 2*L
@@ -130,13 +142,21 @@ func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points
 		b.pointSize = 1 + L
 	default:
 		return nil, fmt.Errorf("%w: %d scalars need %d bytes of uncompressed or %d of compressed points, not %d",
-			ErrBytesLayout, n, n*(1+2*L), n*(1+L), len(points))
+			ErrBatchLayout, n, n*(1+2*L), n*(1+L), len(points))
 	}
-	if len(out) != n*(1+2*L) {
-		return nil, fmt.Errorf("%w: %d results take %d bytes of out, not %d", ErrBytesLayout, n, n*(1+2*L), len(out))
+	switch len(out) {
+	case n * (1 + 2*L):
+		b.outPointBytes = 1 + 2*L
+	case n * (1 + L):
+		b.outPointBytes = 1 + L
+	case n * L:
+		b.outPointBytes = L
+	default:
+		return nil, fmt.Errorf("%w: %d results take %d bytes of out (uncompressed), %d (compressed) or %d (x alone), not %d",
+			ErrBatchLayout, n, n*(1+2*L), n*(1+L), n*L, len(out))
 	}
 	if len(status) != n {
-		return nil, fmt.Errorf("%w: %d results take %d statuses, not %d", ErrBytesLayout, n, n, len(status))
+		return nil, fmt.Errorf("%w: %d results take %d statuses, not %d", ErrBatchLayout, n, n, len(status))
 	}
 	return b, nil
 }
@@ -150,15 +170,16 @@ func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points
 //   - points holds count SEC1 points, all uncompressed (0x04‖x‖y, 1+2L
 //     bytes each) or all compressed (0x02/0x03‖x, 1+L bytes each): the
 //     length says which;
-//   - out receives count results of 1+2L bytes, uncompressed SEC1 where
-//     status[i] is StatusPoint and zero bytes otherwise: len(out) must be
-//     exactly count·(1+2L);
+//   - out receives count results where status[i] is StatusPoint, zero bytes
+//     otherwise, all in the format its length says: count·(1+2L) bytes for
+//     uncompressed SEC1 points (0x04‖x‖y), count·(1+L) for compressed ones
+//     (0x02/0x03‖x), count·L for x alone (ECDH's shared secret);
 //   - status receives one Status per item: len(status) must be exactly
 //     count.
 //
 // A bad point gets its own status and the other items are computed all the
 // same. The error is non-nil only when the call failed as a whole: buffer
-// lengths other than these (ErrBytesLayout), the context's end, Close
+// lengths other than these (ErrBatchLayout), the context's end, Close
 // (ErrClosed), an Engine not made by New (ErrNoEngine), a GPU fault. Then
 // every item without a result has StatusNotComputed, the zero Status (a bad
 // point whose chunk was not reached included); when the call fails before
@@ -217,7 +238,7 @@ func (e *Engine) bytesThroughBig(ctx context.Context, b *bytesBatch, done func(i
 			b.put(i, statusOf(err), nil)
 			return
 		}
-		pts[i], valid[i] = *p, true
+		pts[i], valid[i] = Point{X: p.X, Y: p.Y}, true
 	})
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/race"
 	"github.com/rnsec/ecmul/internal/textbook"
 )
@@ -35,7 +36,7 @@ func newBytesItems(t *testing.T, c *curves.Curve, count int, compressed bool, se
 	top := new(big.Int).Lsh(big.NewInt(1), uint(8*L))
 	edges := []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N(), big.NewInt(1)), c.N(),
 		new(big.Int).Add(c.N(), big.NewInt(1)), new(big.Int).Sub(top, big.NewInt(1))}
-	g := c.EncodeSEC1(c.Generator(), compressed)
+	g := c.EncodeSEC1(cp(c.Generator()), compressed)
 	bad := map[int]struct {
 		enc []byte
 		st  ecmul.Status
@@ -62,7 +63,7 @@ func newBytesItems(t *testing.T, c *curves.Curve, count int, compressed bool, se
 			k = edges[i/2]
 		}
 		p := randPoint(t, rng, c)
-		enc := c.EncodeSEC1(p, compressed)
+		enc := c.EncodeSEC1(cp(p), compressed)
 		b.scalars = append(b.scalars, k.FillBytes(make([]byte, L))...)
 		if bp, ok := bad[i]; ok {
 			b.points = append(b.points, bp.enc...)
@@ -102,7 +103,7 @@ func requireBytesResults(t *testing.T, c *curves.Curve, b bytesItems, out []byte
 // multiples of n, and each bad point its own status.
 func TestScalarMultBytes(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, bc backendCase, e *ecmul.Engine) {
-		c := e.Curve()
+		c := impl(e.Curve())
 		for _, compressed := range []bool{false, true} {
 			b := newBytesItems(t, c, itemCount(bc, 40, 12), compressed, 11)
 			n := len(b.want)
@@ -128,7 +129,7 @@ func TestScalarMultBytesGPUFake(t *testing.T) {
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
 			devicesDriver(t, c, 2)
-			e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 5}})
+			e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 5})
 			for _, compressed := range []bool{false, true} {
 				b := newBytesItems(t, c, 23, compressed, 12)
 				out := bytes.Repeat([]byte{0xee}, len(b.want)*(1+2*c.ByteLen()))
@@ -147,7 +148,7 @@ func TestScalarMultBytesGPUFake(t *testing.T) {
 func TestScalarMultBytesGPUFails(t *testing.T) {
 	c := curves.P224()
 	d := devicesDriver(t, c, 2)
-	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 4}})
+	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 4})
 	b := newBytesItems(t, c, 12, false, 13)
 	out := make([]byte, len(b.want)*(1+2*c.ByteLen()))
 	status := make([]ecmul.Status, len(b.want))
@@ -172,10 +173,10 @@ func TestScalarMultBytesGPUFails(t *testing.T) {
 // are refused with ErrBytesLayout before anything runs; no length panics.
 func TestScalarMultBytesLayout(t *testing.T) {
 	c := curves.P256()
-	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	e, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU})
 	require.NoError(t, err)
 	L := c.ByteLen()
-	g := c.EncodeSEC1(c.Generator(), false)
+	g := c.EncodeSEC1(cp(c.Generator()), false)
 	k := make([]byte, L)
 	k[L-1] = 2
 	ok := func() (out []byte, st []ecmul.Status, sc, pts []byte) {
@@ -187,7 +188,7 @@ func TestScalarMultBytesLayout(t *testing.T) {
 	for name, f := range map[string]func(){
 		"scalars not whole": func() { sc = sc[:len(sc)-1] },
 		"points short":      func() { pts = pts[:len(pts)-1] },
-		"points mixed":      func() { pts = append(g, c.EncodeSEC1(c.Generator(), true)...) },
+		"points mixed":      func() { pts = append(g, c.EncodeSEC1(cp(c.Generator()), true)...) },
 		"out short":         func() { out = out[:len(out)-1] },
 		"out long":          func() { out = append(out, 0) },
 		"status short":      func() { st = st[:1] },
@@ -196,7 +197,7 @@ func TestScalarMultBytesLayout(t *testing.T) {
 		out, st, sc, pts = ok()
 		f()
 		err := e.ScalarMultBytes(context.Background(), out, st, sc, pts)
-		require.ErrorIs(t, err, ecmul.ErrBytesLayout, name)
+		require.ErrorIs(t, err, ecmul.ErrBatchLayout, name)
 	}
 	require.NoError(t, e.ScalarMultBytes(context.Background(), nil, nil, nil, nil), "an empty batch")
 	require.NoError(t, e.Close())
@@ -217,7 +218,7 @@ func TestScalarMultBytesWholeBatchStatus(t *testing.T) {
 	require.Error(t, zero.Err(), "the zero Status is not a success")
 	c := curves.P256()
 	L := c.ByteLen()
-	g := c.EncodeSEC1(c.Generator(), false)
+	g := c.EncodeSEC1(cp(c.Generator()), false)
 	k := bytes.Repeat([]byte{3}, L)
 	stale := func(n int) []ecmul.Status {
 		st := make([]ecmul.Status, n)
@@ -226,11 +227,11 @@ func TestScalarMultBytesWholeBatchStatus(t *testing.T) {
 		}
 		return st
 	}
-	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	e, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU})
 	require.NoError(t, err)
 	st := stale(3)
 	err = e.ScalarMultBytes(context.Background(), make([]byte, 2*(1+2*L)), st, append(k, k...), append(g, g...))
-	require.ErrorIs(t, err, ecmul.ErrBytesLayout)
+	require.ErrorIs(t, err, ecmul.ErrBatchLayout)
 	require.Equal(t, make([]ecmul.Status, 3), st, "ErrBytesLayout")
 	require.NoError(t, e.Close())
 	st = stale(2)
@@ -253,7 +254,7 @@ func TestScalarMultBytesCancelledDecodesNothing(t *testing.T) {
 	c := curves.P256()
 	L := c.ByteLen()
 	const n = 20000
-	g := c.EncodeSEC1(c.Generator(), false)
+	g := c.EncodeSEC1(cp(c.Generator()), false)
 	pts := bytes.Repeat(g, n)
 	late := n - 1
 	pts[late*len(g)] = 5 // a bad encoding, far past the first block
@@ -273,9 +274,13 @@ func TestScalarMultBytesCancelledDecodesNothing(t *testing.T) {
 	}
 }
 
-// TestStatusErr: each failure status maps to its sentinel, the two
-// successes to nil.
+// TestStatusErr: each failure status maps to its sentinel, a bad point's
+// also to ErrInvalidPoint, the two successes to nil.
 func TestStatusErr(t *testing.T) {
+	for s := ecmul.StatusBadEncoding; s <= ecmul.StatusInfinityInput; s++ {
+		require.ErrorIs(t, s.Err(), ecmul.ErrInvalidPoint, "%v", s)
+	}
+	require.NotErrorIs(t, ecmul.StatusResultCheck.Err(), ecmul.ErrInvalidPoint)
 	require.NoError(t, ecmul.StatusPoint.Err())
 	require.NoError(t, ecmul.StatusInfinity.Err())
 	require.ErrorIs(t, ecmul.StatusBadEncoding.Err(), curves.ErrEncoding)
@@ -302,9 +307,9 @@ func TestScalarMultBytesAllocations(t *testing.T) {
 	c := curves.P256()
 	d := devicesDriver(t, c, 1)
 	d.OnLaunch = nil
-	g := c.EncodeSEC1(c.Generator(), true)
+	g := c.EncodeSEC1(cp(c.Generator()), true)
 	allocs := func(n int) float64 {
-		e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, Workers: 2, GPU: ecmul.GPUOptions{Chunk: n}})
+		e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, Workers: 2}, diag.GPU{Chunk: n})
 		sc := bytes.Repeat([]byte{7}, n*c.ByteLen())
 		pts := bytes.Repeat(g, n)
 		out, st := make([]byte, n*(1+2*c.ByteLen())), make([]ecmul.Status, n)
@@ -321,7 +326,7 @@ func TestScalarMultBytesAllocations(t *testing.T) {
 // one scalar a multiple of n, one point invalid.
 func Example_scalarMultBytes() {
 	c := curves.P256()
-	e, err := ecmul.New(c, ecmul.Options{}) // the gpu if there is one, else the cpu
+	e, err := ecmul.New(pub(c), ecmul.Options{}) // the gpu if there is one, else the cpu
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -329,7 +334,7 @@ func Example_scalarMultBytes() {
 	defer e.Close()
 
 	L := c.ByteLen()
-	g := c.EncodeSEC1(c.Generator(), true) // 0x03‖x: 1+L bytes
+	g := c.EncodeSEC1(cp(c.Generator()), true) // 0x03‖x: 1+L bytes
 	bad := append([]byte{0x02}, bytes.Repeat([]byte{0xff}, L)...)
 	points := bytes.Join([][]byte{g, g, bad}, nil)
 	scalars := bytes.Join([][]byte{
@@ -370,8 +375,8 @@ func Example_scalarMultBytes() {
 func FuzzScalarMultBytes(f *testing.F) {
 	c := curves.P256()
 	L := c.ByteLen()
-	g := c.EncodeSEC1(c.Generator(), false)
-	gc := c.EncodeSEC1(c.Generator(), true)
+	g := c.EncodeSEC1(cp(c.Generator()), false)
+	gc := c.EncodeSEC1(cp(c.Generator()), true)
 	f.Add(bytes.Repeat([]byte{7}, L), g, false)
 	f.Add(bytes.Repeat([]byte{0xff}, 2*L), append(append([]byte{}, gc...), gc...), true)
 	f.Add([]byte{1, 2, 3}, []byte{4, 5}, false)
@@ -382,7 +387,7 @@ func FuzzScalarMultBytes(f *testing.F) {
 	for _, compressed := range []bool{false, true} {
 		var sc, pts []byte
 		for i, k := range [][]byte{nm1, make([]byte, L), c.N().FillBytes(make([]byte, L)), randScalar(rng, c).FillBytes(make([]byte, L))} {
-			p := c.EncodeSEC1(randPoint(f, rng, c), compressed)
+			p := c.EncodeSEC1(cp(randPoint(f, rng, c)), compressed)
 			if i == 2 {
 				p[len(p)-1] ^= 1 // off the curve, or another x
 			}
@@ -390,10 +395,10 @@ func FuzzScalarMultBytes(f *testing.F) {
 		}
 		f.Add(sc, pts, compressed)
 	}
-	cpu, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	cpu, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU})
 	require.NoError(f, err)
 	devicesDriver(f, c, 2)
-	gpuEng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 2}})
+	gpuEng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 2})
 	require.NoError(f, err)
 	f.Cleanup(func() { cpu.Close(); gpuEng.Close() })
 	f.Fuzz(func(t *testing.T, scalars, points []byte, onGPU bool) {
@@ -409,7 +414,7 @@ func FuzzScalarMultBytes(f *testing.F) {
 		status := make([]ecmul.Status, n)
 		err := e.ScalarMultBytes(context.Background(), out, status, scalars, points)
 		if err != nil {
-			require.ErrorIs(t, err, ecmul.ErrBytesLayout)
+			require.ErrorIs(t, err, ecmul.ErrBatchLayout)
 			return
 		}
 		size := len(points) / max(n, 1)
@@ -417,18 +422,65 @@ func FuzzScalarMultBytes(f *testing.F) {
 			r := out[i*(1+2*L) : (i+1)*(1+2*L)]
 			p, derr := c.DecodeSEC1(points[i*size : (i+1)*size])
 			if derr != nil {
-				require.ErrorIs(t, derr, st.Err(), "item %d: status %v", i, st)
+				require.ErrorIs(t, st.Err(), errors.Unwrap(derr), "item %d: status %v of %v", i, st, derr)
+				require.ErrorIs(t, st.Err(), ecmul.ErrInvalidPoint, "item %d: status %v", i, st)
 				require.Equal(t, make([]byte, len(r)), r, "item %d (%v)", i, st)
 				continue
 			}
-			w := want(t, c, p, new(big.Int).SetBytes(scalars[i*L:(i+1)*L]), !onGPU)
+			w := want(t, c, ep(p), new(big.Int).SetBytes(scalars[i*L:(i+1)*L]), !onGPU)
 			if w == nil {
 				require.Equal(t, ecmul.StatusInfinity, st, "item %d", i)
 				require.Equal(t, make([]byte, len(r)), r, "item %d (%v)", i, st)
 				continue
 			}
 			require.Equal(t, ecmul.StatusPoint, st, "item %d", i)
-			require.Equal(t, c.EncodeSEC1(w, false), r, "item %d", i)
+			require.Equal(t, c.EncodeSEC1(cp(w), false), r, "item %d", i)
 		}
 	})
+}
+
+// TestScalarMultBytesFormats: out's length picks the results' format, on
+// every backend (the gpu one over the fake driver): uncompressed SEC1,
+// compressed SEC1 (0x02 or 0x03 by y's parity, then x) or x alone, each
+// matching the *big.Int reference item for item, zero bytes where an item
+// has no point; an out of any other length is ErrBatchLayout.
+func TestScalarMultBytesFormats(t *testing.T) {
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			devicesDriver(t, c, 1)
+			L := c.ByteLen()
+			b := newBytesItems(t, c, 21, false, 31)
+			for _, bk := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU, ecmul.GPU} {
+				e := newEngine(t, c, ecmul.Options{Backend: bk}, diag.GPU{Chunk: 8})
+				for _, f := range []struct {
+					name string
+					size int
+					enc  func(x, y []byte) []byte
+				}{
+					{"uncompressed", 1 + 2*L, func(x, y []byte) []byte { return append(append([]byte{4}, x...), y...) }},
+					{"compressed", 1 + L, func(x, y []byte) []byte { return append([]byte{2 | y[len(y)-1]&1}, x...) }},
+					{"x-only", L, func(x, _ []byte) []byte { return x }},
+				} {
+					n := len(b.want)
+					out := bytes.Repeat([]byte{0xee}, n*f.size)
+					status := make([]ecmul.Status, n)
+					require.NoError(t, e.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points), "%v %s", bk, f.name)
+					require.Equal(t, b.want, status, "%v %s", bk, f.name)
+					for i := range n {
+						r := out[i*f.size : (i+1)*f.size]
+						want := make([]byte, f.size)
+						if b.want[i] == ecmul.StatusPoint {
+							want = f.enc(b.wantXY[i][:L], b.wantXY[i][L:])
+						}
+						require.Equal(t, want, r, "%v %s item %d (%v)", bk, f.name, i, b.want[i])
+					}
+				}
+				n := len(b.want)
+				for _, size := range []int{L - 1, L + 2, 2 * L, 2 + 2*L} {
+					err := e.ScalarMultBytes(context.Background(), make([]byte, n*size), make([]ecmul.Status, n), b.scalars, b.points)
+					require.ErrorIs(t, err, ecmul.ErrBatchLayout, "%v: %d bytes per result", bk, size)
+				}
+			}
+		})
+	}
 }

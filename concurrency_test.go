@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/gpu"
 )
 
@@ -41,11 +41,11 @@ func invalidItem(c *curves.Curve, kind int) (*ecmul.Point, *big.Int, error) {
 	case 3:
 		return nil, one, ecmul.ErrNilPoint
 	case 4:
-		return c.Generator(), nil, ecmul.ErrNilScalar
+		return ep(c.Generator()), nil, ecmul.ErrNilScalar
 	case 5:
-		return c.Generator(), big.NewInt(-1), ecmul.ErrScalarNegative
+		return ep(c.Generator()), big.NewInt(-1), ecmul.ErrScalarNegative
 	default:
-		return c.Generator(), new(big.Int).Lsh(one, ecmul.MaxScalarBits), ecmul.ErrScalarTooLarge
+		return ep(c.Generator()), new(big.Int).Lsh(one, ecmul.MaxScalarBits), ecmul.ErrScalarTooLarge
 	}
 }
 
@@ -168,7 +168,7 @@ func hammer(t *testing.T, e *ecmul.Engine, bs []callerBatch) {
 			if cerr := b.check(res, err); cerr != nil {
 				errs[g] = fmt.Errorf("caller %d: %w", g, cerr)
 			}
-			_, _ = e.Diagnostics().LastBatch()
+			_, _ = diag.LastBatch(e)
 		})
 	}
 	close(start)
@@ -191,15 +191,16 @@ func TestEngineSharedBy64Callers(t *testing.T) {
 	type backend struct {
 		name  string
 		opts  ecmul.Options
+		gpu   diag.GPU
 		curve *curves.Curve
 		valid int
 		fake  bool
 	}
 	backends := []backend{
-		{"cpu", ecmul.Options{Backend: ecmul.CPU}, curves.P256(), 6, false},
-		{"rns-cpu/shenoy", ecmul.Options{Backend: ecmul.RNSCPU, Ext: basext.Shenoy}, curves.P224(), 1, false},
-		{"rns-cpu/kawamura", ecmul.Options{Backend: ecmul.RNSCPU, Ext: basext.Kawamura, Workers: 2}, curves.Secp256k1(), 1, false},
-		{"gpu-fake", ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 1}}, curves.P224(), 1, true},
+		{"cpu", ecmul.Options{Backend: ecmul.CPU}, diag.GPU{}, curves.P256(), 6, false},
+		{"rns-cpu/shenoy", ecmul.Options{Backend: ecmul.RNSCPU, Extension: ecmul.Shenoy}, diag.GPU{}, curves.P224(), 1, false},
+		{"rns-cpu/kawamura", ecmul.Options{Backend: ecmul.RNSCPU, Extension: ecmul.Kawamura, Workers: 2}, diag.GPU{}, curves.Secp256k1(), 1, false},
+		{"gpu-fake", ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 1}, curves.P224(), 1, true},
 	}
 	for _, bk := range backends {
 		t.Run(bk.name, func(t *testing.T) {
@@ -208,7 +209,7 @@ func TestEngineSharedBy64Callers(t *testing.T) {
 				d := faultDriver(t, bk.curve)
 				live = d.Live
 			}
-			e, err := ecmul.New(bk.curve, bk.opts)
+			e, err := diag.New(pub(bk.curve), bk.opts, bk.gpu)
 			require.NoError(t, err)
 			hammer(t, e, callerBatches(t, bk.curve, bk.valid))
 			require.NoError(t, e.Close())
@@ -226,7 +227,7 @@ func TestEngineSharedBy64Callers(t *testing.T) {
 func TestGPUCloseWhileInUse(t *testing.T) {
 	c := curves.P224()
 	d := faultDriver(t, c)
-	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 1}})
+	e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 1})
 	require.NoError(t, err)
 	bs := callerBatches(t, c, 1)
 	start := make(chan struct{})

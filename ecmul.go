@@ -3,23 +3,32 @@
 // arithmetic of Antão, Bajard and Sousa and a constant-time Montgomery
 // ladder, or on the CPU.
 //
-// An Engine is bound to one curve and one backend:
+// Curves are values: P224(), P256(), Secp256k1(), or ParseCurve(name). An
+// Engine is bound to one curve and one Backend:
 //
-//   - "gpu": the CUDA kernel (one thread per RNS channel), when a GPU is present;
-//   - "rns-cpu": the CPU twin of the kernel, the same RNS arithmetic channel for channel;
-//   - "cpu": the reference implementations (Go's crypto/elliptic for the NIST
+//   - GPU: the CUDA kernel (one thread per RNS channel), when a GPU is present;
+//   - RNSCPU: the CPU twin of the kernel, the same RNS arithmetic channel for channel;
+//   - CPU: the reference implementations (Go's crypto/elliptic for the NIST
 //     curves, gnark-crypto for secp256k1), on all cores;
-//   - "auto": "gpu" when a GPU can be used, otherwise "cpu".
+//   - Auto (the zero value): GPU when a GPU can be used, otherwise CPU.
 //
 // Batches come in two forms: ScalarMult takes *big.Int points and scalars;
 // ScalarMultBytes takes fixed-width big-endian scalars and SEC1 points in
-// flat buffers and writes SEC1 results and a Status per item into the
-// caller's, with no allocation per item and, on the gpu backend, without
-// taking a scalar or a result through math/big or a branch on them. On a
-// host with several GPUs the gpu backend shares each batch among them.
+// flat buffers and writes a Status per item and the results, as
+// uncompressed or compressed SEC1 points or as x alone (ECDH's shared
+// secret), into the caller's buffers, with no allocation per item and, on
+// the gpu backend, without taking a scalar or a result through math/big or
+// a branch on them. On a host with several GPUs the gpu backend shares each
+// batch among them.
 //
 // Every point is validated before any arithmetic; an invalid item gets its
-// own error and the other items of the batch still get their results.
+// own error (matching ErrInvalidPoint or ErrInvalidScalar) and the other
+// items of the batch still get their results.
+//
+// The gpu backend's own settings (devices, mapping, items per block, chunk)
+// and its measurements (per-device statistics, kernel timing, the kernel
+// configuration chosen) are package diag's; a program that only multiplies
+// imports this package alone.
 package ecmul
 
 import (
@@ -34,45 +43,21 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/tuning"
 	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
 	"github.com/rnsec/ecmul/rns"
 )
 
-// Backend names where the arithmetic runs.
-type Backend string
-
-const (
-	Auto   Backend = "auto"
-	GPU    Backend = "gpu"
-	RNSCPU Backend = "rns-cpu"
-	CPU    Backend = "cpu"
-)
-
-// Backends lists every backend name ParseBackend accepts.
-var Backends = []Backend{Auto, GPU, RNSCPU, CPU}
-
-// ParseBackend accepts a backend name, in any case.
-func ParseBackend(s string) (Backend, error) {
-	for _, b := range Backends {
-		if strings.EqualFold(s, string(b)) {
-			return b, nil
-		}
-	}
-	return "", fmt.Errorf("ecmul: unknown backend %q (want auto, gpu, rns-cpu or cpu)", s)
-}
-
-// MaxScalarBits is the largest scalar accepted; scalars are reduced mod n.
-const MaxScalarBits = 512
-
 // Options configure an Engine. The zero value is the auto backend with
-// the co-Z ladder and Shenoy's base extension on every core.
+// the co-Z ladder and Shenoy's base extension on 30-bit channels, on every
+// core. The gpu backend's own settings (devices, mapping, items per block,
+// chunk) are package diag's: its New takes them beside these.
 type Options struct {
-	Backend  Backend  // "" means Auto
-	Schedule Schedule // ladder schedule of the rns-cpu and gpu backends: CoZ (the zero value) or Paper
-	Ext      Ext      // base extension of the rns-cpu and gpu backends: Shenoy (the zero value) or Kawamura
+	Backend   Backend   // where the arithmetic runs; the zero value is Auto
+	Schedule  Schedule  // ladder of the rns-cpu and gpu backends; the zero value is CoZ
+	Extension Extension // base extension of the rns-cpu and gpu backends; the zero value is Shenoy
 	// ChannelBits is the width of the RNS channels of the rns-cpu and gpu
 	// backends: 16 (moduli 2^16 − c, the paper's) or 30 (moduli 2^30 − c,
 	// Shenoy's extension only, not on the tile mapping). 0 picks 30, the
@@ -85,59 +70,17 @@ type Options struct {
 	// (when that is at least 1) that the Engine keeps until Close: after
 	// each such batch they spin for up to 2 ms (yielding their processors
 	// every 100 µs), so that the next one finds them running, then park
-	// (GPUOptions.NoSpin turns this off).
+	// (diag.GPU.NoSpin turns this off).
 	Workers int
-	GPU     GPUOptions   // settings of the gpu backend
 	Logger  *slog.Logger // where events of note go (a GPU left out after a fault); nil means slog.Default()
 }
-
-// Schedule is the ladder the rns-cpu and gpu backends run.
-type Schedule = ladder.Kind
-
-// The ladders: Hamburg's co-Z ladder (11 RNS reductions per bit, the
-// default) and the x-only ladder of the paper (18).
-const (
-	CoZ   = ladder.CoZ
-	Paper = ladder.Paper
-)
-
-// Ext is the base extension of the RNS Montgomery multiplication.
-type Ext = basext.Variant
-
-// The base extensions: Shenoy's, with a redundant modulus (the default),
-// and Kawamura's, with a floating-point correction.
-const (
-	Shenoy   = basext.Shenoy
-	Kawamura = basext.Kawamura
-)
-
-// Point is an affine point (x, y).
-type Point = curves.Point
 
 // Result is the outcome of one item: a point, the point at infinity, or Err.
 type Result struct {
 	X, Y     *big.Int
 	Infinity bool
-	Err      error // nil when the item was computed
+	Err      error // nil when the item was computed; an *ItemError otherwise
 }
-
-// ItemError is the error of one item of a batch.
-type ItemError struct {
-	Index int
-	Err   error
-}
-
-func (e *ItemError) Error() string { return fmt.Sprintf("item %d: %v", e.Index, e.Err) }
-func (e *ItemError) Unwrap() error { return e.Err }
-
-// Errors a batch item can carry besides the point validation errors of package curves.
-var (
-	ErrNilPoint       = errors.New("point is missing")
-	ErrNilScalar      = errors.New("scalar is missing")
-	ErrScalarNegative = errors.New("scalar is negative")
-	ErrScalarTooLarge = fmt.Errorf("scalar exceeds %d bits", MaxScalarBits)
-	ErrLengthMismatch = errors.New("ecmul: points and scalars differ in length")
-)
 
 // Engine multiplies batches of points by scalars on one curve. It is safe
 // for concurrent use. Make one with New; every method of a zero or nil
@@ -147,6 +90,7 @@ type Engine struct {
 	curve   *curves.Curve
 	backend Backend
 	opts    Options
+	gpu     tuning.GPU
 	setup   *ladder.Setup // nil for the cpu backend
 	run     runner
 	closed  atomic.Bool
@@ -155,15 +99,6 @@ type Engine struct {
 	closing  context.Context
 	closeAll context.CancelCauseFunc
 }
-
-// Errors of the Engine's life cycle.
-var (
-	// ErrClosed is returned by every call on an Engine after its Close,
-	// a second Close included.
-	ErrClosed = errors.New("ecmul: engine closed")
-	// ErrNoEngine is returned by the methods of an Engine not made by New.
-	ErrNoEngine = errors.New("ecmul: engine not made by New")
-)
 
 // usable returns the error a call on e must fail with, or nil.
 func (e *Engine) usable() error {
@@ -197,72 +132,70 @@ type item struct {
 	res     *Result
 }
 
-// New returns an Engine for curve c. With Backend "gpu" it fails when no GPU
-// can be used (errors.Is(err, gpu.ErrNoDevice)); "auto" falls back to "cpu".
-func New(c *curves.Curve, opts Options) (*Engine, error) {
+// New returns an Engine for curve c. With Backend GPU it fails when no GPU
+// can be used; Auto then falls back to CPU.
+func New(c Curve, opts Options) (*Engine, error) {
+	return newEngine(c, opts, tuning.GPU{})
+}
+
+// newEngine is New with the gpu backend's settings (diag.New).
+func newEngine(curve Curve, opts Options, g tuning.GPU) (*Engine, error) {
+	c := curve.c
 	if c == nil {
-		return nil, errors.New("ecmul: no curve")
-	}
-	if _, err := curves.ByName(c.Name()); err != nil {
 		return nil, fmt.Errorf("ecmul: %w: the zero Curve is not one", curves.ErrUnknownCurve)
 	}
-	if err := opts.checkSigns(); err != nil {
+	if err := checkSigns(opts, g); err != nil {
 		return nil, err
 	}
 	if opts.Workers == 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	if opts.Backend == "" {
-		opts.Backend = Auto
+	if opts.Backend >= numBackends {
+		return nil, fmt.Errorf("ecmul: Options.Backend is %v: want Auto, GPU, RNSCPU or CPU", opts.Backend)
 	}
-	b, err := ParseBackend(string(opts.Backend))
-	if err != nil {
-		return nil, fmt.Errorf("ecmul: Options.Backend is %q: want auto, gpu, rns-cpu or cpu, in any case", opts.Backend)
-	}
-	opts.Backend = b
-	if opts.GPU.Mapping != MappingDefault {
-		m, err := ParseMapping(string(opts.GPU.Mapping))
-		if err != nil {
-			return nil, fmt.Errorf("ecmul: Options.GPU.Mapping is %q: want %s, in any case, or \"\" for the default", opts.GPU.Mapping, strings.Join(kernels.Mappings, ", "))
+	if g.Mapping != "" {
+		i := slices.IndexFunc(kernels.Mappings, func(m string) bool { return strings.EqualFold(m, g.Mapping) })
+		if i < 0 {
+			return nil, fmt.Errorf("ecmul: the gpu mapping is %q: want %s, in any case, or \"\" for the default", g.Mapping, strings.Join(kernels.Mappings, ", "))
 		}
-		opts.GPU.Mapping = m
+		g.Mapping = kernels.Mappings[i]
 	}
-	if opts.Ext != basext.Shenoy && opts.Ext != basext.Kawamura {
-		return nil, fmt.Errorf("ecmul: Options.Ext is %v: want Shenoy or Kawamura", opts.Ext)
+	if opts.Extension >= numExtensions {
+		return nil, fmt.Errorf("ecmul: Options.Extension is %v: want Shenoy or Kawamura", opts.Extension)
 	}
-	if !slices.Contains(ladder.Kinds(), opts.Schedule) {
+	if opts.Schedule >= numSchedules {
 		return nil, fmt.Errorf("ecmul: Options.Schedule is %v: want CoZ or Paper", opts.Schedule)
 	}
 	if opts.ChannelBits == 0 {
 		opts.ChannelBits = rns.WideChannelBits
-		if opts.Ext != Shenoy || opts.GPU.Mapping == MappingTile {
+		if opts.Extension != Shenoy || g.Mapping == mappingTile {
 			opts.ChannelBits = rns.ChannelBits
 		}
 	}
 	if !slices.Contains(rns.Widths, opts.ChannelBits) {
 		return nil, fmt.Errorf("ecmul: Options.ChannelBits = %d: want %v", opts.ChannelBits, rns.Widths)
 	}
-	if opts.ChannelBits != rns.ChannelBits && opts.Ext != Shenoy {
-		return nil, fmt.Errorf("ecmul: %d-bit channels take Shenoy's base extension, not %v", opts.ChannelBits, opts.Ext)
+	if opts.ChannelBits != rns.ChannelBits && opts.Extension != Shenoy {
+		return nil, fmt.Errorf("ecmul: %d-bit channels take Shenoy's base extension, not %v", opts.ChannelBits, opts.Extension)
 	}
-	e := &Engine{curve: c, opts: opts}
+	e := &Engine{curve: c, opts: opts, gpu: g}
 	e.closing, e.closeAll = context.WithCancelCause(context.Background())
 	switch opts.Backend {
 	case CPU:
 		e.run = &cpuRunner{curve: c, workers: opts.Workers}
 	case RNSCPU:
-		su, err := ladder.NewSetupBits(c, opts.Schedule, opts.ChannelBits)
+		su, err := ladder.NewSetupBits(c, opts.Schedule.kind(), opts.ChannelBits)
 		if err != nil {
 			return nil, err
 		}
 		e.setup = su
-		e.run = &rnsRunner{su: su, ext: opts.Ext, workers: opts.Workers}
+		e.run = &rnsRunner{su: su, ext: opts.Extension.variant(), workers: opts.Workers}
 	case GPU, Auto:
-		su, err := ladder.NewSetupBits(c, opts.Schedule, opts.ChannelBits)
+		su, err := ladder.NewSetupBits(c, opts.Schedule.kind(), opts.ChannelBits)
 		if err != nil {
 			return nil, err
 		}
-		r, err := newGPURunner(su, opts)
+		r, err := newGPURunner(su, opts, g)
 		if err != nil {
 			if opts.Backend == GPU {
 				return nil, err
@@ -280,18 +213,18 @@ func New(c *curves.Curve, opts Options) (*Engine, error) {
 }
 
 // checkSigns refuses negative counts, naming the option.
-func (o *Options) checkSigns() error {
+func checkSigns(o Options, g tuning.GPU) error {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"Workers", o.Workers}, {"GPU.ItemsPerBlock", o.GPU.ItemsPerBlock}, {"GPU.Chunk", o.GPU.Chunk}} {
+	}{{"Options.Workers", o.Workers}, {"GPU.ItemsPerBlock", g.ItemsPerBlock}, {"GPU.Chunk", g.Chunk}} {
 		if f.v < 0 {
-			return fmt.Errorf("ecmul: Options.%s = %d: must not be negative (0 picks the default)", f.name, f.v)
+			return fmt.Errorf("ecmul: %s = %d: must not be negative (0 picks the default)", f.name, f.v)
 		}
 	}
-	for _, d := range o.GPU.Devices {
+	for _, d := range g.Devices {
 		if d < 0 {
-			return fmt.Errorf("ecmul: Options.GPU.Devices holds %d: device ordinals are not negative", d)
+			return fmt.Errorf("ecmul: GPU.Devices holds %d: device ordinals are not negative", d)
 		}
 	}
 	return nil
@@ -307,19 +240,20 @@ func (e *Engine) ChannelBits() int {
 	return e.setup.Params.Bits
 }
 
-// Curve returns the engine's curve (nil for an Engine not made by New).
-func (e *Engine) Curve() *curves.Curve {
+// Curve returns the engine's curve (the zero Curve for an Engine not made
+// by New).
+func (e *Engine) Curve() Curve {
 	if e == nil {
-		return nil
+		return Curve{}
 	}
-	return e.curve
+	return Curve{e.curve}
 }
 
-// Backend returns the backend in use ("auto" resolved; "" for an Engine not
-// made by New).
+// Backend returns the backend in use: GPU, RNSCPU or CPU, Auto resolved
+// (Auto for an Engine not made by New).
 func (e *Engine) Backend() Backend {
 	if e == nil {
-		return ""
+		return Auto
 	}
 	return e.backend
 }
@@ -397,7 +331,7 @@ func (e *Engine) ScalarMultProgress(ctx context.Context, points []*Point, scalar
 		return nil, err
 	}
 	if len(points) != len(scalars) {
-		return nil, ErrLengthMismatch
+		return nil, errLengthMismatch
 	}
 	ctx, release := e.batchContext(ctx)
 	defer release()
@@ -508,15 +442,15 @@ func (e *Engine) forItems(ctx context.Context, n int, do func(i int)) error {
 func (e *Engine) check(p *Point, k *big.Int) error {
 	switch {
 	case p == nil:
-		return ErrNilPoint
+		return errNilPoint
 	case k == nil:
-		return ErrNilScalar
+		return errNilScalar
 	case k.Sign() < 0:
-		return ErrScalarNegative
-	case k.BitLen() > MaxScalarBits:
-		return ErrScalarTooLarge
+		return errScalarNegative
+	case k.BitLen() > maxScalarBits:
+		return errScalarTooLarge
 	}
-	return e.curve.Validate(p.X, p.Y)
+	return invalidPoint(e.curve.Validate(p.X, p.Y))
 }
 
 // setAffine stores a ladder result (or its error) into r.

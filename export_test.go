@@ -16,3 +16,14 @@ func LatencyTeamStarted(e *Engine) bool {
 	r, ok := e.run.(*gpuRunner)
 	return ok && r.team != nil
 }
+
+// The causes of invalid items, for tests that tell them apart.
+var (
+	ErrNilPoint       = errNilPoint
+	ErrNilScalar      = errNilScalar
+	ErrScalarNegative = errScalarNegative
+	ErrScalarTooLarge = errScalarTooLarge
+)
+
+// MaxScalarBits is the largest scalar accepted.
+const MaxScalarBits = maxScalarBits

@@ -2,7 +2,6 @@ package ecmul
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -13,53 +12,27 @@ import (
 
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/internal/par"
+	"github.com/rnsec/ecmul/internal/tuning"
 	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
 )
 
-// GPUOptions configure the gpu backend; zero values pick the defaults.
-type GPUOptions struct {
-	Devices       []int   // CUDA device ordinals to share the work among; nil means every visible device
-	ItemsPerBlock int     // items per thread block (default: four warps' worth in the warp mapping, the most that fit kernels.MaxThreads threads in the block and spread mappings; the tile mapping takes kernels.TileItems, no other)
-	Mapping       Mapping // how threads take items; MappingDefault is the faster for the curve and the chunk
-	Chunk         int     // most items per launch (default 1<<17); a batch runs in chunks of whole waves of the GPU, at least three when it spans several waves, and a batch of at most a wave in three chunks side by side (one when it is tiny), while the host drains one and fills the next
-	// NoSpin runs small batches' host work on fresh goroutines instead of
-	// the Engine's spinning team (Options.Workers): slower small batches
-	// on an idle host, but no processors held between batches, for a
-	// host whose cores other busy work shares (where a member that the OS
-	// takes off its core midway stalls the batch).
-	NoSpin bool
-}
-
-// Mapping is how the gpu backend's threads take items.
-type Mapping string
-
+// The mappings of kernels.Mappings the gpu backend names in its choices.
 const (
-	MappingDefault Mapping = ""       // the faster for the curve and the chunk: warp or block (warp for P-224 on 16-bit channels, block otherwise), and spread for chunks of at most SmallChunkItemsPerSM items per multiprocessor where the kernel has it
-	MappingWarp    Mapping = "warp"   // whole items inside a warp
-	MappingBlock   Mapping = "block"  // the paper's block-wide mapping
-	MappingTile    Mapping = "tile"   // blocks of 16 items whose base extensions run on the tensor cores (Shenoy only)
-	MappingSpread  Mapping = "spread" // a warp per item, its lane groups computing different products at once: the lowest latency for small batches (co-Z, Shenoy)
+	mappingWarp   = "warp"
+	mappingBlock  = "block"
+	mappingTile   = "tile"
+	mappingSpread = "spread"
 )
 
-// SmallChunkItemsPerSM is the largest chunk, per multiprocessor of the
-// GPU, that MappingDefault runs on the spread mapping (1,056 items on an
-// H200). On an H200 with 30-bit channels the first spread kernel won up
-// to about 8 items per SM (1,024 P-224 items: 0.47 against 0.59 ms) and
-// lost from about 30 (4,096 items: 1.15 against 0.89 ms,
+// smallChunkItemsPerSM is the largest chunk, per multiprocessor of the GPU,
+// that the library's choice of mapping runs on the spread mapping (1,056
+// items on an H200). On an H200 with 30-bit channels the first spread
+// kernel won up to about 8 items per SM (1,024 P-224 items: 0.47 against
+// 0.59 ms) and lost from about 30 (4,096 items: 1.15 against 0.89 ms,
 // bench/h200/2026-11-23-spread/); the kernel has become faster since
 // (docs/performance.md), and the crossing has not been measured again.
-const SmallChunkItemsPerSM = 8
-
-// ParseMapping reads a mapping's name: warp, block, tile or spread (any case).
-func ParseMapping(s string) (Mapping, error) {
-	for _, m := range kernels.Mappings {
-		if strings.EqualFold(s, m) {
-			return Mapping(m), nil
-		}
-	}
-	return "", fmt.Errorf("ecmul: unknown mapping %q (want %s)", s, strings.Join(kernels.Mappings, ", "))
-}
+const smallChunkItemsPerSM = 8
 
 // gpuRunner computes with the CUDA kernel. Host work (preparing and packing
 // the inputs, CRT, the batched inversion and y-recovery) runs on all cores
@@ -68,11 +41,12 @@ type gpuRunner struct {
 	su      *ladder.Setup
 	eng     *gpu.Pool
 	workers int
-	noSpin  bool // GPUOptions.NoSpin
+	noSpin  bool // diag.GPU.NoSpin
 	log     *slog.Logger
 	items   sync.Pool // *[]ladder.Item: a chunk's items on the bytes path
 	stats   gpu.Stats
 	statsMu sync.Mutex
+	kernel  tuning.Kernel // the configuration chosen
 
 	teamOnce sync.Once
 	team     *par.Team // small batches' host work (latencyTeam); nil until the first
@@ -89,28 +63,27 @@ var gpuSource = func() (gpu.Driver, []byte, error) {
 	return d, image, err
 }
 
-func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
+func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) {
 	d, image, err := gpuSource()
 	if err != nil {
 		return nil, gpuError{err}
 	}
-	g := opts.GPU
 	n := su.Params.N
-	small := g.Mapping == MappingDefault
+	small := g.Mapping == ""
 	if small {
 		// measured on an H200: whole items per warp win for n = 15 (16
 		// lanes, two items a warp); for n = 17 the warp mapping idles 14 of
 		// 32 lanes and the block mapping is faster, and so it is on 30-bit
 		// channels (9 or 10 lanes: 3 items a warp idle 5 or 2 lanes)
-		g.Mapping = MappingWarp
+		g.Mapping = mappingWarp
 		if n+1 > 16 || su.Params.Wide() {
-			g.Mapping = MappingBlock
+			g.Mapping = mappingBlock
 		}
 	}
 	if g.Chunk <= 0 {
 		g.Chunk = 1 << 17
 	}
-	k, err := kernels.Find(su.Curve.Name(), su.Schedule.Kind.String(), opts.Ext.String(), string(g.Mapping), kernels.ChannelTag(su.Params.Bits))
+	k, err := kernels.Find(su.Curve.Name(), su.Schedule.Kind.String(), opts.Extension.String(), g.Mapping, kernels.ChannelTag(su.Params.Bits))
 	if err != nil {
 		return nil, gpuError{err}
 	}
@@ -148,7 +121,11 @@ func newGPURunner(su *ladder.Setup, opts Options) (runner, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &gpuRunner{su: su, eng: eng, workers: opts.Workers, noSpin: opts.GPU.NoSpin, log: log}, nil
+	kc := tuning.Kernel{Entry: k.Name(), Mapping: g.Mapping, ItemsPerBlock: g.ItemsPerBlock, ChannelBits: su.Params.Bits}
+	if cfg.Small != nil {
+		kc.SmallEntry, kc.SmallItemsPerSM = cfg.Small.Entry, cfg.Small.ItemsPerSM
+	}
+	return &gpuRunner{su: su, eng: eng, workers: opts.Workers, noSpin: g.NoSpin, log: log, kernel: kc}, nil
 }
 
 // spreadThreads lets small chunks run in smaller blocks spread over every
@@ -163,14 +140,14 @@ func spreadThreads(k kernels.Kernel, n int) func(int) int {
 
 // smallKernel returns the spread mapping's entry point of k's curve,
 // schedule, extension and channels for chunks of at most
-// SmallChunkItemsPerSM items per SM, or nil where the kernel has none.
+// smallChunkItemsPerSM items per SM, or nil where the kernel has none.
 func smallKernel(k kernels.Kernel, n int) *gpu.SmallKernel {
-	s, err := kernels.Find(k.Curve, k.Schedule, k.Ext, string(MappingSpread), k.Channels)
+	s, err := kernels.Find(k.Curve, k.Schedule, k.Ext, mappingSpread, k.Channels)
 	if err != nil || k == s {
 		return nil
 	}
 	return &gpu.SmallKernel{
-		Entry: s.Name(), ItemsPerSM: SmallChunkItemsPerSM, ItemsPerBlock: s.MaxItemsPerBlock(n),
+		Entry: s.Name(), ItemsPerSM: smallChunkItemsPerSM, ItemsPerBlock: s.MaxItemsPerBlock(n),
 		ThreadsFor: func(items int) int { return s.Threads(n, items) },
 	}
 }
@@ -291,19 +268,16 @@ func (r *gpuRunner) lastStats() gpu.Stats {
 	return r.stats
 }
 
-// ErrNotGPU is returned by GPU-only methods on engines of other backends.
-var ErrNotGPU = errors.New("ecmul: the engine does not use the gpu backend")
-
 func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][]float64, error) {
 	if err := e.usable(); err != nil {
 		return nil, err
 	}
 	r, ok := e.run.(*gpuRunner)
 	if !ok {
-		return nil, ErrNotGPU
+		return nil, tuning.ErrNotGPU
 	}
 	if len(points) != len(scalars) {
-		return nil, ErrLengthMismatch
+		return nil, errLengthMismatch
 	}
 	su := r.su
 	jobs := make([]ladder.Job, len(points))

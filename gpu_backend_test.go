@@ -18,6 +18,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/internal/wycheproof"
 	"github.com/rnsec/ecmul/kernels"
@@ -32,7 +33,7 @@ func gpuEngine(t *testing.T, c *curves.Curve, ext basext.Variant, mapping string
 // gpuEngineSchedule is gpuEngine with a ladder schedule.
 func gpuEngineSchedule(t *testing.T, c *curves.Curve, s ladder.Kind, ext basext.Variant, mapping string) *ecmul.Engine {
 	t.Helper()
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, Schedule: s, Ext: ext, GPU: ecmul.GPUOptions{Mapping: ecmul.Mapping(mapping), Chunk: 4096}})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, Schedule: sched(s), Extension: extOf(ext)}, diag.GPU{Mapping: mappingOf(mapping), Chunk: 4096})
 	if errors.Is(err, gpu.ErrNoDevice) {
 		t.Skip("no CUDA device")
 	}
@@ -69,7 +70,7 @@ func TestGPUAgainstReference(t *testing.T) {
 					}
 					one := big.NewInt(1)
 					for _, k := range []*big.Int{big.NewInt(0), one, new(big.Int).Sub(c.N(), one), c.N(), new(big.Int).Add(c.N(), one), new(big.Int).Lsh(c.N(), 1)} {
-						pts, ks = append(pts, c.Generator()), append(ks, k)
+						pts, ks = append(pts, ep(c.Generator())), append(ks, k)
 					}
 					bad := map[int]error{len(pts): curves.ErrNotOnCurve, len(pts) + 1: curves.ErrInfinity, len(pts) + 2: curves.ErrCoordinateRange}
 					pts = append(pts, &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(1)}, &ecmul.Point{X: big.NewInt(0), Y: big.NewInt(0)}, &ecmul.Point{X: c.P(), Y: c.Gy()})
@@ -143,7 +144,7 @@ func TestGPUWycheproof(t *testing.T) {
 						}
 						continue
 					}
-					pts, ks, cases = append(pts, p), append(ks, tc.Private), append(cases, tc)
+					pts, ks, cases = append(pts, ep(p)), append(ks, tc.Private), append(cases, tc)
 				}
 				res, err := eng.ScalarMult(context.Background(), pts, ks)
 				require.NoError(t, err)
@@ -183,7 +184,7 @@ func TestGPUConcurrent(t *testing.T) {
 	for g := range 16 {
 		wg.Go(func() {
 			k := big.NewInt(int64(g + 2))
-			res, err := eng.ScalarMult(context.Background(), []*ecmul.Point{c.Generator()}, []*big.Int{k})
+			res, err := eng.ScalarMult(context.Background(), []*ecmul.Point{ep(c.Generator())}, []*big.Int{k})
 			if err != nil {
 				errs <- err
 				return
@@ -207,7 +208,7 @@ func TestGPUMissingKernelImage(t *testing.T) {
 		t.Skip("no CUDA device")
 	}
 	t.Setenv(gpu.KernelImageEnv, filepath.Join(t.TempDir(), "missing.fatbin"))
-	_, err := ecmul.New(curves.P224(), ecmul.Options{Backend: ecmul.GPU})
+	_, err := ecmul.New(pub(curves.P224()), ecmul.Options{Backend: ecmul.GPU})
 	require.ErrorIs(t, err, os.ErrNotExist)
 }
 
@@ -233,7 +234,7 @@ func gpuBatch(t *testing.T, c *curves.Curve, n int) ([]*ecmul.Point, []*big.Int)
 // block sizes are refused before anything is allocated.
 func TestGPURealChunking(t *testing.T) {
 	c := curves.P224()
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 1000}})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 1000})
 	if errors.Is(err, gpu.ErrNoDevice) {
 		t.Skip("no CUDA device")
 	}
@@ -248,8 +249,8 @@ func TestGPURealChunking(t *testing.T) {
 		require.NoError(t, res[i].Err, "item %d", i)
 		require.True(t, x.Cmp(res[i].X) == 0 && y.Cmp(res[i].Y) == 0, "item %d", i)
 	}
-	for _, g := range []ecmul.GPUOptions{{Chunk: 1 << 40}, {ItemsPerBlock: 1 << 20}} {
-		_, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: g})
+	for _, g := range []diag.GPU{{Chunk: 1 << 40}, {ItemsPerBlock: 1 << 20}} {
+		_, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, g)
 		require.Error(t, err, "%+v", g)
 	}
 }
@@ -261,7 +262,7 @@ func TestGPURealChunking(t *testing.T) {
 func TestGPURealCancel(t *testing.T) {
 	c := curves.P224()
 	const chunk = 4096
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: chunk}})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: chunk})
 	if errors.Is(err, gpu.ErrNoDevice) {
 		t.Skip("no CUDA device")
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
 )
@@ -61,8 +62,8 @@ func TestGPUDeviceFailsMidBatch(t *testing.T) {
 		t.Run(fmt.Sprintf("%d-devices", devices), func(t *testing.T) {
 			d := devicesDriver(t, c, devices)
 			var log syncBuffer
-			eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 2},
-				Logger: slog.New(slog.NewTextHandler(&log, nil))})
+			eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU,
+				Logger: slog.New(slog.NewTextHandler(&log, nil))}, diag.GPU{Chunk: 2})
 			require.NoError(t, err)
 			defer eng.Close()
 			fc := newFaultCase(t, c, 13, 0)
@@ -82,7 +83,7 @@ func TestGPUDeviceFailsMidBatch(t *testing.T) {
 			d.OnLaunch = emulate
 			require.NoError(t, err)
 			require.Equal(t, len(fc.pts)-1, requireHonest(t, fc, res, nil))
-			st, ok := eng.Diagnostics().LastBatch()
+			st, ok := diag.LastBatch(eng)
 			require.True(t, ok)
 			require.Len(t, st.Devices, devices)
 			require.ErrorContains(t, st.Devices[1].Fault, "device 1: cuLaunchKernel")
@@ -94,7 +95,7 @@ func TestGPUDeviceFailsMidBatch(t *testing.T) {
 			res, err = eng.ScalarMult(context.Background(), fc.pts, fc.ks)
 			require.NoError(t, err)
 			require.Equal(t, len(fc.pts)-1, requireHonest(t, fc, res, nil))
-			st, _ = eng.Diagnostics().LastBatch()
+			st, _ = diag.LastBatch(eng)
 			require.Len(t, st.Devices, devices-1, "GPU 1 is left out")
 			require.Equal(t, launches, d.CallsOn(1, "LaunchKernel"))
 			require.Equal(t, 1, strings.Count(log.String(), "level=WARN"), "one fault, one line")
@@ -107,20 +108,20 @@ func TestGPUDeviceFailsMidBatch(t *testing.T) {
 func TestGPUDevicesOption(t *testing.T) {
 	c := curves.P224()
 	d := devicesDriver(t, c, 3)
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Devices: []int{2, 0}, Chunk: 2}})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Devices: []int{2, 0}, Chunk: 2})
 	require.NoError(t, err)
 	fc := newFaultCase(t, c, 7, 0)
 	res, err := eng.ScalarMult(context.Background(), fc.pts, fc.ks)
 	require.NoError(t, err)
 	require.Equal(t, len(fc.pts)-1, requireHonest(t, fc, res, nil))
-	st, _ := eng.Diagnostics().LastBatch()
+	st, _ := diag.LastBatch(eng)
 	require.Equal(t, 2, st.Devices[0].Device)
 	require.Equal(t, 0, st.Devices[1].Device)
 	require.Zero(t, d.CallsOn(1, "ModuleLoadData"), "GPU 1 is not opened")
 	require.NoError(t, eng.Close())
 	require.Zero(t, d.Live())
 
-	_, err = ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Devices: []int{0, 3}}})
+	_, err = diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Devices: []int{0, 3}})
 	require.ErrorContains(t, err, "device 3")
 	require.Zero(t, d.Live())
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
@@ -65,7 +66,7 @@ func checkComputed(t *testing.T, c *curves.Curve, pts []*ecmul.Point, ks []*big.
 func TestGPUBackendOnFakeDriver(t *testing.T) {
 	c := curves.P224()
 	d := faultDriver(t, c)
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 3}})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 3})
 	require.NoError(t, err)
 	require.Equal(t, ecmul.GPU, eng.Backend())
 	pts, ks := fakeBatch(t, c, 8)
@@ -110,16 +111,16 @@ func TestGPUBackendFaults(t *testing.T) {
 	pts, ks := fakeBatch(t, c, 7)
 	for _, f := range []struct {
 		call    string
-		mapping ecmul.Mapping
+		mapping diag.Mapping
 	}{
-		{"MemcpyHtoDAsync", ecmul.MappingBlock}, {"LaunchKernel", ecmul.MappingBlock},
-		{"StreamSynchronize", ecmul.MappingBlock}, {"MemcpyDtoHAsync", ecmul.MappingBlock},
+		{"MemcpyHtoDAsync", diag.MappingBlock}, {"LaunchKernel", diag.MappingBlock},
+		{"StreamSynchronize", diag.MappingBlock}, {"MemcpyDtoHAsync", diag.MappingBlock},
 		// small chunks, computed in place in the pinned buffers
-		{"LaunchKernel", ecmul.MappingDefault}, {"StreamSynchronize", ecmul.MappingDefault},
+		{"LaunchKernel", diag.MappingDefault}, {"StreamSynchronize", diag.MappingDefault},
 	} {
 		call := f.call
-		t.Run(call+"/mapping="+string(f.mapping), func(t *testing.T) {
-			eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 2, Mapping: f.mapping}})
+		t.Run(call+"/mapping="+f.mapping.String(), func(t *testing.T) {
+			eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 2, Mapping: f.mapping})
 			require.NoError(t, err)
 			d.FailAt(call, 2, nil)
 			res, err := eng.ScalarMult(context.Background(), pts, ks)
@@ -146,7 +147,7 @@ func TestGPUBackendFaults(t *testing.T) {
 	for _, call := range []string{"MemAlloc", "MemAllocHost", "ModuleLoadData", "StreamCreate"} {
 		t.Run("New/"+call, func(t *testing.T) {
 			d.FailAt(call, 1, nil)
-			_, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU})
+			_, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.GPU})
 			d.ClearFailures()
 			var ce *gpu.CUDAError
 			require.ErrorAs(t, err, &ce)
@@ -159,7 +160,7 @@ func TestGPUBackendFaults(t *testing.T) {
 func TestGPUBackendCancel(t *testing.T) {
 	c := curves.P224()
 	d := faultDriver(t, c)
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 2}})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 2})
 	require.NoError(t, err)
 	defer eng.Close()
 	pts, ks := fakeBatch(t, c, 9)
@@ -183,12 +184,12 @@ func TestGPUBackendCancel(t *testing.T) {
 // reference points (and the bytes path each bad point its status).
 func TestGPUBackendWideChannels(t *testing.T) {
 	for _, c := range curves.All() {
-		for _, m := range []ecmul.Mapping{ecmul.MappingWarp, ecmul.MappingBlock, ecmul.MappingSpread} {
-			t.Run(c.Name()+"/"+string(m), func(t *testing.T) {
+		for _, m := range []diag.Mapping{diag.MappingWarp, diag.MappingBlock, diag.MappingSpread} {
+			t.Run(c.Name()+"/"+m.String(), func(t *testing.T) {
 				d := fakecuda.New()
 				d.OnLaunch = kernelemu.Launch(d)
 				t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
-				eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, ChannelBits: 30, GPU: ecmul.GPUOptions{Mapping: m, Chunk: 5}})
+				eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, ChannelBits: 30}, diag.GPU{Mapping: m, Chunk: 5})
 				require.NoError(t, err)
 				defer eng.Close()
 				require.Equal(t, 30, eng.ChannelBits())
@@ -196,7 +197,7 @@ func TestGPUBackendWideChannels(t *testing.T) {
 				res, err := eng.ScalarMult(context.Background(), pts, ks)
 				require.NoError(t, err)
 				require.Equal(t, 11, checkComputed(t, c, pts, ks, res))
-				k, err := kernels.Find(c.Name(), "coz", "shenoy", string(m), "c30")
+				k, err := kernels.Find(c.Name(), "coz", "shenoy", m.String(), "c30")
 				require.NoError(t, err)
 				require.Equal(t, []string{k.Name()}, d.FunctionNames())
 				b := newBytesItems(t, c, 13, false, 14)
@@ -216,13 +217,13 @@ func TestChannelBitsOption(t *testing.T) {
 	for _, bad := range []ecmul.Options{
 		{Backend: ecmul.RNSCPU, ChannelBits: 24},
 		{Backend: ecmul.RNSCPU, ChannelBits: -16},
-		{Backend: ecmul.RNSCPU, ChannelBits: 30, Ext: ecmul.Kawamura},
+		{Backend: ecmul.RNSCPU, ChannelBits: 30, Extension: ecmul.Kawamura},
 	} {
-		_, err := ecmul.New(c, bad)
+		_, err := ecmul.New(pub(c), bad)
 		require.Error(t, err, "%+v", bad)
 	}
 	for _, bits := range []int{0, 16, 30} {
-		eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.RNSCPU, ChannelBits: bits})
+		eng, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.RNSCPU, ChannelBits: bits})
 		require.NoError(t, err)
 		pts, ks := fakeBatch(t, c, 4)
 		res, err := eng.ScalarMult(context.Background(), pts, ks)
@@ -251,7 +252,7 @@ func testGPUSmallBatchesOnTeam(t *testing.T, noSpin bool) {
 	c := curves.P224()
 	d := faultDriver(t, c)
 	before := runtime.NumGoroutine()
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, Workers: 4, GPU: ecmul.GPUOptions{Chunk: 50, NoSpin: noSpin}})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, Workers: 4}, diag.GPU{Chunk: 50, NoSpin: noSpin})
 	require.NoError(t, err)
 	pts, ks := fakeBatch(t, c, 130) // three chunks, two on the team's members and the caller
 	L := c.ByteLen()
@@ -283,7 +284,7 @@ func testGPUSmallBatchesOnTeam(t *testing.T, noSpin bool) {
 						continue
 					}
 					assert.Equal(t, ecmul.StatusPoint, status[i], "item %d", i)
-					assert.Equal(t, c.EncodeSEC1(&ecmul.Point{X: r.X, Y: r.Y}, false), out[i*(1+2*L):(i+1)*(1+2*L)], "item %d", i)
+					assert.Equal(t, c.EncodeSEC1(cp(&ecmul.Point{X: r.X, Y: r.Y}), false), out[i*(1+2*L):(i+1)*(1+2*L)], "item %d", i)
 				}
 			}
 		})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
@@ -115,23 +116,23 @@ var openCalls = []string{"Device", "PrimaryCtxRetain", "CtxSetCurrent", "ModuleL
 // resource. A failure of the timing query alone does not fail the batch.
 func TestGPUFaultEveryCall(t *testing.T) {
 	for _, m := range []struct {
-		mapping ecmul.Mapping
+		mapping diag.Mapping
 		calls   []string
-	}{{ecmul.MappingBlock, runCalls}, {ecmul.MappingDefault, zeroCopyCalls}} {
-		t.Run("mapping="+string(m.mapping), func(t *testing.T) { testGPUFaultEveryCall(t, m.mapping, m.calls) })
+	}{{diag.MappingBlock, runCalls}, {diag.MappingDefault, zeroCopyCalls}} {
+		t.Run("mapping="+m.mapping.String(), func(t *testing.T) { testGPUFaultEveryCall(t, m.mapping, m.calls) })
 	}
 }
 
-func testGPUFaultEveryCall(t *testing.T, mapping ecmul.Mapping, runCalls []string) {
+func testGPUFaultEveryCall(t *testing.T, mapping diag.Mapping, runCalls []string) {
 	c := curves.P224()
 	d := faultDriver(t, c)
 	const items, chunk = 7, 2 // four chunks over the slots, the last one short
 	fc := newFaultCase(t, c, items, 0)
 	other := newFaultCase(t, c, items, 1)
-	opts := ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: chunk, Mapping: mapping}}
+	opts, gpuOpts := ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: chunk, Mapping: mapping}
 
 	// How often a clean batch calls each method.
-	eng, err := ecmul.New(c, opts)
+	eng, err := diag.New(pub(c), opts, gpuOpts)
 	require.NoError(t, err)
 	before := map[string]int{}
 	for _, m := range runCalls {
@@ -158,7 +159,7 @@ func testGPUFaultEveryCall(t *testing.T, mapping ecmul.Mapping, runCalls []strin
 	for _, m := range runCalls {
 		for nth := 1; nth <= counts[m]; nth++ {
 			t.Run(fmt.Sprintf("%s/%d", m, nth), func(t *testing.T) {
-				eng, err := ecmul.New(c, opts)
+				eng, err := diag.New(pub(c), opts, gpuOpts)
 				require.NoError(t, err)
 				res, err := eng.ScalarMult(context.Background(), other.pts, other.ks)
 				require.NoError(t, err)
@@ -196,12 +197,12 @@ func testGPUFaultEveryCall(t *testing.T, mapping ecmul.Mapping, runCalls []strin
 func TestGPUFaultOpen(t *testing.T) {
 	c := curves.P224()
 	d := faultDriver(t, c)
-	opts := ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 4}}
+	opts, gpuOpts := ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 4}
 	before := map[string]int{}
 	for _, m := range openCalls {
 		before[m] = d.Calls(m)
 	}
-	eng, err := ecmul.New(c, opts)
+	eng, err := diag.New(pub(c), opts, gpuOpts)
 	require.NoError(t, err)
 	require.NoError(t, eng.Close())
 	counts := map[string]int{}
@@ -214,7 +215,7 @@ func TestGPUFaultOpen(t *testing.T) {
 		for nth := 1; nth <= counts[m]; nth++ {
 			t.Run(fmt.Sprintf("%s/%d", m, nth), func(t *testing.T) {
 				d.FailAt(m, nth, nil)
-				eng, err := ecmul.New(c, opts)
+				eng, err := diag.New(pub(c), opts, gpuOpts)
 				d.ClearFailures()
 				var ce *gpu.CUDAError
 				require.ErrorAs(t, err, &ce)
@@ -222,14 +223,14 @@ func TestGPUFaultOpen(t *testing.T) {
 				require.Zero(t, d.Live(), "a failed New releases what it acquired: %+v", d.Resources())
 
 				d.FailAt(m, nth, nil)
-				auto, err := ecmul.New(c, ecmul.Options{Backend: ecmul.Auto, GPU: opts.GPU})
+				auto, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.Auto}, gpuOpts)
 				d.ClearFailures()
 				require.NoError(t, err)
 				require.Equal(t, ecmul.CPU, auto.Backend())
 				require.Zero(t, d.Live())
 				require.NoError(t, auto.Close())
 
-				eng, err = ecmul.New(c, opts)
+				eng, err = diag.New(pub(c), opts, gpuOpts)
 				require.NoError(t, err)
 				res, err := eng.ScalarMult(context.Background(), fc.pts, fc.ks)
 				require.NoError(t, err)
@@ -247,7 +248,7 @@ func TestGPUFaultOpen(t *testing.T) {
 func TestGPUAfterClose(t *testing.T) {
 	c := curves.P224()
 	d := faultDriver(t, c)
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 2}})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 2})
 	require.NoError(t, err)
 	require.NoError(t, eng.Close())
 	err = eng.Close()
@@ -264,7 +265,7 @@ func TestGPUAfterClose(t *testing.T) {
 	res, err = eng.ScalarMult(context.Background(), nil, nil)
 	require.ErrorIs(t, err, ecmul.ErrClosed)
 	require.Empty(t, res)
-	_, err = eng.Diagnostics().KernelTimes(fc.pts[:1], fc.ks[:1], 1)
+	_, err = diag.KernelTimes(eng, fc.pts[:1], fc.ks[:1], 1)
 	require.ErrorIs(t, err, ecmul.ErrClosed)
 }
 
@@ -276,7 +277,7 @@ func TestGPUChunkShapes(t *testing.T) {
 	c := curves.P224()
 	d := faultDriver(t, c)
 	const chunk = 3
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: chunk}})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: chunk})
 	require.NoError(t, err)
 	all := newFaultCase(t, c, 2*chunk+1, 0)
 	for _, n := range []int{0, 1, chunk - 1, chunk, chunk + 1, 2 * chunk, 2*chunk + 1} {
@@ -310,16 +311,16 @@ func TestGPUChunkShapes(t *testing.T) {
 func TestGPUAbsurdOptions(t *testing.T) {
 	c := curves.P224()
 	d := faultDriver(t, c)
-	for _, g := range []ecmul.GPUOptions{
+	for _, g := range []diag.GPU{
 		{Chunk: 1<<62 + 1}, {Chunk: 1 << 40}, {Chunk: int(^uint(0) >> 1)},
-		{ItemsPerBlock: 1 << 62}, {ItemsPerBlock: 1 << 60, Mapping: "block"}, {ItemsPerBlock: 1 << 20},
+		{ItemsPerBlock: 1 << 62}, {ItemsPerBlock: 1 << 60, Mapping: diag.MappingBlock}, {ItemsPerBlock: 1 << 20},
 	} {
-		e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: g})
+		e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, g)
 		require.Error(t, err, "%+v", g)
 		require.Nil(t, e)
 		require.Zero(t, d.Live(), "%+v", g)
 	}
-	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 1}})
+	e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 1})
 	require.NoError(t, err)
 	fc := newFaultCase(t, c, 3, 0)
 	res, err := e.ScalarMult(context.Background(), fc.pts, fc.ks)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkGPUHostPath(b *testing.B) {
 	for _, c := range curves.All() {
 		d := fakecuda.New()
 		restore := ecmul.UseGPUDriver(d, []byte("fatbin"))
-		e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 1 << 14}})
+		e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 1 << 14})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -35,7 +36,7 @@ func BenchmarkGPUHostPath(b *testing.B) {
 		for i := range pts {
 			pts[i], ks[i] = pool[i%len(pool)], randScalar(rng, c)
 			ks[i].FillBytes(scalars[i*L : (i+1)*L])
-			points = append(points, c.EncodeSEC1(pts[i], false)...)
+			points = append(points, c.EncodeSEC1(cp(pts[i]), false)...)
 		}
 		out, status := make([]byte, count*(1+2*L)), make([]ecmul.Status, count)
 		b.Run(fmt.Sprintf("curve=%s/api=big", c.Name()), func(b *testing.B) {

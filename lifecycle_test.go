@@ -11,6 +11,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/gpu"
 	"github.com/rnsec/ecmul/gpu/fakecuda"
 )
@@ -20,11 +21,11 @@ import (
 // an empty batch, a batch) returns ErrClosed and computes nothing.
 func TestLifecycleCPUBackends(t *testing.T) {
 	c := curves.P224()
-	pts := []*ecmul.Point{c.Generator()}
+	pts := []*ecmul.Point{ep(c.Generator())}
 	ks := []*big.Int{big.NewInt(3)}
 	for _, b := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU} {
 		t.Run(string(b), func(t *testing.T) {
-			e, err := ecmul.New(c, ecmul.Options{Backend: b})
+			e, err := ecmul.New(pub(c), ecmul.Options{Backend: b})
 			require.NoError(t, err)
 			res, err := e.ScalarMult(nil, pts, ks) // documented: a nil ctx is context.Background()
 			require.NoError(t, err)
@@ -41,7 +42,7 @@ func TestLifecycleCPUBackends(t *testing.T) {
 			res, err = e.ScalarMult(context.Background(), nil, nil)
 			require.ErrorIs(t, err, ecmul.ErrClosed)
 			require.Nil(t, res)
-			_, err = e.Diagnostics().KernelTimes(pts, ks, 1)
+			_, err = diag.KernelTimes(e, pts, ks, 1)
 			require.ErrorIs(t, err, ecmul.ErrClosed)
 			require.Equal(t, b, e.Backend(), "a closed engine still says what it was")
 		})
@@ -52,7 +53,7 @@ func TestLifecycleCPUBackends(t *testing.T) {
 // without a panic: ErrNoEngine or a zero value.
 func TestZeroEngine(t *testing.T) {
 	c := curves.P224()
-	pts := []*ecmul.Point{c.Generator()}
+	pts := []*ecmul.Point{ep(c.Generator())}
 	ks := []*big.Int{big.NewInt(3)}
 	for name, e := range map[string]*ecmul.Engine{"zero": {}, "nil": nil} {
 		t.Run(name, func(t *testing.T) {
@@ -61,11 +62,11 @@ func TestZeroEngine(t *testing.T) {
 				require.ErrorIs(t, err, ecmul.ErrNoEngine)
 				require.Nil(t, res)
 				require.ErrorIs(t, e.Close(), ecmul.ErrNoEngine)
-				require.Nil(t, e.Curve())
+				require.Equal(t, ecmul.Curve{}, e.Curve())
 				require.Empty(t, e.Backend())
-				_, ok := e.Diagnostics().LastBatch()
+				_, ok := diag.LastBatch(e)
 				require.False(t, ok)
-				_, err = e.Diagnostics().KernelTimes(pts, ks, 1)
+				_, err = diag.KernelTimes(e, pts, ks, 1)
 				require.ErrorIs(t, err, ecmul.ErrNoEngine)
 			})
 		})
@@ -76,20 +77,23 @@ func TestZeroEngine(t *testing.T) {
 // option, not a silent default.
 func TestNewRejectsNegativeOptions(t *testing.T) {
 	c := curves.P224()
-	for name, o := range map[string]ecmul.Options{
-		"Workers":           {Backend: ecmul.CPU, Workers: -3},
-		"GPU.Devices":       {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{Devices: []int{0, -1}}},
-		"GPU.ItemsPerBlock": {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{ItemsPerBlock: -8}},
-		"GPU.Chunk":         {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{Chunk: -1}},
+	for name, o := range map[string]struct {
+		opts ecmul.Options
+		gpu  diag.GPU
+	}{
+		"Options.Workers":   {ecmul.Options{Backend: ecmul.CPU, Workers: -3}, diag.GPU{}},
+		"GPU.Devices":       {ecmul.Options{Backend: ecmul.CPU}, diag.GPU{Devices: []int{0, -1}}},
+		"GPU.ItemsPerBlock": {ecmul.Options{Backend: ecmul.CPU}, diag.GPU{ItemsPerBlock: -8}},
+		"GPU.Chunk":         {ecmul.Options{Backend: ecmul.CPU}, diag.GPU{Chunk: -1}},
 	} {
-		e, err := ecmul.New(c, o)
-		require.ErrorContains(t, err, "Options."+name, name)
+		e, err := diag.New(pub(c), o.opts, o.gpu)
+		require.ErrorContains(t, err, "ecmul: "+name, name)
 		require.Nil(t, e)
 	}
-	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU, Schedule: 7})
+	e, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU, Schedule: 7})
 	require.ErrorContains(t, err, "Options.Schedule")
 	require.Nil(t, e)
-	e, err = ecmul.New(new(curves.Curve), ecmul.Options{Backend: ecmul.CPU})
+	e, err = ecmul.New(pub(new(curves.Curve)), ecmul.Options{Backend: ecmul.CPU})
 	require.ErrorIs(t, err, curves.ErrUnknownCurve, "the zero Curve")
 	require.Nil(t, e)
 }
@@ -97,26 +101,26 @@ func TestNewRejectsNegativeOptions(t *testing.T) {
 // TestParseMapping: the mappings' names, any case, and a clear error for
 // another.
 func TestParseMapping(t *testing.T) {
-	for s, want := range map[string]ecmul.Mapping{"warp": ecmul.MappingWarp, "BLOCK": ecmul.MappingBlock, "Tile": ecmul.MappingTile, "spread": ecmul.MappingSpread} {
-		m, err := ecmul.ParseMapping(s)
+	for s, want := range map[string]diag.Mapping{"warp": diag.MappingWarp, "BLOCK": diag.MappingBlock, "Tile": diag.MappingTile, "spread": diag.MappingSpread} {
+		m, err := diag.ParseMapping(s)
 		require.NoError(t, err)
 		require.Equal(t, want, m)
 	}
-	_, err := ecmul.ParseMapping("grid")
+	_, err := diag.ParseMapping("grid")
 	require.ErrorContains(t, err, `unknown mapping "grid"`)
 }
 
 // TestDiagnosticsOffGPU: off the gpu backend the diagnostics say so.
 func TestDiagnosticsOffGPU(t *testing.T) {
 	c := curves.P224()
-	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	e, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU})
 	require.NoError(t, err)
 	defer e.Close()
-	_, ok := e.Diagnostics().LastBatch()
+	_, ok := diag.LastBatch(e)
 	require.False(t, ok)
-	_, err = e.Diagnostics().KernelTimes([]*ecmul.Point{c.Generator()}, []*big.Int{big.NewInt(1)}, 1)
-	require.ErrorIs(t, err, ecmul.ErrNotGPU)
-	_, ok = e.Diagnostics().ChunkItems(100)
+	_, err = diag.KernelTimes(e, []*ecmul.Point{ep(c.Generator())}, []*big.Int{big.NewInt(1)}, 1)
+	require.ErrorIs(t, err, diag.ErrNotGPU)
+	_, ok = diag.ChunkItems(e, 100)
 	require.False(t, ok)
 }
 
@@ -129,21 +133,20 @@ func TestDiagnosticsChunkItems(t *testing.T) {
 	restore := ecmul.UseGPUDriver(fakecuda.New(), []byte("fatbin"))
 	defer restore()
 	const chunk = 1 << 17
-	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: chunk}})
+	e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: chunk})
 	require.NoError(t, err)
 	defer e.Close()
-	d := e.Diagnostics()
 	for _, n := range []int{1, 500} {
-		items, ok := d.ChunkItems(n)
+		items, ok := diag.ChunkItems(e, n)
 		require.True(t, ok)
 		require.Equal(t, n, items, "a batch of %d items is one launch", n)
 	}
-	small, _ := d.ChunkItems(1000)
+	small, _ := diag.ChunkItems(e, 1000)
 	require.Equal(t, 334, small, "a batch of 1000 items is three launches")
-	big, ok := d.ChunkItems(1 << 22)
+	big, ok := diag.ChunkItems(e, 1<<22)
 	require.True(t, ok)
 	require.LessOrEqual(t, big, chunk)
-	mid, _ := d.ChunkItems(1 << 16)
+	mid, _ := diag.ChunkItems(e, 1<<16)
 	require.Less(t, mid, 1<<16, "a batch of several waves is pipelined")
 	require.Zero(t, big%mid, "both are whole waves")
 	require.GreaterOrEqual(t, (1<<16+mid-1)/mid, 3)
@@ -184,7 +187,7 @@ func TestCloseStopsRunningBatch(t *testing.T) {
 			return time.Since(closed), err
 		}
 		t.Run(bc.name+"/big", func(t *testing.T) {
-			e, err := ecmul.New(c, bc.opts)
+			e, err := ecmul.New(pub(c), bc.opts)
 			require.NoError(t, err)
 			var res []ecmul.Result
 			after, err := closeDuring(t, e, func() (err error) {
@@ -206,10 +209,10 @@ func TestCloseStopsRunningBatch(t *testing.T) {
 			require.Less(t, computed, bc.n, "Close stopped the batch")
 		})
 		t.Run(bc.name+"/bytes", func(t *testing.T) {
-			e, err := ecmul.New(c, bc.opts)
+			e, err := ecmul.New(pub(c), bc.opts)
 			require.NoError(t, err)
 			L := c.ByteLen()
-			g := c.EncodeSEC1(base, false)
+			g := c.EncodeSEC1(cp(base), false)
 			sc, pts := make([]byte, 0, bc.n*L), make([]byte, 0, bc.n*len(g))
 			for i := range bc.n {
 				sc, pts = append(sc, scalars[i].FillBytes(make([]byte, L))...), append(pts, g...)
@@ -229,29 +232,38 @@ func TestCloseStopsRunningBatch(t *testing.T) {
 				require.Equal(t, ecmul.StatusPoint, s, "item %d", i)
 				computed++
 				w := want(t, c, base, scalars[i], false)
-				require.Equal(t, c.EncodeSEC1(w, false), r, "item %d", i)
+				require.Equal(t, c.EncodeSEC1(cp(w), false), r, "item %d", i)
 			}
 			require.Less(t, computed, bc.n, "Close stopped the batch")
 		})
 	}
 }
 
-// TestNewNamesAnyCase: New takes the backend's and the mapping's names in
-// any case, as ParseBackend and ParseMapping do, and refuses an unknown
-// mapping on every backend, naming the option.
+// TestNewNamesAnyCase: the names of the backend and the mapping are read
+// in any case, by ParseBackend and diag.ParseMapping, into values New
+// takes; New refuses a value that names nothing on every backend, naming
+// the option.
 func TestNewNamesAnyCase(t *testing.T) {
 	c := curves.P224()
-	for name, want := range map[ecmul.Backend]ecmul.Backend{"CPU": ecmul.CPU, "Rns-Cpu": ecmul.RNSCPU, "AUTO": ecmul.CPU} {
-		e, err := ecmul.New(c, ecmul.Options{Backend: name, GPU: ecmul.GPUOptions{Mapping: "WARP"}})
+	for name, want := range map[string]ecmul.Backend{"CPU": ecmul.CPU, "Rns-Cpu": ecmul.RNSCPU, "AUTO": ecmul.CPU} {
+		b, err := ecmul.ParseBackend(name)
+		require.NoError(t, err, name)
+		m, err := diag.ParseMapping("WARP")
+		require.NoError(t, err)
+		e, err := diag.New(pub(c), ecmul.Options{Backend: b}, diag.GPU{Mapping: m})
 		require.NoError(t, err, name)
 		require.Equal(t, want, e.Backend(), name)
 		require.NoError(t, e.Close())
 	}
-	_, err := ecmul.New(c, ecmul.Options{Backend: "tpu"})
-	require.ErrorContains(t, err, `ecmul: Options.Backend is "tpu"`)
+	_, err := ecmul.ParseBackend("tpu")
+	require.EqualError(t, err, `ecmul: unknown backend "tpu" (want auto, gpu, rns-cpu or cpu)`)
+	_, err = ecmul.New(pub(c), ecmul.Options{Backend: ecmul.Backend(9)})
+	require.ErrorContains(t, err, `ecmul: Options.Backend is Backend(9)`)
+	_, err = diag.ParseMapping("bogus")
+	require.EqualError(t, err, `ecmul/diag: unknown mapping "bogus" (want default, warp, block, tile, spread, in any case)`)
 	for _, b := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU, ecmul.Auto, ecmul.GPU} {
-		e, err := ecmul.New(c, ecmul.Options{Backend: b, GPU: ecmul.GPUOptions{Mapping: "bogus"}})
-		require.ErrorContains(t, err, `ecmul: Options.GPU.Mapping is "bogus": want warp, block, tile, spread`, b)
+		e, err := diag.New(pub(c), ecmul.Options{Backend: b}, diag.GPU{Mapping: 9})
+		require.ErrorContains(t, err, `ecmul/diag: GPU.Mapping is Mapping(9): want one of default, warp, block, tile, spread`, b)
 		require.Nil(t, e, b)
 	}
 }
@@ -261,15 +273,26 @@ func TestNewNamesAnyCase(t *testing.T) {
 func TestErrorsOnePrefix(t *testing.T) {
 	c := curves.P224()
 	var errs []error
-	_, err := ecmul.New(new(curves.Curve), ecmul.Options{Backend: ecmul.CPU})
+	_, err := ecmul.New(pub(new(curves.Curve)), ecmul.Options{Backend: ecmul.CPU})
 	require.ErrorIs(t, err, curves.ErrUnknownCurve)
 	errs = append(errs, err)
-	for _, o := range []ecmul.Options{{Backend: "tpu"}, {Backend: ecmul.CPU, GPU: ecmul.GPUOptions{Mapping: "x"}}, {Backend: ecmul.CPU, Schedule: 9}, {Backend: ecmul.CPU, Ext: 9}, {Backend: ecmul.CPU, ChannelBits: 17}} {
-		_, err := ecmul.New(c, o)
+	for _, o := range []ecmul.Options{{Backend: 9}, {Backend: ecmul.CPU, Schedule: 9}, {Backend: ecmul.CPU, Extension: 9}, {Backend: ecmul.CPU, ChannelBits: 17}} {
+		_, err := ecmul.New(pub(c), o)
 		errs = append(errs, err)
 	}
+	_, err = diag.New(pub(c), ecmul.Options{Backend: ecmul.CPU}, diag.GPU{Mapping: 9})
+	errs = append(errs, err)
+	for _, parse := range []func(string) error{
+		func(s string) error { _, err := ecmul.ParseBackend(s); return err },
+		func(s string) error { _, err := ecmul.ParseSchedule(s); return err },
+		func(s string) error { _, err := ecmul.ParseExtension(s); return err },
+		func(s string) error { _, err := ecmul.ParseCurve(s); return err },
+		func(s string) error { _, err := diag.ParseMapping(s); return err },
+	} {
+		errs = append(errs, parse("x"))
+	}
 	restore := ecmul.UseGPUDriver(fakecuda.New(), []byte("fatbin"))
-	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU})
+	e, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.GPU})
 	require.NoError(t, err)
 	require.NoError(t, e.Close())
 	restore()
@@ -282,7 +305,7 @@ func TestErrorsOnePrefix(t *testing.T) {
 	errs = append(errs, res[0].Err)
 	_, err = c.ParseHexCoordinate("zz")
 	errs = append(errs, err)
-	if g, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU}); err == nil {
+	if g, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.GPU}); err == nil {
 		g.Close() // a GPU host: no error to read
 	} else {
 		require.ErrorIs(t, err, gpu.ErrNoDevice)
@@ -291,7 +314,7 @@ func TestErrorsOnePrefix(t *testing.T) {
 	for _, err := range errs {
 		require.Error(t, err)
 		n := 0
-		for _, p := range []string{"ecmul: ", "curves: ", "gpu: ", "ladder: ", "rns: ", "basext: "} {
+		for _, p := range []string{"ecmul: ", "ecmul/diag: ", "curves: ", "gpu: ", "ladder: ", "rns: ", "basext: "} {
 			n += strings.Count(err.Error(), p)
 		}
 		require.LessOrEqual(t, n, 1, "%q", err.Error())

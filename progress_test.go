@@ -9,6 +9,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 )
 
 // TestScalarMultProgress: on every backend (gpu over the fake driver) the
@@ -23,10 +24,10 @@ func TestScalarMultProgress(t *testing.T) {
 	for _, o := range []ecmul.Options{
 		{Backend: ecmul.CPU},
 		{Backend: ecmul.RNSCPU},
-		{Backend: ecmul.GPU, GPU: ecmul.GPUOptions{Chunk: 7}},
+		{Backend: ecmul.GPU},
 	} {
-		t.Run(string(o.Backend), func(t *testing.T) {
-			e, err := ecmul.New(c, o)
+		t.Run(o.Backend.String(), func(t *testing.T) {
+			e, err := diag.New(pub(c), o, diag.GPU{Chunk: 7}) // the gpu backend's chunk; the others ignore it
 			require.NoError(t, err)
 			defer e.Close()
 			var inside atomic.Int32
@@ -55,7 +56,7 @@ func TestScalarMultProgress(t *testing.T) {
 // fewer items than it has.
 func TestScalarMultProgressCancelled(t *testing.T) {
 	c := curves.P224()
-	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	e, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU})
 	require.NoError(t, err)
 	defer e.Close()
 	fc := newFaultCase(t, c, 8, 0)

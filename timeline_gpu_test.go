@@ -81,12 +81,12 @@ func TestSingleItemTimeline(t *testing.T) {
 	td := &timedDriver{Driver: d}
 	defer ecmul.UseGPUDriver(td, image)()
 	for _, c := range []*curves.Curve{curves.P224(), curves.P256()} {
-		eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU})
+		eng, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.GPU})
 		require.NoError(t, err)
 		rng := newRNG(3)
 		L := c.ByteLen()
 		k, p := randScalar(rng, c), randPoint(t, rng, c)
-		scalar, point := k.FillBytes(make([]byte, L)), c.EncodeSEC1(p, false)
+		scalar, point := k.FillBytes(make([]byte, L)), c.EncodeSEC1(cp(p), false)
 		w := want(t, c, p, k, false)
 		wantOut := append(append([]byte{4}, w.X.FillBytes(make([]byte, L))...), w.Y.FillBytes(make([]byte, L))...)
 		out, status := make([]byte, 1+2*L), make([]ecmul.Status, 1)

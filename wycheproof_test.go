@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
@@ -57,7 +56,7 @@ func TestWycheproofECDH(t *testing.T) {
 	backends := []backend{
 		{"cpu", ecmul.Options{Backend: ecmul.CPU}, false},
 		{"rns-cpu", ecmul.Options{Backend: ecmul.RNSCPU}, testing.Short()},
-		{"rns-cpu-kawamura", ecmul.Options{Backend: ecmul.RNSCPU, Ext: basext.Kawamura}, true},
+		{"rns-cpu-kawamura", ecmul.Options{Backend: ecmul.RNSCPU, Extension: ecmul.Kawamura}, true},
 	}
 	if gpuPresent() {
 		backends = append(backends, backend{"gpu", ecmul.Options{Backend: ecmul.GPU}, false})
@@ -103,7 +102,9 @@ func runWycheproof(t *testing.T, c *curves.Curve, f *wycheproof.File, e *ecmul.E
 		sec1, err := wycheproof.PublicSEC1(c, f.Encoding, tc.Public)
 		var p *ecmul.Point
 		if err == nil {
-			p, err = c.DecodeSEC1(sec1)
+			var q *curves.Point
+			q, err = c.DecodeSEC1(sec1)
+			p = ep(q)
 		}
 		if err != nil {
 			switch tc.Result {

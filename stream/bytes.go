@@ -96,7 +96,7 @@ func (cd *codec) parseInto(scalar, point, text []byte) error {
 		return cd.parseError(text) // the field count's
 	}
 	if !cd.decodeScalar(scalar, f[0]) {
-		if _, err := ecmul.ParseScalarHex(string(f[0])); err != nil {
+		if _, err := ParseScalarHex(string(f[0])); err != nil {
 			return err
 		}
 		return cd.parseError(text)
@@ -140,7 +140,7 @@ func (cd *codec) decodeScalar(dst, field []byte) bool {
 
 // maxScalarText is the longest scalar field ParseScalarHex reads after
 // its prefix: 512 characters, leading zeros included.
-const maxScalarText = ecmul.MaxScalarBits
+const maxScalarText = MaxScalarBits
 
 // paddedFields splits the line gen writes, three fields of 2·L digits and
 // two single spaces, by its length alone. A space or tab inside a field it

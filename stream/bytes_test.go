@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/internal/hexcode"
 )
@@ -64,7 +63,7 @@ func TestParseIntoMatchesBigParser(t *testing.T) {
 			// the same scalar mod n (reduced here when it has more than 2L digits)
 			got := new(big.Int).Mod(new(big.Int).SetBytes(sc), c.N())
 			require.Zero(t, got.Cmp(new(big.Int).Mod(k, c.N())), "%s: %q scalar", c.Name(), line)
-			require.Equal(t, c.EncodeSEC1(p, false), pt, "%s: %q point", c.Name(), line)
+			require.Equal(t, c.EncodeSEC1((*curves.Point)(p), false), pt, "%s: %q point", c.Name(), line)
 		}
 	}
 }
@@ -92,7 +91,7 @@ func TestParseIntoScalarSpellings(t *testing.T) {
 			line := []byte(k + " " + x + " " + y)
 			sc, pt := make([]byte, L), make([]byte, 1+2*L)
 			require.NoError(t, cd.parseInto(sc, pt, line), "%s: %s", c.Name(), k)
-			want, err := ecmul.ParseScalarHex(k)
+			want, err := ParseScalarHex(k)
 			require.NoError(t, err)
 			got := new(big.Int).Mod(new(big.Int).SetBytes(sc), c.N())
 			require.Zero(t, got.Cmp(new(big.Int).Mod(want, c.N())), "%s: %s", c.Name(), k)

@@ -22,7 +22,7 @@ import (
 func BenchmarkMulCompressed(b *testing.B) {
 	const items = 2000
 	for _, c := range curves.All() {
-		eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+		eng, err := ecmul.New(must(ecmul.ParseCurve(c.Name())), ecmul.Options{Backend: ecmul.CPU})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -38,8 +38,8 @@ func BenchmarkMulCompressed(b *testing.B) {
 				b.Fatal(err)
 			}
 			p := &ecmul.Point{X: x, Y: y}
-			fmt.Fprintf(&plain, "%x %s\n", k, hex.EncodeToString(c.EncodeSEC1(p, false)))
-			fmt.Fprintf(&packed, "%x %s\n", k, hex.EncodeToString(c.EncodeSEC1(p, true)))
+			fmt.Fprintf(&plain, "%x %s\n", k, hex.EncodeToString(c.EncodeSEC1((*curves.Point)(p), false)))
+			fmt.Fprintf(&packed, "%x %s\n", k, hex.EncodeToString(c.EncodeSEC1((*curves.Point)(p), true)))
 		}
 		var perItem [2]float64
 		for i, in := range []*bytes.Buffer{&plain, &packed} {
@@ -59,4 +59,12 @@ func BenchmarkMulCompressed(b *testing.B) {
 		}
 		eng.Close()
 	}
+}
+
+// must is v, or a panic with err.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -15,7 +15,7 @@ import (
 // off the curve (answered with its line's error) and a multiple of n.
 func ExampleMul() {
 	c := curves.P224()
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	eng, err := ecmul.New(ecmul.P224(), ecmul.Options{Backend: ecmul.CPU})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -26,7 +26,7 @@ func fzParse(c *curves.Curve, format Format, line string) (*ecmul.Point, *big.In
 }
 
 func fzStream(eng *ecmul.Engine, format Format, in io.Reader, out io.Writer, chunk int) (failed int, err error) {
-	sum, err := mulStream(context.Background(), eng, in, out, mulOptions{chunk: chunk, codec: codec{c: eng.Curve(), format: format}})
+	sum, err := mulStream(context.Background(), eng, in, out, mulOptions{chunk: chunk, codec: codec{c: CurveOf(eng.Curve()), format: format}})
 	return sum.failed, err
 }
 
@@ -36,7 +36,7 @@ var fzFormats = []Format{Hex, SEC1, JSONL}
 var fzEngines = sync.OnceValue(func() map[*curves.Curve]*ecmul.Engine {
 	m := map[*curves.Curve]*ecmul.Engine{}
 	for _, c := range curves.All() {
-		e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU, Workers: 1})
+		e, err := ecmul.New(pubCurve(c), ecmul.Options{Backend: ecmul.CPU, Workers: 1})
 		if err != nil {
 			panic(err)
 		}
@@ -141,7 +141,7 @@ func FuzzParseLine(f *testing.F) {
 		if p == nil || k == nil || p.X == nil || p.Y == nil {
 			t.Fatalf("%s %s %q: accepted with a missing value", c.Name(), fm, line)
 		}
-		if k.Sign() < 0 || k.BitLen() > ecmul.MaxScalarBits {
+		if k.Sign() < 0 || k.BitLen() > MaxScalarBits {
 			t.Fatalf("%s %s %q: accepted scalar %x", c.Name(), fm, line, k)
 		}
 		for _, v := range []*big.Int{p.X, p.Y} {
@@ -195,7 +195,7 @@ func fzSpell(v *big.Int, style uint32, limit int) string {
 func fzFormat(c *curves.Curve, fm Format, k *big.Int, p *curves.Point, style uint32) string {
 	seps := []string{" ", "\t", "  ", " \t "}
 	sep := func(i uint) string { return seps[style>>(16+2*i)&3] }
-	ks := fzSpell(k, style, ecmul.MaxScalarBits)
+	ks := fzSpell(k, style, MaxScalarBits)
 	switch fm {
 	case SEC1:
 		enc := c.EncodeSEC1(p, style>>22&1 == 1)
@@ -249,7 +249,7 @@ func FuzzParseLineRoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%s %s %q: %v", c.Name(), fm, line, err)
 		}
-		if gk.Cmp(k) != 0 || !gp.Equal(p) {
+		if gk.Cmp(k) != 0 || !(*curves.Point)(gp).Equal(p) {
 			t.Fatalf("%s %s %q: read (%x, %v), wrote (%x, %v)", c.Name(), fm, line, gk, gp, k, p)
 		}
 
@@ -488,10 +488,19 @@ func TestMulHugeChunkBoundedMemory(t *testing.T) {
 // cpuEngine returns an Engine on the cpu backend, closed at the end of the test.
 func cpuEngine(t *testing.T, c *curves.Curve) *ecmul.Engine {
 	t.Helper()
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	eng, err := ecmul.New(pubCurve(c), ecmul.Options{Backend: ecmul.CPU})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
 	return eng
+}
+
+// pubCurve is c as the library names it.
+func pubCurve(c *curves.Curve) ecmul.Curve {
+	pc, err := ecmul.ParseCurve(c.Name())
+	if err != nil {
+		panic(err)
+	}
+	return pc
 }

@@ -119,7 +119,7 @@ func (cd *codec) parseHex(line string) (*ecmul.Point, *big.Int, error) {
 }
 
 func (cd *codec) parseXY(scalar, xs, ys string) (*ecmul.Point, *big.Int, error) {
-	k, err := ecmul.ParseScalarHex(scalar)
+	k, err := ParseScalarHex(scalar)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -139,7 +139,7 @@ func (cd *codec) parseSEC1(line string) (*ecmul.Point, *big.Int, error) {
 	if len(fields) != 2 {
 		return nil, nil, fmt.Errorf("want 2 fields (SCALAR_HEX POINT_HEX), got %d", len(fields))
 	}
-	k, err := ecmul.ParseScalarHex(fields[0])
+	k, err := ParseScalarHex(fields[0])
 	if err != nil {
 		return nil, nil, err
 	}
@@ -158,7 +158,7 @@ func (cd *codec) parseSEC1(line string) (*ecmul.Point, *big.Int, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("point: %w", err)
 	}
-	return p, k, nil
+	return &ecmul.Point{X: p.X, Y: p.Y}, k, nil
 }
 
 // parseJSONL reads {"scalar":"HEX","x":"HEX","y":"HEX"}: exactly these
@@ -665,7 +665,7 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 				}
 				if cd.usesBytes() {
 					ch.err = computeBytes(ctx, eng, &ch.flat, len(ch.valid), progress)
-					if ch.err == nil || !errors.Is(ch.err, ecmul.ErrBytesLayout) {
+					if ch.err == nil || !errors.Is(ch.err, ecmul.ErrBatchLayout) {
 						formatBytesChunk(cd, ch)
 					}
 					return
@@ -825,7 +825,7 @@ func Mul(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, o 
 	if o.Chunk <= 0 {
 		o.Chunk = DefaultChunk
 	}
-	opts := mulOptions{chunk: o.Chunk, inflight: max(o.Inflight, 1), codec: codec{c: eng.Curve(), format: o.Format, xOnly: o.XOnly},
+	opts := mulOptions{chunk: o.Chunk, inflight: max(o.Inflight, 1), codec: codec{c: CurveOf(eng.Curve()), format: o.Format, xOnly: o.XOnly},
 		errOut: o.ErrOut, progress: o.Progress}
 	sum, err := mulStream(ctx, eng, in, out, opts)
 	return Summary{Items: sum.items, Failed: sum.failed}, err
@@ -837,4 +837,14 @@ func Mul(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, o 
 func ParseLine(c *curves.Curve, f Format, line string) (*ecmul.Point, *big.Int, error) {
 	cd := codec{c: c, format: f}
 	return cd.parse(line)
+}
+
+// CurveOf returns the implementation of c, nil for the zero Curve: the
+// codec reads and writes points with it.
+func CurveOf(c ecmul.Curve) *curves.Curve {
+	k, err := curves.ByName(c.Name())
+	if err != nil {
+		return nil
+	}
+	return k
 }

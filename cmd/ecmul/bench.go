@@ -19,6 +19,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/kernels"
 	"github.com/rnsec/ecmul/ladder"
 	"github.com/rnsec/ecmul/rns"
@@ -230,7 +231,7 @@ func benchInputs(c *curves.Curve, batch int) ([]*ecmul.Point, []*big.Int) {
 	ks := newScalarSampler(c.N())
 	pts, scalars := make([]*ecmul.Point, batch), make([]*big.Int, batch)
 	for i := range pts {
-		pts[i], scalars[i] = pool[i%len(pool)], new(big.Int).SetBytes(ks.next(rng))
+		pts[i], scalars[i] = (*ecmul.Point)(pool[i%len(pool)]), new(big.Int).SetBytes(ks.next(rng))
 	}
 	return pts, scalars
 }
@@ -345,19 +346,19 @@ func kernelHas(s ladder.Kind, e basext.Variant, mapping string, bits int) bool {
 // whatever the channels: a warp each.
 var spreadMaxItems = kernels.Kernel{Mapping: "spread"}.MaxItemsPerBlock(0)
 
-// options returns the engine options of the variant on backend b.
-func (v benchVariant) options(b ecmul.Backend, chunk int) ecmul.Options {
-	o := ecmul.Options{Backend: b, Schedule: v.schedule, Ext: v.ext, ChannelBits: v.bits}
+// options returns the engine options of the variant on backend b, and its
+// gpu backend's settings.
+func (v benchVariant) options(b ecmul.Backend, chunk int) (ecmul.Options, diag.GPU) {
+	o := ecmul.Options{Backend: b, Schedule: scheduleOf(v.schedule), Extension: extensionOf(v.ext), ChannelBits: v.bits}
+	var g diag.GPU
 	if b == ecmul.GPU {
-		o.GPU = ecmul.GPUOptions{Mapping: ecmul.Mapping(v.mapping), ItemsPerBlock: v.ipb, Chunk: chunk}
-		if v.mapping == "default" {
-			o.GPU.Mapping = ecmul.MappingDefault
-		}
+		m, _ := diag.ParseMapping(v.mapping) // "default" is MappingDefault
+		g = diag.GPU{Mapping: m, ItemsPerBlock: v.ipb, Chunk: chunk}
 		for d := range v.gpus {
-			o.GPU.Devices = append(o.GPU.Devices, d)
+			g.Devices = append(g.Devices, d)
 		}
 	}
-	return o
+	return o, g
 }
 
 // label names the variant the way results do.

@@ -153,7 +153,7 @@ func tableRow(r benchResult) []string {
 		return fmt.Sprintf(format, v)
 	}
 	ipb := dash(strconv.Itoa(r.ItemsPerBlock))
-	if r.Backend == string(ecmul.GPU) && r.ItemsPerBlock == 0 {
+	if r.Backend == ecmul.GPU.String() && r.ItemsPerBlock == 0 {
 		ipb = "default"
 	}
 	return []string{r.Curve, r.Backend, dash(r.Schedule), dash(r.Ext), dash(strconv.Itoa(r.ChannelBits)), dash(r.Mapping), ipb,

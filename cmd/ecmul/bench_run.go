@@ -16,6 +16,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/gpu"
 )
 
@@ -85,7 +86,7 @@ func benchBytes(c *curves.Curve, pts []*ecmul.Point, ks []*big.Int) (scalars, po
 	scalars, points = make([]byte, len(ks)*L), make([]byte, 0, len(pts)*(1+2*L))
 	for i := range ks {
 		ks[i].FillBytes(scalars[i*L : (i+1)*L])
-		points = append(points, c.EncodeSEC1(pts[i], false)...)
+		points = append(points, c.EncodeSEC1((*curves.Point)(pts[i]), false)...)
 	}
 	return scalars, points
 }
@@ -116,7 +117,7 @@ func createOutputs(paths ...string) ([]*os.File, error) {
 
 // sharesOf lists each device's chunks and fault from a batch's statistics,
 // when more than one device took part.
-func sharesOf(st gpu.Stats) []deviceShare {
+func sharesOf(st diag.Stats) []deviceShare {
 	if len(st.Devices) < 2 {
 		return nil
 	}
@@ -218,7 +219,7 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 func newBenchRun(cfg *benchConfig, stderr io.Writer) (*benchRun, error) {
 	b := &benchRun{cfg: cfg, backend: cfg.backend, stderr: stderr, start: time.Now()}
 	if b.backend == ecmul.Auto {
-		eng, err := ecmul.New(cfg.curves[0], ecmul.Options{Backend: ecmul.Auto})
+		eng, err := ecmul.New(publicCurve(cfg.curves[0]), ecmul.Options{Backend: ecmul.Auto})
 		if err != nil {
 			return nil, err
 		}
@@ -283,7 +284,7 @@ func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve, in benchIt
 	} else {
 		fmt.Fprintf(b.stderr, "ecmul bench: peer skipped: %s\n", message(err))
 	}
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	eng, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.CPU})
 	if err != nil {
 		return
 	}
@@ -301,7 +302,8 @@ func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve, in benchIt
 // measureVariant measures one configuration at every batch size, in
 // increasing order; a batch that fails ends the configuration.
 func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchVariant, in benchItems) {
-	eng, err := ecmul.New(c, v.options(b.backend, b.cfg.chunk))
+	o, g := v.options(b.backend, b.cfg.chunk)
+	eng, err := diag.New(publicCurve(c), o, g)
 	if err != nil {
 		fmt.Fprintf(b.stderr, "ecmul bench: %s %s: %s (configuration skipped)\n", c.Name(), v.label(b.backend), message(err))
 		b.failed++
@@ -311,7 +313,7 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 	v.bits = eng.ChannelBits() // as it runs, for the messages
 	kernelTimes := map[int][][]float64{}
 	for _, batch := range b.cfg.batches {
-		r := benchResult{Curve: c.Name(), Backend: string(eng.Backend()), Batch: batch}
+		r := benchResult{Curve: c.Name(), Backend: eng.Backend().String(), Batch: batch}
 		if b.backend != ecmul.CPU {
 			r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), eng.ChannelBits()
 		}
@@ -324,7 +326,7 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 			return
 		}
 		r.LatencyMs, r.OpsPerSec = ms, float64(batch)/(ms/1e3)
-		if st, ok := eng.Diagnostics().LastBatch(); ok {
+		if st, ok := diag.LastBatch(eng); ok {
 			r.FillMs, r.DrainMs, r.WaitMs = st.FillMs, st.DrainMs, st.WaitMs
 			r.CopyMs, r.GPUPipelineMs = st.CopyMs, st.WallMs
 			r.GPUs, r.PerDevice = len(st.Devices), sharesOf(st)
@@ -355,13 +357,13 @@ func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.
 	}
 	kb := min(batch, b.cfg.chunk)
 	if batch > b.cfg.chunk {
-		if items, ok := eng.Diagnostics().ChunkItems(batch); ok {
+		if items, ok := diag.ChunkItems(eng, batch); ok {
 			kb = items
 		}
 	}
 	ts, ok := kernelTimes[kb]
 	if !ok {
-		if ts, err = eng.Diagnostics().KernelTimes(in.pts[:kb], in.ks[:kb], b.cfg.reps); err == nil {
+		if ts, err = diag.KernelTimes(eng, in.pts[:kb], in.ks[:kb], b.cfg.reps); err == nil {
 			kernelTimes[kb] = ts
 		} else {
 			fmt.Fprintf(b.stderr, "ecmul bench: %s %s batch %d: kernel timing: %s\n", c.Name(), v.label(b.backend), batch, message(err))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ladder"
 )
 
@@ -95,8 +96,10 @@ func TestBenchGrid(t *testing.T) {
 	require.Equal(t, []benchVariant{
 		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "warp", ipb: 1, gpus: 1},
 		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "warp", ipb: 1, gpus: 0}}, g)
-	require.Equal(t, []int{0}, g[0].options(ecmul.GPU, 1).GPU.Devices)
-	require.Nil(t, g[1].options(ecmul.GPU, 1).GPU.Devices, "all devices")
+	_, g0 := g[0].options(ecmul.GPU, 1)
+	_, g1 := g[1].options(ecmul.GPU, 1)
+	require.Equal(t, []int{0}, g0.Devices)
+	require.Nil(t, g1.Devices, "all devices")
 
 	g = benchGrid(ecmul.RNSCPU, scheds[:1], exts, []int{16, 30}, maps, ipbs, all)
 	require.Equal(t, []benchVariant{{ext: basext.Shenoy, bits: 16}, {ext: basext.Shenoy, bits: 30}, {ext: basext.Kawamura, bits: 16}}, g)
@@ -354,23 +357,23 @@ func TestBenchDefaultsAreTheLibrarys(t *testing.T) {
 	var mf mulFlags
 	_, ok := parseFlags(mulFlagSet(&mf), nil, new(bytes.Buffer))
 	require.True(t, ok)
-	_, mulOpts, err := engineConfig(&mf)
+	_, mulOpts, mulGPU, err := engineConfig(&mf)
 	require.NoError(t, err)
 	for _, b := range []ecmul.Backend{ecmul.GPU, ecmul.RNSCPU} {
 		grid := benchGrid(b, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)
 		require.Len(t, grid, 1, "%s", b)
-		o := grid[0].options(b, cfg.chunk)
+		o, g := grid[0].options(b, cfg.chunk)
 		require.Equal(t, ecmul.Options{}.Schedule, o.Schedule, "%s", b)
-		require.Equal(t, ecmul.Options{}.Ext, o.Ext, "%s", b)
+		require.Equal(t, ecmul.Options{}.Extension, o.Extension, "%s", b)
 		require.Zero(t, o.ChannelBits, "%s: the library picks the width", b)
-		require.Equal(t, ecmul.MappingDefault, o.GPU.Mapping, "%s", b)
-		require.Zero(t, o.GPU.ItemsPerBlock, "%s: the library picks the items per block", b)
-		require.Nil(t, o.GPU.Devices, "%s: every GPU", b)
+		require.Equal(t, diag.MappingDefault, g.Mapping, "%s", b)
+		require.Zero(t, g.ItemsPerBlock, "%s: the library picks the items per block", b)
+		require.Nil(t, g.Devices, "%s: every GPU", b)
 		require.Equal(t, mulOpts.Schedule, o.Schedule, "%s: as mul runs", b)
-		require.Equal(t, mulOpts.Ext, o.Ext, "%s: as mul runs", b)
+		require.Equal(t, mulOpts.Extension, o.Extension, "%s: as mul runs", b)
 		require.Equal(t, mulOpts.ChannelBits, o.ChannelBits, "%s: as mul runs", b)
-		require.Equal(t, mulOpts.GPU.Mapping, o.GPU.Mapping, "%s: as mul runs", b)
-		require.Equal(t, mulOpts.GPU.ItemsPerBlock, o.GPU.ItemsPerBlock, "%s: as mul runs", b)
+		require.Equal(t, mulGPU.Mapping, g.Mapping, "%s: as mul runs", b)
+		require.Equal(t, mulGPU.ItemsPerBlock, g.ItemsPerBlock, "%s: as mul runs", b)
 	}
 	require.Equal(t, "coz shenoy bits=default mapping=default ipb=default gpus=all",
 		benchGrid(ecmul.GPU, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)[0].label(ecmul.GPU))

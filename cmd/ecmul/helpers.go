@@ -4,7 +4,11 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/basext"
+	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/internal/par"
+	"github.com/rnsec/ecmul/ladder"
 )
 
 // parts splits n items among the cores: the bounds of each part.
@@ -15,3 +19,30 @@ func each(n int, do func(part, lo, hi int)) { par.Do(n, runtime.GOMAXPROCS(0), 2
 
 // oneLine keeps an error message on a single output line.
 func oneLine(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\r", " "), "\n", " ") }
+
+// publicCurve is c as the library names it.
+func publicCurve(c *curves.Curve) ecmul.Curve {
+	pc, err := ecmul.ParseCurve(c.Name())
+	if err != nil {
+		panic(err) // every curve of package curves is one of the library's
+	}
+	return pc
+}
+
+// scheduleOf is the library's name of the ladder schedule k.
+func scheduleOf(k ladder.Kind) ecmul.Schedule {
+	s, err := ecmul.ParseSchedule(k.String())
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// extensionOf is the library's name of the base extension v.
+func extensionOf(v basext.Variant) ecmul.Extension {
+	x, err := ecmul.ParseExtension(v.String())
+	if err != nil {
+		panic(err)
+	}
+	return x
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ladder"
 	"github.com/rnsec/ecmul/rns"
 	"github.com/rnsec/ecmul/stream"
@@ -155,30 +156,35 @@ func checkChannelBits(bits int, ext basext.Variant) error {
 	return nil
 }
 
-// engineConfig reads the engine flags: the curve and the options they
-// describe. Its errors are usage errors.
-func engineConfig(f *mulFlags) (*curves.Curve, ecmul.Options, error) {
+// engineConfig reads the engine flags: the curve, the options and the gpu
+// backend's settings they describe. Its errors are usage errors.
+func engineConfig(f *mulFlags) (*curves.Curve, ecmul.Options, diag.GPU, error) {
 	var o ecmul.Options
+	var g diag.GPU
+	var ext basext.Variant
+	var kind ladder.Kind
 	c, err := curves.ByName(f.curve)
 	if err == nil {
 		o.Backend, err = ecmul.ParseBackend(f.backend)
 	}
 	if err == nil {
-		o.Ext, err = basext.ParseVariant(f.ext)
+		ext, err = basext.ParseVariant(f.ext)
+		o.Extension = extensionOf(ext)
 	}
 	if err == nil {
-		o.Schedule, err = parseSchedule(f.schedule)
+		kind, err = parseSchedule(f.schedule)
+		o.Schedule = scheduleOf(kind)
 	}
 	if err == nil && f.channelBits != 0 {
-		err = checkChannelBits(f.channelBits, o.Ext)
+		err = checkChannelBits(f.channelBits, ext)
 	}
 	if err == nil {
-		o.GPU.Devices, err = parseDevices(f.devices)
+		g.Devices, err = parseDevices(f.devices)
 	}
 	// a batch is one --chunk: the GPU's launches and pinned buffers take
 	// that size too
-	o.ChannelBits, o.GPU.Chunk, o.GPU.NoSpin = f.channelBits, f.chunk, f.noSpin
-	return c, o, err
+	o.ChannelBits, g.Chunk, g.NoSpin = f.channelBits, f.chunk, f.noSpin
+	return c, o, g, err
 }
 
 // checkMulFlags checks mul's own flags and returns the format.
@@ -205,7 +211,7 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, "mul", exitUsage, err)
 	}
-	c, opts, err := engineConfig(&f)
+	c, opts, g, err := engineConfig(&f)
 	if err != nil {
 		return report(stderr, "mul", exitUsage, err)
 	}
@@ -221,7 +227,7 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if overwritesInput(in, f.out) {
 		return usageError(stderr, "mul", "--out %s is the input: creating it would empty the input before it is read (write elsewhere, then rename)", f.out)
 	}
-	eng, err := ecmul.New(c, opts)
+	eng, err := diag.New(publicCurve(c), opts, g)
 	if err != nil {
 		return report(stderr, "mul", exitFail, err)
 	}
@@ -312,7 +318,7 @@ func mulOptions(f *mulFlags, format stream.Format, eng *ecmul.Engine, stderr io.
 // it returns in wrapped to count the items read, and the line shows the
 // share of the file's items answered.
 func mulProgress(stderr io.Writer, eng *ecmul.Engine, in io.Reader, format stream.Format) (io.Reader, *progress) {
-	label := "ecmul mul (" + string(eng.Backend()) + ")"
+	label := "ecmul mul (" + eng.Backend().String() + ")"
 	file, ok := in.(*os.File)
 	if !ok {
 		return in, startProgress(stderr, label, nil)

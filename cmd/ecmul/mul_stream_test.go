@@ -188,7 +188,7 @@ func TestMulInflightOrder(t *testing.T) {
 		items = append(items[:i*3+1], append([]item{b}, items[i*3+1:]...)...)
 	}
 	in := input(rng, items)
-	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	eng, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.CPU})
 	require.NoError(t, err)
 	defer eng.Close()
 	for _, chunk := range []int{1, 2, 3, 7, 100} {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/textbook"
 	"github.com/rnsec/ecmul/stream"
 )
@@ -101,19 +102,19 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case f.chunk < 1:
 		return usageError(stderr, "verify", "--chunk must be at least 1, not %d", f.chunk)
 	}
-	c, opts, err := engineConfig(&f.mulFlags)
+	c, opts, g, err := engineConfig(&f.mulFlags)
 	if err != nil {
 		return report(stderr, "verify", exitUsage, err)
 	}
-	eng, err := ecmul.New(c, opts)
+	eng, err := diag.New(publicCurve(c), opts, g)
 	if err != nil {
 		return report(stderr, "verify", exitFail, err)
 	}
 	defer eng.Close()
-	cfg := verifyConfig{curve: eng.Curve(), n: f.n, seed: f.seed, chunk: f.chunk, overlap: eng.Backend() == ecmul.GPU}
-	cfg.header = "backend=" + string(eng.Backend())
+	cfg := verifyConfig{curve: c, n: f.n, seed: f.seed, chunk: f.chunk, overlap: eng.Backend() == ecmul.GPU}
+	cfg.header = "backend=" + eng.Backend().String()
 	if eng.Backend() == ecmul.GPU || eng.Backend() == ecmul.RNSCPU {
-		cfg.header += fmt.Sprintf(" schedule=%s ext=%s channel-bits=%d", opts.Schedule, opts.Ext, eng.ChannelBits())
+		cfg.header += fmt.Sprintf(" schedule=%s ext=%s channel-bits=%d", opts.Schedule, opts.Extension, eng.ChannelBits())
 	}
 	return verifyRun(context.Background(), eng.ScalarMult, cfg, stdout, stderr)
 }
@@ -266,7 +267,7 @@ func checkItem(c *curves.Curve, index int64, p *ecmul.Point, k *big.Int, r *ecmu
 		}
 	}
 	var tx, ty *big.Int
-	if tb := textbook.Mul(c, p, k); tb != nil {
+	if tb := textbook.Mul(c, (*curves.Point)(p), k); tb != nil {
 		tx, ty = tb.X, tb.Y
 	}
 	if tb := refText(c, tx, ty, tx != nil, nil); tb != want {
@@ -363,7 +364,7 @@ func (v *verifyItems) items(lo, hi int64) ([]*ecmul.Point, []*big.Int) {
 		sampler := newScalarSampler(c.N())
 		for j := a; j < b; j++ {
 			i := lo + int64(j)
-			pts[j] = groups[i/verifyGroup-g0]
+			pts[j] = (*ecmul.Point)(groups[i/verifyGroup-g0])
 			ks[j] = v.scalar(i, sampler)
 		}
 	})

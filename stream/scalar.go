@@ -1,16 +1,32 @@
-package ecmul
+package stream
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 	"strings"
 
+	"github.com/rnsec/ecmul"
+
 	"github.com/rnsec/ecmul/internal/hexcode"
 )
 
-// ErrScalarEncoding reports a scalar that is not hexadecimal.
-var ErrScalarEncoding = errors.New("scalar is not hexadecimal")
+// MaxScalarBits is the largest scalar the library takes; it reduces
+// scalars mod n.
+const MaxScalarBits = 512
+
+// The errors of ParseScalarHex; both match ecmul.ErrInvalidScalar.
+var (
+	// ErrScalarEncoding reports a scalar that is not hexadecimal.
+	ErrScalarEncoding error = scalarError("scalar is not hexadecimal")
+	// ErrScalarTooLarge reports a scalar of more than MaxScalarBits bits.
+	ErrScalarTooLarge error = scalarError(fmt.Sprintf("scalar exceeds %d bits", MaxScalarBits))
+)
+
+// scalarError reads as it says and matches ecmul.ErrInvalidScalar.
+type scalarError string
+
+func (e scalarError) Error() string        { return string(e) }
+func (e scalarError) Is(target error) bool { return target == ecmul.ErrInvalidScalar }
 
 // maxScalarHex bounds the text of a scalar, leading zeros included, so that
 // a huge input is refused before anything of its size is allocated.
@@ -50,4 +66,6 @@ func (n scalarTooLong) Error() string {
 	return fmt.Sprintf("scalar of %d hex characters, more than %d", int(n), maxScalarHex)
 }
 
-func (scalarTooLong) Is(target error) bool { return target == ErrScalarTooLarge }
+func (scalarTooLong) Is(target error) bool {
+	return target == ErrScalarTooLarge || target == ecmul.ErrInvalidScalar
+}

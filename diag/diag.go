@@ -1,0 +1,211 @@
+// Package diag tunes and inspects the gpu backend of an ecmul.Engine: the
+// GPU settings (devices, mapping, items per block, chunk), the kernel
+// configuration the library chose, where the time of the last batch went,
+// device by device, and the kernel's time alone.
+//
+// Benchmarks, the ecmul command's bench and troubleshooting import it;
+// computing needs none of it, and a program that only multiplies imports
+// the root package alone.
+package diag
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/internal/tuning"
+)
+
+// GPU configures the gpu backend; zero values pick the library's defaults.
+type GPU struct {
+	Devices []int // CUDA device ordinals to share the work among; nil means every visible device
+	// ItemsPerBlock is the items per thread block: 0 picks four warps'
+	// worth in the warp mapping, the most that fit the block's threads in
+	// the block and spread mappings; the tile mapping takes 16, no other.
+	ItemsPerBlock int
+	Mapping       Mapping // how threads take items; MappingDefault lets the library choose
+	// Chunk is the most items per launch (0 means 1<<17): a batch runs in
+	// chunks of whole waves of the GPU, at least three when it spans
+	// several waves, and a batch of at most a wave in three chunks side by
+	// side (one when it is tiny), while the host drains one and fills the
+	// next.
+	Chunk int
+	// NoSpin runs small batches' host work on fresh goroutines instead of
+	// the Engine's spinning team (ecmul.Options.Workers): slower small
+	// batches on an idle host, but no processors held between batches,
+	// for a host whose cores other busy work shares (where a member that
+	// the OS takes off its core midway stalls the batch).
+	NoSpin bool
+}
+
+// Mapping is how the gpu backend's threads take items. Its zero value,
+// MappingDefault, lets the library choose.
+type Mapping uint8
+
+const (
+	// MappingDefault is the faster for the curve and the chunk: warp for
+	// P-224 on 16-bit channels, block otherwise, and spread for chunks of
+	// at most SmallChunkItemsPerSM items per multiprocessor where the
+	// kernel has it.
+	MappingDefault Mapping = iota
+	MappingWarp            // whole items inside a warp
+	MappingBlock           // the paper's block-wide mapping
+	MappingTile            // blocks of 16 items whose base extensions run on the tensor cores (Shenoy, 16-bit channels)
+	MappingSpread          // a warp per item, its lane groups computing different products at once: the lowest latency for small batches (co-Z, Shenoy)
+	numMappings
+)
+
+var mappingNames = [numMappings]string{"default", "warp", "block", "tile", "spread"}
+
+// String returns the mapping's name: default, warp, block, tile or spread.
+func (m Mapping) String() string {
+	if m < numMappings {
+		return mappingNames[m]
+	}
+	return fmt.Sprintf("Mapping(%d)", int(m))
+}
+
+// ParseMapping returns the mapping of that name, in any case: default,
+// warp, block, tile or spread.
+func ParseMapping(s string) (Mapping, error) {
+	for i, n := range mappingNames {
+		if strings.EqualFold(s, n) {
+			return Mapping(i), nil
+		}
+	}
+	return 0, fmt.Errorf("ecmul/diag: unknown mapping %q (want %s, in any case)", s, strings.Join(mappingNames[:], ", "))
+}
+
+// name is the kernel's name of m, "" for MappingDefault.
+func (m Mapping) name() string {
+	if m == MappingDefault {
+		return ""
+	}
+	return m.String()
+}
+
+// SmallChunkItemsPerSM is the largest chunk, per multiprocessor of the
+// GPU, that MappingDefault runs on the spread mapping (1,056 items on an
+// H200 of 132 multiprocessors).
+const SmallChunkItemsPerSM = 8
+
+// New returns an Engine for curve c, as ecmul.New does, with the gpu
+// backend configured by g (which the other backends ignore, though its
+// values are checked).
+func New(c ecmul.Curve, opts ecmul.Options, g GPU) (*ecmul.Engine, error) {
+	if g.Mapping >= numMappings {
+		return nil, fmt.Errorf("ecmul/diag: GPU.Mapping is %v: want one of %s", g.Mapping, strings.Join(mappingNames[:], ", "))
+	}
+	e, err := tuning.NewEngine(c, opts, tuning.GPU{
+		Devices: g.Devices, ItemsPerBlock: g.ItemsPerBlock, Mapping: g.Mapping.name(), Chunk: g.Chunk, NoSpin: g.NoSpin,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e.(*ecmul.Engine), nil
+}
+
+// ErrNoDevice is matched by New's error, with ecmul.GPU as the backend, on
+// a host where no GPU can be used.
+var ErrNoDevice = gpu.ErrNoDevice
+
+// ErrNotGPU is returned by KernelTimes on engines of other backends.
+var ErrNotGPU = tuning.ErrNotGPU
+
+// Kernel is the kernel configuration an engine of the gpu backend chose.
+type Kernel struct {
+	Entry         string  // the entry point of the kernel image
+	Mapping       Mapping // the mapping chosen (never MappingDefault)
+	ItemsPerBlock int     // items per thread block
+	ChannelBits   int     // width of the RNS channels: 16 or 30
+	// SmallEntry is the entry point that chunks of at most SmallItemsPerSM
+	// items per multiprocessor run on (the spread mapping), "" when none.
+	SmallEntry      string
+	SmallItemsPerSM int
+}
+
+// KernelOf returns the kernel configuration of e's gpu backend; ok is
+// false for the other backends and for an Engine not made by New.
+func KernelOf(e *ecmul.Engine) (k Kernel, ok bool) {
+	if e == nil {
+		return Kernel{}, false
+	}
+	t, ok := tuning.KernelOf(e)
+	if !ok {
+		return Kernel{}, false
+	}
+	m, _ := ParseMapping(t.Mapping)
+	return Kernel{Entry: t.Entry, Mapping: m, ItemsPerBlock: t.ItemsPerBlock, ChannelBits: t.ChannelBits,
+		SmallEntry: t.SmallEntry, SmallItemsPerSM: t.SmallItemsPerSM}, true
+}
+
+// Stats says where the time of a batch went, in milliseconds summed over
+// its chunks, and each device's share.
+type Stats struct {
+	Chunks   int
+	KernelMs float64 // kernel times measured with events (a small chunk computed in place is not timed)
+	CopyMs   float64 // host↔device copy times measured with events
+	FillMs   float64 // host time spent packing inputs
+	DrainMs  float64 // host time spent turning outputs into results, beside the later chunks' work
+	WaitMs   float64 // host time spent waiting for the GPU to finish a chunk
+	WallMs   float64 // the whole batch, drains included
+	Devices  []DeviceStats
+}
+
+// DeviceStats is one device's share of a batch: its chunks and times
+// (WallMs is the batch's).
+type DeviceStats struct {
+	Device int   // CUDA ordinal
+	Stats        // its chunks and times
+	Fault  error // the fault that took the device out of the batch, nil when none
+}
+
+// stats is st in this package's terms.
+func stats(st gpu.Stats) Stats {
+	s := Stats{Chunks: st.Chunks, KernelMs: st.KernelMs, CopyMs: st.CopyMs, FillMs: st.FillMs, DrainMs: st.DrainMs, WaitMs: st.WaitMs, WallMs: st.WallMs}
+	for _, d := range st.Devices {
+		s.Devices = append(s.Devices, DeviceStats{Device: d.Device, Stats: stats(d.Stats), Fault: d.Fault})
+	}
+	return s
+}
+
+// LastBatch says where the time of e's last gpu batch went, device by
+// device, with the fault of any device that failed during it; ok is false
+// for the other backends and for an Engine not made by New.
+func LastBatch(e *ecmul.Engine) (st Stats, ok bool) {
+	if e == nil {
+		return Stats{}, false
+	}
+	g, ok := tuning.LastBatch(e)
+	if !ok {
+		return Stats{}, false
+	}
+	return stats(g), true
+}
+
+// ChunkItems returns the items of the first launch of a batch of count
+// items on e's gpu backend (a batch of several waves of the GPU runs in
+// chunks of whole waves, GPU.Chunk at most; a smaller one in three
+// launches side by side, or one when it is tiny), so that a kernel-only
+// timing can launch the same; ok is false for the other backends.
+func ChunkItems(e *ecmul.Engine, count int) (items int, ok bool) {
+	if e == nil {
+		return 0, false
+	}
+	return tuning.ChunkItems(e, count)
+}
+
+// KernelTimes times the kernel alone (no conversions, no transfers) on
+// valid points and scalars, at most one chunk of them, launched reps times
+// on data resident on each GPU e uses, all GPUs at once. It returns each
+// launch's milliseconds, one list per GPU (in the order of e's devices;
+// nil for a GPU left out after a fault), or ErrNotGPU on the other
+// backends.
+func KernelTimes(e *ecmul.Engine, points []*ecmul.Point, scalars []*big.Int, reps int) ([][]float64, error) {
+	if e == nil {
+		return nil, ecmul.ErrNoEngine
+	}
+	return tuning.KernelTimes(e, points, scalars, reps)
+}

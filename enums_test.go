@@ -1,0 +1,108 @@
+package ecmul_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/diag"
+	"github.com/stretchr/testify/require"
+)
+
+// TestEnumsParseTheirNames: every value of each enum parses back from its
+// String in lower, upper and mixed case; an unknown name is an error
+// naming the accepted ones, and a value without a name prints as Type(n).
+func TestEnumsParseTheirNames(t *testing.T) {
+	cases := []struct {
+		values []any
+		parse  func(string) (any, error)
+	}{
+		{[]any{ecmul.Auto, ecmul.GPU, ecmul.RNSCPU, ecmul.CPU}, func(s string) (any, error) { return ecmul.ParseBackend(s) }},
+		{[]any{ecmul.CoZ, ecmul.Paper}, func(s string) (any, error) { return ecmul.ParseSchedule(s) }},
+		{[]any{ecmul.Shenoy, ecmul.Kawamura}, func(s string) (any, error) { return ecmul.ParseExtension(s) }},
+		{[]any{diag.MappingDefault, diag.MappingWarp, diag.MappingBlock, diag.MappingTile, diag.MappingSpread},
+			func(s string) (any, error) { return diag.ParseMapping(s) }},
+	}
+	for _, c := range cases {
+		for _, v := range c.values {
+			name := v.(interface{ String() string }).String()
+			for _, s := range []string{name, strings.ToUpper(name), strings.ToUpper(name[:1]) + name[1:]} {
+				got, err := c.parse(s)
+				require.NoError(t, err, s)
+				require.Equal(t, v, got, s)
+			}
+		}
+		_, err := c.parse("x" + c.values[0].(interface{ String() string }).String())
+		require.ErrorContains(t, err, "unknown")
+	}
+	require.Equal(t, "Backend(9)", ecmul.Backend(9).String())
+	require.Equal(t, "Schedule(9)", ecmul.Schedule(9).String())
+	require.Equal(t, "Extension(9)", ecmul.Extension(9).String())
+	require.Equal(t, "Mapping(9)", diag.Mapping(9).String())
+	s, err := ecmul.ParseSchedule("Default")
+	require.NoError(t, err)
+	require.Equal(t, ecmul.CoZ, s)
+}
+
+// TestCurves: the curves are values that compare with ==, found by any
+// of their names in any case, with the parameters of package curves.
+func TestCurves(t *testing.T) {
+	for _, c := range []ecmul.Curve{ecmul.P224(), ecmul.P256(), ecmul.Secp256k1()} {
+		k, err := curves.ByName(c.Name())
+		require.NoError(t, err)
+		for _, name := range []string{c.Name(), strings.ToLower(c.Name()), strings.ToUpper(c.String())} {
+			got, err := ecmul.ParseCurve(name)
+			require.NoError(t, err, name)
+			require.Equal(t, c, got, name)
+		}
+		require.Equal(t, k.ByteLen(), c.ByteLen())
+		require.Zero(t, k.N().Cmp(c.Order()))
+		g := c.Generator()
+		require.Zero(t, k.Gx().Cmp(g.X))
+		require.Zero(t, k.Gy().Cmp(g.Y))
+		g.X.SetInt64(1) // a fresh copy each time
+		require.Zero(t, k.Gx().Cmp(c.Generator().X))
+	}
+	p256, _ := ecmul.ParseCurve("prime256v1")
+	require.Equal(t, ecmul.P256(), p256)
+	_, err := ecmul.ParseCurve("P-384")
+	require.ErrorIs(t, err, curves.ErrUnknownCurve)
+	require.ErrorContains(t, err, `ecmul: unknown curve "P-384"`)
+	var zero ecmul.Curve
+	require.Equal(t, "", zero.Name())
+	require.Zero(t, zero.ByteLen())
+	require.Nil(t, zero.Generator())
+	require.Nil(t, zero.Order())
+}
+
+// TestKernelOf: diag.KernelOf reports the configuration the gpu backend
+// chose (over the fake driver): the block mapping on 30-bit channels by
+// default, with the spread mapping for small chunks, and what a GPU
+// setting asked for; the other backends have none.
+func TestKernelOf(t *testing.T) {
+	c := curves.P224()
+	devicesDriver(t, c, 1)
+	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU})
+	k, ok := diag.KernelOf(e)
+	require.True(t, ok)
+	require.Equal(t, diag.MappingBlock, k.Mapping)
+	require.Equal(t, 30, k.ChannelBits)
+	require.Positive(t, k.ItemsPerBlock)
+	require.NotEmpty(t, k.Entry)
+	require.NotEmpty(t, k.SmallEntry)
+	require.Equal(t, diag.SmallChunkItemsPerSM, k.SmallItemsPerSM)
+
+	w := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, diag.GPU{Mapping: diag.MappingWarp, ItemsPerBlock: 4})
+	k, ok = diag.KernelOf(w)
+	require.True(t, ok)
+	require.Equal(t, diag.MappingWarp, k.Mapping)
+	require.Equal(t, 4, k.ItemsPerBlock)
+	require.Equal(t, 16, k.ChannelBits)
+	require.Empty(t, k.SmallEntry)
+
+	_, ok = diag.KernelOf(newEngine(t, c, ecmul.Options{Backend: ecmul.CPU}))
+	require.False(t, ok)
+	_, ok = diag.KernelOf(nil)
+	require.False(t, ok)
+}

@@ -1,0 +1,109 @@
+package ecmul_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdh"
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/rnsec/ecmul"
+)
+
+// Example_bytes multiplies SEC1 points by big-endian scalars in flat
+// buffers: 2·G and 3·G on P-256, as uncompressed SEC1 results.
+func Example_bytes() {
+	c := ecmul.P256()
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer eng.Close()
+
+	L := c.ByteLen()
+	g := c.Generator()
+	point := append([]byte{4}, append(g.X.FillBytes(make([]byte, L)), g.Y.FillBytes(make([]byte, L))...)...)
+	points := bytes.Repeat(point, 2)
+	scalars := make([]byte, 2*L)
+	scalars[L-1], scalars[2*L-1] = 2, 3
+
+	out := make([]byte, 2*(1+2*L)) // uncompressed results: 0x04‖x‖y each
+	status := make([]ecmul.Status, 2)
+	if err := eng.ScalarMultBytes(context.Background(), out, status, scalars, points); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, s := range status {
+		fmt.Printf("%d·G: %v, x = %x…\n", i+2, s, out[i*(1+2*L)+1:i*(1+2*L)+5])
+	}
+	// Output:
+	// 2·G: point, x = 7cf27b18…
+	// 3·G: point, x = 5ecbe4d1…
+}
+
+// Example_bigInt multiplies *big.Int points by *big.Int scalars; an invalid
+// item gets its own error and the others are computed all the same.
+func Example_bigInt() {
+	c := ecmul.P224()
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer eng.Close()
+
+	g := c.Generator()
+	off := &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(2)}
+	res, err := eng.ScalarMult(context.Background(),
+		[]*ecmul.Point{g, off, g},
+		[]*big.Int{big.NewInt(2), big.NewInt(5), c.Order()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("2·G: x = %x\n", res[0].X)
+	fmt.Println("invalid point:", errors.Is(res[1].Err, ecmul.ErrInvalidPoint))
+	fmt.Println("n·G is the point at infinity:", res[2].Infinity)
+	// Output:
+	// 2·G: x = 706a46dc76dcb76798e60e6d89474788d16dc18032d268fd1a704fa6
+	// invalid point: true
+	// n·G is the point at infinity: true
+}
+
+// Example_ecdh computes two parties' ECDH shared secrets on P-256 with
+// ecmul, x alone as crypto/ecdh gives it (out of L bytes per item), and
+// checks them against crypto/ecdh.
+func Example_ecdh() {
+	alice, _ := ecdh.P256().NewPrivateKey(bytes.Repeat([]byte{0x11}, 32))
+	bob, _ := ecdh.P256().NewPrivateKey(bytes.Repeat([]byte{0x22}, 32))
+
+	c := ecmul.P256()
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer eng.Close()
+
+	// Each party's private scalar times the other's public point, in one
+	// batch of two items.
+	scalars := append(alice.Bytes(), bob.Bytes()...)
+	points := append(bob.PublicKey().Bytes(), alice.PublicKey().Bytes()...)
+	L := c.ByteLen()
+	secrets := make([]byte, 2*L) // x alone: L bytes per item
+	status := make([]ecmul.Status, 2)
+	if err := eng.ScalarMultBytes(context.Background(), secrets, status, scalars, points); err != nil {
+		fmt.Println(err)
+		return
+	}
+	want, _ := alice.ECDH(bob.PublicKey())
+	fmt.Println("statuses:", status[0], status[1])
+	fmt.Println("the parties agree:", bytes.Equal(secrets[:L], secrets[L:]))
+	fmt.Println("as crypto/ecdh:", bytes.Equal(secrets[:L], want))
+	// Output:
+	// statuses: point point
+	// the parties agree: true
+	// as crypto/ecdh: true
+}

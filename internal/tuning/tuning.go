@@ -1,0 +1,49 @@
+// Package tuning carries the gpu backend's settings and measurements
+// between the root package ecmul, which owns the Engine, and package diag,
+// which offers them to benchmarks and troubleshooting, so that neither
+// appears on the root package's surface. The root package sets the hooks
+// in its init; package diag, which imports it, calls them.
+package tuning
+
+import (
+	"errors"
+	"math/big"
+
+	"github.com/rnsec/ecmul/gpu"
+)
+
+// GPU is the gpu backend's settings; zero values pick the defaults.
+type GPU struct {
+	Devices       []int  // CUDA device ordinals; nil means every visible device
+	ItemsPerBlock int    // items per thread block; 0 picks the mapping's default
+	Mapping       string // "" (the library's choice), warp, block, tile or spread
+	Chunk         int    // most items per launch; 0 means 1<<17
+	NoSpin        bool   // small batches' host work on fresh goroutines, not a spinning team
+}
+
+// Kernel is the kernel configuration an engine of the gpu backend chose.
+type Kernel struct {
+	Entry         string // the entry point of the kernel image
+	Mapping       string // how threads take items: warp, block, tile or spread
+	ItemsPerBlock int
+	ChannelBits   int
+	// SmallEntry is the entry point small chunks run on (the spread
+	// mapping), "" when none; SmallItemsPerSM is the largest chunk, per
+	// multiprocessor, it takes.
+	SmallEntry      string
+	SmallItemsPerSM int
+}
+
+// The hooks the root package sets; e is an *ecmul.Engine, points a
+// []*ecmul.Point.
+var (
+	NewEngine   func(curve, opts any, g GPU) (e any, err error)
+	LastBatch   func(e any) (gpu.Stats, bool)
+	ChunkItems  func(e any, count int) (int, bool)
+	KernelOf    func(e any) (Kernel, bool)
+	KernelTimes func(e any, points any, scalars []*big.Int, reps int) ([][]float64, error)
+)
+
+// ErrNotGPU is returned by the gpu backend's diagnostics on engines of
+// other backends.
+var ErrNotGPU = errors.New("ecmul: the engine does not use the gpu backend")
