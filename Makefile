@@ -33,7 +33,7 @@ clean:
 # the CLI and the test binaries of the gpu and root packages (in .dev/).
 dev-binaries:
 	CGO_ENABLED=0 $(GO) build -buildvcs=true -o .dev/ecmul ./cmd/ecmul
-	CGO_ENABLED=0 $(GO) test -c -o .dev/gpu.test ./gpu
+	CGO_ENABLED=0 $(GO) test -c -o .dev/gpu.test ./internal/gpu
 	CGO_ENABLED=0 $(GO) test -c -o .dev/ecmul.test .
 
 # gpu-check runs on the GPU host: builds the kernels with nvcc, verifies them

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/rnsec/ecmul/curves"
-	"github.com/rnsec/ecmul/ladder"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ladder"
 )
 
 // Status is the outcome of one item of ScalarMultBytes. Its zero value,

@@ -3,7 +3,7 @@ package ecmul
 import (
 	"testing"
 
-	"github.com/rnsec/ecmul/ladder"
+	"github.com/rnsec/ecmul/internal/ladder"
 )
 
 // TestStatusOfOutcome: each outcome of the finish gets its status, and

@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/diag"
-	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/gpu"
 )
 
 // concurrentCallers is how many goroutines share one engine.

@@ -3,10 +3,10 @@ package ecmul
 import (
 	"context"
 
-	"github.com/rnsec/ecmul/basext"
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/ladder"
 )
 
 // inChunks runs do on consecutive chunks of items on up to workers

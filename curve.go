@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/curves"
 )
 
 // Curve is one of the curves an Engine computes on: P224(), P256() or

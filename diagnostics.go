@@ -3,7 +3,7 @@ package ecmul
 import (
 	"math/big"
 
-	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/tuning"
 )
 

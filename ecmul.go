@@ -43,11 +43,11 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/rns"
 	"github.com/rnsec/ecmul/internal/tuning"
 	"github.com/rnsec/ecmul/kernels"
-	"github.com/rnsec/ecmul/ladder"
-	"github.com/rnsec/ecmul/rns"
 )
 
 // Options configure an Engine. The zero value is the auto backend with

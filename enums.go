@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rnsec/ecmul/basext"
-	"github.com/rnsec/ecmul/ladder"
+	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/ladder"
 )
 
 // Backend names where the arithmetic runs. Its zero value is Auto.

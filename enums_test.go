@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/diag"
+	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/stretchr/testify/require"
 )
 

@@ -1,6 +1,6 @@
 package ecmul
 
-import "github.com/rnsec/ecmul/gpu"
+import "github.com/rnsec/ecmul/internal/gpu"
 
 // UseGPUDriver makes the gpu backend of engines created from now on use d and
 // image, until restore is called.

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
 	"github.com/rnsec/ecmul/internal/tuning"
 	"github.com/rnsec/ecmul/kernels"
-	"github.com/rnsec/ecmul/ladder"
 )
 
 // The mappings of kernels.Mappings the gpu backend names in its choices.

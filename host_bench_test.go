@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/diag"
-	"github.com/rnsec/ecmul/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
 )
 
 // BenchmarkGPUHostPath measures the host's share of the gpu backend's end

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/diag"
+	"github.com/rnsec/ecmul/internal/curves"
 )
 
 // TestScalarMultProgress: on every backend (gpu over the fake driver) the

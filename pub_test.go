@@ -2,10 +2,10 @@ package ecmul_test
 
 import (
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/basext"
-	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/diag"
-	"github.com/rnsec/ecmul/ladder"
+	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ladder"
 )
 
 // pub is a curve as the library names it: an ecmul.Curve as it is, a

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/curves"
 )
 
 // fuzzEngines are one cpu and one rns-cpu engine per curve, shared by every

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/tuning"
 )
 

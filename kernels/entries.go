@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rnsec/ecmul/rns"
+	"github.com/rnsec/ecmul/internal/rns"
 )
 
 // The kernel's entry points are every combination of these lists: adding a

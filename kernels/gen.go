@@ -15,10 +15,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/rns"
 	"github.com/rnsec/ecmul/kernels"
-	"github.com/rnsec/ecmul/ladder"
-	"github.com/rnsec/ecmul/rns"
 )
 
 // maxTerms is the fixed arity of an addition in the generated lists.

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rnsec/ecmul/basext"
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/rns"
 	"github.com/rnsec/ecmul/kernels"
-	"github.com/rnsec/ecmul/rns"
 )
 
 func TestSourcesMatchFatbin(t *testing.T) {

@@ -17,12 +17,12 @@ import (
 	"strings"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/basext"
-	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/diag"
+	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/rns"
 	"github.com/rnsec/ecmul/kernels"
-	"github.com/rnsec/ecmul/ladder"
-	"github.com/rnsec/ecmul/rns"
 )
 
 const benchHelp = `Usage: ecmul bench [flags]

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/diag"
-	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/gpu"
 )
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {

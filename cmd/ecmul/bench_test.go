@@ -14,9 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/basext"
 	"github.com/rnsec/ecmul/diag"
-	"github.com/rnsec/ecmul/ladder"
+	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/ladder"
 )
 
 func TestMedian(t *testing.T) {

@@ -14,10 +14,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rnsec/ecmul/curves"
-	"github.com/rnsec/ecmul/gpu"
-	"github.com/rnsec/ecmul/rns"
-	"github.com/rnsec/ecmul/stream"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/rns"
+	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // requireUsage checks that args are a usage error: exit status 2, nothing

@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/rnsec/ecmul/curves"
-	"github.com/rnsec/ecmul/stream"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // BenchmarkGen writes gen's hex lines to io.Discard: its cost per line

@@ -15,8 +15,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rnsec/ecmul/curves"
-	"github.com/rnsec/ecmul/stream"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // TestGenFeedsMul generates lines in every format and runs them through

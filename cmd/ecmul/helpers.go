@@ -5,10 +5,10 @@ import (
 	"strings"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/basext"
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/ladder"
 )
 
 // parts splits n items among the cores: the bounds of each part.

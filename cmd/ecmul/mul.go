@@ -15,12 +15,12 @@ import (
 	"time"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/basext"
-	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/diag"
-	"github.com/rnsec/ecmul/ladder"
-	"github.com/rnsec/ecmul/rns"
-	"github.com/rnsec/ecmul/stream"
+	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/rns"
+	"github.com/rnsec/ecmul/internal/stream"
 )
 
 const mulHelp = `Usage: ecmul mul [flags] [< input] [> output]

@@ -9,11 +9,11 @@ import (
 	"math/big"
 	"text/tabwriter"
 
-	"github.com/rnsec/ecmul/basext"
-	"github.com/rnsec/ecmul/curves"
-	"github.com/rnsec/ecmul/gpu"
-	"github.com/rnsec/ecmul/ladder"
-	"github.com/rnsec/ecmul/rns"
+	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/rns"
 )
 
 const paramsHelp = `Usage: ecmul params [--curve p224|p256|secp256k1] [--schedule coz|paper] [--channel-bits 30|16]

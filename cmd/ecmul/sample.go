@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/curves"
 )
 
 // sampler draws the random items of gen, verify and bench from a seed. Each

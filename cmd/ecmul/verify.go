@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/diag"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/textbook"
-	"github.com/rnsec/ecmul/stream"
 )
 
 const verifyHelp = `Usage: ecmul verify [flags]

@@ -6,7 +6,7 @@ package crtref
 import (
 	"math/big"
 
-	"github.com/rnsec/ecmul/rns"
+	"github.com/rnsec/ecmul/internal/rns"
 )
 
 // Exact returns the integer below M whose B residues are b: Σ b_j·λ_j mod M,

@@ -7,9 +7,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rnsec/ecmul/curves"
 	"github.com/rnsec/ecmul/internal/crtref"
-	"github.com/rnsec/ecmul/rns"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/rns"
 )
 
 // TestExactInvertsResidues: the value of random residues' reconstruction has

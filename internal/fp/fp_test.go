@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/fp"
 )
 

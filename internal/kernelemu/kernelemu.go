@@ -12,12 +12,12 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/rnsec/ecmul/basext"
-	"github.com/rnsec/ecmul/curves"
-	"github.com/rnsec/ecmul/gpu"
-	"github.com/rnsec/ecmul/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/kernels"
-	"github.com/rnsec/ecmul/ladder"
 )
 
 // Launch returns a fakecuda.LaunchFunc that runs every launched item through

@@ -8,12 +8,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rnsec/ecmul/curves"
-	"github.com/rnsec/ecmul/gpu"
-	"github.com/rnsec/ecmul/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
+	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/kernels"
-	"github.com/rnsec/ecmul/ladder"
 )
 
 // launch holds one entry point's buffers on a fake device, the output

@@ -10,7 +10,7 @@ package textbook
 import (
 	"math/big"
 
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/curves"
 )
 
 // Add returns p + q on c; nil stands for the point at infinity.

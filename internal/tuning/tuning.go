@@ -9,7 +9,7 @@ import (
 	"errors"
 	"math/big"
 
-	"github.com/rnsec/ecmul/gpu"
+	"github.com/rnsec/ecmul/internal/gpu"
 )
 
 // GPU is the gpu backend's settings; zero values pick the defaults.

@@ -3,7 +3,7 @@ package wycheproof
 import (
 	"fmt"
 
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/curves"
 )
 
 // ECDHFiles lists the ECDH vector files in testdata/wycheproof with the

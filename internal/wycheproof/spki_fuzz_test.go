@@ -8,7 +8,7 @@ import (
 	"encoding/asn1"
 	"testing"
 
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
 

@@ -22,10 +22,10 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"github.com/rnsec/ecmul/basext"
-	"github.com/rnsec/ecmul/curves"
+	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/ladder"
 )
 
 func main() {

@@ -1,0 +1,367 @@
+package gpu_test
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/kernelemu"
+	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/kernels"
+)
+
+type fixture struct {
+	d    *fakecuda.Driver
+	su   *ladder.Setup
+	cfg  gpu.Config
+	jobs []ladder.Job
+	want []ladder.Channels
+}
+
+func newFixture(t *testing.T, items int) *fixture {
+	su, err := ladder.NewSetup(curves.P224())
+	require.NoError(t, err)
+	jobs, _, _, _ := randomJobs(t, su, items, 9)
+	d := fakecuda.New()
+	d.OnLaunch = kernelemu.Launch(d)
+	n := su.Params.N
+	k, err := kernels.Find("P-224", su.Schedule.Kind.String(), "shenoy", "warp", "c16")
+	require.NoError(t, err)
+	return &fixture{d: d, su: su, jobs: jobs, want: cpuTwin(su, jobs), cfg: gpu.Config{
+		Image: []byte("fatbin"), Entry: k.Name(), Constants: su.KernelConstants(),
+		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: su.OutputRows(),
+		ItemsPerBlock: 2, BlockThreads: k.Threads(n, 2), Chunk: 3,
+	}}
+}
+
+// batch returns a Batch over the fixture's jobs that records what was drained.
+func (f *fixture) batch(got []ladder.Channels, drained []bool, mu *sync.Mutex) gpu.Batch {
+	return gpu.Batch{
+		Count: len(f.jobs),
+		Fill: func(lo, hi int, in, sc []uint32) {
+			for i := lo; i < hi; i++ {
+				f.su.PackInput(in, sc, hi-lo, i-lo, f.jobs[i])
+			}
+		},
+		Drain: func(lo, hi int, out []uint32) error {
+			mu.Lock()
+			defer mu.Unlock()
+			for i := lo; i < hi; i++ {
+				got[i] = f.su.UnpackOutput(out, hi-lo, i-lo)
+				drained[i] = true
+			}
+			return nil
+		},
+	}
+}
+
+func TestEngineChunksMatchCPUTwin(t *testing.T) {
+	f := newFixture(t, 8)
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	got, drained := make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs))
+	var mu sync.Mutex
+	st, err := eng.Run(context.Background(), f.batch(got, drained, &mu))
+	require.NoError(t, err)
+	require.Equal(t, 3, st.Chunks, "8 items in chunks of 3")
+	require.Equal(t, f.want, got)
+	require.Positive(t, st.DrainMs, "the drains are timed")
+	require.GreaterOrEqual(t, st.WallMs, st.FillMs+st.WaitMs, "the fills and waits lie within the Run")
+	require.Equal(t, []string{f.cfg.Entry}, f.d.FunctionNames())
+	require.NoError(t, eng.Close())
+	require.Zero(t, f.d.Live(), "everything released")
+	_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+	require.ErrorIs(t, err, gpu.ErrClosed)
+}
+
+// TestEngineFaults fails one driver call at a time: the run (or Open)
+// returns the error, no item is drained that was not computed, nothing
+// leaks, and after a failed run the engine still computes correctly.
+func TestEngineFaults(t *testing.T) {
+	f := newFixture(t, 7)
+	for _, call := range []string{"MemcpyHtoDAsync", "LaunchKernel", "StreamSynchronize", "MemcpyDtoHAsync", "EventRecord"} {
+		for _, nth := range []int{1, 3} {
+			t.Run(call, func(t *testing.T) {
+				eng, err := gpu.Open(f.d, f.cfg)
+				require.NoError(t, err)
+				launchesBefore := f.d.Launches()
+				f.d.FailAt(call, nth, nil)
+				got, drained := make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs))
+				var mu sync.Mutex
+				_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+				f.d.ClearFailures()
+				require.Error(t, err)
+				var ce *gpu.CUDAError
+				require.ErrorAs(t, err, &ce)
+				for i := range f.jobs {
+					if drained[i] {
+						require.Equal(t, f.want[i], got[i], "item %d drained with a wrong value", i)
+					}
+				}
+				require.LessOrEqual(t, f.d.Launches()-launchesBefore, 3)
+				// the engine is still usable
+				got, drained = make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs))
+				_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+				require.NoError(t, err)
+				require.Equal(t, f.want, got)
+				require.NoError(t, eng.Close())
+				require.Zero(t, f.d.Live())
+			})
+		}
+	}
+	for _, call := range []string{"ModuleLoadData", "ModuleGetFunction", "MemAlloc", "MemAllocHost", "StreamCreate", "EventCreate", "MemcpyHtoD", "PrimaryCtxRetain"} {
+		for _, nth := range []int{1, 2} {
+			t.Run("Open/"+call, func(t *testing.T) {
+				f.d.FailAt(call, nth, nil)
+				eng, err := gpu.Open(f.d, f.cfg)
+				f.d.ClearFailures()
+				if err == nil { // the call happens only once during Open
+					require.NoError(t, eng.Close())
+					require.Zero(t, f.d.Live())
+					return
+				}
+				require.Nil(t, eng)
+				require.Zero(t, f.d.Live(), "a failed Open releases what it acquired")
+			})
+		}
+	}
+}
+
+func TestEngineCancel(t *testing.T) {
+	f := newFixture(t, 9)
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	defer eng.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	got, drained := make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs))
+	var mu sync.Mutex
+	b := f.batch(got, drained, &mu)
+	fill := b.Fill
+	b.Fill = func(lo, hi int, in, sc []uint32) {
+		fill(lo, hi, in, sc)
+		cancel() // cancelled while the first chunk is being packed
+	}
+	before := f.d.Launches()
+	_, err = eng.Run(ctx, b)
+	require.ErrorIs(t, err, context.Canceled)
+	require.Equal(t, 1, f.d.Launches()-before, "stops within one chunk")
+	for i := range f.jobs {
+		if drained[i] {
+			require.Equal(t, f.want[i], got[i])
+		}
+	}
+}
+
+func TestOpenRejectsBadConfig(t *testing.T) {
+	d := fakecuda.New()
+	_, err := gpu.Open(d, gpu.Config{})
+	require.Error(t, err)
+	_, err = gpu.Open(d, gpu.Config{Chunk: 1, ItemsPerBlock: 33, BlockThreads: 528, InRows: 1, OutRows: 1, ScalarRows: 1})
+	require.ErrorContains(t, err, "threads per block")
+	require.Zero(t, d.Live())
+}
+
+// TestEngineSpreadsSmallChunks: with Config.ThreadsFor, a chunk too small to
+// give each of the 132 SMs a full block runs ⌈n/132⌉ items per block; a
+// large one, and every chunk without ThreadsFor, runs ItemsPerBlock.
+func TestEngineSpreadsSmallChunks(t *testing.T) {
+	for _, c := range []struct {
+		items, chunk int
+		spread       bool
+		wantBlock    uint32 // threads per block of the first launch
+		wantGrid     uint32
+	}{
+		{1, 1, true, 16, 1},       // one item: one block of one item
+		{300, 300, true, 48, 100}, // ⌈300/132⌉ = 3 items per block of 16 lanes
+		{300, 300, false, 64, 75}, // ItemsPerBlock 4 without ThreadsFor
+		{600, 600, true, 64, 150}, // 600 >= 132·4: ItemsPerBlock
+	} {
+		f := newFixture(t, c.items)
+		k, err := kernels.ByName(f.cfg.Entry)
+		require.NoError(t, err)
+		n := f.su.Params.N
+		f.cfg.ItemsPerBlock, f.cfg.BlockThreads, f.cfg.Chunk = 4, k.Threads(n, 4), c.chunk
+		if c.spread {
+			f.cfg.ThreadsFor = func(items int) int { return k.Threads(n, items) }
+		}
+		var block, grid uint32
+		emu := f.d.OnLaunch
+		f.d.OnLaunch = func(fn string, g, b [3]uint32, params []unsafe.Pointer) error {
+			if block == 0 {
+				block, grid = b[0], g[0]
+			}
+			return emu(fn, g, b, params)
+		}
+		eng, err := gpu.Open(f.d, f.cfg)
+		require.NoError(t, err)
+		got, drained := make([]ladder.Channels, c.items), make([]bool, c.items)
+		var mu sync.Mutex
+		_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+		require.NoError(t, err)
+		require.Equal(t, f.want, got)
+		require.Equal(t, c.wantBlock, block, "%+v", c)
+		require.Equal(t, c.wantGrid, grid, "%+v", c)
+		require.NoError(t, eng.Close())
+	}
+}
+
+// TestEngineRunsSmallChunksOnSmallKernel: with Config.Small, a chunk of at
+// most ItemsPerSM items per SM (132 SMs) runs the small kernel, ⌈n/132⌉
+// items per block, and a larger one the main kernel.
+func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
+	for _, c := range []struct {
+		items     int
+		small     bool
+		wantBlock uint32
+		wantGrid  uint32
+	}{
+		{1, true, 32, 1},      // one warp of one item
+		{264, true, 64, 132},  // 2 per SM: two items per block
+		{265, false, 64, 67},  // past 2 per SM: the main kernel, 4 items per block
+		{2000, false, 64, 75}, // chunks of 300
+	} {
+		f := newFixture(t, c.items)
+		main, err := kernels.ByName(f.cfg.Entry)
+		require.NoError(t, err)
+		spread, err := kernels.Find(main.Curve, main.Schedule, main.Ext, "spread", main.Channels)
+		require.NoError(t, err)
+		n := f.su.Params.N
+		f.cfg.ItemsPerBlock, f.cfg.BlockThreads, f.cfg.Chunk = 4, main.Threads(n, 4), 300
+		f.cfg.Small = &gpu.SmallKernel{Entry: spread.Name(), ItemsPerSM: 2, ItemsPerBlock: spread.MaxItemsPerBlock(n),
+			ThreadsFor: func(items int) int { return spread.Threads(n, items) }}
+		var mu sync.Mutex
+		var entry string
+		var block, grid uint32
+		emu := f.d.OnLaunch
+		f.d.OnLaunch = func(fn string, g, b [3]uint32, params []unsafe.Pointer) error {
+			mu.Lock()
+			if block == 0 {
+				entry, block, grid = fn, b[0], g[0]
+			}
+			mu.Unlock()
+			return emu(fn, g, b, params)
+		}
+		eng, err := gpu.Open(f.d, f.cfg)
+		require.NoError(t, err)
+		got, drained := make([]ladder.Channels, c.items), make([]bool, c.items)
+		copies := f.d.Calls("MemcpyHtoDAsync") + f.d.Calls("MemcpyDtoHAsync")
+		_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+		require.NoError(t, err)
+		require.Equal(t, f.want, got)
+		copies = f.d.Calls("MemcpyHtoDAsync") + f.d.Calls("MemcpyDtoHAsync") - copies
+		wantEntry := main.Name()
+		if c.small {
+			wantEntry = spread.Name()
+			require.Zero(t, copies, "the small kernel works on the pinned buffers in place")
+		} else {
+			require.Positive(t, copies)
+		}
+		require.Equal(t, wantEntry, entry, "%+v", c)
+		require.Equal(t, c.wantBlock, block, "%+v", c)
+		require.Equal(t, c.wantGrid, grid, "%+v", c)
+		require.NoError(t, eng.Close())
+	}
+	f := newFixture(t, 1)
+	f.cfg.Small = smallSpread(t, f)
+	for _, nth := range []int{1, 3, 9} { // mapping any of the slots' buffers fails Open, and nothing leaks
+		f.d.FailAt("MemHostDevicePointer", nth, nil)
+		_, err := gpu.Open(f.d, f.cfg)
+		f.d.ClearFailures()
+		var ce *gpu.CUDAError
+		require.ErrorAs(t, err, &ce)
+		require.Zero(t, f.d.Live())
+	}
+	f.cfg.Small = &gpu.SmallKernel{Entry: "ecm_ladder_p224_coz_shenoy_spread_c16", ItemsPerSM: 1, ItemsPerBlock: 17,
+		ThreadsFor: func(items int) int { return 32 * items }}
+	_, err := gpu.Open(f.d, f.cfg)
+	require.ErrorContains(t, err, "small-chunk kernel")
+}
+
+// smallSpread returns the spread kernel of f's curve as Config.Small.
+func smallSpread(t *testing.T, f *fixture) *gpu.SmallKernel {
+	main, err := kernels.ByName(f.cfg.Entry)
+	require.NoError(t, err)
+	spread, err := kernels.Find(main.Curve, main.Schedule, main.Ext, "spread", main.Channels)
+	require.NoError(t, err)
+	n := f.su.Params.N
+	return &gpu.SmallKernel{Entry: spread.Name(), ItemsPerSM: 2, ItemsPerBlock: spread.MaxItemsPerBlock(n),
+		ThreadsFor: func(items int) int { return spread.Threads(n, items) }}
+}
+
+// TestEngineCutsBatchesInWaves: on a device whose wave (multiprocessors ×
+// resident blocks × items per block) is 64 items, a batch of 400 runs in
+// three chunks of whole waves (192, 192, 16), the host's work of one beside
+// the kernel of another, and a batch of one wave in one chunk.
+func TestEngineCutsBatchesInWaves(t *testing.T) {
+	f := newFixture(t, 1)
+	spec := fakecuda.H100()
+	spec.SMs = 1
+	d := fakecuda.New(spec)
+	cfg := f.cfg
+	cfg.Chunk = 1000
+	cfg.ItemsPerBlock = 2
+	cfg.BlockThreads = 32 // 64 such blocks fit 2048 threads: 32, the most, are resident
+	eng, err := gpu.Open(d, cfg)
+	require.NoError(t, err)
+	defer eng.Close()
+	for _, c := range []struct {
+		count int
+		spans [][2]int
+	}{
+		{400, [][2]int{{0, 192}, {192, 384}, {384, 400}}},
+		{64, [][2]int{{0, 64}}},
+		{65, [][2]int{{0, 64}, {64, 65}}},
+	} {
+		var mu sync.Mutex
+		var spans [][2]int
+		st, err := eng.Run(context.Background(), gpu.Batch{
+			Count: c.count,
+			Fill:  func(lo, hi int, in, sc []uint32) {},
+			Drain: func(lo, hi int, out []uint32) error {
+				mu.Lock()
+				defer mu.Unlock()
+				spans = append(spans, [2]int{lo, hi})
+				return nil
+			},
+		})
+		require.NoError(t, err)
+		slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+		require.Equal(t, c.spans, spans, "%d items", c.count)
+		require.Equal(t, len(c.spans), st.Chunks)
+	}
+}
+
+// TestKernelTimesOnDeviceBuffers: after a small chunk computed in place in
+// slot 0's pinned buffers, KernelTimes still times the kernel on data in
+// device memory, not on the pinned buffers.
+func TestKernelTimesOnDeviceBuffers(t *testing.T) {
+	f := newFixture(t, 1)
+	f.cfg.Small = smallSpread(t, f)
+	var mu sync.Mutex
+	var inputs []gpu.DevicePtr // each launch's input buffer
+	emu := f.d.OnLaunch
+	f.d.OnLaunch = func(fn string, g, b [3]uint32, params []unsafe.Pointer) error {
+		mu.Lock()
+		inputs = append(inputs, *(*gpu.DevicePtr)(params[1]))
+		mu.Unlock()
+		return emu(fn, g, b, params)
+	}
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	defer eng.Close()
+	got, drained := make([]ladder.Channels, 1), make([]bool, 1)
+	_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+	require.NoError(t, err)
+	require.Equal(t, f.want, got)
+	_, err = eng.KernelTimes(1, func(in, sc []uint32) { f.su.PackInput(in, sc, 1, 0, f.jobs[0]) }, 1)
+	require.NoError(t, err)
+	require.Len(t, inputs, 2)
+	require.NotEqual(t, inputs[0], inputs[1], "the timed launch read the pinned buffer the small chunk used in place")
+}

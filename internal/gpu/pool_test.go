@@ -1,0 +1,309 @@
+package gpu_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/kernelemu"
+	"github.com/rnsec/ecmul/internal/ladder"
+)
+
+// newPoolFixture is newFixture on devices fake H100s.
+func newPoolFixture(t *testing.T, items, devices int) *fixture {
+	f := newFixture(t, items)
+	specs := make([]fakecuda.DeviceSpec, devices)
+	for i := range specs {
+		specs[i] = fakecuda.H100()
+	}
+	f.d = fakecuda.New(specs...)
+	f.d.OnLaunch = kernelemu.Launch(f.d)
+	return f
+}
+
+// drainLog records every item a Batch drained and how often.
+type drainLog struct {
+	mu    sync.Mutex
+	got   []ladder.Channels
+	times []int
+}
+
+// batch returns a Batch over the fixture's jobs that records into l.
+func (f *fixture) loggedBatch(l *drainLog) gpu.Batch {
+	l.got, l.times = make([]ladder.Channels, len(f.jobs)), make([]int, len(f.jobs))
+	b := f.batch(l.got, make([]bool, len(f.jobs)), &l.mu)
+	drain := b.Drain
+	b.Drain = func(lo, hi int, out []uint32) error {
+		l.mu.Lock()
+		for i := lo; i < hi; i++ {
+			l.times[i]++
+		}
+		l.mu.Unlock()
+		return drain(lo, hi, out)
+	}
+	return b
+}
+
+// requireEach checks that every item was drained exactly once, right.
+func (f *fixture) requireEach(t *testing.T, l *drainLog) {
+	t.Helper()
+	for i := range f.jobs {
+		require.Equal(t, 1, l.times[i], "item %d drained %d times", i, l.times[i])
+		require.Equal(t, f.want[i], l.got[i], "item %d", i)
+	}
+}
+
+// requireAtMostOnce checks that no item was drained twice or wrong.
+func (f *fixture) requireAtMostOnce(t *testing.T, l *drainLog) {
+	t.Helper()
+	for i := range f.jobs {
+		require.LessOrEqual(t, l.times[i], 1, "item %d drained %d times", i, l.times[i])
+		if l.times[i] == 1 {
+			require.Equal(t, f.want[i], l.got[i], "item %d", i)
+		}
+	}
+}
+
+// startTogether makes the first fills of b wait until devices of them
+// have begun, so that every device takes a chunk: a device fills one chunk
+// at a time, so those are one per device.
+func startTogether(b gpu.Batch, devices int) gpu.Batch {
+	var mu sync.Mutex
+	started := 0
+	all := make(chan struct{})
+	fill := b.Fill
+	b.Fill = func(lo, hi int, in, sc []uint32) {
+		mu.Lock()
+		started++
+		first := started <= devices
+		if started == devices {
+			close(all)
+		}
+		mu.Unlock()
+		if first {
+			select {
+			case <-all:
+			case <-time.After(10 * time.Second):
+			}
+		}
+		fill(lo, hi, in, sc)
+	}
+	return b
+}
+
+// TestPoolSharesChunks: three devices share a batch; every item is drained
+// once and matches the CPU twin, and each device launched exactly the
+// chunks its statistics claim.
+func TestPoolSharesChunks(t *testing.T) {
+	f := newPoolFixture(t, 20, 3)
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	require.Len(t, p.Devices(), 3, "every visible device by default")
+	var l drainLog
+	st, err := p.Run(context.Background(), f.loggedBatch(&l))
+	require.NoError(t, err)
+	f.requireEach(t, &l)
+	require.Equal(t, 7, st.Chunks, "20 items in chunks of 3")
+	require.Len(t, st.Devices, 3)
+	sum := 0
+	for i, d := range st.Devices {
+		require.Equal(t, i, d.Device)
+		require.NoError(t, d.Fault)
+		require.Equal(t, f.d.CallsOn(i, "LaunchKernel"), d.Chunks, "device %d", i)
+		sum += d.Chunks
+	}
+	require.Equal(t, st.Chunks, sum)
+	require.NoError(t, p.Close())
+	require.Zero(t, f.d.Live(), "everything released: %+v", f.d.Resources())
+	_, err = p.Run(context.Background(), f.loggedBatch(&l))
+	require.ErrorIs(t, err, gpu.ErrClosed)
+	require.NoError(t, p.Close(), "a second Close is harmless")
+}
+
+// TestPoolPicksDevices: a pool opens only the devices named, refuses
+// ordinals that are negative, repeated or absent, and leaks nothing.
+func TestPoolPicksDevices(t *testing.T) {
+	f := newPoolFixture(t, 5, 3)
+	p, err := gpu.OpenPool(f.d, f.cfg, []int{2})
+	require.NoError(t, err)
+	var l drainLog
+	st, err := p.Run(context.Background(), f.loggedBatch(&l))
+	require.NoError(t, err)
+	f.requireEach(t, &l)
+	require.Equal(t, []gpu.DeviceStats{{Device: 2, Stats: st.Devices[0].Stats}}, st.Devices)
+	require.Zero(t, f.d.CallsOn(0, "LaunchKernel")+f.d.CallsOn(1, "LaunchKernel"))
+	require.NoError(t, p.Close())
+	for _, bad := range [][]int{{-1}, {0, 0}, {0, 3}} {
+		_, err := gpu.OpenPool(f.d, f.cfg, bad)
+		require.Error(t, err, "%v", bad)
+		require.Zero(t, f.d.Live(), "%v: a failed open releases everything", bad)
+	}
+}
+
+// runCallsOnDevice are the driver calls a device makes for each chunk.
+var runCallsOnDevice = []string{"EventRecord", "MemcpyHtoDAsync", "LaunchKernel", "MemcpyDtoHAsync", "StreamSynchronize"}
+
+// TestPoolDeviceFault fails one device's driver call, each call of a batch
+// at each position in turn, with two and three devices: the batch still
+// succeeds with every item drained exactly once and right, the statistics
+// name the fault, the next batch leaves the device out (and is right), and
+// Close releases everything.
+func TestPoolDeviceFault(t *testing.T) {
+	for _, devices := range []int{2, 3} {
+		const bad = 1
+		f := newPoolFixture(t, 11, devices)
+		// how often device bad makes each call in a clean batch
+		p, err := gpu.OpenPool(f.d, f.cfg, nil)
+		require.NoError(t, err)
+		before := map[string]int{}
+		for _, m := range runCallsOnDevice {
+			before[m] = f.d.CallsOn(bad, m)
+		}
+		var l drainLog
+		_, err = p.Run(context.Background(), startTogether(f.loggedBatch(&l), devices))
+		require.NoError(t, err)
+		f.requireEach(t, &l)
+		require.NoError(t, p.Close())
+		calls := map[string]int{}
+		for _, m := range runCallsOnDevice {
+			calls[m] = f.d.CallsOn(bad, m) - before[m]
+		}
+		for _, m := range runCallsOnDevice {
+			hit := 0
+			for nth := 1; nth <= calls[m]; nth++ {
+				t.Run(fmt.Sprintf("%d-devices/%s/%d", devices, m, nth), func(t *testing.T) {
+					if poolFaultOnce(t, f, devices, bad, m, nth) {
+						hit++
+					}
+				})
+			}
+			// chunks go to whichever device is free, so a later call may
+			// not come in every run; the first chunk's calls do
+			require.Positive(t, hit, "%s: no fault was ever injected", m)
+		}
+	}
+}
+
+// poolFaultOnce runs one batch with device bad's nth call of m failing and
+// reports whether the fault was injected.
+func poolFaultOnce(t *testing.T, f *fixture, devices, bad int, m string, nth int) bool {
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	defer func() {
+		require.NoError(t, p.Close())
+		require.Zero(t, f.d.Live(), "Close releases everything: %+v", f.d.Resources())
+	}()
+	f.d.FailOn(bad, m, nth, nil)
+	var l drainLog
+	st, err := p.Run(context.Background(), startTogether(f.loggedBatch(&l), devices))
+	f.d.ClearFailures()
+	require.NoError(t, err, "one device failing does not fail the batch")
+	f.requireEach(t, &l)
+	require.Len(t, st.Devices, devices)
+	fault := st.Devices[bad].Fault
+	if fault == nil {
+		return false
+	}
+	var ce *gpu.CUDAError
+	require.ErrorAs(t, fault, &ce)
+	require.Equal(t, fakecuda.Symbol(m), ce.Call)
+	require.ErrorContains(t, fault, fmt.Sprintf("device %d", bad))
+	require.Equal(t, fault, p.Devices()[bad].Fault)
+
+	st, err = p.Run(context.Background(), f.loggedBatch(&l))
+	require.NoError(t, err)
+	f.requireEach(t, &l)
+	require.Len(t, st.Devices, devices-1, "the failed device is left out")
+	for _, d := range st.Devices {
+		require.NotEqual(t, bad, d.Device)
+	}
+	return true
+}
+
+// TestPoolEveryDeviceFails: when every device fails, the batch fails with
+// an error naming each; nothing is drained twice or wrong; the next batch
+// tries every device again and succeeds.
+func TestPoolEveryDeviceFails(t *testing.T) {
+	f := newPoolFixture(t, 9, 2)
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	defer p.Close()
+	f.d.FailAt("LaunchKernel", 0, nil)
+	var l drainLog
+	st, err := p.Run(context.Background(), f.loggedBatch(&l))
+	f.d.ClearFailures()
+	require.ErrorContains(t, err, "every device failed")
+	require.ErrorContains(t, err, "device 0")
+	require.ErrorContains(t, err, "device 1")
+	var ce *gpu.CUDAError
+	require.ErrorAs(t, err, &ce)
+	require.Zero(t, st.Chunks)
+	f.requireAtMostOnce(t, &l)
+
+	st, err = p.Run(context.Background(), f.loggedBatch(&l))
+	require.NoError(t, err)
+	f.requireEach(t, &l)
+	require.Len(t, st.Devices, 2, "every device is tried again")
+}
+
+// TestPoolCancel: a cancelled batch stops within one chunk per device.
+func TestPoolCancel(t *testing.T) {
+	f := newPoolFixture(t, 30, 2)
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	defer p.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var l drainLog
+	b := f.loggedBatch(&l)
+	fill := b.Fill
+	b.Fill = func(lo, hi int, in, sc []uint32) {
+		fill(lo, hi, in, sc)
+		cancel()
+	}
+	before := f.d.Launches()
+	_, err = p.Run(ctx, b)
+	require.ErrorIs(t, err, context.Canceled)
+	require.LessOrEqual(t, f.d.Launches()-before, 2, "at most the chunk each device was filling")
+	f.requireAtMostOnce(t, &l)
+}
+
+// TestPoolDrainError: a Drain error fails the batch on every device.
+func TestPoolDrainError(t *testing.T) {
+	f := newPoolFixture(t, 30, 2)
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	defer p.Close()
+	var l drainLog
+	b := f.loggedBatch(&l)
+	b.Drain = func(lo, hi int, out []uint32) error { return fmt.Errorf("caller's failure at %d", lo) }
+	before := f.d.Launches()
+	_, err = p.Run(context.Background(), b)
+	require.ErrorContains(t, err, "caller's failure")
+	require.Less(t, f.d.Launches()-before, 10, "stops soon after")
+	for _, d := range p.Devices() {
+		require.NoError(t, d.Fault, "a caller's error is no device's fault")
+	}
+}
+
+// TestPoolSplitsSmallBatches: a batch of fewer than a chunk per device is
+// cut into one chunk per device, so every device takes part.
+func TestPoolSplitsSmallBatches(t *testing.T) {
+	f := newPoolFixture(t, 8, 2)
+	f.cfg.Chunk = 100
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	defer p.Close()
+	var l drainLog
+	st, err := p.Run(context.Background(), startTogether(f.loggedBatch(&l), 2))
+	require.NoError(t, err)
+	f.requireEach(t, &l)
+	require.Equal(t, 2, st.Chunks)
+	require.Equal(t, 1, st.Devices[0].Chunks)
+	require.Equal(t, 1, st.Devices[1].Chunks)
+}

@@ -1,0 +1,850 @@
+// Package stream answers a stream of scalar multiplications in order, in
+// bounded memory: it reads items in one of four formats (hex, SEC1 and
+// JSON lines, or raw binary records), computes them chunk by chunk through
+// an ecmul.Engine, and writes one answer per item. It is what ecmul mul
+// runs.
+package stream
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/hexcode"
+	"github.com/rnsec/ecmul/internal/par"
+)
+
+// MaxLine bounds one input line; a longer line is answered with an error
+// and skipped without being held in memory.
+const MaxLine = 4096
+
+// Format names an input and output format of mul.
+type Format string
+
+const (
+	Hex   Format = "hex"
+	SEC1  Format = "sec1"
+	JSONL Format = "jsonl"
+)
+
+// LineFormats are the line formats; Raw is the binary one.
+var LineFormats = []Format{Hex, SEC1, JSONL}
+
+// Raw is fixed-size binary records: in, scalar ‖ x ‖ y (L bytes each,
+// big-endian, L the field's byte length); out, a status byte (RawPoint,
+// RawInfinity or RawError) ‖ x ‖ y, the coordinates zero unless the status
+// is RawPoint (status ‖ x with --x-only).
+const Raw Format = "raw"
+
+// The status bytes of raw output records: a point, the point at infinity,
+// or a failed item.
+const (
+	RawPoint    = 0
+	RawInfinity = 1
+	RawError    = 2
+)
+
+func ParseFormat(s string) (Format, error) {
+	for _, f := range append(LineFormats, Raw) {
+		if strings.EqualFold(s, string(f)) {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown format %q (want hex, sec1, jsonl or raw)", s)
+}
+
+// codec reads items and writes results in one format.
+type codec struct {
+	c      *curves.Curve
+	format Format
+	xOnly  bool
+}
+
+// parse reads one input line (not blank, blanks around it trimmed), or one
+// raw record.
+func (cd *codec) parse(line string) (*ecmul.Point, *big.Int, error) {
+	switch cd.format {
+	case SEC1:
+		return cd.parseSEC1(line)
+	case JSONL:
+		return cd.parseJSONL(line)
+	case Raw:
+		return cd.parseRaw(line)
+	}
+	return cd.parseHex(line)
+}
+
+// unit names what an error's number counts: input lines, or raw records.
+func (cd *codec) unit() string {
+	if cd.format == Raw {
+		return "item"
+	}
+	return "line"
+}
+
+// recordSize is the length of a raw input record.
+func (cd *codec) recordSize() int { return 3 * cd.c.ByteLen() }
+
+// parseRaw reads a raw record: scalar ‖ x ‖ y, the coordinates checked
+// against p when the engine validates the point.
+func (cd *codec) parseRaw(rec string) (*ecmul.Point, *big.Int, error) {
+	if len(rec) != cd.recordSize() {
+		return nil, nil, fmt.Errorf("a partial record of %d bytes at the end of the input (want %d)", len(rec), cd.recordSize())
+	}
+	L := cd.c.ByteLen()
+	k := new(big.Int).SetBytes([]byte(rec[:L]))
+	x := new(big.Int).SetBytes([]byte(rec[L : 2*L]))
+	y := new(big.Int).SetBytes([]byte(rec[2*L:]))
+	return &ecmul.Point{X: x, Y: y}, k, nil
+}
+
+func (cd *codec) parseHex(line string) (*ecmul.Point, *big.Int, error) {
+	fields := fieldsOf(line)
+	if len(fields) != 3 {
+		return nil, nil, fmt.Errorf("want 3 fields (SCALAR_HEX X_HEX Y_HEX), got %d", len(fields))
+	}
+	return cd.parseXY(fields[0], fields[1], fields[2])
+}
+
+func (cd *codec) parseXY(scalar, xs, ys string) (*ecmul.Point, *big.Int, error) {
+	k, err := ParseScalarHex(scalar)
+	if err != nil {
+		return nil, nil, err
+	}
+	x, err := cd.c.ParseHexCoordinate(xs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("x: %w", err)
+	}
+	y, err := cd.c.ParseHexCoordinate(ys)
+	if err != nil {
+		return nil, nil, fmt.Errorf("y: %w", err)
+	}
+	return &ecmul.Point{X: x, Y: y}, k, nil
+}
+
+func (cd *codec) parseSEC1(line string) (*ecmul.Point, *big.Int, error) {
+	fields := fieldsOf(line)
+	if len(fields) != 2 {
+		return nil, nil, fmt.Errorf("want 2 fields (SCALAR_HEX POINT_HEX), got %d", len(fields))
+	}
+	k, err := ParseScalarHex(fields[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	s := fields[1]
+	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		s = s[2:]
+	}
+	if limit := 2 * (1 + 2*cd.c.ByteLen()); len(s) > limit {
+		return nil, nil, fmt.Errorf("point: SEC1 hex is %d digits, more than %d", len(s), limit)
+	}
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		return nil, nil, fmt.Errorf("point: SEC1 encoding is not hexadecimal: %v", err)
+	}
+	p, err := cd.c.DecodeSEC1(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("point: %w", err)
+	}
+	return &ecmul.Point{X: p.X, Y: p.Y}, k, nil
+}
+
+// parseJSONL reads {"scalar":"HEX","x":"HEX","y":"HEX"}: exactly these
+// keys, compared exactly, each once, each a string, nothing after the object.
+func (cd *codec) parseJSONL(line string) (*ecmul.Point, *big.Int, error) {
+	dec := json.NewDecoder(strings.NewReader(line))
+	tok, err := dec.Token()
+	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
+		return nil, nil, errors.New(`not a JSON object (want {"scalar":"HEX","x":"HEX","y":"HEX"})`)
+	}
+	var vals [3]string
+	var seen [3]bool
+	keys := [3]string{"scalar", "x", "y"}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, fmt.Errorf("invalid JSON: %v", err)
+		}
+		key, _ := tok.(string)
+		i := 0
+		for i < len(keys) && keys[i] != key {
+			i++
+		}
+		if i == len(keys) {
+			if len(key) > 32 {
+				key = key[:32] + "..."
+			}
+			return nil, nil, fmt.Errorf("unknown key %q (want scalar, x and y)", key)
+		}
+		if seen[i] {
+			return nil, nil, fmt.Errorf("key %q appears twice", key)
+		}
+		tok, err = dec.Token()
+		if err != nil {
+			return nil, nil, fmt.Errorf("invalid JSON: %v", err)
+		}
+		s, ok := tok.(string)
+		if !ok {
+			return nil, nil, fmt.Errorf("the value of %q is not a string of hex", key)
+		}
+		vals[i], seen[i] = s, true
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, errors.New("data after the JSON object")
+	}
+	for i, ok := range seen {
+		if !ok {
+			return nil, nil, fmt.Errorf("key %q is missing", keys[i])
+		}
+	}
+	return cd.parseXY(vals[0], vals[1], vals[2])
+}
+
+// appendHex appends v as lowercase hex, zero-padded to the field size.
+func (cd *codec) appendHex(dst []byte, v *big.Int) []byte { return AppendCoordinate(dst, cd.c, v) }
+
+// AppendCoordinate appends 0 <= v < 2^(8·ByteLen) as lowercase hex,
+// zero-padded to c's field size: how every format writes a coordinate.
+func AppendCoordinate(dst []byte, c *curves.Curve, v *big.Int) []byte {
+	var buf [64]byte
+	return hexcode.Append(dst, v.FillBytes(buf[:c.ByteLen()]))
+}
+
+// appendResult appends the output line of one item of the SEC1 or JSON
+// lines format (hex and raw go through the bytes API): its result, or err.
+func (cd *codec) appendResult(dst []byte, r *ecmul.Result, err error) []byte {
+	isJSON := cd.format == JSONL
+	switch {
+	case err != nil:
+		msg := oneLine(err.Error())
+		if isJSON {
+			b, _ := jsonMarshal(map[string]string{"error": msg})
+			dst = append(dst, b...)
+		} else {
+			dst = append(append(dst, "error: "...), msg...)
+		}
+	case r.Infinity:
+		if isJSON {
+			dst = append(dst, `{"infinity":true}`...)
+		} else {
+			dst = append(dst, "infinity"...)
+		}
+	case isJSON:
+		dst = cd.appendHex(append(dst, `{"x":"`...), r.X)
+		if !cd.xOnly {
+			dst = cd.appendHex(append(dst, `","y":"`...), r.Y)
+		}
+		dst = append(dst, `"}`...)
+	case cd.xOnly:
+		dst = cd.appendHex(dst, r.X)
+	case cd.format == SEC1:
+		dst = cd.appendHex(cd.appendHex(append(dst, "04"...), r.X), r.Y)
+	default:
+		dst = cd.appendHex(append(cd.appendHex(dst, r.X), ' '), r.Y)
+	}
+	return append(dst, '\n')
+}
+
+// jsonMarshal is json.Marshal without HTML escaping and without the
+// trailing newline.
+func jsonMarshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// lineReader yields non-empty lines with their numbers, cutting any line
+// longer than MaxLine and a UTF-8 byte-order mark at the start of the input.
+type lineReader struct {
+	r          *bufio.Reader
+	err        error
+	n          int    // lines read so far, blank ones included
+	beforeWait func() // when not nil, called before a read that may wait for input
+	whole      int    // buffered bytes up to the last newline seen in them: lines read without waiting
+}
+
+// utf8BOM is the byte-order mark some editors put at the start of a file.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// next returns the next non-empty line, blanks trimmed, valid until the
+// next call, and its number from 1; tooLong reports a line longer than
+// MaxLine, skipped.
+func (lr *lineReader) next() (line []byte, num int, tooLong, ok bool) {
+	for lr.err == nil {
+		if lr.beforeWait != nil && lr.whole <= 0 {
+			lr.whole = lr.wholeLines()
+			if lr.whole == 0 {
+				lr.beforeWait() // no whole line is buffered: the read may wait
+			}
+		}
+		b, err := lr.r.ReadSlice('\n')
+		lr.whole -= len(b)
+		lr.n++
+		if lr.n == 1 {
+			b = bytes.TrimPrefix(b, utf8BOM)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			for errors.Is(err, bufio.ErrBufferFull) { // skip the rest of the line
+				_, err = lr.r.ReadSlice('\n')
+			}
+			lr.err, lr.whole = err, 0
+			return nil, lr.n, true, true
+		}
+		if err != nil {
+			lr.err = err
+		}
+		if len(trimEOL(b)) > MaxLine {
+			return nil, lr.n, true, true
+		}
+		if s := bytes.TrimSpace(b); len(s) > 0 {
+			return s, lr.n, false, true
+		}
+	}
+	return nil, 0, false, false
+}
+
+// wholeLines is the length of the buffered input up to its last newline,
+// 0 when it holds none: the lines that can be read without waiting.
+func (lr *lineReader) wholeLines() int {
+	buf, _ := lr.r.Peek(lr.r.Buffered())
+	if bytes.IndexByte(buf, '\n') < 0 {
+		return 0
+	}
+	return bytes.LastIndexByte(buf, '\n') + 1
+}
+
+// trimEOL cuts the \r and \n bytes at the end of b.
+func trimEOL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// nextRecord returns the next raw record of size bytes, or the shorter rest
+// of the input at its end, valid until the next call, and its number from 1.
+func (lr *lineReader) nextRecord(size int, buf []byte) (rec []byte, num int, ok bool) {
+	if lr.err != nil {
+		return nil, 0, false
+	}
+	if lr.beforeWait != nil && lr.r.Buffered() < size {
+		lr.beforeWait()
+	}
+	n, err := io.ReadFull(lr.r, buf[:size])
+	if err != nil {
+		lr.err = err
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			lr.err = io.EOF
+		}
+		if n == 0 {
+			return nil, 0, false
+		}
+	}
+	lr.n++
+	return buf[:n], lr.n, true
+}
+
+// lineError is an item's error with the number of its input line (or, in
+// the raw format, of its record).
+type lineError struct {
+	line int
+	err  error
+	unit string // "line" or "item"
+}
+
+func (e *lineError) Error() string { return fmt.Sprintf("%s %d: %v", e.unit, e.line, e.err) }
+func (e *lineError) Unwrap() error { return e.err }
+
+// mulOptions configure mulStream.
+type mulOptions struct {
+	chunk    int // items per batch
+	inflight int // batches computed at once (default 1)
+	codec    codec
+	errOut   io.Writer       // the raw format's error messages; may be nil
+	progress func(items int) // called with each group of items answered; may be nil
+}
+
+// mulSummary counts what mulStream answered.
+type mulSummary struct {
+	items, failed int
+}
+
+// mulChunk is one batch of input lines on its way through the pipeline.
+type mulChunk struct {
+	lines     int
+	nums      []int          // per line: its number in the input, from 1
+	errs      []error        // per line: why it failed, nil for a valid item
+	valid     []int          // the lines of the valid items, in order
+	pts       []*ecmul.Point // the valid items
+	ks        []*big.Int
+	text      []byte    // the lines back to back, until the chunk is parsed
+	spans     [][2]int  // where each line is in text; {-1, -1}: too long
+	flat      flatItems // the valid items of the hex and raw formats, for the bytes API
+	err       error     // the batch as a whole failed
+	done      chan struct{}
+	out       [][]byte // the output lines, one buffer per part
+	errOut    [][]byte // the raw format's error messages, one buffer per part
+	formatted bool     // out holds the chunk's output
+	failed    int
+}
+
+func (ch *mulChunk) reset() {
+	ch.flat.scalars, ch.flat.points = ch.flat.scalars[:0], ch.flat.points[:0]
+	ch.text, ch.spans = ch.text[:0], ch.spans[:0]
+	clear(ch.errs)
+	clear(ch.pts)
+	clear(ch.ks)
+	ch.pts, ch.ks = ch.pts[:0], ch.ks[:0]
+	ch.lines, ch.nums, ch.errs, ch.valid, ch.err, ch.formatted, ch.failed = 0, ch.nums[:0], ch.errs[:0], ch.valid[:0], nil, false, 0
+}
+
+// pauseFlush is how long the parser waits for more input before it hands
+// on a chunk that is not full: the answers to a paused stream come within
+// about this much more than their computing.
+var pauseFlush = 2 * time.Millisecond
+
+// lineBatch is up to parseBatch input lines, copied out of the reader.
+type lineBatch struct {
+	text  []byte   // the lines back to back
+	spans [][2]int // where each line is in text; {-1, -1}: too long
+	nums  []int    // each line's number in the input
+}
+
+func (b *lineBatch) reset() { b.text, b.spans, b.nums = b.text[:0], b.spans[:0], b.nums[:0] }
+
+func (b *lineBatch) add(line []byte, num int, tooLong bool) {
+	b.nums = append(b.nums, num)
+	if tooLong {
+		b.spans = append(b.spans, [2]int{-1, -1})
+		return
+	}
+	b.spans = append(b.spans, [2]int{len(b.text), len(b.text) + len(line)})
+	b.text = append(b.text, line...)
+}
+
+// addLines copies lines [lo, hi) of b into ch, unparsed: a chunk is parsed
+// as a whole, on all cores, once it is handed on. The lines lie back to
+// back in b.text, so their text is copied at once.
+func (ch *mulChunk) addLines(b *lineBatch, lo, hi int) {
+	from, to, shift := -1, 0, 0 // their text is b.text[from:to], moved by shift in ch.text
+	for _, sp := range b.spans[lo:hi] {
+		if sp[0] >= 0 {
+			if from < 0 {
+				from, shift = sp[0], len(ch.text)-sp[0]
+			}
+			to = sp[1]
+			sp = [2]int{sp[0] + shift, sp[1] + shift}
+		}
+		ch.spans = append(ch.spans, sp)
+	}
+	if from >= 0 {
+		ch.text = append(ch.text, b.text[from:to]...)
+	}
+	ch.nums = append(ch.nums, b.nums[lo:hi]...)
+	ch.lines += hi - lo
+}
+
+// parse parses every line of ch on all cores into its items, errors and
+// list of valid lines; the text stays until the chunk is reset, for the
+// reasons of refused points.
+func (ch *mulChunk) parse(cd *codec) {
+	n := ch.lines
+	ch.errs = append(ch.errs[:0], make([]error, n)...)
+	if cd.usesBytes() {
+		ch.parseBytes(cd)
+	} else {
+		pts, ks := make([]*ecmul.Point, n), make([]*big.Int, n)
+		each(n, func(_, a, z int) {
+			for i := a; i < z; i++ {
+				if sp := ch.spans[i]; sp[0] < 0 {
+					ch.errs[i] = fmt.Errorf("longer than %d bytes", MaxLine)
+				} else {
+					pts[i], ks[i], ch.errs[i] = cd.parse(string(ch.text[sp[0]:sp[1]]))
+				}
+			}
+		})
+		for i := range n {
+			if ch.errs[i] == nil {
+				ch.valid = append(ch.valid, i)
+				ch.pts, ch.ks = append(ch.pts, pts[i]), append(ch.ks, ks[i])
+			}
+		}
+	}
+	for i, err := range ch.errs {
+		if err != nil {
+			ch.errs[i] = &lineError{ch.nums[i], err, cd.unit()}
+		}
+	}
+}
+
+// parts splits n items among the cores: the bounds of each part.
+func parts(n int) []int { return par.Bounds(n, runtime.GOMAXPROCS(0), 256) }
+
+// each runs do on every part of [0, n) concurrently.
+func each(n int, do func(part, lo, hi int)) { par.Do(n, runtime.GOMAXPROCS(0), 256, do) }
+
+// parseBatch is how many lines are read before they are parsed on all
+// cores; it bounds the raw text held at once.
+const parseBatch = 4096
+
+// mulStream answers every line of in on out, in order. Three stages run
+// at once: reading and parsing a chunk, computing up to opts.inflight
+// chunks (each formatted as soon as it is computed), and writing the chunk
+// before them; at most inflight+2 chunks exist.
+func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, opts mulOptions) (sum mulSummary, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	inflight := max(opts.inflight, 1)
+	cd := &opts.codec
+
+	free := make(chan *mulChunk, inflight+2)
+	for range cap(free) {
+		free <- &mulChunk{done: make(chan struct{}, 1)}
+	}
+	parsed := make(chan *mulChunk)
+	computed := make(chan *mulChunk, inflight)
+
+	// Read: lines in batches of up to parseBatch, each batch handed on as
+	// soon as it is full or the next read may wait for input.
+	batches := make(chan *lineBatch)
+	spare := make(chan *lineBatch, 3)
+	for range cap(spare) {
+		spare <- new(lineBatch)
+	}
+	var readErr error
+	go func() {
+		defer close(batches)
+		var b *lineBatch
+		send := func() {
+			if b == nil || len(b.nums) == 0 {
+				return
+			}
+			select {
+			case batches <- b:
+				b = nil
+			case <-ctx.Done():
+			}
+		}
+		lr := &lineReader{r: bufio.NewReaderSize(in, max(MaxLine+2, 1<<16)), beforeWait: send} // room for "\r\n"
+		read := lr.next
+		if cd.format == Raw {
+			rec := make([]byte, cd.recordSize())
+			read = func() ([]byte, int, bool, bool) {
+				r, num, ok := lr.nextRecord(len(rec), rec)
+				return r, num, false, ok
+			}
+		}
+		for ctx.Err() == nil {
+			line, num, tooLong, ok := read()
+			if !ok {
+				break
+			}
+			if b == nil {
+				select {
+				case b = <-spare:
+					b.reset()
+				case <-ctx.Done():
+					return
+				}
+			}
+			b.add(line, num, tooLong)
+			if len(b.nums) == parseBatch {
+				send()
+			}
+		}
+		send()
+		if lr.err != nil && lr.err != io.EOF {
+			readErr = lr.err
+		}
+	}()
+
+	// Parse, into chunks: a chunk goes on when it is full, when the input
+	// ends, or when no line has come for pauseFlush (so that a pause in the
+	// input never holds back the answers to the lines before it).
+	go func() {
+		defer close(parsed)
+		var ch *mulChunk
+		hand := func() bool {
+			select {
+			case parsed <- ch:
+				ch = nil
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		pause := time.NewTimer(pauseFlush)
+		pause.Stop()
+		for {
+			var b *lineBatch
+			var ok bool
+			if ch != nil && ch.lines > 0 {
+				pause.Reset(pauseFlush)
+				select {
+				case b, ok = <-batches:
+					pause.Stop()
+				case <-pause.C:
+					if !hand() {
+						return
+					}
+					continue
+				case <-ctx.Done():
+					return
+				}
+			} else {
+				select {
+				case b, ok = <-batches:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if !ok {
+				break
+			}
+			for off := 0; off < len(b.nums); {
+				if ch == nil {
+					select {
+					case ch = <-free:
+					case <-ctx.Done():
+						return
+					}
+				}
+				n := min(len(b.nums)-off, opts.chunk-ch.lines)
+				ch.addLines(b, off, off+n)
+				off += n
+				if ch.lines == opts.chunk && !hand() {
+					return
+				}
+			}
+			spare <- b
+		}
+		if ch != nil && ch.lines > 0 {
+			hand()
+		}
+	}()
+
+	// Compute and format, up to inflight chunks at once, handing them on in
+	// order.
+	go func() {
+		defer close(computed)
+		sem := make(chan struct{}, inflight)
+		for ch := range parsed {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			go func() {
+				defer func() { <-sem; ch.done <- struct{}{} }()
+				ch.parse(cd)
+				reported := 0
+				progress := func(done, _ int) {
+					if opts.progress != nil {
+						opts.progress(done - reported)
+					}
+					reported = done
+				}
+				if cd.usesBytes() {
+					ch.err = computeBytes(ctx, eng, &ch.flat, len(ch.valid), progress)
+					if ch.err == nil || !errors.Is(ch.err, ecmul.ErrBatchLayout) {
+						formatBytesChunk(cd, ch)
+					}
+					return
+				}
+				res, err := eng.ScalarMultProgress(ctx, ch.pts, ch.ks, progress)
+				ch.err = err
+				if res == nil && err != nil {
+					return
+				}
+				formatChunk(cd, ch, res)
+			}()
+			select {
+			case computed <- ch:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	// Write, in order.
+	w := bufio.NewWriterSize(out, 1<<16)
+	for ch := range computed {
+		<-ch.done
+		if !ch.formatted {
+			return sum, ch.err // nothing of the chunk was computed
+		}
+		for _, b := range ch.out {
+			if _, err := w.Write(b); err != nil {
+				return sum, err
+			}
+		}
+		if opts.errOut != nil {
+			for _, b := range ch.errOut {
+				opts.errOut.Write(b)
+			}
+		}
+		sum.items += ch.lines
+		sum.failed += ch.failed
+		if ch.err != nil {
+			w.Flush()
+			return sum, ch.err
+		}
+		if err := w.Flush(); err != nil {
+			return sum, err
+		}
+		if opts.progress != nil {
+			opts.progress(ch.lines - len(ch.valid)) // the lines refused by the parser
+		}
+		ch.reset()
+		free <- ch
+	}
+	if readErr != nil {
+		return sum, readErr
+	}
+	return sum, w.Flush()
+}
+
+// formatChunk writes the output lines of a computed chunk into ch.out, on
+// all cores, counts its failed items, and lets go of its points, scalars
+// and results.
+func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
+	for n, i := range ch.valid {
+		if e := res[n].Err; e != nil {
+			var ie *ecmul.ItemError
+			if errors.As(e, &ie) {
+				e = ie.Err // the item index of a batch means nothing to the reader
+			}
+			ch.errs[i] = &lineError{ch.nums[i], e, cd.unit()}
+		}
+	}
+	b := parts(ch.lines)
+	for len(ch.out) < len(b)-1 {
+		ch.out = append(ch.out, nil)
+	}
+	ch.out = ch.out[:len(b)-1]
+	for len(ch.errOut) < len(ch.out) {
+		ch.errOut = append(ch.errOut, nil)
+	}
+	ch.errOut = ch.errOut[:len(ch.out)]
+	failed := make([]int, len(ch.out))
+	each(ch.lines, func(p, lo, hi int) {
+		buf, msgs := ch.out[p][:0], ch.errOut[p][:0]
+		n, _ := slices.BinarySearch(ch.valid, lo)
+		for i := lo; i < hi; i++ {
+			var r *ecmul.Result
+			if ch.errs[i] == nil {
+				for ch.valid[n] != i {
+					n++
+				}
+				r = &res[n]
+			} else {
+				failed[p]++
+				if cd.format == Raw { // the reason goes to standard error
+					msgs = append(append(append(msgs, "ecmul mul: "...), oneLine(ch.errs[i].Error())...), '\n')
+				}
+			}
+			buf = cd.appendResult(buf, r, ch.errs[i])
+		}
+		ch.out[p], ch.errOut[p] = buf, msgs
+	})
+	for _, f := range failed {
+		ch.failed += f
+	}
+	clear(ch.pts)
+	clear(ch.ks)
+	ch.pts, ch.ks, ch.formatted = ch.pts[:0], ch.ks[:0], true
+}
+
+// oneLine keeps an error message on a single output line.
+func oneLine(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\r", " "), "\n", " ") }
+
+// fieldsOf splits a line on runs of spaces and tabs, the only separators
+// the line formats allow.
+func fieldsOf(line string) []string {
+	return strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' })
+}
+
+// Options configure Mul.
+type Options struct {
+	Format   Format // of both input and output; "" is Hex
+	XOnly    bool   // write only the x coordinate of each result
+	Chunk    int    // items read and computed per batch; 0 is 65,536
+	Inflight int    // batches computed at once; 0 is 1
+	// ErrOut receives the raw format's reasons for failed items, one line
+	// each ("ecmul mul: item N: REASON"); nil drops them.
+	ErrOut io.Writer
+	// Progress, when set, is called with each group of items answered.
+	Progress func(items int)
+}
+
+// Summary counts what Mul answered.
+type Summary struct {
+	Items  int // every answered item, failed ones included
+	Failed int
+}
+
+// DefaultChunk is the chunk of Options.Chunk 0.
+const DefaultChunk = 1 << 16
+
+// Mul answers every item of in on out, in input order: reading and parsing
+// a chunk, computing up to Inflight chunks (each formatted as soon as it is
+// computed) and writing the one before run at once, at most Inflight+2
+// chunks exist, and output is flushed after every chunk. A chunk goes to
+// the engine when it is full, when the input ends, or when no input has
+// come for 2 ms, so a paused stream is answered at once. A bad item is
+// answered with its error (its line number in the line formats) and the
+// others are computed all the same; the error is non-nil only when the
+// stream failed as a whole (reading, writing, the engine), after the
+// chunks before it were written.
+func Mul(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, o Options) (Summary, error) {
+	if o.Format == "" {
+		o.Format = Hex
+	}
+	if _, err := ParseFormat(string(o.Format)); err != nil {
+		return Summary{}, err
+	}
+	if o.Chunk <= 0 {
+		o.Chunk = DefaultChunk
+	}
+	opts := mulOptions{chunk: o.Chunk, inflight: max(o.Inflight, 1), codec: codec{c: CurveOf(eng.Curve()), format: o.Format, xOnly: o.XOnly},
+		errOut: o.ErrOut, progress: o.Progress}
+	sum, err := mulStream(ctx, eng, in, out, opts)
+	return Summary{Items: sum.items, Failed: sum.failed}, err
+}
+
+// ParseLine parses one input item of format f on curve c (a line, blanks
+// around it trimmed, or a raw record), as Mul does before validating the
+// point: the scalar is any non-negative value of up to 512 bits.
+func ParseLine(c *curves.Curve, f Format, line string) (*ecmul.Point, *big.Int, error) {
+	cd := codec{c: c, format: f}
+	return cd.parse(line)
+}
+
+// CurveOf returns the implementation of c, nil for the zero Curve: the
+// codec reads and writes points with it.
+func CurveOf(c ecmul.Curve) *curves.Curve {
+	k, err := curves.ByName(c.Name())
+	if err != nil {
+		return nil
+	}
+	return k
+}
