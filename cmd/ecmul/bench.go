@@ -62,9 +62,9 @@ cores and, when openssl is installed, "openssl speed -multi <cores> ecdhp224"
 Results go to a table on standard output, --json (the full report) and --csv
 (one row per result, kind "result", and one per peer, kind "peer"; every row
 repeats the run's date, commit, device and settings). Each result names its
-configuration: schedule, base extension and channel width as they ran,
-mapping and items per block as given ("default", and no items_per_block in
-the JSON, where the library chose). tools/plot draws charts from the JSON.
+configuration as it ran: schedule, base extension, channel width, and on
+the gpu backend the mapping and items per block, the library's choice
+where the flag said "default". tools/plot draws charts from the JSON.
 
 Examples:
   ecmul bench --backend gpu --curve p224,p256 --json gpu.json

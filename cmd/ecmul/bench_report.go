@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/rnsec/ecmul"
 )
 
 // jsonField is a field of a struct as encoding/json names it.
@@ -152,11 +150,7 @@ func tableRow(r benchResult) []string {
 		}
 		return fmt.Sprintf(format, v)
 	}
-	ipb := dash(strconv.Itoa(r.ItemsPerBlock))
-	if r.Backend == ecmul.GPU.String() && r.ItemsPerBlock == 0 {
-		ipb = "default"
-	}
-	return []string{r.Curve, r.Backend, dash(r.Schedule), dash(r.Ext), dash(strconv.Itoa(r.ChannelBits)), dash(r.Mapping), ipb,
+	return []string{r.Curve, r.Backend, dash(r.Schedule), dash(r.Ext), dash(strconv.Itoa(r.ChannelBits)), dash(r.Mapping), dash(strconv.Itoa(r.ItemsPerBlock)),
 		dash(strconv.Itoa(r.GPUs)), strconv.Itoa(r.Batch), fmt.Sprintf("%.3f", r.LatencyMs), fmt.Sprintf("%.0f", r.OpsPerSec),
 		figure(r.BytesOpsPerSec, "%.0f"), figure(r.KernelOps, "%.0f"), figure(r.RatioToPeer, "%.2fx")}
 }

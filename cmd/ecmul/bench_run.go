@@ -317,8 +317,8 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 		if b.backend != ecmul.CPU {
 			r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), eng.ChannelBits()
 		}
-		if b.backend == ecmul.GPU {
-			r.Mapping, r.ItemsPerBlock = v.mapping, v.ipb
+		if k, ok := diag.KernelOf(eng); ok {
+			r.Mapping, r.ItemsPerBlock = k.Mapping.String(), k.ItemsPerBlock // as the library chose them
 		}
 		ms, err := timeBatch(ctx, eng, in.pts[:batch], in.ks[:batch], b.cfg.reps)
 		if err != nil {

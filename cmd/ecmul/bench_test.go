@@ -424,8 +424,9 @@ func TestBenchTableNamesEverySetting(t *testing.T) {
 	}
 	require.Equal(t, []string{"16", "30", "30"}, bits)
 
-	row := tableRow(benchResult{Curve: "P-256", Backend: "gpu", Schedule: "coz", Ext: "shenoy", ChannelBits: 30, Mapping: "default", Batch: 4})
-	require.Equal(t, []string{"P-256", "gpu", "coz", "shenoy", "30", "default", "default", "-", "4"}, row[:9])
+	row := tableRow(benchResult{Curve: "P-256", Backend: "gpu", Schedule: "coz", Ext: "shenoy", ChannelBits: 30, Mapping: "block",
+		ItemsPerBlock: 51, Batch: 4})
+	require.Equal(t, []string{"P-256", "gpu", "coz", "shenoy", "30", "block", "51", "-", "4"}, row[:9])
 	require.Len(t, row, len(benchColumns))
 }
 
