@@ -3,9 +3,7 @@ package ecmul_test
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"math/big"
 	"testing"
 
@@ -319,49 +317,6 @@ func TestScalarMultBytesAllocations(t *testing.T) {
 		small, large := allocs(pair[0]), allocs(pair[1])
 		require.InDelta(t, small, large, 8, "allocations do not grow with the batch: %v for %d items, %v for %d", small, pair[0], large, pair[1])
 	}
-}
-
-// Example_scalarMultBytes multiplies SEC1 points by big-endian scalars,
-// bytes in and bytes out, as crypto/ecdh takes them: one point compressed,
-// one scalar a multiple of n, one point invalid.
-func Example_scalarMultBytes() {
-	c := curves.P256()
-	e, err := ecmul.New(pub(c), ecmul.Options{}) // the gpu if there is one, else the cpu
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer e.Close()
-
-	L := c.ByteLen()
-	g := c.EncodeSEC1(cp(c.Generator()), true) // 0x03‖x: 1+L bytes
-	bad := append([]byte{0x02}, bytes.Repeat([]byte{0xff}, L)...)
-	points := bytes.Join([][]byte{g, g, bad}, nil)
-	scalars := bytes.Join([][]byte{
-		big.NewInt(2).FillBytes(make([]byte, L)),
-		c.N().FillBytes(make([]byte, L)),
-		big.NewInt(3).FillBytes(make([]byte, L)),
-	}, nil)
-	out := make([]byte, 3*(1+2*L)) // uncompressed SEC1 results
-	status := make([]ecmul.Status, 3)
-
-	if err := e.ScalarMultBytes(context.Background(), out, status, scalars, points); err != nil {
-		fmt.Println(err)
-		return
-	}
-	for i, s := range status {
-		r := out[i*(1+2*L) : (i+1)*(1+2*L)]
-		switch {
-		case s == ecmul.StatusPoint:
-			fmt.Printf("%d: %s…\n", i, hex.EncodeToString(r[:9]))
-		default:
-			fmt.Printf("%d: %v (coordinate range: %v)\n", i, s, errors.Is(s.Err(), curves.ErrCoordinateRange))
-		}
-	}
-	// Output:
-	// 0: 047cf27b188d034f7e…
-	// 1: infinity (coordinate range: false)
-	// 2: coordinate out of range (coordinate range: true)
 }
 
 // FuzzScalarMultBytes feeds the bytes API buffers of any lengths and

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ecdh"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
@@ -106,4 +107,48 @@ func Example_ecdh() {
 	// statuses: point point
 	// the parties agree: true
 	// as crypto/ecdh: true
+}
+
+// Example_scalarMultBytes is the README's example: SEC1 points by big-endian
+// scalars, one point compressed, one scalar a multiple of n, one point
+// invalid; the gpu if there is one, else the cpu.
+func Example_scalarMultBytes() {
+	c := ecmul.P256()
+	e, err := ecmul.New(c, ecmul.Options{}) // the gpu if there is one, else the cpu
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer e.Close()
+
+	L := c.ByteLen()
+	g := c.Generator()
+	gc := append([]byte{0x02 | byte(g.Y.Bit(0))}, g.X.FillBytes(make([]byte, L))...) // 0x03‖x: 1+L bytes
+	bad := append([]byte{0x02}, bytes.Repeat([]byte{0xff}, L)...)
+	points := bytes.Join([][]byte{gc, gc, bad}, nil)
+	scalars := bytes.Join([][]byte{
+		big.NewInt(2).FillBytes(make([]byte, L)),
+		c.Order().FillBytes(make([]byte, L)),
+		big.NewInt(3).FillBytes(make([]byte, L)),
+	}, nil)
+	out := make([]byte, 3*(1+2*L)) // uncompressed SEC1 results (3*(1+L): compressed, 3*L: x alone)
+	status := make([]ecmul.Status, 3)
+
+	if err := e.ScalarMultBytes(context.Background(), out, status, scalars, points); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, s := range status {
+		r := out[i*(1+2*L) : (i+1)*(1+2*L)]
+		switch {
+		case s == ecmul.StatusPoint:
+			fmt.Printf("%d: %s…\n", i, hex.EncodeToString(r[:9]))
+		default:
+			fmt.Printf("%d: %v (invalid point: %v)\n", i, s, errors.Is(s.Err(), ecmul.ErrInvalidPoint))
+		}
+	}
+	// Output:
+	// 0: 047cf27b188d034f7e…
+	// 1: infinity (invalid point: false)
+	// 2: coordinate out of range (invalid point: true)
 }

@@ -270,3 +270,17 @@ func TestShellWords(t *testing.T) {
 	require.Empty(t, invocations(`ecmul mul: 1 item(s) failed`))
 	require.Empty(t, invocations(`go test ./cmd/ecmul`))
 }
+
+// TestREADMELibraryExampleRuns: the README's Go example is the body of
+// Example_scalarMultBytes in the root package's example_test.go, word for
+// word, so that it compiles and its output is checked there.
+func TestREADMELibraryExampleRuns(t *testing.T) {
+	root := filepath.Join(sourceDir(), "..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	require.NoError(t, err)
+	m := regexp.MustCompile("(?s)```go\npackage main\n.*?func main\\(\\) \\{\n(.*?)\n\\}\n```").FindSubmatch(readme)
+	require.NotNil(t, m, "README: no Go example with func main")
+	examples, err := os.ReadFile(filepath.Join(root, "example_test.go"))
+	require.NoError(t, err)
+	require.Contains(t, string(examples), "func Example_scalarMultBytes() {\n"+string(m[1])+"\n\t// Output:")
+}
