@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // newFlagSet returns the flag set of command name, whose usage prints help
@@ -56,7 +58,7 @@ var packagePrefixes = []string{"ecmul", "basext", "curves", "gpu", "ladder", "rn
 // the errors it wraps; a part in quotes, which may echo the input, is kept
 // as it is.
 func message(err error) string {
-	s := oneLine(err.Error())
+	s := stream.OneLine(err.Error())
 	head, quoted, found := strings.Cut(s, `"`)
 	parts := strings.Split(head, ": ")
 	kept := parts[:0]

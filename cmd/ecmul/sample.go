@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/par"
 )
 
 // sampler draws the random items of gen, verify and bench from a seed. Each
@@ -40,7 +41,7 @@ func (s sampler) point(tag, i uint64) *curves.Point {
 // points returns points [lo, hi) of stream tag, computed on all cores.
 func (s sampler) points(tag uint64, lo, hi int) []*curves.Point {
 	out := make([]*curves.Point, hi-lo)
-	each(len(out), func(_, a, b int) {
+	par.DoAllCores(len(out), func(_, a, b int) {
 		for j := a; j < b; j++ {
 			out[j] = s.point(tag, uint64(lo+j))
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/par"
 	"github.com/rnsec/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/textbook"
 )
@@ -207,9 +208,9 @@ func verifyChunks(ctx context.Context, mult scalarMultFunc, cfg verifyConfig) fu
 // mismatch to w in the items' order, and returns the number of mismatches
 // of computed items and of items that failed in the engine.
 func checkChunk(c *curves.Curve, ch *verifyChunk, w io.Writer) (mismatches, itemErrors int64) {
-	reports := make([][]string, len(parts(len(ch.pts)))-1)
+	reports := make([][]string, len(par.BoundsAllCores(len(ch.pts)))-1)
 	counts := make([][2]int64, len(reports))
-	each(len(ch.pts), func(p, lo, hi int) {
+	par.DoAllCores(len(ch.pts), func(p, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if line, failed := checkItem(c, ch.lo+int64(i), ch.pts[i], ch.ks[i], &ch.res[i]); line != "" {
 				reports[p] = append(reports[p], line)
@@ -301,7 +302,7 @@ func resultText(c *curves.Curve, r *ecmul.Result) string {
 		if errors.As(r.Err, &ie) {
 			msg = ie.Err.Error()
 		}
-		return "error(" + oneLine(msg) + ")"
+		return "error(" + stream.OneLine(msg) + ")"
 	case r.Infinity:
 		return "infinity"
 	case r.X == nil || r.Y == nil || r.X.Sign() < 0 || r.Y.Sign() < 0 || r.X.Cmp(c.P()) >= 0 || r.Y.Cmp(c.P()) >= 0:
@@ -314,7 +315,7 @@ func resultText(c *curves.Curve, r *ecmul.Result) string {
 func refText(c *curves.Curve, x, y *big.Int, ok bool, err error) string {
 	switch {
 	case err != nil:
-		return "error(" + oneLine(err.Error()) + ")"
+		return "error(" + stream.OneLine(err.Error()) + ")"
 	case !ok:
 		return "infinity"
 	}
@@ -360,7 +361,7 @@ func (v *verifyItems) items(lo, hi int64) ([]*ecmul.Point, []*big.Int) {
 	g0, g1 := lo/verifyGroup, (hi-1)/verifyGroup
 	groups := sampler{c, v.seed}.points(streamVerifyPoint, int(g0), int(g1)+1)
 	pts, ks := make([]*ecmul.Point, hi-lo), make([]*big.Int, hi-lo)
-	each(len(pts), func(_, a, b int) {
+	par.DoAllCores(len(pts), func(_, a, b int) {
 		sampler := newScalarSampler(c.N())
 		for j := a; j < b; j++ {
 			i := lo + int64(j)

@@ -5,6 +5,7 @@ package par
 
 import (
 	"context"
+	"runtime"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -36,6 +37,20 @@ func Do(n, workers, minPart int, do func(part, lo, hi int)) {
 		wg.Go(func() { do(p, b[p], b[p+1]) })
 	}
 	wg.Wait()
+}
+
+// allCoresMinPart is the fewest items a part of BoundsAllCores holds:
+// below it, a goroutine costs more than the work it takes over.
+const allCoresMinPart = 256
+
+// BoundsAllCores splits [0, n) among all cores, runtime.GOMAXPROCS(0), in
+// parts of at least 256 items, and returns the bounds as Bounds does.
+func BoundsAllCores(n int) []int { return Bounds(n, runtime.GOMAXPROCS(0), allCoresMinPart) }
+
+// DoAllCores runs do(part, lo, hi) on every part of BoundsAllCores(n), as
+// Do does.
+func DoAllCores(n int, do func(part, lo, hi int)) {
+	Do(n, runtime.GOMAXPROCS(0), allCoresMinPart, do)
 }
 
 // Chunks runs do on consecutive chunks [lo, hi) of [0, n), at most chunk

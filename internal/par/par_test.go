@@ -44,6 +44,33 @@ func TestDoCoversEachIndexOnce(t *testing.T) {
 	}
 }
 
+// TestDoAllCores: the all-cores split covers each index once, in parts of
+// at least 256 items unless there is a single part.
+func TestDoAllCores(t *testing.T) {
+	for _, n := range []int{0, 1, 255, 256, 511, 512, 10000} {
+		seen := make([]int, n)
+		var mu sync.Mutex
+		DoAllCores(n, func(_, lo, hi int) {
+			mu.Lock()
+			defer mu.Unlock()
+			for i := lo; i < hi; i++ {
+				seen[i]++
+			}
+		})
+		for i, s := range seen {
+			if s != 1 {
+				t.Fatalf("n=%d: index %d seen %d times", n, i, s)
+			}
+		}
+		b := BoundsAllCores(n)
+		for p := range len(b) - 1 {
+			if len(b) > 2 && b[p+1]-b[p] < 256 {
+				t.Fatalf("n=%d: part %d is %d items", n, p, b[p+1]-b[p])
+			}
+		}
+	}
+}
+
 // TestChunks: every index is handed out once, in chunks of at most the
 // size asked, at most workers at a time; an error or a cancelled context
 // stops the handing out.

@@ -10,6 +10,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/hexcode"
+	"github.com/rnsec/ecmul/internal/par"
 )
 
 // The hex and raw formats go through Engine.ScalarMultBytes: each chunk's
@@ -32,7 +33,7 @@ func (ch *mulChunk) parseBytes(cd *codec) {
 	n, L := ch.lines, cd.c.ByteLen()
 	ch.flat.scalars = resize(ch.flat.scalars, n*L)
 	ch.flat.points = resize(ch.flat.points, n*(1+2*L))
-	each(n, func(_, a, z int) {
+	par.DoAllCores(n, func(_, a, z int) {
 		for i := a; i < z; i++ {
 			sc, pt := ch.flat.scalars[i*L:(i+1)*L], ch.flat.points[i*(1+2*L):(i+1)*(1+2*L)]
 			if sp := ch.spans[i]; sp[0] < 0 {
@@ -219,18 +220,18 @@ func formatBytesChunk(cd *codec, ch *mulChunk) {
 			ch.errs[i] = &lineError{ch.nums[i], cd.reason(ch, i, st), cd.unit()}
 		}
 	}
-	b := parts(ch.lines)
+	b := par.BoundsAllCores(ch.lines)
 	ch.out = resizeBufs(ch.out, len(b)-1)
 	ch.errOut = resizeBufs(ch.errOut, len(b)-1)
 	failed := make([]int, len(ch.out))
-	each(ch.lines, func(p, lo, hi int) {
+	par.DoAllCores(ch.lines, func(p, lo, hi int) {
 		buf, msgs := ch.out[p][:0], ch.errOut[p][:0]
 		n, _ := slices.BinarySearch(ch.valid, lo)
 		for i := lo; i < hi; i++ {
 			if ch.errs[i] != nil {
 				failed[p]++
 				if cd.format == Raw {
-					msgs = append(append(append(msgs, "ecmul mul: "...), oneLine(ch.errs[i].Error())...), '\n')
+					msgs = append(append(append(msgs, "ecmul mul: "...), OneLine(ch.errs[i].Error())...), '\n')
 				}
 				buf = cd.appendBytesResult(buf, ecmul.StatusNotComputed, nil, ch.errs[i])
 				continue
@@ -308,7 +309,7 @@ func (cd *codec) appendBytesResult(dst []byte, st ecmul.Status, xy []byte, err e
 	}
 	switch {
 	case err != nil:
-		dst = append(append(dst, "error: "...), oneLine(err.Error())...)
+		dst = append(append(dst, "error: "...), OneLine(err.Error())...)
 	case st == ecmul.StatusPoint:
 		dst = hexcode.Append(dst, xy[:L])
 		if !cd.xOnly {

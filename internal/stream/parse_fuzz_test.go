@@ -133,7 +133,7 @@ func FuzzParseLine(f *testing.F) {
 			if p != nil || k != nil {
 				t.Fatalf("%s %s %q: error %v with a value", c.Name(), fm, line, err)
 			}
-			if msg := oneLine(err.Error()); len(msg) > 256+4*len(line) {
+			if msg := OneLine(err.Error()); len(msg) > 256+4*len(line) {
 				t.Fatalf("%s %s %.80q: a %d-byte reason for a %d-byte line", c.Name(), fm, line, len(msg), len(line))
 			}
 			return

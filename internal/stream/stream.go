@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -231,7 +230,7 @@ func (cd *codec) appendResult(dst []byte, r *ecmul.Result, err error) []byte {
 	isJSON := cd.format == JSONL
 	switch {
 	case err != nil:
-		msg := oneLine(err.Error())
+		msg := OneLine(err.Error())
 		if isJSON {
 			b, _ := jsonMarshal(map[string]string{"error": msg})
 			dst = append(dst, b...)
@@ -473,7 +472,7 @@ func (ch *mulChunk) parse(cd *codec) {
 		ch.parseBytes(cd)
 	} else {
 		pts, ks := make([]*ecmul.Point, n), make([]*big.Int, n)
-		each(n, func(_, a, z int) {
+		par.DoAllCores(n, func(_, a, z int) {
 			for i := a; i < z; i++ {
 				if sp := ch.spans[i]; sp[0] < 0 {
 					ch.errs[i] = fmt.Errorf("longer than %d bytes", MaxLine)
@@ -495,12 +494,6 @@ func (ch *mulChunk) parse(cd *codec) {
 		}
 	}
 }
-
-// parts splits n items among the cores: the bounds of each part.
-func parts(n int) []int { return par.Bounds(n, runtime.GOMAXPROCS(0), 256) }
-
-// each runs do on every part of [0, n) concurrently.
-func each(n int, do func(part, lo, hi int)) { par.Do(n, runtime.GOMAXPROCS(0), 256, do) }
 
 // parseBatch is how many lines are read before they are parsed on all
 // cores; it bounds the raw text held at once.
@@ -736,7 +729,7 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 			ch.errs[i] = &lineError{ch.nums[i], e, cd.unit()}
 		}
 	}
-	b := parts(ch.lines)
+	b := par.BoundsAllCores(ch.lines)
 	for len(ch.out) < len(b)-1 {
 		ch.out = append(ch.out, nil)
 	}
@@ -746,7 +739,7 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 	}
 	ch.errOut = ch.errOut[:len(ch.out)]
 	failed := make([]int, len(ch.out))
-	each(ch.lines, func(p, lo, hi int) {
+	par.DoAllCores(ch.lines, func(p, lo, hi int) {
 		buf, msgs := ch.out[p][:0], ch.errOut[p][:0]
 		n, _ := slices.BinarySearch(ch.valid, lo)
 		for i := lo; i < hi; i++ {
@@ -759,7 +752,7 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 			} else {
 				failed[p]++
 				if cd.format == Raw { // the reason goes to standard error
-					msgs = append(append(append(msgs, "ecmul mul: "...), oneLine(ch.errs[i].Error())...), '\n')
+					msgs = append(append(append(msgs, "ecmul mul: "...), OneLine(ch.errs[i].Error())...), '\n')
 				}
 			}
 			buf = cd.appendResult(buf, r, ch.errs[i])
@@ -774,8 +767,10 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 	ch.pts, ch.ks, ch.formatted = ch.pts[:0], ch.ks[:0], true
 }
 
-// oneLine keeps an error message on a single output line.
-func oneLine(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\r", " "), "\n", " ") }
+// OneLine is s with every carriage return and line feed replaced by a
+// space: an error message kept on the single output line that answers an
+// item.
+func OneLine(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\r", " "), "\n", " ") }
 
 // fieldsOf splits a line on runs of spaces and tabs, the only separators
 // the line formats allow.
