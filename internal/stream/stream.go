@@ -503,184 +503,231 @@ const parseBatch = 4096
 // at once: reading and parsing a chunk, computing up to opts.inflight
 // chunks (each formatted as soon as it is computed), and writing the chunk
 // before them; at most inflight+2 chunks exist.
-func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, opts mulOptions) (sum mulSummary, err error) {
+func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, opts mulOptions) (mulSummary, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	p := newMulPipeline(ctx, eng, opts)
+	go p.read(in)
+	go p.gather()
+	go p.compute()
+	return p.write(out)
+}
+
+// mulPipeline is what the stages of mulStream share: the chunks and line
+// batches they hand each other, and the channels they hand them on.
+type mulPipeline struct {
+	ctx      context.Context // ends every stage
+	eng      *ecmul.Engine
+	opts     mulOptions
+	cd       *codec // &opts.codec
+	inflight int    // chunks computed at once, at least 1
+
+	free     chan *mulChunk // chunks to fill; inflight+2 exist
+	batches  chan *lineBatch
+	spare    chan *lineBatch // line batches to fill
+	parsed   chan *mulChunk  // chunks filled with lines, in order
+	computed chan *mulChunk  // chunks being computed or computed, in order
+	readErr  error           // why reading stopped, other than io.EOF; set before batches is closed
+}
+
+func newMulPipeline(ctx context.Context, eng *ecmul.Engine, opts mulOptions) *mulPipeline {
 	inflight := max(opts.inflight, 1)
-	cd := &opts.codec
-
-	free := make(chan *mulChunk, inflight+2)
-	for range cap(free) {
-		free <- &mulChunk{done: make(chan struct{}, 1)}
+	p := &mulPipeline{
+		ctx:      ctx,
+		eng:      eng,
+		opts:     opts,
+		inflight: inflight,
+		free:     make(chan *mulChunk, inflight+2),
+		batches:  make(chan *lineBatch),
+		spare:    make(chan *lineBatch, 3),
+		parsed:   make(chan *mulChunk),
+		computed: make(chan *mulChunk, inflight),
 	}
-	parsed := make(chan *mulChunk)
-	computed := make(chan *mulChunk, inflight)
-
-	// Read: lines in batches of up to parseBatch, each batch handed on as
-	// soon as it is full or the next read may wait for input.
-	batches := make(chan *lineBatch)
-	spare := make(chan *lineBatch, 3)
-	for range cap(spare) {
-		spare <- new(lineBatch)
+	p.cd = &p.opts.codec
+	for range cap(p.free) {
+		p.free <- &mulChunk{done: make(chan struct{}, 1)}
 	}
-	var readErr error
-	go func() {
-		defer close(batches)
+	for range cap(p.spare) {
+		p.spare <- new(lineBatch)
+	}
+	return p
+}
+
+// read reads in as lines (or raw records) in batches of up to parseBatch,
+// each batch handed on as soon as it is full or the next read may wait for
+// input.
+func (p *mulPipeline) read(in io.Reader) {
+	ctx := p.ctx
+	defer close(p.batches)
+	var b *lineBatch
+	send := func() {
+		if b == nil || len(b.nums) == 0 {
+			return
+		}
+		select {
+		case p.batches <- b:
+			b = nil
+		case <-ctx.Done():
+		}
+	}
+	lr := &lineReader{r: bufio.NewReaderSize(in, max(MaxLine+2, 1<<16)), beforeWait: send} // room for "\r\n"
+	read := lr.next
+	if p.cd.format == Raw {
+		rec := make([]byte, p.cd.recordSize())
+		read = func() ([]byte, int, bool, bool) {
+			r, num, ok := lr.nextRecord(len(rec), rec)
+			return r, num, false, ok
+		}
+	}
+	for ctx.Err() == nil {
+		line, num, tooLong, ok := read()
+		if !ok {
+			break
+		}
+		if b == nil {
+			select {
+			case b = <-p.spare:
+				b.reset()
+			case <-ctx.Done():
+				return
+			}
+		}
+		b.add(line, num, tooLong)
+		if len(b.nums) == parseBatch {
+			send()
+		}
+	}
+	send()
+	if lr.err != nil && lr.err != io.EOF {
+		p.readErr = lr.err
+	}
+}
+
+// gather copies the line batches into chunks, unparsed: a chunk goes on
+// when it is full, when the input ends, or when no line has come for
+// pauseFlush (so that a pause in the input never holds back the answers to
+// the lines before it).
+func (p *mulPipeline) gather() {
+	ctx := p.ctx
+	defer close(p.parsed)
+	var ch *mulChunk
+	hand := func() bool {
+		select {
+		case p.parsed <- ch:
+			ch = nil
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	pause := time.NewTimer(pauseFlush)
+	pause.Stop()
+	for {
 		var b *lineBatch
-		send := func() {
-			if b == nil || len(b.nums) == 0 {
-				return
-			}
-			select {
-			case batches <- b:
-				b = nil
-			case <-ctx.Done():
-			}
-		}
-		lr := &lineReader{r: bufio.NewReaderSize(in, max(MaxLine+2, 1<<16)), beforeWait: send} // room for "\r\n"
-		read := lr.next
-		if cd.format == Raw {
-			rec := make([]byte, cd.recordSize())
-			read = func() ([]byte, int, bool, bool) {
-				r, num, ok := lr.nextRecord(len(rec), rec)
-				return r, num, false, ok
-			}
-		}
-		for ctx.Err() == nil {
-			line, num, tooLong, ok := read()
-			if !ok {
-				break
-			}
-			if b == nil {
-				select {
-				case b = <-spare:
-					b.reset()
-				case <-ctx.Done():
-					return
-				}
-			}
-			b.add(line, num, tooLong)
-			if len(b.nums) == parseBatch {
-				send()
-			}
-		}
-		send()
-		if lr.err != nil && lr.err != io.EOF {
-			readErr = lr.err
-		}
-	}()
-
-	// Parse, into chunks: a chunk goes on when it is full, when the input
-	// ends, or when no line has come for pauseFlush (so that a pause in the
-	// input never holds back the answers to the lines before it).
-	go func() {
-		defer close(parsed)
-		var ch *mulChunk
-		hand := func() bool {
-			select {
-			case parsed <- ch:
-				ch = nil
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		pause := time.NewTimer(pauseFlush)
-		pause.Stop()
-		for {
-			var b *lineBatch
-			var ok bool
-			if ch != nil && ch.lines > 0 {
-				pause.Reset(pauseFlush)
-				select {
-				case b, ok = <-batches:
-					pause.Stop()
-				case <-pause.C:
-					if !hand() {
-						return
-					}
-					continue
-				case <-ctx.Done():
-					return
-				}
-			} else {
-				select {
-				case b, ok = <-batches:
-				case <-ctx.Done():
-					return
-				}
-			}
-			if !ok {
-				break
-			}
-			for off := 0; off < len(b.nums); {
-				if ch == nil {
-					select {
-					case ch = <-free:
-					case <-ctx.Done():
-						return
-					}
-				}
-				n := min(len(b.nums)-off, opts.chunk-ch.lines)
-				ch.addLines(b, off, off+n)
-				off += n
-				if ch.lines == opts.chunk && !hand() {
-					return
-				}
-			}
-			spare <- b
-		}
+		var ok bool
 		if ch != nil && ch.lines > 0 {
-			hand()
-		}
-	}()
-
-	// Compute and format, up to inflight chunks at once, handing them on in
-	// order.
-	go func() {
-		defer close(computed)
-		sem := make(chan struct{}, inflight)
-		for ch := range parsed {
+			pause.Reset(pauseFlush)
 			select {
-			case sem <- struct{}{}:
+			case b, ok = <-p.batches:
+				pause.Stop()
+			case <-pause.C:
+				if !hand() {
+					return
+				}
+				continue
 			case <-ctx.Done():
 				return
 			}
-			go func() {
-				defer func() { <-sem; ch.done <- struct{}{} }()
-				ch.parse(cd)
-				reported := 0
-				progress := func(done, _ int) {
-					if opts.progress != nil {
-						opts.progress(done - reported)
-					}
-					reported = done
-				}
-				if cd.usesBytes() {
-					ch.err = computeBytes(ctx, eng, &ch.flat, len(ch.valid), progress)
-					if ch.err == nil || !errors.Is(ch.err, ecmul.ErrBatchLayout) {
-						formatBytesChunk(cd, ch)
-					}
-					return
-				}
-				res, err := eng.ScalarMultProgress(ctx, ch.pts, ch.ks, progress)
-				ch.err = err
-				if res == nil && err != nil {
-					return
-				}
-				formatChunk(cd, ch, res)
-			}()
+		} else {
 			select {
-			case computed <- ch:
+			case b, ok = <-p.batches:
 			case <-ctx.Done():
 				return
 			}
 		}
-	}()
+		if !ok {
+			break
+		}
+		for off := 0; off < len(b.nums); {
+			if ch == nil {
+				select {
+				case ch = <-p.free:
+				case <-ctx.Done():
+					return
+				}
+			}
+			n := min(len(b.nums)-off, p.opts.chunk-ch.lines)
+			ch.addLines(b, off, off+n)
+			off += n
+			if ch.lines == p.opts.chunk && !hand() {
+				return
+			}
+		}
+		p.spare <- b
+	}
+	if ch != nil && ch.lines > 0 {
+		hand()
+	}
+}
 
-	// Write, in order.
+// compute parses, computes and formats up to inflight chunks at once,
+// handing them on in order; each chunk's done is sent when it is finished.
+func (p *mulPipeline) compute() {
+	ctx := p.ctx
+	defer close(p.computed)
+	sem := make(chan struct{}, p.inflight)
+	for ch := range p.parsed {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		go func() {
+			defer func() { <-sem; ch.done <- struct{}{} }()
+			p.computeChunk(ch)
+		}()
+		select {
+		case p.computed <- ch:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// computeChunk parses ch, computes its valid items and formats its output,
+// reporting progress as the engine does; ch.err is why the chunk failed as
+// a whole, and ch.formatted is false when nothing of it was computed.
+func (p *mulPipeline) computeChunk(ch *mulChunk) {
+	cd := p.cd
+	ch.parse(cd)
+	reported := 0
+	progress := func(done, _ int) {
+		if p.opts.progress != nil {
+			p.opts.progress(done - reported)
+		}
+		reported = done
+	}
+	if cd.usesBytes() {
+		ch.err = computeBytes(p.ctx, p.eng, &ch.flat, len(ch.valid), progress)
+		if ch.err == nil || !errors.Is(ch.err, ecmul.ErrBatchLayout) {
+			formatBytesChunk(cd, ch)
+		}
+		return
+	}
+	res, err := p.eng.ScalarMultProgress(p.ctx, ch.pts, ch.ks, progress)
+	ch.err = err
+	if res == nil && err != nil {
+		return
+	}
+	formatChunk(cd, ch, res)
+}
+
+// write writes the computed chunks to out in order, flushing after each,
+// and hands each chunk back to be filled again. It stops at the first
+// chunk that failed as a whole, after writing what of it was computed.
+func (p *mulPipeline) write(out io.Writer) (sum mulSummary, err error) {
 	w := bufio.NewWriterSize(out, 1<<16)
-	for ch := range computed {
+	for ch := range p.computed {
 		<-ch.done
 		if !ch.formatted {
 			return sum, ch.err // nothing of the chunk was computed
@@ -690,9 +737,9 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 				return sum, err
 			}
 		}
-		if opts.errOut != nil {
+		if p.opts.errOut != nil {
 			for _, b := range ch.errOut {
-				opts.errOut.Write(b)
+				p.opts.errOut.Write(b)
 			}
 		}
 		sum.items += ch.lines
@@ -704,14 +751,14 @@ func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writ
 		if err := w.Flush(); err != nil {
 			return sum, err
 		}
-		if opts.progress != nil {
-			opts.progress(ch.lines - len(ch.valid)) // the lines refused by the parser
+		if p.opts.progress != nil {
+			p.opts.progress(ch.lines - len(ch.valid)) // the lines refused by the parser
 		}
 		ch.reset()
-		free <- ch
+		p.free <- ch
 	}
-	if readErr != nil {
-		return sum, readErr
+	if p.readErr != nil {
+		return sum, p.readErr
 	}
 	return sum, w.Flush()
 }
