@@ -389,51 +389,65 @@ func (e *Engine) runOn(ctx context.Context, b Batch, w *work) (Stats, error) {
 	return st, e.runChunks(ctx, b, w, &st)
 }
 
+// deviceRun is one device's share of a batch as runChunks computes it: the
+// drains of its chunks' outputs and the time they took.
+type deviceRun struct {
+	e       *Engine
+	b       Batch
+	w       *work
+	st      *Stats
+	drains  sync.WaitGroup
+	drainNs atomic.Int64
+}
+
+// finish waits for slot s, times it and hands its outputs to a drain: on
+// its own goroutine, beside the fills of later chunks, or inline once there
+// is nothing left to fill (a goroutine would cost a thread's wake-up, which
+// a small batch would feel). A slot with no chunk is left as it is.
+func (r *deviceRun) finish(s *slot, inline bool) error {
+	e, st := r.e, r.st
+	if !s.busy {
+		return nil
+	}
+	t0 := time.Now()
+	if err := e.d.StreamSynchronize(s.stream); err != nil {
+		return err
+	}
+	st.WaitMs += msSince(t0)
+	s.busy = false
+	e.timeSlot(s, st)
+	n := s.hi - s.lo
+	out := words(s.hostOut, e.cfg.OutRows*n)
+	lo, hi := s.lo, s.hi
+	r.w.done()
+	drained := make(chan struct{})
+	s.drained = drained
+	drain := func() {
+		defer close(drained)
+		t0 := time.Now()
+		if err := r.b.Drain(lo, hi, out); err != nil {
+			r.w.fail(err)
+		}
+		r.drainNs.Add(time.Since(t0).Nanoseconds())
+	}
+	if inline {
+		drain()
+	} else {
+		r.drains.Go(drain)
+	}
+	return nil
+}
+
+// finishInline is finish with the drain inline.
+func (r *deviceRun) finishInline(s *slot) error { return r.finish(s, true) }
+
 // runChunks takes chunks from w and computes them on the slots. A
 // driver error takes the device out of the batch and gives the chunks it
 // held back to w (to run on another device, if any); a Drain error or the
 // end of ctx fails the batch. It returns the driver error, once the
 // device's drains are over.
 func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) error {
-	var drains sync.WaitGroup
-	var drainNs atomic.Int64
-	// finishOn waits for slot s, times it and hands its outputs to a drain:
-	// on its own goroutine, beside the fills of later chunks, or inline
-	// once there is nothing left to fill (a goroutine would cost a
-	// thread's wake-up, which a small batch would feel).
-	finishOn := func(s *slot, inline bool) error {
-		if !s.busy {
-			return nil
-		}
-		t0 := time.Now()
-		if err := e.d.StreamSynchronize(s.stream); err != nil {
-			return err
-		}
-		st.WaitMs += msSince(t0)
-		s.busy = false
-		e.timeSlot(s, st)
-		n := s.hi - s.lo
-		out := words(s.hostOut, e.cfg.OutRows*n)
-		lo, hi := s.lo, s.hi
-		w.done()
-		drained := make(chan struct{})
-		s.drained = drained
-		drain := func() {
-			defer close(drained)
-			t0 := time.Now()
-			if err := b.Drain(lo, hi, out); err != nil {
-				w.fail(err)
-			}
-			drainNs.Add(time.Since(t0).Nanoseconds())
-		}
-		if inline {
-			drain()
-		} else {
-			drains.Go(drain)
-		}
-		return nil
-	}
-	finishInline := func(s *slot) error { return finishOn(s, true) }
+	r := &deviceRun{e: e, b: b, w: w, st: st}
 	var fault error
 	c := 0 // the chunk that goes next, into slot c mod slotCount
 	for ; ; c++ {
@@ -445,7 +459,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		// run beside the fill of chunk c, or inline when no chunk is left
 		// to fill
 		s := &e.slots[c%slotCount]
-		if fault = finishOn(s, w.nonePending()); fault != nil {
+		if fault = r.finish(s, w.nonePending()); fault != nil {
 			break
 		}
 		ch, ok, more := w.take(false)
@@ -453,7 +467,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 			// nothing to take while other chunks are out: finish this
 			// device's own, oldest first and inline (nothing is left to
 			// fill beside them), then wait for one to come back or the end
-			if fault = e.finishAll(finishInline, c); fault != nil {
+			if fault = e.finishAll(r.finishInline, c); fault != nil {
 				break
 			}
 			ch, ok, _ = w.take(true)
@@ -473,15 +487,15 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		st.Chunks++
 	}
 	if fault == nil && w.failed() == nil {
-		fault = e.finishAll(finishInline, c)
+		fault = e.finishAll(r.finishInline, c)
 	}
 	held := e.settle()
 	if fault != nil {
 		fault = fmt.Errorf("gpu: device %d: %w", e.cfg.Device, fault)
 		w.deviceFailed(fault, held)
 	}
-	drains.Wait()
-	st.DrainMs += float64(drainNs.Load()) / 1e6
+	r.drains.Wait()
+	st.DrainMs += float64(r.drainNs.Load()) / 1e6
 	for i := range e.slots {
 		e.slots[i].drained = nil
 	}
