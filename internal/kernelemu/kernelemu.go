@@ -29,36 +29,13 @@ import (
 // the items that the grid's blocks hold are computed: the columns past
 // gridDim.x times the items per block are left as they were.
 func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
-	var mu sync.Mutex
-	setups := map[string]*ladder.Setup{}
-	setupFor := func(k kernels.Kernel) (*ladder.Setup, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		key := k.Curve + " " + k.Schedule + " " + k.Channels
-		if su := setups[key]; su != nil {
-			return su, nil
-		}
-		c, err := curves.ByName(k.Curve)
-		if err != nil {
-			return nil, err
-		}
-		kind, err := ladder.ParseKind(k.Schedule)
-		if err != nil {
-			return nil, err
-		}
-		su, err := ladder.NewSetupBits(c, kind, kernels.ChannelBits(k.Channels))
-		if err != nil {
-			return nil, err
-		}
-		setups[key] = su
-		return su, nil
-	}
+	var cache setups
 	return func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
 		k, err := kernels.ByName(fn)
 		if err != nil {
 			return fmt.Errorf("kernelemu: %w", err)
 		}
-		su, err := setupFor(k)
+		su, err := cache.of(k)
 		if err != nil {
 			return fmt.Errorf("kernelemu: %s: %w", fn, err)
 		}
@@ -67,59 +44,114 @@ func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
 		if err != nil {
 			return fmt.Errorf("kernelemu: %s: %w", fn, err)
 		}
-		if len(params) != 6 {
-			return fmt.Errorf("kernelemu: %s: %d arguments, want 6", fn, len(params))
-		}
-		if block[1] != 1 || block[2] != 1 || grid[1] != 1 || grid[2] != 1 {
-			return fmt.Errorf("kernelemu: %s: grid %v and block %v: the kernel runs one-dimensional grids and blocks", fn, grid, block)
-		}
-		if err := k.CheckBlock(n, int(block[0])); err != nil {
-			return fmt.Errorf("kernelemu: %w", err)
+		if err := checkLaunch(fn, k, n, grid, block, len(params)); err != nil {
+			return err
 		}
 		in, sc, out := *(*gpu.DevicePtr)(params[1]), *(*gpu.DevicePtr)(params[2]), *(*gpu.DevicePtr)(params[3])
 		count, stride := int(*(*uint32)(params[4])), int(*(*uint32)(params[5]))
 		count = min(count, int(grid[0])*k.ItemsPerBlock(n, int(block[0])))
-		read := func(p gpu.DevicePtr, rows int) ([]uint32, error) {
-			b, err := d.DeviceBytes(p, uint64(4*rows*stride))
-			if err != nil {
-				return nil, err
-			}
-			w := make([]uint32, rows*stride)
-			for i := range w {
-				w[i] = binary.LittleEndian.Uint32(b[4*i:])
-			}
-			return w, nil
-		}
-		inW, err := read(in, ladder.ElementRows(n))
-		if err != nil {
-			return err
-		}
-		scW, err := read(sc, su.ScalarWords())
-		if err != nil {
-			return err
-		}
-		outB, err := d.DeviceBytes(out, uint64(4*su.OutputRows()*stride))
-		if err != nil {
-			return err
-		}
-		e := su.NewRNSExecutor(v)
-		for i := range count {
-			x := su.Params.NewElement()
-			for r := range n {
-				x.B[r], x.BT[r] = inW[r*stride+i], inW[(n+r)*stride+i]
-			}
-			x.E = inW[2*n*stride+i]
-			k := new(big.Int)
-			for w := su.ScalarWords() - 1; w >= 0; w-- {
-				k.Lsh(k, 32).Or(k, big.NewInt(int64(scW[w*stride+i])))
-			}
-			ch := e.Run(&x, k, su.Bits, nil)
-			for v := range ch {
-				for r := range n {
-					binary.LittleEndian.PutUint32(outB[4*((v*n+r)*stride+i):], ch[v][r])
-				}
-			}
-		}
-		return nil
+		return emulate(d, su, v, in, sc, out, count, stride)
 	}
+}
+
+// setups holds the ladder setup of each curve, schedule and channel width
+// launched so far.
+type setups struct {
+	mu sync.Mutex
+	m  map[string]*ladder.Setup
+}
+
+// of returns the setup of entry point k, made on its first launch.
+func (s *setups) of(k kernels.Kernel) (*ladder.Setup, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := k.Curve + " " + k.Schedule + " " + k.Channels
+	if su := s.m[key]; su != nil {
+		return su, nil
+	}
+	c, err := curves.ByName(k.Curve)
+	if err != nil {
+		return nil, err
+	}
+	kind, err := ladder.ParseKind(k.Schedule)
+	if err != nil {
+		return nil, err
+	}
+	su, err := ladder.NewSetupBits(c, kind, kernels.ChannelBits(k.Channels))
+	if err != nil {
+		return nil, err
+	}
+	if s.m == nil {
+		s.m = map[string]*ladder.Setup{}
+	}
+	s.m[key] = su
+	return su, nil
+}
+
+// checkLaunch fails a launch of entry point fn (k, on n channels) that the
+// real kernel would not run: another number of arguments than 6, a grid or
+// block of more than one dimension, or a block size the kernel refuses.
+func checkLaunch(fn string, k kernels.Kernel, n int, grid, block [3]uint32, args int) error {
+	if args != 6 {
+		return fmt.Errorf("kernelemu: %s: %d arguments, want 6", fn, args)
+	}
+	if block[1] != 1 || block[2] != 1 || grid[1] != 1 || grid[2] != 1 {
+		return fmt.Errorf("kernelemu: %s: grid %v and block %v: the kernel runs one-dimensional grids and blocks", fn, grid, block)
+	}
+	if err := k.CheckBlock(n, int(block[0])); err != nil {
+		return fmt.Errorf("kernelemu: %w", err)
+	}
+	return nil
+}
+
+// emulate computes the first count items (columns) of the device buffers
+// in and sc, laid out as the kernel reads them with stride columns a row,
+// through the CPU twin with base extension v, and writes the results into out as the kernel does.
+func emulate(d *fakecuda.Driver, su *ladder.Setup, v basext.Variant, in, sc, out gpu.DevicePtr, count, stride int) error {
+	n := su.Params.N
+	inW, err := deviceWords(d, in, ladder.ElementRows(n)*stride)
+	if err != nil {
+		return err
+	}
+	scW, err := deviceWords(d, sc, su.ScalarWords()*stride)
+	if err != nil {
+		return err
+	}
+	outB, err := d.DeviceBytes(out, uint64(4*su.OutputRows()*stride))
+	if err != nil {
+		return err
+	}
+	e := su.NewRNSExecutor(v)
+	for i := range count {
+		x := su.Params.NewElement()
+		for r := range n {
+			x.B[r], x.BT[r] = inW[r*stride+i], inW[(n+r)*stride+i]
+		}
+		x.E = inW[2*n*stride+i]
+		k := new(big.Int)
+		for w := su.ScalarWords() - 1; w >= 0; w-- {
+			k.Lsh(k, 32).Or(k, big.NewInt(int64(scW[w*stride+i])))
+		}
+		ch := e.Run(&x, k, su.Bits, nil)
+		for v := range ch {
+			for r := range n {
+				binary.LittleEndian.PutUint32(outB[4*((v*n+r)*stride+i):], ch[v][r])
+			}
+		}
+	}
+	return nil
+}
+
+// deviceWords reads the little-endian 32-bit words [0, words) of device
+// memory at p.
+func deviceWords(d *fakecuda.Driver, p gpu.DevicePtr, words int) ([]uint32, error) {
+	b, err := d.DeviceBytes(p, uint64(4*words))
+	if err != nil {
+		return nil, err
+	}
+	w := make([]uint32, words)
+	for i := range w {
+		w[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return w, nil
 }
