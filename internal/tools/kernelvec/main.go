@@ -48,9 +48,23 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	n, I, W := su.Params.N, *items, su.ScalarWords()
-	rng := rand.New(rand.NewSource(*seed))
-	jobs := make([]ladder.Job, I)
+	I := *items
+	jobs := randomJobs(su, c, I, rand.New(rand.NewSource(*seed)))
+	in := make([]uint32, ladder.ElementRows(su.Params.N)*I)
+	sc := make([]uint32, su.ScalarWords()*I)
+	for i, j := range jobs {
+		su.PackInput(in, sc, I, i, j)
+	}
+	want := expected(su, jobs)
+	if err := write(*out, su, I, in, sc, want); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// randomJobs prepares items jobs of random points times random scalars
+// drawn from rng, the first four scalars the edges 0, 1, n−1 and n.
+func randomJobs(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) []ladder.Job {
+	jobs := make([]ladder.Job, items)
 	for i := range jobs {
 		k := new(big.Int).Rand(rng, c.N())
 		if i < 4 { // edge scalars first: 0, 1, n−1, n
@@ -64,14 +78,16 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	in := make([]uint32, ladder.ElementRows(n)*I)
-	sc := make([]uint32, W*I)
+	return jobs
+}
+
+// expected runs every job through the CPU twin with each base extension the
+// channels support, on all cores, and returns the output words (row r of
+// item i at r·I + i). The entry points of every extension must give the
+// same words: where two twins disagree it exits.
+func expected(su *ladder.Setup, jobs []ladder.Job) []uint32 {
+	n, I := su.Params.N, len(jobs)
 	want := make([]uint32, su.OutputRows()*I)
-	for i, j := range jobs {
-		su.PackInput(in, sc, I, i, j)
-	}
-	// The entry points of every base extension must give the same words:
-	// the twin runs each extension the channels support, and they must agree.
 	variants := basext.VariantsFor(su.Params)
 	disagree := make([]int, I)
 	par.Do(I, runtime.NumCPU(), 1, func(_, lo, hi int) {
@@ -101,26 +117,30 @@ func main() {
 			log.Fatalf("item %d: the %s and %s twins disagree", i, variants[0], variants[k])
 		}
 	}
+	return want
+}
+
+// write writes the vectors file of items items to path, its folder made
+// if need be: the header, the kernel's constants, then in, sc and want.
+func write(path string, su *ladder.Setup, items int, in, sc, want []uint32) error {
 	consts := su.KernelConstants()
-	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
-		log.Fatal(err)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
 	}
-	f, err := os.Create(*out)
+	f, err := os.Create(path)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
 	w := bufio.NewWriter(f)
-	hdr := []uint32{0x56434345, 2, uint32(n), uint32(su.Params.MeBits), uint32(su.Bits), uint32(W), uint32(I),
+	hdr := []uint32{0x56434345, 2, uint32(su.Params.N), uint32(su.Params.MeBits), uint32(su.Bits), uint32(su.ScalarWords()), uint32(items),
 		uint32(su.OutputCount()), uint32(len(consts))}
 	for _, part := range [][]uint32{hdr, consts, in, sc, want} {
 		if err := binary.Write(w, binary.LittleEndian, part); err != nil {
-			log.Fatal(err)
+			return err
 		}
 	}
 	if err := w.Flush(); err != nil {
-		log.Fatal(err)
+		return err
 	}
-	if err := f.Close(); err != nil {
-		log.Fatal(err)
-	}
+	return f.Close()
 }
