@@ -17,6 +17,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rnsec/ecmul"
@@ -527,7 +528,13 @@ type mulPipeline struct {
 	spare    chan *lineBatch // line batches to fill
 	parsed   chan *mulChunk  // chunks filled with lines, in order
 	computed chan *mulChunk  // chunks being computed or computed, in order
-	readErr  error           // why reading stopped, other than io.EOF; set before batches is closed
+	// readErr is why reading stopped, other than io.EOF. It is set before
+	// batches is closed, but a cancelled pipeline's writer may finish while
+	// the reader still runs, so it is read and written under its own lock.
+	readErr struct {
+		sync.Mutex
+		err error
+	}
 }
 
 func newMulPipeline(ctx context.Context, eng *ecmul.Engine, opts mulOptions) *mulPipeline {
@@ -599,7 +606,9 @@ func (p *mulPipeline) read(in io.Reader) {
 	}
 	send()
 	if lr.err != nil && lr.err != io.EOF {
-		p.readErr = lr.err
+		p.readErr.Lock()
+		p.readErr.err = lr.err
+		p.readErr.Unlock()
 	}
 }
 
@@ -757,8 +766,11 @@ func (p *mulPipeline) write(out io.Writer) (sum mulSummary, err error) {
 		ch.reset()
 		p.free <- ch
 	}
-	if p.readErr != nil {
-		return sum, p.readErr
+	p.readErr.Lock()
+	readErr := p.readErr.err
+	p.readErr.Unlock()
+	if readErr != nil {
+		return sum, readErr
 	}
 	return sum, w.Flush()
 }
