@@ -1,5 +1,5 @@
-// Package wycheproof loads the gzipped Wycheproof ECDH test vectors kept in
-// the repository's testdata/wycheproof folder.
+// Package wycheproof loads the gzipped Wycheproof ECDH and ECDSA test
+// vectors kept in the repository's testdata/wycheproof folder.
 package wycheproof
 
 import (
@@ -75,6 +75,20 @@ const maxDecompressed = 64 << 20
 // ecdh_ecpoint_test_schema_v1). All test groups must share one curve and
 // encoding, and the number of tests must match the file's numberOfTests.
 func Load(path string) (*File, error) {
+	data, err := readGzip(path)
+	if err != nil {
+		return nil, err
+	}
+	file, err := parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("wycheproof: %s: %w", path, err)
+	}
+	return file, nil
+}
+
+// readGzip returns the decompressed content of the gzip file at path, of
+// at most maxDecompressed bytes.
+func readGzip(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("wycheproof: %w", err)
@@ -92,11 +106,7 @@ func Load(path string) (*File, error) {
 	if len(data) > maxDecompressed {
 		return nil, fmt.Errorf("wycheproof: %s: decompressed size exceeds %d bytes", path, maxDecompressed)
 	}
-	file, err := parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("wycheproof: %s: %w", path, err)
-	}
-	return file, nil
+	return data, nil
 }
 
 func parse(data []byte) (*File, error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/hex"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -35,9 +36,15 @@ func TestDir(t *testing.T) {
 	st, err := os.Stat(dir)
 	require.NoError(t, err)
 	require.True(t, st.IsDir())
-	entries, err := filepath.Glob(filepath.Join(dir, "*.json.gz"))
+	entries, err := filepath.Glob(filepath.Join(dir, "ecdh_*.json.gz"))
 	require.NoError(t, err)
 	require.Len(t, entries, len(files))
+	entries, err = filepath.Glob(filepath.Join(dir, "ecdsa_*.json.gz"))
+	require.NoError(t, err)
+	require.Len(t, entries, len(ecdsaFiles))
+	all, err := filepath.Glob(filepath.Join(dir, "*.json.gz"))
+	require.NoError(t, err)
+	require.Len(t, all, len(files)+len(ecdsaFiles))
 }
 
 func TestLoad(t *testing.T) {
@@ -160,4 +167,97 @@ func TestParseSPKIVectors(t *testing.T) {
 			}
 		})
 	}
+}
+
+type ecdsaInfo struct {
+	name                  string
+	curve, hash           string
+	p1363                 bool
+	total, valid, invalid int
+}
+
+// ECDSA counts as documented in testdata/README.md (no file has an
+// acceptable case).
+var ecdsaFiles = []ecdsaInfo{
+	{"ecdsa_secp224r1_sha224_p1363_test.json.gz", "secp224r1", "SHA-224", true, 229, 143, 86},
+	{"ecdsa_secp224r1_sha256_p1363_test.json.gz", "secp224r1", "SHA-256", true, 258, 171, 87},
+	{"ecdsa_secp224r1_sha512_p1363_test.json.gz", "secp224r1", "SHA-512", true, 327, 240, 87},
+	{"ecdsa_secp224r1_sha256_test.json.gz", "secp224r1", "SHA-256", false, 481, 172, 309},
+	{"ecdsa_secp256r1_sha256_p1363_test.json.gz", "secp256r1", "SHA-256", true, 262, 173, 89},
+	{"ecdsa_secp256r1_sha512_p1363_test.json.gz", "secp256r1", "SHA-512", true, 332, 242, 90},
+	{"ecdsa_secp256r1_sha256_test.json.gz", "secp256r1", "SHA-256", false, 484, 174, 310},
+	{"ecdsa_secp256k1_sha256_p1363_test.json.gz", "secp256k1", "SHA-256", true, 252, 167, 85},
+	{"ecdsa_secp256k1_sha512_p1363_test.json.gz", "secp256k1", "SHA-512", true, 322, 236, 86},
+	{"ecdsa_secp256k1_sha256_test.json.gz", "secp256k1", "SHA-256", false, 476, 168, 308},
+}
+
+func TestLoadECDSA(t *testing.T) {
+	require.Len(t, wycheproof.ECDSAFiles, len(ecdsaFiles))
+	for i, fi := range ecdsaFiles {
+		t.Run(fi.name, func(t *testing.T) {
+			wf := wycheproof.ECDSAFiles[i]
+			require.Equal(t, fi.name, wf.File)
+			require.Equal(t, fi.hash, wf.Hash)
+			f, err := wycheproof.LoadECDSA(wycheproof.Path(fi.name))
+			require.NoError(t, err)
+			require.Equal(t, fi.curve, f.Curve)
+			require.Equal(t, fi.hash, f.Hash)
+			require.Equal(t, fi.p1363, f.P1363)
+			require.Equal(t, fi.total, f.Count())
+			counts := map[string]int{}
+			seen := map[int]bool{}
+			for _, g := range f.Groups {
+				require.Len(t, g.Key, 1+2*wf.Curve.ByteLen())
+				_, err := wf.Curve.DecodeSEC1(g.Key)
+				require.NoError(t, err, "every group's key is a point of the curve")
+				for _, c := range g.Cases {
+					counts[c.Result]++
+					require.False(t, seen[c.TcID], "duplicate tcId %d", c.TcID)
+					seen[c.TcID] = true
+				}
+			}
+			require.Equal(t, fi.valid, counts[wycheproof.Valid])
+			require.Zero(t, counts[wycheproof.Acceptable])
+			require.Equal(t, fi.invalid, counts[wycheproof.Invalid])
+		})
+	}
+}
+
+func TestLoadECDSAErrors(t *testing.T) {
+	write := func(t *testing.T, content string) string {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		_, err := zw.Write([]byte(content))
+		require.NoError(t, err)
+		require.NoError(t, zw.Close())
+		p := filepath.Join(t.TempDir(), "f.json.gz")
+		require.NoError(t, os.WriteFile(p, buf.Bytes(), 0o644))
+		return p
+	}
+	_, err := wycheproof.LoadECDSA(filepath.Join(t.TempDir(), "missing.json.gz"))
+	require.Error(t, err)
+	const group = `{"type":"EcdsaVerify","sha":"SHA-256","publicKey":{"curve":"secp256r1","uncompressed":"04"},"tests":[%s]}`
+	for name, js := range map[string]string{
+		"not json":    `{`,
+		"wrong algo":  `{"algorithm":"ECDH","schema":"ecdsa_verify_schema_v1.json","numberOfTests":0,"testGroups":[` + fmt.Sprintf(group, "") + `]}`,
+		"schema":      `{"algorithm":"ECDSA","schema":"x","numberOfTests":0,"testGroups":[` + fmt.Sprintf(group, "") + `]}`,
+		"p1363 type":  `{"algorithm":"ECDSA","schema":"ecdsa_p1363_verify_schema_v1.json","numberOfTests":0,"testGroups":[` + fmt.Sprintf(group, "") + `]}`,
+		"no groups":   `{"algorithm":"ECDSA","schema":"ecdsa_verify_schema_v1.json","numberOfTests":0,"testGroups":[]}`,
+		"count":       `{"algorithm":"ECDSA","schema":"ecdsa_verify_schema_v1.json","numberOfTests":1,"testGroups":[` + fmt.Sprintf(group, "") + `]}`,
+		"bad sig hex": `{"algorithm":"ECDSA","schema":"ecdsa_verify_schema_v1.json","numberOfTests":1,"testGroups":[` + fmt.Sprintf(group, `{"tcId":1,"msg":"","sig":"z","result":"valid"}`) + `]}`,
+		"bad msg hex": `{"algorithm":"ECDSA","schema":"ecdsa_verify_schema_v1.json","numberOfTests":1,"testGroups":[` + fmt.Sprintf(group, `{"tcId":1,"msg":"0","sig":"","result":"valid"}`) + `]}`,
+		"bad result":  `{"algorithm":"ECDSA","schema":"ecdsa_verify_schema_v1.json","numberOfTests":1,"testGroups":[` + fmt.Sprintf(group, `{"tcId":1,"msg":"","sig":"","result":"maybe"}`) + `]}`,
+		"mixed hash": `{"algorithm":"ECDSA","schema":"ecdsa_verify_schema_v1.json","numberOfTests":0,"testGroups":[` + fmt.Sprintf(group, "") + `,` +
+			`{"type":"EcdsaVerify","sha":"SHA-512","publicKey":{"curve":"secp256r1","uncompressed":"04"},"tests":[]}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := wycheproof.LoadECDSA(write(t, js))
+			require.Error(t, err)
+		})
+	}
+	f, err := wycheproof.LoadECDSA(write(t, `{"algorithm":"ECDSA","schema":"ecdsa_verify_schema_v1.json","numberOfTests":1,"testGroups":[`+
+		fmt.Sprintf(group, `{"tcId":7,"msg":"00ff","sig":"3000","result":"invalid"}`)+`]}`))
+	require.NoError(t, err)
+	require.Equal(t, []byte{0x04}, f.Groups[0].Key)
+	require.Equal(t, wycheproof.ECDSACase{TcID: 7, Msg: []byte{0, 0xff}, Sig: []byte{0x30, 0}, Result: wycheproof.Invalid}, f.Groups[0].Cases[0])
 }
