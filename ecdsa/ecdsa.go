@@ -1,0 +1,155 @@
+// Package ecdsa verifies batches of ECDSA signatures (SEC 1 v2, §4.1.4) on
+// an ecmul.Engine of P-224, P-256 or secp256k1, on whatever backend the
+// Engine was made with (gpu, rns-cpu or cpu).
+//
+// Verify computes u1·G and u2·Q of every item of a batch in one call of the
+// Engine's ScalarMultBytes, then adds the two points of each item on the
+// host. Signatures, digests and keys are public: the host's arithmetic runs
+// in variable time, and the ladder's constant time is not needed here.
+//
+//	verdicts := make([]ecdsa.Verdict, len(digests))
+//	err := ecdsa.Verify(ctx, eng, verdicts, digests, sigs, keys)
+//	// err: the batch failed as a whole; otherwise verdicts[i] == ecdsa.Valid
+//	// for each item whose signature verifies
+package ecdsa
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/internal/curves"
+)
+
+// Verdict is the outcome of one item of Verify. Its zero value,
+// NotVerified, never means valid: a verdict slice that a call did not fill
+// reads as not verified.
+type Verdict uint8
+
+const (
+	NotVerified      Verdict = iota // no verdict: the call failed as a whole (the zero value)
+	Valid                           // the signature verifies under the key
+	Invalid                         // it does not: r or s outside [1, n−1], R = u1·G + u2·Q at infinity, or x(R) mod n ≠ r (ErrInvalidSignature)
+	KeyBadEncoding                  // the key's SEC1 encoding is malformed (ecmul.ErrInvalidPoint)
+	KeyBadCoordinate                // a coordinate of the key is not below p (ecmul.ErrInvalidPoint)
+	KeyNotOnCurve                   // the key is not on the curve, or a compressed x has no point (ecmul.ErrInvalidPoint)
+	KeyInfinity                     // the key is the point at infinity, 0x00 or (0, 0) (ecmul.ErrInvalidPoint)
+	Fault                           // the engine's result for this item failed its on-curve check
+)
+
+// ErrInvalidSignature is matched by the error of Invalid, and by every
+// error of ParseDER.
+var ErrInvalidSignature = errors.New("ecdsa: invalid signature")
+
+var errNotVerified = errors.New("ecdsa: not verified: the batch failed")
+
+// keyStatus is the engine's status behind each Key verdict.
+var keyStatus = map[Verdict]ecmul.Status{
+	KeyBadEncoding:   ecmul.StatusBadEncoding,
+	KeyBadCoordinate: ecmul.StatusBadCoordinate,
+	KeyNotOnCurve:    ecmul.StatusNotOnCurve,
+	KeyInfinity:      ecmul.StatusInfinityInput,
+	Fault:            ecmul.StatusResultCheck,
+}
+
+// Err returns nil for Valid and otherwise the verdict's error: one that
+// matches ErrInvalidSignature for Invalid, ecmul.ErrInvalidPoint for a bad
+// key (saying what is wrong with it).
+func (v Verdict) Err() error {
+	switch v {
+	case Valid:
+		return nil
+	case Invalid:
+		return ErrInvalidSignature
+	case NotVerified:
+		return errNotVerified
+	}
+	if s, ok := keyStatus[v]; ok {
+		if v == Fault {
+			return fmt.Errorf("ecdsa: %w", s.Err())
+		}
+		return fmt.Errorf("ecdsa: public key: %w", s.Err())
+	}
+	return fmt.Errorf("ecdsa: unknown verdict %d", v)
+}
+
+// String says what the verdict means: "valid", "invalid", or its error's
+// text.
+func (v Verdict) String() string {
+	switch v {
+	case Valid:
+		return "valid"
+	case Invalid:
+		return "invalid"
+	}
+	return v.Err().Error()
+}
+
+// verdictOf maps the engine's status of a key to its verdict, Valid for
+// a key the engine took.
+func verdictOf(s ecmul.Status) Verdict {
+	for v, ks := range keyStatus {
+		if ks == s {
+			return v
+		}
+	}
+	if s == ecmul.StatusNotComputed {
+		return NotVerified
+	}
+	return Valid
+}
+
+// Verify verifies count = len(digests) ECDSA signatures with the engine e,
+// following SEC 1 v2 §4.1.4, and writes one Verdict per item into
+// verdicts. With L = e.Curve().ByteLen():
+//
+//   - digests[i] is the message's hash, an octet string of any length
+//     (empty included), taken as an integer by its leftmost bits up to the
+//     bit length of n, as crypto/ecdsa does;
+//   - sigs holds count signatures r‖s, each of r and s L bytes, big-endian
+//     (IEEE P1363; ParseDER converts a DER signature);
+//   - keys holds count SEC1 public keys, all uncompressed (0x04‖x‖y, 1+2L
+//     bytes each) or all compressed (0x02/0x03‖x, 1+L bytes each): the
+//     length says which;
+//   - verdicts must be exactly count long.
+//
+// A key is validated as ScalarMultBytes validates a point; a bad key gets
+// its Key verdict whatever the signature. A signature with r or s outside
+// [1, n−1] is Invalid, as is one whose R = u1·G + u2·Q is the point at
+// infinity. u1·G and u2·Q of every item are computed in one call of
+// e.ScalarMultBytes, on e's backend; their sums are taken on the host.
+//
+// The error is non-nil only when the call failed as a whole: buffer
+// lengths that do not describe one batch (matching ecmul.ErrBatchLayout),
+// the context's end, or the engine's own error (ecmul.ErrClosed,
+// ecmul.ErrNoEngine, a GPU fault); every verdict is then NotVerified.
+// Verify does not modify its inputs.
+func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests [][]byte, sigs, keys []byte) error {
+	clear(verdicts)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	c, err := curves.ByName(e.Curve().Name())
+	if err != nil {
+		// the engine's own error: no curve means no engine
+		return e.ScalarMultBytes(ctx, nil, nil, nil, nil)
+	}
+	b, err := newBatch(c, verdicts, digests, sigs, keys)
+	if err != nil {
+		return err
+	}
+	status := make([]ecmul.Status, 2*b.count)
+	out := make([]byte, 2*b.count*(1+2*b.L))
+	err = b.prepare(ctx)
+	if err == nil {
+		err = e.ScalarMultBytes(ctx, out, status, b.scalars, b.points)
+	}
+	if err == nil {
+		err = b.finish(ctx, out, status)
+	}
+	if err != nil {
+		clear(verdicts)
+	}
+	return err
+}

@@ -1,0 +1,428 @@
+package ecdsa_test
+
+import (
+	"context"
+	stdecdsa "crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/sha256"
+	"errors"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	gnarkecdsa "github.com/consensys/gnark-crypto/ecc/secp256k1/ecdsa"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/ecdsa"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ecdsatest"
+	"github.com/rnsec/ecmul/internal/textbook"
+	"github.com/rnsec/ecmul/internal/wycheproof"
+)
+
+var backends = []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU}
+
+func engine(t *testing.T, c ecmul.Curve, b ecmul.Backend) *ecmul.Engine {
+	t.Helper()
+	e, err := ecmul.New(c, ecmul.Options{Backend: b})
+	require.NoError(t, err)
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func publicCurve(c *curves.Curve) ecmul.Curve {
+	pc, err := ecmul.ParseCurve(c.Name())
+	if err != nil {
+		panic(err)
+	}
+	return pc
+}
+
+// TestWycheproof runs every case of every ECDSA vector file through the
+// cpu and rns-cpu backends: every outcome is Wycheproof's.
+func TestWycheproof(t *testing.T) {
+	for _, wf := range wycheproof.ECDSAFiles {
+		f, err := wycheproof.LoadECDSA(wycheproof.Path(wf.File))
+		require.NoError(t, err)
+		c := publicCurve(wf.Curve)
+		for _, b := range backends {
+			name := strings.TrimSuffix(wf.File, "_test.json.gz") + "/backend=" + b.String()
+			t.Run(name, func(t *testing.T) {
+				n, err := ecdsatest.Run(context.Background(), engine(t, c, b), f)
+				require.NoError(t, err)
+				t.Logf("%s: %v", name, n)
+			})
+		}
+	}
+}
+
+// item is one verification with the reference's verdict.
+type item struct {
+	digest, rs, key []byte
+	want            ecdsa.Verdict
+}
+
+// verifyItems runs items through Verify on every CPU backend and requires
+// the verdicts expected.
+func verifyItems(t *testing.T, c ecmul.Curve, items []item) {
+	t.Helper()
+	var digests [][]byte
+	var sigs, keys []byte
+	for _, it := range items {
+		digests, sigs, keys = append(digests, it.digest), append(sigs, it.rs...), append(keys, it.key...)
+	}
+	for _, b := range backends {
+		verdicts := make([]ecdsa.Verdict, len(items))
+		require.NoError(t, ecdsa.Verify(context.Background(), engine(t, c, b), verdicts, digests, sigs, keys))
+		for i, it := range items {
+			require.Equal(t, it.want, verdicts[i], "backend %v, item %d", b, i)
+		}
+	}
+}
+
+// rsBytes writes r and s as Verify takes them; each must fit in L bytes.
+func rsBytes(L int, r, s *big.Int) []byte {
+	b := make([]byte, 2*L)
+	r.FillBytes(b[:L])
+	s.FillBytes(b[L:])
+	return b
+}
+
+// reference verifies with math/big alone (package textbook's affine
+// arithmetic), following SEC 1 v2 §4.1.4.
+func reference(c *curves.Curve, digest, rs []byte, q *curves.Point) ecdsa.Verdict {
+	L, n := c.ByteLen(), c.N()
+	r, s := new(big.Int).SetBytes(rs[:L]), new(big.Int).SetBytes(rs[L:])
+	if r.Sign() == 0 || r.Cmp(n) >= 0 || s.Sign() == 0 || s.Cmp(n) >= 0 {
+		return ecdsa.Invalid
+	}
+	if len(digest) > (n.BitLen()+7)/8 {
+		digest = digest[:(n.BitLen()+7)/8]
+	}
+	e := new(big.Int).SetBytes(digest)
+	if excess := 8*len(digest) - n.BitLen(); excess > 0 {
+		e.Rsh(e, uint(excess))
+	}
+	w := new(big.Int).ModInverse(s, n)
+	u1 := new(big.Int).Mul(e, w)
+	u2 := new(big.Int).Mul(r, w)
+	R := textbook.Add(c, textbook.Mul(c, c.Generator(), u1.Mod(u1, n)), textbook.Mul(c, q, u2.Mod(u2, n)))
+	if R == nil || new(big.Int).Mod(R.X, n).Cmp(r) != 0 {
+		return ecdsa.Invalid
+	}
+	return ecdsa.Valid
+}
+
+// TestRandomNIST: signatures of crypto/ecdsa on P-224 and P-256, with
+// digests of many lengths, some corrupted, verify exactly when
+// crypto/ecdsa.Verify and the math/big reference say they do.
+func TestRandomNIST(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, std := range []elliptic.Curve{elliptic.P224(), elliptic.P256()} {
+		c, err := curves.ByName(std.Params().Name)
+		require.NoError(t, err)
+		t.Run(c.Name(), func(t *testing.T) {
+			L := c.ByteLen()
+			var items []item
+			for i := range 40 {
+				priv, err := stdecdsa.GenerateKey(std, nil)
+				require.NoError(t, err)
+				digest := make([]byte, []int{0, 1, 20, L, 32, 48, 64}[i%7])
+				for j := range digest {
+					digest[j] = byte(rng.Uint32())
+				}
+				r, s, err := stdecdsa.Sign(nil, priv, digest)
+				require.NoError(t, err)
+				switch i % 4 {
+				case 1: // another message: flip a bit the integer keeps
+					if len(digest) > 0 {
+						digest = append([]byte(nil), digest...)
+						digest[0] ^= 0x80
+					}
+				case 2:
+					s.Add(s, big.NewInt(1)).Mod(s, std.Params().N)
+				case 3: // a bit past bitlen(n): the same integer, still valid
+					if len(digest) > L {
+						digest = append([]byte(nil), digest...)
+						digest[L] ^= 1
+					}
+				}
+				key := elliptic.Marshal(std, priv.X, priv.Y) //nolint:staticcheck // the uncompressed encoding is what is wanted
+				rs := rsBytes(L, r, s)
+				ok := stdecdsa.Verify(&priv.PublicKey, digest, r, s)
+				want := map[bool]ecdsa.Verdict{true: ecdsa.Valid, false: ecdsa.Invalid}[ok]
+				require.Equal(t, want, reference(c, digest, rs, &curves.Point{X: priv.X, Y: priv.Y}), "item %d", i)
+				items = append(items, item{digest, rs, key, want})
+			}
+			verifyItems(t, publicCurve(c), items)
+		})
+	}
+}
+
+// TestRandomSecp256k1: signatures of gnark-crypto on secp256k1, some
+// corrupted, verify exactly when gnark-crypto and the math/big reference
+// say they do.
+func TestRandomSecp256k1(t *testing.T) {
+	c := curves.Secp256k1()
+	rng := rand.New(rand.NewPCG(3, 4))
+	var items []item
+	for i := range 40 {
+		priv, err := gnarkecdsa.GenerateKey(cryptoRand{rng})
+		require.NoError(t, err)
+		digest := make([]byte, 32)
+		for j := range digest {
+			digest[j] = byte(rng.Uint32())
+		}
+		sig, err := priv.Sign(digest, nil) // nil: the message is the digest
+		require.NoError(t, err)
+		if i%3 == 1 {
+			digest[5] ^= 4
+		}
+		if i%3 == 2 {
+			sig[0] ^= 1 // r changed
+		}
+		x, y := new(big.Int), new(big.Int)
+		priv.PublicKey.A.X.BigInt(x)
+		priv.PublicKey.A.Y.BigInt(y)
+		key := c.EncodeSEC1(&curves.Point{X: x, Y: y}, false)
+		ok, _ := priv.PublicKey.Verify(sig, digest, nil)
+		want := map[bool]ecdsa.Verdict{true: ecdsa.Valid, false: ecdsa.Invalid}[ok]
+		require.Equal(t, want, reference(c, digest, sig, &curves.Point{X: x, Y: y}), "item %d", i)
+		items = append(items, item{digest, sig, key, want})
+	}
+	verifyItems(t, publicCurve(c), items)
+}
+
+// cryptoRand reads from a seeded generator, for reproducible keys.
+type cryptoRand struct{ r *rand.Rand }
+
+func (c cryptoRand) Read(b []byte) (int, error) {
+	for i := range b {
+		b[i] = byte(c.r.Uint32())
+	}
+	return len(b), nil
+}
+
+// sign returns r‖s of digest under private key d with nonce k, and the
+// public key d·G.
+func sign(c *curves.Curve, d, k *big.Int, digest []byte) (rs []byte, q *curves.Point) {
+	n := c.N()
+	R := textbook.Mul(c, c.Generator(), k)
+	r := new(big.Int).Mod(R.X, n)
+	e := new(big.Int).SetBytes(digest)
+	if excess := 8*len(digest) - n.BitLen(); excess > 0 {
+		e.Rsh(e, uint(excess))
+	}
+	s := new(big.Int).Mul(r, d)
+	s.Add(s, e).Mul(s, new(big.Int).ModInverse(k, n)).Mod(s, n)
+	return rsBytes(c.ByteLen(), r, s), textbook.Mul(c, c.Generator(), d)
+}
+
+// TestEdgeCases: r or s of 0 or n, digests longer and shorter than n,
+// u1·G + u2·Q at infinity, u1·G = u2·Q (a doubling), and bad keys.
+func TestEdgeCases(t *testing.T) {
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			L, n := c.ByteLen(), c.N()
+			d, k := big.NewInt(0x1234567), big.NewInt(0x7654321)
+			digest := sha256.Sum256([]byte("edge"))
+			rs, q := sign(c, d, k, digest[:])
+			key := c.EncodeSEC1(q, false)
+			r, s := new(big.Int).SetBytes(rs[:L]), new(big.Int).SetBytes(rs[L:])
+			zero := big.NewInt(0)
+			nm1 := new(big.Int).Sub(n, big.NewInt(1))
+			items := []item{
+				{digest[:], rs, key, ecdsa.Valid},
+				{digest[:], rsBytes(L, zero, s), key, ecdsa.Invalid},
+				{digest[:], rsBytes(L, r, zero), key, ecdsa.Invalid},
+				{digest[:], rsBytes(L, n, s), key, ecdsa.Invalid},
+				{digest[:], rsBytes(L, r, n), key, ecdsa.Invalid},
+				{digest[:], rsBytes(L, new(big.Int).Add(r, n).Mod(new(big.Int).Add(r, n), new(big.Int).Lsh(big.NewInt(1), uint(8*L))), s), key, ecdsa.Invalid},
+				{digest[:], rsBytes(L, r, new(big.Int).Sub(n, s)), key, ecdsa.Valid}, // −R has R's x
+				{digest[:], rsBytes(L, r, new(big.Int).Add(s, big.NewInt(1))), key, ecdsa.Invalid},
+				{digest[:], rsBytes(L, nm1, nm1), key, ecdsa.Invalid},
+			}
+			// digests longer and shorter than n, and empty
+			long := make([]byte, 64)
+			for i := range long {
+				long[i] = byte(3*i + 1)
+			}
+			for _, dg := range [][]byte{long, long[:L+1], long[:L-1], long[:1], nil} {
+				rs, _ := sign(c, d, k, truncated(dg, n))
+				items = append(items, item{dg, rs, key, ecdsa.Valid})
+				if len(dg) > L { // bits past bitlen(n) do not count
+					other := append([]byte(nil), dg...)
+					other[len(other)-1] ^= 1
+					items = append(items, item{other, rs, key, ecdsa.Valid})
+				}
+			}
+			// u1·G + u2·Q = infinity: e ≡ −r·d (mod n), any s
+			e := new(big.Int).Mul(r, d)
+			e.Neg(e).Mod(e, n)
+			inf := e.FillBytes(make([]byte, L))
+			items = append(items, item{inf, rsBytes(L, r, s), key, ecdsa.Invalid})
+			require.Equal(t, ecdsa.Invalid, reference(c, inf, rsBytes(L, r, s), q))
+			// u1·G = u2·Q: e ≡ r·d, s = k⁻¹·2rd, so R = 2·u1·G = k·G: valid,
+			// through the doubling
+			e.Mul(r, d).Mod(e, n)
+			s2 := new(big.Int).Lsh(e, 1)
+			s2.Mul(s2, new(big.Int).ModInverse(k, n)).Mod(s2, n)
+			dbl := e.FillBytes(make([]byte, L))
+			items = append(items, item{dbl, rsBytes(L, r, s2), key, ecdsa.Valid})
+			require.Equal(t, ecdsa.Valid, reference(c, dbl, rsBytes(L, r, s2), q))
+			// bad keys, whatever the signature
+			offCurve := append([]byte(nil), key...)
+			offCurve[len(offCurve)-1] ^= 1
+			pBytes := c.P().FillBytes(make([]byte, L))
+			bigX := append(append([]byte{4}, pBytes...), key[1+L:]...)
+			zeroKey := make([]byte, 1+2*L)
+			zeroKey[0] = 4
+			badPrefix := append([]byte{5}, key[1:]...)
+			items = append(items,
+				item{digest[:], rs, offCurve, ecdsa.KeyNotOnCurve},
+				item{digest[:], rsBytes(L, zero, zero), offCurve, ecdsa.KeyNotOnCurve},
+				item{digest[:], rs, bigX, ecdsa.KeyBadCoordinate},
+				item{digest[:], rs, zeroKey, ecdsa.KeyInfinity},
+				item{digest[:], rs, badPrefix, ecdsa.KeyBadEncoding},
+				item{digest[:], rs, key, ecdsa.Valid},
+			)
+			verifyItems(t, publicCurve(c), items)
+
+			// the same with compressed keys
+			ck := c.EncodeSEC1(q, true)
+			verdicts := make([]ecdsa.Verdict, 2)
+			e2 := engine(t, publicCurve(c), ecmul.CPU)
+			require.NoError(t, ecdsa.Verify(context.Background(), e2, verdicts,
+				[][]byte{digest[:], digest[:]}, append(append([]byte(nil), rs...), rsBytes(L, r, zero)...), append(append([]byte(nil), ck...), ck...)))
+			require.Equal(t, []ecdsa.Verdict{ecdsa.Valid, ecdsa.Invalid}, verdicts)
+		})
+	}
+}
+
+// truncated is the digest whose integer is digest's: its leftmost
+// bitlen(n) bits, as bytes.
+func truncated(digest []byte, n *big.Int) []byte {
+	if len(digest) > (n.BitLen()+7)/8 {
+		digest = digest[:(n.BitLen()+7)/8]
+	}
+	e := new(big.Int).SetBytes(digest)
+	if excess := 8*len(digest) - n.BitLen(); excess > 0 {
+		e.Rsh(e, uint(excess))
+	}
+	return e.Bytes()
+}
+
+// TestBatchErrors: bad lengths give ecmul.ErrBatchLayout, the engine's
+// errors come through, and every verdict is then NotVerified.
+func TestBatchErrors(t *testing.T) {
+	c := ecmul.P256()
+	L := c.ByteLen()
+	e := engine(t, c, ecmul.CPU)
+	ctx := context.Background()
+	key := make([]byte, 1+2*L)
+	d := [][]byte{{1}, {2}}
+	for name, tc := range map[string]struct {
+		verdicts   int
+		sigs, keys []byte
+	}{
+		"short sigs":    {2, make([]byte, 4*L-1), append(key, key...)},
+		"long sigs":     {2, make([]byte, 4*L+1), append(key, key...)},
+		"keys":          {2, make([]byte, 4*L), key},
+		"mixed keys":    {2, make([]byte, 4*L), append(key, key[:1+L]...)},
+		"verdicts":      {1, make([]byte, 4*L), append(key, key...)},
+		"more verdicts": {3, make([]byte, 4*L), append(key, key...)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			v := make([]ecdsa.Verdict, tc.verdicts)
+			for i := range v {
+				v[i] = ecdsa.Valid
+			}
+			err := ecdsa.Verify(ctx, e, v, d, tc.sigs, tc.keys)
+			require.ErrorIs(t, err, ecmul.ErrBatchLayout)
+			require.Equal(t, make([]ecdsa.Verdict, tc.verdicts), v, "every verdict NotVerified")
+		})
+	}
+	require.NoError(t, ecdsa.Verify(ctx, e, nil, nil, nil, nil), "an empty batch")
+
+	require.ErrorIs(t, ecdsa.Verify(ctx, nil, nil, nil, nil, nil), ecmul.ErrNoEngine)
+	require.ErrorIs(t, ecdsa.Verify(ctx, new(ecmul.Engine), nil, nil, nil, nil), ecmul.ErrNoEngine)
+
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	v := make([]ecdsa.Verdict, 2)
+	err := ecdsa.Verify(cancelled, e, v, d, make([]byte, 4*L), append(key, key...))
+	require.ErrorIs(t, err, context.Canceled)
+	require.Equal(t, make([]ecdsa.Verdict, 2), v)
+
+	closed := engine(t, c, ecmul.CPU)
+	require.NoError(t, closed.Close())
+	err = ecdsa.Verify(ctx, closed, v, d, make([]byte, 4*L), append(key, key...))
+	require.ErrorIs(t, err, ecmul.ErrClosed)
+
+	// a nil context is Background
+	require.NoError(t, ecdsa.Verify(nil, e, v, d, make([]byte, 4*L), append(key, key...))) //nolint:staticcheck // a nil context is documented
+	require.Equal(t, []ecdsa.Verdict{ecdsa.KeyBadEncoding, ecdsa.KeyBadEncoding}, v)
+}
+
+func TestVerdict(t *testing.T) {
+	require.NoError(t, ecdsa.Valid.Err())
+	require.Equal(t, "valid", ecdsa.Valid.String())
+	require.Equal(t, "invalid", ecdsa.Invalid.String())
+	require.ErrorIs(t, ecdsa.Invalid.Err(), ecdsa.ErrInvalidSignature)
+	for _, v := range []ecdsa.Verdict{ecdsa.KeyBadEncoding, ecdsa.KeyBadCoordinate, ecdsa.KeyNotOnCurve, ecdsa.KeyInfinity} {
+		require.ErrorIs(t, v.Err(), ecmul.ErrInvalidPoint, "%d", v)
+		require.Contains(t, v.String(), "public key")
+	}
+	require.Contains(t, ecdsa.KeyNotOnCurve.String(), "not on the curve")
+	require.Contains(t, ecdsa.KeyBadCoordinate.String(), "range")
+	require.Error(t, ecdsa.NotVerified.Err())
+	require.Error(t, ecdsa.Fault.Err())
+	require.False(t, errors.Is(ecdsa.Fault.Err(), ecmul.ErrInvalidPoint))
+	require.Contains(t, ecdsa.Verdict(200).String(), "unknown")
+}
+
+func TestParseDER(t *testing.T) {
+	c := ecmul.P256()
+	// r = 1, s = 0x80: s takes a leading zero
+	rs, err := ecdsa.ParseDER([]byte{0x30, 0x07, 0x02, 0x01, 0x01, 0x02, 0x02, 0x00, 0x80}, c)
+	require.NoError(t, err)
+	want := make([]byte, 64)
+	want[31], want[63] = 1, 0x80
+	require.Equal(t, want, rs)
+	for name, der := range map[string][]byte{
+		"empty":            nil,
+		"trailing":         {0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01, 0x00},
+		"BER length":       {0x30, 0x81, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01},
+		"padded integer":   {0x30, 0x07, 0x02, 0x02, 0x00, 0x01, 0x02, 0x01, 0x01},
+		"negative":         {0x30, 0x06, 0x02, 0x01, 0xff, 0x02, 0x01, 0x01},
+		"missing s":        {0x30, 0x03, 0x02, 0x01, 0x01},
+		"extra element":    {0x30, 0x09, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01},
+		"wrong tag":        {0x31, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01},
+		"octet string":     {0x30, 0x06, 0x04, 0x01, 0x01, 0x02, 0x01, 0x01},
+		"indefinite":       {0x30, 0x80, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01, 0x00, 0x00},
+		"too long for L":   append([]byte{0x30, 0x24, 0x02, 0x21, 0x01}, append(make([]byte, 32), 0x02, 0x01, 0x01)...),
+		"truncated length": {0x30, 0x07, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01},
+	} {
+		_, err := ecdsa.ParseDER(der, c)
+		require.ErrorIs(t, err, ecdsa.ErrInvalidSignature, name)
+	}
+	_, err = ecdsa.ParseDER([]byte{0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01}, ecmul.Curve{})
+	require.Error(t, err)
+	// r of 0 parses: Verify finds it Invalid
+	rs, err = ecdsa.ParseDER([]byte{0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x01}, c)
+	require.NoError(t, err)
+	require.Len(t, rs, 64)
+}
+
+// FuzzParseDER: ParseDER never panics, and what it accepts is 2L bytes.
+func FuzzParseDER(f *testing.F) {
+	f.Add([]byte{0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01})
+	f.Fuzz(func(t *testing.T, der []byte) {
+		rs, err := ecdsa.ParseDER(der, ecmul.P224())
+		if err == nil {
+			require.Len(t, rs, 56)
+		}
+	})
+}

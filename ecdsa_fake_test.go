@@ -1,0 +1,38 @@
+package ecmul_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/internal/ecdsatest"
+	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/kernelemu"
+	"github.com/rnsec/ecmul/internal/wycheproof"
+)
+
+// TestECDSAWycheproofFakeGPU runs Wycheproof's ECDSA vectors through
+// package ecdsa on the gpu backend, its kernel emulated by the CPU twin on
+// a fake driver: every outcome is
+// Wycheproof's. Package ecdsa's own tests run them on cpu and rns-cpu.
+func TestECDSAWycheproofFakeGPU(t *testing.T) {
+	d := fakecuda.New()
+	d.OnLaunch = kernelemu.Launch(d)
+	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
+	for _, wf := range wycheproof.ECDSAFiles {
+		t.Run(strings.TrimSuffix(wf.File, "_test.json.gz"), func(t *testing.T) {
+			f, err := wycheproof.LoadECDSA(wycheproof.Path(wf.File))
+			require.NoError(t, err)
+			e, err := ecmul.New(pub(wf.Curve), ecmul.Options{Backend: ecmul.GPU})
+			require.NoError(t, err)
+			defer e.Close()
+			require.Equal(t, ecmul.GPU, e.Backend())
+			n, err := ecdsatest.Run(context.Background(), e, f)
+			require.NoError(t, err)
+			t.Logf("%s/backend=gpu (fake driver): %v", wf.File, n)
+		})
+	}
+}
