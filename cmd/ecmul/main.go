@@ -4,6 +4,7 @@
 //	ecmul mul     multiply points by scalars, one item per line
 //	ecmul verify  check a backend on random items against the references
 //	ecmul gen     write random valid input lines for mul
+//	ecmul ecdsa-verify  verify ECDSA signatures, one item per line
 //	ecmul params  show the RNS bases and every bound, proved for a curve
 //	ecmul devices list the CUDA devices
 //	ecmul bench   measure throughput and latency against CPU peers
@@ -41,6 +42,8 @@ func commands() []command {
 			func() *flag.FlagSet { return verifyFlagSet(new(verifyFlags)) }, runVerify},
 		{"gen", "write random valid input lines for mul",
 			func() *flag.FlagSet { return genFlagSet(new(genFlags)) }, runGen},
+		{"ecdsa-verify", "verify ECDSA signatures, one item per line: valid or invalid",
+			func() *flag.FlagSet { return ecdsaVerifyFlagSet(new(ecdsaVerifyFlags)) }, runECDSAVerify},
 		{"params", "show the RNS bases and every bound, proved for a curve",
 			func() *flag.FlagSet { return paramsFlagSet(new(paramsFlags)) }, runParams},
 		{"devices", "list the CUDA devices", devicesFlagSet, runDevices},
@@ -69,9 +72,9 @@ Usage: ecmul COMMAND [flags]
 Commands:
 `)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, "  %-8s %s\n", "help", "show this help, or with a command's name that command's flags")
+	fmt.Fprintf(w, "  %-12s %s\n", "help", "show this help, or with a command's name that command's flags")
 	fmt.Fprintf(w, `
 Curves (--curve): p224, p256, secp256k1 (also P-224, secp224r1, P-256,
 secp256r1, prime256v1). Every name a flag takes (curve, backend, schedule,

@@ -112,7 +112,7 @@ func docSections(t *testing.T, path string) (code map[string][]string, text map[
 	b, err := os.ReadFile(filepath.Join(sourceDir(), "..", "..", filepath.FromSlash(path)))
 	require.NoError(t, err)
 	code, text = map[string][]string{}, map[string]string{}
-	heading := regexp.MustCompile("^## `ecmul ([a-z]+)`")
+	heading := regexp.MustCompile("^## `ecmul ([a-z-]+)`")
 	section := ""
 	inSh, pending := false, ""
 	for _, l := range strings.Split(string(b), "\n") {

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"strings"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/diag"
+	"github.com/rnsec/ecmul/ecdsa"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/stream"
+)
+
+const ecdsaVerifyHelp = `Usage: ecmul ecdsa-verify [flags] [< input] [> output]
+
+Verifies ECDSA signatures (SEC 1 v2, section 4.1.4): reads one item per
+non-empty line and writes one line per item, in input order.
+
+  in:   DIGEST_HEX R_HEX S_HEX QX_HEX QY_HEX
+          DIGEST_HEX  the message's hash, any even number of digits: its
+                      leftmost bits, as many as n has, are the integer e
+          R_HEX S_HEX the signature; r or s of 0, n or more is invalid
+          QX_HEX QY_HEX  the public key Q
+  out:  valid | invalid | error: line N: REASON
+
+A line that cannot be an item gets "error: line N: REASON", N its line in
+the input from 1, blank lines counted: a wrong field count, bad hex, a
+coordinate of Q not below p, Q not on the curve or (0, 0), a line longer
+than 4096 bytes. The other items are verified all the same. Fields are
+separated by spaces or tabs; hex is in any case, with or without 0x,
+leading zeros allowed. Blank lines are skipped and answered by nothing;
+\r\n line endings and a UTF-8 byte-order mark at the very start are
+accepted.
+
+u1·G and u2·Q of a chunk of items are computed in one batch on the backend,
+and their sum on the host, in variable time: the inputs are public.
+
+Exit status: 0 when every item is valid, 1 when any item is invalid or an
+error (their count goes to standard error) or the run could not complete,
+2 for usage errors.
+
+Example:
+
+  printf '%s\n' "$DIGEST $R $S $QX $QY" | ecmul ecdsa-verify --curve p256 --backend cpu
+
+Flags:
+`
+
+type ecdsaVerifyFlags struct {
+	mulFlags
+}
+
+func ecdsaVerifyFlagSet(f *ecdsaVerifyFlags) *flag.FlagSet {
+	fs := newFlagSet("ecdsa-verify", ecdsaVerifyHelp)
+	addEngineFlags(fs, &f.mulFlags)
+	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
+	fs.StringVar(&f.out, "out", "-", "output file (- for standard output); not the input file")
+	fs.IntVar(&f.chunk, "chunk", ecdsaChunk, "items read and verified per batch; memory grows with it, the output does not depend on it")
+	return fs
+}
+
+// ecdsaChunk is --chunk's default: 2·ecdsaChunk multiplications per batch.
+const ecdsaChunk = 1 << 15
+
+func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f ecdsaVerifyFlags
+	if code, ok := parseFlags(ecdsaVerifyFlagSet(&f), args, stderr); !ok {
+		return code
+	}
+	if f.chunk < 1 {
+		return usageError(stderr, "ecdsa-verify", "--chunk must be at least 1, not %d", f.chunk)
+	}
+	c, opts, g, err := engineConfig(&f.mulFlags)
+	if err != nil {
+		return report(stderr, "ecdsa-verify", exitUsage, err)
+	}
+	g.Chunk = 0 // the library's own: a batch is 2·--chunk multiplications
+	in := stdin
+	if f.in != "-" {
+		file, err := os.Open(f.in)
+		if err != nil {
+			return report(stderr, "ecdsa-verify", exitFail, err)
+		}
+		defer file.Close()
+		in = file
+	}
+	if overwritesInput(in, f.out) {
+		return usageError(stderr, "ecdsa-verify", "--out %s is the input: creating it would empty the input before it is read (write elsewhere, then rename)", f.out)
+	}
+	eng, err := diag.New(publicCurve(c), opts, g)
+	if err != nil {
+		return report(stderr, "ecdsa-verify", exitFail, err)
+	}
+	defer eng.Close()
+	out, closeOut, err := createOutput(f.out, stdout)
+	if err != nil {
+		return report(stderr, "ecdsa-verify", exitFail, err)
+	}
+	defer closeOut()
+	v := newVerifier(c, eng, f.chunk, out)
+	err = stream.Lines(in, v.add)
+	if err == nil {
+		err = v.flush()
+	}
+	if err == nil {
+		err = closeOut()
+	}
+	if err != nil {
+		return report(stderr, "ecdsa-verify", exitFail, err)
+	}
+	if v.notValid > 0 {
+		fmt.Fprintf(stderr, "ecmul ecdsa-verify: %d of %d item(s) not valid\n", v.notValid, v.items)
+		return exitFail
+	}
+	return exitOK
+}
+
+// verifier gathers the items of a chunk, verifies them in one call and
+// writes their answers.
+type verifier struct {
+	c               *curves.Curve
+	eng             *ecmul.Engine
+	chunk           int
+	w               *bufio.Writer
+	nums            []int   // line numbers of the chunk's lines
+	errs            []error // a line's error, nil for an item
+	idx             []int   // a line's item, -1 for none
+	digests         [][]byte
+	sigs, keys      []byte
+	items, notValid int
+}
+
+func newVerifier(c *curves.Curve, eng *ecmul.Engine, chunk int, out io.Writer) *verifier {
+	return &verifier{c: c, eng: eng, chunk: chunk, w: bufio.NewWriterSize(out, 1<<16)}
+}
+
+// add takes one line: an item, or its error.
+func (v *verifier) add(line []byte, num int, tooLong bool) error {
+	v.nums = append(v.nums, num)
+	var err error
+	if tooLong {
+		err = fmt.Errorf("longer than %d bytes", stream.MaxLine)
+	} else {
+		err = v.parse(string(line))
+	}
+	v.errs = append(v.errs, err)
+	if err != nil {
+		v.idx = append(v.idx, -1)
+	} else {
+		v.idx = append(v.idx, len(v.digests)-1)
+	}
+	if len(v.nums) >= v.chunk {
+		return v.flush()
+	}
+	return nil
+}
+
+// parse appends the item of a line to the chunk's buffers.
+func (v *verifier) parse(line string) error {
+	fields := stream.Fields(line)
+	if len(fields) != 5 {
+		return fmt.Errorf("want 5 fields (DIGEST_HEX R_HEX S_HEX QX_HEX QY_HEX), got %d", len(fields))
+	}
+	digest, err := hex.DecodeString(trim0x(fields[0]))
+	if err != nil {
+		return fmt.Errorf("digest: %w", hexError(err))
+	}
+	L := v.c.ByteLen()
+	rs := make([]byte, 2*L)
+	var r, sv big.Int
+	for i, x := range []*big.Int{&r, &sv} {
+		f := fields[1+i]
+		if _, ok := x.SetString(trim0x(f), 16); !ok || strings.ContainsAny(f[:1], "+-") {
+			return fmt.Errorf("%c: not hex: %q", "rs"[i], f)
+		}
+	}
+	if r.BitLen() <= 8*L && sv.BitLen() <= 8*L {
+		r.FillBytes(rs[:L])
+		sv.FillBytes(rs[L:])
+	} // else r or s is n or more: left 0, which Verify finds invalid too
+	qx, err := v.c.ParseHexCoordinate(fields[3])
+	if err != nil {
+		return fmt.Errorf("qx: %w", err)
+	}
+	qy, err := v.c.ParseHexCoordinate(fields[4])
+	if err != nil {
+		return fmt.Errorf("qy: %w", err)
+	}
+	v.digests = append(v.digests, digest)
+	v.sigs = append(v.sigs, rs...)
+	v.keys = append(v.keys, 4)
+	v.keys = append(v.keys, qx.FillBytes(make([]byte, L))...)
+	v.keys = append(v.keys, qy.FillBytes(make([]byte, L))...)
+	return nil
+}
+
+// trim0x cuts a 0x or 0X prefix.
+func trim0x(s string) string {
+	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		return s[2:]
+	}
+	return s
+}
+
+// hexError says what is wrong with a hex field in the command's words.
+func hexError(err error) error {
+	var inv hex.InvalidByteError
+	switch {
+	case errors.As(err, &inv):
+		return fmt.Errorf("not hex: invalid character %q", rune(inv))
+	case errors.Is(err, hex.ErrLength):
+		return errors.New("an odd number of hex digits")
+	}
+	return err
+}
+
+// flush verifies the chunk's items and writes every line's answer.
+func (v *verifier) flush() error {
+	if len(v.nums) == 0 {
+		return nil
+	}
+	verdicts := make([]ecdsa.Verdict, len(v.digests))
+	if err := ecdsa.Verify(context.Background(), v.eng, verdicts, v.digests, v.sigs, v.keys); err != nil {
+		return err
+	}
+	for i, num := range v.nums {
+		err := v.errs[i]
+		if err == nil {
+			switch vd := verdicts[v.idx[i]]; vd {
+			case ecdsa.Valid:
+				v.w.WriteString("valid\n")
+			case ecdsa.Invalid:
+				v.w.WriteString("invalid\n")
+			default:
+				err = vd.Err()
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(v.w, "error: line %d: %s\n", num, message(err))
+		}
+		if err != nil || verdicts[v.idx[i]] != ecdsa.Valid {
+			v.notValid++
+		}
+	}
+	v.items += len(v.nums)
+	v.nums, v.errs, v.idx, v.digests, v.sigs, v.keys = v.nums[:0], v.errs[:0], v.idx[:0], v.digests[:0], v.sigs[:0], v.keys[:0]
+	return v.w.Flush()
+}

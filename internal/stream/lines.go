@@ -1,0 +1,35 @@
+package stream
+
+import (
+	"bufio"
+	"errors"
+	"io"
+)
+
+// Lines calls each with every non-empty line of in, blanks around it
+// trimmed, and its number from 1, blank lines counted, as Mul reads the
+// line formats: \n or \r\n endings, a UTF-8 byte-order mark at the very
+// start skipped, a line longer than MaxLine passed with tooLong set and no
+// text. line is valid only during the call. Lines stops at the first error
+// of each, which it returns, or of reading (io.EOF is the end, not an
+// error).
+func Lines(in io.Reader, each func(line []byte, num int, tooLong bool) error) error {
+	lr := &lineReader{r: bufio.NewReaderSize(in, max(MaxLine+2, 1<<16))} // room for "\r\n"
+	for {
+		line, num, tooLong, ok := lr.next()
+		if !ok {
+			break
+		}
+		if err := each(line, num, tooLong); err != nil {
+			return err
+		}
+	}
+	if errors.Is(lr.err, io.EOF) {
+		return nil
+	}
+	return lr.err
+}
+
+// Fields splits a line on runs of spaces and tabs, the only separators the
+// line formats allow.
+func Fields(line string) []string { return fieldsOf(line) }
