@@ -89,10 +89,18 @@ type bytesBatch struct {
 	// validPoints says the points were validated already (the *big.Int
 	// path's Engine.validate), so preparing them skips the curve equation.
 	validPoints bool
+	// onePoint says points holds a single point, every item's
+	// (ScalarBaseMultBytes: the generator).
+	onePoint bool
 }
 
 func (b *bytesBatch) scalar(i int) []byte { return b.scalars[i*b.size : (i+1)*b.size] }
-func (b *bytesBatch) point(i int) []byte  { return b.points[i*b.pointSize : (i+1)*b.pointSize] }
+func (b *bytesBatch) point(i int) []byte {
+	if b.onePoint {
+		return b.points[:b.pointSize]
+	}
+	return b.points[i*b.pointSize : (i+1)*b.pointSize]
+}
 func (b *bytesBatch) result(i int) []byte {
 	return b.out[i*b.outPointBytes : (i+1)*b.outPointBytes]
 }
@@ -129,12 +137,12 @@ func (b *bytesBatch) put(i int, s Status, xy []byte) {
 
 // newBytesBatch checks the buffers' lengths against one another.
 func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points []byte) (*bytesBatch, error) {
-	L := c.ByteLen()
-	if len(scalars)%L != 0 {
-		return nil, fmt.Errorf("%w: %d bytes of scalars are not a whole number of %d-byte scalars", ErrBatchLayout, len(scalars), L)
+	b, err := newScalarBatch(c, scalars)
+	if err != nil {
+		return nil, err
 	}
-	n := len(scalars) / L
-	b := &bytesBatch{count: n, size: L, scalars: scalars, points: points, out: out, status: status}
+	n, L := b.count, b.size
+	b.points = points
 	switch len(points) {
 	case n * (1 + 2*L):
 		b.pointSize = 1 + 2*L
@@ -144,6 +152,40 @@ func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points
 		return nil, fmt.Errorf("%w: %d scalars need %d bytes of uncompressed or %d of compressed points, not %d",
 			ErrBatchLayout, n, n*(1+2*L), n*(1+L), len(points))
 	}
+	if err := b.setResults(out, status); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// newBaseBatch is newBytesBatch with one point for every item: g, the
+// curve's generator as an uncompressed SEC1 point, valid by construction.
+func newBaseBatch(c *curves.Curve, out []byte, status []Status, scalars, g []byte) (*bytesBatch, error) {
+	b, err := newScalarBatch(c, scalars)
+	if err != nil {
+		return nil, err
+	}
+	b.points, b.pointSize, b.onePoint, b.validPoints = g, len(g), true, true
+	if err := b.setResults(out, status); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// newScalarBatch checks that scalars is a whole number of scalars, and
+// returns a batch of that many items.
+func newScalarBatch(c *curves.Curve, scalars []byte) (*bytesBatch, error) {
+	L := c.ByteLen()
+	if len(scalars)%L != 0 {
+		return nil, fmt.Errorf("%w: %d bytes of scalars are not a whole number of %d-byte scalars", ErrBatchLayout, len(scalars), L)
+	}
+	return &bytesBatch{count: len(scalars) / L, size: L, scalars: scalars}, nil
+}
+
+// setResults checks out's and status's lengths against the batch's count,
+// and takes them: out's length picks the results' format.
+func (b *bytesBatch) setResults(out []byte, status []Status) error {
+	n, L := b.count, b.size
 	switch len(out) {
 	case n * (1 + 2*L):
 		b.outPointBytes = 1 + 2*L
@@ -152,13 +194,14 @@ func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points
 	case n * L:
 		b.outPointBytes = L
 	default:
-		return nil, fmt.Errorf("%w: %d results take %d bytes of out (uncompressed), %d (compressed) or %d (x alone), not %d",
+		return fmt.Errorf("%w: %d results take %d bytes of out (uncompressed), %d (compressed) or %d (x alone), not %d",
 			ErrBatchLayout, n, n*(1+2*L), n*(1+L), n*L, len(out))
 	}
 	if len(status) != n {
-		return nil, fmt.Errorf("%w: %d results take %d statuses, not %d", ErrBatchLayout, n, n, len(status))
+		return fmt.Errorf("%w: %d results take %d statuses, not %d", ErrBatchLayout, n, n, len(status))
 	}
-	return b, nil
+	b.out, b.status = out, status
+	return nil
 }
 
 // ScalarMultBytes multiplies count points by count scalars, bytes in and
@@ -197,11 +240,41 @@ func (e *Engine) ScalarMultBytes(ctx context.Context, out []byte, status []Statu
 // ScalarMultBytesProgress is ScalarMultBytes with progress reports, as
 // ScalarMultProgress makes them.
 func (e *Engine) ScalarMultBytesProgress(ctx context.Context, out []byte, status []Status, scalars, points []byte, progress func(done, total int)) error {
+	return e.bytesCall(ctx, status, progress, func() (*bytesBatch, error) {
+		return newBytesBatch(e.curve, out, status, scalars, points)
+	})
+}
+
+// ScalarBaseMultBytes computes k·G for count scalars, G the curve's
+// generator, bytes in and bytes out: it is ScalarMultBytes with G as every
+// item's point, and takes scalars, out and status as ScalarMultBytes does
+// (L-byte big-endian scalars of any value, reduced mod n; out's length
+// picks uncompressed SEC1 points, compressed ones or x alone; one Status
+// per item, StatusInfinity for k ≡ 0 mod n). Its errors, and the status of
+// the items of a call that fails as a whole, are ScalarMultBytes's, and so
+// is its constant time: today it runs the variable-base ladder with G, on
+// every backend, with no table of G's multiples.
+func (e *Engine) ScalarBaseMultBytes(ctx context.Context, out []byte, status []Status, scalars []byte) error {
+	return e.ScalarBaseMultBytesProgress(ctx, out, status, scalars, nil)
+}
+
+// ScalarBaseMultBytesProgress is ScalarBaseMultBytes with progress
+// reports, as ScalarMultProgress makes them.
+func (e *Engine) ScalarBaseMultBytesProgress(ctx context.Context, out []byte, status []Status, scalars []byte, progress func(done, total int)) error {
+	return e.bytesCall(ctx, status, progress, func() (*bytesBatch, error) {
+		return newBaseBatch(e.curve, out, status, scalars, e.base)
+	})
+}
+
+// bytesCall runs the bytes batch that batch checks and returns, on the
+// runner's own bytes path or through the *big.Int path. Every element of
+// status is StatusNotComputed until its item gets an outcome.
+func (e *Engine) bytesCall(ctx context.Context, status []Status, progress func(done, total int), batch func() (*bytesBatch, error)) error {
 	clear(status) // StatusNotComputed until an item gets its outcome
 	if err := e.usable(); err != nil {
 		return err
 	}
-	b, err := newBytesBatch(e.curve, out, status, scalars, points)
+	b, err := batch()
 	if err != nil {
 		return err
 	}
@@ -227,13 +300,19 @@ type bytesRunner interface {
 // bytesThroughBig runs a bytes batch through the *big.Int path: the CPU
 // backends' way. The points are decoded, and so validated, once, on all
 // workers, with a look at the context every validateBlock items, as
-// ScalarMult validates.
+// ScalarMult validates; a batch of one point for every item decodes it
+// once.
 func (e *Engine) bytesThroughBig(ctx context.Context, b *bytesBatch, done func(int)) error {
 	res := make([]Result, b.count)
 	pts := make([]Point, b.count)
 	valid := make([]bool, b.count)
+	decode := e.curve.DecodeSEC1
+	if b.onePoint {
+		p, err := decode(b.point(0))
+		decode = func([]byte) (*curves.Point, error) { return p, err }
+	}
 	err := e.forItems(ctx, b.count, func(i int) {
-		p, err := e.curve.DecodeSEC1(b.point(i))
+		p, err := decode(b.point(i))
 		if err != nil {
 			b.put(i, statusOf(err), nil)
 			return

@@ -18,8 +18,10 @@
 // uncompressed or compressed SEC1 points or as x alone (ECDH's shared
 // secret), into the caller's buffers, with no allocation per item and, on
 // the gpu backend, without taking a scalar or a result through math/big or
-// a branch on them. On a host with several GPUs the gpu backend shares each
-// batch among them.
+// a branch on them. ScalarBaseMultBytes is ScalarMultBytes with the
+// curve's generator G as every item's point (k·G: key generation,
+// signing). On a host with several GPUs the gpu backend shares each batch
+// among them.
 //
 // Every point is validated before any arithmetic; an invalid item gets its
 // own error (matching ErrInvalidPoint or ErrInvalidScalar) and the other
@@ -93,6 +95,7 @@ type Engine struct {
 	gpu     tuning.GPU
 	setup   *ladder.Setup // nil for the cpu backend
 	run     runner
+	base    []byte // G as an uncompressed SEC1 point: every item's point in ScalarBaseMultBytes
 	closed  atomic.Bool
 	// closing ends when Close is called; every batch's context is cut
 	// with it, so that a running batch stops within a chunk.
@@ -178,7 +181,7 @@ func newEngine(curve Curve, opts Options, g tuning.GPU) (*Engine, error) {
 	if opts.ChannelBits != rns.ChannelBits && opts.Extension != Shenoy {
 		return nil, fmt.Errorf("ecmul: %d-bit channels take Shenoy's base extension, not %v", opts.ChannelBits, opts.Extension)
 	}
-	e := &Engine{curve: c, opts: opts, gpu: g}
+	e := &Engine{curve: c, opts: opts, gpu: g, base: c.EncodeSEC1(c.Generator(), false)}
 	e.closing, e.closeAll = context.WithCancelCause(context.Background())
 	switch opts.Backend {
 	case CPU:

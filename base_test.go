@@ -1,0 +1,196 @@
+package ecmul_test
+
+import (
+	"bytes"
+	"context"
+	"math/big"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/diag"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/race"
+)
+
+// baseItems are the scalars of a ScalarBaseMultBytes batch and, per item,
+// the reference's k·G: x‖y, or nil for the point at infinity.
+type baseItems struct {
+	scalars []byte
+	wantXY  [][]byte
+}
+
+// newBaseItems builds count scalars on c, the edge scalars 0, 1, n−1, n,
+// n+1 and 2^(8L)−1 first, then random ones below 2^(8L), with the
+// reference's k·G for each.
+func newBaseItems(t *testing.T, c *curves.Curve, count int, seed uint64) baseItems {
+	t.Helper()
+	rng := newRNG(seed)
+	L := c.ByteLen()
+	top := new(big.Int).Lsh(big.NewInt(1), uint(8*L))
+	one := big.NewInt(1)
+	ks := []*big.Int{big.NewInt(0), one, new(big.Int).Sub(c.N(), one), c.N(), new(big.Int).Add(c.N(), one), new(big.Int).Sub(top, one)}
+	for len(ks) < count {
+		ks = append(ks, randBelow(rng, top))
+	}
+	var b baseItems
+	g := ep(c.Generator())
+	for _, k := range ks {
+		b.scalars = append(b.scalars, k.FillBytes(make([]byte, L))...)
+		var xy []byte
+		if w := want(t, c, g, k, false); w != nil {
+			xy = append(w.X.FillBytes(make([]byte, L)), w.Y.FillBytes(make([]byte, L))...)
+		}
+		b.wantXY = append(b.wantXY, xy)
+	}
+	return b
+}
+
+// outFormats are the three formats out's length picks, each with the
+// encoding of a point x‖y in it.
+func outFormats(L int) []struct {
+	name string
+	size int
+	enc  func(x, y []byte) []byte
+} {
+	return []struct {
+		name string
+		size int
+		enc  func(x, y []byte) []byte
+	}{
+		{"uncompressed", 1 + 2*L, func(x, y []byte) []byte { return append(append([]byte{4}, x...), y...) }},
+		{"compressed", 1 + L, func(x, y []byte) []byte { return append([]byte{2 | y[len(y)-1]&1}, x...) }},
+		{"x-only", L, func(x, _ []byte) []byte { return x }},
+	}
+}
+
+// requireBase runs b through e.ScalarBaseMultBytes in every output format
+// and checks each item against the reference: StatusPoint and k·G in the
+// format, or StatusInfinity and zero bytes; and the same bytes as
+// ScalarMultBytes with G as every item's point.
+func requireBase(t *testing.T, e *ecmul.Engine, c *curves.Curve, b baseItems) {
+	t.Helper()
+	L := c.ByteLen()
+	n := len(b.wantXY)
+	g := c.EncodeSEC1(cp(c.Generator()), false)
+	for _, f := range outFormats(L) {
+		out := bytes.Repeat([]byte{0xee}, n*f.size)
+		status := slices.Repeat([]ecmul.Status{ecmul.StatusResultCheck}, n)
+		require.NoError(t, e.ScalarBaseMultBytes(context.Background(), out, status, b.scalars), f.name)
+		for i, xy := range b.wantXY {
+			r := out[i*f.size : (i+1)*f.size]
+			if xy == nil {
+				require.Equal(t, ecmul.StatusInfinity, status[i], "%s item %d", f.name, i)
+				require.Equal(t, make([]byte, f.size), r, "%s item %d: zero bytes without a point", f.name, i)
+				continue
+			}
+			require.Equal(t, ecmul.StatusPoint, status[i], "%s item %d", f.name, i)
+			require.Equal(t, f.enc(xy[:L], xy[L:]), r, "%s item %d", f.name, i)
+		}
+		viaMul, mulStatus := make([]byte, len(out)), make([]ecmul.Status, n)
+		require.NoError(t, e.ScalarMultBytes(context.Background(), viaMul, mulStatus, b.scalars, bytes.Repeat(g, n)))
+		require.Equal(t, mulStatus, status, "%s: the statuses of ScalarMultBytes with G", f.name)
+		require.Equal(t, viaMul, out, "%s: the results of ScalarMultBytes with G", f.name)
+	}
+}
+
+// TestScalarBaseMultBytes: on every backend and curve, k·G for the edge
+// scalars (0, 1, n−1, n, n+1, 2^(8L)−1) and random ones is the reference's,
+// in each of out's formats, and what ScalarMultBytes gives with G.
+func TestScalarBaseMultBytes(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, bc backendCase, e *ecmul.Engine) {
+		c := impl(e.Curve())
+		requireBase(t, e, c, newBaseItems(t, c, itemCount(bc, 40, 10), 41))
+	})
+}
+
+// TestScalarBaseMultBytesGPUFake runs ScalarBaseMultBytes on the gpu
+// backend over a fake driver of two devices, the kernel emulated by the CPU
+// twin: every item right, across several chunks on both devices, with
+// progress reaching the total.
+func TestScalarBaseMultBytesGPUFake(t *testing.T) {
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			devicesDriver(t, c, 2)
+			e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 5})
+			b := newBaseItems(t, c, 13, 42)
+			requireBase(t, e, c, b)
+			n := len(b.wantXY)
+			last := 0
+			err := e.ScalarBaseMultBytesProgress(context.Background(), make([]byte, n*c.ByteLen()), make([]ecmul.Status, n), b.scalars,
+				func(done, total int) {
+					require.Equal(t, n, total)
+					require.Greater(t, done, last)
+					last = done
+				})
+			require.NoError(t, err)
+			require.Equal(t, n, last, "progress reaches the total")
+		})
+	}
+}
+
+// TestScalarBaseMultBytesLayout: scalars that are not whole, an out or a
+// status of another length, are ErrBatchLayout with every status
+// StatusNotComputed; an empty batch is no error; a closed Engine is
+// ErrClosed, a zero one ErrNoEngine.
+func TestScalarBaseMultBytesLayout(t *testing.T) {
+	c := curves.P256()
+	e, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU})
+	require.NoError(t, err)
+	L := c.ByteLen()
+	k := make([]byte, L)
+	k[L-1] = 2
+	ok := func() (out []byte, st []ecmul.Status, sc []byte) {
+		return make([]byte, 2*(1+2*L)), []ecmul.Status{ecmul.StatusPoint, ecmul.StatusPoint}, append(k, k...)
+	}
+	for name, f := range map[string]func(out *[]byte, st *[]ecmul.Status, sc *[]byte){
+		"scalars not whole": func(_ *[]byte, _ *[]ecmul.Status, sc *[]byte) { *sc = (*sc)[:len(*sc)-1] },
+		"out short":         func(out *[]byte, _ *[]ecmul.Status, _ *[]byte) { *out = (*out)[:len(*out)-1] },
+		"out long":          func(out *[]byte, _ *[]ecmul.Status, _ *[]byte) { *out = append(*out, 0) },
+		"status short":      func(_ *[]byte, st *[]ecmul.Status, _ *[]byte) { *st = (*st)[:1] },
+		"status long":       func(_ *[]byte, st *[]ecmul.Status, _ *[]byte) { *st = append(*st, ecmul.StatusPoint) },
+	} {
+		out, st, sc := ok()
+		f(&out, &st, &sc)
+		require.ErrorIs(t, e.ScalarBaseMultBytes(context.Background(), out, st, sc), ecmul.ErrBatchLayout, name)
+		require.Equal(t, make([]ecmul.Status, len(st)), st, name)
+	}
+	require.NoError(t, e.ScalarBaseMultBytes(context.Background(), nil, nil, nil), "an empty batch")
+	out, st, sc := ok()
+	require.NoError(t, e.ScalarBaseMultBytes(nil, out, st, sc), "a nil context is Background")
+	require.Equal(t, []ecmul.Status{ecmul.StatusPoint, ecmul.StatusPoint}, st)
+	require.NoError(t, e.Close())
+	out, st, sc = ok()
+	require.ErrorIs(t, e.ScalarBaseMultBytes(context.Background(), out, st, sc), ecmul.ErrClosed)
+	require.Equal(t, make([]ecmul.Status, 2), st)
+	var zero ecmul.Engine
+	require.ErrorIs(t, zero.ScalarBaseMultBytes(context.Background(), out, st, sc), ecmul.ErrNoEngine)
+	var none *ecmul.Engine
+	require.ErrorIs(t, none.ScalarBaseMultBytes(context.Background(), out, st, sc), ecmul.ErrNoEngine)
+}
+
+// TestScalarBaseMultBytesAllocations: on the gpu backend (the fake
+// driver's kernel left undone: only the host's work is counted),
+// ScalarBaseMultBytes allocates per chunk, not per item, as
+// ScalarMultBytes does.
+func TestScalarBaseMultBytesAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts over large batches")
+	}
+	if race.Enabled {
+		t.Skip("a chunk's items are pooled, and sync.Pool drops items under the race detector")
+	}
+	c := curves.P256()
+	d := devicesDriver(t, c, 1)
+	d.OnLaunch = nil
+	allocs := func(n int) float64 {
+		e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, Workers: 2}, diag.GPU{Chunk: n})
+		sc := bytes.Repeat([]byte{7}, n*c.ByteLen())
+		out, st := make([]byte, n*(1+c.ByteLen())), make([]ecmul.Status, n)
+		return testing.AllocsPerRun(5, func() { _ = e.ScalarBaseMultBytes(context.Background(), out, st, sc) })
+	}
+	small, large := allocs(800), allocs(3000)
+	require.InDelta(t, small, large, 8, "allocations do not grow with the batch: %v for 800 items, %v for 3000", small, large)
+}
