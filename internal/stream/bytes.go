@@ -15,10 +15,11 @@ import (
 
 // The hex and raw formats go through Engine.ScalarMultBytes: each chunk's
 // valid items are laid out as fixed-width scalars and uncompressed SEC1
-// points, with no allocation per item.
+// points, with no allocation per item. Every format of base goes through
+// Engine.ScalarBaseMultBytes, with the scalars alone.
 
 // usesBytes reports whether a format's chunks go through the bytes API.
-func (cd *codec) usesBytes() bool { return cd.format == Raw || cd.format == Hex }
+func (cd *codec) usesBytes() bool { return cd.base || cd.format == Raw || cd.format == Hex }
 
 // flatItems are a chunk's valid items as Engine.ScalarMultBytes takes them,
 // and its results.
@@ -31,14 +32,21 @@ type flatItems struct {
 // keeps the valid ones, in order.
 func (ch *mulChunk) parseBytes(cd *codec) {
 	n, L := ch.lines, cd.c.ByteLen()
+	P := 1 + 2*L // of a point; none for base
+	if cd.base {
+		P = 0
+	}
 	ch.flat.scalars = resize(ch.flat.scalars, n*L)
-	ch.flat.points = resize(ch.flat.points, n*(1+2*L))
+	ch.flat.points = resize(ch.flat.points, n*P)
 	par.DoAllCores(n, func(_, a, z int) {
 		for i := a; i < z; i++ {
-			sc, pt := ch.flat.scalars[i*L:(i+1)*L], ch.flat.points[i*(1+2*L):(i+1)*(1+2*L)]
-			if sp := ch.spans[i]; sp[0] < 0 {
+			sc, pt := ch.flat.scalars[i*L:(i+1)*L], ch.flat.points[i*P:(i+1)*P]
+			switch sp := ch.spans[i]; {
+			case sp[0] < 0:
 				ch.errs[i] = fmt.Errorf("longer than %d bytes", MaxLine)
-			} else {
+			case cd.base:
+				ch.errs[i] = cd.parseBaseInto(sc, ch.text[sp[0]:sp[1]])
+			default:
 				ch.errs[i] = cd.parseInto(sc, pt, ch.text[sp[0]:sp[1]])
 			}
 		}
@@ -51,11 +59,43 @@ func (ch *mulChunk) parseBytes(cd *codec) {
 		ch.valid = append(ch.valid, i)
 		if k < i {
 			copy(ch.flat.scalars[k*L:], ch.flat.scalars[i*L:(i+1)*L])
-			copy(ch.flat.points[k*(1+2*L):], ch.flat.points[i*(1+2*L):(i+1)*(1+2*L)])
+			copy(ch.flat.points[k*P:], ch.flat.points[i*P:(i+1)*P])
 		}
 		k++
 	}
-	ch.flat.scalars, ch.flat.points = ch.flat.scalars[:k*L], ch.flat.points[:k*(1+2*L)]
+	ch.flat.scalars, ch.flat.points = ch.flat.scalars[:k*L], ch.flat.points[:k*P]
+}
+
+// parseBaseInto reads one item of base, the scalar alone, into L bytes: a
+// raw record of L bytes, a line of one hex field (hex and sec1), or
+// {"scalar":"HEX"} (jsonl). The hex is decoded, and reduced mod n, as
+// parseInto decodes a hex line's scalar.
+func (cd *codec) parseBaseInto(scalar, text []byte) error {
+	switch cd.format {
+	case Raw:
+		if len(text) != cd.recordSize() {
+			return fmt.Errorf("a partial record of %d bytes at the end of the input (want %d)", len(text), cd.recordSize())
+		}
+		copy(scalar, text)
+		return nil
+	case JSONL:
+		vals, err := jsonStrings(string(text), jsonItemKeys[:1])
+		if err != nil {
+			return err
+		}
+		text = []byte(vals[0])
+	default:
+		if bytes.ContainsAny(text, " \t") {
+			return fmt.Errorf("want 1 field (SCALAR_HEX), got %d", len(fieldsOf(string(text))))
+		}
+	}
+	if cd.decodeScalar(scalar, text) {
+		return nil
+	}
+	if _, err := ParseScalarHex(string(text)); err != nil {
+		return err
+	}
+	return fmt.Errorf("a scalar the hex parser reads but the bytes path does not: %q", text)
 }
 
 func resize(b []byte, n int) []byte {
@@ -198,14 +238,18 @@ func threeFields(line []byte) (f [3][]byte, ok bool) {
 	return f, n == 3
 }
 
-// computeBytes runs a chunk's n valid items through the bytes API.
-func computeBytes(ctx context.Context, eng *ecmul.Engine, r *flatItems, n int, progress func(done, total int)) error {
+// computeBytes runs a chunk's n valid items through the bytes API: k·G for
+// base.
+func computeBytes(ctx context.Context, eng *ecmul.Engine, r *flatItems, n int, base bool, progress func(done, total int)) error {
 	size := 1 + 2*eng.Curve().ByteLen()
 	r.out = resize(r.out, n*size)
 	if cap(r.status) < n {
 		r.status = make([]ecmul.Status, n)
 	}
 	r.status = r.status[:n]
+	if base {
+		return eng.ScalarBaseMultBytesProgress(ctx, r.out, r.status, r.scalars, progress)
+	}
 	return eng.ScalarMultBytesProgress(ctx, r.out, r.status, r.scalars, r.points, progress)
 }
 
@@ -231,7 +275,7 @@ func formatBytesChunk(cd *codec, ch *mulChunk) {
 			if ch.errs[i] != nil {
 				failed[p]++
 				if cd.format == Raw {
-					msgs = append(append(append(msgs, "ecmul mul: "...), OneLine(ch.errs[i].Error())...), '\n')
+					msgs = append(append(append(append(msgs, cd.command()...), ": "...), OneLine(ch.errs[i].Error())...), '\n')
 				}
 				buf = cd.appendBytesResult(buf, ecmul.StatusNotComputed, nil, ch.errs[i])
 				continue
@@ -263,7 +307,7 @@ func resizeBufs(b [][]byte, n int) [][]byte {
 // other formats.
 func (cd *codec) reason(ch *mulChunk, i int, st ecmul.Status) error {
 	sp := ch.spans[i]
-	if st == ecmul.StatusResultCheck || st == ecmul.StatusNotComputed || sp[0] < 0 {
+	if cd.base || st == ecmul.StatusResultCheck || st == ecmul.StatusNotComputed || sp[0] < 0 {
 		return st.Err()
 	}
 	text := ch.text[sp[0]:sp[1]]
@@ -285,7 +329,8 @@ func (cd *codec) reason(ch *mulChunk, i int, st ecmul.Status) error {
 }
 
 // appendBytesResult appends one item's output: a raw record (status ‖ x ‖
-// y, or status ‖ x) or a hex line, from xy (x ‖ y) when st is StatusPoint.
+// y, or status ‖ x) or a line of its format, from xy (x ‖ y) when st is
+// StatusPoint: every format's results are written here.
 func (cd *codec) appendBytesResult(dst []byte, st ecmul.Status, xy []byte, err error) []byte {
 	L := cd.c.ByteLen()
 	if cd.format == Raw {
@@ -307,16 +352,34 @@ func (cd *codec) appendBytesResult(dst []byte, st ecmul.Status, xy []byte, err e
 		}
 		return dst
 	}
+	isJSON := cd.format == JSONL
 	switch {
 	case err != nil:
-		dst = append(append(dst, "error: "...), OneLine(err.Error())...)
-	case st == ecmul.StatusPoint:
-		dst = hexcode.Append(dst, xy[:L])
-		if !cd.xOnly {
-			dst = hexcode.Append(append(dst, ' '), xy[L:])
+		msg := OneLine(err.Error())
+		if isJSON {
+			b, _ := jsonMarshal(map[string]string{"error": msg})
+			dst = append(dst, b...)
+		} else {
+			dst = append(append(dst, "error: "...), msg...)
 		}
+	case st != ecmul.StatusPoint:
+		if isJSON {
+			dst = append(dst, `{"infinity":true}`...)
+		} else {
+			dst = append(dst, "infinity"...)
+		}
+	case isJSON:
+		dst = hexcode.Append(append(dst, `{"x":"`...), xy[:L])
+		if !cd.xOnly {
+			dst = hexcode.Append(append(dst, `","y":"`...), xy[L:])
+		}
+		dst = append(dst, `"}`...)
+	case cd.xOnly:
+		dst = hexcode.Append(dst, xy[:L])
+	case cd.format == SEC1:
+		dst = hexcode.Append(hexcode.Append(append(dst, "04"...), xy[:L]), xy[L:])
 	default:
-		dst = append(dst, "infinity"...)
+		dst = hexcode.Append(append(hexcode.Append(dst, xy[:L]), ' '), xy[L:])
 	}
 	return append(dst, '\n')
 }

@@ -70,6 +70,18 @@ type codec struct {
 	c      *curves.Curve
 	format Format
 	xOnly  bool
+	// base says every item's point is the curve's generator and the input
+	// holds the scalar alone (ecmul base).
+	base bool
+}
+
+// command is the name of the command whose stream cd reads, which prefixes
+// the raw format's error messages.
+func (cd *codec) command() string {
+	if cd.base {
+		return "ecmul base"
+	}
+	return "ecmul mul"
 }
 
 // parse reads one input line (not blank, blanks around it trimmed), or one
@@ -94,8 +106,14 @@ func (cd *codec) unit() string {
 	return "line"
 }
 
-// recordSize is the length of a raw input record.
-func (cd *codec) recordSize() int { return 3 * cd.c.ByteLen() }
+// recordSize is the length of a raw input record: scalar ‖ x ‖ y, or the
+// scalar alone for base.
+func (cd *codec) recordSize() int {
+	if cd.base {
+		return cd.c.ByteLen()
+	}
+	return 3 * cd.c.ByteLen()
+}
 
 // parseRaw reads a raw record: scalar ‖ x ‖ y, the coordinates checked
 // against p when the engine validates the point.
@@ -164,59 +182,76 @@ func (cd *codec) parseSEC1(line string) (*ecmul.Point, *big.Int, error) {
 // parseJSONL reads {"scalar":"HEX","x":"HEX","y":"HEX"}: exactly these
 // keys, compared exactly, each once, each a string, nothing after the object.
 func (cd *codec) parseJSONL(line string) (*ecmul.Point, *big.Int, error) {
-	dec := json.NewDecoder(strings.NewReader(line))
-	tok, err := dec.Token()
-	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
-		return nil, nil, errors.New(`not a JSON object (want {"scalar":"HEX","x":"HEX","y":"HEX"})`)
-	}
-	var vals [3]string
-	var seen [3]bool
-	keys := [3]string{"scalar", "x", "y"}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, nil, fmt.Errorf("invalid JSON: %v", err)
-		}
-		key, _ := tok.(string)
-		i := 0
-		for i < len(keys) && keys[i] != key {
-			i++
-		}
-		if i == len(keys) {
-			if len(key) > 32 {
-				key = key[:32] + "..."
-			}
-			return nil, nil, fmt.Errorf("unknown key %q (want scalar, x and y)", key)
-		}
-		if seen[i] {
-			return nil, nil, fmt.Errorf("key %q appears twice", key)
-		}
-		tok, err = dec.Token()
-		if err != nil {
-			return nil, nil, fmt.Errorf("invalid JSON: %v", err)
-		}
-		s, ok := tok.(string)
-		if !ok {
-			return nil, nil, fmt.Errorf("the value of %q is not a string of hex", key)
-		}
-		vals[i], seen[i] = s, true
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, nil, fmt.Errorf("invalid JSON: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, errors.New("data after the JSON object")
-	}
-	for i, ok := range seen {
-		if !ok {
-			return nil, nil, fmt.Errorf("key %q is missing", keys[i])
-		}
+	vals, err := jsonStrings(line, jsonItemKeys[:])
+	if err != nil {
+		return nil, nil, err
 	}
 	return cd.parseXY(vals[0], vals[1], vals[2])
 }
 
-// appendHex appends v as lowercase hex, zero-padded to the field size.
-func (cd *codec) appendHex(dst []byte, v *big.Int) []byte { return AppendCoordinate(dst, cd.c, v) }
+// jsonItemKeys are the keys of a jsonl item of mul; one of base has the
+// first alone.
+var jsonItemKeys = [3]string{"scalar", "x", "y"}
+
+// jsonStrings reads a JSON object of exactly the keys given, compared
+// exactly, each once, each a string, nothing after the object, and returns
+// their values in the order of keys.
+func jsonStrings(line string, keys []string) ([]string, error) {
+	want := `{"` + strings.Join(keys, `":"HEX","`) + `":"HEX"}`
+	dec := json.NewDecoder(strings.NewReader(line))
+	tok, err := dec.Token()
+	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
+		return nil, fmt.Errorf("not a JSON object (want %s)", want)
+	}
+	vals := make([]string, len(keys))
+	seen := make([]bool, len(keys))
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON: %v", err)
+		}
+		key, _ := tok.(string)
+		i := slices.Index(keys, key)
+		if i < 0 {
+			if len(key) > 32 {
+				key = key[:32] + "..."
+			}
+			return nil, fmt.Errorf("unknown key %q (want %s)", key, keyList(keys))
+		}
+		if seen[i] {
+			return nil, fmt.Errorf("key %q appears twice", key)
+		}
+		tok, err = dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON: %v", err)
+		}
+		s, ok := tok.(string)
+		if !ok {
+			return nil, fmt.Errorf("the value of %q is not a string of hex", key)
+		}
+		vals[i], seen[i] = s, true
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON object")
+	}
+	for i, ok := range seen {
+		if !ok {
+			return nil, fmt.Errorf("key %q is missing", keys[i])
+		}
+	}
+	return vals, nil
+}
+
+// keyList names keys as prose: "scalar", "scalar and x", "scalar, x and y".
+func keyList(keys []string) string {
+	if len(keys) == 1 {
+		return keys[0]
+	}
+	return strings.Join(keys[:len(keys)-1], ", ") + " and " + keys[len(keys)-1]
+}
 
 // AppendCoordinate appends 0 <= v < 2^(8·ByteLen) as lowercase hex,
 // zero-padded to c's field size: how every format writes a coordinate.
@@ -226,38 +261,18 @@ func AppendCoordinate(dst []byte, c *curves.Curve, v *big.Int) []byte {
 }
 
 // appendResult appends the output line of one item of the SEC1 or JSON
-// lines format (hex and raw go through the bytes API): its result, or err.
+// lines format (hex and raw go through the bytes API): its result, or err,
+// as appendBytesResult writes them.
 func (cd *codec) appendResult(dst []byte, r *ecmul.Result, err error) []byte {
-	isJSON := cd.format == JSONL
-	switch {
-	case err != nil:
-		msg := OneLine(err.Error())
-		if isJSON {
-			b, _ := jsonMarshal(map[string]string{"error": msg})
-			dst = append(dst, b...)
-		} else {
-			dst = append(append(dst, "error: "...), msg...)
-		}
-	case r.Infinity:
-		if isJSON {
-			dst = append(dst, `{"infinity":true}`...)
-		} else {
-			dst = append(dst, "infinity"...)
-		}
-	case isJSON:
-		dst = cd.appendHex(append(dst, `{"x":"`...), r.X)
-		if !cd.xOnly {
-			dst = cd.appendHex(append(dst, `","y":"`...), r.Y)
-		}
-		dst = append(dst, `"}`...)
-	case cd.xOnly:
-		dst = cd.appendHex(dst, r.X)
-	case cd.format == SEC1:
-		dst = cd.appendHex(cd.appendHex(append(dst, "04"...), r.X), r.Y)
-	default:
-		dst = cd.appendHex(append(cd.appendHex(dst, r.X), ' '), r.Y)
+	if err != nil || r.Infinity {
+		return cd.appendBytesResult(dst, ecmul.StatusInfinity, nil, err)
 	}
-	return append(dst, '\n')
+	var buf [2 * curves.MaxScalarBytes]byte
+	L := cd.c.ByteLen()
+	xy := buf[:2*L]
+	r.X.FillBytes(xy[:L])
+	r.Y.FillBytes(xy[L:])
+	return cd.appendBytesResult(dst, ecmul.StatusPoint, xy, nil)
 }
 
 // jsonMarshal is json.Marshal without HTML escaping and without the
@@ -717,7 +732,7 @@ func (p *mulPipeline) computeChunk(ch *mulChunk) {
 		reported = done
 	}
 	if cd.usesBytes() {
-		ch.err = computeBytes(p.ctx, p.eng, &ch.flat, len(ch.valid), progress)
+		ch.err = computeBytes(p.ctx, p.eng, &ch.flat, len(ch.valid), cd.base, progress)
 		if ch.err == nil || !errors.Is(ch.err, ecmul.ErrBatchLayout) {
 			formatBytesChunk(cd, ch)
 		}
@@ -811,7 +826,7 @@ func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 			} else {
 				failed[p]++
 				if cd.format == Raw { // the reason goes to standard error
-					msgs = append(append(append(msgs, "ecmul mul: "...), OneLine(ch.errs[i].Error())...), '\n')
+					msgs = append(append(append(append(msgs, cd.command()...), ": "...), OneLine(ch.errs[i].Error())...), '\n')
 				}
 			}
 			buf = cd.appendResult(buf, r, ch.errs[i])
@@ -844,8 +859,15 @@ type Options struct {
 	Chunk    int    // items read and computed per batch; 0 is 65,536
 	Inflight int    // batches computed at once; 0 is 1
 	// ErrOut receives the raw format's reasons for failed items, one line
-	// each ("ecmul mul: item N: REASON"); nil drops them.
+	// each ("ecmul mul: item N: REASON", "ecmul base: ..." with Base); nil
+	// drops them.
 	ErrOut io.Writer
+	// Base makes every item's point the curve's generator G (k·G, through
+	// Engine.ScalarBaseMultBytes), and the input the scalar alone:
+	// SCALAR_HEX per line in the hex and sec1 formats, {"scalar":"HEX"} in
+	// jsonl, records of L bytes in raw. The output is mul's. It is what
+	// ecmul base runs.
+	Base bool
 	// Progress, when set, is called with each group of items answered.
 	Progress func(items int)
 }
@@ -879,7 +901,7 @@ func Mul(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, o 
 	if o.Chunk <= 0 {
 		o.Chunk = DefaultChunk
 	}
-	opts := mulOptions{chunk: o.Chunk, inflight: max(o.Inflight, 1), codec: codec{c: CurveOf(eng.Curve()), format: o.Format, xOnly: o.XOnly},
+	opts := mulOptions{chunk: o.Chunk, inflight: max(o.Inflight, 1), codec: codec{c: CurveOf(eng.Curve()), format: o.Format, xOnly: o.XOnly, base: o.Base},
 		errOut: o.ErrOut, progress: o.Progress}
 	sum, err := mulStream(ctx, eng, in, out, opts)
 	return Summary{Items: sum.items, Failed: sum.failed}, err
