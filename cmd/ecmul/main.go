@@ -2,6 +2,7 @@
 // GPU (RNS Montgomery ladder) or on the CPU, and inspects the RNS parameters.
 //
 //	ecmul mul     multiply points by scalars, one item per line
+//	ecmul base    compute k·G for scalars, one per line
 //	ecmul verify  check a backend on random items against the references
 //	ecmul gen     write random valid input lines for mul
 //	ecmul ecdsa-verify  verify ECDSA signatures, one item per line
@@ -38,6 +39,8 @@ func commands() []command {
 	return []command{
 		{"mul", "multiply points by scalars, one item per line (hex, sec1 or jsonl) or raw binary records",
 			func() *flag.FlagSet { return mulFlagSet(new(mulFlags)) }, runMul},
+		{"base", "compute k·G for scalars, one per line (hex, sec1 or jsonl) or raw binary records",
+			func() *flag.FlagSet { return baseFlagSet(new(mulFlags)) }, runBase},
 		{"verify", "check a backend on random items against the reference implementations",
 			func() *flag.FlagSet { return verifyFlagSet(new(verifyFlags)) }, runVerify},
 		{"gen", "write random valid input lines for mul",

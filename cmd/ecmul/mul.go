@@ -105,6 +105,17 @@ type mulFlags struct {
 	cpuProfile                             string
 	format                                 string
 	xOnly, stats, noSpin                   bool
+	// base is ecmul base: G is every item's point, and the input holds
+	// the scalar alone (no flag: the command says it).
+	base bool
+}
+
+// cmd is the name of the command the flags are of: mul, or base.
+func (f *mulFlags) cmd() string {
+	if f.base {
+		return "base"
+	}
+	return "mul"
 }
 
 func addEngineFlags(fs *flag.FlagSet, f *mulFlags) {
@@ -117,8 +128,12 @@ func addEngineFlags(fs *flag.FlagSet, f *mulFlags) {
 	fs.BoolVar(&f.noSpin, "no-spin", false, "gpu backend: run the host work of small batches on fresh goroutines, not on threads kept spinning between them (for a host whose cores other busy work shares)")
 }
 
-func mulFlagSet(f *mulFlags) *flag.FlagSet {
-	fs := newFlagSet("mul", mulHelp)
+func mulFlagSet(f *mulFlags) *flag.FlagSet { return streamFlagSet("mul", mulHelp, f) }
+
+// streamFlagSet returns the flag set of mul or base, which share every
+// flag.
+func streamFlagSet(name, help string, f *mulFlags) *flag.FlagSet {
+	fs := newFlagSet(name, help)
 	addEngineFlags(fs, f)
 	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
 	fs.StringVar(&f.out, "out", "-", "output file (- for standard output); not the input file")
@@ -203,36 +218,42 @@ func checkMulFlags(f *mulFlags) (stream.Format, error) {
 }
 
 func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var f mulFlags
-	if code, ok := parseFlags(mulFlagSet(&f), args, stderr); !ok {
+	return runStream(new(mulFlags), mulFlagSet, args, stdin, stdout, stderr)
+}
+
+// runStream runs mul or base (f.base), parsing args into f with the flag
+// set flags returns.
+func runStream(f *mulFlags, flags func(*mulFlags) *flag.FlagSet, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	name := f.cmd()
+	if code, ok := parseFlags(flags(f), args, stderr); !ok {
 		return code
 	}
-	format, err := checkMulFlags(&f)
+	format, err := checkMulFlags(f)
 	if err != nil {
-		return report(stderr, "mul", exitUsage, err)
+		return report(stderr, name, exitUsage, err)
 	}
-	c, opts, g, err := engineConfig(&f)
+	c, opts, g, err := engineConfig(f)
 	if err != nil {
-		return report(stderr, "mul", exitUsage, err)
+		return report(stderr, name, exitUsage, err)
 	}
 	in := stdin
 	if f.in != "-" {
 		file, err := os.Open(f.in)
 		if err != nil {
-			return report(stderr, "mul", exitFail, err)
+			return report(stderr, name, exitFail, err)
 		}
 		defer file.Close()
 		in = file
 	}
 	if overwritesInput(in, f.out) {
-		return usageError(stderr, "mul", "--out %s is the input: creating it would empty the input before it is read (write elsewhere, then rename)", f.out)
+		return usageError(stderr, name, "--out %s is the input: creating it would empty the input before it is read (write elsewhere, then rename)", f.out)
 	}
 	eng, err := diag.New(publicCurve(c), opts, g)
 	if err != nil {
-		return report(stderr, "mul", exitFail, err)
+		return report(stderr, name, exitFail, err)
 	}
 	defer eng.Close()
-	return mulStream(&f, format, eng, in, stdout, stderr)
+	return mulStream(f, format, eng, in, stdout, stderr)
 }
 
 // overwritesInput reports whether creating outPath would truncate the
@@ -255,14 +276,14 @@ func overwritesInput(in io.Reader, outPath string) bool {
 func mulStream(f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reader, stdout, stderr io.Writer) int {
 	out, closeOut, err := createOutput(f.out, stdout)
 	if err != nil {
-		return report(stderr, "mul", exitFail, err)
+		return report(stderr, f.cmd(), exitFail, err)
 	}
 	defer closeOut()
 	if file, ok := in.(*os.File); ok {
 		growPipe(file)
 	}
 	start := time.Now()
-	in, prog := mulProgress(stderr, eng, in, format)
+	in, prog := mulProgress(stderr, f.cmd(), eng, in, format, f.base)
 	if format != stream.Raw && os.Getenv("GOGC") == "" {
 		// the line formats' text buffers, kept by the chunks in flight,
 		// would take the heap past the memory ceiling at Go's default
@@ -270,20 +291,20 @@ func mulStream(f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reade
 	}
 	stopProfile, err := startCPUProfile(f.cpuProfile)
 	if err != nil {
-		return report(stderr, "mul", exitFail, err)
+		return report(stderr, f.cmd(), exitFail, err)
 	}
 	sum, err := stream.Mul(context.Background(), eng, in, out, mulOptions(f, format, eng, stderr, prog.add))
 	stopProfile()
 	err = cmp.Or(err, closeOut())
 	prog.finish()
 	if f.stats {
-		printStats(stderr, "ecmul mul", sum, time.Since(start), eng.Backend())
+		printStats(stderr, "ecmul "+f.cmd(), sum, time.Since(start), eng.Backend())
 	}
 	if err != nil {
-		return report(stderr, "mul", exitFail, err)
+		return report(stderr, f.cmd(), exitFail, err)
 	}
 	if sum.Failed > 0 {
-		fmt.Fprintf(stderr, "ecmul mul: %d item(s) failed\n", sum.Failed)
+		fmt.Fprintf(stderr, "ecmul %s: %d item(s) failed\n", f.cmd(), sum.Failed)
 		return exitFail
 	}
 	return exitOK
@@ -304,7 +325,7 @@ func createOutput(path string, stdout io.Writer) (out io.Writer, closeOut func()
 
 // mulOptions returns the stream's options for the flags and the engine.
 func mulOptions(f *mulFlags, format stream.Format, eng *ecmul.Engine, stderr io.Writer, progress func(int)) stream.Options {
-	opts := stream.Options{Format: format, XOnly: f.xOnly, Chunk: f.chunk, Inflight: f.inflight, ErrOut: stderr, Progress: progress}
+	opts := stream.Options{Format: format, XOnly: f.xOnly, Chunk: f.chunk, Inflight: f.inflight, ErrOut: stderr, Progress: progress, Base: f.base}
 	if opts.Inflight == 0 {
 		opts.Inflight = 1
 		if eng.Backend() == ecmul.GPU {
@@ -314,11 +335,12 @@ func mulOptions(f *mulFlags, format stream.Format, eng *ecmul.Engine, stderr io.
 	return opts
 }
 
-// mulProgress starts the progress line of mul. When in is a regular file,
-// it returns in wrapped to count the items read, and the line shows the
-// share of the file's items answered.
-func mulProgress(stderr io.Writer, eng *ecmul.Engine, in io.Reader, format stream.Format) (io.Reader, *progress) {
-	label := "ecmul mul (" + eng.Backend().String() + ")"
+// mulProgress starts the progress line of mul or base (cmd; base's raw
+// records are the scalar alone). When in is a regular file, it returns in
+// wrapped to count the items read, and the line shows the share of the
+// file's items answered.
+func mulProgress(stderr io.Writer, cmd string, eng *ecmul.Engine, in io.Reader, format stream.Format, base bool) (io.Reader, *progress) {
+	label := "ecmul " + cmd + " (" + eng.Backend().String() + ")"
 	file, ok := in.(*os.File)
 	if !ok {
 		return in, startProgress(stderr, label, nil)
@@ -330,6 +352,9 @@ func mulProgress(stderr io.Writer, eng *ecmul.Engine, in io.Reader, format strea
 	counter := &inputCounter{r: in}
 	if format == stream.Raw {
 		counter.record = int64(3 * eng.Curve().ByteLen())
+		if base {
+			counter.record = int64(eng.Curve().ByteLen())
+		}
 	}
 	size := st.Size()
 	return counter, startProgress(stderr, label, func(done int64) float64 { return counter.fraction(done, size) })
