@@ -392,26 +392,10 @@ func branchyAffinePaper(h *hostField, count int, in affineBases, pr []fp.Element
 	f.Inverse(&inv, &acc)
 	for k := len(idx) - 1; k >= 0; k-- {
 		i, s := idx[k], &sc[k]
-		var invD, u, xp, xq, yp, t, num, df fp.Element
+		var invD fp.Element
 		f.Mul(&invD, &inv, &s.pre)
 		f.Mul(&inv, &inv, &s.d)
-		f.Double(&t, &s.yg)
-		f.Mul(&u, &t, &invD)
-		f.Mul(&xp, &pr[4*i+3], &u)
-		f.Mul(&xp, &xp, &pr[4*i])
-		f.Mul(&xq, &pr[4*i+1], &u)
-		f.Mul(&xq, &xq, &pr[4*i+2])
-		f.Mul(&t, &s.w, &invD)
-		f.Mul(&num, &xp, &s.xg)
-		f.Add(&num, &num, &h.eq.A)
-		f.Add(&u, &xp, &s.xg)
-		f.Mul(&num, &num, &u)
-		f.Add(&num, &num, &h.twoB)
-		f.Sub(&df, &xp, &s.xg)
-		f.Square(&df, &df)
-		f.Mul(&df, &df, &xq)
-		f.Sub(&num, &num, &df)
-		f.Mul(&yp, &num, &t)
+		xp, yp := h.paperPoint(pr[4*i:4*i+4], s, &invD)
 		emit(h, out, i, &xp, &yp, 0)
 	}
 }

@@ -324,28 +324,10 @@ func (su *Setup) affinePaper(h *hostField, count int, in affineBases, pr []fp.El
 	f.Inverse(&inv, &acc) // 1/(d_0 … d_{count−1})
 	for i := count - 1; i >= 0; i-- {
 		s := &sc[i]
-		var invD, u, xp, xq, yp, t, num, df, negY fp.Element
+		var invD, negY fp.Element
 		f.Mul(&invD, &inv, &s.pre) // 1/d_i
 		f.Mul(&inv, &inv, &s.d)    // 1/(d_0 … d_{i−1})
-		// 1/(Z_P·Z_Q) = 2y_G/d; x_P = X_P·Z_Q/(Z_P·Z_Q), x_Q = X_Q·Z_P/(Z_P·Z_Q)
-		f.Double(&t, &s.yg)
-		f.Mul(&u, &t, &invD)
-		f.Mul(&xp, &pr[4*i+3], &u)
-		f.Mul(&xp, &xp, &pr[4*i])
-		f.Mul(&xq, &pr[4*i+1], &u)
-		f.Mul(&xq, &xq, &pr[4*i+2])
-		f.Mul(&t, &s.w, &invD) // 1/(2y_G)
-		// y_P = ((x_P·x_G + a)(x_P + x_G) + 2b − (x_P − x_G)²·x_Q) / (2y_G)
-		f.Mul(&num, &xp, &s.xg)
-		f.Add(&num, &num, &h.eq.A)
-		f.Add(&u, &xp, &s.xg)
-		f.Mul(&num, &num, &u)
-		f.Add(&num, &num, &h.twoB)
-		f.Sub(&df, &xp, &s.xg)
-		f.Square(&df, &df)
-		f.Mul(&df, &df, &xq)
-		f.Sub(&num, &num, &df)
-		f.Mul(&yp, &num, &t)
+		xp, yp := h.paperPoint(pr[4*i:4*i+4], s, &invD)
 		// −G for k ≡ −1, and the base for k ≡ 0 (whose result is the
 		// point at infinity), selected by masks
 		f.Neg(&negY, &s.yg)
@@ -360,6 +342,34 @@ func (su *Setup) affinePaper(h *hostField, count int, in affineBases, pr []fp.El
 		}
 		emit(h, out, i, &xp, &yp, s.inf)
 	}
+}
+
+// paperPoint recovers the affine P of the paper ladder's outputs
+// X_P, Z_P, X_Q, Z_Q (xz) from 1/d, d = 2y_G·Z_P·Z_Q (invD), and the item's
+// base and w = Z_P·Z_Q (s).
+func (h *hostField) paperPoint(xz []fp.Element, s *affineScratch, invD *fp.Element) (xp, yp fp.Element) {
+	f := h.f
+	var u, xq, t, num, df fp.Element
+	// 1/(Z_P·Z_Q) = 2y_G/d; x_P = X_P·Z_Q/(Z_P·Z_Q), x_Q = X_Q·Z_P/(Z_P·Z_Q)
+	f.Double(&t, &s.yg)
+	f.Mul(&u, &t, invD)
+	f.Mul(&xp, &xz[3], &u)
+	f.Mul(&xp, &xp, &xz[0])
+	f.Mul(&xq, &xz[1], &u)
+	f.Mul(&xq, &xq, &xz[2])
+	f.Mul(&t, &s.w, invD) // 1/(2y_G)
+	// y_P = ((x_P·x_G + a)(x_P + x_G) + 2b − (x_P − x_G)²·x_Q) / (2y_G)
+	f.Mul(&num, &xp, &s.xg)
+	f.Add(&num, &num, &h.eq.A)
+	f.Add(&u, &xp, &s.xg)
+	f.Mul(&num, &num, &u)
+	f.Add(&num, &num, &h.twoB)
+	f.Sub(&df, &xp, &s.xg)
+	f.Square(&df, &df)
+	f.Mul(&df, &df, &xq)
+	f.Sub(&num, &num, &df)
+	f.Mul(&yp, &num, &t)
+	return xp, yp
 }
 
 // jobBases reads the bases of Jobs.
