@@ -41,15 +41,17 @@ status=0
 [ -s "$out/rates.json" ] || exit 1
 
 echo
-python3 - "$out/rates.json" "$out/rates.sass" <<'EOF' | tee "$out/sass-check.txt" || status=1
+python3 - "$out/rates.json" "$out/rates.sass" "$here" <<'EOF' | tee "$out/sass-check.txt" || status=1
 import json
 import re
 import sys
 from collections import Counter
 
+sys.path.insert(0, sys.argv[3])
+from sass_loop import loop_body  # noqa: E402  the loop rule of sass_loop.py
+
 # Loop overhead allowed beside the ops: the counter's add, compare, branch.
 SLACK = 4
-INSTR = re.compile(r'\s*/\*([0-9a-f]+)\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)([^;]*);')
 KERNEL = re.compile(r'_Z11rate_kernelI(\d+)')
 
 
@@ -65,26 +67,6 @@ def functions(path):
             lines.append(line)
     if name:
         yield name, lines
-
-
-def loop_body(lines):
-    """The opcodes of the longest backward branch's loop (sass_loop.py's rule)."""
-    instrs, at, branches = [], {}, []
-    for line in lines:
-        m = INSTR.match(line)
-        if not m:
-            continue
-        at[int(m.group(1), 16)] = len(instrs)
-        op = m.group(3)
-        instrs.append(op)
-        t = re.match(r'\s*(0x[0-9a-f]+)\s*$', m.group(4))
-        if op.startswith('BRA') and t:
-            branches.append((len(instrs) - 1, int(t.group(1), 16)))
-    loops = [(i - at[a] + 1, at[a], i) for i, a in branches if a in at and at[a] <= i]
-    if not loops:
-        return None
-    _, lo, hi = max(loops)
-    return instrs[lo:hi + 1]
 
 
 def kernel_key(name):

@@ -16,11 +16,14 @@ import sys
 
 SCHEDULERS, CLOCK = 132 * 4, 1.98e9
 
-def main():
-    items_per_warp, bits = float(sys.argv[1]), int(sys.argv[2])
+INSTR = re.compile(r'\s*/\*([0-9a-f]+)\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)([^;]*);')
+
+
+def loop_body(lines):
+    """The opcodes of the longest backward branch's loop in SASS lines, or None."""
     instrs, at, branches = [], {}, []
-    for line in sys.stdin:
-        m = re.match(r'\s*/\*([0-9a-f]+)\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)([^;]*);', line)
+    for line in lines:
+        m = INSTR.match(line)
         if not m:
             continue
         at[int(m.group(1), 16)] = len(instrs)
@@ -31,9 +34,16 @@ def main():
             branches.append((len(instrs) - 1, int(t.group(1), 16)))
     loops = [(i - at[a] + 1, at[a], i) for i, a in branches if a in at and at[a] <= i]
     if not loops:
+        return None
+    _, lo, hi = max(loops)
+    return instrs[lo:hi + 1]
+
+
+def main():
+    items_per_warp, bits = float(sys.argv[1]), int(sys.argv[2])
+    body = loop_body(sys.stdin)
+    if body is None:
         sys.exit('sass_loop: no backward branch')
-    size, lo, hi = max(loops)
-    body = instrs[lo:hi + 1]
     imad = [op for op in body if op.startswith('IMAD')]
     wide = [op for op in imad if op.startswith('IMAD.WIDE')]
     per_bit = lambda cycles: SCHEDULERS * CLOCK / (cycles * bits) * items_per_warp
