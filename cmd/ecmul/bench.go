@@ -27,13 +27,27 @@ import (
 
 const benchHelp = `Usage: ecmul bench [flags]
 
-Measures throughput (scalar multiplications per second) and latency (the time
-of one batch) versus batch size, for every configuration of the grid below.
-Each configuration and batch size runs once to warm up, then --reps times;
-the median is reported. End-to-end times include validation, packing,
-transfers, conversions, the batched inversion and y-recovery; on the gpu
-backend the kernel alone is also timed on resident data (CUDA events), on at
-most --chunk items.
+Measures throughput (operations per second) and latency (the time of one
+batch) versus batch size, for every configuration of the grid below and
+every operation of --op:
+
+  mul    k·P: scalar multiplications through Engine.ScalarMult (the
+         default); on the gpu backend also through ScalarMultBytes, and
+         the kernel alone
+  base   k·G through Engine.ScalarBaseMultBytes, bytes in and out (the
+         fixed-base comb on the gpu and rns-cpu backends)
+  ecdsa  ECDSA signatures verified through ecdsa.Verify (u1·G and u2·Q on
+         the engine, their sum on the host): valid signatures of a pool of
+         at most 1,024, cycled
+
+Each configuration, operation and batch size runs once to warm up, then
+--reps times; the median is reported. End-to-end times include validation,
+packing, transfers, conversions, the batched inversion and y-recovery; on
+the gpu backend the kernel of k·P alone is also timed on resident data (CUDA
+events), on at most --chunk items. Every result of base and ecdsa is also
+given as a ratio to k·P of the same curve, configuration and batch when mul
+is measured in the same run (--op mul,base,ecdsa): to its bytes API figure
+where there is one (gpu), else to its end-to-end one.
 
 The grid is every combination of the lists given that the backend has (the
 auto backend is resolved first):
@@ -56,20 +70,23 @@ the items per block of that mapping). "default" may be listed beside named
 values, as in --mapping default,warp. With no configuration flag, bench
 measures what the library runs.
 
-In the same run it measures the CPU peers of this host: the cpu backend on all
-cores and, when openssl is installed, "openssl speed -multi <cores> ecdhp224"
-(ecdhp256 for P-256), and prints every figure as a ratio to the best peer.
-Results go to a table on standard output, --json (the full report) and --csv
-(one row per result, kind "result", and one per peer, kind "peer"; every row
-repeats the run's date, commit, device and settings). Each result names its
-configuration as it ran: schedule, base extension, channel width, and on
-the gpu backend the mapping and items per block, the library's choice
-where the flag said "default". tools/plot draws charts from the JSON.
+In the same run it measures the CPU peers of this host, for each operation:
+the cpu backend on all cores and, for mul, when openssl is installed,
+"openssl speed -multi <cores> ecdhp224" (ecdhp256 for P-256), and prints
+every figure as a ratio to the best peer of its operation. Results go to a
+table on standard output, --json (the full report) and --csv (one row per
+result, kind "result", and one per peer, kind "peer"; every row repeats the
+run's date, commit, device and settings). Each result and peer names its
+operation (op), and each result its configuration as it ran: schedule,
+base extension, channel width, and on the gpu backend the mapping and items
+per block, the library's choice where the flag said "default". tools/plot
+draws charts from the JSON.
 
 Examples:
   ecmul bench --backend gpu --curve p224,p256 --json gpu.json
   ecmul bench --backend gpu --curve p224 --mapping warp,block --ipb 4,8 --channel-bits 16
   ecmul bench --backend cpu --curve p256,secp256k1 --batch 1,64,4096 --csv cpu.csv
+  ecmul bench --backend gpu --curve p256 --op mul,base,ecdsa --json ops.json
 
 Exit status: 0 on success, 1 when a configuration failed (the others are
 still reported) or the results cannot be written, 2 for usage errors.
@@ -81,6 +98,7 @@ Flags:
 type benchResult struct {
 	Curve         string  `json:"curve"`
 	Backend       string  `json:"backend"`
+	Op            string  `json:"op"` // mul (k·P), base (k·G through ScalarBaseMultBytes) or ecdsa (ecdsa.Verify)
 	Schedule      string  `json:"schedule,omitempty"`
 	Ext           string  `json:"ext,omitempty"`
 	ChannelBits   int     `json:"channel_bits,omitempty"`
@@ -103,6 +121,10 @@ type benchResult struct {
 	CopyMs         float64 `json:"copy_ms,omitempty"`
 	GPUPipelineMs  float64 `json:"gpu_pipeline_ms,omitempty"`
 	RatioToPeer    float64 `json:"ratio_to_best_peer,omitempty"`
+	// RatioToMul is, for base and ecdsa, OpsPerSec over the k·P figure of
+	// the same curve, configuration and batch measured in the same run:
+	// its BytesOpsPerSec where measured, else its OpsPerSec.
+	RatioToMul float64 `json:"ratio_to_mul,omitempty"`
 	// PerDevice is each GPU's share when several share the batch.
 	PerDevice []deviceShare `json:"per_device,omitempty"`
 }
@@ -120,6 +142,7 @@ type deviceShare struct {
 // benchPeer is a CPU reference measured in the same run.
 type benchPeer struct {
 	Curve     string  `json:"curve"`
+	Op        string  `json:"op"` // the operation measured, as a result's
 	Name      string  `json:"name"`
 	OpsPerSec float64 `json:"ops_per_s"`
 	Batch     int     `json:"batch,omitempty"`
@@ -387,6 +410,7 @@ func orUnset(n int) string {
 // benchConfig is a parsed bench command line.
 type benchConfig struct {
 	curves            []*curves.Curve
+	ops               []string // opMul, opBase, opECDSA
 	backend           ecmul.Backend
 	schedules         []ladder.Kind
 	exts              []basext.Variant
@@ -413,12 +437,18 @@ type benchFlags struct {
 	reps, chunk, peerSeconds                           int
 	peers                                              bool
 	json, csv, cpuProfile, gpuPeers                    string
+
+	// ops is --op, set by benchFlagSet; nil, in benchFlags made otherwise,
+	// stands for its default, mul.
+	ops *string
 }
 
 func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs := newFlagSet("bench", benchHelp)
 	fs.StringVar(&f.curves, "curve", "p224", "comma-separated curves: p224, p256, secp256k1")
 	fs.StringVar(&f.backend, "backend", "auto", "backend: auto, gpu, rns-cpu or cpu")
+	f.ops = new(string)
+	fs.StringVar(f.ops, "op", opMul, "comma-separated operations: mul (k·P), base (k·G through ScalarBaseMultBytes), ecdsa (ECDSA verification through ecdsa.Verify)")
 	fs.StringVar(&f.schedules, "schedule", "default", "comma-separated ladder schedules (rns-cpu and gpu): coz, paper, default (the library's)")
 	fs.StringVar(&f.exts, "ext", "default", "comma-separated base extensions (rns-cpu and gpu): shenoy, kawamura, default (the library's)")
 	fs.StringVar(&f.widths, "channel-bits", "default", "comma-separated RNS channel widths (rns-cpu and gpu): 16, 30 (Shenoy only), default (the library's)")
@@ -460,11 +490,18 @@ func parseBenchFlags(f *benchFlags) (*benchConfig, error) {
 	return cfg, cfg.parseNumbers(f)
 }
 
-// parseNames reads the lists of names: curves, schedules, base extensions
-// and mappings.
+// parseNames reads the lists of names: curves, operations, schedules, base
+// extensions and mappings.
 func (cfg *benchConfig) parseNames(f *benchFlags) error {
 	var err error
 	if cfg.curves, err = nameList("--curve", f.curves, curves.ByName); err != nil {
+		return err
+	}
+	ops := opMul
+	if f.ops != nil {
+		ops = *f.ops
+	}
+	if cfg.ops, err = nameList("--op", ops, parseOp); err != nil {
 		return err
 	}
 	if cfg.schedules, err = nameList("--schedule", f.schedules, orDefault(parseSchedule)); err != nil {

@@ -113,15 +113,15 @@ func writeBenchCSV(w io.Writer, rep *benchReport) error {
 
 // benchColumns are the table's columns: the configuration, then the
 // figures.
-var benchColumns = []string{"curve", "backend", "schedule", "ext", "bits", "mapping", "ipb", "gpus", "batch",
-	"latency ms", "end-to-end op/s", "bytes API op/s", "kernel op/s", "vs best peer"}
+var benchColumns = []string{"curve", "op", "backend", "schedule", "ext", "bits", "mapping", "ipb", "gpus", "batch",
+	"latency ms", "end-to-end op/s", "bytes API op/s", "kernel op/s", "vs best peer", "vs k·P"}
 
 // printBench writes the report as a table: its header line, the peers,
 // then a row per result.
 func printBench(w io.Writer, rep *benchReport) {
 	fmt.Fprintf(w, "device: %s  driver: %s  host: %d cores %s  commit: %.12s  %s\n", rep.Device, rep.Driver, rep.HostCores, rep.HostCPU, rep.Commit, rep.Date)
 	for _, p := range rep.Peers {
-		fmt.Fprintf(w, "peer %-9s %-40s %12.0f op/s\n", p.Curve, p.Name, p.OpsPerSec)
+		fmt.Fprintf(w, "peer %-9s %-5s %-40s %12.0f op/s\n", p.Curve, p.Op, p.Name, p.OpsPerSec)
 	}
 	for _, p := range rep.GPUPeers {
 		fmt.Fprintf(w, "gpu peer %s %s, batch %d: %.0f op/s\n", p.Curve, p.Name, p.Batch, p.OpsPerSec)
@@ -150,7 +150,7 @@ func tableRow(r benchResult) []string {
 		}
 		return fmt.Sprintf(format, v)
 	}
-	return []string{r.Curve, r.Backend, dash(r.Schedule), dash(r.Ext), dash(strconv.Itoa(r.ChannelBits)), dash(r.Mapping), dash(strconv.Itoa(r.ItemsPerBlock)),
+	return []string{r.Curve, dash(r.Op), r.Backend, dash(r.Schedule), dash(r.Ext), dash(strconv.Itoa(r.ChannelBits)), dash(r.Mapping), dash(strconv.Itoa(r.ItemsPerBlock)),
 		dash(strconv.Itoa(r.GPUs)), strconv.Itoa(r.Batch), fmt.Sprintf("%.3f", r.LatencyMs), fmt.Sprintf("%.0f", r.OpsPerSec),
-		figure(r.BytesOpsPerSec, "%.0f"), figure(r.KernelOps, "%.0f"), figure(r.RatioToPeer, "%.2fx")}
+		figure(r.BytesOpsPerSec, "%.0f"), figure(r.KernelOps, "%.0f"), figure(r.RatioToPeer, "%.2fx"), figure(r.RatioToMul, "%.2fx")}
 }

@@ -16,8 +16,10 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/diag"
+	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/par"
 )
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -32,21 +34,16 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return benchMain(stdout, stderr, cfg)
 }
 
-// timeBatch runs the batch once to warm up, then reps times, and returns
-// the median wall time in milliseconds.
-func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []*big.Int, reps int) (float64, error) {
+// timeReps runs once to warm up, then reps times, and returns the median
+// wall time of the timed runs in milliseconds; a run's error ends it.
+func timeReps(reps int, once func() error) (float64, error) {
 	var times []float64
 	for i := range reps + 1 {
 		t0 := time.Now()
-		res, err := eng.ScalarMult(ctx, pts, ks)
+		err := once()
 		el := time.Since(t0).Seconds() * 1e3
 		if err != nil {
 			return 0, err
-		}
-		for j := range res {
-			if res[j].Err != nil {
-				return 0, res[j].Err
-			}
 		}
 		if i > 0 {
 			times = append(times, el)
@@ -55,40 +52,123 @@ func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []
 	return median(times), nil
 }
 
+// timeBatch runs the batch once to warm up, then reps times, and returns
+// the median wall time in milliseconds.
+func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []*big.Int, reps int) (float64, error) {
+	return timeReps(reps, func() error {
+		res, err := eng.ScalarMult(ctx, pts, ks)
+		if err != nil {
+			return err
+		}
+		for j := range res {
+			if res[j].Err != nil {
+				return res[j].Err
+			}
+		}
+		return nil
+	})
+}
+
 // timeBytes is timeBatch through Engine.ScalarMultBytes.
 func timeBytes(ctx context.Context, eng *ecmul.Engine, scalars, points []byte, count, reps int) (float64, error) {
+	return timeBytesCall(eng, count, reps, func(out []byte, status []ecmul.Status) error {
+		return eng.ScalarMultBytes(ctx, out, status, scalars, points)
+	})
+}
+
+// timeBase is timeBatch of k·G through Engine.ScalarBaseMultBytes.
+func timeBase(ctx context.Context, eng *ecmul.Engine, scalars []byte, count, reps int) (float64, error) {
+	return timeBytesCall(eng, count, reps, func(out []byte, status []ecmul.Status) error {
+		return eng.ScalarBaseMultBytes(ctx, out, status, scalars)
+	})
+}
+
+// timeBytesCall times call, a batch of count items of the bytes API
+// (uncompressed SEC1 out), as timeBatch times its batch.
+func timeBytesCall(eng *ecmul.Engine, count, reps int, call func(out []byte, status []ecmul.Status) error) (float64, error) {
 	out := make([]byte, count*(1+2*eng.Curve().ByteLen()))
 	status := make([]ecmul.Status, count)
-	var times []float64
-	for i := range reps + 1 {
-		t0 := time.Now()
-		err := eng.ScalarMultBytes(ctx, out, status, scalars, points)
-		el := time.Since(t0).Seconds() * 1e3
-		if err != nil {
-			return 0, err
+	return timeReps(reps, func() error {
+		if err := call(out, status); err != nil {
+			return err
 		}
 		for j, st := range status {
 			if st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
-				return 0, fmt.Errorf("item %d: %w", j, st.Err())
+				return fmt.Errorf("item %d: %w", j, st.Err())
 			}
 		}
-		if i > 0 {
-			times = append(times, el)
+		return nil
+	})
+}
+
+// timeECDSA is timeBatch of ecdsa.Verify on the signatures, all valid.
+func timeECDSA(ctx context.Context, eng *ecmul.Engine, sigs benchSigs, reps int) (float64, error) {
+	verdicts := make([]ecdsa.Verdict, len(sigs.digests))
+	return timeReps(reps, func() error {
+		if err := ecdsa.Verify(ctx, eng, verdicts, sigs.digests, sigs.sigs, sigs.keys); err != nil {
+			return err
 		}
-	}
-	return median(times), nil
+		for j, v := range verdicts {
+			if v != ecdsa.Valid {
+				return fmt.Errorf("item %d: a valid signature verified as %s", j, v)
+			}
+		}
+		return nil
+	})
 }
 
 // benchBytes encodes inputs for the bytes API: big-endian scalars and
 // uncompressed SEC1 points.
 func benchBytes(c *curves.Curve, pts []*ecmul.Point, ks []*big.Int) (scalars, points []byte) {
 	L := c.ByteLen()
-	scalars, points = make([]byte, len(ks)*L), make([]byte, 0, len(pts)*(1+2*L))
-	for i := range ks {
-		ks[i].FillBytes(scalars[i*L : (i+1)*L])
+	points = make([]byte, 0, len(pts)*(1+2*L))
+	for i := range pts {
 		points = append(points, c.EncodeSEC1((*curves.Point)(pts[i]), false)...)
 	}
-	return scalars, points
+	return benchScalars(c, ks), points
+}
+
+// benchScalars encodes scalars for the bytes API: L bytes each, big-endian.
+func benchScalars(c *curves.Curve, ks []*big.Int) []byte {
+	L := c.ByteLen()
+	scalars := make([]byte, len(ks)*L)
+	for i := range ks {
+		ks[i].FillBytes(scalars[i*L : (i+1)*L])
+	}
+	return scalars
+}
+
+// benchSigs are ECDSA inputs laid out as ecdsa.Verify takes them.
+type benchSigs struct {
+	digests    [][]byte
+	sigs, keys []byte
+}
+
+// benchSignatures returns count valid signatures, cycling through a pool
+// of at most 1,024 made as verify --op ecdsa makes its valid items.
+func benchSignatures(c *curves.Curve, count int) benchSigs {
+	gen := ecdsaItems{c, 1}
+	pool := make([]ecdsaItem, min(count, 1024))
+	par.DoAllCores(len(pool), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			pool[i] = gen.item(int64(i), caseValid)
+		}
+	})
+	digests, sigs, keys := encodeECDSA(c, pool)
+	s := benchSigs{digests: make([][]byte, count)}
+	for i := range s.digests {
+		s.digests[i] = digests[i%len(pool)]
+	}
+	reps := (count + len(pool) - 1) / len(pool)
+	s.sigs = bytes.Repeat(sigs, reps)[:count*len(sigs)/len(pool)]
+	s.keys = bytes.Repeat(keys, reps)[:count*len(keys)/len(pool)]
+	return s
+}
+
+// prefix returns the first n signatures.
+func (s benchSigs) prefix(c *curves.Curve, n int) benchSigs {
+	L := c.ByteLen()
+	return benchSigs{digests: s.digests[:n], sigs: s.sigs[:n*2*L], keys: s.keys[:n*(1+2*L)]}
 }
 
 // createOutputs opens the files the report goes to, so that a bad path
@@ -153,16 +233,43 @@ func setKernelFigures(r *benchResult, kb int, times [][]float64) {
 	}
 }
 
-// setRatios sets every result's ratio to the fastest peer of its curve.
+// setRatios sets every result's ratio to the fastest peer of its curve
+// and operation.
 func setRatios(rep *benchReport) {
-	best := map[string]float64{}
+	type key struct{ curve, op string }
+	best := map[key]float64{}
 	for _, p := range rep.Peers {
-		best[p.Curve] = max(best[p.Curve], p.OpsPerSec)
+		k := key{p.Curve, p.Op}
+		best[k] = max(best[k], p.OpsPerSec)
 	}
 	for i := range rep.Results {
-		rep.Results[i].RatioToPeer = 0
-		if b := best[rep.Results[i].Curve]; b > 0 {
-			rep.Results[i].RatioToPeer = rep.Results[i].OpsPerSec / b
+		r := &rep.Results[i]
+		r.RatioToPeer = 0
+		if b := best[key{r.Curve, r.Op}]; b > 0 {
+			r.RatioToPeer = r.OpsPerSec / b
+		}
+	}
+}
+
+// setMulRatios sets the ratio to k·P of every result of base and ecdsa
+// among the results of one configuration: its op/s over the bytes API
+// figure of the mul result of the same batch where measured, else over its
+// end-to-end figure.
+func setMulRatios(results []benchResult) {
+	mul := map[int]float64{}
+	for _, r := range results {
+		if r.Op == opMul {
+			mul[r.Batch] = r.OpsPerSec
+			if r.BytesOpsPerSec > 0 {
+				mul[r.Batch] = r.BytesOpsPerSec
+			}
+		}
+	}
+	for i := range results {
+		r := &results[i]
+		r.RatioToMul = 0
+		if m := mul[r.Batch]; r.Op != opMul && m > 0 {
+			r.RatioToMul = r.OpsPerSec / m
 		}
 	}
 }
@@ -249,11 +356,14 @@ func newBenchRun(cfg *benchConfig, stderr io.Writer) (*benchRun, error) {
 }
 
 // benchItems are the inputs of a curve's largest batch, a smaller batch
-// taking their first items; the bytes are set on the gpu backend only.
+// taking their first items: the points for k·P's bytes API on the gpu
+// backend only, the scalars' bytes there and for k·G, the signatures for
+// ECDSA.
 type benchItems struct {
 	pts             []*ecmul.Point
 	ks              []*big.Int
 	scalars, points []byte
+	sigs            benchSigs
 }
 
 // measureCurve measures the peers and every configuration of the grid on
@@ -261,12 +371,19 @@ type benchItems struct {
 func (b *benchRun) measureCurve(ctx context.Context, c *curves.Curve) {
 	cfg := b.cfg
 	grid := benchGrid(b.backend, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)
-	fmt.Fprintf(b.stderr, "bench: %s on %s: %d configuration(s) × %d batch size(s), %d timed run(s) each after a warm-up\n",
-		c.Name(), b.backend, len(grid), len(cfg.batches), cfg.reps)
+	fmt.Fprintf(b.stderr, "bench: %s on %s: %d configuration(s) × %d operation(s) (%s) × %d batch size(s), %d timed run(s) each after a warm-up\n",
+		c.Name(), b.backend, len(grid), len(cfg.ops), strings.Join(cfg.ops, ","), len(cfg.batches), cfg.reps)
 	var in benchItems
-	in.pts, in.ks = benchInputs(c, slices.Max(cfg.batches))
-	if b.backend == ecmul.GPU {
+	most := slices.Max(cfg.batches)
+	in.pts, in.ks = benchInputs(c, most)
+	switch {
+	case b.backend == ecmul.GPU && slices.Contains(cfg.ops, opMul):
 		in.scalars, in.points = benchBytes(c, in.pts, in.ks)
+	case slices.Contains(cfg.ops, opBase):
+		in.scalars = benchScalars(c, in.ks)
+	}
+	if slices.Contains(cfg.ops, opECDSA) {
+		in.sigs = benchSignatures(c, most)
 	}
 	if cfg.peers {
 		b.measurePeers(ctx, c, in)
@@ -276,13 +393,16 @@ func (b *benchRun) measureCurve(ctx context.Context, c *curves.Curve) {
 	}
 }
 
-// measurePeers measures openssl and the cpu backend on c; a peer that
-// cannot run is skipped with a message.
+// measurePeers measures, for each operation, the cpu backend on c and,
+// for mul, openssl; a peer that cannot run is skipped with a message.
 func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve, in benchItems) {
-	if p, err := opensslPeer(c, b.cfg.peerSeconds); err == nil {
-		b.rep.Peers = append(b.rep.Peers, p)
-	} else {
-		fmt.Fprintf(b.stderr, "ecmul bench: peer skipped: %s\n", message(err))
+	if slices.Contains(b.cfg.ops, opMul) {
+		if p, err := opensslPeer(c, b.cfg.peerSeconds); err == nil {
+			p.Op = opMul
+			b.rep.Peers = append(b.rep.Peers, p)
+		} else {
+			fmt.Fprintf(b.stderr, "ecmul bench: peer skipped: %s\n", message(err))
+		}
 	}
 	eng, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.CPU})
 	if err != nil {
@@ -290,17 +410,32 @@ func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve, in benchIt
 	}
 	defer eng.Close()
 	n := min(len(in.pts), 1<<16)
-	ms, err := timeBatch(ctx, eng, in.pts[:n], in.ks[:n], b.cfg.reps)
-	if err != nil {
-		fmt.Fprintf(b.stderr, "ecmul bench: peer skipped: %s\n", message(err))
-		return
+	for _, op := range b.cfg.ops {
+		ms, err := b.timeOp(ctx, eng, c, op, in, n)
+		if err != nil {
+			fmt.Fprintf(b.stderr, "ecmul bench: %s peer skipped: %s\n", op, message(err))
+			continue
+		}
+		b.rep.Peers = append(b.rep.Peers, benchPeer{Curve: c.Name(), Op: op, Name: fmt.Sprintf("ecmul cpu backend (%d cores)", runtime.NumCPU()),
+			OpsPerSec: float64(n) / (ms / 1e3), Batch: n})
 	}
-	b.rep.Peers = append(b.rep.Peers, benchPeer{Curve: c.Name(), Name: fmt.Sprintf("ecmul cpu backend (%d cores)", runtime.NumCPU()),
-		OpsPerSec: float64(n) / (ms / 1e3), Batch: n})
 }
 
-// measureVariant measures one configuration at every batch size, in
-// increasing order; a batch that fails ends the configuration.
+// timeOp times operation op on the first batch items of in on eng, an
+// engine of c, end to end, as timeBatch does.
+func (b *benchRun) timeOp(ctx context.Context, eng *ecmul.Engine, c *curves.Curve, op string, in benchItems, batch int) (float64, error) {
+	switch op {
+	case opBase:
+		return timeBase(ctx, eng, in.scalars[:batch*c.ByteLen()], batch, b.cfg.reps)
+	case opECDSA:
+		return timeECDSA(ctx, eng, in.sigs.prefix(c, batch), b.cfg.reps)
+	}
+	return timeBatch(ctx, eng, in.pts[:batch], in.ks[:batch], b.cfg.reps)
+}
+
+// measureVariant measures one configuration: each operation at every
+// batch size, in increasing order; a batch that fails ends the operation
+// on the configuration.
 func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchVariant, in benchItems) {
 	o, g := v.options(b.backend, b.cfg.chunk)
 	eng, err := diag.New(publicCurve(c), o, g)
@@ -311,34 +446,41 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 	}
 	defer eng.Close()
 	v.bits = eng.ChannelBits() // as it runs, for the messages
-	kernelTimes := map[int][][]float64{}
-	for _, batch := range b.cfg.batches {
-		r := benchResult{Curve: c.Name(), Backend: eng.Backend().String(), Batch: batch}
-		if b.backend != ecmul.CPU {
-			r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), eng.ChannelBits()
+	first := len(b.rep.Results)
+	for _, op := range b.cfg.ops {
+		kernelTimes := map[int][][]float64{}
+		for _, batch := range b.cfg.batches {
+			r := benchResult{Curve: c.Name(), Backend: eng.Backend().String(), Op: op, Batch: batch}
+			if b.backend != ecmul.CPU {
+				r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), eng.ChannelBits()
+			}
+			if k, ok := diag.KernelOf(eng); ok {
+				r.Mapping, r.ItemsPerBlock = k.Mapping.String(), k.ItemsPerBlock // as the library chose them
+			}
+			ms, err := b.timeOp(ctx, eng, c, op, in, batch)
+			if err != nil {
+				b.fail(c, op, v, batch, "", fmt.Errorf("%w (rest of the operation on the configuration skipped)", err))
+				break
+			}
+			r.LatencyMs, r.OpsPerSec = ms, float64(batch)/(ms/1e3)
+			if st, ok := diag.LastBatch(eng); ok {
+				r.GPUs = len(st.Devices)
+				if op != opECDSA { // ecdsa.Verify makes two batches: the last is u2·Q's alone
+					r.FillMs, r.DrainMs, r.WaitMs = st.FillMs, st.DrainMs, st.WaitMs
+					r.CopyMs, r.GPUPipelineMs = st.CopyMs, st.WallMs
+					r.PerDevice = sharesOf(st)
+				}
+			}
+			if b.backend == ecmul.GPU && op == opMul {
+				b.measureGPU(ctx, eng, c, v, &r, in, kernelTimes)
+			}
+			b.rep.Results = append(b.rep.Results, r)
+			fmt.Fprintf(b.stderr, "[%5.0fs] %s batch=%d: %.3f ms, %.0f op/s end to end\n",
+				time.Since(b.start).Seconds(), strings.Join(slices.DeleteFunc([]string{c.Name(), op, r.Backend, v.label(b.backend)},
+					func(s string) bool { return s == "" }), " "), batch, r.LatencyMs, r.OpsPerSec)
 		}
-		if k, ok := diag.KernelOf(eng); ok {
-			r.Mapping, r.ItemsPerBlock = k.Mapping.String(), k.ItemsPerBlock // as the library chose them
-		}
-		ms, err := timeBatch(ctx, eng, in.pts[:batch], in.ks[:batch], b.cfg.reps)
-		if err != nil {
-			b.fail(c, v, batch, "", fmt.Errorf("%w (rest of the configuration skipped)", err))
-			return
-		}
-		r.LatencyMs, r.OpsPerSec = ms, float64(batch)/(ms/1e3)
-		if st, ok := diag.LastBatch(eng); ok {
-			r.FillMs, r.DrainMs, r.WaitMs = st.FillMs, st.DrainMs, st.WaitMs
-			r.CopyMs, r.GPUPipelineMs = st.CopyMs, st.WallMs
-			r.GPUs, r.PerDevice = len(st.Devices), sharesOf(st)
-		}
-		if b.backend == ecmul.GPU {
-			b.measureGPU(ctx, eng, c, v, &r, in, kernelTimes)
-		}
-		b.rep.Results = append(b.rep.Results, r)
-		fmt.Fprintf(b.stderr, "[%5.0fs] %s batch=%d: %.3f ms, %.0f op/s end to end\n",
-			time.Since(b.start).Seconds(), strings.Join(slices.DeleteFunc([]string{c.Name(), r.Backend, v.label(b.backend)},
-				func(s string) bool { return s == "" }), " "), batch, r.LatencyMs, r.OpsPerSec)
 	}
+	setMulRatios(b.rep.Results[first:])
 }
 
 // measureGPU adds the gpu backend's own figures to r: the batch through
@@ -351,7 +493,7 @@ func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.
 	batch, L := r.Batch, c.ByteLen()
 	ms, err := timeBytes(ctx, eng, in.scalars[:batch*L], in.points[:batch*(1+2*L)], batch, b.cfg.reps)
 	if err != nil {
-		b.fail(c, v, batch, "bytes API: ", err)
+		b.fail(c, opMul, v, batch, "bytes API: ", err)
 	} else {
 		r.BytesLatencyMs, r.BytesOpsPerSec = ms, float64(batch)/(ms/1e3)
 	}
@@ -372,9 +514,10 @@ func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.
 	setKernelFigures(r, kb, ts)
 }
 
-// fail reports a failed measurement of a batch and counts it.
-func (b *benchRun) fail(c *curves.Curve, v benchVariant, batch int, what string, err error) {
-	fmt.Fprintf(b.stderr, "ecmul bench: %s %s batch %d: %s%s\n", c.Name(), v.label(b.backend), batch, what, message(err))
+// fail reports a failed measurement of a batch of operation op and counts
+// it.
+func (b *benchRun) fail(c *curves.Curve, op string, v benchVariant, batch int, what string, err error) {
+	fmt.Fprintf(b.stderr, "ecmul bench: %s %s %s batch %d: %s%s\n", c.Name(), op, v.label(b.backend), batch, what, message(err))
 	b.failed++
 }
 

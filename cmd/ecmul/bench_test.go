@@ -123,6 +123,9 @@ func TestBenchUsage(t *testing.T) {
 		{"--backend", "fpga"},
 		{"--chunk", "0"},
 		{"--peer-seconds", "0"},
+		{"--op", "sign"},
+		{"--op", ""},
+		{"--op", "mul,verify"},
 		{"--nope"},
 		{"extra"},
 	} {
@@ -354,6 +357,7 @@ func benchConfigOf(t *testing.T, args ...string) *benchConfig {
 // the library, as mul does.
 func TestBenchDefaultsAreTheLibrarys(t *testing.T) {
 	cfg := benchConfigOf(t)
+	require.Equal(t, []string{"mul"}, cfg.ops, "k·P alone, as before --op")
 	var mf mulFlags
 	_, ok := parseFlags(mulFlagSet(&mf), nil, new(bytes.Buffer))
 	require.True(t, ok)
@@ -415,18 +419,19 @@ func TestBenchTableNamesEverySetting(t *testing.T) {
 		"--channel-bits", "16,30,default", "--batch", "1", "--reps", "1", "--peers=false")
 	require.Equal(t, exitOK, code, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	require.Equal(t, benchColumns[:8], strings.Fields(strings.Join(strings.Fields(lines[1]), " "))[:8])
+	require.Equal(t, benchColumns[:9], strings.Fields(strings.Join(strings.Fields(lines[1]), " "))[:9])
 	var bits []string
 	for _, l := range lines[2:] {
 		f := strings.Fields(l)
-		require.Equal(t, []string{"P-224", "rns-cpu", "coz", "shenoy"}, f[:4], l)
-		bits = append(bits, f[4])
+		require.Equal(t, []string{"P-224", "mul", "rns-cpu", "coz", "shenoy"}, f[:5], l)
+		bits = append(bits, f[5])
 	}
 	require.Equal(t, []string{"16", "30", "30"}, bits)
 
-	row := tableRow(benchResult{Curve: "P-256", Backend: "gpu", Schedule: "coz", Ext: "shenoy", ChannelBits: 30, Mapping: "block",
-		ItemsPerBlock: 51, Batch: 4})
-	require.Equal(t, []string{"P-256", "gpu", "coz", "shenoy", "30", "block", "51", "-", "4"}, row[:9])
+	row := tableRow(benchResult{Curve: "P-256", Backend: "gpu", Op: "base", Schedule: "coz", Ext: "shenoy", ChannelBits: 30, Mapping: "block",
+		ItemsPerBlock: 51, Batch: 4, RatioToMul: 1.5})
+	require.Equal(t, []string{"P-256", "base", "gpu", "coz", "shenoy", "30", "block", "51", "-", "4"}, row[:10])
+	require.Equal(t, "1.50x", row[len(row)-1])
 	require.Len(t, row, len(benchColumns))
 }
 
@@ -438,4 +443,118 @@ func TestHelpStaysInTheRepository(t *testing.T) {
 		require.NotContains(t, text, "../", "%s", c.name)
 		require.NotContains(t, text, "shared/", "%s", c.name)
 	}
+}
+
+// TestBenchOps runs every operation on the cpu backend: a result per
+// operation and batch, operation by operation, each naming its operation in
+// the JSON, the CSV and the table; base and ecdsa get their ratio to k·P
+// of the same batch.
+func TestBenchOps(t *testing.T) {
+	dir := t.TempDir()
+	jsonPath, csvPath := filepath.Join(dir, "b.json"), filepath.Join(dir, "b.csv")
+	code, out, errOut := cli(t, "", "bench", "--backend", "cpu", "--curve", "secp256k1", "--op", "mul,BASE,ecdsa,base",
+		"--batch", "3,1", "--reps", "1", "--peers=false", "--json", jsonPath, "--csv", csvPath)
+	require.Equal(t, exitOK, code, errOut)
+	b, err := os.ReadFile(jsonPath)
+	require.NoError(t, err)
+	var rep benchReport
+	require.NoError(t, json.Unmarshal(b, &rep))
+	type key struct {
+		op    string
+		batch int
+	}
+	var got []key
+	for _, r := range rep.Results {
+		got = append(got, key{r.Op, r.Batch})
+		require.Positive(t, r.OpsPerSec)
+		require.InDelta(t, float64(r.Batch)/(r.LatencyMs/1e3), r.OpsPerSec, 1e-6*r.OpsPerSec)
+		require.Zero(t, r.BytesOpsPerSec)
+		require.Zero(t, r.KernelOps)
+		if r.Op == "mul" {
+			require.Zero(t, r.RatioToMul)
+		} else {
+			require.Positive(t, r.RatioToMul, "%s batch %d", r.Op, r.Batch)
+		}
+	}
+	require.Equal(t, []key{{"mul", 1}, {"mul", 3}, {"base", 1}, {"base", 3}, {"ecdsa", 1}, {"ecdsa", 3}}, got)
+	for _, r := range rep.Results[2:] {
+		mul := rep.Results[0]
+		if r.Batch == 3 {
+			mul = rep.Results[1]
+		}
+		require.InDelta(t, r.OpsPerSec/mul.OpsPerSec, r.RatioToMul, 1e-9)
+	}
+	m := map[string]any{}
+	require.NoError(t, json.Unmarshal(b, &m))
+	require.Equal(t, "mul", m["results"].([]any)[0].(map[string]any)["op"], "the JSON names the operation")
+
+	_, rows := readCSV(t, csvPath)
+	require.Len(t, rows, len(rep.Results))
+	for i, r := range rows {
+		require.Equal(t, rep.Results[i].Op, r["op"])
+	}
+	var ops []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[2:] {
+		ops = append(ops, strings.Fields(l)[1])
+	}
+	require.Equal(t, []string{"mul", "mul", "base", "base", "ecdsa", "ecdsa"}, ops)
+}
+
+// TestBenchOpsPeers: without mul, no ratio to k·P and no openssl; the cpu
+// backend is measured as a peer of each operation, and each result is
+// divided by its operation's peer.
+func TestBenchOpsPeers(t *testing.T) {
+	jsonPath := filepath.Join(t.TempDir(), "b.json")
+	code, out, errOut := cli(t, "", "bench", "--backend", "rns-cpu", "--curve", "p256", "--op", "ecdsa,base",
+		"--batch", "2", "--reps", "1", "--json", jsonPath)
+	require.Equal(t, exitOK, code, errOut)
+	require.NotContains(t, errOut, "openssl")
+	b, err := os.ReadFile(jsonPath)
+	require.NoError(t, err)
+	var rep benchReport
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.Len(t, rep.Peers, 2)
+	require.Len(t, rep.Results, 2)
+	for i, op := range []string{"ecdsa", "base"} {
+		p, r := rep.Peers[i], rep.Results[i]
+		require.Equal(t, op, p.Op)
+		require.Equal(t, "P-256", p.Curve)
+		require.Equal(t, 2, p.Batch)
+		require.Positive(t, p.OpsPerSec)
+		require.Equal(t, op, r.Op)
+		require.Equal(t, "rns-cpu", r.Backend)
+		require.Zero(t, r.RatioToMul)
+		require.InDelta(t, r.OpsPerSec/p.OpsPerSec, r.RatioToPeer, 1e-9)
+	}
+	require.Regexp(t, `(?m)^peer P-256\s+ecdsa\s+ecmul cpu backend`, out)
+}
+
+func TestSetRatiosByOp(t *testing.T) {
+	rep := benchReport{
+		Results: []benchResult{{Curve: "P-224", Op: "mul", OpsPerSec: 500}, {Curve: "P-224", Op: "base", OpsPerSec: 600},
+			{Curve: "P-224", Op: "ecdsa", OpsPerSec: 70}},
+		Peers: []benchPeer{{Curve: "P-224", Op: "mul", OpsPerSec: 250}, {Curve: "P-224", Op: "base", OpsPerSec: 300},
+			{Curve: "P-256", Op: "ecdsa", OpsPerSec: 7}},
+	}
+	setRatios(&rep)
+	require.Equal(t, 2.0, rep.Results[0].RatioToPeer)
+	require.Equal(t, 2.0, rep.Results[1].RatioToPeer)
+	require.Zero(t, rep.Results[2].RatioToPeer, "no peer of ecdsa on P-224")
+}
+
+func TestSetMulRatios(t *testing.T) {
+	results := []benchResult{
+		{Op: "mul", Batch: 1, OpsPerSec: 100},
+		{Op: "mul", Batch: 8, OpsPerSec: 400, BytesOpsPerSec: 800},
+		{Op: "base", Batch: 1, OpsPerSec: 300},
+		{Op: "base", Batch: 8, OpsPerSec: 1600},
+		{Op: "ecdsa", Batch: 8, OpsPerSec: 200},
+		{Op: "ecdsa", Batch: 64, OpsPerSec: 200},
+	}
+	setMulRatios(results)
+	var got []float64
+	for _, r := range results {
+		got = append(got, r.RatioToMul)
+	}
+	require.Equal(t, []float64{0, 0, 3, 2, 0.25, 0}, got, "over the bytes API figure where there is one; none without k·P")
 }

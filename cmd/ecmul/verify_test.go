@@ -42,7 +42,7 @@ func TestVerifyBackends(t *testing.T) {
 				require.Empty(t, errOut)
 				lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 				require.Len(t, lines, 3, out)
-				require.Regexp(t, `^verify curve=`+regexp.QuoteMeta(c.Name())+` backend=`, lines[0])
+				require.Regexp(t, `^verify curve=`+regexp.QuoteMeta(c.Name())+` op=mul backend=`, lines[0])
 				require.Contains(t, lines[0], fmt.Sprintf(" n=%d seed=1 chunk=7 references=", r.n))
 				if c.Name() == "P-256" {
 					require.Contains(t, lines[0], "references=crypto/elliptic,gnark-crypto")
@@ -95,7 +95,7 @@ func TestVerifyReportsMismatches(t *testing.T) {
 			}}
 			var out, errOut bytes.Buffer
 			cfg := verifyConfig{curve: c, n: 100, seed: 5, chunk: 16, overlap: overlap, header: "backend=test"}
-			code := verifyRun(context.Background(), f.scalarMult, cfg, &out, &errOut)
+			code := verifyRun(context.Background(), verifyEngine{mult: f.scalarMult}, cfg, &out, &errOut)
 			require.Equal(t, exitFail, code, out.String())
 			lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 			require.Len(t, lines, 1+5+2, out.String())
@@ -149,7 +149,7 @@ func TestVerifyBatchError(t *testing.T) {
 	for _, overlap := range []bool{false, true} {
 		calls = 0
 		var out, errOut bytes.Buffer
-		code := verifyRun(context.Background(), fail, verifyConfig{curve: c, n: 100, seed: 1, chunk: 10, overlap: overlap}, &out, &errOut)
+		code := verifyRun(context.Background(), verifyEngine{mult: fail}, verifyConfig{curve: c, n: 100, seed: 1, chunk: 10, overlap: overlap}, &out, &errOut)
 		require.Equal(t, exitFail, code)
 		require.Contains(t, errOut.String(), "device lost")
 		require.Contains(t, out.String(), "items=10 mismatches=0 item_errors=0 ")
@@ -226,7 +226,7 @@ func TestVerifyOverlapSameReport(t *testing.T) {
 			90: func(r *ecmul.Result) { r.Infinity, r.X, r.Y = true, nil, nil },
 		}}
 		var out bytes.Buffer
-		code := verifyRun(context.Background(), f.scalarMult, verifyConfig{curve: c, n: 120, seed: 3, chunk: 25, overlap: overlap}, &out, &bytes.Buffer{})
+		code := verifyRun(context.Background(), verifyEngine{mult: f.scalarMult}, verifyConfig{curve: c, n: 120, seed: 3, chunk: 25, overlap: overlap}, &out, &bytes.Buffer{})
 		require.Equal(t, exitFail, code)
 		reports = append(reports, summary.ReplaceAllString(out.String(), "SUMMARY"))
 	}
