@@ -26,7 +26,11 @@ algorithm relies on with its two sides (as bit lengths) and whether it holds;
 then the ladder schedule chosen: its reductions per bit, the largest
 multiplication input it can produce (proved below 9u), and for the co-Z ladder
 the proof that its ladder scalars avoid every exceptional case but k ≡ 0 and
-k ≡ −1 (mod n). Exit status 1 if any bound fails, 2 for usage errors.
+k ≡ −1 (mod n); then the fixed-base comb of k·G for the curve and channel
+width: its windows, the size of its table as uploaded, its multiplications
+per window, its largest multiplication input (proved below 9u) and the proof
+that its mixed additions meet no exceptional case for k < n. Exit status 1 if
+any bound fails, 2 for usage errors.
 
 Flags:
 `
@@ -65,10 +69,17 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, "params", exitFail, err)
 	}
+	comb, err := ladder.NewSetupBits(c, ladder.Comb, f.channelBits)
+	if err != nil {
+		return report(stderr, "params", exitFail, err)
+	}
 	if !printParams(stdout, su) {
 		return report(stderr, "params", exitFail, errors.New("a bound fails"))
 	}
 	printSchedule(stdout, su)
+	if !printComb(stdout, comb) {
+		return report(stderr, "params", exitFail, errors.New("the comb's proof fails"))
+	}
 	return exitOK
 }
 
@@ -138,16 +149,45 @@ func printSchedule(w io.Writer, su *ladder.Setup) {
 	s, p := su.Schedule, su.Params
 	fmt.Fprintf(w, "schedule %s: %d iterations\n", s.Kind, su.Bits)
 	fmt.Fprintf(w, "reductions per bit: %d\n", s.MulsPerBit())
+	printMulInput(w, s, p)
+	if s.Kind == ladder.CoZ {
+		fmt.Fprintf(w, "ladder scalars k mod n + 3n (+ 2n when k mod n >= n − 4): no prefix meets Q = O, R = O or Q = −R\n"+
+			"  unless k ≡ 0 or −1 (mod n): holds; those two take the fixed results O and −G\n")
+	}
+}
+
+// printMulInput shows the largest multiplication input NewSchedule proved
+// for s against 9u.
+func printMulInput(w io.Writer, s *ladder.Schedule, p *rns.Params) {
 	top := new(big.Int).Add(s.MaxMulInput, big.NewInt(1))
 	if top.Cmp(p.AddBound) == 0 {
 		fmt.Fprintf(w, "largest multiplication input 9u − 1 (9u = %s): holds, the bound is reached\n", size(p.AddBound))
 	} else {
 		fmt.Fprintf(w, "largest multiplication input below %s, 9u = %s: holds\n", size(top), size(p.AddBound))
 	}
-	if s.Kind == ladder.CoZ {
-		fmt.Fprintf(w, "ladder scalars k mod n + 3n (+ 2n when k mod n >= n − 4): no prefix meets Q = O, R = O or Q = −R\n"+
-			"  unless k ≡ 0 or −1 (mod n): holds; those two take the fixed results O and −G\n")
+}
+
+// printComb shows the fixed-base comb of su (a Setup of ladder.Comb): its
+// windows, its table as the kernel gets it, its multiplications per window, its
+// largest multiplication input and ProveComb's exactness argument; it
+// reports whether the proof holds (NewSetupBits has checked it already).
+func printComb(w io.Writer, su *ladder.Setup) bool {
+	s, p, n := su.Schedule, su.Params, su.Curve.N()
+	windows := ladder.CombWindows(n)
+	table := len(su.CombTableWords()) * 4
+	fmt.Fprintf(w, "\nfixed-base comb k·G: %d windows × %d bits\n", windows, ladder.CombWindow)
+	fmt.Fprintf(w, "table: %d rows per window, %d rows, %d bytes as uploaded\n", ladder.CombRows, windows*ladder.CombRows, table)
+	fmt.Fprintf(w, "multiplications per window: %d\n", s.MulsPerBit())
+	printMulInput(w, s, p)
+	holds := "holds"
+	err := ladder.ProveComb(n, windows)
+	if err != nil {
+		holds = "NO: " + err.Error()
 	}
+	fmt.Fprintf(w, "no exceptional case for k < n: %d·%d >= %d bits; before window i the accumulator k mod 2^(%d·i) < d·2^(%d·i) (1 <= d <= %d)"+
+		" is not the row T, the sum <= k < n is not −T, O is replaced by the row: %s\n",
+		windows, ladder.CombWindow, n.BitLen(), ladder.CombWindow, ladder.CombWindow, ladder.CombRows, holds)
+	return err == nil
 }
 
 func moduli(ms []rns.Modulus) []uint32 {

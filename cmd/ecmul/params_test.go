@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/rns"
+)
+
+// TestParamsComb: params ends with the fixed-base comb of the curve and
+// channel width, after the ladder schedule, its numbers those of the
+// ladder package's comb Setup: windows × bits covering the scalar's bits,
+// rows per window, the uploaded table's bytes (also counted from its
+// layout: per window and row, n + 1 channel roles of four words), the
+// multiplications of one window, the proved largest multiplication input
+// against 9u, and ProveComb's argument, holding.
+func TestParamsComb(t *testing.T) {
+	for _, c := range curves.All() {
+		for _, bits := range rns.Widths {
+			name := fmt.Sprintf("%s, %d-bit channels", c.Name(), bits)
+			code, out, errOut := cli(t, "", "params", "--curve", c.Name(), "--channel-bits", strconv.Itoa(bits))
+			require.Equal(t, exitOK, code, errOut)
+
+			su, err := ladder.NewSetupBits(c, ladder.Comb, bits)
+			require.NoError(t, err)
+			n, par := c.N(), su.Params
+			windows := ladder.CombWindows(n)
+			require.GreaterOrEqual(t, windows*ladder.CombWindow, n.BitLen(), name)
+			require.Less(t, (windows-1)*ladder.CombWindow, n.BitLen(), name)
+			require.NoError(t, ladder.ProveComb(n, windows), name)
+			table := 4 * len(su.CombTableWords())
+			require.Equal(t, windows*ladder.CombRows*(par.N+1)*4*4, table, name)
+			muls := 0
+			for _, st := range su.Schedule.Loop {
+				muls += len(st.Muls)
+			}
+			require.Positive(t, muls, name)
+			top := new(big.Int).Add(su.Schedule.MaxMulInput, big.NewInt(1))
+			require.LessOrEqual(t, top.Cmp(par.AddBound), 0, name)
+
+			_, section, ok := strings.Cut(out, "\nfixed-base comb k·G: ")
+			require.True(t, ok, "%s: no comb section:\n%s", name, out)
+			require.Less(t, strings.Index(out, "schedule "+ladder.DefaultKind.String()+":"), strings.Index(out, "fixed-base comb"), name)
+			mulInput := fmt.Sprintf("largest multiplication input below %s, 9u = %s: holds", size(top), size(par.AddBound))
+			if top.Cmp(par.AddBound) == 0 {
+				mulInput = fmt.Sprintf("largest multiplication input 9u − 1 (9u = %s): holds, the bound is reached", size(par.AddBound))
+			}
+			want := []string{
+				fmt.Sprintf("%d windows × %d bits", windows, ladder.CombWindow),
+				fmt.Sprintf("table: %d rows per window, %d rows, %d bytes as uploaded", ladder.CombRows, windows*ladder.CombRows, table),
+				fmt.Sprintf("multiplications per window: %d", muls),
+				mulInput,
+			}
+			lines := strings.Split(strings.TrimSuffix(section, "\n"), "\n")
+			require.Len(t, lines, len(want)+1, "%s:\n%s", name, section)
+			require.Equal(t, want, lines[:len(want)], name)
+			proof := lines[len(want)]
+			require.Regexp(t, "^"+regexp.QuoteMeta(fmt.Sprintf("no exceptional case for k < n: %d·%d >= %d bits; ", windows, ladder.CombWindow, n.BitLen()))+
+				".*"+regexp.QuoteMeta(fmt.Sprintf("k mod 2^(%d·i) < d·2^(%d·i) (1 <= d <= %d)", ladder.CombWindow, ladder.CombWindow, ladder.CombRows))+
+				".*: holds$", proof, name)
+		}
+	}
+}
