@@ -5,6 +5,7 @@ import (
 	"context"
 	"math/big"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -113,10 +114,11 @@ func TestScalarBaseMultBytes(t *testing.T) {
 func TestScalarBaseMultBytesGPUFake(t *testing.T) {
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
-			devicesDriver(t, c, 2)
+			d := devicesDriver(t, c, 2)
 			e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 5})
 			b := newBaseItems(t, c, 13, 42)
 			requireBase(t, e, c, b)
+			require.True(t, slices.ContainsFunc(d.FunctionNames(), isComb), "k·G ran on the comb: %v", d.FunctionNames())
 			n := len(b.wantXY)
 			last := 0
 			err := e.ScalarBaseMultBytesProgress(context.Background(), make([]byte, n*c.ByteLen()), make([]ecmul.Status, n), b.scalars,
@@ -128,6 +130,27 @@ func TestScalarBaseMultBytesGPUFake(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, n, last, "progress reaches the total")
 		})
+	}
+}
+
+func isComb(entry string) bool { return strings.Contains(entry, "_comb_") }
+
+// TestScalarBaseMultBytesGPUFakeNoComb: where the kernel has no comb for
+// the Engine's configuration (the tile mapping, Kawamura's extension),
+// k·G runs on the ladder with G, and is as right.
+func TestScalarBaseMultBytesGPUFakeNoComb(t *testing.T) {
+	c := curves.P256()
+	for _, cfg := range []struct {
+		opts ecmul.Options
+		g    diag.GPU
+	}{
+		{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, diag.GPU{Mapping: diag.MappingTile}},
+		{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16, Extension: ecmul.Kawamura}, diag.GPU{}},
+	} {
+		d := devicesDriver(t, c, 1)
+		e := newEngine(t, c, cfg.opts, cfg.g)
+		requireBase(t, e, c, newBaseItems(t, c, 8, 43))
+		require.False(t, slices.ContainsFunc(d.FunctionNames(), isComb), "%+v: %v", cfg.g, d.FunctionNames())
 	}
 }
 

@@ -252,8 +252,12 @@ func (e *Engine) ScalarMultBytesProgress(ctx context.Context, out []byte, status
 // picks uncompressed SEC1 points, compressed ones or x alone; one Status
 // per item, StatusInfinity for k ≡ 0 mod n). Its errors, and the status of
 // the items of a call that fails as a whole, are ScalarMultBytes's, and so
-// is its constant time: today it runs the variable-base ladder with G, on
-// every backend, with no table of G's multiples.
+// is its constant time. The gpu and rns-cpu backends compute it on the
+// fixed-base comb, a table of multiples of G uploaded once per Engine
+// (read whole, each row kept by a mask of the scalar's digit); the gpu
+// backend falls back to the ladder with G where the kernel has no comb for
+// its configuration (a mapping other than block or warp, or Kawamura's
+// extension). The cpu backend uses the reference implementations.
 func (e *Engine) ScalarBaseMultBytes(ctx context.Context, out []byte, status []Status, scalars []byte) error {
 	return e.ScalarBaseMultBytesProgress(ctx, out, status, scalars, nil)
 }
@@ -290,6 +294,12 @@ func (e *Engine) bytesCall(ctx context.Context, status []Status, progress func(d
 		err = e.bytesThroughBig(ctx, b, rep.add)
 	}
 	return e.batchErr(err)
+}
+
+// baseRunner is a runner with its own way of computing k·G, the items'
+// points all G (ScalarBaseMultBytes): the rns-cpu backend's comb.
+type baseRunner interface {
+	runBase(ctx context.Context, items []item, done func(int)) error
 }
 
 // bytesRunner is a runner with its own bytes path.
@@ -332,7 +342,11 @@ func (e *Engine) bytesThroughBig(ctx context.Context, b *bytesBatch, done func(i
 		}
 	}
 	done(b.count - len(items))
-	err = e.run.run(ctx, items, done)
+	if br, ok := e.run.(baseRunner); ok && b.onePoint {
+		err = br.runBase(ctx, items, done)
+	} else {
+		err = e.run.run(ctx, items, done)
+	}
 	xy := make([]byte, 2*b.size)
 	for _, i := range idx {
 		r := &res[i]

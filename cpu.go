@@ -2,6 +2,7 @@ package ecmul
 
 import (
 	"context"
+	"sync"
 
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
@@ -47,6 +48,9 @@ type rnsRunner struct {
 	su      *ladder.Setup
 	ext     basext.Variant
 	workers int
+
+	combOnce sync.Once
+	comb     *ladder.Setup // the comb of k·G, made by the first runBase; nil if it failed
 }
 
 func (r *rnsRunner) run(ctx context.Context, items []item, done func(int)) error {
@@ -76,3 +80,37 @@ func (r *rnsRunner) run(ctx context.Context, items []item, done func(int)) error
 }
 
 func (r *rnsRunner) close() error { return nil }
+
+// runBase computes k·G on the CPU twin of the comb kernel (items' points
+// are G), or on the ladder where the comb cannot be set up.
+func (r *rnsRunner) runBase(ctx context.Context, items []item, done func(int)) error {
+	r.combOnce.Do(func() {
+		r.comb, _ = ladder.NewSetupBits(r.su.Curve, ladder.Comb, r.su.Params.Bits)
+	})
+	su := r.comb
+	if su == nil {
+		return r.run(ctx, items, done)
+	}
+	return inChunks(ctx, items, 8, r.workers, func(part []item) error {
+		defer done(len(part))
+		e := su.NewRNSExecutor(r.ext)
+		jobs := make([]ladder.Job, 0, len(part))
+		outs := make([]ladder.Channels, 0, len(part))
+		idx := make([]int, 0, len(part))
+		for i, it := range part {
+			j, err := su.Prepare(it.x, it.y, it.k)
+			if err != nil {
+				it.res.Err = err
+				continue
+			}
+			jobs = append(jobs, j)
+			outs = append(outs, e.RunComb(j.Scalar, nil))
+			idx = append(idx, i)
+		}
+		aff, errs := su.Finish(jobs, outs)
+		for n, i := range idx {
+			setAffine(part[i].res, aff[n], errs[n])
+		}
+		return nil
+	})
+}

@@ -40,6 +40,8 @@ const smallChunkItemsPerSM = 8
 type gpuRunner struct {
 	su      *ladder.Setup
 	eng     *gpu.Pool
+	opts    Options    // as New was given them, for the comb's runner
+	gpuOpts tuning.GPU // as chosen for the ladder (the mapping filled in)
 	workers int
 	noSpin  bool // diag.GPU.NoSpin
 	log     *slog.Logger
@@ -50,6 +52,13 @@ type gpuRunner struct {
 
 	teamOnce sync.Once
 	team     *par.Team // small batches' host work (latencyTeam); nil until the first
+
+	// the comb's runner for k·G batches, opened by the first (combRunner);
+	// nil where the kernel has no comb for this configuration
+	combOnce sync.Once
+	comb     *gpuRunner
+	closing  bool // set under combMu by close: no comb runner opens after it
+	combMu   sync.Mutex
 }
 
 // gpuSource supplies the CUDA driver and the kernel image of the gpu
@@ -106,7 +115,7 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 	}
 	cfg := gpu.Config{
 		Image: image, Entry: k.Name(), Constants: su.KernelConstants(),
-		InRows: ladder.ElementRows(n), ScalarRows: su.ScalarWords(), OutRows: su.OutputRows(),
+		InRows: su.InputRows(), ScalarRows: su.ScalarWords(), OutRows: su.OutputRows(),
 		ItemsPerBlock: g.ItemsPerBlock, BlockThreads: k.Threads(n, g.ItemsPerBlock), Chunk: g.Chunk,
 		ThreadsFor: spreadThreads(k, n),
 	}
@@ -125,7 +134,43 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 	if cfg.Small != nil {
 		kc.SmallEntry, kc.SmallItemsPerSM = cfg.Small.Entry, cfg.Small.ItemsPerSM
 	}
-	return &gpuRunner{su: su, eng: eng, workers: opts.Workers, noSpin: g.NoSpin, log: log, kernel: kc}, nil
+	return &gpuRunner{su: su, eng: eng, opts: opts, gpuOpts: g, workers: opts.Workers, noSpin: g.NoSpin, log: log, kernel: kc}, nil
+}
+
+// combRunner returns the runner of k·G batches on the comb kernel, opened
+// on the first call with the ladder's mapping, items per block, chunk and
+// devices; nil when the kernel has no comb for them (another mapping or
+// extension), or it cannot be opened: k·G then runs on the ladder, with
+// the same results.
+func (r *gpuRunner) combRunner() *gpuRunner {
+	if r.su.Schedule.Kind == ladder.Comb {
+		return nil
+	}
+	r.combOnce.Do(func() {
+		if !kernels.Supports(ladder.Comb.String(), r.opts.Extension.String(), r.gpuOpts.Mapping, kernels.ChannelTag(r.su.Params.Bits)) {
+			return
+		}
+		su, err := ladder.NewSetupBits(r.su.Curve, ladder.Comb, r.su.Params.Bits)
+		if err != nil {
+			r.log.Warn("ecmul: gpu backend: k·G runs on the ladder: no comb", "err", err)
+			return
+		}
+		g := r.gpuOpts
+		g.ItemsPerBlock = 0 // the comb's own fullest block
+		cr, err := newGPURunner(su, r.opts, g)
+		if err != nil {
+			r.log.Warn("ecmul: gpu backend: k·G runs on the ladder: the comb kernel did not open", "err", err)
+			return
+		}
+		r.combMu.Lock()
+		defer r.combMu.Unlock()
+		if r.closing {
+			cr.close()
+			return
+		}
+		r.comb = cr.(*gpuRunner)
+	})
+	return r.comb
 }
 
 // spreadThreads lets small chunks run in smaller blocks spread over every
@@ -239,7 +284,17 @@ func (r *gpuRunner) close() error {
 	if r.team != nil {
 		r.team.Close()
 	}
-	return r.eng.Close()
+	r.combMu.Lock()
+	r.closing = true
+	cr := r.comb
+	r.combMu.Unlock()
+	err := r.eng.Close()
+	if cr != nil {
+		if cerr := cr.close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
 }
 
 // gpuError is an error of package gpu as the gpu backend reports it: one
@@ -304,10 +359,18 @@ func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][
 // and finished into them in fixed-size words, chunk by chunk, with no
 // allocation per item (the chunks' Items come from a pool).
 func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int)) error {
+	if b.onePoint {
+		if cr := r.combRunner(); cr != nil {
+			return cr.runBytes(ctx, b, done)
+		}
+	}
 	su := r.su
 	prepare := su.PrepareBytes
 	if b.validPoints {
 		prepare = su.PrepareValidBytes
+	}
+	if su.Schedule.Kind == ladder.Comb {
+		prepare = func(it *ladder.Item, scalar, _ []byte) error { return su.PrepareBaseBytes(it, scalar) }
 	}
 	split, onTeam := r.splitFor(b.count)
 	var mu sync.Mutex

@@ -22,7 +22,6 @@ type batch struct {
 	keys     []byte
 	keySize  int
 	scalars  []byte // u1 of every item, then u2 of every item; zero for an item already Invalid
-	points   []byte // G count times, then the keys
 	r        []*big.Int
 }
 
@@ -49,17 +48,11 @@ func newBatch(c *curves.Curve, verdicts []Verdict, digests [][]byte, sigs, keys 
 	return b, nil
 }
 
-// prepare computes u1 and u2 of every item into scalars, marks the items
-// whose r or s is out of range Invalid, and lays out the points.
+// prepare computes u1 and u2 of every item into scalars and marks the
+// items whose r or s is out of range Invalid.
 func (b *batch) prepare(ctx context.Context) error {
 	L, n := b.L, b.count
 	b.scalars = make([]byte, 2*n*L)
-	b.points = make([]byte, 0, 2*n*b.keySize)
-	g := b.c.EncodeSEC1(b.c.Generator(), b.keySize == 1+L)
-	for range n {
-		b.points = append(b.points, g...)
-	}
-	b.points = append(b.points, b.keys...)
 	b.r = make([]*big.Int, n)
 	par.DoAllCores(n, func(_, lo, hi int) {
 		var s, w, e, u big.Int

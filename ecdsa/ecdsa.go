@@ -2,10 +2,12 @@
 // an ecmul.Engine of P-224, P-256 or secp256k1, on whatever backend the
 // Engine was made with (gpu, rns-cpu or cpu).
 //
-// Verify computes u1·G and u2·Q of every item of a batch in one call of the
-// Engine's ScalarMultBytes, then adds the two points of each item on the
-// host. Signatures, digests and keys are public: the host's arithmetic runs
-// in variable time, and the ladder's constant time is not needed here.
+// Verify computes u1·G of every item of a batch in one call of the
+// Engine's ScalarBaseMultBytes (the fixed-base comb on the gpu and rns-cpu
+// backends) and u2·Q in one call of its ScalarMultBytes, then adds the two
+// points of each item on the host. Signatures, digests and keys are
+// public: the host's arithmetic runs in variable time, and the ladder's
+// constant time is not needed here.
 //
 //	verdicts := make([]ecdsa.Verdict, len(digests))
 //	err := ecdsa.Verify(ctx, eng, verdicts, digests, sigs, keys)
@@ -117,8 +119,9 @@ func verdictOf(s ecmul.Status) Verdict {
 // A key is validated as ScalarMultBytes validates a point; a bad key gets
 // its Key verdict whatever the signature. A signature with r or s outside
 // [1, n−1] is Invalid, as is one whose R = u1·G + u2·Q is the point at
-// infinity. u1·G and u2·Q of every item are computed in one call of
-// e.ScalarMultBytes, on e's backend; their sums are taken on the host.
+// infinity. u1·G of every item is computed in one call of
+// e.ScalarBaseMultBytes and u2·Q in one of e.ScalarMultBytes, on e's
+// backend; their sums are taken on the host.
 //
 // The error is non-nil only when the call failed as a whole: buffer
 // lengths that do not describe one batch (matching ecmul.ErrBatchLayout),
@@ -142,8 +145,12 @@ func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests []
 	status := make([]ecmul.Status, 2*b.count)
 	out := make([]byte, 2*b.count*(1+2*b.L))
 	err = b.prepare(ctx)
+	n, size := b.count, 1+2*b.L
 	if err == nil {
-		err = e.ScalarMultBytes(ctx, out, status, b.scalars, b.points)
+		err = e.ScalarBaseMultBytes(ctx, out[:n*size], status[:n], b.scalars[:n*b.L])
+	}
+	if err == nil {
+		err = e.ScalarMultBytes(ctx, out[n*size:], status[n:], b.scalars[n*b.L:], b.keys)
 	}
 	if err == nil {
 		err = b.finish(ctx, out, status)

@@ -669,26 +669,38 @@ ECM_DEVICE void cswap(Residue& a, Residue& b, uint32_t mask) {
   b.t ^= dt;
 }
 
+// select_residue returns a where mask is all ones and b where it is zero.
+ECM_DEVICE Residue select_residue(uint32_t mask, Residue a, Residue b) {
+  return Residue{select(mask, a.b, b.b), select(mask, a.t, b.t)};
+}
+
 #define ECM_AS_MUL(d, x, y) , Mul<d, x, y>
 #define ECM_AS_ADD(d, k, c1, s1, c2, s2, c3, s3) , Add<d, k, c1, s1, c2, s2, c3, s3>
 #define ECM_AS_SWAP(a, b) cswap(r[a], r[b], mask);
+#define ECM_AS_COMMIT(d, s, st) r[d] = select_residue(keep, r[d], select_residue(start, r[st], r[s]));
 #define ECM_STEP(TAG, PH, I) \
   Step<Set<void ECM_##TAG##_##PH##I##_MULS(ECM_AS_MUL)>, Set<void ECM_##TAG##_##PH##I##_ADDS(ECM_AS_ADD)>>
 // Schedule<TAG>: the steps of Init, Loop and Final, the registers swapped
-// around Loop when the scalar bit equals SwapBit, and the outputs.
-#define ECM_SCHEDULE(TAG)                                                    \
-  struct Schedule##TAG {                                                     \
-    static constexpr int AddConsts = ECM_##TAG##_NUM_ADD_CONSTS;             \
-    static constexpr int MaxMuls = ECM_##TAG##_MAX_MULS;                     \
-    static constexpr int ExtraBits = ECM_##TAG##_EXTRA_BITS;                 \
-    static constexpr uint32_t SwapBit = ECM_##TAG##_SWAP_BIT;                \
-    using Out = Dsts<ECM_##TAG##_OUT>;                                       \
-    using Init = Steps<ECM_##TAG##_INIT(ECM_STEP)>;                          \
-    using Loop = Steps<ECM_##TAG##_LOOP(ECM_STEP)>;                          \
-    using Final = Steps<ECM_##TAG##_FINAL(ECM_STEP)>;                        \
-    ECM_DEVICE static void swap(Residue (&r)[ECM_NUM_REGS], uint32_t mask) { \
-      ECM_##TAG##_SWAP(ECM_AS_SWAP)                                          \
-    }                                                                        \
+// around Loop when the scalar bit equals SwapBit, and the outputs; for the
+// comb (IsComb), its windows and the commit after Loop.
+#define ECM_SCHEDULE(TAG)                                                                        \
+  struct Schedule##TAG {                                                                         \
+    static constexpr int AddConsts = ECM_##TAG##_NUM_ADD_CONSTS;                                 \
+    static constexpr int MaxMuls = ECM_##TAG##_MAX_MULS;                                         \
+    static constexpr int ExtraBits = ECM_##TAG##_EXTRA_BITS;                                     \
+    static constexpr uint32_t SwapBit = ECM_##TAG##_SWAP_BIT;                                    \
+    static constexpr bool IsComb = ECM_##TAG##_COMB;                                             \
+    static constexpr int Window = ECM_##TAG##_WINDOW;                                            \
+    using Out = Dsts<ECM_##TAG##_OUT>;                                                           \
+    using Init = Steps<ECM_##TAG##_INIT(ECM_STEP)>;                                              \
+    using Loop = Steps<ECM_##TAG##_LOOP(ECM_STEP)>;                                              \
+    using Final = Steps<ECM_##TAG##_FINAL(ECM_STEP)>;                                            \
+    ECM_DEVICE static void swap(Residue (&r)[ECM_NUM_REGS], uint32_t mask) {                     \
+      ECM_##TAG##_SWAP(ECM_AS_SWAP)                                                              \
+    }                                                                                            \
+    ECM_DEVICE static void commit(Residue (&r)[ECM_NUM_REGS], uint32_t keep, uint32_t start) {   \
+      ECM_##TAG##_COMMIT(ECM_AS_COMMIT)                                                          \
+    }                                                                                            \
   };
 
 ECM_SCHEDULES(ECM_SCHEDULE)
@@ -725,11 +737,6 @@ struct Lane {
   // mapping selects its operands with them, never with a branch)
   uint32_t groupMask[Shape<N, M, W>::Groups];
 };
-
-// select_residue returns a where mask is all ones and b where it is zero.
-ECM_DEVICE Residue select_residue(uint32_t mask, Residue a, Residue b) {
-  return Residue{select(mask, a.b, b.b), select(mask, a.t, b.t)};
-}
 
 template <int... D, int P, int... I>
 ECM_DEVICE void store(Residue (&r)[ECM_NUM_REGS], const Residue (&z)[P], Dsts<D...>,
@@ -855,6 +862,47 @@ ECM_DEVICE void run_steps(C& c, Steps<S...>) {
 }
 
 // ---------------------------------------------------------------------------
+// The comb (ladder.runComb): per window of Window bits from the lowest
+// (ladder.CombWindows: ⌈Bits/Window⌉ of them), the
+// table row of its digit d, read as every row of the window is read and
+// kept by a mask; Loop, the mixed addition of that row to the accumulator;
+// and the commit, which keeps the accumulator for d = 0 and takes the row
+// itself while the accumulator is the point at infinity. The table follows
+// the constants at the next multiple of four words: for window i, digit d
+// and lane role r, one uint4 at (i·Rows + d−1)·(N+1) + r (x's B and B̃
+// residues, y's; m_e's in .x and .z for r = N).
+template <int N, int Bits, int AddConsts, class Sched, class C>
+ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const uint32_t* __restrict__ scalars,
+                             uint32_t stride) {
+  constexpr int Rows = (1 << Sched::Window) - 1, Windows = (Bits + Sched::Window - 1) / Sched::Window;
+  static_assert(32 % Sched::Window == 0, "a window's digit lies in one scalar word");
+  const uint4* table = reinterpret_cast<const uint4*>(consts + Consts<N>::template CombTable<AddConsts>);
+  uint32_t inf = ~0u;  // all ones while the accumulator is the point at infinity
+#pragma unroll 1
+  for (int i = 0; i < Windows; ++i) {
+    const int bit = i * Sched::Window;
+    const uint32_t d = scalars[bit / 32 * stride] >> (bit % 32) & Rows;
+    const uint4* row = table + i * Rows * (N + 1) + c.role;
+    Residue tx{0, 0}, ty{0, 0};
+#pragma unroll
+    for (int e = 1; e <= Rows; ++e) {
+      const uint4 v = __ldg(row + (e - 1) * (N + 1));
+      const uint32_t m = opaque(0u - uint32_t(d == uint32_t(e)));
+      tx.b |= v.x & m;
+      tx.t |= v.y & m;
+      ty.b |= v.z & m;
+      ty.t |= v.w & m;
+    }
+    c.r[ECM_R_TX] = tx;
+    c.r[ECM_R_TY] = ty;
+    run_steps(c, typename Sched::Loop{});
+    const uint32_t keep = opaque(0u - uint32_t(d == 0));
+    Sched::commit(c.r, keep, inf & ~keep);
+    inf &= keep;
+  }
+}
+
+// ---------------------------------------------------------------------------
 // The ladder (ladder.run): Init, then for bit = T−1 … 0 the swap by the bit,
 // the Loop steps and the same swap again, then Final. Two consecutive swaps
 // merge into one by the xor of their bits; the iteration count and every
@@ -924,28 +972,32 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
   for (int i = 0; i < ECM_NUM_REGS; ++i) c.r[i] = Residue{0, 0};
   const uint32_t* kb = consts + Consts<N>::KB;
   if (c.role < N) {
-    c.r[ECM_R_XG] = Residue{in[c.role * stride + src], in[(N + c.role) * stride + src]};
+    if constexpr (!Sched::IsComb) c.r[ECM_R_XG] = Residue{in[c.role * stride + src], in[(N + c.role) * stride + src]};
     c.r[ECM_R_KB] = Residue{kb[c.role], kb[N + c.role]};
   } else {
-    c.r[ECM_R_XG] = Residue{in[2 * N * stride + src], 0};
+    if constexpr (!Sched::IsComb) c.r[ECM_R_XG] = Residue{in[2 * N * stride + src], 0};
     c.r[ECM_R_KB] = Residue{kb[2 * N], 0};
   }
 
   run_steps(c, typename Sched::Init{});
-  uint32_t prev = 0;
+  if constexpr (Sched::IsComb) {
+    comb_windows<N, Curve::Bits, Sched::AddConsts, Sched>(c, consts, scalars + src, stride);
+  } else {
+    uint32_t prev = 0;
 #pragma unroll 1
-  for (int w = (T - 1) / 32; w >= 0; --w) {
-    const uint32_t word = scalars[w * stride + src];
+    for (int w = (T - 1) / 32; w >= 0; --w) {
+      const uint32_t word = scalars[w * stride + src];
 #pragma unroll 1
-    for (int bit = w == (T - 1) / 32 ? (T - 1) % 32 : 31; bit >= 0; --bit) {
-      const uint32_t s = (word >> bit & 1) ^ Sched::SwapBit ^ 1;  // 1: swap for this bit
-      const uint32_t mask = 0u - (s ^ prev);
-      prev = s;
-      Sched::swap(c.r, mask);
-      run_steps(c, typename Sched::Loop{});
+      for (int bit = w == (T - 1) / 32 ? (T - 1) % 32 : 31; bit >= 0; --bit) {
+        const uint32_t s = (word >> bit & 1) ^ Sched::SwapBit ^ 1;  // 1: swap for this bit
+        const uint32_t mask = 0u - (s ^ prev);
+        prev = s;
+        Sched::swap(c.r, mask);
+        run_steps(c, typename Sched::Loop{});
+      }
     }
+    Sched::swap(c.r, 0u - prev);
   }
-  Sched::swap(c.r, 0u - prev);
   run_steps(c, typename Sched::Final{});
 
   // every group of a spread item holds the same registers: the first writes them

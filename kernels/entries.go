@@ -17,8 +17,10 @@ var (
 	// Curves are the curves the kernel is built for, by curves.Curve.Name,
 	// with their tags in entry names.
 	Curves = []CurveTag{{"P-224", "p224"}, {"P-256", "p256"}, {"secp256k1", "secp256k1"}}
-	// Schedules are the ladder schedules (ladder.Kind names).
-	Schedules = []string{"coz", "paper"}
+	// Schedules are the ladder schedules (ladder.Kind names), and "comb",
+	// the fixed-base k·G, whose entry points read G's table from the
+	// constants and no input rows.
+	Schedules = []string{"coz", "paper", "comb"}
 	// Exts are the base extensions (basext.Variant names).
 	Exts = []string{"shenoy", "kawamura"}
 	// Mappings are the thread mappings: "warp" keeps whole items inside a
@@ -73,6 +75,8 @@ func Supports(schedule, ext, mapping, channels string) bool {
 // Shenoy's α on both widths.
 func (k Kernel) built() bool {
 	switch {
+	case k.Schedule == "comb":
+		return k.Ext == "shenoy" && (k.Mapping == "block" || k.Mapping == "warp")
 	case k.Mapping == "spread":
 		return k.Ext == "shenoy" && k.Schedule == "coz"
 	case k.Channels == "c30":
@@ -85,7 +89,7 @@ func (k Kernel) built() bool {
 // (__maxnreg__), the fastest of 56 to 96 on an H200 (kernels/README.md):
 // under 64 registers twice as many warps share an SM, which the co-Z
 // ladder's short multiplication sets need more than the few bytes it spills.
-var registerCaps = map[string]int{"coz": 64, "paper": 96}
+var registerCaps = map[string]int{"coz": 64, "paper": 96, "comb": 64}
 
 // CurveTag names a curve in entry names.
 type CurveTag struct{ Curve, Tag string }

@@ -34,6 +34,7 @@ func main() {
 	fmt.Fprintf(&b, "//   ADD(dst, k, c1, s1, c2, s2, c3, s3)  dst = K[k] + c1·s1 + c2·s2 + c3·s3 (c = 0: no term)\n")
 	fmt.Fprintf(&b, "//   STEP(tag, phase, i)                  step i of INIT, LOOP or FINAL\n")
 	fmt.Fprintf(&b, "//   SWAP(r, s)                           a pair exchanged around LOOP\n")
+	fmt.Fprintf(&b, "//   COMMIT(dst, sum, start)              the comb's choice after LOOP (ladder.Commit)\n")
 	fmt.Fprintf(&b, "// Every operation of a set reads the registers as they were before the set.\n")
 	fmt.Fprintf(&b, "// K[k] is the k-th addition constant uploaded by Go (ladder.Setup.AddConsts).\n\n")
 	fmt.Fprintf(&b, "#pragma once\n\n")
@@ -43,7 +44,7 @@ func main() {
 	fmt.Fprintf(&b, "#define ECM_NUM_REGS %d\n\n", int(ladder.NumRegs))
 	emitInterface(&b)
 	for _, name := range kernels.Schedules {
-		kind, err := ladder.ParseKind(name)
+		kind, err := ladder.ParseAnyKind(name)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -139,6 +140,19 @@ func emitSchedule(b *bytes.Buffer, su *ladder.Setup, kind, am string) {
 		maxMuls = max(maxMuls, len(st.Muls))
 	}
 	fmt.Fprintf(b, "#define ECM_%s_MAX_MULS %d\n", tag, maxMuls)
+	comb := 0
+	if s.Kind == ladder.Comb {
+		comb = 1
+		fmt.Fprintf(b, "#define ECM_%s_WINDOW %d\n", tag, ladder.CombWindow)
+	} else {
+		fmt.Fprintf(b, "#define ECM_%s_WINDOW 0\n", tag)
+	}
+	fmt.Fprintf(b, "#define ECM_%s_COMB %d\n", tag, comb)
+	fmt.Fprintf(b, "#define ECM_%s_COMMIT(COMMIT)", tag)
+	for _, cm := range s.Commit {
+		fmt.Fprintf(b, " COMMIT(ECM_R_%s, ECM_R_%s, ECM_R_%s)", cm.Dst, cm.Sum, cm.Start)
+	}
+	fmt.Fprintf(b, "\n")
 	fmt.Fprintf(b, "#define ECM_%s_SWAP(SWAP)", tag)
 	for _, sw := range s.Swap {
 		fmt.Fprintf(b, " SWAP(ECM_R_%s, ECM_R_%s)", sw[0], sw[1])

@@ -45,6 +45,9 @@ struct Consts {
   static constexpr int KB = Layout<N>::Size;
   static constexpr int AddConst = KB + ElementWords;
   static constexpr int Size(int addConsts) { return AddConst + addConsts * ElementWords; }
+  // the comb's table: after the addition constants, at the next multiple of 4 words
+  template <int AddConsts>
+  static constexpr int CombTable = (AddConst + AddConsts * ElementWords + 3) & ~3;
 };
 
 // ---------------------------------------------------------------------------

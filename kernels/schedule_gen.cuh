@@ -4,6 +4,7 @@
 //   ADD(dst, k, c1, s1, c2, s2, c3, s3)  dst = K[k] + c1·s1 + c2·s2 + c3·s3 (c = 0: no term)
 //   STEP(tag, phase, i)                  step i of INIT, LOOP or FINAL
 //   SWAP(r, s)                           a pair exchanged around LOOP
+//   COMMIT(dst, sum, start)              the comb's choice after LOOP (ladder.Commit)
 // Every operation of a set reads the registers as they were before the set.
 // K[k] is the k-th addition constant uploaded by Go (ladder.Setup.AddConsts).
 
@@ -24,9 +25,15 @@
 #define ECM_R_XRG 12
 #define ECM_R_YG 13
 #define ECM_R_LM 14
-#define ECM_R_XG 15
-#define ECM_R_KB 16
-#define ECM_NUM_REGS 17
+#define ECM_R_AX 15
+#define ECM_R_AY 16
+#define ECM_R_AZ 17
+#define ECM_R_TX 18
+#define ECM_R_TY 19
+#define ECM_R_ONE 20
+#define ECM_R_XG 21
+#define ECM_R_KB 22
+#define ECM_NUM_REGS 23
 
 // The kernel's interface (kernels/entries.go).
 #define ECM_MAX_THREADS 512
@@ -53,6 +60,10 @@
 	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, block, Block, c30, 9, 0, 96, 0) \
 	ENTRY(p224, P224, paper, Paper, kawamura, Kawamura, warp, Warp, c16, 16, 1, 96, 0) \
 	ENTRY(p224, P224, paper, Paper, kawamura, Kawamura, block, Block, c16, 16, 0, 96, 0) \
+	ENTRY(p224, P224, comb, Comb, shenoy, Shenoy, warp, Warp, c16, 16, 1, 64, 0) \
+	ENTRY(p224, P224, comb, Comb, shenoy, Shenoy, warp, Warp, c30, 9, 1, 64, 0) \
+	ENTRY(p224, P224, comb, Comb, shenoy, Shenoy, block, Block, c16, 16, 0, 64, 0) \
+	ENTRY(p224, P224, comb, Comb, shenoy, Shenoy, block, Block, c30, 9, 0, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, warp, Warp, c30, 10, 1, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
@@ -68,6 +79,10 @@
 	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, block, Block, c30, 10, 0, 96, 0) \
 	ENTRY(p256, P256, paper, Paper, kawamura, Kawamura, warp, Warp, c16, 18, 1, 96, 0) \
 	ENTRY(p256, P256, paper, Paper, kawamura, Kawamura, block, Block, c16, 18, 0, 96, 0) \
+	ENTRY(p256, P256, comb, Comb, shenoy, Shenoy, warp, Warp, c16, 18, 1, 64, 0) \
+	ENTRY(p256, P256, comb, Comb, shenoy, Shenoy, warp, Warp, c30, 10, 1, 64, 0) \
+	ENTRY(p256, P256, comb, Comb, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
+	ENTRY(p256, P256, comb, Comb, shenoy, Shenoy, block, Block, c30, 10, 0, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, warp, Warp, c30, 10, 1, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
@@ -82,15 +97,22 @@
 	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, block, Block, c16, 18, 0, 96, 0) \
 	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, block, Block, c30, 10, 0, 96, 0) \
 	ENTRY(secp256k1, Secp256k1, paper, Paper, kawamura, Kawamura, warp, Warp, c16, 18, 1, 96, 0) \
-	ENTRY(secp256k1, Secp256k1, paper, Paper, kawamura, Kawamura, block, Block, c16, 18, 0, 96, 0)
-#define ECM_SCHEDULES(SCHEDULE) SCHEDULE(COZ_AM3) SCHEDULE(COZ_AM0) SCHEDULE(PAPER_AM3) SCHEDULE(PAPER_AM0)
-#define ECM_SCHEDULE_MEMBERS(AM) using Coz = ScheduleCOZ_##AM; using Paper = SchedulePAPER_##AM;
+	ENTRY(secp256k1, Secp256k1, paper, Paper, kawamura, Kawamura, block, Block, c16, 18, 0, 96, 0) \
+	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, warp, Warp, c16, 18, 1, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, warp, Warp, c30, 10, 1, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
+	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, block, Block, c30, 10, 0, 64, 0)
+#define ECM_SCHEDULES(SCHEDULE) SCHEDULE(COZ_AM3) SCHEDULE(COZ_AM0) SCHEDULE(PAPER_AM3) SCHEDULE(PAPER_AM0) SCHEDULE(COMB_AM3) SCHEDULE(COMB_AM0)
+#define ECM_SCHEDULE_MEMBERS(AM) using Coz = ScheduleCOZ_##AM; using Paper = SchedulePAPER_##AM; using Comb = ScheduleCOMB_##AM;
 
 // schedule coz, a = -3 (P-224 and curves like it)
 #define ECM_COZ_AM3_NUM_ADD_CONSTS 14
 #define ECM_COZ_AM3_EXTRA_BITS 1
 #define ECM_COZ_AM3_SWAP_BIT 0
 #define ECM_COZ_AM3_MAX_MULS 3
+#define ECM_COZ_AM3_WINDOW 0
+#define ECM_COZ_AM3_COMB 0
+#define ECM_COZ_AM3_COMMIT(COMMIT)
 #define ECM_COZ_AM3_SWAP(SWAP) SWAP(ECM_R_XQG, ECM_R_XRG)
 #define ECM_COZ_AM3_OUT ECM_R_B, ECM_R_C, ECM_R_D
 #define ECM_COZ_AM3_INIT(STEP) STEP(COZ_AM3, INIT, 0), STEP(COZ_AM3, INIT, 1), STEP(COZ_AM3, INIT, 2)
@@ -161,6 +183,9 @@
 #define ECM_COZ_AM0_EXTRA_BITS 1
 #define ECM_COZ_AM0_SWAP_BIT 0
 #define ECM_COZ_AM0_MAX_MULS 3
+#define ECM_COZ_AM0_WINDOW 0
+#define ECM_COZ_AM0_COMB 0
+#define ECM_COZ_AM0_COMMIT(COMMIT)
 #define ECM_COZ_AM0_SWAP(SWAP) SWAP(ECM_R_XQG, ECM_R_XRG)
 #define ECM_COZ_AM0_OUT ECM_R_B, ECM_R_C, ECM_R_D
 #define ECM_COZ_AM0_INIT(STEP) STEP(COZ_AM0, INIT, 0), STEP(COZ_AM0, INIT, 1), STEP(COZ_AM0, INIT, 2)
@@ -231,6 +256,9 @@
 #define ECM_PAPER_AM3_EXTRA_BITS 0
 #define ECM_PAPER_AM3_SWAP_BIT 1
 #define ECM_PAPER_AM3_MAX_MULS 7
+#define ECM_PAPER_AM3_WINDOW 0
+#define ECM_PAPER_AM3_COMB 0
+#define ECM_PAPER_AM3_COMMIT(COMMIT)
 #define ECM_PAPER_AM3_SWAP(SWAP) SWAP(ECM_R_XP, ECM_R_XQ) SWAP(ECM_R_ZP, ECM_R_ZQ)
 #define ECM_PAPER_AM3_OUT ECM_R_XP, ECM_R_ZP, ECM_R_XQ, ECM_R_ZQ
 #define ECM_PAPER_AM3_INIT(STEP) STEP(PAPER_AM3, INIT, 0), STEP(PAPER_AM3, INIT, 1)
@@ -287,6 +315,9 @@
 #define ECM_PAPER_AM0_EXTRA_BITS 0
 #define ECM_PAPER_AM0_SWAP_BIT 1
 #define ECM_PAPER_AM0_MAX_MULS 7
+#define ECM_PAPER_AM0_WINDOW 0
+#define ECM_PAPER_AM0_COMB 0
+#define ECM_PAPER_AM0_COMMIT(COMMIT)
 #define ECM_PAPER_AM0_SWAP(SWAP) SWAP(ECM_R_XP, ECM_R_XQ) SWAP(ECM_R_ZP, ECM_R_ZQ)
 #define ECM_PAPER_AM0_OUT ECM_R_XP, ECM_R_ZP, ECM_R_XQ, ECM_R_ZQ
 #define ECM_PAPER_AM0_INIT(STEP) STEP(PAPER_AM0, INIT, 0), STEP(PAPER_AM0, INIT, 1)
@@ -337,4 +368,92 @@
 	ADD(ECM_R_XP, 11, 1, ECM_R_A, -8, ECM_R_B, 0, ECM_R_XP) \
 	ADD(ECM_R_ZP, 12, 4, ECM_R_ZP, 0, ECM_R_XP, 0, ECM_R_XP)
 #define ECM_PAPER_AM0_FINAL(STEP)
+
+// schedule comb, a = -3 (P-224 and curves like it)
+#define ECM_COMB_AM3_NUM_ADD_CONSTS 9
+#define ECM_COMB_AM3_EXTRA_BITS 0
+#define ECM_COMB_AM3_SWAP_BIT 0
+#define ECM_COMB_AM3_MAX_MULS 4
+#define ECM_COMB_AM3_WINDOW 4
+#define ECM_COMB_AM3_COMB 1
+#define ECM_COMB_AM3_COMMIT(COMMIT) COMMIT(ECM_R_AX, ECM_R_A, ECM_R_TX) COMMIT(ECM_R_AY, ECM_R_C, ECM_R_TY) COMMIT(ECM_R_AZ, ECM_R_E, ECM_R_ONE)
+#define ECM_COMB_AM3_SWAP(SWAP)
+#define ECM_COMB_AM3_OUT ECM_R_AZ, ECM_R_AX, ECM_R_AY
+#define ECM_COMB_AM3_INIT(STEP) STEP(COMB_AM3, INIT, 0)
+#define ECM_COMB_AM3_INIT0_MULS(MUL)
+#define ECM_COMB_AM3_INIT0_ADDS(ADD) \
+	ADD(ECM_R_AX, 0, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_AY, 1, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_AZ, 2, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_ONE, 3, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP)
+#define ECM_COMB_AM3_LOOP(STEP) STEP(COMB_AM3, LOOP, 0), STEP(COMB_AM3, LOOP, 1), STEP(COMB_AM3, LOOP, 2), STEP(COMB_AM3, LOOP, 3)
+#define ECM_COMB_AM3_LOOP0_MULS(MUL) \
+	MUL(ECM_R_A, ECM_R_TY, ECM_R_AZ) \
+	MUL(ECM_R_B, ECM_R_TX, ECM_R_AZ)
+#define ECM_COMB_AM3_LOOP0_ADDS(ADD) \
+	ADD(ECM_R_C, 4, 1, ECM_R_A, -1, ECM_R_AY, 0, ECM_R_XP) \
+	ADD(ECM_R_D, 5, 1, ECM_R_B, -1, ECM_R_AX, 0, ECM_R_XP)
+#define ECM_COMB_AM3_LOOP1_MULS(MUL) \
+	MUL(ECM_R_E, ECM_R_C, ECM_R_C) \
+	MUL(ECM_R_F, ECM_R_D, ECM_R_D)
+#define ECM_COMB_AM3_LOOP1_ADDS(ADD)
+#define ECM_COMB_AM3_LOOP2_MULS(MUL) \
+	MUL(ECM_R_E, ECM_R_E, ECM_R_AZ) \
+	MUL(ECM_R_H, ECM_R_F, ECM_R_D) \
+	MUL(ECM_R_F, ECM_R_F, ECM_R_AX)
+#define ECM_COMB_AM3_LOOP2_ADDS(ADD) \
+	ADD(ECM_R_A, 6, 1, ECM_R_E, -1, ECM_R_H, -2, ECM_R_F) \
+	ADD(ECM_R_B, 7, 3, ECM_R_F, -1, ECM_R_E, 1, ECM_R_H)
+#define ECM_COMB_AM3_LOOP3_MULS(MUL) \
+	MUL(ECM_R_A, ECM_R_D, ECM_R_A) \
+	MUL(ECM_R_E, ECM_R_H, ECM_R_AZ) \
+	MUL(ECM_R_B, ECM_R_C, ECM_R_B) \
+	MUL(ECM_R_H, ECM_R_H, ECM_R_AY)
+#define ECM_COMB_AM3_LOOP3_ADDS(ADD) \
+	ADD(ECM_R_C, 8, 1, ECM_R_B, -1, ECM_R_H, 0, ECM_R_XP)
+#define ECM_COMB_AM3_FINAL(STEP)
+
+// schedule comb, a = 0 (secp256k1 and curves like it)
+#define ECM_COMB_AM0_NUM_ADD_CONSTS 9
+#define ECM_COMB_AM0_EXTRA_BITS 0
+#define ECM_COMB_AM0_SWAP_BIT 0
+#define ECM_COMB_AM0_MAX_MULS 4
+#define ECM_COMB_AM0_WINDOW 4
+#define ECM_COMB_AM0_COMB 1
+#define ECM_COMB_AM0_COMMIT(COMMIT) COMMIT(ECM_R_AX, ECM_R_A, ECM_R_TX) COMMIT(ECM_R_AY, ECM_R_C, ECM_R_TY) COMMIT(ECM_R_AZ, ECM_R_E, ECM_R_ONE)
+#define ECM_COMB_AM0_SWAP(SWAP)
+#define ECM_COMB_AM0_OUT ECM_R_AZ, ECM_R_AX, ECM_R_AY
+#define ECM_COMB_AM0_INIT(STEP) STEP(COMB_AM0, INIT, 0)
+#define ECM_COMB_AM0_INIT0_MULS(MUL)
+#define ECM_COMB_AM0_INIT0_ADDS(ADD) \
+	ADD(ECM_R_AX, 0, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_AY, 1, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_AZ, 2, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_ONE, 3, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP)
+#define ECM_COMB_AM0_LOOP(STEP) STEP(COMB_AM0, LOOP, 0), STEP(COMB_AM0, LOOP, 1), STEP(COMB_AM0, LOOP, 2), STEP(COMB_AM0, LOOP, 3)
+#define ECM_COMB_AM0_LOOP0_MULS(MUL) \
+	MUL(ECM_R_A, ECM_R_TY, ECM_R_AZ) \
+	MUL(ECM_R_B, ECM_R_TX, ECM_R_AZ)
+#define ECM_COMB_AM0_LOOP0_ADDS(ADD) \
+	ADD(ECM_R_C, 4, 1, ECM_R_A, -1, ECM_R_AY, 0, ECM_R_XP) \
+	ADD(ECM_R_D, 5, 1, ECM_R_B, -1, ECM_R_AX, 0, ECM_R_XP)
+#define ECM_COMB_AM0_LOOP1_MULS(MUL) \
+	MUL(ECM_R_E, ECM_R_C, ECM_R_C) \
+	MUL(ECM_R_F, ECM_R_D, ECM_R_D)
+#define ECM_COMB_AM0_LOOP1_ADDS(ADD)
+#define ECM_COMB_AM0_LOOP2_MULS(MUL) \
+	MUL(ECM_R_E, ECM_R_E, ECM_R_AZ) \
+	MUL(ECM_R_H, ECM_R_F, ECM_R_D) \
+	MUL(ECM_R_F, ECM_R_F, ECM_R_AX)
+#define ECM_COMB_AM0_LOOP2_ADDS(ADD) \
+	ADD(ECM_R_A, 6, 1, ECM_R_E, -1, ECM_R_H, -2, ECM_R_F) \
+	ADD(ECM_R_B, 7, 3, ECM_R_F, -1, ECM_R_E, 1, ECM_R_H)
+#define ECM_COMB_AM0_LOOP3_MULS(MUL) \
+	MUL(ECM_R_A, ECM_R_D, ECM_R_A) \
+	MUL(ECM_R_E, ECM_R_H, ECM_R_AZ) \
+	MUL(ECM_R_B, ECM_R_C, ECM_R_B) \
+	MUL(ECM_R_H, ECM_R_H, ECM_R_AY)
+#define ECM_COMB_AM0_LOOP3_ADDS(ADD) \
+	ADD(ECM_R_C, 8, 1, ECM_R_B, -1, ECM_R_H, 0, ECM_R_XP)
+#define ECM_COMB_AM0_FINAL(STEP)
 

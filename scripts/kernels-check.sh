@@ -48,7 +48,7 @@ if [[ -z $vec ]]; then
 fi
 
 curves="p224 p256 secp256k1"
-schedules="coz paper"
+schedules="coz paper comb"
 widths="16 30"
 for c in $curves; do
   for s in $schedules; do

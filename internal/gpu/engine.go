@@ -150,7 +150,7 @@ const (
 // slotCount chunks' worth of pinned and device buffers. On error everything
 // already acquired is released.
 func Open(d Driver, cfg Config) (*Engine, error) {
-	if cfg.Chunk <= 0 || cfg.ItemsPerBlock <= 0 || cfg.BlockThreads <= 0 || cfg.InRows <= 0 || cfg.OutRows <= 0 || cfg.ScalarRows <= 0 {
+	if cfg.Chunk <= 0 || cfg.ItemsPerBlock <= 0 || cfg.BlockThreads <= 0 || cfg.InRows < 0 || cfg.OutRows <= 0 || cfg.ScalarRows <= 0 {
 		return nil, fmt.Errorf("gpu: invalid configuration: chunk %d, %d items per block of %d threads, rows %d/%d/%d (all must be positive)",
 			cfg.Chunk, cfg.ItemsPerBlock, cfg.BlockThreads, cfg.InRows, cfg.ScalarRows, cfg.OutRows)
 	}
@@ -272,10 +272,11 @@ func (e *Engine) setup() error {
 			rows   int
 			mapped *DevicePtr
 		}{{&s.hostIn, &s.devIn, e.cfg.InRows, &s.mapIn}, {&s.hostSc, &s.devSc, e.cfg.ScalarRows, &s.mapSc}, {&s.hostOut, &s.devOut, e.cfg.OutRows, &s.mapOut}} {
-			if *b.host, err = e.allocHost(c * uint64(b.rows)); err != nil {
+			rows := uint64(max(b.rows, 1)) // a kernel of no input rows (the comb) still gets a valid pointer
+			if *b.host, err = e.allocHost(c * rows); err != nil {
 				return err
 			}
-			if *b.dev, err = e.alloc(c * uint64(b.rows)); err != nil {
+			if *b.dev, err = e.alloc(c * rows); err != nil {
 				return err
 			}
 			if e.small != 0 {
@@ -562,7 +563,7 @@ func (e *Engine) enqueue(s *slot, n int) error {
 	if err := d.EventRecord(s.evStart, s.stream); err != nil {
 		return err
 	}
-	if err := d.MemcpyHtoDAsync(s.devIn, s.hostIn, uint64(4*cfg.InRows*n), s.stream); err != nil {
+	if err := e.copyIn(s, n); err != nil {
 		return err
 	}
 	if err := d.MemcpyHtoDAsync(s.devSc, s.hostSc, uint64(4*cfg.ScalarRows*n), s.stream); err != nil {
@@ -637,10 +638,19 @@ func (e *Engine) KernelTimes(count int, fill func(in, scalars []uint32), reps in
 	return times, err
 }
 
+// copyIn enqueues the copy of n items' input rows to slot s's device
+// buffer, if the kernel has any.
+func (e *Engine) copyIn(s *slot, n int) error {
+	if e.cfg.InRows == 0 {
+		return nil
+	}
+	return e.d.MemcpyHtoDAsync(s.devIn, s.hostIn, uint64(4*e.cfg.InRows*n), s.stream)
+}
+
 func (e *Engine) kernelTimes(count int, fill func(in, scalars []uint32), reps int) ([]float64, error) {
 	d, s := e.d, &e.slots[0]
 	fill(words(s.hostIn, e.cfg.InRows*count), words(s.hostSc, e.cfg.ScalarRows*count))
-	if err := d.MemcpyHtoDAsync(s.devIn, s.hostIn, uint64(4*e.cfg.InRows*count), s.stream); err != nil {
+	if err := e.copyIn(s, count); err != nil {
 		return nil, err
 	}
 	if err := d.MemcpyHtoDAsync(s.devSc, s.hostSc, uint64(4*e.cfg.ScalarRows*count), s.stream); err != nil {

@@ -73,7 +73,7 @@ func (s *setups) of(k kernels.Kernel) (*ladder.Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	kind, err := ladder.ParseKind(k.Schedule)
+	kind, err := ladder.ParseAnyKind(k.Schedule)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func checkLaunch(fn string, k kernels.Kernel, n int, grid, block [3]uint32, args
 // through the CPU twin with base extension v, and writes the results into out as the kernel does.
 func emulate(d *fakecuda.Driver, su *ladder.Setup, v basext.Variant, in, sc, out gpu.DevicePtr, count, stride int) error {
 	n := su.Params.N
-	inW, err := deviceWords(d, in, ladder.ElementRows(n)*stride)
+	inW, err := deviceWords(d, in, su.InputRows()*stride)
 	if err != nil {
 		return err
 	}
@@ -123,16 +123,21 @@ func emulate(d *fakecuda.Driver, su *ladder.Setup, v basext.Variant, in, sc, out
 	}
 	e := su.NewRNSExecutor(v)
 	for i := range count {
-		x := su.Params.NewElement()
-		for r := range n {
-			x.B[r], x.BT[r] = inW[r*stride+i], inW[(n+r)*stride+i]
-		}
-		x.E = inW[2*n*stride+i]
 		k := new(big.Int)
 		for w := su.ScalarWords() - 1; w >= 0; w-- {
 			k.Lsh(k, 32).Or(k, big.NewInt(int64(scW[w*stride+i])))
 		}
-		ch := e.Run(&x, k, su.Bits, nil)
+		var ch ladder.Channels
+		if su.InputRows() == 0 { // the comb
+			ch = e.RunComb(k, nil)
+		} else {
+			x := su.Params.NewElement()
+			for r := range n {
+				x.B[r], x.BT[r] = inW[r*stride+i], inW[(n+r)*stride+i]
+			}
+			x.E = inW[2*n*stride+i]
+			ch = e.Run(&x, k, su.Bits, nil)
+		}
 		for v := range ch {
 			for r := range n {
 				binary.LittleEndian.PutUint32(outB[4*((v*n+r)*stride+i):], ch[v][r])

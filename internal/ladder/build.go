@@ -3,6 +3,7 @@ package ladder
 import (
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/rnsec/ecmul/internal/rns"
 )
@@ -37,6 +38,9 @@ func NewSchedule(kind Kind, a int64, b *big.Int, par *rns.Params) (*Schedule, *C
 	case CoZ:
 		s.Init, s.Loop, s.Final = coZ()
 		s.Swap, s.SwapBit, s.Out = [][2]Reg{{XQG, XRG}}, 0, []Reg{coZDen: B, coZXNum: C, coZYNum: D}
+	case Comb:
+		s.Init, s.Loop, s.Commit = comb()
+		s.Out = []Reg{coZDen: AZ, coZXNum: AX, coZYNum: AY}
 	default:
 		return nil, nil, fmt.Errorf("ladder: unknown schedule %v", kind)
 	}
@@ -68,14 +72,21 @@ func (pr *prover) prove() error {
 	s := pr.s
 	pm1 := new(big.Int).Sub(pr.p, big.NewInt(1))
 	b := make(bounds, NumRegs)
-	b[XG], b[KB] = pm1, pm1
+	for _, r := range s.inputs() {
+		b[r] = pm1
+	}
 	b, err := pr.walk("init", s.Init, b)
 	if err != nil {
 		return err
 	}
+	if err := s.checkCommit(); err != nil {
+		return err
+	}
 	carried := s.carried()
 	entry := make(bounds, NumRegs)
-	entry[XG], entry[KB] = pm1, pm1
+	for _, r := range s.inputs() {
+		entry[r] = pm1
+	}
 	for _, r := range carried {
 		if b[r] == nil {
 			return fmt.Errorf("ladder: init leaves %v unset", r)
@@ -89,6 +100,7 @@ func (pr *prover) prove() error {
 			return err
 		}
 		pr.swapJoin(exit)
+		pr.commitJoin(exit)
 		grew := false
 		for _, r := range carried {
 			if exit[r].Cmp(entry[r]) > 0 {
@@ -114,14 +126,55 @@ func (pr *prover) swapJoin(b bounds) {
 	}
 }
 
-// carried returns the registers Loop reads before writing them (XG and KB
-// aside), and every swapped register.
+// inputs returns the registers the kernel sets before every use, below p:
+// XG and KB, and the comb's table row.
+func (s *Schedule) inputs() []Reg {
+	if s.Kind == Comb {
+		return []Reg{XG, KB, TX, TY}
+	}
+	return []Reg{XG, KB}
+}
+
+// commitJoin gives every register the comb's Commit sets the largest bound
+// of the values it may take: its own, the sum's, or the start's.
+func (pr *prover) commitJoin(b bounds) {
+	for _, c := range pr.s.Commit {
+		for _, r := range []Reg{c.Sum, c.Start} {
+			if b[r].Cmp(b[c.Dst]) > 0 {
+				b[c.Dst] = b[r]
+			}
+		}
+	}
+}
+
+// checkCommit makes sure Loop leaves the registers Commit sets alone, so
+// that a zero digit keeps them as they were.
+func (s *Schedule) checkCommit() error {
+	for _, c := range s.Commit {
+		for _, st := range s.Loop {
+			for _, op := range st.Muls {
+				if op.Dst == c.Dst {
+					return fmt.Errorf("ladder: loop writes %v, which Commit sets", c.Dst)
+				}
+			}
+			for _, op := range st.Adds {
+				if op.Dst == c.Dst {
+					return fmt.Errorf("ladder: loop writes %v, which Commit sets", c.Dst)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// carried returns the registers Loop reads before writing them (the
+// inputs aside), and every register a swap or a commit reads.
 func (s *Schedule) carried() []Reg {
 	written := make([]bool, NumRegs)
 	seen := make([]bool, NumRegs)
 	var out []Reg
 	use := func(r Reg) {
-		if !written[r] && !seen[r] && r != XG && r != KB {
+		if !written[r] && !seen[r] && !slices.Contains(s.inputs(), r) {
 			seen[r] = true
 			out = append(out, r)
 		}
@@ -129,6 +182,10 @@ func (s *Schedule) carried() []Reg {
 	for _, sw := range s.Swap {
 		use(sw[0])
 		use(sw[1])
+	}
+	for _, c := range s.Commit {
+		use(c.Dst)
+		use(c.Start)
 	}
 	for _, st := range s.Loop {
 		for _, op := range st.Muls {

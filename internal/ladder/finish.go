@@ -173,7 +173,7 @@ func emit(h *hostField, out affineSink, i int, x, y *fp.Element, inf uint64) {
 // affine turns the outputs into affine points: pr holds the outputs of each
 // of count items in Montgomery form, item after item.
 func (su *Setup) affine(h *hostField, count int, in affineBases, scr *finishScratch, out affineSink) {
-	if su.Schedule.Kind == CoZ {
+	if su.Schedule.Kind != Paper {
 		scr.coZ = slices.Grow(scr.coZ[:0], count)[:count]
 		su.affineCoZ(h, count, in, scr.pr, scr.coZ, out)
 		return
@@ -199,7 +199,8 @@ type coZScratch struct {
 }
 
 // affineCoZ finishes the co-Z ladder, whose outputs are a denominator and
-// two numerators (see the schedule's Final): x = xn/den, y = y_G·yn/den.
+// two numerators (see the schedule's Final): x = xn/den, y = y_G·yn/den;
+// it also finishes the comb, whose outputs are the same with y = yn/den.
 // den ≠ 0 needs x_G ≠ 0 (Prepare sees to it) and a point on the curve; a
 // zero den (never for valid input) gives a point that fails the check.
 //
@@ -248,7 +249,9 @@ func coZEmit(h *hostField, in affineBases, pr []fp.Element, sc []coZScratch, lo,
 		xg, yg := in.base(i)
 		f.Mul(&x, &o[coZXNum], &invDen)
 		f.Mul(&y, &o[coZYNum], &invDen)
-		f.Mul(&y, &y, &yg)
+		if !h.unitY {
+			f.Mul(&y, &y, &yg)
+		}
 		// −G for k ≡ −1, and the base for k ≡ 0 (whose result is the
 		// point at infinity), selected by masks
 		var negY fp.Element

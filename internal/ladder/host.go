@@ -30,6 +30,9 @@ type hostField struct {
 	wide   bool         // residues up to 2^30: residues reduces its sum in two parts
 	eq     *fp.Equation // the curve equation, for the check of results
 	twoB   fp.Element   // 2b
+	// unitY says the finish's y numerator is y itself (the comb), not y/y_G
+	// (the co-Z ladder): public, a fact of the schedule.
+	unitY bool
 
 	scratchPool sync.Pool // *finishScratch
 }

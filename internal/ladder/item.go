@@ -86,6 +86,22 @@ func (su *Setup) PrepareBytes(it *Item, scalar, point []byte) error {
 	return su.prepareBytes(it, scalar, point, true)
 }
 
+// PrepareBaseBytes prepares the scalar of k·G, G the curve's generator,
+// as PrepareBytes does with G's encoding, without decoding G again: on a
+// comb Setup for the comb, on a ladder's for the ladder.
+func (su *Setup) PrepareBaseBytes(it *Item, scalar []byte) error {
+	bp := su.bytes
+	if bp == nil {
+		return ErrBytesPath
+	}
+	*it = bp.gen
+	if len(scalar) > su.Curve.ByteLen() {
+		return fmt.Errorf("scalar is %d bytes, more than the field's %d: %w", len(scalar), su.Curve.ByteLen(), curves.ErrScalar)
+	}
+	su.prepareScalar(it, scalar, false)
+	return nil
+}
+
 // PrepareValidBytes is PrepareBytes for a point its caller has already
 // validated (curves.Curve.Validate): an uncompressed point's coordinates
 // are still checked to be below p, but not against the curve's equation.
@@ -218,6 +234,10 @@ func (c *bytesPath) half(k ScalarLimbs) ScalarLimbs {
 // ladderLimbs is ladderScalar on limbs for k < n, without a branch on k.
 func (su *Setup) ladderLimbs(k ScalarLimbs) (ScalarLimbs, Fixed) {
 	c := su.bytes
+	if su.comb != nil {
+		// the comb takes k < n itself; k ≡ 0 gives the point at infinity
+		return k, Fixed(equalMask(k, ScalarLimbs{}) & uint64(FixedInfinity))
+	}
 	if su.coZ == nil {
 		// Paper: k + n, and n more unless that already has t+1 bits
 		s := addLimbs(k, c.n)
@@ -233,12 +253,13 @@ func (su *Setup) ladderLimbs(k ScalarLimbs) (ScalarLimbs, Fixed) {
 
 // PackItem writes item i of a batch of stride items, as PackInput does.
 func (su *Setup) PackItem(in, scalars []uint32, stride, i int, it *Item) {
-	n := su.Params.N
-	var buf [2*maxInline + 1]uint32
-	v := [fp.Limbs]uint64(it.In)
-	su.host.residues(buf[:], &v)
-	for r, w := range buf[:2*n+1] {
-		in[r*stride+i] = w
+	if su.InputRows() > 0 {
+		var buf [2*maxInline + 1]uint32
+		v := [fp.Limbs]uint64(it.In)
+		su.host.residues(buf[:], &v)
+		for r, w := range buf[:su.InputRows()] {
+			in[r*stride+i] = w
+		}
 	}
 	su.packScalar(scalars, stride, i, it)
 }

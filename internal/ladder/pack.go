@@ -12,12 +12,24 @@ import (
 //
 //	constants: basext.Tables.Words(), then the KB element, then every
 //	           AddConsts element; an element is B[n], ξ̃ B̃[n], then m_e
-//	inputs:    ElementRows(n) rows: the base's x in RNS Montgomery form
+//	           and for the comb, from the next multiple of 4 words, its
+//	           table (Setup.CombTableWords)
+//	inputs:    InputRows() rows: the base's x in RNS Montgomery form (none
+//	           for the comb, whose base is in its table)
 //	scalars:   ScalarWords() rows: the ladder scalar, least significant word first
 //	outputs:   OutputRows() rows: B residues of each Schedule.Out register
 
 // ElementRows returns the words of one element: n in B, n in B̃, one for m_e.
 func ElementRows(n int) int { return 2*n + 1 }
+
+// InputRows returns the rows of the kernel's input per item: ElementRows,
+// or none for the comb.
+func (su *Setup) InputRows() int {
+	if su.comb != nil {
+		return 0
+	}
+	return ElementRows(su.Params.N)
+}
 
 // OutputCount returns the number of values the kernel returns per item.
 func (su *Setup) OutputCount() int { return len(su.Schedule.Out) }
@@ -41,6 +53,12 @@ func (su *Setup) KernelConstants() []uint32 {
 	for i := range su.AddConsts {
 		w = appendElement(w, &su.AddConsts[i])
 	}
+	if su.comb != nil {
+		for len(w)%4 != 0 {
+			w = append(w, 0)
+		}
+		w = append(w, su.CombTableWords()...)
+	}
 	return w
 }
 
@@ -48,7 +66,9 @@ func (su *Setup) KernelConstants() []uint32 {
 // and its ladder scalar into scalars. It allocates nothing.
 func (su *Setup) PackInput(in, scalars []uint32, stride, i int, j Job) {
 	n := su.Params.N
-	if h := su.host; n <= maxInline {
+	if su.InputRows() == 0 {
+		// the comb: no input rows
+	} else if h := su.host; n <= maxInline {
 		var buf [2*maxInline + 1]uint32
 		v := h.montInput(su.Params, j.X)
 		h.residues(buf[:], &v)

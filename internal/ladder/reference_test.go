@@ -236,3 +236,37 @@ func (su *Setup) FinishOutput(jobs []Job, out []uint32, stride int, cols []int) 
 	su.affine(h, len(jobs), jobBases{h.f, jobs}, scr, a)
 	return a.out, a.errs
 }
+
+// RunComb computes k·G on the comb for k < n and returns its outputs.
+func (o *Oracle) RunComb(k *big.Int, obs Observer) Outputs {
+	p := o.su.Curve.P()
+	o.regs[KB].Mod(o.su.Curve.B(), p)
+	runComb(o, o.su.Schedule, k, len(o.su.comb.pts), obs)
+	out := make(Outputs, len(o.su.Schedule.Out))
+	for i, r := range o.su.Schedule.Out {
+		out[i] = new(big.Int).Set(o.regs[r])
+	}
+	return out
+}
+
+func (o *Oracle) loadRow(i int, d uint) {
+	if d == 0 {
+		o.regs[TX].SetInt64(0)
+		o.regs[TY].SetInt64(0)
+		return
+	}
+	o.regs[TX].Set(o.su.comb.pts[i][d-1][0])
+	o.regs[TY].Set(o.su.comb.pts[i][d-1][1])
+}
+
+func (o *Oracle) commit(cs []Commit, keep, start uint) {
+	for _, c := range cs {
+		switch {
+		case keep == 1:
+		case start == 1:
+			o.regs[c.Dst].Set(o.regs[c.Start])
+		default:
+			o.regs[c.Dst].Set(o.regs[c.Sum])
+		}
+	}
+}

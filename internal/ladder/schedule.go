@@ -16,8 +16,9 @@ import (
 
 // Reg names one register of the ladder. XP to H are the working variables
 // of Table I; XQG to LM are the state of the co-Z ladder (its temporaries
-// are A to D); XG is the input x-coordinate and KB the curve's b, both
-// read-only during the loop.
+// are A to D); AX to ONE are the fixed-base comb's (its temporaries are A
+// to H); XG is the input x-coordinate and KB the curve's b, both read-only
+// during the loop.
 type Reg uint8
 
 const (
@@ -36,12 +37,19 @@ const (
 	XRG // co-Z: Z²·(x_R − x_G)
 	YG  // co-Z: 2·Z³·y_G
 	LM  // co-Z: Z·λ, λ the slope of the line through Q, G and −R
+	AX  // comb: the accumulated point (AX : AY : AZ), projective
+	AY
+	AZ
+	TX // comb: the table row of this window's digit, affine (TX, TY)
+	TY
+	ONE // comb: 1̄, the Z of a table row taken as it is
 	XG
 	KB
 	NumRegs
 )
 
-var regNames = [...]string{"XP", "ZP", "XQ", "ZQ", "A", "B", "C", "D", "E", "F", "H", "XQG", "XRG", "YG", "LM", "XG", "KB"}
+var regNames = [...]string{"XP", "ZP", "XQ", "ZQ", "A", "B", "C", "D", "E", "F", "H", "XQG", "XRG", "YG", "LM",
+	"AX", "AY", "AZ", "TX", "TY", "ONE", "XG", "KB"}
 
 func (r Reg) String() string {
 	if int(r) < len(regNames) {
@@ -107,13 +115,16 @@ const (
 	// Paper is Table I of Antão, Bajard and Sousa: the x-only ladder at 18
 	// reductions per bit, kept to reproduce the paper's figures.
 	Paper
+	// Comb is not a ladder but the fixed-base multiplication k·G: one mixed
+	// addition of a table row per window of CombWindow bits (comb.go).
+	Comb
 	numKinds
 )
 
 // DefaultKind is the schedule used unless one is asked for.
 const DefaultKind = CoZ
 
-var kindNames = [...]string{"coz", "paper"}
+var kindNames = [...]string{"coz", "paper", "comb"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -122,21 +133,30 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// Kinds lists every schedule, the default first.
+// Kinds lists every ladder of k·P, the default first (not Comb, whose
+// base is always G).
 func Kinds() []Kind { return []Kind{CoZ, Paper} }
 
-// ParseKind returns the schedule named s, in any case: "coz", "paper", or
+// ParseKind returns the ladder named s, in any case: "coz", "paper", or
 // "default".
 func ParseKind(s string) (Kind, error) {
 	if strings.EqualFold(s, "default") {
 		return DefaultKind, nil
 	}
-	for k, name := range kindNames {
-		if strings.EqualFold(s, name) {
-			return Kind(k), nil
+	for _, k := range Kinds() {
+		if strings.EqualFold(s, k.String()) {
+			return k, nil
 		}
 	}
 	return 0, fmt.Errorf("ladder: unknown schedule %q (want coz, paper or default)", s)
+}
+
+// ParseAnyKind is ParseKind that also takes "comb".
+func ParseAnyKind(s string) (Kind, error) {
+	if strings.EqualFold(s, Comb.String()) {
+		return Comb, nil
+	}
+	return ParseKind(s)
 }
 
 // Schedule is the whole ladder for one curve. Init sets up the state of the
@@ -154,6 +174,9 @@ func ParseKind(s string) (Kind, error) {
 // multiplication set, or Final), so that Loop has four multiplication sets.
 // Final also forms the common denominator of the affine result and its two
 // numerators (see coZ), so that the host inverts and multiplies least.
+//
+// Comb: Loop is one window; before it the table row of the window's digit
+// is loaded into TX, TY, and after it Commit sets the state (see comb).
 type Schedule struct {
 	Kind    Kind
 	A       int64 // the curve's small coefficient a
@@ -162,6 +185,7 @@ type Schedule struct {
 	Final   []Step
 	Swap    [][2]Reg
 	SwapBit uint
+	Commit  []Commit // Comb only
 	Out     []Reg
 	// Bounds proved by NewSchedule: the largest value of every multiplication
 	// input and of every register at the end of a step.

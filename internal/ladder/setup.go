@@ -29,6 +29,7 @@ type Setup struct {
 	host  *hostField // field arithmetic for the host conversions
 	order *big.Int   // the group order n, read once from the curve
 	coZ   *coZRule   // the co-Z ladder scalar's choice of multiple of n; nil for Paper
+	comb  *combTable // the comb's multiples of G; nil for the ladders
 	bytes *bytesPath // the bytes path's constants; nil when the curve has none
 }
 
@@ -76,6 +77,11 @@ func NewSetupBits(c *curves.Curve, kind Kind, channelBits int) (*Setup, error) {
 		return nil, fmt.Errorf("ladder: %s: %w", c.Name(), err)
 	}
 	bits := c.N().BitLen()
+	if kind == Comb {
+		if err := ProveComb(c.N(), CombWindows(c.N())); err != nil {
+			return nil, fmt.Errorf("ladder: %s: %w", c.Name(), err)
+		}
+	}
 	if kind == CoZ {
 		bits++
 		if err := ProveCoZScalars(c.N(), bits); err != nil {
@@ -89,6 +95,12 @@ func NewSetupBits(c *curves.Curve, kind Kind, channelBits int) (*Setup, error) {
 	su := &Setup{Curve: c, Params: par, Tables: basext.NewTables(par), Schedule: s, Consts: k, Bits: bits, host: host, order: c.N()}
 	if kind == CoZ {
 		su.coZ = newCoZRule(c.N())
+	}
+	if kind == Comb {
+		host.unitY = true
+		if su.comb, err = newCombTable(c, par, CombWindows(c.N())); err != nil {
+			return nil, fmt.Errorf("ladder: %s: %w", c.Name(), err)
+		}
 	}
 	su.KB = par.NewElement()
 	if err := par.ToRNS(&su.KB, k.KB); err != nil {
@@ -143,6 +155,12 @@ func (su *Setup) ladderScalar(k *big.Int) (*big.Int, Fixed) {
 	if su.coZ != nil {
 		fixed := su.coZ.fixed(kp)
 		return su.coZ.scalar(kp), fixed
+	}
+	if su.comb != nil {
+		if kp.Sign() == 0 {
+			return kp, FixedInfinity
+		}
+		return kp, FixedNone
 	}
 	kp.Add(kp, n)
 	if kp.BitLen() <= su.Bits {

@@ -68,6 +68,10 @@ struct alignas(16) int4 {
 struct dim3 {
   uint32_t x = 1, y = 1, z = 1;
 };
+template <class T>
+T __ldg(const T* p) {
+  return *p;
+}
 
 static thread_local dim3 threadIdx, blockIdx;
 static dim3 blockDim;

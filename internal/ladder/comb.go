@@ -1,0 +1,277 @@
+package ladder
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/rns"
+)
+
+// CombWindow is the number of scalar bits one window of the fixed-base comb
+// covers: its table holds 2^CombWindow − 1 multiples of G per window. It
+// divides 32, so that a window's digit lies in one scalar word.
+const CombWindow = 4
+
+// CombRows is the number of table rows per window: digits 1 … 2^w − 1 (the
+// digit 0 has none).
+const CombRows = 1<<CombWindow - 1
+
+// Commit sets Dst after a comb window: Dst itself when the window's digit is
+// 0, Start when the accumulator is still the point at infinity, else Sum.
+type Commit struct{ Dst, Sum, Start Reg }
+
+// comb returns the fixed-base schedule: k·G = Σ d_i·2^(wi)·G over the
+// windows i of w = CombWindow bits, digits d_i in [0, 2^w), each term a
+// table row T[i][d_i] = d_i·2^(wi)·G in affine form (TX, TY), added to the
+// projective accumulator (AX : AY : AZ) by a mixed addition of 11
+// multiplications (Cohen, Miyaji and Ono, 1998):
+//
+//	u = TY·AZ − AY, v = TX·AZ − AX, R = v²·AX, A = u²·AZ − v³ − 2R
+//	AX' = v·A, AY' = u·(R − A) − v³·AY, AZ' = v³·AZ
+//
+// The sum is wrong only when the accumulator is ±T or the point at
+// infinity. ProveComb shows that for k < n the first two never happen; the
+// third is the accumulator before the first nonzero digit, which Commit
+// replaces by the row itself (Start: TX, TY, 1̄), as it keeps the
+// accumulator for a zero digit. Both are chosen by masks of the digit.
+//
+// Init sets the accumulator to (0 : 0 : 0), which stays the result of k ≡ 0
+// (the finish gives the point at infinity for it, as for the co-Z ladder),
+// and ONE to 1̄. The outputs are those of the co-Z ladder's finish with no
+// factor y_G: the denominator AZ and the numerators AX, AY.
+func comb() (init, loop []Step, commit []Commit) {
+	init = []Step{{Adds: []AddOp{{Dst: AX}, {Dst: AY}, {Dst: AZ}, {Dst: ONE, Mont: []MontTerm{{1, constOne}}}}}}
+	loop = []Step{
+		{ // A = TY·AZ, B = TX·AZ; C = u, D = v
+			Muls: []MulOp{{A, TY, AZ}, {B, TX, AZ}},
+			Adds: []AddOp{{Dst: C, Terms: []Term{t(1, A), t(-1, AY)}}, {Dst: D, Terms: []Term{t(1, B), t(-1, AX)}}},
+		},
+		{ // E = u², F = v²
+			Muls: []MulOp{{E, C, C}, {F, D, D}},
+		},
+		{ // E = u²·AZ, H = v³, F = R; A = u²·AZ − v³ − 2R, B = R − A
+			Muls: []MulOp{{E, E, AZ}, {H, F, D}, {F, F, AX}},
+			Adds: []AddOp{
+				{Dst: A, Terms: []Term{t(1, E), t(-1, H), t(-2, F)}},
+				{Dst: B, Terms: []Term{t(3, F), t(-1, E), t(1, H)}},
+			},
+		},
+		{ // A = AX', E = AZ', B = u·(R − A), H = v³·AY; C = AY'
+			Muls: []MulOp{{A, D, A}, {E, H, AZ}, {B, C, B}, {H, H, AY}},
+			Adds: []AddOp{{Dst: C, Terms: []Term{t(1, B), t(-1, H)}}},
+		},
+	}
+	commit = []Commit{{AX, A, TX}, {AY, C, TY}, {AZ, E, ONE}}
+	return init, loop, commit
+}
+
+// CombWindows returns the number of windows of a scalar below n.
+func CombWindows(n *big.Int) int { return (n.BitLen() + CombWindow - 1) / CombWindow }
+
+// combDigit returns window i's digit of k.
+func combDigit(k *big.Int, i int) uint {
+	var d uint
+	for b := CombWindow - 1; b >= 0; b-- {
+		d = d<<1 | k.Bit(i*CombWindow+b)
+	}
+	return d
+}
+
+// digitMask returns 1 when d == e, else 0, without a branch.
+func digitMask(d, e uint) uint { return uint((uint64(d^e) - 1) >> 63) }
+
+// ProveComb checks what the comb's exactness rests on, for scalars k in
+// [0, n): the windows cover bitlen(n) bits, and every row of window i is
+// d·2^(wi) with 1 <= d < 2^w. Then the accumulator before window i is
+// S_i = k mod 2^(wi) < 2^(wi) <= T = d·2^(wi), so it is not T; and
+// S_i + T = S_(i+1) <= k < n is not 0 (mod n), so it is not −T. Those are
+// the only exceptional cases of the mixed addition once the point at
+// infinity (S_i = 0) is taken apart by Commit, and S_i, T < n are distinct
+// multiples of G.
+func ProveComb(n *big.Int, windows int) error {
+	if windows*CombWindow < n.BitLen() {
+		return fmt.Errorf("ladder: %d comb windows of %d bits do not cover %d-bit scalars", windows, CombWindow, n.BitLen())
+	}
+	if 32%CombWindow != 0 {
+		return fmt.Errorf("ladder: a comb window of %d bits does not divide a 32-bit word", CombWindow)
+	}
+	return nil
+}
+
+// combTable is the comb's precomputed multiples of G: for window i and
+// digit d, d·2^(wi)·G.
+type combTable struct {
+	pts  [][][2]*big.Int // [window][d−1]: affine (x, y), plain
+	rows [][][2]rns.Element
+}
+
+// newCombTable computes the rows of every window by affine additions in
+// math/big, and their RNS Montgomery forms.
+func newCombTable(c *curves.Curve, par *rns.Params, windows int) (*combTable, error) {
+	t := &combTable{pts: make([][][2]*big.Int, windows), rows: make([][][2]rns.Element, windows)}
+	base := [2]*big.Int{c.Gx(), c.Gy()}
+	for i := range windows {
+		t.pts[i] = make([][2]*big.Int, CombRows)
+		t.rows[i] = make([][2]rns.Element, CombRows)
+		t.pts[i][0] = base
+		for d := 1; d < CombRows; d++ {
+			t.pts[i][d] = affineAdd(c, t.pts[i][d-1], base)
+		}
+		for d, pt := range t.pts[i] {
+			for v := range 2 {
+				el := par.NewElement()
+				if err := par.ToRNS(&el, par.ToMont(pt[v])); err != nil {
+					return nil, err
+				}
+				t.rows[i][d][v] = el
+			}
+		}
+		for range CombWindow {
+			base = affineAdd(c, base, base)
+		}
+	}
+	return t, nil
+}
+
+// affineAdd returns a + b for affine points with a ≠ −b (a = b doubles).
+func affineAdd(c *curves.Curve, a, b [2]*big.Int) [2]*big.Int {
+	p := c.P()
+	var num, den *big.Int
+	if a[0].Cmp(b[0]) == 0 {
+		num = new(big.Int).Mul(a[0], a[0])
+		num.Mul(num, big.NewInt(3)).Add(num, big.NewInt(c.A()))
+		den = new(big.Int).Lsh(a[1], 1)
+	} else {
+		num = new(big.Int).Sub(b[1], a[1])
+		den = new(big.Int).Sub(b[0], a[0])
+	}
+	den.Mod(den, p).ModInverse(den, p)
+	lam := num.Mul(num, den).Mod(num, p)
+	x := new(big.Int).Mul(lam, lam)
+	x.Sub(x, a[0]).Sub(x, b[0]).Mod(x, p)
+	y := new(big.Int).Sub(a[0], x)
+	y.Mul(y, lam).Sub(y, a[1]).Mod(y, p)
+	return [2]*big.Int{x, y}
+}
+
+// CombTableWords returns the table as the kernel reads it: for window i,
+// digit d and channel role r (0 … n−1, then n for m_e), four words at
+// ((i·CombRows + d−1)·(n+1) + r)·4: x's B and B̃ residues and y's, or for
+// role n x's m_e residue, 0, y's, 0.
+func (su *Setup) CombTableWords() []uint32 {
+	if su.comb == nil {
+		return nil
+	}
+	n := su.Params.N
+	var w []uint32
+	for _, win := range su.comb.rows {
+		for _, row := range win {
+			x, y := &row[0], &row[1]
+			for r := range n {
+				w = append(w, x.B[r], x.BT[r], y.B[r], y.BT[r])
+			}
+			w = append(w, x.E, 0, y.E, 0)
+		}
+	}
+	return w
+}
+
+// combExecutor is an executor that can run the comb.
+type combExecutor interface {
+	executor
+	// loadRow sets TX, TY to row d of window i, or to zero for d = 0.
+	loadRow(i int, d uint)
+	// commit applies the commits: keep (1: the digit is 0) and start (1:
+	// the accumulator is the point at infinity and the digit is not 0).
+	commit(cs []Commit, keep, start uint)
+}
+
+// runComb walks the comb schedule for k < n: Init, then per window from
+// the lowest its row, Loop and Commit, then Final. Which row is loaded and
+// what Commit keeps depend on the digit through masks only.
+func runComb(e combExecutor, s *Schedule, k *big.Int, windows int, obs Observer) {
+	steps := func(phase Phase, i int, sts []Step) {
+		for j, st := range sts {
+			e.mulSet(st.Muls)
+			e.addSet(st.Adds)
+			if obs != nil {
+				obs(phase, i, j)
+			}
+		}
+	}
+	steps(PhaseInit, -1, s.Init)
+	inf := uint(1)
+	for i := range windows {
+		d := combDigit(k, i)
+		keep := digitMask(d, 0)
+		e.loadRow(i, d)
+		steps(PhaseLoop, i, s.Loop)
+		e.commit(s.Commit, keep, inf&^keep)
+		inf &= keep
+	}
+	steps(PhaseFinal, -1, s.Final)
+}
+
+// RunComb computes k·G on the comb for k < n; the result holds the B
+// residues of the schedule's outputs.
+func (e *RNSExecutor) RunComb(k *big.Int, obs Observer) Channels {
+	e.regs[KB].Set(&e.su.KB)
+	runComb(e, e.su.Schedule, k, len(e.su.comb.rows), obs)
+	out := make(Channels, len(e.su.Schedule.Out))
+	for i, r := range e.su.Schedule.Out {
+		out[i] = append([]uint32(nil), e.regs[r].B...)
+	}
+	return out
+}
+
+// loadRow reads every row of window i and keeps row d's by masks.
+func (e *RNSExecutor) loadRow(i int, d uint) {
+	tx, ty := &e.regs[TX], &e.regs[TY]
+	clearElement(tx)
+	clearElement(ty)
+	for r, row := range e.su.comb.rows[i] {
+		m := -uint32(digitMask(d, uint(r+1)))
+		orMasked(tx, &row[0], m)
+		orMasked(ty, &row[1], m)
+	}
+}
+
+func (e *RNSExecutor) commit(cs []Commit, keep, start uint) {
+	km, sm := -uint32(keep), -uint32(start)
+	for _, c := range cs {
+		dst := &e.regs[c.Dst]
+		v := e.tmp[0]
+		v.Set(&e.regs[c.Sum])
+		selectElement(&v, &e.regs[c.Start], sm)
+		selectElement(dst, &v, ^km)
+	}
+}
+
+func clearElement(a *rns.Element) {
+	clear(a.B)
+	clear(a.BT)
+	a.E = 0
+}
+
+// orMasked sets a |= b & m channel by channel.
+func orMasked(a, b *rns.Element, m uint32) {
+	for j := range a.B {
+		a.B[j] |= b.B[j] & m
+	}
+	for j := range a.BT {
+		a.BT[j] |= b.BT[j] & m
+	}
+	a.E |= b.E & m
+}
+
+// selectElement sets a = b where m is all ones, and leaves it where m is 0.
+func selectElement(a, b *rns.Element, m uint32) {
+	for j := range a.B {
+		a.B[j] ^= (a.B[j] ^ b.B[j]) & m
+	}
+	for j := range a.BT {
+		a.BT[j] ^= (a.BT[j] ^ b.BT[j]) & m
+	}
+	a.E ^= (a.E ^ b.E) & m
+}

@@ -1,0 +1,119 @@
+package ladder
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/rns"
+)
+
+// combScalars returns the edge scalars of the comb below n and a few
+// random ones: 0, 1, every single-digit value of the lowest and highest
+// window, n − 1, n − 2, 2^(wi) and 2^(wi) − 1 for several i, all digits
+// 2^w − 1 below n, and random values.
+func combScalars(n *big.Int, rng *rand.Rand, random int) []*big.Int {
+	one := big.NewInt(1)
+	ks := []*big.Int{big.NewInt(0), one, new(big.Int).Sub(n, one), new(big.Int).Sub(n, big.NewInt(2))}
+	top := (CombWindows(n) - 1) * CombWindow
+	for d := int64(1); d < 1<<CombWindow; d++ {
+		ks = append(ks, big.NewInt(d))
+		if v := new(big.Int).Lsh(big.NewInt(d), uint(top)); v.Cmp(n) < 0 {
+			ks = append(ks, v)
+		}
+	}
+	for i := 1; i*CombWindow < n.BitLen(); i += 7 {
+		p := new(big.Int).Lsh(one, uint(i*CombWindow))
+		ks = append(ks, p, new(big.Int).Sub(p, one))
+	}
+	ks = append(ks, new(big.Int).Sub(new(big.Int).Lsh(one, uint(n.BitLen()-1)), one))
+	for range random {
+		b := make([]byte, (n.BitLen()+7)/8)
+		for j := range b {
+			b[j] = byte(rng.Uint32())
+		}
+		ks = append(ks, new(big.Int).Mod(new(big.Int).SetBytes(b), n))
+	}
+	return ks
+}
+
+func TestCombTableRows(t *testing.T) {
+	for _, c := range curves.All() {
+		su, err := NewSetupBits(c, Comb, 30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := CombWindows(c.N())
+		if len(su.comb.pts) != w {
+			t.Fatalf("%s: %d windows, want %d", c.Name(), len(su.comb.pts), w)
+		}
+		for _, i := range []int{0, 1, w / 2, w - 1} {
+			for d := 1; d <= CombRows; d++ {
+				k := new(big.Int).Lsh(big.NewInt(int64(d)), uint(i*CombWindow))
+				x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), k)
+				if err != nil || !ok {
+					t.Fatalf("%s: reference %v: %v", c.Name(), k, err)
+				}
+				pt := su.comb.pts[i][d-1]
+				if pt[0].Cmp(x) != 0 || pt[1].Cmp(y) != 0 {
+					t.Fatalf("%s: row %d of window %d is not %d·2^%d·G", c.Name(), d, i, d, i*CombWindow)
+				}
+			}
+		}
+	}
+}
+
+// TestCombOracleAndTwin runs the comb on the math/big oracle and the RNS
+// twin for edge and random scalars on every curve and channel width: the
+// twin's outputs equal the oracle's mod p, and both finishes give the
+// reference k·G.
+func TestCombOracleAndTwin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 27))
+	random := 6
+	if testing.Short() {
+		random = 2
+	}
+	for _, c := range curves.All() {
+		for _, bits := range rns.Widths {
+			su, err := NewSetupBits(c, Comb, bits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, e := su.NewOracle(), su.NewRNSExecutor(0)
+			p := c.P()
+			ks := combScalars(c.N(), rng, random)
+			jobs := make([]Job, len(ks))
+			outs := make([]Channels, len(ks))
+			for i, k := range ks {
+				want := o.RunComb(k, nil)
+				outs[i] = e.RunComb(k, nil)
+				got := su.Outputs(outs[i])
+				for v := range want {
+					if new(big.Int).Mod(got[v], p).Cmp(new(big.Int).Mod(want[v], p)) != 0 {
+						t.Fatalf("%s c%d k=%v: output %d: twin %v, oracle %v", c.Name(), bits, k, v, got[v], want[v])
+					}
+				}
+				if jobs[i], err = su.Prepare(c.Gx(), c.Gy(), k); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, errs := su.Finish(jobs, outs)
+			for i, k := range ks {
+				if errs[i] != nil {
+					t.Fatalf("%s c%d k=%v: %v", c.Name(), bits, k, errs[i])
+				}
+				x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch {
+				case !ok && !res[i].Infinity:
+					t.Fatalf("%s c%d k=%v: got (%x, %x), want the point at infinity", c.Name(), bits, k, res[i].X, res[i].Y)
+				case ok && (res[i].Infinity || res[i].X.Cmp(x) != 0 || res[i].Y.Cmp(y) != 0):
+					t.Fatalf("%s c%d k=%v: got %+v, want (%x, %x)", c.Name(), bits, k, res[i], x, y)
+				}
+			}
+		}
+	}
+}
