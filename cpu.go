@@ -66,9 +66,8 @@ func (r *rnsRunner) run(ctx context.Context, items []item, done func(int)) error
 				it.res.Err = err
 				continue
 			}
-			in := r.su.InputElement(j)
 			jobs = append(jobs, j)
-			outs = append(outs, e.Run(&in, j.Scalar, r.su.Bits, nil))
+			outs = append(outs, e.RunJob(j))
 			idx = append(idx, i)
 		}
 		aff, errs := r.su.Finish(jobs, outs)
@@ -104,7 +103,7 @@ func (r *rnsRunner) runBase(ctx context.Context, items []item, done func(int)) e
 				continue
 			}
 			jobs = append(jobs, j)
-			outs = append(outs, e.RunComb(j.Scalar, nil))
+			outs = append(outs, e.RunJob(j))
 			idx = append(idx, i)
 		}
 		aff, errs := su.Finish(jobs, outs)

@@ -41,7 +41,7 @@ type gpuRunner struct {
 	su      *ladder.Setup
 	eng     *gpu.Pool
 	opts    Options    // as New was given them, for the comb's runner
-	gpuOpts tuning.GPU // as chosen for the ladder (the mapping filled in)
+	gpuOpts tuning.GPU // as given (Mapping "" when the library chose it) and with the chunk filled in
 	workers int
 	noSpin  bool // diag.GPU.NoSpin
 	log     *slog.Logger
@@ -83,9 +83,12 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 		// measured on an H200: whole items per warp win for n = 15 (16
 		// lanes, two items a warp); for n = 17 the warp mapping idles 14 of
 		// 32 lanes and the block mapping is faster, and so it is on 30-bit
-		// channels (9 or 10 lanes: 3 items a warp idle 5 or 2 lanes)
+		// channels (9 or 10 lanes: 3 items a warp idle 5 or 2 lanes). The
+		// comb is the other way round on 30-bit channels (an H100, P-256:
+		// 20.1 M op/s in blocks of 4 warps against 17.9 M in the block
+		// mapping, bench/h100/2026-11-25-comb/).
 		g.Mapping = mappingWarp
-		if n+1 > 16 || su.Params.Wide() {
+		if (n+1 > 16 || su.Params.Wide()) && su.Schedule.Kind != ladder.Comb {
 			g.Mapping = mappingBlock
 		}
 	}
@@ -134,6 +137,9 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 	if cfg.Small != nil {
 		kc.SmallEntry, kc.SmallItemsPerSM = cfg.Small.Entry, cfg.Small.ItemsPerSM
 	}
+	if small {
+		g.Mapping = "" // the comb's runner makes its own choice
+	}
 	return &gpuRunner{su: su, eng: eng, opts: opts, gpuOpts: g, workers: opts.Workers, noSpin: g.NoSpin, log: log, kernel: kc}, nil
 }
 
@@ -147,7 +153,11 @@ func (r *gpuRunner) combRunner() *gpuRunner {
 		return nil
 	}
 	r.combOnce.Do(func() {
-		if !kernels.Supports(ladder.Comb.String(), r.opts.Extension.String(), r.gpuOpts.Mapping, kernels.ChannelTag(r.su.Params.Bits)) {
+		mapping := r.gpuOpts.Mapping
+		if mapping == "" {
+			mapping = mappingWarp // what newGPURunner picks for the comb
+		}
+		if !kernels.Supports(ladder.Comb.String(), r.opts.Extension.String(), mapping, kernels.ChannelTag(r.su.Params.Bits)) {
 			return
 		}
 		su, err := ladder.NewSetupBits(r.su.Curve, ladder.Comb, r.su.Params.Bits)

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "7d88ff65e5d44bc5db1719ef207e0fa586d6a1dda48340583ae7fa549e9ff284"
+const SourcesSHA256 = "e7bff683427630ea493e0e89622419185f16464c5a029cedfa0e0c51b88877ef"

@@ -87,6 +87,16 @@ func (e *RNSExecutor) Run(xg *rns.Element, k *big.Int, t int, obs Observer) Chan
 	return out
 }
 
+// RunJob runs the Setup's schedule on a prepared job: the ladder from the
+// job's base, or the comb (whose base is G) on its scalar.
+func (e *RNSExecutor) RunJob(j Job) Channels {
+	if e.su.comb != nil {
+		return e.RunComb(j.Scalar, nil)
+	}
+	x := e.su.InputElement(j)
+	return e.Run(&x, j.Scalar, e.su.Bits, nil)
+}
+
 func (e *RNSExecutor) mulSet(ops []MulOp) {
 	for i, op := range ops {
 		e.mu.Mul(&e.tmp[i], &e.regs[op.X], &e.regs[op.Y])

@@ -101,13 +101,7 @@ func expected(su *ladder.Setup, jobs []ladder.Job) []uint32 {
 		for i := lo; i < hi; i++ {
 			disagree[i] = -1
 			for k, e := range execs {
-				var ch ladder.Channels
-				if su.Schedule.Kind == ladder.Comb {
-					ch = e.RunComb(jobs[i].Scalar, nil)
-				} else {
-					x := su.InputElement(jobs[i])
-					ch = e.Run(&x, jobs[i].Scalar, su.Bits, nil)
-				}
+				ch := e.RunJob(jobs[i])
 				for v := range ch {
 					for r := range n {
 						w := &want[(v*n+r)*I+i]
