@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "e7bff683427630ea493e0e89622419185f16464c5a029cedfa0e0c51b88877ef"
+const SourcesSHA256 = "3ab598d77b8130f4e7c74f78feb9763094d4d6a7250cf52dc030822cea03d759"
