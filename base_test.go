@@ -136,7 +136,8 @@ func TestScalarBaseMultBytesGPUFake(t *testing.T) {
 func isComb(entry string) bool { return strings.Contains(entry, "_comb_") }
 
 // TestScalarBaseMultBytesGPUFakeNoComb: where the kernel has no comb for
-// the Engine's configuration (the tile mapping, Kawamura's extension),
+// the Engine's configuration (the tile or spread mapping, Kawamura's
+// extension),
 // k·G runs on the ladder with G, and is as right.
 func TestScalarBaseMultBytesGPUFakeNoComb(t *testing.T) {
 	c := curves.P256()
@@ -146,6 +147,7 @@ func TestScalarBaseMultBytesGPUFakeNoComb(t *testing.T) {
 	}{
 		{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, diag.GPU{Mapping: diag.MappingTile}},
 		{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16, Extension: ecmul.Kawamura}, diag.GPU{}},
+		{ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingSpread}},
 	} {
 		d := devicesDriver(t, c, 1)
 		e := newEngine(t, c, cfg.opts, cfg.g)

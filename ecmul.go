@@ -20,7 +20,7 @@
 // the gpu backend, without taking a scalar or a result through math/big or
 // a branch on them. ScalarBaseMultBytes is ScalarMultBytes with the
 // curve's generator G as every item's point (k·G: key generation,
-// signing). On a host with several GPUs the gpu backend shares each batch
+// signing), computed from a table of G's multiples. On a host with several GPUs the gpu backend shares each batch
 // among them.
 //
 // Every point is validated before any arithmetic; an invalid item gets its
