@@ -137,8 +137,7 @@ func isComb(entry string) bool { return strings.Contains(entry, "_comb_") }
 
 // TestScalarBaseMultBytesGPUFakeNoComb: where the kernel has no comb for
 // the Engine's configuration (the tile or spread mapping, Kawamura's
-// extension),
-// k·G runs on the ladder with G, and is as right.
+// extension), k·G runs on the ladder with G, and is as right.
 func TestScalarBaseMultBytesGPUFakeNoComb(t *testing.T) {
 	c := curves.P256()
 	for _, cfg := range []struct {
