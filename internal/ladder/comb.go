@@ -69,13 +69,25 @@ func comb() (init, loop []Step, commit []Commit) {
 // CombWindows returns the number of windows of a scalar below n.
 func CombWindows(n *big.Int) int { return (n.BitLen() + CombWindow - 1) / CombWindow }
 
-// combDigit returns window i's digit of k.
-func combDigit(k *big.Int, i int) uint {
-	var d uint
-	for b := CombWindow - 1; b >= 0; b-- {
-		d = d<<1 | k.Bit(i*CombWindow+b)
-	}
-	return d
+// combDigits holds a scalar below 2^(4·windows) as fixed-length big-endian
+// bytes, so that reading a digit takes the same steps whatever k is
+// (big.Int.Bit would stop early past a small k's last word).
+type combDigits struct {
+	buf [64]byte
+	b   []byte
+}
+
+func newCombDigits(k *big.Int, windows int) *combDigits {
+	c := new(combDigits)
+	c.b = c.buf[:(windows*CombWindow+7)/8]
+	k.FillBytes(c.b)
+	return c
+}
+
+// digit returns window i's digit (CombWindow divides 8).
+func (c *combDigits) digit(i int) uint {
+	bit := i * CombWindow
+	return uint(c.b[len(c.b)-1-bit/8]>>(bit%8)) & CombRows
 }
 
 // digitMask returns 1 when d == e, else 0, without a branch.
@@ -93,8 +105,11 @@ func ProveComb(n *big.Int, windows int) error {
 	if windows*CombWindow < n.BitLen() {
 		return fmt.Errorf("ladder: %d comb windows of %d bits do not cover %d-bit scalars", windows, CombWindow, n.BitLen())
 	}
-	if 32%CombWindow != 0 {
-		return fmt.Errorf("ladder: a comb window of %d bits does not divide a 32-bit word", CombWindow)
+	if 8%CombWindow != 0 {
+		return fmt.Errorf("ladder: a comb window of %d bits does not divide a byte (nor the kernel's 32-bit words)", CombWindow)
+	}
+	if windows*CombWindow > 8*len(combDigits{}.buf) {
+		return fmt.Errorf("ladder: %d comb windows of %d bits exceed the %d-byte digit buffer", windows, CombWindow, len(combDigits{}.buf))
 	}
 	return nil
 }
@@ -201,9 +216,10 @@ func runComb(e combExecutor, s *Schedule, k *big.Int, windows int, obs Observer)
 		}
 	}
 	steps(PhaseInit, -1, s.Init)
+	digits := newCombDigits(k, windows)
 	inf := uint(1)
 	for i := range windows {
-		d := combDigit(k, i)
+		d := digits.digit(i)
 		keep := digitMask(d, 0)
 		e.loadRow(i, d)
 		steps(PhaseLoop, i, s.Loop)

@@ -76,9 +76,10 @@ func runCombSkip(e combExecutor, s *Schedule, k *big.Int, windows int) {
 		}
 	}
 	steps(s.Init)
+	digits := newCombDigits(k, windows)
 	inf := uint(1)
 	for i := range windows {
-		d := combDigit(k, i)
+		d := digits.digit(i)
 		if d == 0 {
 			continue
 		}
