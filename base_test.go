@@ -218,3 +218,52 @@ func TestScalarBaseMultBytesAllocations(t *testing.T) {
 	small, large := allocs(800), allocs(3000)
 	require.InDelta(t, small, large, 8, "allocations do not grow with the batch: %v for 800 items, %v for 3000", small, large)
 }
+
+// TestScalarBaseMult: on every backend and curve, the *big.Int form gives
+// the reference's k·G for the edge and random scalars, an *ItemError
+// matching ErrInvalidScalar for a missing, negative or 513-bit one, and
+// progress up to the total; on a closed Engine ErrClosed and no results.
+func TestScalarBaseMult(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, bc backendCase, e *ecmul.Engine) {
+		c := impl(e.Curve())
+		L := c.ByteLen()
+		b := newBaseItems(t, c, itemCount(bc, 24, 8), 44)
+		var ks []*big.Int
+		for i := range b.wantXY {
+			ks = append(ks, new(big.Int).SetBytes(b.scalars[i*L:(i+1)*L]))
+		}
+		bad := map[int]bool{len(ks): true, len(ks) + 1: true, len(ks) + 2: true}
+		ks = append(ks, nil, big.NewInt(-1), new(big.Int).Lsh(big.NewInt(1), 512))
+		last := 0
+		res, err := e.ScalarBaseMultProgress(context.Background(), ks, func(done, total int) {
+			require.Equal(t, len(ks), total)
+			require.Greater(t, done, last)
+			last = done
+		})
+		require.NoError(t, err)
+		require.Equal(t, len(ks), last, "progress reaches the total")
+		for i, r := range res {
+			if bad[i] {
+				var ie *ecmul.ItemError
+				require.ErrorAs(t, r.Err, &ie, "item %d", i)
+				require.Equal(t, i, ie.Index)
+				require.ErrorIs(t, r.Err, ecmul.ErrInvalidScalar, "item %d", i)
+				continue
+			}
+			require.NoError(t, r.Err, "item %d", i)
+			xy := b.wantXY[i]
+			if xy == nil {
+				require.True(t, r.Infinity, "item %d", i)
+				continue
+			}
+			require.Equal(t, new(big.Int).SetBytes(xy[:L]), r.X, "item %d x", i)
+			require.Equal(t, new(big.Int).SetBytes(xy[L:]), r.Y, "item %d y", i)
+		}
+	})
+	e, err := ecmul.New(ecmul.P256(), ecmul.Options{Backend: ecmul.CPU})
+	require.NoError(t, err)
+	require.NoError(t, e.Close())
+	res, err := e.ScalarBaseMult(context.Background(), []*big.Int{big.NewInt(1)})
+	require.ErrorIs(t, err, ecmul.ErrClosed)
+	require.Nil(t, res)
+}

@@ -443,9 +443,19 @@ func (e *Engine) forItems(ctx context.Context, n int, do func(i int)) error {
 }
 
 func (e *Engine) check(p *Point, k *big.Int) error {
-	switch {
-	case p == nil:
+	if p == nil {
 		return errNilPoint
+	}
+	if err := checkScalar(k); err != nil {
+		return err
+	}
+	return invalidPoint(e.curve.Validate(p.X, p.Y))
+}
+
+// checkScalar says what is wrong with a scalar: missing, negative, or of
+// more than maxScalarBits bits.
+func checkScalar(k *big.Int) error {
+	switch {
 	case k == nil:
 		return errNilScalar
 	case k.Sign() < 0:
@@ -453,7 +463,7 @@ func (e *Engine) check(p *Point, k *big.Int) error {
 	case k.BitLen() > maxScalarBits:
 		return errScalarTooLarge
 	}
-	return invalidPoint(e.curve.Validate(p.X, p.Y))
+	return nil
 }
 
 // setAffine stores a ladder result (or its error) into r.
