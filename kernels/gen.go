@@ -12,9 +12,12 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"reflect"
 	"slices"
+	"sort"
 	"strings"
 
+	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/rns"
@@ -43,6 +46,7 @@ func main() {
 	}
 	fmt.Fprintf(&b, "#define ECM_NUM_REGS %d\n\n", int(ladder.NumRegs))
 	emitInterface(&b)
+	emitBasextLayout(&b)
 	for _, name := range kernels.Schedules {
 		kind, err := ladder.ParseAnyKind(name)
 		if err != nil {
@@ -111,6 +115,82 @@ func emitInterface(b *bytes.Buffer) {
 		fmt.Fprintf(b, " using %s = Schedule%s_##AM;", title(s), strings.ToUpper(s))
 	}
 	fmt.Fprintf(b, "\n\n")
+}
+
+// emitBasextLayout writes ECM_BASEXT_LAYOUT(F): the tables of
+// basext.Tables.Words in the order of basext.LayoutFor, one F(name, size)
+// each, the size in 32-bit words as a polynomial of N, the channels per base
+// (kernels/rns.cuh makes the offsets of Layout<N> from it). The polynomials
+// are fitted to LayoutFor at n = 1, 2, 3 and checked at every n up to
+// maxLayoutN.
+func emitBasextLayout(b *bytes.Buffer) {
+	const maxLayoutN = 64
+	typ := reflect.TypeFor[basext.Layout]()
+	var names []string
+	for _, f := range reflect.VisibleFields(typ) {
+		if f.Name != "Size" {
+			names = append(names, f.Name)
+		}
+	}
+	offset := func(n int, name string) int { return int(reflect.ValueOf(basext.LayoutFor(n)).FieldByName(name).Int()) }
+	sort.SliceStable(names, func(i, j int) bool { return offset(3, names[i]) < offset(3, names[j]) })
+	// sizes returns the size of each table for n channels, in the order of names.
+	sizes := func(n int) []int {
+		s := make([]int, len(names))
+		for i, name := range names {
+			end := basext.LayoutFor(n).Size
+			if i+1 < len(names) {
+				end = offset(n, names[i+1])
+			}
+			s[i] = end - offset(n, name)
+		}
+		if offset(n, names[0]) != 0 {
+			log.Fatalf("basext.LayoutFor(%d): the first table, %s, at %d", n, names[0], offset(n, names[0]))
+		}
+		return s
+	}
+	s1, s2, s3 := sizes(1), sizes(2), sizes(3)
+	fmt.Fprintf(b, "// The constant table (basext.Tables.Words): F(name, size) per table, in the order of\n")
+	fmt.Fprintf(b, "// basext.LayoutFor, the size in 32-bit words for N channels per base.\n")
+	fmt.Fprintf(b, "#define ECM_BASEXT_LAYOUT(F)")
+	for i, name := range names {
+		// size(n) = a·n² + b·n + c through the sizes at n = 1, 2, 3
+		d1, d2 := s2[i]-s1[i], s3[i]-s2[i]
+		a := (d2 - d1) / 2
+		bb := d1 - 3*a
+		c := s1[i] - a - bb
+		for n := 1; n <= maxLayoutN; n++ {
+			if got := sizes(n)[i]; got != a*n*n+bb*n+c || got <= 0 {
+				log.Fatalf("basext.LayoutFor(%d): %s has %d words, not %d·n² + %d·n + %d", n, name, got, a, bb, c)
+			}
+		}
+		fmt.Fprintf(b, " \\\n\tF(%s, %s)", name, polyN(a, bb, c))
+	}
+	fmt.Fprintf(b, "\n\n")
+}
+
+// polyN writes a·N·N + b·N + c as a C expression.
+func polyN(a, b, c int) string {
+	var terms []string
+	for _, t := range []struct {
+		coef int
+		v    string
+	}{{a, "N * N"}, {b, "N"}, {c, ""}} {
+		switch {
+		case t.coef == 0:
+			continue
+		case t.v == "":
+			terms = append(terms, fmt.Sprint(t.coef))
+		case t.coef == 1:
+			terms = append(terms, t.v)
+		default:
+			terms = append(terms, fmt.Sprintf("%d * %s", t.coef, t.v))
+		}
+	}
+	if len(terms) == 0 {
+		return "0"
+	}
+	return strings.ReplaceAll(strings.Join(terms, " + "), "+ -", "- ")
 }
 
 // amTags returns AMa for each value of a among the curves, in order.

@@ -9,20 +9,16 @@
 
 #include <stdint.h>
 
+#include "schedule_gen.cuh"
+
 #ifndef ECM_DEVICE
 #define ECM_DEVICE __device__ __forceinline__
 #endif
 
 // ---------------------------------------------------------------------------
 // Constants: the table of basext.Tables.Words, field by field in the order of
-// basext.LayoutFor(n), each with its size in 32-bit words. kernels_test.go
-// parses this list and checks it against basext.LayoutFor.
-#define ECM_BASEXT_LAYOUT(F)                                                   \
-  F(ModB, N) F(CB, N) F(ModBT, N) F(CBT, N)                                    \
-  F(NegR, N) F(S, N) F(T, N) F(NegMtB, N)                                      \
-  F(Ext1, N * N) F(Ext2, N * N)                                                \
-  F(Ext1E, N) F(Ext2E, N)                                                      \
-  F(MeMask, 1) F(PE, 1) F(MInvE, 1) F(MtInvE, 1) F(Phi, 1) F(KawMask, 1)
+// basext.LayoutFor(n), each with its size in 32-bit words: ECM_BASEXT_LAYOUT,
+// which gen.go writes into schedule_gen.cuh from basext.LayoutFor.
 
 // Layout<N>::X is the word offset of table X for N channels per base;
 // Layout<N>::Size is the length of the whole table.

@@ -105,6 +105,28 @@
 #define ECM_SCHEDULES(SCHEDULE) SCHEDULE(COZ_AM3) SCHEDULE(COZ_AM0) SCHEDULE(PAPER_AM3) SCHEDULE(PAPER_AM0) SCHEDULE(COMB_AM3) SCHEDULE(COMB_AM0)
 #define ECM_SCHEDULE_MEMBERS(AM) using Coz = ScheduleCOZ_##AM; using Paper = SchedulePAPER_##AM; using Comb = ScheduleCOMB_##AM;
 
+// The constant table (basext.Tables.Words): F(name, size) per table, in the order of
+// basext.LayoutFor, the size in 32-bit words for N channels per base.
+#define ECM_BASEXT_LAYOUT(F) \
+	F(ModB, N) \
+	F(CB, N) \
+	F(ModBT, N) \
+	F(CBT, N) \
+	F(NegR, N) \
+	F(S, N) \
+	F(T, N) \
+	F(NegMtB, N) \
+	F(Ext1, N * N) \
+	F(Ext2, N * N) \
+	F(Ext1E, N) \
+	F(Ext2E, N) \
+	F(MeMask, 1) \
+	F(PE, 1) \
+	F(MInvE, 1) \
+	F(MtInvE, 1) \
+	F(Phi, 1) \
+	F(KawMask, 1)
+
 // schedule coz, a = -3 (P-224 and curves like it)
 #define ECM_COZ_AM3_NUM_ADD_CONSTS 14
 #define ECM_COZ_AM3_EXTRA_BITS 1
