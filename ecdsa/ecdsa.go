@@ -4,10 +4,13 @@
 //
 // Verify computes u1·G of every item of a batch in one call of the
 // Engine's ScalarBaseMultBytes (the fixed-base comb on the gpu and rns-cpu
-// backends) and u2·Q in one call of its ScalarMultBytes, then adds the two
-// points of each item on the host. Signatures, digests and keys are
-// public: the host's arithmetic runs in variable time, and the ladder's
-// constant time is not needed here.
+// backends) and u2·Q in one call of its ScalarMultBytes, the two calls
+// side by side, then adds the two points of each item on the host. The
+// host's arithmetic (s⁻¹, u1 and u2 mod n; the affine additions mod p) is
+// four-limb Montgomery arithmetic without math/big, and takes one
+// inversion mod n and one mod p per chunk of items (Montgomery's trick).
+// Signatures, digests and keys are public: the host's arithmetic runs in
+// variable time, and the ladder's constant time is not needed here.
 //
 //	verdicts := make([]ecdsa.Verdict, len(digests))
 //	err := ecdsa.Verify(ctx, eng, verdicts, digests, sigs, keys)
@@ -19,6 +22,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/internal/curves"
@@ -89,14 +94,21 @@ func (v Verdict) String() string {
 }
 
 // verdictOf maps the engine's status of a key to its verdict, Valid for
-// a key the engine took.
+// a key the engine took (keyStatus's inverse, without a map's iteration
+// per item).
 func verdictOf(s ecmul.Status) Verdict {
-	for v, ks := range keyStatus {
-		if ks == s {
-			return v
-		}
-	}
-	if s == ecmul.StatusNotComputed {
+	switch s {
+	case ecmul.StatusBadEncoding:
+		return KeyBadEncoding
+	case ecmul.StatusBadCoordinate:
+		return KeyBadCoordinate
+	case ecmul.StatusNotOnCurve:
+		return KeyNotOnCurve
+	case ecmul.StatusInfinityInput:
+		return KeyInfinity
+	case ecmul.StatusResultCheck:
+		return Fault
+	case ecmul.StatusNotComputed:
 		return NotVerified
 	}
 	return Valid
@@ -120,13 +132,14 @@ func verdictOf(s ecmul.Status) Verdict {
 // its Key verdict whatever the signature. A signature with r or s outside
 // [1, n−1] is Invalid, as is one whose R = u1·G + u2·Q is the point at
 // infinity. u1·G of every item is computed in one call of
-// e.ScalarBaseMultBytes and u2·Q in one of e.ScalarMultBytes, on e's
-// backend; their sums are taken on the host.
+// e.ScalarBaseMultBytes and u2·Q in one of e.ScalarMultBytes, concurrently,
+// on e's backend; their sums are taken on the host.
 //
 // The error is non-nil only when the call failed as a whole: buffer
 // lengths that do not describe one batch (matching ecmul.ErrBatchLayout),
 // the context's end, or the engine's own error (ecmul.ErrClosed,
-// ecmul.ErrNoEngine, a GPU fault); every verdict is then NotVerified.
+// ecmul.ErrNoEngine, a GPU fault: the first of the two calls' errors, which
+// ends the other call); every verdict is then NotVerified.
 // Verify does not modify its inputs.
 func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests [][]byte, sigs, keys []byte) error {
 	clear(verdicts)
@@ -147,10 +160,16 @@ func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests []
 	err = b.prepare(ctx)
 	n, size := b.count, 1+2*b.L
 	if err == nil {
-		err = e.ScalarBaseMultBytes(ctx, out[:n*size], status[:n], b.scalars[:n*b.L])
-	}
-	if err == nil {
-		err = e.ScalarMultBytes(ctx, out[n*size:], status[n:], b.scalars[n*b.L:], b.keys)
+		// u1·G and u2·Q side by side (the Engine is safe for concurrent
+		// use): the first error ends the other call and is the batch's
+		g, gctx := errgroup.WithContext(ctx)
+		g.Go(func() error {
+			return e.ScalarBaseMultBytes(gctx, out[:n*size], status[:n], b.scalars[:n*b.L])
+		})
+		g.Go(func() error {
+			return e.ScalarMultBytes(gctx, out[n*size:], status[n:], b.scalars[n*b.L:], b.keys)
+		})
+		err = g.Wait()
 	}
 	if err == nil {
 		err = b.finish(ctx, out, status)

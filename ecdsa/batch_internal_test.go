@@ -1,0 +1,240 @@
+package ecdsa
+
+import (
+	"context"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/fp"
+	"github.com/rnsec/ecmul/internal/textbook"
+)
+
+// randBytes returns n bytes of rng.
+func randBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// TestHashToLimbs: the digest's integer is math/big's for every length.
+func TestHashToLimbs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range curves.All() {
+		ar := ariths()[c.Name()]
+		for l := range 70 {
+			d := randBytes(rng, l)
+			e := ar.hashToLimbs(d)
+			want := bigHash(new(big.Int), d, c.N())
+			require.Equal(t, want.FillBytes(make([]byte, 32)), limbBytes(e), "%s, %d bytes", c.Name(), l)
+		}
+	}
+}
+
+func limbBytes(e fp.Element) []byte {
+	b := make([]byte, 32)
+	fp.PutLimbs(b, [fp.Limbs]uint64(e))
+	return b
+}
+
+// TestInvertAll: every element comes out inverted, for lengths across one
+// and up to a chunk.
+func TestInvertAll(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	ar := ariths()["P-256"]
+	for _, f := range []*fp.Field{ar.n, ar.p} {
+		for _, l := range []int{1, 2, 3, 17, chunk} {
+			x, acc := make([]fp.Element, l), make([]fp.Element, l)
+			for i := range x {
+				f.SetBytes(&x[i], randBytes(rng, 31))
+				if x[i].IsZero() {
+					x[i] = f.One()
+				}
+			}
+			inv := append([]fp.Element(nil), x...)
+			invertAll(f, inv, acc)
+			for i := range x {
+				var one fp.Element
+				f.Mul(&one, &x[i], &inv[i])
+				want := f.One()
+				require.True(t, one.Equal(&want), "length %d, item %d", l, i)
+			}
+		}
+	}
+}
+
+// TestPrepare: u1 and u2 are math/big's, and r or s out of range is
+// Invalid with zero scalars, over a batch of several chunks and workers,
+// with digests of every length around bitlen(n).
+func TestPrepare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			L, n := c.ByteLen(), c.N()
+			top := new(big.Int).Lsh(big.NewInt(1), uint(8*L))
+			special := []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(n, big.NewInt(1)), n,
+				new(big.Int).Add(n, big.NewInt(1)), new(big.Int).Sub(top, big.NewInt(1))}
+			const count = 3*chunk + 77
+			digests := make([][]byte, count)
+			sigs := make([]byte, count*2*L)
+			for i := range count {
+				digests[i] = randBytes(rng, rng.IntN(70))
+				for j := range 2 {
+					v := new(big.Int).SetBytes(randBytes(rng, L+8))
+					v.Mod(v, n)
+					if rng.IntN(8) == 0 {
+						v = special[rng.IntN(len(special))]
+					}
+					v.FillBytes(sigs[i*2*L+j*L : i*2*L+(j+1)*L])
+				}
+			}
+			verdicts := make([]Verdict, count)
+			for i := range verdicts {
+				verdicts[i] = Valid // prepare writes every item's
+			}
+			b, err := newBatch(c, verdicts, digests, sigs, make([]byte, count*(1+L)))
+			require.NoError(t, err)
+			require.NoError(t, b.prepare(context.Background()))
+			var u1, u2 big.Int
+			for i := range count {
+				r := new(big.Int).SetBytes(sigs[i*2*L : i*2*L+L])
+				s := new(big.Int).SetBytes(sigs[i*2*L+L : (i+1)*2*L])
+				want := NotVerified
+				u1.SetInt64(0)
+				u2.SetInt64(0)
+				if r.Sign() == 0 || r.Cmp(n) >= 0 || s.Sign() == 0 || s.Cmp(n) >= 0 {
+					want = Invalid
+				} else {
+					w := new(big.Int).ModInverse(s, n)
+					u1.Mul(bigHash(new(big.Int), digests[i], n), w).Mod(&u1, n)
+					u2.Mul(r, w).Mod(&u2, n)
+				}
+				require.Equal(t, want, verdicts[i], "item %d", i)
+				require.Equal(t, u1.FillBytes(make([]byte, L)), b.scalars[i*L:(i+1)*L], "u1 of item %d", i)
+				require.Equal(t, u2.FillBytes(make([]byte, L)), b.scalars[(count+i)*L:(count+i+1)*L], "u2 of item %d", i)
+			}
+		})
+	}
+}
+
+// TestFinish feeds finish made-up engine results over several chunks and
+// workers: random sums, either point or both at infinity, p2 = p1 (a
+// doubling), p2 = −p1, faults, bad keys and items already Invalid, with r
+// the sum's x mod n or not; every verdict is math/big's.
+func TestFinish(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			L, n := c.ByteLen(), c.N()
+			size := 1 + 2*L
+			// a pool of points k·G, and their negatives
+			pool := make([]*curves.Point, 24)
+			for i := range pool {
+				pool[i] = textbook.Mul(c, c.Generator(), new(big.Int).SetBytes(randBytes(rng, L)))
+			}
+			neg := func(p *curves.Point) *curves.Point {
+				return &curves.Point{X: p.X, Y: new(big.Int).Sub(c.P(), p.Y)}
+			}
+			const count = 2*chunk + 200
+			out := make([]byte, 2*count*size)
+			status := make([]ecmul.Status, 2*count)
+			sigs := make([]byte, count*2*L)
+			verdicts := make([]Verdict, count)
+			want := make([]Verdict, count)
+			put := func(j int, p *curves.Point) {
+				if p == nil {
+					status[j] = ecmul.StatusInfinity
+					return
+				}
+				status[j] = ecmul.StatusPoint
+				copy(out[j*size:], c.EncodeSEC1(p, false))
+			}
+			for i := range count {
+				p1, p2 := pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]
+				switch rng.IntN(10) {
+				case 0:
+					p1 = nil
+				case 1:
+					p2 = nil
+				case 2:
+					p1, p2 = nil, nil
+				case 3:
+					p2 = p1
+				case 4:
+					p2 = neg(p1)
+				}
+				put(i, p1)
+				put(count+i, p2)
+				sum := textbook.Add(c, p1, p2)
+				r := new(big.Int).SetBytes(randBytes(rng, L))
+				r.Mod(r, n)
+				if sum != nil && rng.IntN(2) == 0 {
+					r.Mod(sum.X, n)
+				}
+				if r.Sign() == 0 {
+					r.SetInt64(1)
+				}
+				r.FillBytes(sigs[i*2*L : i*2*L+L])
+				want[i] = Invalid
+				if sum != nil && new(big.Int).Mod(sum.X, n).Cmp(r) == 0 {
+					want[i] = Valid
+				}
+				switch rng.IntN(20) {
+				case 0:
+					verdicts[i], want[i] = Invalid, Invalid // r or s out of range
+				case 1:
+					status[i], want[i] = ecmul.StatusResultCheck, Fault
+				case 2:
+					status[count+i], want[i] = ecmul.StatusResultCheck, Fault
+				case 3:
+					status[count+i], want[i] = ecmul.StatusNotOnCurve, KeyNotOnCurve
+				case 4:
+					status[count+i], want[i] = ecmul.StatusInfinityInput, KeyInfinity
+				case 5:
+					status[count+i], want[i] = ecmul.StatusBadEncoding, KeyBadEncoding
+				case 6:
+					status[count+i], want[i] = ecmul.StatusBadCoordinate, KeyBadCoordinate
+				}
+			}
+			b, err := newBatch(c, verdicts, make([][]byte, count), sigs, make([]byte, count*(1+L)))
+			require.NoError(t, err)
+			require.NoError(t, b.finish(context.Background(), out, status))
+			require.Equal(t, want, verdicts)
+		})
+	}
+}
+
+// TestVerdictModN: x(R) in [n, p) verifies r = x − n, and not r = x.
+func TestVerdictModN(t *testing.T) {
+	for _, c := range curves.All() {
+		ar := ariths()[c.Name()]
+		n, p := c.N(), c.P()
+		for _, x := range []*big.Int{n, new(big.Int).Add(n, big.NewInt(5)), new(big.Int).Sub(p, big.NewInt(1)), big.NewInt(5), new(big.Int).Sub(n, big.NewInt(1))} {
+			var xl fp.Element = fp.LimbsFromBytes(x.FillBytes(make([]byte, 32)))
+			r := new(big.Int).Mod(x, n)
+			rl := fp.LimbsFromBytes(r.FillBytes(make([]byte, 32)))
+			require.Equal(t, Valid, ar.verdict(xl, rl), "%s: x = %v", c.Name(), x)
+			rl[0] ^= 1
+			require.Equal(t, Invalid, ar.verdict(xl, rl), "%s: x = %v", c.Name(), x)
+		}
+	}
+}
+
+// TestCoordinate: a coordinate not below p is reduced.
+func TestCoordinate(t *testing.T) {
+	for _, c := range curves.All() {
+		ar := ariths()[c.Name()]
+		L, p := c.ByteLen(), c.P()
+		for _, v := range []*big.Int{big.NewInt(0), big.NewInt(7), new(big.Int).Sub(p, big.NewInt(1)), p,
+			new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(8*L)), big.NewInt(1))} {
+			got := ar.coordinate(v.FillBytes(make([]byte, L)))
+			require.Equal(t, new(big.Int).Mod(v, p).FillBytes(make([]byte, 32)), limbBytes(got), "%s: %v", c.Name(), v)
+		}
+	}
+}

@@ -1,0 +1,205 @@
+package ecdsa
+
+import (
+	"context"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/internal/curves"
+)
+
+// hostFixture is a batch of valid signatures with the engine's results for
+// it, so that prepare and finish can run without the engine.
+type hostFixture struct {
+	c       *curves.Curve
+	digests [][]byte
+	sigs    []byte
+	keys    []byte
+	out     []byte
+	status  []ecmul.Status
+}
+
+// newHostFixture signs count random digests under random keys of c (the
+// multiplications by G on the rns-cpu engine) and keeps the engine's u1·G
+// and u2·Q of every item; every item verifies.
+func newHostFixture(tb testing.TB, c *curves.Curve, count int, seed uint64) *hostFixture {
+	tb.Helper()
+	pc, err := ecmul.ParseCurve(c.Name())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e, err := ecmul.New(pc, ecmul.Options{Backend: ecmul.RNSCPU})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	L, n := c.ByteLen(), c.N()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	randScalar := func() *big.Int {
+		b := make([]byte, L+8)
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		k := new(big.Int).SetBytes(b)
+		k.Mod(k, new(big.Int).Sub(n, big.NewInt(1)))
+		return k.Add(k, big.NewInt(1))
+	}
+	// d_i·G (the keys) and k_i·G (the nonces' points) in one call
+	ds, ks := make([]*big.Int, count), make([]*big.Int, count)
+	scal := make([]byte, 2*count*L)
+	for i := range count {
+		ds[i], ks[i] = randScalar(), randScalar()
+		ds[i].FillBytes(scal[i*L : (i+1)*L])
+		ks[i].FillBytes(scal[(count+i)*L : (count+i+1)*L])
+	}
+	size := 1 + 2*L
+	pts := make([]byte, 2*count*size)
+	st := make([]ecmul.Status, 2*count)
+	if err := e.ScalarBaseMultBytes(ctx, pts, st, scal); err != nil {
+		tb.Fatal(err)
+	}
+	f := &hostFixture{c: c, digests: make([][]byte, count), sigs: make([]byte, 2*count*L)}
+	f.keys = append([]byte(nil), pts[:count*size]...)
+	var e1, r, s big.Int
+	for i := range count {
+		dg := make([]byte, 32)
+		for j := range dg {
+			dg[j] = byte(rng.Uint32())
+		}
+		f.digests[i] = dg
+		R := pts[(count+i)*size:]
+		r.SetBytes(R[1:1+L]).Mod(&r, n)
+		bigHash(&e1, dg, n)
+		s.Mul(&r, ds[i]).Add(&s, &e1).Mul(&s, new(big.Int).ModInverse(ks[i], n)).Mod(&s, n)
+		if r.Sign() == 0 || s.Sign() == 0 {
+			tb.Fatalf("item %d: r or s of 0", i)
+		}
+		r.FillBytes(f.sigs[i*2*L : i*2*L+L])
+		s.FillBytes(f.sigs[i*2*L+L : (i+1)*2*L])
+	}
+	// the engine's results for the scalars prepare computes
+	verdicts := make([]Verdict, count)
+	b, err := newBatch(c, verdicts, f.digests, f.sigs, f.keys)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := b.prepare(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	f.out = make([]byte, 2*count*size)
+	f.status = make([]ecmul.Status, 2*count)
+	if err := e.ScalarBaseMultBytes(ctx, f.out[:count*size], f.status[:count], b.scalars[:count*L]); err != nil {
+		tb.Fatal(err)
+	}
+	if err := e.ScalarMultBytes(ctx, f.out[count*size:], f.status[count:], b.scalars[count*L:], f.keys); err != nil {
+		tb.Fatal(err)
+	}
+	if err := b.finish(ctx, f.out, f.status); err != nil {
+		tb.Fatal(err)
+	}
+	for i, v := range verdicts {
+		if v != Valid {
+			tb.Fatalf("item %d: %v", i, v)
+		}
+	}
+	return f
+}
+
+// BenchmarkVerifyHost measures Verify's host work alone, per item: prepare
+// (u1 and u2 from r, s and the digest) and finish (u1·G + u2·Q, x(R) mod n
+// against r) on a batch of valid signatures, fed with the engine's results
+// computed beforehand. ns/item is the wall time per item on GOMAXPROCS
+// cores (both phases spread over all of them); run with -cpu 1 for the
+// cost per item and core.
+func BenchmarkVerifyHost(b *testing.B) {
+	const count = 1 << 13
+	for _, c := range curves.All() {
+		var f *hostFixture // made by the first sub-benchmark that runs
+		fixture := func(b *testing.B) {
+			if f == nil {
+				f = newHostFixture(b, c, count, 1)
+			}
+			b.ResetTimer()
+		}
+		ctx := context.Background()
+		verdicts := make([]Verdict, count)
+		perItem := func(b *testing.B, d time.Duration) {
+			b.ReportMetric(float64(d.Nanoseconds())/float64(b.N)/count, "ns/item")
+		}
+		valid := func(b *testing.B) {
+			for i, v := range verdicts {
+				if v != Valid {
+					b.Fatalf("item %d: %v", i, v)
+				}
+			}
+		}
+		b.Run(c.Name()+"/prepare+finish", func(b *testing.B) {
+			fixture(b)
+			start := time.Now()
+			for b.Loop() {
+				bt, err := newBatch(c, verdicts, f.digests, f.sigs, f.keys)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := bt.prepare(ctx); err != nil {
+					b.Fatal(err)
+				}
+				if err := bt.finish(ctx, f.out, f.status); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perItem(b, time.Since(start))
+			valid(b)
+		})
+		b.Run(c.Name()+"/prepare", func(b *testing.B) {
+			fixture(b)
+			start := time.Now()
+			for b.Loop() {
+				bt, err := newBatch(c, verdicts, f.digests, f.sigs, f.keys)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := bt.prepare(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perItem(b, time.Since(start))
+		})
+		b.Run(c.Name()+"/finish", func(b *testing.B) {
+			fixture(b)
+			bt, err := newBatch(c, verdicts, f.digests, f.sigs, f.keys)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := bt.prepare(ctx); err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			for b.Loop() {
+				if err := bt.finish(ctx, f.out, f.status); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perItem(b, time.Since(start))
+			valid(b)
+		})
+	}
+}
+
+// bigHash sets e to the leftmost bitlen(n) bits of digest with math/big,
+// as crypto/ecdsa takes them.
+func bigHash(e *big.Int, digest []byte, n *big.Int) *big.Int {
+	bits := n.BitLen()
+	if size := (bits + 7) / 8; len(digest) > size {
+		digest = digest[:size]
+	}
+	e.SetBytes(digest)
+	if excess := len(digest)*8 - bits; excess > 0 {
+		e.Rsh(e, uint(excess))
+	}
+	return e
+}
