@@ -47,6 +47,7 @@ func main() {
 	fmt.Fprintf(&b, "#define ECM_NUM_REGS %d\n\n", int(ladder.NumRegs))
 	emitInterface(&b)
 	emitBasextLayout(&b)
+	emitConstLayout(&b)
 	for _, name := range kernels.Schedules {
 		kind, err := ladder.ParseAnyKind(name)
 		if err != nil {
@@ -165,6 +166,63 @@ func emitBasextLayout(b *bytes.Buffer) {
 			}
 		}
 		fmt.Fprintf(b, " \\\n\tF(%s, %s)", name, polyN(a, bb, c))
+	}
+	fmt.Fprintf(b, "\n\n")
+}
+
+// emitConstLayout writes where the kernel's constants sit after the basext
+// table (ladder.ConstLayoutFor): ECM_CONSTS(CONSTS), one CONSTS(n, element
+// words, the curve's b, the first addition constant) per n of ECM_CURVES;
+// ECM_COMB_ALIGN, the alignment of the comb's table; and ECM_COMB_TABLES(COMB),
+// one COMB(n, addition constants, offset of the table) per curve and
+// channel width the comb runs on (kernels/rns.cuh builds Consts<N> from
+// them and checks its CombTable against the offsets).
+func emitConstLayout(b *bytes.Buffer) {
+	fmt.Fprintf(b, "// The constants after the basext table (ladder.ConstLayout): per n, CONSTS(n, element\n")
+	fmt.Fprintf(b, "// words, the curve's b, the first addition constant); the comb's table at the first multiple\n")
+	fmt.Fprintf(b, "// of ECM_COMB_ALIGN words after the addition constants: COMB(n, addition constants, offset).\n")
+	fmt.Fprintf(b, "#define ECM_COMB_ALIGN %d\n", ladder.CombAlign)
+	fmt.Fprintf(b, "#define ECM_CONSTS(CONSTS)")
+	seen := map[int]bool{}
+	type comb struct{ n, adds int }
+	var combs []comb
+	for _, ct := range kernels.Curves {
+		c, err := curves.ByName(ct.Curve)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, w := range kernels.Channels {
+			par, err := rns.NewParamsBits(c.P(), kernels.ChannelBits(w))
+			if err != nil {
+				log.Fatal(err)
+			}
+			n := par.N
+			if !seen[n] {
+				seen[n] = true
+				l := ladder.ConstLayoutFor(n)
+				fmt.Fprintf(b, " \\\n\tCONSTS(%d, %d, %d, %d)", n, l.Element, l.KB, l.AddConst)
+			}
+			for _, name := range kernels.Schedules {
+				kind, err := ladder.ParseAnyKind(name)
+				if err != nil {
+					log.Fatal(err)
+				}
+				if kind != ladder.Comb {
+					continue
+				}
+				su, err := ladder.NewSetupBits(c, kind, kernels.ChannelBits(w))
+				if err != nil {
+					log.Fatal(err)
+				}
+				if cb := (comb{n, len(su.AddConsts)}); !slices.Contains(combs, cb) {
+					combs = append(combs, cb)
+				}
+			}
+		}
+	}
+	fmt.Fprintf(b, "\n#define ECM_COMB_TABLES(COMB)")
+	for _, cb := range combs {
+		fmt.Fprintf(b, " \\\n\tCOMB(%d, %d, %d)", cb.n, cb.adds, ladder.ConstLayoutFor(cb.n).CombTable(cb.adds))
 	}
 	fmt.Fprintf(b, "\n\n")
 }

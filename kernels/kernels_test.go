@@ -4,11 +4,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/rns"
 	"github.com/rnsec/ecmul/kernels"
 )
@@ -195,6 +198,87 @@ func TestItemsPerBlockInvertsThreads(t *testing.T) {
 			if k.Mapping == "block" && k.CheckBlock(n, n) == nil {
 				t.Errorf("%s: a block of %d threads, no whole item, passes CheckBlock", k.Name(), n)
 			}
+		}
+	}
+}
+
+// TestConstsMatchKernelConstants holds the offsets of the constants that
+// schedule_gen.cuh gives the kernel (ECM_CONSTS and ECM_COMB_TABLES, from
+// ladder.ConstLayout) to what ladder.Setup.KernelConstants uploads, for
+// every curve, schedule and channel width of the entry points: the basext
+// table, the curve's b, every addition constant and the comb's table each
+// where the header says, and nothing after them.
+func TestConstsMatchKernelConstants(t *testing.T) {
+	src, err := os.ReadFile("schedule_gen.cuh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	atoi := func(m []string) []int {
+		v := make([]int, len(m)-1)
+		for i, s := range m[1:] {
+			v[i], _ = strconv.Atoi(s)
+		}
+		return v
+	}
+	consts := map[int][]int{} // n: element words, the curve's b, the first addition constant
+	for _, m := range regexp.MustCompile(`\bCONSTS\((\d+), (\d+), (\d+), (\d+)\)`).FindAllStringSubmatch(string(src), -1) {
+		v := atoi(m)
+		consts[v[0]] = v[1:]
+	}
+	combs := map[[2]int]int{} // n and addition constants: the comb's table
+	for _, m := range regexp.MustCompile(`\bCOMB\((\d+), (\d+), (\d+)\)`).FindAllStringSubmatch(string(src), -1) {
+		v := atoi(m)
+		combs[[2]int{v[0], v[1]}] = v[2]
+	}
+	element := func(w []uint32, e *rns.Element) bool {
+		return slices.Equal(w, slices.Concat(e.B, e.BT, []uint32{e.E}))
+	}
+	seen := map[string]bool{}
+	for _, k := range kernels.Entries() {
+		key := k.Curve + " " + k.Schedule + " " + k.Channels
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		c, err := curves.ByName(k.Curve)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind, err := ladder.ParseAnyKind(k.Schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		su, err := ladder.NewSetupBits(c, kind, kernels.ChannelBits(k.Channels))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, w := su.Params.N, su.KernelConstants()
+		cs, ok := consts[n]
+		if !ok {
+			t.Fatalf("%s: schedule_gen.cuh has no CONSTS for n = %d", key, n)
+		}
+		el, kb, add := cs[0], cs[1], cs[2]
+		if el != ladder.ElementRows(n) || !slices.Equal(w[:kb], su.Tables.Words()) || !element(w[kb:kb+el], &su.KB) {
+			t.Errorf("%s: the basext table and the curve's b are not at [0, %d) and [%d, %d)", key, kb, kb, kb+el)
+		}
+		for i := range su.AddConsts {
+			if at := add + i*el; !element(w[at:at+el], &su.AddConsts[i]) {
+				t.Errorf("%s: addition constant %d is not at %d", key, i, at)
+			}
+		}
+		end := add + len(su.AddConsts)*el
+		if table := su.CombTableWords(); table != nil {
+			at, ok := combs[[2]int{n, len(su.AddConsts)}]
+			if !ok {
+				t.Fatalf("%s: schedule_gen.cuh has no COMB for n = %d and %d addition constants", key, n, len(su.AddConsts))
+			}
+			if at < end || !slices.Equal(w[at:], table) || slices.ContainsFunc(w[end:at], func(x uint32) bool { return x != 0 }) {
+				t.Errorf("%s: the comb's table is not at %d", key, at)
+			}
+			end = at + len(table)
+		}
+		if len(w) != end {
+			t.Errorf("%s: %d words of constants, the header accounts for %d", key, len(w), end)
 		}
 	}
 }

@@ -33,18 +33,34 @@ struct Layout {
 };
 
 // After the basext table, ladder.Setup.KernelConstants appends elements
-// (the curve's b, then every addition constant). An element is its B
-// residues, its B̃ residues stored as ξ̃, then its m_e residue: 2N+1 words.
+// (the curve's b, then every addition constant) and, for the comb, its
+// table, where ladder.ConstLayout puts them: gen.go writes the offsets for
+// every n of ECM_CURVES into ECM_CONSTS, and those of the comb's tables into
+// ECM_COMB_TABLES, which CombTable must match. An element is its B residues,
+// its B̃ residues stored as ξ̃, then its m_e residue.
 template <int N>
-struct Consts {
-  static constexpr int ElementWords = 2 * N + 1;
-  static constexpr int KB = Layout<N>::Size;
-  static constexpr int AddConst = KB + ElementWords;
-  static constexpr int Size(int addConsts) { return AddConst + addConsts * ElementWords; }
-  // the comb's table: after the addition constants, at the next multiple of 4 words
-  template <int AddConsts>
-  static constexpr int CombTable = (AddConst + AddConsts * ElementWords + 3) & ~3;
-};
+struct Consts;  // one per n of ECM_CONSTS
+
+#define ECM_CONSTS_OF(n, element, kb, addConst)                                                        \
+  template <>                                                                                          \
+  struct Consts<n> {                                                                                   \
+    static constexpr int ElementWords = element;                                                       \
+    static constexpr int KB = kb;                                                                      \
+    static constexpr int AddConst = addConst;                                                          \
+    static constexpr int Size(int addConsts) { return AddConst + addConsts * ElementWords; }           \
+    /* the comb's table: after the addition constants, at the next multiple of ECM_COMB_ALIGN words */ \
+    template <int AddConsts>                                                                           \
+    static constexpr int CombTable =                                                                   \
+        (AddConst + AddConsts * ElementWords + ECM_COMB_ALIGN - 1) / ECM_COMB_ALIGN * ECM_COMB_ALIGN;  \
+  };                                                                                                   \
+  static_assert(Consts<n>::KB == Layout<n>::Size, "the curve's b follows the basext table");
+ECM_CONSTS(ECM_CONSTS_OF)
+#undef ECM_CONSTS_OF
+
+#define ECM_COMB_TABLE_AT(n, addConsts, offset) \
+  static_assert(Consts<n>::CombTable<addConsts> == offset, "the comb's table where ladder.ConstLayout puts it");
+ECM_COMB_TABLES(ECM_COMB_TABLE_AT)
+#undef ECM_COMB_TABLE_AT
 
 // ---------------------------------------------------------------------------
 // Channel arithmetic, exactly as rns.Modulus does it.

@@ -127,6 +127,21 @@
 	F(Phi, 1) \
 	F(KawMask, 1)
 
+// The constants after the basext table (ladder.ConstLayout): per n, CONSTS(n, element
+// words, the curve's b, the first addition constant); the comb's table at the first multiple
+// of ECM_COMB_ALIGN words after the addition constants: COMB(n, addition constants, offset).
+#define ECM_COMB_ALIGN 4
+#define ECM_CONSTS(CONSTS) \
+	CONSTS(15, 31, 606, 637) \
+	CONSTS(8, 17, 214, 231) \
+	CONSTS(17, 35, 754, 789) \
+	CONSTS(9, 19, 258, 277)
+#define ECM_COMB_TABLES(COMB) \
+	COMB(15, 9, 916) \
+	COMB(8, 9, 384) \
+	COMB(17, 9, 1104) \
+	COMB(9, 9, 448)
+
 // schedule coz, a = -3 (P-224 and curves like it)
 #define ECM_COZ_AM3_NUM_ADD_CONSTS 14
 #define ECM_COZ_AM3_EXTRA_BITS 1

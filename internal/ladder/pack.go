@@ -12,8 +12,8 @@ import (
 //
 //	constants: basext.Tables.Words(), then the KB element, then every
 //	           AddConsts element; an element is B[n], ξ̃ B̃[n], then m_e
-//	           and for the comb, from the next multiple of 4 words, its
-//	           table (Setup.CombTableWords)
+//	           and for the comb, from the next multiple of CombAlign
+//	           words, its table (Setup.CombTableWords): ConstLayout
 //	inputs:    InputRows() rows: the base's x in RNS Montgomery form (none
 //	           for the comb, whose base is in its table)
 //	scalars:   ScalarWords() rows: the ladder scalar, least significant word first
@@ -40,24 +40,33 @@ func (su *Setup) OutputRows() int { return su.OutputCount() * su.Params.N }
 // ScalarWords returns the 32-bit words of a ladder scalar (t+1 bits).
 func (su *Setup) ScalarWords() int { return (su.Bits + 1 + 31) / 32 }
 
-func appendElement(w []uint32, e *rns.Element) []uint32 {
-	w = append(w, e.B...)
-	w = append(w, e.BT...)
-	return append(w, e.E)
+// putElement writes e at the start of w: its B residues, its B̃ residues,
+// then its m_e residue.
+func putElement(w []uint32, e *rns.Element) {
+	n := copy(w, e.B)
+	n += copy(w[n:], e.BT)
+	w[n] = e.E
 }
 
-// KernelConstants returns every constant the kernel reads, in the order above.
+// KernelConstants returns every constant the kernel reads, where
+// Setup.ConstLayout puts them.
 func (su *Setup) KernelConstants() []uint32 {
-	w := su.Tables.Words()
-	w = appendElement(w, &su.KB)
-	for i := range su.AddConsts {
-		w = appendElement(w, &su.AddConsts[i])
+	l := su.ConstLayout()
+	adds := len(su.AddConsts)
+	size, table := l.AddConstAt(adds), su.CombTableWords()
+	if table != nil {
+		size = l.CombTable(adds) + len(table)
 	}
-	if su.comb != nil {
-		for len(w)%4 != 0 {
-			w = append(w, 0)
-		}
-		w = append(w, su.CombTableWords()...)
+	w := make([]uint32, size)
+	if copy(w, su.Tables.Words()) != l.KB {
+		panic("ladder: the basext table is not ConstLayout.KB words long")
+	}
+	putElement(w[l.KB:], &su.KB)
+	for i := range su.AddConsts {
+		putElement(w[l.AddConstAt(i):], &su.AddConsts[i])
+	}
+	if table != nil {
+		copy(w[l.CombTable(adds):], table)
 	}
 	return w
 }
