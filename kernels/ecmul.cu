@@ -927,9 +927,7 @@ ECM_DEVICE void write_out(const Residue (&r)[ECM_NUM_REGS], Dsts<D...>, uint32_t
 ECM_CURVES(ECM_CURVE)
 
 template <class Curve, class Sched, BaseExt V, Mapping M>
-ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in,
-                       const uint32_t* __restrict__ scalars, uint32_t* __restrict__ out,
-                       uint32_t count, uint32_t stride) {
+ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
   constexpr int N = Curve::N, W = Curve::W, T = Curve::Bits + Sched::ExtraBits;
   using Sh = Shape<N, M, W>;
   // products per set and lane group: a group computes ⌈MaxMuls/G⌉ in the spread mapping
@@ -1007,17 +1005,13 @@ ECM_DEVICE void ladder(const uint32_t* __restrict__ consts, const uint32_t* __re
 
 // ---------------------------------------------------------------------------
 // Entry points: ecm_ladder_<curve>_<schedule>_<ext>_<mapping>_<channels>, as
-// kernels/entries.go declares them.
+// kernels/entries.go declares them, each taking the arguments of kernels.Args.
 
-#define ECM_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, shape, regs, items) \
-  static_assert(Shape<Curve##_##chan::N, Mapping::Mapping_>::Lanes == lanes, "lanes per item");         \
-  static_assert(Shape<Curve##_##chan::N, Mapping::Mapping_>::Code == shape, "thread shape");            \
-  extern "C" __global__ void ECM_KERNEL_BOUNDS(regs)                                                   \
-      ecm_ladder_##curve##_##sched##_##ext##_##mapping##_##chan(                                       \
-          const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in,                        \
-          const uint32_t* __restrict__ scalars, uint32_t* __restrict__ out, uint32_t count,            \
-          uint32_t stride) {                                                                           \
-    ladder<Curve##_##chan, Curve##_##chan::Sched, BaseExt::Ext, Mapping::Mapping_>(consts, in, scalars, \
-                                                                                  out, count, stride); \
+#define ECM_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, shape, regs, items)    \
+  static_assert(Shape<Curve##_##chan::N, Mapping::Mapping_>::Lanes == lanes, "lanes per item");            \
+  static_assert(Shape<Curve##_##chan::N, Mapping::Mapping_>::Code == shape, "thread shape");               \
+  extern "C" __global__ void ECM_KERNEL_BOUNDS(regs)                                                      \
+      ecm_ladder_##curve##_##sched##_##ext##_##mapping##_##chan(ECM_KERNEL_PARAMS) {                      \
+    ladder<Curve##_##chan, Curve##_##chan::Sched, BaseExt::Ext, Mapping::Mapping_>(ECM_KERNEL_ARGS);      \
   }
 ECM_ENTRIES(ECM_ENTRY)

@@ -55,6 +55,29 @@ func ChannelBits(tag string) int {
 // ChannelTag returns the Channels tag of bits-wide channels.
 func ChannelTag(bits int) string { return fmt.Sprintf("c%d", bits) }
 
+// Arg is one argument of every entry point: its name and its C type.
+type Arg struct{ Name, CType string }
+
+// Args are the arguments of every entry point, in order (kernels/README.md
+// gives their layouts): gen.go writes them into schedule_gen.cuh, where
+// ecmul.cu declares its entry points with them (ECM_KERNEL_PARAMS) and the
+// GPU harness and the CPU emulation pass them (ECM_KERNEL_ARG_LIST,
+// ECM_KERNEL_ARGS). A launch passes one pointer per argument, to a value of
+// its C type: 8 bytes for a device pointer.
+var Args = []Arg{
+	{"consts", "const uint32_t* __restrict__"},  // ladder.Setup.KernelConstants
+	{"in", "const uint32_t* __restrict__"},      // InputRows rows of stride words
+	{"scalars", "const uint32_t* __restrict__"}, // ScalarWords rows of stride words
+	{"out", "uint32_t* __restrict__"},           // OutputRows rows of stride words
+	{"count", "uint32_t"},                       // the items, columns 0 to count−1
+	{"stride", "uint32_t"},                      // the words of a row
+}
+
+// ArgIndex returns the position of the argument named name in Args, or −1.
+func ArgIndex(name string) int {
+	return slices.IndexFunc(Args, func(a Arg) bool { return a.Name == name })
+}
+
 // TileItems is the number of items of a block of the tile mapping: the
 // rows of one tensor-core matrix tile, two bytes per residue.
 const TileItems = 16

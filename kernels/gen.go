@@ -72,7 +72,8 @@ func main() {
 	}
 }
 
-// emitInterface writes the declaration of entries.go: the block limit, one
+// emitInterface writes the declaration of entries.go: the block limit, the
+// arguments (emitArgs), one
 // CURVE(tag, Type, channels, channel bits, n, bits, a-tag) per curve and
 // channel width, and one ENTRY(curve, Curve, schedule, Schedule, ext, Ext,
 // mapping, Mapping, channels, lanes, shape, regs, items) per entry point
@@ -81,6 +82,7 @@ func main() {
 func emitInterface(b *bytes.Buffer) {
 	fmt.Fprintf(b, "// The kernel's interface (kernels/entries.go).\n")
 	fmt.Fprintf(b, "#define ECM_MAX_THREADS %d\n", kernels.MaxThreads)
+	emitArgs(b)
 	ns := map[string]int{} // by curve and channels tag
 	fmt.Fprintf(b, "#define ECM_CURVES(CURVE)")
 	for _, ct := range kernels.Curves {
@@ -249,6 +251,23 @@ func polyN(a, b, c int) string {
 		return "0"
 	}
 	return strings.ReplaceAll(strings.Join(terms, " + "), "+ -", "- ")
+}
+
+// emitArgs writes the arguments of every entry point (kernels.Args):
+// ECM_KERNEL_ARG_LIST(ARG), one ARG(C type, name) per argument, and the
+// parameter list ECM_KERNEL_PARAMS and argument list ECM_KERNEL_ARGS made
+// of it, in the order of Args.
+func emitArgs(b *bytes.Buffer) {
+	var list, params, names []string
+	for _, a := range kernels.Args {
+		list = append(list, fmt.Sprintf(" \\\n\tARG(%s, %s)", a.CType, a.Name))
+		params = append(params, a.CType+" "+a.Name)
+		names = append(names, a.Name)
+	}
+	fmt.Fprintf(b, "#define ECM_KERNEL_NUM_ARGS %d\n", len(kernels.Args))
+	fmt.Fprintf(b, "#define ECM_KERNEL_ARG_LIST(ARG)%s\n", strings.Join(list, ""))
+	fmt.Fprintf(b, "#define ECM_KERNEL_PARAMS %s\n", strings.Join(params, ", "))
+	fmt.Fprintf(b, "#define ECM_KERNEL_ARGS %s\n", strings.Join(names, ", "))
 }
 
 // amTags returns AMa for each value of a among the curves, in order.

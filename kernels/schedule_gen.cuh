@@ -37,6 +37,16 @@
 
 // The kernel's interface (kernels/entries.go).
 #define ECM_MAX_THREADS 512
+#define ECM_KERNEL_NUM_ARGS 6
+#define ECM_KERNEL_ARG_LIST(ARG) \
+	ARG(const uint32_t* __restrict__, consts) \
+	ARG(const uint32_t* __restrict__, in) \
+	ARG(const uint32_t* __restrict__, scalars) \
+	ARG(uint32_t* __restrict__, out) \
+	ARG(uint32_t, count) \
+	ARG(uint32_t, stride)
+#define ECM_KERNEL_PARAMS const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in, const uint32_t* __restrict__ scalars, uint32_t* __restrict__ out, uint32_t count, uint32_t stride
+#define ECM_KERNEL_ARGS consts, in, scalars, out, count, stride
 #define ECM_CURVES(CURVE) \
 	CURVE(p224, P224, c16, 16, 15, 224, AM3) \
 	CURVE(p224, P224, c30, 30, 8, 224, AM3) \

@@ -23,8 +23,8 @@ import (
 // Launch returns a fakecuda.LaunchFunc that runs every launched item through
 // the CPU twin of the entry point's curve, schedule and channel width, with
 // the base extension it names. The function must be a declared entry point
-// (kernels.Entries), and its arguments those of the real entry points:
-// (consts, in, scalars, out, count, stride). As on the GPU, a block the
+// (kernels.Entries), and its arguments those of the real entry points,
+// kernels.Args: (consts, in, scalars, out, count, stride). As on the GPU, a block the
 // kernel does not run (kernels.Kernel.CheckBlock) fails the launch, and only
 // the items that the grid's blocks hold are computed: the columns past
 // gridDim.x times the items per block are left as they were.
@@ -47,8 +47,8 @@ func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
 		if err := checkLaunch(fn, k, n, grid, block, len(params)); err != nil {
 			return err
 		}
-		in, sc, out := *(*gpu.DevicePtr)(params[1]), *(*gpu.DevicePtr)(params[2]), *(*gpu.DevicePtr)(params[3])
-		count, stride := int(*(*uint32)(params[4])), int(*(*uint32)(params[5]))
+		in, sc, out := *(*gpu.DevicePtr)(arg(params, "in")), *(*gpu.DevicePtr)(arg(params, "scalars")), *(*gpu.DevicePtr)(arg(params, "out"))
+		count, stride := int(*(*uint32)(arg(params, "count"))), int(*(*uint32)(arg(params, "stride")))
 		count = min(count, int(grid[0])*k.ItemsPerBlock(n, int(block[0])))
 		return emulate(d, su, v, in, sc, out, count, stride)
 	}
@@ -88,12 +88,23 @@ func (s *setups) of(k kernels.Kernel) (*ladder.Setup, error) {
 	return su, nil
 }
 
+// arg returns the pointer to the value of the entry points' argument
+// named name (kernels.Args) among a launch's params.
+func arg(params []unsafe.Pointer, name string) unsafe.Pointer {
+	i := kernels.ArgIndex(name)
+	if i < 0 {
+		panic("kernelemu: the entry points have no argument " + name)
+	}
+	return params[i]
+}
+
 // checkLaunch fails a launch of entry point fn (k, on n channels) that the
-// real kernel would not run: another number of arguments than 6, a grid or
-// block of more than one dimension, or a block size the kernel refuses.
+// real kernel would not run: another number of arguments than kernels.Args
+// declares, a grid or block of more than one dimension, or a block size the
+// kernel refuses.
 func checkLaunch(fn string, k kernels.Kernel, n int, grid, block [3]uint32, args int) error {
-	if args != 6 {
-		return fmt.Errorf("kernelemu: %s: %d arguments, want 6", fn, args)
+	if args != len(kernels.Args) {
+		return fmt.Errorf("kernelemu: %s: %d arguments, want %d (kernels.Args)", fn, args, len(kernels.Args))
 	}
 	if block[1] != 1 || block[2] != 1 || grid[1] != 1 || grid[2] != 1 {
 		return fmt.Errorf("kernelemu: %s: grid %v and block %v: the kernel runs one-dimensional grids and blocks", fn, grid, block)

@@ -110,3 +110,26 @@ func TestLaunchRefusesBlocksTheKernelTraps(t *testing.T) {
 	l := newLaunch(t, "block", 4)
 	require.Error(t, kernelemu.Launch(l.d)(l.k.Name(), [3]uint32{1, 1, 1}, [3]uint32{36, 2, 1}, l.params))
 }
+
+// TestLaunchChecksTheArguments: a launch passes one pointer per argument
+// of kernels.Args, and newLaunch's are in its order; one more or one fewer
+// fails the launch, and nothing is written.
+func TestLaunchChecksTheArguments(t *testing.T) {
+	names := []string{"consts", "in", "scalars", "out", "count", "stride"}
+	require.Len(t, kernels.Args, len(names))
+	for i, a := range kernels.Args {
+		require.Equal(t, names[i], a.Name)
+		require.Equal(t, i, kernels.ArgIndex(a.Name))
+	}
+	require.Equal(t, -1, kernels.ArgIndex("x"))
+	l := newLaunch(t, "block", 4)
+	n := l.su.Params.N
+	threads := uint32(l.k.Threads(n, 4))
+	for _, params := range [][]unsafe.Pointer{l.params[:len(l.params)-1], append(l.params[:len(l.params):len(l.params)], l.params[0])} {
+		err := kernelemu.Launch(l.d)(l.k.Name(), [3]uint32{1, 1, 1}, [3]uint32{threads, 1, 1}, params)
+		require.ErrorContains(t, err, "arguments")
+		require.NotContains(t, l.computed(t), true)
+	}
+	require.NoError(t, l.run(1, threads))
+	require.NotContains(t, l.computed(t), false)
+}

@@ -110,14 +110,18 @@ emu_switch:
 )");
 #endif
 
-using Kernel = void (*)(const uint32_t*, const uint32_t*, const uint32_t*, uint32_t*, uint32_t,
-                        uint32_t);
+#include "../schedule_gen.cuh"
+
+// An entry point, and the arguments of one launch (kernels.Args).
+using Kernel = void (*)(ECM_KERNEL_PARAMS);
 
 struct Args {
   Kernel k;
-  const uint32_t *consts, *in, *sc;
-  uint32_t* out;
-  uint32_t count, stride;
+#define ECM_EMU_ARG(type, name) type name;
+  ECM_KERNEL_ARG_LIST(ECM_EMU_ARG)
+#undef ECM_EMU_ARG
+
+  void run() const { k(ECM_KERNEL_ARGS); }
 };
 
 constexpr size_t kStack = 256 << 10;  // per fiber, below a guard page
@@ -203,8 +207,7 @@ static void start(Fiber& f) {
 
 static void fiber_main() {
   Worker& w = *worker;
-  const Args& a = *w.args;
-  a.k(a.consts, a.in, a.sc, a.out, a.count, a.stride);
+  w.args->run();
   w.cur->done = true;
   yield_to_worker(w);
   abort();  // a finished fiber is never resumed
@@ -452,8 +455,8 @@ int main(int argc, char** argv) {
 
   const uint32_t count = items, stride = count + 5;  // padding columns keep their poison
   const uint32_t rows = v.outRows();
-  const auto in = tile(v.in, v.inRows(), v.items, stride);
-  const auto sc = tile(v.scalars, v.words, v.items, stride);
+  const auto inRows = tile(v.in, v.inRows(), v.items, stride);
+  const auto scRows = tile(v.scalars, v.words, v.items, stride);
   const auto wantAll = tile(v.want, rows, v.items, stride);
   std::vector<uint32_t> want(size_t(rows) * count);
   for (uint32_t r = 0; r < rows; ++r)
@@ -476,16 +479,18 @@ int main(int argc, char** argv) {
       const uint32_t ipb = ecm_items_per_block(threads, e->lanes, e->shape);
       if (ipb == 0) continue;
       const uint32_t grid = (count + ipb - 1) / ipb;
-      std::vector<uint32_t> out(size_t(rows) * stride, kPoison);
-      const Args a{k, v.consts.data(), in.data(), sc.data(), out.data(), count, stride};
+      std::vector<uint32_t> outRows(size_t(rows) * stride, kPoison);
+      const uint32_t *consts = v.consts.data(), *in = inRows.data(), *scalars = scRows.data();
+      uint32_t* out = outRows.data();
+      const Args a{k, ECM_KERNEL_ARGS};
       const auto t0 = std::chrono::steady_clock::now();
       const uint64_t barriers = launch(a, grid, threads, jobs, order, seed);
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::vector<uint32_t> got(size_t(rows) * count);
       size_t padding = 0;
       for (uint32_t r = 0; r < rows; ++r) {
-        for (uint32_t i = 0; i < count; ++i) got[size_t(r) * count + i] = out[size_t(r) * stride + i];
-        for (uint32_t i = count; i < stride; ++i) padding += out[size_t(r) * stride + i] != kPoison;
+        for (uint32_t i = 0; i < count; ++i) got[size_t(r) * count + i] = outRows[size_t(r) * stride + i];
+        for (uint32_t i = count; i < stride; ++i) padding += outRows[size_t(r) * stride + i] != kPoison;
       }
       const size_t bad = compare(e->name, got, want, rows, count);
       if (padding) printf("  MISMATCH %s: %zu padding words written\n", e->name, padding);

@@ -100,9 +100,16 @@ static void launch(CUfunction f, CUdeviceptr consts, const Batch& b, uint32_t th
                    uint32_t lanes, uint32_t shape) {
   const uint32_t ipb = ecm_items_per_block(threads, lanes, shape);
   const uint32_t grid = (b.count + ipb - 1) / ipb;
+  // one pointer per argument of the entry points (kernels.Args), each to a
+  // host value of the argument's size
   uint32_t count = b.count, stride = b.stride;
-  CUdeviceptr in = b.in, sc = b.sc, out = b.out;
-  void* args[] = {&consts, &in, &sc, &out, &count, &stride};
+  CUdeviceptr in = b.in, scalars = b.sc, out = b.out;
+#define ECM_ARG_SIZE(type, name) static_assert(sizeof(name) == sizeof(type), "kernel argument " #name);
+  ECM_KERNEL_ARG_LIST(ECM_ARG_SIZE)
+#undef ECM_ARG_SIZE
+#define ECM_ARG_ADDR(type, name) &name,
+  void* args[] = {ECM_KERNEL_ARG_LIST(ECM_ARG_ADDR)};
+#undef ECM_ARG_ADDR
   CU(cuLaunchKernel(f, grid, 1, 1, threads, 1, 1, 0, nullptr, args, nullptr));
   RT(cudaGetLastError());
 }
