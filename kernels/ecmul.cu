@@ -314,12 +314,13 @@ struct Exchange {
 
 template <int N>
 struct TileShape {
-  static constexpr int Items = 16;                    // kernels.TileItems
+  static constexpr int Items = ECM_TILE_ITEMS;        // kernels.TileItems
   static constexpr int KT = (N + 15) / 16;            // k-steps of 16 channels
   static constexpr int NT = (2 * (N + 1) + 15) / 16;  // column tiles of 16: two bytes of n+1 outputs
   static constexpr int ABytes = KT * 2 * 16 * 16;     // one product's A: per k-step, 32 rows × 16
   static constexpr int DWords = 2 * NT * 16 * 16;     // one product's D: 2 × NT tiles of 16 × 16
   static constexpr int BBytes = KT * NT * 16 * 16;    // one extension's B: KT × NT tiles of 16 × 16
+  static_assert(Items == 16, "a tile block's items are the 16 rows of a tensor-core tile");
 };
 
 // Shared memory of a tile block: A and D per product (A holds the q_j, then

@@ -73,7 +73,8 @@ func main() {
 }
 
 // emitInterface writes the declaration of entries.go: the block limit, the
-// arguments (emitArgs), one
+// tile mapping's items per block, the thread shape codes (Kernel.ThreadShape),
+// the arguments (emitArgs), one
 // CURVE(tag, Type, channels, channel bits, n, bits, a-tag) per curve and
 // channel width, and one ENTRY(curve, Curve, schedule, Schedule, ext, Ext,
 // mapping, Mapping, channels, lanes, shape, regs, items) per entry point
@@ -82,6 +83,10 @@ func main() {
 func emitInterface(b *bytes.Buffer) {
 	fmt.Fprintf(b, "// The kernel's interface (kernels/entries.go).\n")
 	fmt.Fprintf(b, "#define ECM_MAX_THREADS %d\n", kernels.MaxThreads)
+	fmt.Fprintf(b, "#define ECM_TILE_ITEMS %d\n", kernels.TileItems)
+	fmt.Fprintf(b, "#define ECM_SHAPE_PACKED %d\n", kernels.ShapePacked)
+	fmt.Fprintf(b, "#define ECM_SHAPE_WARP %d\n", kernels.ShapeWarp)
+	fmt.Fprintf(b, "#define ECM_SHAPE_SPREAD %d\n", kernels.ShapeSpread)
 	emitArgs(b)
 	ns := map[string]int{} // by curve and channels tag
 	fmt.Fprintf(b, "#define ECM_CURVES(CURVE)")

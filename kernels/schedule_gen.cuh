@@ -37,6 +37,10 @@
 
 // The kernel's interface (kernels/entries.go).
 #define ECM_MAX_THREADS 512
+#define ECM_TILE_ITEMS 16
+#define ECM_SHAPE_PACKED 0
+#define ECM_SHAPE_WARP 1
+#define ECM_SHAPE_SPREAD 2
 #define ECM_KERNEL_NUM_ARGS 6
 #define ECM_KERNEL_ARG_LIST(ARG) \
 	ARG(const uint32_t* __restrict__, consts) \

@@ -15,14 +15,17 @@
 
 #include <stdint.h>
 
+#include "schedule_gen.cuh"
+
 #if defined(__CUDACC__)
 #define ECM_HOST_DEVICE __host__ __device__ __forceinline__
 #else
 #define ECM_HOST_DEVICE inline
 #endif
 
-// How a mapping places an item's threads: kernels.Kernel.ThreadShape.
-enum EcmShape : uint32_t { ecm_packed = 0, ecm_warp = 1, ecm_spread = 2 };
+// How a mapping places an item's threads: kernels.Kernel.ThreadShape, whose
+// codes gen.go writes into schedule_gen.cuh.
+enum EcmShape : uint32_t { ecm_packed = ECM_SHAPE_PACKED, ecm_warp = ECM_SHAPE_WARP, ecm_spread = ECM_SHAPE_SPREAD };
 
 // ecm_items_per_block returns the items a block of `threads` threads holds.
 ECM_HOST_DEVICE constexpr uint32_t ecm_items_per_block(uint32_t threads, uint32_t lanes, uint32_t shape) {

@@ -186,8 +186,8 @@ int main(int argc, char** argv) {
     std::vector<uint32_t> threads = threadList;
     if (threads.empty()) {
       if (es.items) threads = {es.items * L};
-      else if (es.shape) threads = {64, 128, 256, 512};
-      else threads = {4 * L, 8 * L, 16 * L, 512 / L * L};
+      else if (es.shape) threads = {64, 128, 256, ECM_MAX_THREADS};
+      else threads = {4 * L, 8 * L, 16 * L, ECM_MAX_THREADS / L * L};
     }
     printf("%s: %d registers, %d B static shared, %d B local, max %d threads, %u lanes/item\n",
            name.c_str(), regs, smem, local, maxThreads, L);
