@@ -133,3 +133,24 @@ func TestLaunchChecksTheArguments(t *testing.T) {
 	require.NoError(t, l.run(1, threads))
 	require.NotContains(t, l.computed(t), false)
 }
+
+// TestDriverRefusesBlocksOverMaxThreads: through the fake driver, a block
+// of more than kernels.MaxThreads threads fails the launch as the kernel's
+// trap (CUDA_ERROR_LAUNCH_FAILED) before the emulation runs; one of
+// kernels.MaxThreads computes.
+func TestDriverRefusesBlocksOverMaxThreads(t *testing.T) {
+	l := newLaunch(t, "spread", 4)
+	l.d.OnLaunch = kernelemu.Launch(l.d)
+	m, err := l.d.ModuleLoadData([]byte("fatbin"))
+	require.NoError(t, err)
+	f, err := l.d.ModuleGetFunction(m, l.k.Name())
+	require.NoError(t, err)
+	err = l.d.LaunchKernel(f, [3]uint32{1, 1, 1}, [3]uint32{kernels.MaxThreads + 32, 1, 1}, 0, 0, l.params)
+	var ce *gpu.CUDAError
+	require.ErrorAs(t, err, &ce)
+	require.Equal(t, 719, ce.Code, "%v", err)
+	require.NotContains(t, l.computed(t), true)
+	require.NoError(t, l.d.LaunchKernel(f, [3]uint32{1, 1, 1}, [3]uint32{kernels.MaxThreads, 1, 1}, 0, 0, l.params))
+	require.NotContains(t, l.computed(t), false)
+	require.NoError(t, l.d.ModuleUnload(m))
+}

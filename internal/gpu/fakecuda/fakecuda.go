@@ -19,6 +19,7 @@ import (
 	"unsafe"
 
 	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/kernels"
 )
 
 // DeviceSpec describes one simulated device.
@@ -134,7 +135,15 @@ type function struct {
 	name      string
 	module    gpu.Module
 	maxShared int
+	// maxThreads, when non-zero, is the largest block the function runs:
+	// kernels.MaxThreads for an entry point of the kernel, whose larger
+	// blocks trap.
+	maxThreads int
 }
+
+// codeLaunchFailed is CUDA_ERROR_LAUNCH_FAILED, what a kernel that traps
+// leaves.
+const codeLaunchFailed = 719
 
 type event struct {
 	recorded bool
@@ -662,7 +671,11 @@ func (d *Driver) ModuleGetFunction(m gpu.Module, name string) (gpu.Function, err
 		return 0, d.fail("ModuleGetFunction", gpu.CodeNotFound, "")
 	}
 	f := gpu.Function(d.newHandle())
-	d.funcs[f] = &function{name: name, module: m}
+	fn := &function{name: name, module: m}
+	if _, err := kernels.ByName(name); err == nil {
+		fn.maxThreads = kernels.MaxThreads
+	}
+	d.funcs[f] = fn
 	return f, nil
 }
 
@@ -990,7 +1003,12 @@ func (d *Driver) EventDestroy(e gpu.Event) error {
 
 // LaunchKernel checks the launch as the driver would (known function, non-zero
 // dimensions, threads per block, dynamic shared memory against the opt-in,
-// stream, non-nil parameters), then runs OnLaunch.
+// stream, non-nil parameters), then runs OnLaunch. A block of more than
+// kernels.MaxThreads threads of an entry point of the kernel (kernels.ByName)
+// fails with CUDA_ERROR_LAUNCH_FAILED, as the kernel traps on it: on a GPU
+// the driver accepts the launch (the function's limit it reports is larger)
+// and the trap fails the work after it; the fake fails the launch itself,
+// before OnLaunch.
 func (d *Driver) LaunchKernel(f gpu.Function, grid, block [3]uint32, sharedBytes uint32, s gpu.Stream, params []unsafe.Pointer) error {
 	name, err := d.checkLaunch(f, grid, block, sharedBytes, s, params)
 	if err != nil {
@@ -1024,6 +1042,12 @@ func (d *Driver) checkLaunch(f gpu.Function, grid, block [3]uint32, sharedBytes 
 	}
 	if threads > uint64(spec.MaxThreadsPerBlock) {
 		return "", d.fail(m, gpu.CodeInvalidValue, fmt.Sprintf("%d threads per block exceed %d", threads, spec.MaxThreadsPerBlock))
+	}
+	if fn.maxThreads > 0 && threads > uint64(fn.maxThreads) {
+		e := gpu.NewCUDAError(symbols[m], codeLaunchFailed)
+		e.Name = "CUDA_ERROR_LAUNCH_FAILED"
+		e.Message = fmt.Sprintf("%s: a block of %d threads traps: the kernel takes at most %d (kernels.MaxThreads)", fn.name, threads, fn.maxThreads)
+		return "", e
 	}
 	if limit := max(defaultSharedLimit, fn.maxShared); int(sharedBytes) > limit {
 		return "", d.fail(m, gpu.CodeInvalidValue,

@@ -5,11 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
+	"github.com/rnsec/ecmul/kernels"
 )
 
 // setup retains and binds the primary context of device 0.
@@ -315,6 +317,59 @@ func TestLaunch(t *testing.T) {
 		t.Fatalf("launch of an unloaded function: %v", err)
 	}
 	_ = d.MemFree(buf)
+	_ = d.PrimaryCtxRelease(0)
+	if d.Live() != 0 {
+		t.Fatalf("leak: %+v", d.Resources())
+	}
+}
+
+// TestLaunchOverKernelBlockLimit: a block of more than kernels.MaxThreads
+// threads of an entry point of the kernel fails as the kernel's trap does
+// (CUDA_ERROR_LAUNCH_FAILED), before OnLaunch and uncounted; other
+// functions, and smaller blocks, keep the device's limit.
+func TestLaunchOverKernelBlockLimit(t *testing.T) {
+	d := fakecuda.New()
+	setup(t, d)
+	m, err := d.ModuleLoadData([]byte("fatbin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	d.OnLaunch = func(string, [3]uint32, [3]uint32, []unsafe.Pointer) error { ran++; return nil }
+	var word uint32
+	params := []unsafe.Pointer{unsafe.Pointer(&word)}
+	for _, k := range kernels.Entries() {
+		f, err := d.ModuleGetFunction(m, k.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, block := range [][3]uint32{{kernels.MaxThreads + 1, 1, 1}, {1024, 1, 1}, {kernels.MaxThreads, 2, 1}} {
+			err := d.LaunchKernel(f, [3]uint32{1, 1, 1}, block, 0, 0, params)
+			var ce *gpu.CUDAError
+			if !errors.As(err, &ce) || ce.Code != 719 || ce.Name != "CUDA_ERROR_LAUNCH_FAILED" || ce.Call != "cuLaunchKernel" ||
+				!strings.Contains(ce.Message, k.Name()) {
+				t.Fatalf("%s, block %v: %v, want CUDA_ERROR_LAUNCH_FAILED naming the entry point", k.Name(), block, err)
+			}
+		}
+		if err := d.LaunchKernel(f, [3]uint32{1, 1, 1}, [3]uint32{kernels.MaxThreads, 1, 1}, 0, 0, params); err != nil {
+			t.Fatalf("%s, %d threads: %v", k.Name(), kernels.MaxThreads, err)
+		}
+	}
+	if n := len(kernels.Entries()); ran != n || d.Launches() != n {
+		t.Fatalf("OnLaunch ran %d times, Launches = %d, want %d", ran, d.Launches(), n)
+	}
+	// a function that is not the kernel's takes the device's 1,024
+	f, err := d.ModuleGetFunction(m, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.LaunchKernel(f, [3]uint32{1, 1, 1}, [3]uint32{1024, 1, 1}, 0, 0, params); err != nil {
+		t.Fatalf("other function, 1024 threads: %v", err)
+	}
+	if err := d.LaunchKernel(f, [3]uint32{1, 1, 1}, [3]uint32{1025, 1, 1}, 0, 0, params); codeOf(err) != gpu.CodeInvalidValue {
+		t.Fatalf("other function, 1025 threads: %v", err)
+	}
+	_ = d.ModuleUnload(m)
 	_ = d.PrimaryCtxRelease(0)
 	if d.Live() != 0 {
 		t.Fatalf("leak: %+v", d.Resources())
