@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "3ab598d77b8130f4e7c74f78feb9763094d4d6a7250cf52dc030822cea03d759"
+const SourcesSHA256 = "103e0820e876b298d5ccfe5329df1f1279c70ccc01a8e6a1121384b45e195d20"
