@@ -610,14 +610,36 @@ func (e *Engine) launch(s *slot, n int, inPlace bool) error {
 		in, sc, out = s.mapIn, s.mapSc, s.mapOut
 	}
 	count, stride := uint32(n), uint32(n)
-	args := []unsafe.Pointer{
-		unsafe.Pointer(&e.consts), unsafe.Pointer(&in), unsafe.Pointer(&sc),
-		unsafe.Pointer(&out), unsafe.Pointer(&count), unsafe.Pointer(&stride),
-	}
+	args := kernelArgs(&e.consts, &in, &sc, &out, &count, &stride)
 	fn, ipb, threads := e.kernelFor(n)
 	grid := [3]uint32{uint32((n + ipb - 1) / ipb), 1, 1}
 	block := [3]uint32{uint32(threads), 1, 1}
 	return e.d.LaunchKernel(fn, grid, block, 0, s.stream, args)
+}
+
+// kernelArgs returns the launch's argument pointers in the order of
+// kernels.Args, the one declaration of the entry points' arguments.
+func kernelArgs(consts, in, scalars, out *DevicePtr, count, stride *uint32) []unsafe.Pointer {
+	args := make([]unsafe.Pointer, len(kernels.Args))
+	for i, a := range kernels.Args {
+		switch a.Name {
+		case "consts":
+			args[i] = unsafe.Pointer(consts)
+		case "in":
+			args[i] = unsafe.Pointer(in)
+		case "scalars":
+			args[i] = unsafe.Pointer(scalars)
+		case "out":
+			args[i] = unsafe.Pointer(out)
+		case "count":
+			args[i] = unsafe.Pointer(count)
+		case "stride":
+			args[i] = unsafe.Pointer(stride)
+		default:
+			panic("gpu: the kernel's argument " + a.Name + " has no value here")
+		}
+	}
+	return args
 }
 
 // KernelTimes measures the kernel alone: it fills count items (count at most
