@@ -129,6 +129,13 @@ func TestScalarBaseMultBytesGPUFake(t *testing.T) {
 				})
 			require.NoError(t, err)
 			require.Equal(t, n, last, "progress reaches the total")
+			// the last batch diag reports is this k·G batch: 13 items in chunks of at most 5
+			require.NoError(t, e.ScalarMultBytes(context.Background(), make([]byte, c.ByteLen()), make([]ecmul.Status, 1),
+				b.scalars[:c.ByteLen()], c.EncodeSEC1(cp(c.Generator()), false)))
+			require.NoError(t, e.ScalarBaseMultBytes(context.Background(), make([]byte, n*c.ByteLen()), make([]ecmul.Status, n), b.scalars))
+			st, ok := diag.LastBatch(e)
+			require.True(t, ok)
+			require.GreaterOrEqual(t, st.Chunks, 3, "diag.LastBatch reports the k·G batch, not the k·P one before it")
 		})
 	}
 }

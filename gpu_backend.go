@@ -371,7 +371,11 @@ func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][
 func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int)) error {
 	if b.onePoint {
 		if cr := r.combRunner(); cr != nil {
-			return cr.runBytes(ctx, b, done)
+			err := cr.runBytes(ctx, b, done)
+			r.statsMu.Lock()
+			r.stats = cr.lastStats() // the Engine's last batch, for diag.LastBatch
+			r.statsMu.Unlock()
+			return err
 		}
 	}
 	su := r.su

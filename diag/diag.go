@@ -171,8 +171,8 @@ func stats(st gpu.Stats) Stats {
 	return s
 }
 
-// LastBatch says where the time of e's last gpu batch went, device by
-// device, with the fault of any device that failed during it; ok is false
+// LastBatch says where the time of e's last gpu batch (of k·P or of k·G)
+// went, device by device, with the fault of any device that failed during it; ok is false
 // for the other backends and for an Engine not made by New.
 func LastBatch(e *ecmul.Engine) (st Stats, ok bool) {
 	if e == nil {
