@@ -71,8 +71,9 @@ values, as in --mapping default,warp. With no configuration flag, bench
 measures what the library runs.
 
 In the same run it measures the CPU peers of this host, for each operation:
-the cpu backend on all cores and, for mul, when openssl is installed,
-"openssl speed -multi <cores> ecdhp224" (ecdhp256 for P-256), and prints
+the cpu backend on all cores and, when openssl is installed, "openssl speed
+-multi <cores>" on P-224 and P-256 (ecdhpN for mul; ecdsapN for base, its
+signing figure, and for ecdsa, its verification figure), and prints
 every figure as a ratio to the best peer of its operation. Results go to a
 table on standard output, --json (the full report) and --csv (one row per
 result, kind "result", and one per peer, kind "peer"; every row repeats the
@@ -259,13 +260,29 @@ func benchInputs(c *curves.Curve, batch int) ([]*ecmul.Point, []*big.Int) {
 	return pts, scalars
 }
 
-var opensslLine = regexp.MustCompile(`ecdh \((nistp\d+)\)\s+[\d.]+s\s+([\d.]+)`)
+// opensslSpeed is what openssl speed measures for each operation: the
+// test's name per curve and how to read its figure (ECDH for k·P; ECDSA
+// signing, whose cost is k·G and an inversion, for k·G; ECDSA verification).
+var opensslSpeed = map[string]struct {
+	test  map[string]string
+	line  *regexp.Regexp // the figure is the last group of the last match
+	label string
+}{
+	opMul: {map[string]string{"P-224": "ecdhp224", "P-256": "ecdhp256"},
+		regexp.MustCompile(`ecdh \((nistp\d+)\)\s+[\d.]+s\s+([\d.]+)`), ""},
+	opBase: {map[string]string{"P-224": "ecdsap224", "P-256": "ecdsap256"},
+		regexp.MustCompile(`ecdsa \((nistp\d+)\)\s+[\d.]+s\s+[\d.]+s\s+([\d.]+)`), " (ECDSA signing: k·G and an inversion)"},
+	opECDSA: {map[string]string{"P-224": "ecdsap224", "P-256": "ecdsap256"},
+		regexp.MustCompile(`ecdsa \((nistp\d+)\)\s+[\d.]+s\s+[\d.]+s\s+[\d.]+\s+([\d.]+)`), " (ECDSA verification)"},
+}
 
-// opensslPeer runs openssl speed on every core for the curve, if possible.
-func opensslPeer(c *curves.Curve, seconds int) (benchPeer, error) {
-	alg := map[string]string{"P-224": "ecdhp224", "P-256": "ecdhp256"}[c.Name()]
+// opensslPeer runs openssl speed on every core for the curve and the
+// operation, if it has a test for them.
+func opensslPeer(c *curves.Curve, op string, seconds int) (benchPeer, error) {
+	sp := opensslSpeed[op]
+	alg := sp.test[c.Name()]
 	if alg == "" {
-		return benchPeer{}, fmt.Errorf("openssl speed has no ECDH test for %s", c.Name())
+		return benchPeer{}, fmt.Errorf("openssl speed has no %s test for %s", op, c.Name())
 	}
 	path, err := exec.LookPath("openssl")
 	if err != nil {
@@ -276,13 +293,23 @@ func opensslPeer(c *curves.Curve, seconds int) (benchPeer, error) {
 	if err != nil {
 		return benchPeer{}, fmt.Errorf("openssl speed: %v", err)
 	}
-	m := opensslLine.FindAllStringSubmatch(string(out), -1)
-	if len(m) == 0 {
-		return benchPeer{}, errors.New("openssl speed: no ecdh figure in its output")
+	ops, err := opensslFigure(op, string(out))
+	if err != nil {
+		return benchPeer{}, err
 	}
-	ops, _ := strconv.ParseFloat(m[len(m)-1][2], 64)
-	return benchPeer{Curve: c.Name(), Name: fmt.Sprintf("openssl speed -multi %d", runtime.NumCPU()), OpsPerSec: ops,
+	return benchPeer{Curve: c.Name(), Op: op, Name: fmt.Sprintf("openssl speed -multi %d%s", runtime.NumCPU(), sp.label), OpsPerSec: ops,
 		Command: "openssl " + strings.Join(args, " ")}, nil
+}
+
+// opensslFigure reads the operation's figure, per second, from the output
+// of openssl speed.
+func opensslFigure(op, out string) (float64, error) {
+	m := opensslSpeed[op].line.FindAllStringSubmatch(out, -1)
+	if len(m) == 0 {
+		return 0, fmt.Errorf("openssl speed: no %s figure in its output", op)
+	}
+	last := m[len(m)-1]
+	return strconv.ParseFloat(last[len(last)-1], 64)
 }
 
 // benchVariant is one point of the grid for a curve: what the backend is

@@ -393,15 +393,15 @@ func (b *benchRun) measureCurve(ctx context.Context, c *curves.Curve) {
 	}
 }
 
-// measurePeers measures, for each operation, the cpu backend on c and,
-// for mul, openssl; a peer that cannot run is skipped with a message.
+// measurePeers measures, for each operation, openssl speed (ECDH for mul,
+// ECDSA signing for base, ECDSA verification for ecdsa) and the cpu
+// backend on c; a peer that cannot run is skipped with a message.
 func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve, in benchItems) {
-	if slices.Contains(b.cfg.ops, opMul) {
-		if p, err := opensslPeer(c, b.cfg.peerSeconds); err == nil {
-			p.Op = opMul
+	for _, op := range b.cfg.ops {
+		if p, err := opensslPeer(c, op, b.cfg.peerSeconds); err == nil {
 			b.rep.Peers = append(b.rep.Peers, p)
 		} else {
-			fmt.Fprintf(b.stderr, "ecmul bench: peer skipped: %s\n", message(err))
+			fmt.Fprintf(b.stderr, "ecmul bench: %s peer skipped: %s\n", op, message(err))
 		}
 	}
 	eng, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.CPU})
