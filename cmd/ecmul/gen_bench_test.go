@@ -11,20 +11,35 @@ import (
 	"github.com/rnsec/ecmul/internal/stream"
 )
 
-// BenchmarkGen writes gen's hex lines to io.Discard: its cost per line
-// (drawing, formatting, writing), the pool of 1,024 points (made on each
-// run, as gen does) spread over 4 Mi lines.
+// BenchmarkGen writes gen's lines (hex) or records (raw) to io.Discard:
+// its cost per item (drawing, formatting, writing), the pool of 1,024
+// points (made on each run, as gen does) spread over 4 Mi items, and its
+// allocations per item, at GOMAXPROCS 1 and every core (procs=N, set by
+// each sub-benchmark: -cpu does not reach a b.Loop benchmark's first run).
 func BenchmarkGen(b *testing.B) {
 	const count = 1 << 22
-	for _, c := range curves.All() {
-		b.Run(fmt.Sprintf("curve=%s", c.Name()), func(b *testing.B) {
-			for b.Loop() {
-				if err := genItems(io.Discard, c, count, 1, stream.Hex, false, 1024); err != nil {
-					b.Fatal(err)
-				}
+	procs := []int{1}
+	if n := runtime.NumCPU(); n > 1 {
+		procs = append(procs, n)
+	}
+	for _, format := range []stream.Format{stream.Hex, stream.Raw} {
+		for _, c := range curves.All() {
+			for _, p := range procs {
+				b.Run(fmt.Sprintf("format=%s/curve=%s/procs=%d", format, c.Name(), p), func(b *testing.B) {
+					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(p))
+					var m0, m1 runtime.MemStats
+					runtime.ReadMemStats(&m0)
+					for b.Loop() {
+						if err := genItems(io.Discard, c, count, 1, format, false, 1024); err != nil {
+							b.Fatal(err)
+						}
+					}
+					runtime.ReadMemStats(&m1)
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*count), "ns/item")
+					b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/float64(b.N*count), "allocs/item")
+				})
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*count), "ns/item")
-		})
+		}
 	}
 }
 

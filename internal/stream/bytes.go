@@ -2,7 +2,6 @@ package stream
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math/big"
 	"slices"
@@ -28,8 +27,10 @@ type flatItems struct {
 	status               []ecmul.Status
 }
 
-// parseBytes parses ch's lines (or records) into ch.flat on all cores, then
-// keeps the valid ones, in order.
+// parseBytes parses ch's lines (or records) into ch.flat on all cores, each
+// failed one's error (with its number) into ch.errs, then keeps the valid
+// ones, in order: all of them, in place, when none failed, as in a long
+// stream of good items, so that nothing but the parsing runs per item.
 func (ch *mulChunk) parseBytes(cd *codec) {
 	n, L := ch.lines, cd.c.ByteLen()
 	P := 1 + 2*L // of a point; none for base
@@ -38,21 +39,42 @@ func (ch *mulChunk) parseBytes(cd *codec) {
 	}
 	ch.flat.scalars = resize(ch.flat.scalars, n*L)
 	ch.flat.points = resize(ch.flat.points, n*P)
-	par.DoAllCores(n, func(_, a, z int) {
+	ch.errs = resizeTo(ch.errs, n) // every element is set below
+	ch.valid = resizeTo(ch.valid, n)
+	failed := make([]int, len(par.BoundsAllCores(n))-1)
+	par.DoAllCores(n, func(part, a, z int) {
 		for i := a; i < z; i++ {
 			sc, pt := ch.flat.scalars[i*L:(i+1)*L], ch.flat.points[i*P:(i+1)*P]
+			var err error
 			switch sp := ch.spans[i]; {
 			case sp[0] < 0:
-				ch.errs[i] = fmt.Errorf("longer than %d bytes", MaxLine)
+				err = fmt.Errorf("longer than %d bytes", MaxLine)
 			case cd.base:
-				ch.errs[i] = cd.parseBaseInto(sc, ch.text[sp[0]:sp[1]])
+				err = cd.parseBaseInto(sc, ch.text[sp[0]:sp[1]])
 			default:
-				ch.errs[i] = cd.parseInto(sc, pt, ch.text[sp[0]:sp[1]])
+				err = cd.parseInto(sc, pt, ch.text[sp[0]:sp[1]])
 			}
+			if err != nil {
+				err = &lineError{ch.nums[i], err, cd.unit()}
+				failed[part]++
+			}
+			ch.errs[i], ch.valid[i] = err, i
 		}
 	})
+	for _, f := range failed {
+		if f > 0 {
+			ch.keepValid(L, P)
+			return
+		}
+	}
+}
+
+// keepValid moves the valid items of ch.flat to its front, in order, and
+// lists them in ch.valid.
+func (ch *mulChunk) keepValid(L, P int) {
+	ch.valid = ch.valid[:0]
 	k := 0
-	for i := range n {
+	for i := range ch.lines {
 		if ch.errs[i] != nil {
 			continue
 		}
@@ -64,6 +86,15 @@ func (ch *mulChunk) parseBytes(cd *codec) {
 		k++
 	}
 	ch.flat.scalars, ch.flat.points = ch.flat.scalars[:k*L], ch.flat.points[:k*P]
+}
+
+// resizeTo is s with length n, its elements kept up to the old length and
+// undefined past it.
+func resizeTo[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // parseBaseInto reads one item of base, the scalar alone, into L bytes: a
@@ -240,17 +271,20 @@ func threeFields(line []byte) (f [3][]byte, ok bool) {
 
 // computeBytes runs a chunk's n valid items through the bytes API: k·G for
 // base.
-func computeBytes(ctx context.Context, eng *ecmul.Engine, r *flatItems, n int, base bool, progress func(done, total int)) error {
-	size := 1 + 2*eng.Curve().ByteLen()
+func (p *mulPipeline) computeBytes(r *flatItems, n int, progress func(done, total int)) error {
+	size := 1 + 2*p.cd.c.ByteLen()
 	r.out = resize(r.out, n*size)
 	if cap(r.status) < n {
 		r.status = make([]ecmul.Status, n)
 	}
 	r.status = r.status[:n]
-	if base {
-		return eng.ScalarBaseMultBytesProgress(ctx, r.out, r.status, r.scalars, progress)
+	switch {
+	case p.cd.base:
+		return p.eng.ScalarBaseMultBytesProgress(p.ctx, r.out, r.status, r.scalars, progress)
+	case p.opts.bytesMul != nil:
+		return p.opts.bytesMul(p.ctx, r.out, r.status, r.scalars, r.points, progress)
 	}
-	return eng.ScalarMultBytesProgress(ctx, r.out, r.status, r.scalars, r.points, progress)
+	return p.eng.ScalarMultBytesProgress(p.ctx, r.out, r.status, r.scalars, r.points, progress)
 }
 
 // formatBytesChunk writes a computed chunk's output, on all cores: raw
@@ -259,19 +293,34 @@ func computeBytes(ctx context.Context, eng *ecmul.Engine, r *flatItems, n int, b
 // the *big.Int parser and validated, so its reason reads as in the other
 // formats.
 func formatBytesChunk(cd *codec, ch *mulChunk) {
-	for n, i := range ch.valid {
-		if st := ch.flat.status[n]; st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
-			ch.errs[i] = &lineError{ch.nums[i], cd.reason(ch, i, st), cd.unit()}
-		}
-	}
 	b := par.BoundsAllCores(ch.lines)
 	ch.out = resizeBufs(ch.out, len(b)-1)
 	ch.errOut = resizeBufs(ch.errOut, len(b)-1)
 	failed := make([]int, len(ch.out))
+	size, pointSize := 1+2*cd.c.ByteLen(), cd.pointSize()
+	allValid := len(ch.valid) == ch.lines
 	par.DoAllCores(ch.lines, func(p, lo, hi int) {
-		buf, msgs := ch.out[p][:0], ch.errOut[p][:0]
-		n, _ := slices.BinarySearch(ch.valid, lo)
+		buf, msgs := slices.Grow(ch.out[p][:0], (hi-lo)*pointSize), ch.errOut[p][:0]
+		n := lo
+		if !allValid {
+			n, _ = slices.BinarySearch(ch.valid, lo)
+		}
 		for i := lo; i < hi; i++ {
+			var st ecmul.Status
+			var xy []byte
+			if ch.errs[i] == nil {
+				for ch.valid[n] != i {
+					n++
+				}
+				st, xy = ch.flat.status[n], ch.flat.out[n*size+1:(n+1)*size]
+				if at := len(buf); st == ecmul.StatusPoint && cap(buf)-at >= pointSize && cd.putPoint(buf[at:at+pointSize], xy) {
+					buf = buf[:at+pointSize]
+					continue
+				}
+				if st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
+					ch.errs[i] = &lineError{ch.nums[i], cd.reason(ch, i, st), cd.unit()}
+				}
+			}
 			if ch.errs[i] != nil {
 				failed[p]++
 				if cd.format == Raw {
@@ -280,11 +329,7 @@ func formatBytesChunk(cd *codec, ch *mulChunk) {
 				buf = cd.appendBytesResult(buf, ecmul.StatusNotComputed, nil, ch.errs[i])
 				continue
 			}
-			for ch.valid[n] != i {
-				n++
-			}
-			size := 1 + 2*cd.c.ByteLen()
-			buf = cd.appendBytesResult(buf, ch.flat.status[n], ch.flat.out[n*size+1:(n+1)*size], nil)
+			buf = cd.appendBytesResult(buf, st, xy, nil)
 		}
 		ch.out[p], ch.errOut[p] = buf, msgs
 	})
@@ -292,6 +337,50 @@ func formatBytesChunk(cd *codec, ch *mulChunk) {
 		ch.failed += f
 	}
 	ch.formatted = true
+}
+
+// pointSize is the length of a point's output, as appendBytesResult
+// appends it.
+func (cd *codec) pointSize() int {
+	L, xy := cd.c.ByteLen(), 2
+	if cd.xOnly {
+		xy = 1
+	}
+	switch cd.format {
+	case Raw:
+		return 1 + xy*L
+	case JSONL: // {"x":"X","y":"Y"}
+		return len(`{"x":""}`) + 2*L + (xy-1)*(len(`,"y":""`)+2*L) + 1
+	case SEC1:
+		if !cd.xOnly {
+			return len("04") + 4*L + 1
+		}
+	}
+	return xy*2*L + xy // the hex digits, then a space between x and y, and \n
+}
+
+// putPoint writes the output of a point, from xy (x ‖ y), into dst, of
+// exactly its length, as appendBytesResult appends it, and reports whether
+// it did: it does for the hex and raw formats, the ones of the bytes API's
+// long streams, with no check nor allocation per item.
+func (cd *codec) putPoint(dst, xy []byte) bool {
+	L := cd.c.ByteLen()
+	switch {
+	case cd.format == Raw:
+		dst[0] = RawPoint
+		copy(dst[1:], xy)
+	case cd.format != Hex:
+		return false
+	case cd.xOnly:
+		hexcode.Append(dst[:0], xy[:L])
+		dst[2*L] = '\n'
+	default:
+		hexcode.Append(dst[:0], xy[:L])
+		dst[2*L] = ' '
+		hexcode.Append(dst[2*L+1:2*L+1], xy[L:2*L])
+		dst[4*L+1] = '\n'
+	}
+	return true
 }
 
 func resizeBufs(b [][]byte, n int) [][]byte {

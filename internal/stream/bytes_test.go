@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/hexcode"
 )
@@ -162,6 +163,27 @@ func TestHexInto(t *testing.T) {
 		require.Equal(t, want != nil, ok, "%q", field)
 		if ok {
 			require.True(t, bytes.Equal(want, dst), fmt.Sprintf("%q: %x", field, dst))
+		}
+	}
+}
+
+// TestPointSize: pointSize is the length of the output appendBytesResult
+// and putPoint write for a point, in every format, with and without
+// --x-only, on every curve.
+func TestPointSize(t *testing.T) {
+	for _, c := range curves.All() {
+		L := c.ByteLen()
+		xy := bytes.Repeat([]byte{0xa5}, 2*L)
+		for _, f := range append(LineFormats, Raw) {
+			for _, xOnly := range []bool{false, true} {
+				cd := &codec{c: c, format: f, xOnly: xOnly}
+				want := cd.appendBytesResult([]byte("x"), ecmul.StatusPoint, xy, nil)[1:]
+				require.Len(t, want, cd.pointSize(), "%s %s x-only %v", c.Name(), f, xOnly)
+				got := make([]byte, cd.pointSize())
+				if cd.putPoint(got, xy) {
+					require.Equal(t, want, got, "%s %s x-only %v", c.Name(), f, xOnly)
+				}
+			}
 		}
 	}
 }

@@ -1,12 +1,14 @@
 package stream
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"math/rand"
+	"runtime"
 	"testing"
 
 	"github.com/rnsec/ecmul"
@@ -14,9 +16,9 @@ import (
 )
 
 // The hex stream's own work per item, without the engine: reading lines
-// into a chunk, parsing a chunk into the flat buffers, and formatting a
-// computed chunk's lines. Each runs on one chunk of benchChunk items as
-// gen writes them, and reports ns/item (its allocs/op are per chunk).
+// into chunks, parsing a chunk into the flat buffers, and formatting a
+// computed chunk's lines, on lines as gen writes them; each reports
+// ns/item (the allocs/op of parsing and formatting are per chunk).
 
 const benchChunk = DefaultChunk
 
@@ -43,49 +45,57 @@ func benchHexInput(b *testing.B, c *curves.Curve) []byte {
 	return in
 }
 
-// readChunk reads every line of in into ch through a line batch, as the
-// stream's reading and chunking goroutines do.
-func readChunk(ch *mulChunk, bat *lineBatch, in io.Reader) {
-	lr := &lineReader{r: bufio.NewReaderSize(in, 1<<16), beforeWait: func() {}}
-	bat.reset()
-	for {
-		line, num, tooLong, ok := lr.next()
-		if !ok {
-			break
-		}
-		bat.add(line, num, tooLong)
-		if len(bat.nums) == parseBatch {
-			ch.addLines(bat, 0, len(bat.nums))
-			bat.reset()
-		}
+// readChunk reads every line of in into one chunk, as the stream's
+// reading stage does.
+func readChunk(cd *codec, in io.Reader) *mulChunk {
+	p := newMulPipeline(context.Background(), nil, mulOptions{chunk: math.MaxInt, codec: *cd})
+	go p.read(in)
+	ch := <-p.parsed
+	if _, ok := <-p.parsed; ok {
+		panic("readChunk: more than one chunk")
 	}
-	ch.addLines(bat, 0, len(bat.nums))
+	return ch
 }
 
 func reportPerItem(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchChunk), "ns/item")
 }
 
+// BenchmarkHexRead times the reading stage alone, the one part of the
+// stream that runs on one goroutine (with the reads of the input), as on a
+// long stream: 16 chunks of benchChunk lines read through one pipeline,
+// each chunk handed back to be filled again as soon as it is read. Its
+// ns/item bounds the rate of the whole stream, whatever the cores.
 func BenchmarkHexRead(b *testing.B) {
+	const chunks = 16
 	for _, c := range curves.All() {
 		in := benchHexInput(b, c)
 		b.Run(fmt.Sprintf("curve=%s", c.Name()), func(b *testing.B) {
-			ch, bat := &mulChunk{}, &lineBatch{}
-			b.SetBytes(int64(len(in)))
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			cd := &codec{c: c, format: Hex}
+			b.SetBytes(int64(len(in) * chunks))
 			for b.Loop() {
-				ch.reset()
-				readChunk(ch, bat, bytes.NewReader(in))
+				p := newMulPipeline(context.Background(), nil, mulOptions{chunk: benchChunk, codec: *cd})
+				go p.read(&repeatReader{data: in, n: chunks})
+				n := 0
+				for ch := range p.parsed {
+					n += ch.lines
+					ch.reset()
+					p.free <- ch
+				}
+				if n != chunks*benchChunk {
+					b.Fatalf("%d lines read, want %d", n, chunks*benchChunk)
+				}
 			}
-			reportPerItem(b)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*chunks*benchChunk), "ns/item")
 		})
 	}
 }
 
 // hexChunk returns the hex codec of c and a chunk read from in, unparsed.
 func hexChunk(c *curves.Curve, in []byte) (*codec, *mulChunk) {
-	ch := &mulChunk{}
-	readChunk(ch, &lineBatch{}, bytes.NewReader(in))
-	return &codec{c: c, format: Hex}, ch
+	cd := &codec{c: c, format: Hex}
+	return cd, readChunk(cd, bytes.NewReader(in))
 }
 
 func BenchmarkHexParse(b *testing.B) {
@@ -113,6 +123,9 @@ func BenchmarkHexFormat(b *testing.B) {
 			ch.parse(cd)
 			ch.flat.out = append(ch.flat.out[:0], ch.flat.points...) // the inputs stand for the results
 			ch.flat.status = make([]ecmul.Status, benchChunk)
+			for i := range ch.flat.status {
+				ch.flat.status[i] = ecmul.StatusPoint // StatusNotComputed would time the error lines
+			}
 			for b.Loop() {
 				ch.failed = 0
 				formatBytesChunk(cd, ch)

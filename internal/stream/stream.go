@@ -288,13 +288,13 @@ func jsonMarshal(v any) ([]byte, error) {
 }
 
 // lineReader yields non-empty lines with their numbers, cutting any line
-// longer than MaxLine and a UTF-8 byte-order mark at the start of the input.
+// longer than MaxLine and a UTF-8 byte-order mark at the start of the input:
+// how Lines reads, and the reference of the reading stage of Mul
+// (chunkReader), which splits its text the same way.
 type lineReader struct {
-	r          *bufio.Reader
-	err        error
-	n          int    // lines read so far, blank ones included
-	beforeWait func() // when not nil, called before a read that may wait for input
-	whole      int    // buffered bytes up to the last newline seen in them: lines read without waiting
+	r   *bufio.Reader
+	err error
+	n   int // lines read so far, blank ones included
 }
 
 // utf8BOM is the byte-order mark some editors put at the start of a file.
@@ -305,14 +305,7 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 // MaxLine, skipped.
 func (lr *lineReader) next() (line []byte, num int, tooLong, ok bool) {
 	for lr.err == nil {
-		if lr.beforeWait != nil && lr.whole <= 0 {
-			lr.whole = lr.wholeLines()
-			if lr.whole == 0 {
-				lr.beforeWait() // no whole line is buffered: the read may wait
-			}
-		}
 		b, err := lr.r.ReadSlice('\n')
-		lr.whole -= len(b)
 		lr.n++
 		if lr.n == 1 {
 			b = bytes.TrimPrefix(b, utf8BOM)
@@ -321,7 +314,7 @@ func (lr *lineReader) next() (line []byte, num int, tooLong, ok bool) {
 			for errors.Is(err, bufio.ErrBufferFull) { // skip the rest of the line
 				_, err = lr.r.ReadSlice('\n')
 			}
-			lr.err, lr.whole = err, 0
+			lr.err = err
 			return nil, lr.n, true, true
 		}
 		if err != nil {
@@ -337,45 +330,12 @@ func (lr *lineReader) next() (line []byte, num int, tooLong, ok bool) {
 	return nil, 0, false, false
 }
 
-// wholeLines is the length of the buffered input up to its last newline,
-// 0 when it holds none: the lines that can be read without waiting.
-func (lr *lineReader) wholeLines() int {
-	buf, _ := lr.r.Peek(lr.r.Buffered())
-	if bytes.IndexByte(buf, '\n') < 0 {
-		return 0
-	}
-	return bytes.LastIndexByte(buf, '\n') + 1
-}
-
 // trimEOL cuts the \r and \n bytes at the end of b.
 func trimEOL(b []byte) []byte {
 	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-// nextRecord returns the next raw record of size bytes, or the shorter rest
-// of the input at its end, valid until the next call, and its number from 1.
-func (lr *lineReader) nextRecord(size int, buf []byte) (rec []byte, num int, ok bool) {
-	if lr.err != nil {
-		return nil, 0, false
-	}
-	if lr.beforeWait != nil && lr.r.Buffered() < size {
-		lr.beforeWait()
-	}
-	n, err := io.ReadFull(lr.r, buf[:size])
-	if err != nil {
-		lr.err = err
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			lr.err = io.EOF
-		}
-		if n == 0 {
-			return nil, 0, false
-		}
-	}
-	lr.n++
-	return buf[:n], lr.n, true
 }
 
 // lineError is an item's error with the number of its input line (or, in
@@ -396,6 +356,10 @@ type mulOptions struct {
 	codec    codec
 	errOut   io.Writer       // the raw format's error messages; may be nil
 	progress func(items int) // called with each group of items answered; may be nil
+	// bytesMul, when set, stands for the engine's bytes API (mul's, not
+	// base's): the benchmarks' fake engine, which fills results without
+	// computing them.
+	bytesMul func(ctx context.Context, out []byte, status []ecmul.Status, scalars, points []byte, progress func(done, total int)) error
 }
 
 // mulSummary counts what mulStream answered.
@@ -411,8 +375,8 @@ type mulChunk struct {
 	valid     []int          // the lines of the valid items, in order
 	pts       []*ecmul.Point // the valid items
 	ks        []*big.Int
-	text      []byte    // the lines back to back, until the chunk is parsed
-	spans     [][2]int  // where each line is in text; {-1, -1}: too long
+	text      []byte    // the input as read, the lines' blanks and endings included
+	spans     [][2]int  // where each line's item is in text; {-1, -1}: too long
 	flat      flatItems // the valid items of the hex and raw formats, for the bytes API
 	err       error     // the batch as a whole failed
 	done      chan struct{}
@@ -432,99 +396,52 @@ func (ch *mulChunk) reset() {
 	ch.lines, ch.nums, ch.errs, ch.valid, ch.err, ch.formatted, ch.failed = 0, ch.nums[:0], ch.errs[:0], ch.valid[:0], nil, false, 0
 }
 
-// pauseFlush is how long the parser waits for more input before it hands
-// on a chunk that is not full: the answers to a paused stream come within
+// pauseFlush is how long the reading stage waits for more input, after
+// the last item came, before it hands on a chunk that is not full: the answers to a paused stream come within
 // about this much more than their computing.
 var pauseFlush = 2 * time.Millisecond
-
-// lineBatch is up to parseBatch input lines, copied out of the reader.
-type lineBatch struct {
-	text  []byte   // the lines back to back
-	spans [][2]int // where each line is in text; {-1, -1}: too long
-	nums  []int    // each line's number in the input
-}
-
-func (b *lineBatch) reset() { b.text, b.spans, b.nums = b.text[:0], b.spans[:0], b.nums[:0] }
-
-func (b *lineBatch) add(line []byte, num int, tooLong bool) {
-	b.nums = append(b.nums, num)
-	if tooLong {
-		b.spans = append(b.spans, [2]int{-1, -1})
-		return
-	}
-	b.spans = append(b.spans, [2]int{len(b.text), len(b.text) + len(line)})
-	b.text = append(b.text, line...)
-}
-
-// addLines copies lines [lo, hi) of b into ch, unparsed: a chunk is parsed
-// as a whole, on all cores, once it is handed on. The lines lie back to
-// back in b.text, so their text is copied at once.
-func (ch *mulChunk) addLines(b *lineBatch, lo, hi int) {
-	from, to, shift := -1, 0, 0 // their text is b.text[from:to], moved by shift in ch.text
-	for _, sp := range b.spans[lo:hi] {
-		if sp[0] >= 0 {
-			if from < 0 {
-				from, shift = sp[0], len(ch.text)-sp[0]
-			}
-			to = sp[1]
-			sp = [2]int{sp[0] + shift, sp[1] + shift}
-		}
-		ch.spans = append(ch.spans, sp)
-	}
-	if from >= 0 {
-		ch.text = append(ch.text, b.text[from:to]...)
-	}
-	ch.nums = append(ch.nums, b.nums[lo:hi]...)
-	ch.lines += hi - lo
-}
 
 // parse parses every line of ch on all cores into its items, errors and
 // list of valid lines; the text stays until the chunk is reset, for the
 // reasons of refused points.
 func (ch *mulChunk) parse(cd *codec) {
-	n := ch.lines
-	ch.errs = append(ch.errs[:0], make([]error, n)...)
 	if cd.usesBytes() {
 		ch.parseBytes(cd)
-	} else {
-		pts, ks := make([]*ecmul.Point, n), make([]*big.Int, n)
-		par.DoAllCores(n, func(_, a, z int) {
-			for i := a; i < z; i++ {
-				if sp := ch.spans[i]; sp[0] < 0 {
-					ch.errs[i] = fmt.Errorf("longer than %d bytes", MaxLine)
-				} else {
-					pts[i], ks[i], ch.errs[i] = cd.parse(string(ch.text[sp[0]:sp[1]]))
-				}
+		return
+	}
+	n := ch.lines
+	ch.errs = append(ch.errs[:0], make([]error, n)...)
+	pts, ks := make([]*ecmul.Point, n), make([]*big.Int, n)
+	par.DoAllCores(n, func(_, a, z int) {
+		for i := a; i < z; i++ {
+			if sp := ch.spans[i]; sp[0] < 0 {
+				ch.errs[i] = fmt.Errorf("longer than %d bytes", MaxLine)
+			} else {
+				pts[i], ks[i], ch.errs[i] = cd.parse(string(ch.text[sp[0]:sp[1]]))
 			}
-		})
-		for i := range n {
-			if ch.errs[i] == nil {
-				ch.valid = append(ch.valid, i)
-				ch.pts, ch.ks = append(ch.pts, pts[i]), append(ch.ks, ks[i])
+			if ch.errs[i] != nil {
+				ch.errs[i] = &lineError{ch.nums[i], ch.errs[i], cd.unit()}
 			}
 		}
-	}
-	for i, err := range ch.errs {
-		if err != nil {
-			ch.errs[i] = &lineError{ch.nums[i], err, cd.unit()}
+	})
+	for i := range n {
+		if ch.errs[i] == nil {
+			ch.valid = append(ch.valid, i)
+			ch.pts, ch.ks = append(ch.pts, pts[i]), append(ch.ks, ks[i])
 		}
 	}
 }
 
-// parseBatch is how many lines are read before they are parsed on all
-// cores; it bounds the raw text held at once.
-const parseBatch = 4096
-
 // mulStream answers every line of in on out, in order. Three stages run
-// at once: reading and parsing a chunk, computing up to opts.inflight
-// chunks (each formatted as soon as it is computed), and writing the chunk
-// before them; at most inflight+2 chunks exist.
+// at once: reading a chunk (read: the input read straight into its text,
+// split into lines), computing up to opts.inflight chunks (each parsed,
+// computed and formatted, the parsing and formatting on all cores), and
+// writing the chunk before them; at most inflight+2 chunks exist.
 func mulStream(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, opts mulOptions) (mulSummary, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := newMulPipeline(ctx, eng, opts)
 	go p.read(in)
-	go p.gather()
 	go p.compute()
 	return p.write(out)
 }
@@ -539,12 +456,10 @@ type mulPipeline struct {
 	inflight int    // chunks computed at once, at least 1
 
 	free     chan *mulChunk // chunks to fill; inflight+2 exist
-	batches  chan *lineBatch
-	spare    chan *lineBatch // line batches to fill
-	parsed   chan *mulChunk  // chunks filled with lines, in order
-	computed chan *mulChunk  // chunks being computed or computed, in order
+	parsed   chan *mulChunk // chunks filled with lines, in order
+	computed chan *mulChunk // chunks being computed or computed, in order
 	// readErr is why reading stopped, other than io.EOF. It is set before
-	// batches is closed, but a cancelled pipeline's writer may finish while
+	// parsed is closed, but a cancelled pipeline's writer may finish while
 	// the reader still runs, so it is read and written under its own lock.
 	readErr struct {
 		sync.Mutex
@@ -560,8 +475,6 @@ func newMulPipeline(ctx context.Context, eng *ecmul.Engine, opts mulOptions) *mu
 		opts:     opts,
 		inflight: inflight,
 		free:     make(chan *mulChunk, inflight+2),
-		batches:  make(chan *lineBatch),
-		spare:    make(chan *lineBatch, 3),
 		parsed:   make(chan *mulChunk),
 		computed: make(chan *mulChunk, inflight),
 	}
@@ -569,129 +482,7 @@ func newMulPipeline(ctx context.Context, eng *ecmul.Engine, opts mulOptions) *mu
 	for range cap(p.free) {
 		p.free <- &mulChunk{done: make(chan struct{}, 1)}
 	}
-	for range cap(p.spare) {
-		p.spare <- new(lineBatch)
-	}
 	return p
-}
-
-// read reads in as lines (or raw records) in batches of up to parseBatch,
-// each batch handed on as soon as it is full or the next read may wait for
-// input.
-func (p *mulPipeline) read(in io.Reader) {
-	ctx := p.ctx
-	defer close(p.batches)
-	var b *lineBatch
-	send := func() {
-		if b == nil || len(b.nums) == 0 {
-			return
-		}
-		select {
-		case p.batches <- b:
-			b = nil
-		case <-ctx.Done():
-		}
-	}
-	lr := &lineReader{r: bufio.NewReaderSize(in, max(MaxLine+2, 1<<16)), beforeWait: send} // room for "\r\n"
-	read := lr.next
-	if p.cd.format == Raw {
-		rec := make([]byte, p.cd.recordSize())
-		read = func() ([]byte, int, bool, bool) {
-			r, num, ok := lr.nextRecord(len(rec), rec)
-			return r, num, false, ok
-		}
-	}
-	for ctx.Err() == nil {
-		line, num, tooLong, ok := read()
-		if !ok {
-			break
-		}
-		if b == nil {
-			select {
-			case b = <-p.spare:
-				b.reset()
-			case <-ctx.Done():
-				return
-			}
-		}
-		b.add(line, num, tooLong)
-		if len(b.nums) == parseBatch {
-			send()
-		}
-	}
-	send()
-	if lr.err != nil && lr.err != io.EOF {
-		p.readErr.Lock()
-		p.readErr.err = lr.err
-		p.readErr.Unlock()
-	}
-}
-
-// gather copies the line batches into chunks, unparsed: a chunk goes on
-// when it is full, when the input ends, or when no line has come for
-// pauseFlush (so that a pause in the input never holds back the answers to
-// the lines before it).
-func (p *mulPipeline) gather() {
-	ctx := p.ctx
-	defer close(p.parsed)
-	var ch *mulChunk
-	hand := func() bool {
-		select {
-		case p.parsed <- ch:
-			ch = nil
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-	pause := time.NewTimer(pauseFlush)
-	pause.Stop()
-	for {
-		var b *lineBatch
-		var ok bool
-		if ch != nil && ch.lines > 0 {
-			pause.Reset(pauseFlush)
-			select {
-			case b, ok = <-p.batches:
-				pause.Stop()
-			case <-pause.C:
-				if !hand() {
-					return
-				}
-				continue
-			case <-ctx.Done():
-				return
-			}
-		} else {
-			select {
-			case b, ok = <-p.batches:
-			case <-ctx.Done():
-				return
-			}
-		}
-		if !ok {
-			break
-		}
-		for off := 0; off < len(b.nums); {
-			if ch == nil {
-				select {
-				case ch = <-p.free:
-				case <-ctx.Done():
-					return
-				}
-			}
-			n := min(len(b.nums)-off, p.opts.chunk-ch.lines)
-			ch.addLines(b, off, off+n)
-			off += n
-			if ch.lines == p.opts.chunk && !hand() {
-				return
-			}
-		}
-		p.spare <- b
-	}
-	if ch != nil && ch.lines > 0 {
-		hand()
-	}
 }
 
 // compute parses, computes and formats up to inflight chunks at once,
@@ -732,7 +523,7 @@ func (p *mulPipeline) computeChunk(ch *mulChunk) {
 		reported = done
 	}
 	if cd.usesBytes() {
-		ch.err = computeBytes(p.ctx, p.eng, &ch.flat, len(ch.valid), cd.base, progress)
+		ch.err = p.computeBytes(&ch.flat, len(ch.valid), progress)
 		if ch.err == nil || !errors.Is(ch.err, ecmul.ErrBatchLayout) {
 			formatBytesChunk(cd, ch)
 		}
