@@ -1,13 +1,18 @@
 package ladder_test
 
 import (
+	"fmt"
 	"math/big"
 	"math/rand"
+	"runtime"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/rns"
 )
 
 // BenchmarkHost measures the host work around the kernel per item: preparing
@@ -51,4 +56,125 @@ func BenchmarkHost(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/item")
 	})
+}
+
+// BenchmarkHostBytes measures the bytes path's host work per item on one
+// core (GOMAXPROCS 1, set here: -cpu does not reach b.Loop's first run), on
+// the default 30-bit channels, for k·P (co-Z ladder: PrepareBytes of an
+// uncompressed point) and k·G (comb: PrepareBaseBytes), stage by stage and
+// together: prepare, pack (PackItem), finish (FinishItems over the whole
+// batch: gather with the CRT, one batched inversion, the on-curve check,
+// bytes out) and all three. The kernel's outputs are the CPU executor's
+// for a few items, repeated.
+func BenchmarkHostBytes(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, c := range []*curves.Curve{curves.P256(), curves.P224()} {
+		for _, kind := range []ladder.Kind{ladder.CoZ, ladder.Comb} {
+			benchmarkHostBytes(b, setupBits(b, c, kind, rns.WideChannelBits))
+		}
+	}
+}
+
+func benchmarkHostBytes(b *testing.B, su *ladder.Setup) {
+	c := su.Curve
+	const batch, distinct = 1024, 8
+	L := c.ByteLen()
+	rng := rand.New(rand.NewSource(7))
+	x, y := randPoint(b, c, rng)
+	comb := su.Schedule.Kind == ladder.Comb
+	if comb {
+		x, y = c.Gx(), c.Gy()
+	}
+	point := c.EncodeSEC1(&curves.Point{X: x, Y: y}, false)
+	scalars := make([][]byte, batch)
+	for i := range scalars {
+		scalars[i] = new(big.Int).Rand(rng, c.N()).FillBytes(make([]byte, L))
+	}
+	e := su.NewRNSExecutor(basext.Shenoy)
+	n, no := su.Params.N, su.OutputCount()
+	out := make([]uint32, su.OutputRows()*batch)
+	for i := range distinct {
+		k := new(big.Int).SetBytes(scalars[i])
+		j, err := su.Prepare(x, y, k)
+		require.NoError(b, err)
+		var ch ladder.Channels
+		if comb {
+			ch = e.RunComb(k, nil)
+		} else {
+			in := su.InputElement(j)
+			ch = e.Run(&in, j.Scalar, su.Bits, nil)
+		}
+		for i2 := i; i2 < batch; i2 += distinct {
+			for v := range no {
+				for r := range n {
+					out[(v*n+r)*batch+i2] = ch[v][r]
+				}
+			}
+		}
+	}
+	items := make([]ladder.Item, batch)
+	inW := make([]uint32, su.InputRows()*batch)
+	sc := make([]uint32, su.ScalarWords()*batch)
+	prepare := func(i int) {
+		var err error
+		if comb {
+			err = su.PrepareBaseBytes(&items[i], scalars[i])
+		} else {
+			err = su.PrepareBytes(&items[i], scalars[i], point)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	var sink byte
+	good := 0
+	emit := func(_ int, o ladder.Outcome, xy []byte) {
+		if o == ladder.OutPoint {
+			good++
+			sink ^= xy[0]
+		}
+	}
+	for i := range batch {
+		prepare(i)
+	}
+	su.FinishItems(items, out, batch, nil, emit)
+	require.Equal(b, batch, good, "every result passes its check")
+	perItem := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/item")
+		b.ReportMetric(0, "ns/op")
+	}
+	name := fmt.Sprintf("curve=%s/schedule=%s", c.Name(), su.Schedule.Kind)
+	b.Run(name+"/stage=prepare", func(b *testing.B) {
+		for b.Loop() {
+			for i := range batch {
+				prepare(i)
+			}
+		}
+		perItem(b)
+	})
+	b.Run(name+"/stage=pack", func(b *testing.B) {
+		for b.Loop() {
+			for i := range batch {
+				su.PackItem(inW, sc, batch, i, &items[i])
+			}
+		}
+		perItem(b)
+	})
+	b.Run(name+"/stage=finish", func(b *testing.B) {
+		for b.Loop() {
+			su.FinishItems(items, out, batch, nil, emit)
+		}
+		perItem(b)
+	})
+	b.Run(name+"/stage=all", func(b *testing.B) {
+		for b.Loop() {
+			for i := range batch {
+				prepare(i)
+				su.PackItem(inW, sc, batch, i, &items[i])
+			}
+			su.FinishItems(items, out, batch, nil, emit)
+		}
+		perItem(b)
+	})
+	_ = sink
 }
