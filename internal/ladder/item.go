@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
@@ -146,7 +147,7 @@ func (su *Setup) prepareScalar(it *Item, scalar []byte, halve bool) {
 	if halve {
 		k = su.bytes.half(k)
 	}
-	it.Scalar, it.Fixed = su.ladderLimbs(k)
+	it.Fixed = su.ladderLimbs(&it.Scalar, &k)
 }
 
 // decodePoint sets it.X and it.Y from a SEC1 encoding and validates them
@@ -209,13 +210,33 @@ func (su *Setup) doubleBase(it *Item) {
 
 // reduce returns k mod n for a big-endian k of at most FieldBytes bytes:
 // one conditional subtraction, since 2^(8·FieldBytes) <= 2n (checked by
-// initBytesPath).
+// initBytesPath). n < 2^256, so the fifth limb stays zero.
 func (bp *bytesPath) reduce(b []byte) ScalarLimbs {
-	var k ScalarLimbs
+	k0, k1, k2, k3 := limbsFromBytes(b)
+	n := &bp.n
+	d0, c := bits.Sub64(k0, n[0], 0)
+	d1, c := bits.Sub64(k1, n[1], c)
+	d2, c := bits.Sub64(k2, n[2], c)
+	d3, c := bits.Sub64(k3, n[3], c)
+	_, c = bits.Sub64(0, n[4], c)
+	keep := -c // k < n: keep k; k >= n: d, chosen by a mask
+	return ScalarLimbs{k0&keep | d0&^keep, k1&keep | d1&^keep, k2&keep | d2&^keep, k3&keep | d3&^keep}
+}
+
+// limbsFromBytes is fp.LimbsFromBytes for b of at most 32 bytes, reading
+// the lengths of the built-in curves' scalars (32 and 28 bytes, a public
+// fact) straight from b.
+func limbsFromBytes(b []byte) (l0, l1, l2, l3 uint64) {
+	switch len(b) {
+	case 32:
+		return binary.BigEndian.Uint64(b[24:]), binary.BigEndian.Uint64(b[16:]),
+			binary.BigEndian.Uint64(b[8:]), binary.BigEndian.Uint64(b[0:])
+	case 28:
+		return binary.BigEndian.Uint64(b[20:]), binary.BigEndian.Uint64(b[12:]),
+			binary.BigEndian.Uint64(b[4:]), uint64(binary.BigEndian.Uint32(b[0:]))
+	}
 	l := fp.LimbsFromBytes(b)
-	copy(k[:], l[:])
-	d, borrow := subLimbs(k, bp.n)
-	return selectLimbs(borrow-1, d, k) // k >= n: d
+	return l[0], l[1], l[2], l[3]
 }
 
 // half returns k/2 mod n for k < n.
@@ -231,24 +252,46 @@ func (c *bytesPath) half(k ScalarLimbs) ScalarLimbs {
 	return k
 }
 
-// ladderLimbs is ladderScalar on limbs for k < n, without a branch on k.
-func (su *Setup) ladderLimbs(k ScalarLimbs) (ScalarLimbs, Fixed) {
+// ladderLimbs is ladderScalar on limbs for k < n, without a branch on k:
+// it writes the ladder scalar into s and returns the fixed result. The
+// comb's and the co-Z ladder's cases work on limbs held in variables (a
+// ScalarLimbs, an array, would go through memory at every step).
+func (su *Setup) ladderLimbs(s, k *ScalarLimbs) Fixed {
 	c := su.bytes
+	k0, k1, k2, k3, k4 := k[0], k[1], k[2], k[3], k[4]
+	zero := k0 | k1 | k2 | k3 | k4
+	zero = ((zero | -zero) >> 63) - 1 // all ones for k = 0
 	if su.comb != nil {
 		// the comb takes k < n itself; k ≡ 0 gives the point at infinity
-		return k, Fixed(equalMask(k, ScalarLimbs{}) & uint64(FixedInfinity))
+		*s = *k
+		return Fixed(zero & uint64(FixedInfinity))
 	}
 	if su.coZ == nil {
 		// Paper: k + n, and n more unless that already has t+1 bits
-		s := addLimbs(k, c.n)
-		top := s[su.Bits/64] >> (su.Bits % 64) & 1
-		return selectLimbs(top-1, addLimbs(s, c.n), s), FixedNone
+		t := addLimbs(*k, c.n)
+		top := t[su.Bits/64] >> (su.Bits % 64) & 1
+		*s = selectLimbs(top-1, addLimbs(t, c.n), t)
+		return FixedNone
 	}
-	zero := equalMask(k, ScalarLimbs{})
-	negOne := equalMask(k, c.nm1)
+	m := &c.nm1
+	negOne := (k0 ^ m[0]) | (k1 ^ m[1]) | (k2 ^ m[2]) | (k3 ^ m[3]) | (k4 ^ m[4])
+	negOne = ((negOne | -negOne) >> 63) - 1 // all ones for k = n − 1
 	fixed := Fixed(zero&uint64(FixedInfinity) | negOne&uint64(FixedNegBase))
-	_, below := subLimbs(k, c.high) // k < n − coZHigh: 3n
-	return addLimbs(k, selectLimbs(-below, c.n3, c.n2)), fixed
+	hi := &c.high
+	_, b := bits.Sub64(k0, hi[0], 0)
+	_, b = bits.Sub64(k1, hi[1], b)
+	_, b = bits.Sub64(k2, hi[2], b)
+	_, b = bits.Sub64(k3, hi[3], b)
+	_, b = bits.Sub64(k4, hi[4], b)
+	below := -b // k < n − coZHigh: k + 3n, else k + 2n, chosen by a mask
+	n2, n3 := &c.n2, &c.n3
+	var cy uint64
+	s[0], cy = bits.Add64(k0, n3[0]&below|n2[0]&^below, 0)
+	s[1], cy = bits.Add64(k1, n3[1]&below|n2[1]&^below, cy)
+	s[2], cy = bits.Add64(k2, n3[2]&below|n2[2]&^below, cy)
+	s[3], cy = bits.Add64(k3, n3[3]&below|n2[3]&^below, cy)
+	s[4], _ = bits.Add64(k4, n3[4]&below|n2[4]&^below, cy)
+	return fixed
 }
 
 // PackItem writes item i of a batch of stride items, as PackInput does.
