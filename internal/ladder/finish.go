@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
@@ -47,26 +48,16 @@ func (su *Setup) Finish(jobs []Job, outs []Channels) ([]Affine, []error) {
 
 // gatherOutputs reads the outputs of len(pr)/OutputCount() items from the
 // kernel's output array, item k in column cols[k] (or k when cols is nil),
-// into field elements.
+// into field elements, each value's residues read in place.
 func (su *Setup) gatherOutputs(h *hostField, pr []fp.Element, out []uint32, stride int, cols []int) {
 	n, no := su.Params.N, su.OutputCount()
-	var buf [maxInline]uint32
-	r := buf[:]
-	if n > len(buf) {
-		r = make([]uint32, n)
-	}
-	r = r[:n]
 	for k := range len(pr) / no {
 		i := k
 		if cols != nil {
 			i = cols[k]
 		}
 		for v := range no {
-			rows := out[v*n*stride+i:]
-			for j := range r {
-				r[j] = rows[j*stride]
-			}
-			h.crtToField(&pr[no*k+v], r)
+			h.crtStrided(&pr[no*k+v], out[v*n*stride+i:], stride)
 		}
 	}
 }
@@ -137,10 +128,30 @@ type bytesOut struct {
 // at infinity, and picks the outcome by a mask.
 func (b *bytesOut) result(i int, x, y fp.Element, inf uint64) {
 	xy := b.buf[:2*b.size]
-	b.f.PutBytes(xy[:b.size], &x)
-	b.f.PutBytes(xy[b.size:], &y)
+	putLimbs(xy[:b.size], b.f.FromMont(&x))
+	putLimbs(xy[b.size:], b.f.FromMont(&y))
 	b.emit(i, Outcome(inf&uint64(OutInfinity)), xy)
 }
+
+// putLimbs is fp.PutLimbs writing the built-in curves' lengths (32 and 28
+// bytes, public) straight into dst.
+func putLimbs(dst []byte, l [fp.Limbs]uint64) {
+	switch len(dst) {
+	case 32:
+		binary.BigEndian.PutUint64(dst[0:], l[3])
+		binary.BigEndian.PutUint64(dst[8:], l[2])
+		binary.BigEndian.PutUint64(dst[16:], l[1])
+		binary.BigEndian.PutUint64(dst[24:], l[0])
+	case 28:
+		binary.BigEndian.PutUint32(dst[0:], uint32(l[3]))
+		binary.BigEndian.PutUint64(dst[4:], l[2])
+		binary.BigEndian.PutUint64(dst[12:], l[1])
+		binary.BigEndian.PutUint64(dst[20:], l[0])
+	default:
+		fp.PutLimbs(dst, l)
+	}
+}
+
 func (b *bytesOut) fail(i int, _ error) { b.emit(i, OutFailed, nil) }
 
 // affineBases supplies the affine conversion with item i's base, in

@@ -143,9 +143,14 @@ func limbsOf(x *big.Int) [fp.Limbs]uint64 {
 // S < (2n+1)·2^32·p < 2^300 for every n that Verify admits: the five limbs
 // that fp.Reduce5 takes hold every partial sum, so the top limb takes the
 // carries without overflowing. No channel is reduced on the way.
-func (h *hostField) crtToField(z *fp.Element, r []uint32) {
-	n := len(h.crt)
-	r = r[:n]
+func (h *hostField) crtToField(z *fp.Element, r []uint32) { h.crtStrided(z, r, 1) }
+
+// crtStrided is crtToField for residues r_j = rows[j·stride], read in
+// place from the kernel's output array.
+func (h *hostField) crtStrided(z *fp.Element, rows []uint32, stride int) {
+	crt := h.crt
+	n := len(crt)
+	_ = rows[(n-1)*stride]
 	var s0, s1, s2, s3, s4, c uint64
 	var frac float64
 	// term j < n is r_j times its weight, term n is β times −R² mod p
@@ -153,9 +158,10 @@ func (h *hostField) crtToField(z *fp.Element, r []uint32) {
 		var d uint64
 		var w *[fp.Limbs]uint64
 		if j < n {
-			ch := &h.crt[j]
-			d = uint64(r[j])
-			frac += float64(r[j]) * ch.frac
+			ch := &crt[j]
+			rj := rows[j*stride]
+			d = uint64(rj)
+			frac += float64(rj) * ch.frac
 			w = &ch.w
 		} else {
 			d = uint64(int64(math.Floor(frac + 0.25)))
