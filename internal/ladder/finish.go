@@ -128,8 +128,8 @@ type bytesOut struct {
 // at infinity, and picks the outcome by a mask.
 func (b *bytesOut) result(i int, x, y fp.Element, inf uint64) {
 	xy := b.buf[:2*b.size]
-	putLimbs(xy[:b.size], b.f.FromMont(&x))
-	putLimbs(xy[b.size:], b.f.FromMont(&y))
+	putLimbs(xy[:b.size], b.f.Canonical(&x))
+	putLimbs(xy[b.size:], b.f.Canonical(&y))
 	b.emit(i, Outcome(inf&uint64(OutInfinity)), xy)
 }
 

@@ -181,7 +181,7 @@ func (h *hostField) crtStrided(z *fp.Element, rows []uint32, stride int) {
 		s3, c = bits.Add64(s3, h2, c)
 		s4 += h3 + c
 	}
-	h.f.Reduce5(z, &[5]uint64{s0, s1, s2, s3, s4})
+	h.f.Redc(z, &[5]uint64{s0, s1, s2, s3, s4})
 }
 
 // montInput returns x·M mod p as canonical limbs: the value whose RNS form
