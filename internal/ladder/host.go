@@ -1,7 +1,6 @@
 package ladder
 
 import (
-	"math"
 	"math/big"
 	"math/bits"
 	"sync"
@@ -17,9 +16,10 @@ import (
 type hostField struct {
 	f *fp.Field
 
-	// RNS → GF(p) out of the Montgomery domain, per B channel j and for
-	// the correction β (Params.FromRNS).
-	crt  []crtChannel
+	// RNS → GF(p) out of the Montgomery domain, per B channel j its
+	// weights in the estimate β and, as λ_j·M^{-1}·R² mod p, in the sum
+	// (Params.FromRNS), and the weight of the correction β
+	crt  []fp.CRTTerm
 	negM [fp.Limbs]uint64 // (−M·M^{-1}·R²) mod p = −R² mod p
 
 	// binary → RNS
@@ -35,13 +35,6 @@ type hostField struct {
 	unitY bool
 
 	scratchPool sync.Pool // *finishScratch
-}
-
-// crtChannel is channel j of B for the CRT: the weights of its residue in
-// the estimate β and, as λ_j·M^{-1}·R² mod p, in the sum (Params.FromRNS).
-type crtChannel struct {
-	frac float64
-	w    [fp.Limbs]uint64
 }
 
 // inChannel is one channel of B or B̃ for the input conversion: w[k] is
@@ -85,7 +78,7 @@ func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
 	mInv := new(big.Int).ModInverse(par.B.M, p)
 	for j := range par.B.Moduli {
 		w := elem(new(big.Int).Mul(par.CRTLift(j), mInv))
-		h.crt = append(h.crt, crtChannel{frac: par.CRTFraction(j), w: w})
+		h.crt = append(h.crt, fp.CRTTerm{Frac: par.CRTFraction(j), W: w})
 	}
 	h.negM = elem(big.NewInt(-1))
 
@@ -146,42 +139,10 @@ func limbsOf(x *big.Int) [fp.Limbs]uint64 {
 func (h *hostField) crtToField(z *fp.Element, r []uint32) { h.crtStrided(z, r, 1) }
 
 // crtStrided is crtToField for residues r_j = rows[j·stride], read in
-// place from the kernel's output array.
+// place from the kernel's output array: fp.Field.CRT, the sum and β as
+// above.
 func (h *hostField) crtStrided(z *fp.Element, rows []uint32, stride int) {
-	crt := h.crt
-	n := len(crt)
-	_ = rows[(n-1)*stride]
-	var s0, s1, s2, s3, s4, c uint64
-	var frac float64
-	// term j < n is r_j times its weight, term n is β times −R² mod p
-	for j := 0; j <= n; j++ {
-		var d uint64
-		var w *[fp.Limbs]uint64
-		if j < n {
-			ch := &crt[j]
-			rj := rows[j*stride]
-			d = uint64(rj)
-			frac += float64(rj) * ch.frac
-			w = &ch.w
-		} else {
-			d = uint64(int64(math.Floor(frac + 0.25)))
-			w = &h.negM
-		}
-		h0, l0 := bits.Mul64(d, w[0])
-		h1, l1 := bits.Mul64(d, w[1])
-		h2, l2 := bits.Mul64(d, w[2])
-		h3, l3 := bits.Mul64(d, w[3])
-		s0, c = bits.Add64(s0, l0, 0)
-		s1, c = bits.Add64(s1, l1, c)
-		s2, c = bits.Add64(s2, l2, c)
-		s3, c = bits.Add64(s3, l3, c)
-		s4 += c
-		s1, c = bits.Add64(s1, h0, 0)
-		s2, c = bits.Add64(s2, h1, c)
-		s3, c = bits.Add64(s3, h2, c)
-		s4 += h3 + c
-	}
-	h.f.Redc(z, &[5]uint64{s0, s1, s2, s3, s4})
+	h.f.CRT(z, rows, stride, h.crt, &h.negM)
 }
 
 // montInput returns x·M mod p as canonical limbs: the value whose RNS form
