@@ -15,6 +15,7 @@ import (
 // is built once per Setup and only read afterwards.
 type hostField struct {
 	f *fp.Field
+	p [fp.Limbs]uint64 // the limbs of p
 
 	// RNS → GF(p) out of the Montgomery domain, per B channel j its
 	// weights in the estimate β and, as λ_j·M^{-1}·R² mod p, in the sum
@@ -65,7 +66,7 @@ func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
 	if err != nil {
 		return nil
 	}
-	h := &hostField{f: f, meMask: uint64(par.Me() - 1), wide: par.Wide()}
+	h := &hostField{f: f, p: f.Modulus(), meMask: uint64(par.Me() - 1), wide: par.Wide()}
 	p := par.P
 	r2 := new(big.Int).Lsh(big.NewInt(1), 512)
 	r2.Mod(r2, p)

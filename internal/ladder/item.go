@@ -158,8 +158,8 @@ func (su *Setup) decodePoint(it *Item, b []byte, onCurve bool) error {
 	f := h.f
 	switch {
 	case len(b) == 1+2*L && b[0] == 4:
-		okX := f.SetBytes(&it.X, b[1:1+L])
-		okY := f.SetBytes(&it.Y, b[1+L:])
+		okX := h.setBytes(&it.X, b[1:1+L])
+		okY := h.setBytes(&it.Y, b[1+L:])
 		switch {
 		case !okX || !okY:
 			return bp.errRange
@@ -170,7 +170,7 @@ func (su *Setup) decodePoint(it *Item, b []byte, onCurve bool) error {
 		}
 		return nil
 	case len(b) == 1+L && (b[0] == 2 || b[0] == 3):
-		if !f.SetBytes(&it.X, b[1:]) {
+		if !h.setBytes(&it.X, b[1:]) {
 			return bp.errRange
 		}
 		var rhs fp.Element
@@ -186,6 +186,20 @@ func (su *Setup) decodePoint(it *Item, b []byte, onCurve bool) error {
 		return bp.errInf
 	}
 	return bp.errPrefix
+}
+
+// setBytes is fp.Field.SetBytes with the limbs in variables: z gets the
+// Montgomery form of the big-endian b (at most 32 bytes), and it reports
+// whether that value is below p (the point's coordinates: public).
+func (h *hostField) setBytes(z *fp.Element, b []byte) bool {
+	l0, l1, l2, l3 := limbsFromBytes(b)
+	h.f.SetLimbs(z, [fp.Limbs]uint64{l0, l1, l2, l3})
+	p := &h.p
+	_, c := bits.Sub64(l0, p[0], 0)
+	_, c = bits.Sub64(l1, p[1], c)
+	_, c = bits.Sub64(l2, p[2], c)
+	_, c = bits.Sub64(l3, p[3], c)
+	return c == 1
 }
 
 // doubleBase replaces the base by its double (y ≠ 0 on these curves).
