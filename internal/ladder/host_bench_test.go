@@ -145,6 +145,7 @@ func benchmarkHostBytes(b *testing.B, su *ladder.Setup) {
 	}
 	name := fmt.Sprintf("curve=%s/schedule=%s", c.Name(), su.Schedule.Kind)
 	b.Run(name+"/stage=prepare", func(b *testing.B) {
+		b.ReportAllocs()
 		for b.Loop() {
 			for i := range batch {
 				prepare(i)
@@ -153,6 +154,7 @@ func benchmarkHostBytes(b *testing.B, su *ladder.Setup) {
 		perItem(b)
 	})
 	b.Run(name+"/stage=pack", func(b *testing.B) {
+		b.ReportAllocs()
 		for b.Loop() {
 			for i := range batch {
 				su.PackItem(inW, sc, batch, i, &items[i])
@@ -161,12 +163,14 @@ func benchmarkHostBytes(b *testing.B, su *ladder.Setup) {
 		perItem(b)
 	})
 	b.Run(name+"/stage=finish", func(b *testing.B) {
+		b.ReportAllocs()
 		for b.Loop() {
 			su.FinishItems(items, out, batch, nil, emit)
 		}
 		perItem(b)
 	})
 	b.Run(name+"/stage=all", func(b *testing.B) {
+		b.ReportAllocs()
 		for b.Loop() {
 			for i := range batch {
 				prepare(i)
