@@ -10,7 +10,8 @@ import (
 
 // CombWindow is the number of scalar bits one window of the fixed-base comb
 // covers: its table holds 2^CombWindow − 1 multiples of G per window. It
-// divides 32, so that a window's digit lies in one scalar word.
+// divides 8, so that a window's digit lies in one byte of the CPU twin's
+// scalar and in one 32-bit word of the kernel's (ProveComb checks it).
 const CombWindow = 4
 
 // CombRows is the number of table rows per window: digits 1 … 2^w − 1 (the
