@@ -54,42 +54,12 @@ type rnsRunner struct {
 }
 
 func (r *rnsRunner) run(ctx context.Context, items []item, done func(int)) error {
-	return inChunks(ctx, items, 8, r.workers, func(part []item) error {
-		defer done(len(part))
-		e := r.su.NewRNSExecutor(r.ext)
-		jobs := make([]ladder.Job, 0, len(part))
-		outs := make([]ladder.Channels, 0, len(part))
-		idx := make([]int, 0, len(part))
-		for i, it := range part {
-			j, err := r.su.Prepare(it.x, it.y, it.k)
-			if err != nil {
-				it.res.Err = err
-				continue
-			}
-			jobs = append(jobs, j)
-			outs = append(outs, e.RunJob(j))
-			idx = append(idx, i)
-		}
-		aff, errs := r.su.Finish(jobs, outs)
-		for n, i := range idx {
-			setAffine(part[i].res, aff[n], errs[n])
-		}
-		return nil
-	})
+	return r.runOn(ctx, r.su, items, done)
 }
 
-func (r *rnsRunner) close() error { return nil }
-
-// runBase computes k·G on the CPU twin of the comb kernel (items' points
-// are G), or on the ladder where the comb cannot be set up.
-func (r *rnsRunner) runBase(ctx context.Context, items []item, done func(int)) error {
-	r.combOnce.Do(func() {
-		r.comb, _ = ladder.NewSetupBits(r.su.Curve, ladder.Comb, r.su.Params.Bits)
-	})
-	su := r.comb
-	if su == nil {
-		return r.run(ctx, items, done)
-	}
+// runOn computes items on su's schedule (the ladder, or the comb whose
+// base is G) through its CPU twin, chunk by chunk.
+func (r *rnsRunner) runOn(ctx context.Context, su *ladder.Setup, items []item, done func(int)) error {
 	return inChunks(ctx, items, 8, r.workers, func(part []item) error {
 		defer done(len(part))
 		e := su.NewRNSExecutor(r.ext)
@@ -112,4 +82,18 @@ func (r *rnsRunner) runBase(ctx context.Context, items []item, done func(int)) e
 		}
 		return nil
 	})
+}
+
+func (r *rnsRunner) close() error { return nil }
+
+// runBase computes k·G on the CPU twin of the comb kernel (items' points
+// are G), or on the ladder where the comb cannot be set up.
+func (r *rnsRunner) runBase(ctx context.Context, items []item, done func(int)) error {
+	r.combOnce.Do(func() {
+		r.comb, _ = ladder.NewSetupBits(r.su.Curve, ladder.Comb, r.su.Params.Bits)
+	})
+	if r.comb == nil {
+		return r.run(ctx, items, done)
+	}
+	return r.runOn(ctx, r.comb, items, done)
 }
