@@ -69,3 +69,30 @@ func TestParamsComb(t *testing.T) {
 		}
 	}
 }
+
+// TestParamsMMABounds: for 30-bit channels params lists the five bounds of
+// the mma mapping's extension sums (rns.Params.Bounds) with their left
+// sides, holding; for 16-bit channels none of them.
+func TestParamsMMABounds(t *testing.T) {
+	names := []string{"mma byte sums exact", "mma lo fits 32 bits", "mma mid fits 32 bits", "mma hi fits 32 bits", "mma 64-bit sum"}
+	for _, c := range curves.All() {
+		for _, bits := range rns.Widths {
+			code, out, errOut := cli(t, "", "params", "--curve", c.Name(), "--channel-bits", strconv.Itoa(bits))
+			require.Equal(t, exitOK, code, errOut)
+			if bits != rns.WideChannelBits {
+				require.NotContains(t, out, "mma ", "%s, %d-bit channels", c.Name(), bits)
+				continue
+			}
+			par, err := rns.NewParamsBits(c.P(), bits)
+			require.NoError(t, err)
+			left := map[string]string{}
+			for _, b := range par.Bounds() {
+				left[b.Name] = size(b.Left)
+			}
+			for _, name := range names {
+				require.Contains(t, left, name)
+				require.Regexp(t, "(?m)^"+regexp.QuoteMeta(name)+` +`+regexp.QuoteMeta(left[name])+` +< +\S+ +yes +`, out, "%s: %s", c.Name(), name)
+			}
+		}
+	}
+}

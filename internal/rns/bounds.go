@@ -66,6 +66,7 @@ func (p *Params) Bounds() []Bound {
 			split, new(big.Int).Lsh(big.NewInt(1), 64)))
 		bs = append(bs, lt("64-bit extension sums", "(n+1)·(m_max − 1)^2 < 2^64: a sum of n + 1 products of residues fits 64 bits",
 			sq.Mul(sq, big.NewInt(int64(p.N+1))), new(big.Int).Lsh(big.NewInt(1), 64)))
+		bs = append(bs, mmaBounds(p.N, p.maxModulus(), p.Me())...)
 	} else {
 		bs = append(bs, p.tensorBounds()...)
 	}
@@ -161,6 +162,37 @@ func (p *Params) tensorBounds() []Bound {
 		lt("tensor-core sums exact", "n·255² < 2^31: a sum of n products of bytes fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
 		lt("tensor-core recombination", "n·255²·(1 + 2·2^8 + c_max) < 2^32: the four byte sums recombine mod m in 32 bits",
 			new(big.Int).Mul(byteSum, big.NewInt(1+2*256+maxC)), new(big.Int).Lsh(big.NewInt(1), 32)),
+	}
+}
+
+// mmaBounds: on the tensor cores (mma mapping, wide channels) an extension's
+// output Σ_k v_k·e_k is eight sums of byte products,
+// D_r[g] = Σ_k Σ_{h∈{0,1}} byte_{h+2r}(v_k)·byte_g(e'_{k,h}) with
+// e'_{k,h} ≡ 2^(8h)·e_k, each of 2n terms of at most 255² in an s32 accumulator;
+// they recombine into the 32-bit words lo = D_0[0] + 2^8·D_0[1],
+// mid = (D_0[2] + D_1[0]) + 2^8·(D_0[3] + D_1[1]) and hi = D_1[2] + 2^8·D_1[3],
+// and s = hi·2^32 + lo + 2^16·mid plus the extension's one more term
+// (P̃_j·T_j below (m_max − 1)², or α·|−M̃|_{m_j} with α < m_e) must fit 64
+// bits (basext.FragmentSum is the model). Every byte is taken up to 255, so
+// the bounds hold for any 32-bit residues and constants, those of m_e included.
+func mmaBounds(n int, mMax, me uint32) []Bound {
+	byteSum := new(big.Int).Mul(big.NewInt(int64(2*n)), big.NewInt(255*255))
+	lo := new(big.Int).Mul(byteSum, big.NewInt(1+1<<8))
+	mid := new(big.Int).Lsh(lo, 1)
+	hi := new(big.Int).Set(lo)
+	extra := bigU(uint64(mMax-1) * uint64(max(mMax, me)-1))
+	s := new(big.Int).Lsh(hi, 32)
+	s.Add(s, lo)
+	s.Add(s, new(big.Int).Lsh(mid, 16))
+	s.Add(s, extra)
+	two32 := new(big.Int).Lsh(big.NewInt(1), 32)
+	return []Bound{
+		lt("mma byte sums exact", "2n·255² < 2^31: each D_r[g], a sum of 2n products of bytes, fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
+		lt("mma lo fits 32 bits", "2n·255²·(1 + 2^8) < 2^32: lo = D_0[0] + 2^8·D_0[1]", lo, two32),
+		lt("mma mid fits 32 bits", "2·2n·255²·(1 + 2^8) < 2^32: mid = (D_0[2] + D_1[0]) + 2^8·(D_0[3] + D_1[1])", mid, two32),
+		lt("mma hi fits 32 bits", "2n·255²·(1 + 2^8) < 2^32: hi = D_1[2] + 2^8·D_1[3]", hi, two32),
+		lt("mma 64-bit sum", "hi·2^32 + lo + 2^16·mid + (m_max − 1)·max(m_max − 1, m_e − 1) < 2^64: the recombined sum and the extension's one more term fit 64 bits",
+			s, new(big.Int).Lsh(big.NewInt(1), 64)),
 	}
 }
 

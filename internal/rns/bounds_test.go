@@ -1,0 +1,94 @@
+package rns
+
+import (
+	"crypto/elliptic"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+var mmaNames = []string{"mma byte sums exact", "mma lo fits 32 bits", "mma mid fits 32 bits", "mma hi fits 32 bits", "mma 64-bit sum"}
+
+// TestMMABounds: wide params carry the mma mapping's five bounds, once each
+// and holding, with the left sides of P-256 (n = 9, m_max = 2^30 − 1,
+// m_e = 16) worked out by hand: 2n·255² = 1,170,450,
+// lo = hi = 1,170,450·257 = 300,805,650, mid = 601,611,300 and
+// s = hi·2^32 + lo + 2^16·mid + (2^30 − 2)²; 16-bit params have none.
+func TestMMABounds(t *testing.T) {
+	par, err := NewParamsBits(elliptic.P256().Params().P, WideChannelBits)
+	require.NoError(t, err)
+	require.Equal(t, 9, par.N)
+	require.Equal(t, uint32(1<<30-1), par.maxModulus())
+	require.Equal(t, uint32(16), par.Me())
+	s, _ := new(big.Int).SetString("2444911357012864534", 10)
+	want := map[string]*big.Int{
+		"mma byte sums exact":  big.NewInt(1170450),
+		"mma lo fits 32 bits":  big.NewInt(300805650),
+		"mma mid fits 32 bits": big.NewInt(601611300),
+		"mma hi fits 32 bits":  big.NewInt(300805650),
+		"mma 64-bit sum":       s,
+	}
+	got := map[string]*big.Int{}
+	for _, b := range par.Bounds() {
+		if strings.HasPrefix(b.Name, "mma ") {
+			require.NotContains(t, got, b.Name, "bound listed twice")
+			require.True(t, b.Holds(), b.Name)
+			require.NotEmpty(t, b.Why, b.Name)
+			got[b.Name] = b.Left
+		}
+	}
+	require.Len(t, got, len(want))
+	for name, w := range want {
+		require.Equal(t, 0, w.Cmp(got[name]), "%s: left side %s, want %s", name, got[name], w)
+	}
+	require.NoError(t, par.Verify())
+
+	narrow, err := NewParams(elliptic.P256().Params().P)
+	require.NoError(t, err)
+	for _, b := range narrow.Bounds() {
+		require.False(t, strings.HasPrefix(b.Name, "mma "), b.Name)
+	}
+}
+
+// TestMMABoundsLimits: each mma bound fails exactly where its inequality
+// says, n channels being the only thing that grows: the byte sums at
+// 2n·255² >= 2^31 (n = 16,513), lo and hi at n = 129, mid at n = 65 (the
+// one that binds first), the 64-bit sum with m_max = 2^30 − 1 at n = 121;
+// and the extra term counts m_e when m_e > m_max.
+func TestMMABoundsLimits(t *testing.T) {
+	holds := func(n int, me uint32) map[string]bool {
+		h := map[string]bool{}
+		for _, b := range mmaBounds(n, 1<<30-1, me) {
+			h[b.Name] = b.Holds()
+		}
+		require.Len(t, h, len(mmaNames))
+		return h
+	}
+	for _, c := range []struct {
+		name string
+		last int // the largest n for which it holds
+	}{
+		{"mma byte sums exact", 16512},
+		{"mma lo fits 32 bits", 128},
+		{"mma hi fits 32 bits", 128},
+		{"mma mid fits 32 bits", 64},
+		{"mma 64-bit sum", 120},
+	} {
+		require.True(t, holds(c.last, 16)[c.name], "%s at n = %d", c.name, c.last)
+		require.False(t, holds(c.last+1, 16)[c.name], "%s at n = %d", c.name, c.last+1)
+	}
+	sum := func(me uint32) *big.Int {
+		for _, b := range mmaBounds(9, 1<<30-1, me) {
+			if b.Name == "mma 64-bit sum" {
+				return b.Left
+			}
+		}
+		t.Fatal("no mma 64-bit sum")
+		return nil
+	}
+	// (m_max − 1)·(m_e − 1) − (m_max − 1)^2 = (2^30 − 2)·(2^31 − 1 − (2^30 − 2))
+	extra := new(big.Int).Sub(sum(1<<31), sum(16))
+	require.Equal(t, 0, extra.Cmp(new(big.Int).Mul(big.NewInt(1<<30-2), big.NewInt(1<<30+1))), extra.String())
+}
