@@ -21,7 +21,7 @@ func TestEnumsParseTheirNames(t *testing.T) {
 		{[]any{ecmul.Auto, ecmul.GPU, ecmul.RNSCPU, ecmul.CPU}, func(s string) (any, error) { return ecmul.ParseBackend(s) }},
 		{[]any{ecmul.CoZ, ecmul.Paper}, func(s string) (any, error) { return ecmul.ParseSchedule(s) }},
 		{[]any{ecmul.Shenoy, ecmul.Kawamura}, func(s string) (any, error) { return ecmul.ParseExtension(s) }},
-		{[]any{diag.MappingDefault, diag.MappingWarp, diag.MappingBlock, diag.MappingTile, diag.MappingSpread},
+		{[]any{diag.MappingDefault, diag.MappingWarp, diag.MappingBlock, diag.MappingTile, diag.MappingSpread, diag.MappingMma},
 			func(s string) (any, error) { return diag.ParseMapping(s) }},
 	}
 	for _, c := range cases {

@@ -106,8 +106,9 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 		g.ItemsPerBlock = fixed
 	}
 	if g.ItemsPerBlock <= 0 {
-		// four warps of whole items (8 for P-224 on 16-bit channels), or
-		// the fullest block of the block and spread mappings
+		// four warps of whole items (8 for P-224 on 16-bit channels, 32 in
+		// the mma mapping), or the fullest block of the block and spread
+		// mappings
 		g.ItemsPerBlock = 4 * k.ItemsPerWarp(n)
 		if g.ItemsPerBlock == 0 {
 			g.ItemsPerBlock = k.MaxItemsPerBlock(n)
@@ -115,6 +116,11 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 	}
 	if most := k.MaxItemsPerBlock(n); g.ItemsPerBlock > most {
 		return nil, fmt.Errorf("ecmul: gpu backend: %d items per block: the %s mapping holds at most %d", g.ItemsPerBlock, g.Mapping, most)
+	}
+	if whole := k.ItemsPerBlock(n, k.Threads(n, g.ItemsPerBlock)); whole != g.ItemsPerBlock {
+		// the mma mapping: blocks of whole warps, 8 items each
+		return nil, fmt.Errorf("ecmul: gpu backend: %d items per block: the %s mapping runs whole warps of %d items, so a multiple of %d",
+			g.ItemsPerBlock, g.Mapping, k.ItemsPerWarp(n), k.ItemsPerWarp(n))
 	}
 	cfg := gpu.Config{
 		Image: image, Entry: k.Name(), Constants: su.KernelConstants(),

@@ -184,7 +184,7 @@ func TestGPUBackendCancel(t *testing.T) {
 // reference points (and the bytes path each bad point its status).
 func TestGPUBackendWideChannels(t *testing.T) {
 	for _, c := range curves.All() {
-		for _, m := range []diag.Mapping{diag.MappingWarp, diag.MappingBlock, diag.MappingSpread} {
+		for _, m := range []diag.Mapping{diag.MappingWarp, diag.MappingBlock, diag.MappingSpread, diag.MappingMma} {
 			t.Run(c.Name()+"/"+m.String(), func(t *testing.T) {
 				d := fakecuda.New()
 				d.OnLaunch = kernelemu.Launch(d)
@@ -207,6 +207,38 @@ func TestGPUBackendWideChannels(t *testing.T) {
 				requireBytesResults(t, c, b, out, status)
 			})
 		}
+	}
+}
+
+// TestGPUBackendMmaMapping: the mma mapping runs co-Z with Shenoy's
+// extension on 30-bit channels (the width the library picks for it) in
+// whole warps of 8 items, 32 by default; every other configuration is
+// refused with an error naming the mapping.
+func TestGPUBackendMmaMapping(t *testing.T) {
+	c := curves.P256()
+	d := fakecuda.New()
+	d.OnLaunch = kernelemu.Launch(d)
+	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingMma})
+	require.NoError(t, err)
+	defer eng.Close()
+	k, ok := diag.KernelOf(eng)
+	require.True(t, ok)
+	require.Equal(t, diag.Kernel{Entry: "ecm_ladder_p256_coz_shenoy_mma_c30", Mapping: diag.MappingMma, ItemsPerBlock: 32, ChannelBits: 30}, k)
+	for _, bad := range []struct {
+		opts ecmul.Options
+		ipb  int
+		want string
+	}{
+		{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, 0, "the mma mapping runs only the coz schedule with the shenoy extension on 30-bit channels (c30), not coz with shenoy on c16"},
+		{ecmul.Options{Backend: ecmul.GPU, Extension: ecmul.Kawamura}, 0, "the mma mapping runs only the coz schedule with the shenoy extension on 30-bit channels (c30), not coz with kawamura on c16"},
+		{ecmul.Options{Backend: ecmul.GPU, Schedule: ecmul.Paper}, 0, "the mma mapping runs only the coz schedule with the shenoy extension on 30-bit channels (c30), not paper with shenoy on c30"},
+		{ecmul.Options{Backend: ecmul.GPU}, 12, "12 items per block: the mma mapping runs whole warps of 8 items, so a multiple of 8"},
+		{ecmul.Options{Backend: ecmul.GPU}, 136, "136 items per block: the mma mapping holds at most 128"},
+	} {
+		e, err := diag.New(pub(c), bad.opts, diag.GPU{Mapping: diag.MappingMma, ItemsPerBlock: bad.ipb})
+		require.ErrorContains(t, err, bad.want, "%+v, %d items per block", bad.opts, bad.ipb)
+		require.Nil(t, e)
 	}
 }
 

@@ -101,7 +101,7 @@ func TestNewRejectsNegativeOptions(t *testing.T) {
 // TestParseMapping: the mappings' names, any case, and a clear error for
 // another.
 func TestParseMapping(t *testing.T) {
-	for s, want := range map[string]diag.Mapping{"warp": diag.MappingWarp, "BLOCK": diag.MappingBlock, "Tile": diag.MappingTile, "spread": diag.MappingSpread} {
+	for s, want := range map[string]diag.Mapping{"warp": diag.MappingWarp, "BLOCK": diag.MappingBlock, "Tile": diag.MappingTile, "spread": diag.MappingSpread, "MMA": diag.MappingMma} {
 		m, err := diag.ParseMapping(s)
 		require.NoError(t, err)
 		require.Equal(t, want, m)
@@ -260,10 +260,10 @@ func TestNewNamesAnyCase(t *testing.T) {
 	_, err = ecmul.New(pub(c), ecmul.Options{Backend: ecmul.Backend(9)})
 	require.ErrorContains(t, err, `ecmul: Options.Backend is Backend(9)`)
 	_, err = diag.ParseMapping("bogus")
-	require.EqualError(t, err, `ecmul/diag: unknown mapping "bogus" (want default, warp, block, tile, spread, in any case)`)
+	require.EqualError(t, err, `ecmul/diag: unknown mapping "bogus" (want default, warp, block, tile, spread, mma, in any case)`)
 	for _, b := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU, ecmul.Auto, ecmul.GPU} {
 		e, err := diag.New(pub(c), ecmul.Options{Backend: b}, diag.GPU{Mapping: 9})
-		require.ErrorContains(t, err, `ecmul/diag: GPU.Mapping is Mapping(9): want one of default, warp, block, tile, spread`, b)
+		require.ErrorContains(t, err, `ecmul/diag: GPU.Mapping is Mapping(9): want one of default, warp, block, tile, spread, mma`, b)
 		require.Nil(t, e, b)
 	}
 }

@@ -22,8 +22,9 @@ import (
 type GPU struct {
 	Devices []int // CUDA device ordinals to share the work among; nil means every visible device
 	// ItemsPerBlock is the items per thread block: 0 picks four warps'
-	// worth in the warp mapping, the most that fit the block's threads in
-	// the block and spread mappings; the tile mapping takes 16, no other.
+	// worth in the warp and mma mappings, the most that fit the block's
+	// threads in the block and spread mappings; the tile mapping takes 16,
+	// no other, and the mma mapping a multiple of 8 (whole warps).
 	ItemsPerBlock int
 	Mapping       Mapping // how threads take items; MappingDefault lets the library choose
 	// Chunk is the most items per launch (0 means 1<<17): a batch runs in
@@ -54,12 +55,14 @@ const (
 	MappingBlock           // the paper's block-wide mapping
 	MappingTile            // blocks of 16 items whose base extensions run on the tensor cores (Shenoy, 16-bit channels)
 	MappingSpread          // a warp per item, its lane groups computing different products at once: the lowest latency for small batches (co-Z, Shenoy)
+	MappingMma             // 8 items a warp, 4 lanes each, whose base extensions run as mma.sync products on the tensor cores, in registers (co-Z, Shenoy, 30-bit channels)
 	numMappings
 )
 
-var mappingNames = [numMappings]string{"default", "warp", "block", "tile", "spread"}
+var mappingNames = [numMappings]string{"default", "warp", "block", "tile", "spread", "mma"}
 
-// String returns the mapping's name: default, warp, block, tile or spread.
+// String returns the mapping's name: default, warp, block, tile, spread or
+// mma.
 func (m Mapping) String() string {
 	if m < numMappings {
 		return mappingNames[m]
@@ -68,7 +71,7 @@ func (m Mapping) String() string {
 }
 
 // ParseMapping returns the mapping of that name, in any case: default,
-// warp, block, tile or spread.
+// warp, block, tile, spread or mma.
 func ParseMapping(s string) (Mapping, error) {
 	for i, n := range mappingNames {
 		if strings.EqualFold(s, n) {

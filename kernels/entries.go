@@ -30,8 +30,12 @@ var (
 	// run on the tensor cores as 8-bit integer matrix products; "spread"
 	// gives an item a whole warp, its ⌊32/(n+1)⌋ groups of n+1 lanes each
 	// computing different products of a multiplication set, for the
-	// latency of small batches.
-	Mappings = []string{"warp", "block", "tile", "spread"}
+	// latency of small batches; "mma" puts 8 items in a warp, 4 lanes each
+	// (lane l: item l/4 of the warp, lane l mod 4 of it), every lane owning
+	// several channels of its item, and runs the base extensions as mma.sync
+	// 8-bit integer products on the tensor cores whose fragments stay in
+	// registers, in blocks of whole warps.
+	Mappings = []string{"warp", "block", "tile", "spread", "mma"}
 	// Channels tag the RNS channel widths of rns.Widths: "c16", moduli
 	// 2^16 − c, the paper's; "c30", moduli 2^30 − c, a quarter as many
 	// products per base extension.
@@ -95,13 +99,17 @@ func Supports(schedule, ext, mapping, channels string) bool {
 // static shared memory a block may have for their product matrices. Wide
 // channels have Shenoy's α only (rns.Params.Kawamura). The spread mapping,
 // a latency variant of the default ladder, runs the co-Z ladder with
-// Shenoy's α on both widths.
+// Shenoy's α on both widths. The mma mapping runs the co-Z ladder with
+// Shenoy's α on 30-bit channels only, the one combination its CUDA code
+// has so far.
 func (k Kernel) built() bool {
 	switch {
 	case k.Schedule == "comb":
 		return k.Ext == "shenoy" && (k.Mapping == "block" || k.Mapping == "warp")
 	case k.Mapping == "spread":
 		return k.Ext == "shenoy" && k.Schedule == "coz"
+	case k.Mapping == "mma":
+		return k.Ext == "shenoy" && k.Schedule == "coz" && k.Channels == "c30"
 	case k.Channels == "c30":
 		return k.Ext == "shenoy" && k.Mapping != "tile"
 	}
@@ -132,27 +140,47 @@ func (k Kernel) Name() string {
 }
 
 // Lanes returns the threads of one item, for n channels per base: n+1, one
-// per channel and one for m_e.
-func (k Kernel) Lanes(n int) int { return n + 1 }
+// per channel and one for m_e; mmaLanes in the mma mapping, whatever n,
+// each lane owning several of the item's channels.
+func (k Kernel) Lanes(n int) int {
+	if k.Mapping == "mma" {
+		return mmaLanes
+	}
+	return n + 1
+}
+
+// mmaLanes is the lanes of an item in the mma mapping: a quarter of an
+// mma.sync fragment's rows, 8 items to a warp.
+const mmaLanes = 4
 
 // ItemsPerWarp returns the items a warp holds in the warp mapping, for n
 // channels per base: ⌊32/(n+1)⌋, the last one taking the lanes left over
-// (which compute copies of its m_e lane); 0 for the other mappings, whose
-// items run across warps.
+// (which compute copies of its m_e lane); 8 in the mma mapping, 4 lanes
+// each; 0 for the other mappings, whose items run across warps.
 func (k Kernel) ItemsPerWarp(n int) int {
-	if k.Mapping != "warp" {
-		return 0
+	switch k.Mapping {
+	case "warp":
+		return 32 / (n + 1)
+	case "mma":
+		return 32 / mmaLanes
 	}
-	return 32 / (n + 1)
+	return 0
 }
 
 // Threads returns the block size that holds items items, for n channels per
 // base: whole warps of ItemsPerWarp items, then n+1 threads per item left;
-// a warp per item in the spread mapping (the kernel's ecm_items_per_block
-// inverts it, kernels/shape.cuh).
+// a warp per item in the spread mapping; in the mma mapping the whole warps
+// of 8 items that hold them, 32·⌈items/8⌉ threads, the last warp's item
+// slots past items computing copies that are not stored. The kernel's
+// ecm_items_per_block (kernels/shape.cuh) inverts it, in the mma mapping up
+// to that rounding.
 func (k Kernel) Threads(n, items int) int {
-	if k.Mapping == "spread" {
+	switch k.Mapping {
+	case "spread":
 		return 32 * items
+	case "mma":
+		ipw := k.ItemsPerWarp(n)
+		return 32 * ((items + ipw - 1) / ipw)
 	}
 	if ipw := k.ItemsPerWarp(n); ipw > 0 {
 		return items/ipw*32 + items%ipw*(n+1)
@@ -162,7 +190,8 @@ func (k Kernel) Threads(n, items int) int {
 
 // ItemsPerBlock returns the items a block of threads threads holds, for n
 // channels per base, as the kernel counts them (ecm_items_per_block in
-// kernels/shape.cuh): the inverse of Threads.
+// kernels/shape.cuh): the inverse of Threads. The mma mapping's blocks,
+// whole warps of 4-lane items, hold threads/32·8.
 func (k Kernel) ItemsPerBlock(n, threads int) int {
 	switch k.ThreadShape() {
 	case ShapeSpread:
@@ -176,15 +205,17 @@ func (k Kernel) ItemsPerBlock(n, threads int) int {
 
 // CheckBlock says why a block of threads threads does not run the entry
 // point for n channels per base, or returns nil: more than MaxThreads, a
-// spread block that is not whole warps, or a tile block of other than
-// TileItems items all trap in the kernel, and a block of no whole item
-// computes nothing.
+// spread or mma block that is not whole warps (mma.sync takes every lane
+// of a warp), or a tile block of other than TileItems items all trap in
+// the kernel, and a block of no whole item computes nothing.
 func (k Kernel) CheckBlock(n, threads int) error {
 	switch {
 	case threads < 1 || threads > MaxThreads:
 		return fmt.Errorf("kernels: %s: a block of %d threads traps: the kernel takes 1 to %d", k.Name(), threads, MaxThreads)
 	case k.Mapping == "spread" && threads%32 != 0:
 		return fmt.Errorf("kernels: %s: a block of %d threads traps: the spread mapping takes whole warps", k.Name(), threads)
+	case k.Mapping == "mma" && threads%32 != 0:
+		return fmt.Errorf("kernels: %s: a block of %d threads traps: the mma mapping takes whole warps", k.Name(), threads)
 	case k.Mapping == "tile" && threads != TileItems*k.Lanes(n):
 		return fmt.Errorf("kernels: %s: a block of %d threads traps: the tile mapping takes exactly %d", k.Name(), threads, TileItems*k.Lanes(n))
 	case k.ItemsPerBlock(n, threads) == 0:
@@ -196,7 +227,7 @@ func (k Kernel) CheckBlock(n, threads int) error {
 // Shape codes of ThreadShape, the kernel's EcmShape (kernels/shape.cuh).
 const (
 	ShapePacked = 0 // n+1 threads per item packed across the block (block, tile)
-	ShapeWarp   = 1 // whole items inside a warp
+	ShapeWarp   = 1 // whole items inside a warp (warp, mma)
 	ShapeSpread = 2 // a warp per item
 )
 
@@ -204,7 +235,7 @@ const (
 // as a Shape code.
 func (k Kernel) ThreadShape() int {
 	switch k.Mapping {
-	case "warp":
+	case "warp", "mma":
 		return ShapeWarp
 	case "spread":
 		return ShapeSpread
@@ -217,16 +248,25 @@ func (k Kernel) ThreadShape() int {
 // to, so it takes enough registers for none.
 const spreadRegisters = 128
 
+// mmaRegisters is the mma mapping's cap on registers per thread: a lane
+// holds three channels of every value, so it takes more registers than the
+// mappings of one channel per lane.
+const mmaRegisters = 128
+
 // MaxRegisters returns the entry point's cap on registers per thread.
 func (k Kernel) MaxRegisters() int {
-	if k.Mapping == "spread" {
+	switch k.Mapping {
+	case "spread":
 		return spreadRegisters
+	case "mma":
+		return mmaRegisters
 	}
 	return registerCaps[k.Schedule]
 }
 
 // MaxItemsPerBlock returns the most items a block of at most MaxThreads
-// threads holds, for n channels per base: TileItems for the tile mapping.
+// threads holds, for n channels per base: TileItems for the tile mapping,
+// MaxThreads/32 warps of 8 items for the mma mapping.
 func (k Kernel) MaxItemsPerBlock(n int) int {
 	if k.Mapping == "tile" {
 		return TileItems
@@ -289,8 +329,10 @@ func Find(curve, schedule, ext, mapping, channels string) (Kernel, error) {
 	switch {
 	case k.built():
 		return k, nil
+	case mapping == "mma":
+		return Kernel{}, fmt.Errorf("kernels: the mma mapping runs only the coz schedule with the shenoy extension on 30-bit channels (c30), not %s with %s on %s", schedule, ext, channels)
 	case channels == "c30" && (ext != "shenoy" || mapping == "tile"):
-		return Kernel{}, fmt.Errorf("kernels: 30-bit channels run the shenoy extension on the warp, block or spread mapping, not %s on %s", ext, mapping)
+		return Kernel{}, fmt.Errorf("kernels: 30-bit channels run the shenoy extension on the warp, block, spread or mma mapping, not %s on %s", ext, mapping)
 	default:
 		return Kernel{}, fmt.Errorf("kernels: the %s mapping runs only the coz schedule with the shenoy extension, not %s with %s", mapping, schedule, ext)
 	}

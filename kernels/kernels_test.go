@@ -68,13 +68,13 @@ func TestEntries(t *testing.T) {
 	// on 16-bit channels every combination of a ladder with the warp and
 	// block mappings, and co-Z with Shenoy on the tile and spread mappings;
 	// on 30-bit ones Shenoy on the warp and block mappings, and co-Z with
-	// Shenoy on the spread mapping; on both, the comb with Shenoy on the
-	// warp and block mappings
+	// Shenoy on the spread and mma mappings; on both, the comb with Shenoy
+	// on the warp and block mappings
 	ladders := len(kernels.Schedules) - 1
 	c16 := ladders*len(kernels.Exts)*2 + 2 + 2
-	c30 := ladders*2 + 1 + 2
-	if want := len(kernels.Curves) * (c16 + c30); len(all) != want {
-		t.Fatalf("%d entry points, want %d", len(all), want)
+	c30 := ladders*2 + 2 + 2
+	if want := len(kernels.Curves) * (c16 + c30); len(all) != want || want != 60 {
+		t.Fatalf("%d entry points, want %d (60)", len(all), want)
 	}
 	seen := map[string]bool{}
 	for _, k := range all {
@@ -131,7 +131,7 @@ func TestEntries(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range [][2]string{{"kawamura", "warp"}, {"shenoy", "tile"}} {
+	for _, bad := range [][2]string{{"kawamura", "warp"}, {"shenoy", "tile"}, {"kawamura", "mma"}} {
 		if _, err := kernels.Find("P-256", "coz", bad[0], bad[1], "c30"); err == nil || !strings.Contains(err.Error(), "30-bit") {
 			t.Errorf("Find accepts %s on the %s mapping with 30-bit channels: %v", bad[0], bad[1], err)
 		}
@@ -147,6 +147,40 @@ func TestEntries(t *testing.T) {
 	k.Mapping = "spread"
 	if k.Threads(15, 3) != 96 || k.Threads(8, 1) != 32 || k.MaxItemsPerBlock(8) != kernels.MaxThreads/32 || k.ItemsPerWarp(8) != 0 || k.ThreadShape() != kernels.ShapeSpread {
 		t.Errorf("spread mapping: %d threads for 3 items, at most %d items per block", k.Threads(15, 3), k.MaxItemsPerBlock(8))
+	}
+	// the mma mapping: 8 items of 4 lanes to a warp, whatever n, in blocks
+	// of whole warps; co-Z with Shenoy on 30-bit channels only
+	k.Mapping = "mma"
+	for _, c := range []struct{ n, items, threads int }{{9, 1, 32}, {9, 8, 32}, {9, 9, 64}, {8, 32, 128}, {17, 128, kernels.MaxThreads}} {
+		if got := k.Threads(c.n, c.items); got != c.threads {
+			t.Errorf("mma mapping, n = %d: %d items take %d threads, want %d", c.n, c.items, got, c.threads)
+		}
+	}
+	if k.Lanes(9) != 4 || k.Lanes(8) != 4 || k.ItemsPerWarp(9) != 8 || k.ItemsPerBlock(9, 96) != 24 || k.MaxItemsPerBlock(9) != kernels.MaxThreads/32*8 ||
+		k.FixedItemsPerBlock() != 0 || k.ThreadShape() != kernels.ShapeWarp || k.MaxRegisters() != 128 {
+		t.Errorf("mma mapping: %d lanes, %d items per warp, %d items in 96 threads, at most %d items per block, shape %d, %d registers",
+			k.Lanes(9), k.ItemsPerWarp(9), k.ItemsPerBlock(9, 96), k.MaxItemsPerBlock(9), k.ThreadShape(), k.MaxRegisters())
+	}
+	for _, c := range kernels.Curves {
+		if _, err := kernels.Find(c.Curve, "coz", "shenoy", "mma", "c30"); err != nil {
+			t.Errorf("%s: no mma entry point: %v", c.Curve, err)
+		}
+	}
+	if k, err := kernels.Find("P-256", "coz", "shenoy", "mma", "c30"); err != nil || k.Name() != "ecm_ladder_p256_coz_shenoy_mma_c30" {
+		t.Errorf("P-256 coz shenoy mma c30: %s, %v", k.Name(), err)
+	}
+	for _, bad := range [][3]string{{"coz", "shenoy", "c16"}, {"paper", "shenoy", "c30"}, {"comb", "shenoy", "c30"}, {"coz", "kawamura", "c16"}} {
+		if kernels.Supports(bad[0], bad[1], "mma", bad[2]) {
+			t.Errorf("Supports(%s, %s, mma, %s)", bad[0], bad[1], bad[2])
+		}
+		_, err := kernels.Find("P-224", bad[0], bad[1], "mma", bad[2])
+		if err == nil || !strings.Contains(err.Error(), "mma mapping runs only the coz schedule with the shenoy extension on 30-bit channels") ||
+			!strings.Contains(err.Error(), "not "+bad[0]+" with "+bad[1]+" on "+bad[2]) {
+			t.Errorf("Find accepts %s with %s on the mma mapping (%s), or names neither: %v", bad[0], bad[1], bad[2], err)
+		}
+	}
+	if !kernels.Supports("coz", "shenoy", "mma", "c30") {
+		t.Error("no mma entry points for co-Z with Shenoy on 30-bit channels")
 	}
 	if _, err := kernels.ByName("ecm_ladder_p224_coz_shenoy_warp"); err == nil {
 		t.Error("ByName accepts an undeclared entry point")
@@ -180,8 +214,12 @@ func TestItemsPerBlockInvertsThreads(t *testing.T) {
 		for _, n := range []int{8, 9, 15, 17} {
 			for items := 1; items <= k.MaxItemsPerBlock(n); items++ {
 				threads := k.Threads(n, items)
-				if got := k.ItemsPerBlock(n, threads); got != items {
-					t.Fatalf("%s, n = %d: %d threads hold %d items, Threads(%d) = %d", k.Name(), n, threads, got, items, threads)
+				want := items
+				if k.Mapping == "mma" { // whole warps of 8 items
+					want = (items + 7) / 8 * 8
+				}
+				if got := k.ItemsPerBlock(n, threads); got != want {
+					t.Fatalf("%s, n = %d: %d threads hold %d items, want %d, Threads(%d) = %d", k.Name(), n, threads, got, want, items, threads)
 				}
 				if err := k.CheckBlock(n, threads); (err == nil) != (k.Mapping != "tile" || items == kernels.TileItems) {
 					t.Fatalf("%s, n = %d, %d items: CheckBlock = %v", k.Name(), n, items, err)
@@ -192,8 +230,11 @@ func TestItemsPerBlockInvertsThreads(t *testing.T) {
 					t.Errorf("%s: a block of %d threads passes CheckBlock", k.Name(), threads)
 				}
 			}
-			if k.Mapping == "spread" && k.CheckBlock(n, 48) == nil {
-				t.Errorf("%s: a block of 48 threads passes CheckBlock", k.Name())
+			for _, threads := range []int{4, 16, 48, 100} {
+				if err := k.CheckBlock(n, threads); (k.Mapping == "spread" || k.Mapping == "mma") &&
+					(err == nil || !strings.Contains(err.Error(), "the "+k.Mapping+" mapping takes whole warps")) {
+					t.Errorf("%s: a block of %d threads passes CheckBlock, or says not why: %v", k.Name(), threads, err)
+				}
 			}
 			if k.Mapping == "block" && k.CheckBlock(n, n) == nil {
 				t.Errorf("%s: a block of %d threads, no whole item, passes CheckBlock", k.Name(), n)

@@ -56,7 +56,9 @@ auto backend is resolved first):
            items per block × GPUs, less the combinations the kernel lacks:
            30-bit channels take Shenoy's extension only, the tile mapping
            co-Z and Shenoy on 16-bit channels at 16 items per block only,
-           the spread mapping co-Z and Shenoy at 16 items per block at most
+           the spread mapping co-Z and Shenoy at 16 items per block at most,
+           the mma mapping co-Z and Shenoy on 30-bit channels at multiples
+           of 8 items per block up to 128
   rns-cpu  curve × schedule × base extension × channel width (30-bit
            channels with Shenoy's extension only)
   cpu      curve
@@ -326,7 +328,8 @@ type benchVariant struct {
 // benchGrid lists the configurations a backend distinguishes: schedule ×
 // base extension × channel width × mapping × items per block × GPUs on the
 // gpu backend (the combinations the kernel has, for the tile mapping its
-// fixed items per block only, for the spread mapping up to its most),
+// fixed items per block only, for the spread mapping up to its most, for
+// the mma mapping its whole warps up to its most),
 // schedule × base extension × channel width on rns-cpu (Kawamura's on
 // 16-bit channels only), a single one on cpu. A zero value (a width or
 // items per block of 0, mapping "default") is left for the library to
@@ -343,7 +346,8 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 							continue
 						}
 						for _, n := range ipbs {
-							if n != 0 && (m == "tile" && n != kernels.TileItems || m == "spread" && n > spreadMaxItems) {
+							if n != 0 && (m == "tile" && n != kernels.TileItems || m == "spread" && n > spreadMaxItems ||
+								m == "mma" && (n%mmaItemsPerWarp != 0 || n > mmaMaxItems)) {
 								continue
 							}
 							for _, g := range gpus {
@@ -395,6 +399,14 @@ func kernelHas(s ladder.Kind, e basext.Variant, mapping string, bits int) bool {
 // spreadMaxItems is the most items a block of the spread mapping holds,
 // whatever the channels: a warp each.
 var spreadMaxItems = kernels.Kernel{Mapping: "spread"}.MaxItemsPerBlock(0)
+
+// mmaItemsPerWarp and mmaMaxItems are the items of a warp of the mma
+// mapping, whose blocks are whole warps, and the most of a block, whatever
+// the channels: 4 lanes an item.
+var (
+	mmaItemsPerWarp = kernels.Kernel{Mapping: "mma"}.ItemsPerWarp(0)
+	mmaMaxItems     = kernels.Kernel{Mapping: "mma"}.MaxItemsPerBlock(0)
+)
 
 // options returns the engine options of the variant on backend b, and its
 // gpu backend's settings.
@@ -479,7 +491,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs.StringVar(&f.schedules, "schedule", "default", "comma-separated ladder schedules (rns-cpu and gpu): coz, paper, default (the library's)")
 	fs.StringVar(&f.exts, "ext", "default", "comma-separated base extensions (rns-cpu and gpu): shenoy, kawamura, default (the library's)")
 	fs.StringVar(&f.widths, "channel-bits", "default", "comma-separated RNS channel widths (rns-cpu and gpu): 16, 30 (Shenoy only), default (the library's)")
-	fs.StringVar(&f.mappings, "mapping", "default", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block), spread (a warp per item, co-Z and Shenoy only), default (the library's choice: warp or block, and spread for small chunks)")
+	fs.StringVar(&f.mappings, "mapping", "default", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block), spread (a warp per item, co-Z and Shenoy only), mma (8 items a warp, the tensor cores in registers, co-Z and Shenoy on 30-bit channels only, items per block a multiple of 8), default (the library's choice: warp or block, and spread for small chunks)")
 	fs.StringVar(&f.ipbs, "ipb", "default", "comma-separated items per block of the gpu backend: numbers, default (the library's for the mapping)")
 	fs.StringVar(&f.gpus, "gpus", "all", "comma-separated numbers of GPUs sharing each batch (the first N devices), or all (gpu)")
 	fs.StringVar(&f.batches, "batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")

@@ -90,6 +90,12 @@ func TestBenchGrid(t *testing.T) {
 	g = benchGrid(ecmul.GPU, scheds, exts, []int{30}, []string{"spread"}, []int{8, 16, 32}, all)
 	require.Equal(t, []benchVariant{{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 30, mapping: "spread", ipb: 8},
 		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 30, mapping: "spread", ipb: 16}}, g)
+	// the mma mapping: co-Z and Shenoy on 30-bit channels only, whole warps
+	// of 8 items up to 128 per block
+	g = benchGrid(ecmul.GPU, scheds, exts, []int{16, 30}, []string{"mma"}, []int{4, 8, 12, 32, 128, 136}, all)
+	require.Equal(t, []benchVariant{{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 30, mapping: "mma", ipb: 8},
+		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 30, mapping: "mma", ipb: 32},
+		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 30, mapping: "mma", ipb: 128}}, g)
 
 	// the devices dimension: one GPU and all of them
 	g = benchGrid(ecmul.GPU, scheds[:1], exts[:1], c16, maps[:1], ipbs[:1], []int{1, 0})
@@ -388,6 +394,14 @@ func TestBenchDefaultsAreTheLibrarys(t *testing.T) {
 	require.Equal(t, []int{0, 8}, cfg.ipbs)
 	require.Equal(t, []string{"default", "warp"}, cfg.mappings)
 	require.Equal(t, []ladder.Kind{ladder.Paper, 0}, cfg.schedules)
+
+	// the mma mapping by name, in any case, to diag.MappingMma
+	cfg = benchConfigOf(t, "--mapping", "MMA,spread", "--ipb", "16")
+	require.Equal(t, []string{"mma", "spread"}, cfg.mappings)
+	grid := benchGrid(ecmul.GPU, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)
+	require.Equal(t, []benchVariant{{mapping: "mma", ipb: 16}, {mapping: "spread", ipb: 16}}, grid)
+	_, g := grid[0].options(ecmul.GPU, cfg.chunk)
+	require.Equal(t, diag.MappingMma, g.Mapping)
 }
 
 // TestBenchGridUnset: a width or items per block left to the library stays
@@ -396,11 +410,11 @@ func TestBenchDefaultsAreTheLibrarys(t *testing.T) {
 func TestBenchGridUnset(t *testing.T) {
 	all := []int{0}
 	g := benchGrid(ecmul.GPU, []ladder.Kind{ladder.CoZ}, []basext.Variant{basext.Shenoy}, []int{0},
-		[]string{"default", "tile", "spread"}, []int{0}, all)
-	require.Equal(t, []benchVariant{{mapping: "default"}, {mapping: "tile"}, {mapping: "spread"}}, g)
-	// Kawamura's extension: neither the tile nor the spread mapping at any width
+		[]string{"default", "tile", "spread", "mma"}, []int{0}, all)
+	require.Equal(t, []benchVariant{{mapping: "default"}, {mapping: "tile"}, {mapping: "spread"}, {mapping: "mma"}}, g)
+	// Kawamura's extension: neither the tile, the spread nor the mma mapping at any width
 	g = benchGrid(ecmul.GPU, []ladder.Kind{ladder.CoZ}, []basext.Variant{basext.Kawamura}, []int{0},
-		[]string{"default", "tile", "spread", "warp"}, []int{0}, all)
+		[]string{"default", "tile", "spread", "mma", "warp"}, []int{0}, all)
 	require.Equal(t, []benchVariant{{ext: basext.Kawamura, mapping: "default"}, {ext: basext.Kawamura, mapping: "warp"}}, g)
 	// the library's mapping on 30-bit channels: Shenoy's extension only
 	g = benchGrid(ecmul.GPU, []ladder.Kind{ladder.CoZ}, []basext.Variant{basext.Shenoy, basext.Kawamura}, []int{30},

@@ -138,6 +138,7 @@ func TestKernelMatchesCPUTwin(t *testing.T) {
 			cd := dataFor(t, k)
 			su, jobs, want, refX, refY, refOK := cd.su, cd.jobs, cd.want, cd.refX, cd.refY, cd.refOK
 			n := su.Params.N
+			ipb := k.ItemsPerBlock(n, k.Threads(n, ipb)) // the mma mapping's whole warps: 8
 			eng, err := gpu.Open(d, gpu.Config{
 				Image: image, Entry: entry, Constants: su.KernelConstants(),
 				InRows: su.InputRows(), ScalarRows: su.ScalarWords(), OutRows: su.OutputRows(),

@@ -94,6 +94,13 @@ func TestLaunchComputesWhatTheGridHolds(t *testing.T) {
 	for i, c := range got {
 		require.Equal(t, i < 6, c, "item %d", i)
 	}
+	// the mma mapping: a warp holds 8 items, whatever the items asked
+	l = newLaunch(t, "mma", 20)
+	require.Equal(t, 32, l.k.Threads(n, 3))
+	require.NoError(t, l.run(2, uint32(l.k.Threads(n, 3)))) // 2 warps of 8 items: 16 of 20
+	for i, c := range l.computed(t) {
+		require.Equal(t, i < 16, c, "mma, item %d", i)
+	}
 }
 
 // TestLaunchRefusesBlocksTheKernelTraps: blocks the kernel does not run
@@ -102,7 +109,7 @@ func TestLaunchRefusesBlocksTheKernelTraps(t *testing.T) {
 	for _, tc := range []struct {
 		mapping string
 		threads uint32
-	}{{"block", kernels.MaxThreads + 1}, {"block", 1024}, {"spread", 48}, {"warp", 0}} {
+	}{{"block", kernels.MaxThreads + 1}, {"block", 1024}, {"spread", 48}, {"warp", 0}, {"mma", 16}, {"mma", 48}} {
 		l := newLaunch(t, tc.mapping, 4)
 		require.Error(t, l.run(1, tc.threads), "%s, %d threads", tc.mapping, tc.threads)
 		require.NotContains(t, l.computed(t), true, "%s, %d threads", tc.mapping, tc.threads)

@@ -16,7 +16,7 @@ import (
 type GPU struct {
 	Devices       []int  // CUDA device ordinals; nil means every visible device
 	ItemsPerBlock int    // items per thread block; 0 picks the mapping's default
-	Mapping       string // "" (the library's choice), warp, block, tile or spread
+	Mapping       string // "" (the library's choice), warp, block, tile, spread or mma
 	Chunk         int    // most items per launch; 0 means 1<<17
 	NoSpin        bool   // small batches' host work on fresh goroutines, not a spinning team
 }
@@ -24,7 +24,7 @@ type GPU struct {
 // Kernel is the kernel configuration an engine of the gpu backend chose.
 type Kernel struct {
 	Entry         string // the entry point of the kernel image
-	Mapping       string // how threads take items: warp, block, tile or spread
+	Mapping       string // how threads take items: warp, block, tile, spread or mma
 	ItemsPerBlock int
 	ChannelBits   int
 	// SmallEntry is the entry point small chunks run on (the spread
