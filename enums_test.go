@@ -77,7 +77,7 @@ func TestCurves(t *testing.T) {
 }
 
 // TestKernelOf: diag.KernelOf reports the configuration the gpu backend
-// chose (over the fake driver): the block mapping on 30-bit channels by
+// chose (over the fake driver): the mma mapping on 30-bit channels by
 // default, with the spread mapping for small chunks, and what a GPU
 // setting asked for; the other backends have none.
 func TestKernelOf(t *testing.T) {
@@ -86,7 +86,7 @@ func TestKernelOf(t *testing.T) {
 	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU})
 	k, ok := diag.KernelOf(e)
 	require.True(t, ok)
-	require.Equal(t, diag.MappingBlock, k.Mapping)
+	require.Equal(t, diag.MappingMma, k.Mapping)
 	require.Equal(t, 30, k.ChannelBits)
 	require.Positive(t, k.ItemsPerBlock)
 	require.NotEmpty(t, k.Entry)

@@ -74,8 +74,8 @@ func TestGPUBackendOnFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, res[4].Err, curves.ErrNotOnCurve)
 	require.Equal(t, 7, checkComputed(t, c, pts, ks, res))
-	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_block_c30", "ecm_ladder_p224_coz_shenoy_spread_c30"}, d.FunctionNames(),
-		"the default kernels: block, and spread for small chunks")
+	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_mma_c30", "ecm_ladder_p224_coz_shenoy_spread_c30"}, d.FunctionNames(),
+		"the default kernels: mma, and spread for small chunks")
 
 	// the results' coordinates share arrays, but neither changing one in
 	// place nor growing it touches another

@@ -146,10 +146,10 @@ func TestDiagnosticsChunkItems(t *testing.T) {
 	big, ok := diag.ChunkItems(e, 1<<22)
 	require.True(t, ok)
 	require.LessOrEqual(t, big, chunk)
-	mid, _ := diag.ChunkItems(e, 1<<16)
-	require.Less(t, mid, 1<<16, "a batch of several waves is pipelined")
+	mid, _ := diag.ChunkItems(e, 1<<18)
+	require.Less(t, mid, 1<<18, "a batch of several waves is pipelined")
 	require.Zero(t, big%mid, "both are whole waves")
-	require.GreaterOrEqual(t, (1<<16+mid-1)/mid, 3)
+	require.GreaterOrEqual(t, (1<<18+mid-1)/mid, 3)
 }
 
 // TestCloseStopsRunningBatch: on the cpu and rns-cpu backends, Close during

@@ -46,10 +46,11 @@ type GPU struct {
 type Mapping uint8
 
 const (
-	// MappingDefault is the faster for the curve and the chunk: warp for
-	// P-224 on 16-bit channels, block otherwise, and spread for chunks of
-	// at most SmallChunkItemsPerSM items per multiprocessor where the
-	// kernel has it.
+	// MappingDefault is the faster for the curve and the chunk: mma where
+	// the kernel has it (co-Z, Shenoy, 30-bit channels), warp for P-224 on
+	// 16-bit channels and for the comb, block otherwise, and spread for
+	// chunks of at most SmallChunkItemsPerSM items per multiprocessor where
+	// the kernel has it.
 	MappingDefault Mapping = iota
 	MappingWarp            // whole items inside a warp
 	MappingBlock           // the paper's block-wide mapping

@@ -34,8 +34,11 @@ enum class BaseExt { Shenoy, Kawamura };
 // the block mapping with exactly 16 items per block, whose base extensions
 // are 8-bit integer matrix products on the tensor cores. Spread: one item per
 // warp, the warp mapping's groups of n+1 lanes each computing other products
-// of the item's multiplication sets (spread_mul_set), for latency.
-enum class Mapping { Warp, Block, Tile, Spread };
+// of the item's multiplication sets (spread_mul_set), for latency. Mma: 8
+// items per warp, 4 lanes per item, each lane owning three channel slots,
+// whose base extensions are tensor-core products with their fragments in
+// registers (mma_mul_set): no shared memory, no barrier.
+enum class Mapping { Warp, Block, Tile, Spread, Mma };
 
 constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every entry point
 
@@ -62,11 +65,12 @@ constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every
 // Shape of an item of n channels per base of W bits.
 template <int N, Mapping M, int W = 16>
 struct Shape {
-  static constexpr int Lanes = N + 1;                       // threads per item (per group: Spread)
-  static constexpr int ELane = N;                           // the lane of m_e
-  static constexpr bool Warp = M == Mapping::Warp || M == Mapping::Spread;  // exchanges inside a warp
+  static constexpr int Lanes = M == Mapping::Mma ? 4 : N + 1;  // threads per item (per group: Spread)
+  static constexpr int ELane = N;                               // the lane of m_e
+  static constexpr bool Warp = M == Mapping::Warp || M == Mapping::Spread || M == Mapping::Mma;  // items inside a warp
   static constexpr uint32_t Code = M == Mapping::Warp     ? ecm_warp
                                    : M == Mapping::Spread ? ecm_spread
+                                   : M == Mapping::Mma    ? ecm_warps
                                                           : ecm_packed;  // EcmShape
   static constexpr int Groups = Warp ? 32 / Lanes : 1;  // lane groups of a warp
   static constexpr int Items = Warp ? kMaxThreads / 32 * Groups  // lane groups per block
@@ -186,6 +190,20 @@ struct WideLaneConsts {
 struct Residue {
   uint32_t b, t;
 };
+
+// The conditional swap of two registers under an all-ones or zero mask.
+ECM_DEVICE void cswap(Residue& a, Residue& b, uint32_t mask) {
+  const uint32_t db = (a.b ^ b.b) & mask, dt = (a.t ^ b.t) & mask;
+  a.b ^= db;
+  b.b ^= db;
+  a.t ^= dt;
+  b.t ^= dt;
+}
+
+// select_residue returns a where mask is all ones and b where it is zero.
+ECM_DEVICE Residue select_residue(uint32_t mask, Residue a, Residue b) {
+  return Residue{select(mask, a.b, b.b), select(mask, a.t, b.t)};
+}
 
 // Shared memory of a block: two exchange rows per product of a set (the q_j,
 // then the ξ̃ of the result) per item slot, for sets of up to K products,
@@ -646,6 +664,294 @@ ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const TileExchange<N, K>
 }
 
 // ---------------------------------------------------------------------------
+// The mma mapping: the base extensions of wide channels as 8-bit integer
+// matrix products on the tensor cores (mma.sync, u8 × u8 → s32), whose
+// fragments are the registers of the lanes that own the channels.
+//
+// A warp holds 8 items of 4 lanes: lane t of group g (warp lane 4g + t) holds
+// slots t, t + 4 and t + 8 of item g, where slot j < n is channel j of B and
+// of B̃, slot n is m_e (its B residue) and the slots above are padding. For
+// one extension, with v_k the residues of the inputs (k < n) and e_ok the
+// constants of output o (a channel of the other base, or m_e for o = n),
+// Σ_k v_k·e_ok ≡ lo + 2^16·mid + 2^32·hi (mod m_o) from the eight byte sums
+// D_r[g] = Σ_k Σ_h byte_(h+2r)(v_k)·byte_g(2^(8h)·e_ok mod m_o), h, r ∈ {0, 1},
+// g < 4 (basext.FragmentSum is its CPU model; rns.Params proves every sum
+// exact in s32 and the recombination within its words). The matrices are
+// laid out so that what the instruction takes and gives is what each lane
+// already holds:
+//  - A (16 × K): row g holds bytes 0 and 1 of item g's residues, row g + 8
+//    bytes 2 and 3; columns 4t … 4t + 3, which lane t supplies, are the two
+//    halves of slots t and t + 4, and columns 16 + 4t … those of slot t + 8
+//    (m16n8k32, where some slot t + 8 is a channel; m16n8k16 otherwise).
+//  - B (K × 8) of tile pair p: column c is output 4p + c/2, byte c mod 2 of
+//    its constants in the first tile, byte 2 + c mod 2 in the second.
+//  - D: lane t receives columns 2t and 2t + 1 of rows g and g + 8 of each
+//    tile, so the two tiles of pair p give it all eight sums of output
+//    4p + t: its own slot p.
+// Shenoy's α, found on the m_e lane, reaches the item's other lanes by one
+// shuffle; nothing goes through shared memory and nothing waits at a barrier.
+
+template <int N>
+struct FragShape {
+  static constexpr int Lanes = 4;                // lanes per item
+  static constexpr int Slots = (N + 1 + 3) / 4;  // slots per lane: n channels and m_e over 4 lanes
+  static constexpr bool K32 = N > 8;             // slot t + 8 holds a channel on some lane
+  static constexpr int AWords = K32 ? 4 : 2;     // A fragment registers (m16n8k32 or m16n8k16)
+  static constexpr int BWords = K32 ? 2 : 1;     // B fragment registers of one tile
+  static constexpr int ELane = N % 4, ESlot = N / 4;  // where m_e lives
+};
+
+// A lane's value in the mma mapping: one Residue per slot.
+template <int S>
+struct Slots {
+  Residue s[S];
+};
+
+template <int S>
+ECM_DEVICE void cswap(Slots<S>& a, Slots<S>& b, uint32_t mask) {
+#pragma unroll
+  for (int i = 0; i < S; ++i) cswap(a.s[i], b.s[i], mask);
+}
+
+template <int S>
+ECM_DEVICE Slots<S> select_residue(uint32_t mask, const Slots<S>& a, const Slots<S>& b) {
+  Slots<S> r;
+#pragma unroll
+  for (int i = 0; i < S; ++i) r.s[i] = select_residue(mask, a.s[i], b.s[i]);
+  return r;
+}
+
+// mma_u8 returns the 16 × 8 s32 product of the A and B fragments (no
+// accumulator): m16n8k32 with four A registers, m16n8k16 with two.
+template <int AW, int BW>
+ECM_DEVICE void mma_u8(int32_t (&d)[4], const uint32_t (&a)[AW], const uint32_t (&b)[BW]) {
+  static_assert((AW == 4 && BW == 2) || (AW == 2 && BW == 1), "m16n8k32 or m16n8k16");
+#if defined(__CUDA_ARCH__)
+  if constexpr (AW == 4) {
+    asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%10,%10,%10};"
+        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(0));
+  } else {
+    asm("mma.sync.aligned.m16n8k16.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%7,%7,%7};"
+        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(0));
+  }
+#elif defined(ECM_EMULATION)
+  ecm_emulate_mma_u8(d, a, b);
+#endif
+}
+
+// frag_combine returns lo + 2^16·mid + 2^32·hi of one output from its two
+// tiles' sums (d: bytes 0 and 1 of the constants, e: bytes 2 and 3; rows g
+// then g + 8), each word below 2^32 and the whole below 2^61 (rns.Params).
+ECM_DEVICE uint64_t frag_combine(const int32_t (&d)[4], const int32_t (&e)[4]) {
+  const uint32_t lo = uint32_t(d[0]) + (uint32_t(d[1]) << 8);
+  const uint32_t mid = uint32_t(e[0] + d[2]) + (uint32_t(e[1] + d[3]) << 8);
+  const uint32_t hi = uint32_t(e[2]) + (uint32_t(e[3]) << 8);
+  return mad_wide(mid, 1u << 16, uint64_t(hi) << 32 | lo);
+}
+
+// frag_const returns 2^(8h)·e_o,kk of extension ext (1 or 2), reduced mod
+// output o's modulus (mod 2^32 for m_e, o = n), and 0 for padding outputs:
+// Ext1[o][kk]·S_o·T_o mod m̃_o and Ext1E, or Ext2[o][kk] mod m_o and Ext2E.
+template <int N>
+ECM_DEVICE uint32_t frag_const(const uint32_t* __restrict__ k, int ext, int o, int kk, int h) {
+  using L = Layout<N>;
+  if (o > N) return 0;
+  if (o == N) return k[(ext == 1 ? L::Ext1E : L::Ext2E) + kk] << (8 * h);
+  if (ext == 1) {
+    const WideModulus m = make_wide_modulus(k[L::ModBT + o], k[L::CBT + o]);
+    const uint32_t st = reduce_wide(uint64_t(k[L::S + o]) * k[L::T + o], m);
+    const uint32_t e = reduce_wide(uint64_t(k[L::Ext1 + o * N + kk]) * st, m);
+    return reduce_wide(uint64_t(e) << (8 * h), m);
+  }
+  const WideModulus m = make_wide_modulus(k[L::ModB + o], k[L::CB + o]);
+  return reduce_wide(uint64_t(k[L::Ext2 + o * N + kk]) << (8 * h), m);
+}
+
+// The shared memory of an mma block: the B fragments of both extensions,
+// lane by lane (every warp reads the same), and the addition constants by
+// channel role and by slot place.
+template <int N, int AddConsts>
+struct FragSharedState {
+  using F = FragShape<N>;
+  static constexpr int Tiles = 2 * F::Slots * 2;  // extension, tile pair, half
+  uint2 b[Tiles][32];                              // B of each tile: lane l's registers (.y unused for m16n8k16)
+  uint2 addK[AddConsts][N + 1];                    // [constant][channel role]
+  uint2 addKSlot[AddConsts][F::Slots][4];          // [constant][slot][lane t]: role min(4s + t, n)
+
+  // init builds B: lane l = 4g + t supplies column g of each tile (output
+  // 4p + g/2, byte 2h + g mod 2 of the constants) at rows 4t … 4t + 3 (+ 16
+  // in .y): halves i mod 2 of slots t and t + 4 (of slot t + 8 in .y, whose
+  // upper pair is empty); and the addition constants by slot place.
+  ECM_DEVICE void init(const uint32_t* __restrict__ k, int tid) {
+    if (tid < 32) {
+      const int t = tid & 3, g = tid >> 2;
+#pragma unroll 1
+      for (int tile = 0; tile < Tiles; ++tile) {
+        const int ext = 1 + tile / (2 * F::Slots), p = tile / 2 % F::Slots, h = tile % 2;
+        const int o = 4 * p + (g >> 1), shift = 8 * (2 * h + (g & 1));
+        uint32_t w[2] = {0, 0};
+#pragma unroll 1
+        for (int i = 0; i < 8; ++i) {
+          const int half = i / 4, e = i % 4 >> 1, kk = t + 4 * e + 8 * half;
+          if ((half == 1 && e == 1) || (half == 1 && !F::K32) || kk >= N) continue;
+          w[half] |= (frag_const<N>(k, ext, o, kk, i & 1) >> shift & 0xff) << (8 * (i % 4));
+        }
+        b[tile][tid] = uint2{w[0], w[1]};
+      }
+    }
+    for (int w = tid; w < AddConsts * F::Slots * 4; w += blockDim.x) {
+      const int kc = w / (F::Slots * 4), j = w % (F::Slots * 4), role = j < N ? j : N;
+      const uint32_t* e = k + Consts<N>::AddConst + kc * Consts<N>::ElementWords;
+      addKSlot[kc][j / 4][j % 4] = role < N ? uint2{e[role], e[N + role]} : uint2{e[2 * N], 0};
+    }
+  }
+};
+
+// The constants of one lane of the mma mapping, per slot. Slots 0 and 1
+// are channels on every lane (n >= 8); slot 2 is a channel, m_e or padding.
+template <int N>
+struct FragConsts {
+  using F = FragShape<N>;
+  static constexpr int S = F::Slots;
+  WideModulus mB[S], mT[S];  // the slot's channels of B and B̃ (m_e in mB on its slot)
+  uint32_t negR[S], negR32[S], negMtB[S];
+  uint32_t tj[S], tj32[S];  // T_j and 2^32·T_j mod m̃_j (0 off the channels): P̃_j·T_j joins the first sum
+  uint32_t chan2, me2;  // all ones where slot 2 is a channel, where it is m_e
+  uint32_t meMask, pe, mInvE, mtInvE;
+  int eSource;  // the warp lane that holds this item's m_e
+
+  // chan is all ones where slot s is a channel: the residues an extension reads.
+  ECM_DEVICE uint32_t chan(int s) const { return s < 2 ? ~0u : chan2; }
+  // eMask is all ones where slot s is m_e.
+  ECM_DEVICE uint32_t eMask(int s) const { return s < 2 ? 0u : me2; }
+
+  // load reads the constants of warp lane l.
+  ECM_DEVICE void load(const uint32_t* __restrict__ k, int l) {
+    static_assert(S == 3 && N >= 8, "three slots per lane: n from 8 to 11, a k-step of 8 or 12 channels");
+    using L = Layout<N>;
+    const int t = l & 3;
+    eSource = (l & ~3) | F::ELane;
+    meMask = k[L::MeMask];
+    pe = k[L::PE];
+    mInvE = k[L::MInvE];
+    mtInvE = k[L::MtInvE];
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+      const int j = 4 * s + t, jj = j < N ? j : 0;
+      mB[s] = make_wide_modulus(j == N ? meMask + 1 : k[L::ModB + jj], k[L::CB + jj]);
+      mT[s] = make_wide_modulus(k[L::ModBT + jj], k[L::CBT + jj]);
+      negR[s] = k[L::NegR + jj];
+      negR32[s] = reduce_wide(uint64_t(negR[s]) << 32, mB[s]);
+      negMtB[s] = k[L::NegMtB + jj];
+      tj[s] = j < N ? k[L::T + jj] : 0;
+      tj32[s] = reduce_wide(uint64_t(tj[s]) << 32, mT[s]);
+    }
+    chan2 = opaque(8 + t < N ? ~0u : 0u);
+    me2 = opaque(8 + t == N ? ~0u : 0u);
+  }
+};
+
+// The view of the block's shared state one mma lane takes: its column of
+// every B and its addition constants.
+struct FragExchange {
+  const uint2* b;     // &FragSharedState::b[0][lane]: tile i at b[32·i]
+  const uint2* addK;  // &FragSharedState::addKSlot[0][0][t]: constant K, slot s at addK[4·(K·Slots + s)]
+  template <class Sh>
+  ECM_DEVICE void attach(Sh& sh, int, int, int tid) {
+    b = &sh.b[0][tid & 31];
+    addK = &sh.addKSlot[0][0][tid & 3];
+  }
+};
+
+// frag_extend returns in sum[p] the extension's sum of output 4p + t for
+// this lane's item, from the inputs v of the lane's slots (zero off the
+// channels) and the extension's B tiles b[32·(2p + h)].
+template <int N>
+ECM_DEVICE void frag_extend(const uint2* b, const uint32_t (&v)[FragShape<N>::Slots],
+                            uint64_t (&sum)[FragShape<N>::Slots]) {
+  using F = FragShape<N>;
+  uint32_t a[F::AWords];
+  a[0] = __byte_perm(v[0], v[1], 0x5410);  // row g: bytes 0 and 1 of slots t and t + 4
+  a[1] = __byte_perm(v[0], v[1], 0x7632);  // row g + 8: bytes 2 and 3
+  if constexpr (F::K32) {
+    a[2] = v[2] & 0xffff;  // slot t + 8, the upper column of the pair empty
+    a[3] = v[2] >> 16;
+  }
+#pragma unroll
+  for (int p = 0; p < F::Slots; ++p) {
+    int32_t d[4], e[4];
+    const uint2 lo = b[32 * (2 * p)], hi = b[32 * (2 * p + 1)];
+    if constexpr (F::K32) {
+      mma_u8(d, a, {lo.x, lo.y});
+      mma_u8(e, a, {hi.x, hi.y});
+    } else {
+      mma_u8(d, a, {lo.x});
+      mma_u8(e, a, {hi.x});
+    }
+    sum[p] = frag_combine(d, e);
+  }
+}
+
+// The multiplication set of the mma mapping: the wide steps, per slot, with
+// both extensions from frag_extend.
+template <int N, BaseExt V, Mapping M, int P>
+ECM_DEVICE void mont_mul_set(const FragConsts<N>& k, const FragExchange& ex, const Slots<FragShape<N>::Slots> (&x)[P],
+                             const Slots<FragShape<N>::Slots> (&y)[P], Slots<FragShape<N>::Slots> (&z)[P]) {
+  using F = FragShape<N>;
+  constexpr int S = F::Slots;
+  static_assert(V == BaseExt::Shenoy, "the mma mapping computes Shenoy's α");
+  uint32_t q[P][S], te[P], ze[P];
+  uint64_t pt[P][S];
+
+  // Step 1: q_j = x_j·y_j·NegR_j in B (zero off the channels: A's padding),
+  // P̃_j = ξ̃x_j·ξ̃y_j in B̃ (unreduced, below 2^60), x_e·y_e on the m_e slot.
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    te[i] = uint32_t(mad_wide(x[i].s[F::ESlot].b, y[i].s[F::ESlot].b, 0)) & k.meMask;
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+      const uint64_t xy = mad_wide(x[i].s[s].b, y[i].s[s].b, 0);
+      q[i][s] = reduce_wide(mad_wide(uint32_t(xy), k.negR[s], mad_wide(uint32_t(xy >> 32), k.negR32[s], 0)), k.mB[s]) &
+                k.chan(s);
+      pt[i][s] = mad_wide(x[i].s[s].t, y[i].s[s].t, 0);
+    }
+  }
+
+  // Step 2: ξ̃U_j = Σ q_k·(Ext1[j][k]·S_j·T_j) + P̃_j·T_j (mod m̃_j), with
+  // P̃_j = hi·2^32 + lo taken as hi·(2^32·T_j) + lo·T_j (rns.Params: "mma
+  // 64-bit sum"); on the m_e slot z_e = (Σ q_k·Ext1E[k]·PE + x_e·y_e)·MInvE.
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    uint64_t a[S];
+    frag_extend<N>(ex.b, q[i], a);
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+      const uint64_t u = mad_wide(uint32_t(pt[i][s] >> 32), k.tj32[s], mad_wide(uint32_t(pt[i][s]), k.tj[s], a[s]));
+      z[i].s[s].t = reduce_wide(u, k.mT[s]);
+    }
+    ze[i] = ((uint32_t(a[F::ESlot]) & k.meMask) * k.pe + te[i]) * k.mInvE & k.meMask;
+  }
+
+  // Steps 3 and 4: α on the m_e slot, given to the item's lanes;
+  // z_j = Σ ξ̃U_k·Ext2[j][k] + α·NegMtB_j.
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    uint32_t v[S];
+#pragma unroll
+    for (int s = 0; s < S; ++s) v[s] = z[i].s[s].t & k.chan(s);
+    uint64_t a[S];
+    frag_extend<N>(ex.b + 32 * 2 * S, v, a);
+    uint32_t alpha = (uint32_t(a[F::ESlot]) - ze[i]) * k.mtInvE & k.meMask;
+    alpha = __shfl_sync(~0u, alpha, k.eSource, 32);  // blocks of whole warps: every lane is there
+#pragma unroll
+    for (int s = 0; s < S; ++s)
+      z[i].s[s].b = select(k.eMask(s), ze[i], reduce_wide(mad_wide(alpha, k.negMtB[s], a[s]), k.mB[s]));
+  }
+}
+
+// ---------------------------------------------------------------------------
 // The ladder's sets, from the generated schedule (schedule_gen.cuh).
 
 template <int D, int X, int Y>
@@ -660,20 +966,6 @@ template <class... S>
 struct Steps {};
 template <int... D>
 struct Dsts {};
-
-// The conditional swap of two registers under an all-ones or zero mask.
-ECM_DEVICE void cswap(Residue& a, Residue& b, uint32_t mask) {
-  const uint32_t db = (a.b ^ b.b) & mask, dt = (a.t ^ b.t) & mask;
-  a.b ^= db;
-  b.b ^= db;
-  a.t ^= dt;
-  b.t ^= dt;
-}
-
-// select_residue returns a where mask is all ones and b where it is zero.
-ECM_DEVICE Residue select_residue(uint32_t mask, Residue a, Residue b) {
-  return Residue{select(mask, a.b, b.b), select(mask, a.t, b.t)};
-}
 
 #define ECM_AS_MUL(d, x, y) , Mul<d, x, y>
 #define ECM_AS_ADD(d, k, c1, s1, c2, s2, c3, s3) , Add<d, k, c1, s1, c2, s2, c3, s3>
@@ -696,10 +988,12 @@ ECM_DEVICE Residue select_residue(uint32_t mask, Residue a, Residue b) {
     using Init = Steps<ECM_##TAG##_INIT(ECM_STEP)>;                                              \
     using Loop = Steps<ECM_##TAG##_LOOP(ECM_STEP)>;                                              \
     using Final = Steps<ECM_##TAG##_FINAL(ECM_STEP)>;                                            \
-    ECM_DEVICE static void swap(Residue (&r)[ECM_NUM_REGS], uint32_t mask) {                     \
+    template <class R>                                                                           \
+    ECM_DEVICE static void swap(R (&r)[ECM_NUM_REGS], uint32_t mask) {                           \
       ECM_##TAG##_SWAP(ECM_AS_SWAP)                                                              \
     }                                                                                            \
-    ECM_DEVICE static void commit(Residue (&r)[ECM_NUM_REGS], uint32_t keep, uint32_t start) {   \
+    template <class R>                                                                           \
+    ECM_DEVICE static void commit(R (&r)[ECM_NUM_REGS], uint32_t keep, uint32_t start) {         \
       ECM_##TAG##_COMMIT(ECM_AS_COMMIT)                                                          \
     }                                                                                            \
   };
@@ -713,12 +1007,21 @@ struct MappingOf {
   using Shared = SharedState<N, M, K, AddConsts, W>;
   using Ex = Exchange<N, M, K, W>;
   using Consts = std::conditional_t<W == 16, LaneConsts<N, M>, WideLaneConsts<N, M>>;
+  using Value = Residue;  // a lane's share of one value: one channel
 };
 template <int N, int K, int AddConsts>
 struct MappingOf<N, Mapping::Tile, K, AddConsts, 16> {
   using Shared = TileSharedState<N, K, AddConsts>;
   using Ex = TileExchange<N, K>;
   using Consts = LaneConsts<N, Mapping::Tile>;
+  using Value = Residue;
+};
+template <int N, int K, int AddConsts>
+struct MappingOf<N, Mapping::Mma, K, AddConsts, 30> {
+  using Shared = FragSharedState<N, AddConsts>;
+  using Ex = FragExchange;
+  using Consts = FragConsts<N>;
+  using Value = Slots<FragShape<N>::Slots>;  // three channel slots
 };
 
 // The state of one lane of one item.
@@ -728,7 +1031,8 @@ struct Lane {
   static constexpr BaseExt variant = V;
   static constexpr Mapping mapping = M;
   static constexpr int width = W;
-  Residue r[ECM_NUM_REGS];
+  using Value = typename Map::Value;
+  Value r[ECM_NUM_REGS];
   typename Map::Consts k;
   typename Map::Ex ex;
   const uint2* addK;  // [constant][channel role]
@@ -739,8 +1043,8 @@ struct Lane {
   uint32_t groupMask[Shape<N, M, W>::Groups];
 };
 
-template <int... D, int P, int... I>
-ECM_DEVICE void store(Residue (&r)[ECM_NUM_REGS], const Residue (&z)[P], Dsts<D...>,
+template <class R, int... D, int P, int... I>
+ECM_DEVICE void store(R (&r)[ECM_NUM_REGS], const R (&z)[P], Dsts<D...>,
                       std::integer_sequence<int, I...>) {
   ((r[D] = z[I]), ...);
 }
@@ -778,8 +1082,9 @@ ECM_DEVICE void spread_mul_set(const C& c, const Residue (&x)[P], const Residue 
 template <class C, int... D, int... X, int... Y>
 ECM_DEVICE void mul_set(C& c, Set<void, Mul<D, X, Y>...>) {
   constexpr int P = sizeof...(D);
-  const Residue x[P] = {c.r[X]...}, y[P] = {c.r[Y]...};
-  Residue z[P];
+  using Value = typename C::Value;
+  const Value x[P] = {c.r[X]...}, y[P] = {c.r[Y]...};
+  Value z[P];
   if constexpr (C::mapping == Mapping::Spread) {
     spread_mul_set(c, x, y, z);
   } else {
@@ -815,22 +1120,44 @@ ECM_DEVICE uint64_t term64(uint32_t s, uint32_t m) {
   }
 }
 
+// K + c1·s1 + c2·s2 + c3·s3 of one wide channel, canonical, from the
+// constant's residues kc: the sum is below 2^30·(1 + |c1| + |c2| + |c3|), in
+// 32 bits when |c1| + |c2| + |c3| <= 3 (reduce_wide32), else in 64.
+template <int C1, int C2, int C3>
+ECM_DEVICE Residue wide_linear(uint2 kc, Residue s1, Residue s2, Residue s3, WideModulus mB, WideModulus mT,
+                               uint32_t eMask, uint32_t meMask) {
+  constexpr int weight = (C1 < 0 ? -C1 : C1) + (C2 < 0 ? -C2 : C2) + (C3 < 0 ? -C3 : C3);
+  if constexpr (weight <= 3) {
+    const uint32_t b = kc.x + term<C1>(s1.b, mB.m) + term<C2>(s2.b, mB.m) + term<C3>(s3.b, mB.m);
+    const uint32_t t = kc.y + term<C1>(s1.t, mT.m) + term<C2>(s2.t, mT.m) + term<C3>(s3.t, mT.m);
+    return Residue{select(eMask, b & meMask, reduce_wide32(b, mB)), reduce_wide32(t, mT)};
+  } else {
+    const uint64_t b = kc.x + term64<C1>(s1.b, mB.m) + term64<C2>(s2.b, mB.m) + term64<C3>(s3.b, mB.m);
+    const uint64_t t = kc.y + term64<C1>(s1.t, mT.m) + term64<C2>(s2.t, mT.m) + term64<C3>(s3.t, mT.m);
+    return Residue{select(eMask, uint32_t(b) & meMask, reduce_wide(b, mB)), reduce_wide(t, mT)};
+  }
+}
+
 // K + c1·s1 + c2·s2 + c3·s3 per channel, canonical (ladder.RNSExecutor.addSet).
 // The sum is below 2^W·(1 + |c1| + |c2| + |c3|): 32 bits for 16-bit
 // channels, 64 for wide ones.
 template <int K, int C1, int S1, int C2, int S2, int C3, int S3, class C>
-ECM_DEVICE Residue linear(const C& c) {
+ECM_DEVICE typename C::Value linear(const C& c) {
   constexpr int N = C::n;
   static_assert((C1 < 0 ? -C1 : C1) + (C2 < 0 ? -C2 : C2) + (C3 < 0 ? -C3 : C3) < (1 << 15),
                 "addition coefficients too large for 32-bit sums");
-  const uint2 kc = c.addK[K * (N + 1) + c.role];
-  if constexpr (C::width != 16) {
-    const uint64_t b = kc.x + term64<C1>(c.r[S1].b, c.k.mB.m) + term64<C2>(c.r[S2].b, c.k.mB.m) +
-                       term64<C3>(c.r[S3].b, c.k.mB.m);
-    const uint64_t t = kc.y + term64<C1>(c.r[S1].t, c.k.mT.m) + term64<C2>(c.r[S2].t, c.k.mT.m) +
-                       term64<C3>(c.r[S3].t, c.k.mT.m);
-    return Residue{select(c.k.eMask, uint32_t(b) & c.k.meMask, reduce_wide(b, c.k.mB)), reduce_wide(t, c.k.mT)};
+  if constexpr (C::mapping == Mapping::Mma) {
+    typename C::Value z;
+#pragma unroll
+    for (int s = 0; s < FragShape<N>::Slots; ++s)
+      z.s[s] = wide_linear<C1, C2, C3>(c.ex.addK[4 * (K * FragShape<N>::Slots + s)], c.r[S1].s[s], c.r[S2].s[s],
+                                       c.r[S3].s[s], c.k.mB[s], c.k.mT[s], c.k.eMask(s), c.k.meMask);
+    return z;
+  } else if constexpr (C::width != 16) {
+    return wide_linear<C1, C2, C3>(c.addK[K * (N + 1) + c.role], c.r[S1], c.r[S2], c.r[S3], c.k.mB, c.k.mT, c.k.eMask,
+                                   c.k.meMask);
   } else {
+    const uint2 kc = c.addK[K * (N + 1) + c.role];
     const uint32_t b = kc.x + term<C1>(c.r[S1].b, c.k.mB.m) + term<C2>(c.r[S2].b, c.k.mB.m) +
                        term<C3>(c.r[S3].b, c.k.mB.m);
     const uint32_t t = kc.y + term<C1>(c.r[S1].t, c.k.mT.m) + term<C2>(c.r[S2].t, c.k.mT.m) +
@@ -843,7 +1170,7 @@ ECM_DEVICE Residue linear(const C& c) {
 template <class C, int... D, int... K, int... C1, int... S1, int... C2, int... S2, int... C3, int... S3>
 ECM_DEVICE void add_set(C& c, Set<void, Add<D, K, C1, S1, C2, S2, C3, S3>...>) {
   constexpr int P = sizeof...(D);
-  const Residue z[P] = {linear<K, C1, S1, C2, S2, C3, S3>(c)...};
+  const typename C::Value z[P] = {linear<K, C1, S1, C2, S2, C3, S3>(c)...};
   store(c.r, z, Dsts<D...>{}, std::make_integer_sequence<int, P>{});
 }
 
@@ -910,12 +1237,27 @@ ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const ui
 // memory access are independent of the scalar. T is bitlen(n), plus one for
 // the co-Z schedule.
 
-// write_out stores the B residue of output register D_v at row v·N, v = 0, 1, …
-template <int N, int... D>
-ECM_DEVICE void write_out(const Residue (&r)[ECM_NUM_REGS], Dsts<D...>, uint32_t* __restrict__ out,
+// The B residue of a lane's value: of its channel, or of slot s (Mma).
+ECM_DEVICE uint32_t b_of(const Residue& r, int) { return r.b; }
+template <int S>
+ECM_DEVICE uint32_t b_of(const Slots<S>& r, int s) {
+  return r.s[s].b;
+}
+
+// write_out stores the B residue (of slot s) of output register D_v at row
+// v·N, v = 0, 1, …
+template <int N, class R, int... D>
+ECM_DEVICE void write_out(const R (&r)[ECM_NUM_REGS], int s, Dsts<D...>, uint32_t* __restrict__ out,
                           uint32_t stride) {
   int v = 0;
-  ((out[(v++ * N) * stride] = r[D].b), ...);
+  ((out[(v++ * N) * stride] = b_of(r[D], s)), ...);
+}
+
+// input_residue returns the residues of channel role (n: m_e) of a value
+// stored as the rows of `in` (B, B̃ as ξ̃, then m_e) stride words apart.
+template <int N>
+ECM_DEVICE Residue input_residue(const uint32_t* __restrict__ in, int role, uint32_t stride) {
+  return role < N ? Residue{in[role * stride], in[(N + role) * stride]} : Residue{in[2 * N * stride], 0};
 }
 
 // A curve on channels of one width: W-bit channels, n per base, bitlen(n)
@@ -938,7 +1280,7 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
 
   if (blockDim.x > kMaxThreads) __trap();
   if (M == Mapping::Tile && blockDim.x != TileShape<N>::Items * Sh::Lanes) __trap();
-  if (M == Mapping::Spread && blockDim.x % 32 != 0) __trap();
+  if ((M == Mapping::Spread || M == Mapping::Mma) && blockDim.x % 32 != 0) __trap();
   if (count == 0) return;
   const int tid = threadIdx.x;
   int slot, lane;
@@ -958,7 +1300,7 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
   __syncthreads();
 
   Lane<N, V, M, W, Map> c;
-  c.k.load(consts, lane);
+  c.k.load(consts, M == Mapping::Mma ? tid & 31 : lane);  // the mma mapping's constants follow the warp lane
   c.ex.attach(sh, slot, lane, tid);
   c.addK = &sh.addK[0][0];
   c.role = lane < N ? lane : N;
@@ -968,14 +1310,18 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
     for (int g = 0; g < Sh::Groups; ++g) c.groupMask[g] = opaque(c.group == g ? ~0u : 0u);
   }
 #pragma unroll
-  for (int i = 0; i < ECM_NUM_REGS; ++i) c.r[i] = Residue{0, 0};
+  for (int i = 0; i < ECM_NUM_REGS; ++i) c.r[i] = typename decltype(c)::Value{};
   const uint32_t* kb = consts + Consts<N>::KB;
-  if (c.role < N) {
-    if constexpr (!Sched::IsComb) c.r[ECM_R_XG] = Residue{in[c.role * stride + src], in[(N + c.role) * stride + src]};
-    c.r[ECM_R_KB] = Residue{kb[c.role], kb[N + c.role]};
+  if constexpr (M == Mapping::Mma) {
+#pragma unroll
+    for (int s = 0; s < FragShape<N>::Slots; ++s) {
+      const int role = 4 * s + lane < N ? 4 * s + lane : N;
+      if constexpr (!Sched::IsComb) c.r[ECM_R_XG].s[s] = input_residue<N>(in + src, role, stride);
+      c.r[ECM_R_KB].s[s] = input_residue<N>(kb, role, 1);
+    }
   } else {
-    if constexpr (!Sched::IsComb) c.r[ECM_R_XG] = Residue{in[2 * N * stride + src], 0};
-    c.r[ECM_R_KB] = Residue{kb[2 * N], 0};
+    if constexpr (!Sched::IsComb) c.r[ECM_R_XG] = input_residue<N>(in + src, c.role, stride);
+    c.r[ECM_R_KB] = input_residue<N>(kb, c.role, 1);
   }
 
   run_steps(c, typename Sched::Init{});
@@ -1000,8 +1346,15 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
   run_steps(c, typename Sched::Final{});
 
   // every group of a spread item holds the same registers: the first writes them
-  if (live && lane < N && (M != Mapping::Spread || c.group == 0))
-    write_out<N>(c.r, typename Sched::Out{}, out + lane * stride + col, stride);
+  if constexpr (M == Mapping::Mma) {
+#pragma unroll
+    for (int s = 0; s < FragShape<N>::Slots; ++s) {
+      const int j = 4 * s + lane;
+      if (live && j < N) write_out<N>(c.r, s, typename Sched::Out{}, out + j * stride + col, stride);
+    }
+  } else if (live && lane < N && (M != Mapping::Spread || c.group == 0)) {
+    write_out<N>(c.r, 0, typename Sched::Out{}, out + lane * stride + col, stride);
+  }
 }
 
 // ---------------------------------------------------------------------------

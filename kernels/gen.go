@@ -87,6 +87,7 @@ func emitInterface(b *bytes.Buffer) {
 	fmt.Fprintf(b, "#define ECM_SHAPE_PACKED %d\n", kernels.ShapePacked)
 	fmt.Fprintf(b, "#define ECM_SHAPE_WARP %d\n", kernels.ShapeWarp)
 	fmt.Fprintf(b, "#define ECM_SHAPE_SPREAD %d\n", kernels.ShapeSpread)
+	fmt.Fprintf(b, "#define ECM_SHAPE_WARPS %d\n", kernels.ShapeWarps)
 	emitArgs(b)
 	ns := map[string]int{} // by curve and channels tag
 	fmt.Fprintf(b, "#define ECM_CURVES(CURVE)")

@@ -157,7 +157,7 @@ func TestEntries(t *testing.T) {
 		}
 	}
 	if k.Lanes(9) != 4 || k.Lanes(8) != 4 || k.ItemsPerWarp(9) != 8 || k.ItemsPerBlock(9, 96) != 24 || k.MaxItemsPerBlock(9) != kernels.MaxThreads/32*8 ||
-		k.FixedItemsPerBlock() != 0 || k.ThreadShape() != kernels.ShapeWarp || k.MaxRegisters() != 128 {
+		k.FixedItemsPerBlock() != 0 || k.ThreadShape() != kernels.ShapeWarps || k.MaxRegisters() != 152 {
 		t.Errorf("mma mapping: %d lanes, %d items per warp, %d items in 96 threads, at most %d items per block, shape %d, %d registers",
 			k.Lanes(9), k.ItemsPerWarp(9), k.ItemsPerBlock(9, 96), k.MaxItemsPerBlock(9), k.ThreadShape(), k.MaxRegisters())
 	}

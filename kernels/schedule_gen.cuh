@@ -41,6 +41,7 @@
 #define ECM_SHAPE_PACKED 0
 #define ECM_SHAPE_WARP 1
 #define ECM_SHAPE_SPREAD 2
+#define ECM_SHAPE_WARPS 3
 #define ECM_KERNEL_NUM_ARGS 6
 #define ECM_KERNEL_ARG_LIST(ARG) \
 	ARG(const uint32_t* __restrict__, consts) \
@@ -66,7 +67,7 @@
 	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, tile, Tile, c16, 16, 0, 64, 16) \
 	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 16, 2, 128, 0) \
 	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 9, 2, 128, 0) \
-	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, mma, Mma, c30, 4, 1, 128, 0) \
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
 	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 16, 1, 64, 0) \
 	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, block, Block, c16, 16, 0, 64, 0) \
 	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 16, 1, 96, 0) \
@@ -86,7 +87,7 @@
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, tile, Tile, c16, 18, 0, 64, 16) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 18, 2, 128, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 10, 2, 128, 0) \
-	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, mma, Mma, c30, 4, 1, 128, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
 	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, block, Block, c16, 18, 0, 64, 0) \
 	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 18, 1, 96, 0) \
@@ -106,7 +107,7 @@
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, tile, Tile, c16, 18, 0, 64, 16) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 18, 2, 128, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 10, 2, 128, 0) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, mma, Mma, c30, 4, 1, 128, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, block, Block, c16, 18, 0, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 18, 1, 96, 0) \

@@ -8,7 +8,8 @@
 // ends mid-warp holds as many whole items as its last threads allow. The
 // spread mapping gives each item a whole warp, split into the warp
 // mapping's ⌊32/(n+1)⌋ groups of lanes, each group computing other products
-// of the same item; its blocks are whole warps.
+// of the same item; its blocks are whole warps. The mma mapping places 8
+// items of 4 lanes in each warp as the warp mapping does, in whole warps.
 // kernels.Kernel.Threads (entries.go) is the inverse of ecm_items_per_block.
 
 #pragma once
@@ -25,12 +26,18 @@
 
 // How a mapping places an item's threads: kernels.Kernel.ThreadShape, whose
 // codes gen.go writes into schedule_gen.cuh.
-enum EcmShape : uint32_t { ecm_packed = ECM_SHAPE_PACKED, ecm_warp = ECM_SHAPE_WARP, ecm_spread = ECM_SHAPE_SPREAD };
+enum EcmShape : uint32_t {
+  ecm_packed = ECM_SHAPE_PACKED,
+  ecm_warp = ECM_SHAPE_WARP,
+  ecm_spread = ECM_SHAPE_SPREAD,
+  ecm_warps = ECM_SHAPE_WARPS,  // the warp mapping's placement in blocks of whole warps only (mma)
+};
 
 // ecm_items_per_block returns the items a block of `threads` threads holds.
 ECM_HOST_DEVICE constexpr uint32_t ecm_items_per_block(uint32_t threads, uint32_t lanes, uint32_t shape) {
   if (shape == ecm_packed) return threads / lanes;
   if (shape == ecm_spread) return threads / 32;
+  if (shape == ecm_warps) return threads / 32 * (32 / lanes);
   const uint32_t perWarp = 32 / lanes, rest = threads % 32 / lanes;
   return threads / 32 * perWarp + (rest < perWarp ? rest : perWarp);
 }

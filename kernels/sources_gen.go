@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "103e0820e876b298d5ccfe5329df1f1279c70ccc01a8e6a1121384b45e195d20"
+const SourcesSHA256 = "d630ed00adbfc6cb6770ab0baa379de7114f58bbbe44dbccf256a59abb850200"

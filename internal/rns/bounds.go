@@ -180,7 +180,16 @@ func mmaBounds(n int, mMax, me uint32) []Bound {
 	lo := new(big.Int).Mul(byteSum, big.NewInt(1+1<<8))
 	mid := new(big.Int).Lsh(lo, 1)
 	hi := new(big.Int).Set(lo)
-	extra := bigU(uint64(mMax-1) * uint64(max(mMax, me)-1))
+	// The one more term: α·|−M̃|_{m_j} (α < m_e) after the second extension,
+	// and after the first P̃_j·T_j with P̃_j = x̃·ỹ < (m−1)² left unreduced,
+	// as hi·(2^32·T_j mod m̃_j) + lo·T_j: hi <= (m−1)²/2^32, lo < 2^32.
+	m1 := uint64(mMax - 1)
+	split := bigU(m1 * m1 >> 32 * m1)
+	split.Add(split, new(big.Int).Mul(bigU(1<<32-1), bigU(m1)))
+	extra := bigU(m1 * uint64(max(mMax, me)-1))
+	if split.Cmp(extra) > 0 {
+		extra = split
+	}
 	s := new(big.Int).Lsh(hi, 32)
 	s.Add(s, lo)
 	s.Add(s, new(big.Int).Lsh(mid, 16))
@@ -191,7 +200,7 @@ func mmaBounds(n int, mMax, me uint32) []Bound {
 		lt("mma lo fits 32 bits", "2n·255²·(1 + 2^8) < 2^32: lo = D_0[0] + 2^8·D_0[1]", lo, two32),
 		lt("mma mid fits 32 bits", "2·2n·255²·(1 + 2^8) < 2^32: mid = (D_0[2] + D_1[0]) + 2^8·(D_0[3] + D_1[1])", mid, two32),
 		lt("mma hi fits 32 bits", "2n·255²·(1 + 2^8) < 2^32: hi = D_1[2] + 2^8·D_1[3]", hi, two32),
-		lt("mma 64-bit sum", "hi·2^32 + lo + 2^16·mid + (m_max − 1)·max(m_max − 1, m_e − 1) < 2^64: the recombined sum and the extension's one more term fit 64 bits",
+		lt("mma 64-bit sum", "hi·2^32 + lo + 2^16·mid + the larger of (2^32 − 1)·(m_max − 1) + ⌊(m_max − 1)²/2^32⌋·(m_max − 1) (P̃_j·T_j, P̃_j unreduced) and (m_max − 1)·max(m_max − 1, m_e − 1) (α·|−M̃|) < 2^64: the recombined sum and the extension's one more term fit 64 bits",
 			s, new(big.Int).Lsh(big.NewInt(1), 64)),
 	}
 }

@@ -15,14 +15,15 @@ var mmaNames = []string{"mma byte sums exact", "mma lo fits 32 bits", "mma mid f
 // and holding, with the left sides of P-256 (n = 9, m_max = 2^30 − 1,
 // m_e = 16) worked out by hand: 2n·255² = 1,170,450,
 // lo = hi = 1,170,450·257 = 300,805,650, mid = 601,611,300 and
-// s = hi·2^32 + lo + 2^16·mid + (2^30 − 2)²; 16-bit params have none.
+// s = hi·2^32 + lo + 2^16·mid + (2^32 − 1)·(2^30 − 2) + ⌊(2^30 − 2)²/2^32⌋·(2^30 − 2)
+// (the first extension's P̃_j·T_j, P̃_j unreduced); 16-bit params have none.
 func TestMMABounds(t *testing.T) {
 	par, err := NewParamsBits(elliptic.P256().Params().P, WideChannelBits)
 	require.NoError(t, err)
 	require.Equal(t, 9, par.N)
 	require.Equal(t, uint32(1<<30-1), par.maxModulus())
 	require.Equal(t, uint32(16), par.Me())
-	s, _ := new(big.Int).SetString("2444911357012864534", 10)
+	s, _ := new(big.Int).SetString("6191906240005795350", 10)
 	want := map[string]*big.Int{
 		"mma byte sums exact":  big.NewInt(1170450),
 		"mma lo fits 32 bits":  big.NewInt(300805650),
@@ -55,8 +56,9 @@ func TestMMABounds(t *testing.T) {
 // TestMMABoundsLimits: each mma bound fails exactly where its inequality
 // says, n channels being the only thing that grows: the byte sums at
 // 2n·255² >= 2^31 (n = 16,513), lo and hi at n = 129, mid at n = 65 (the
-// one that binds first), the 64-bit sum with m_max = 2^30 − 1 at n = 121;
-// and the extra term counts m_e when m_e > m_max.
+// one that binds first), the 64-bit sum with m_max = 2^30 − 1 at n = 95;
+// and the unreduced P̃_j·T_j, not α·|−M̃|, is the larger extra term even for
+// the largest m_e.
 func TestMMABoundsLimits(t *testing.T) {
 	holds := func(n int, me uint32) map[string]bool {
 		h := map[string]bool{}
@@ -74,7 +76,7 @@ func TestMMABoundsLimits(t *testing.T) {
 		{"mma lo fits 32 bits", 128},
 		{"mma hi fits 32 bits", 128},
 		{"mma mid fits 32 bits", 64},
-		{"mma 64-bit sum", 120},
+		{"mma 64-bit sum", 94},
 	} {
 		require.True(t, holds(c.last, 16)[c.name], "%s at n = %d", c.name, c.last)
 		require.False(t, holds(c.last+1, 16)[c.name], "%s at n = %d", c.name, c.last+1)
@@ -88,7 +90,6 @@ func TestMMABoundsLimits(t *testing.T) {
 		t.Fatal("no mma 64-bit sum")
 		return nil
 	}
-	// (m_max − 1)·(m_e − 1) − (m_max − 1)^2 = (2^30 − 2)·(2^31 − 1 − (2^30 − 2))
-	extra := new(big.Int).Sub(sum(1<<31), sum(16))
-	require.Equal(t, 0, extra.Cmp(new(big.Int).Mul(big.NewInt(1<<30-2), big.NewInt(1<<30+1))), extra.String())
+	// (2^32 − 1)·(2^30 − 2) + ⌊(2^30 − 2)²/2^32⌋·(2^30 − 2) > (2^30 − 2)·(2^32 − 2)
+	require.Equal(t, 0, sum(16).Cmp(sum(1<<32-1)), "the split P̃_j·T_j binds for every m_e")
 }

@@ -307,6 +307,48 @@ void store_matrix_sync(T* p, const F& f, unsigned ldm, layout_t) {
 }  // namespace wmma
 }  // namespace nvcuda
 
+// __byte_perm as the PTX ISA defines prmt in its default mode: byte i of the
+// result is byte (s >> 4i) & 7 of y:x.
+static uint32_t __byte_perm(uint32_t x, uint32_t y, uint32_t s) {
+  const uint64_t v = uint64_t(y) << 32 | x;
+  uint32_t r = 0;
+  for (int i = 0; i < 4; ++i) r |= uint32_t(v >> (8 * (s >> (4 * i) & 7)) & 0xff) << (8 * i);
+  return r;
+}
+
+// mma.sync m16n8k32 (four A registers, two B) or m16n8k16 (two, one), u8 ×
+// u8 → s32, with the PTX ISA's fragment layouts: every lane of the warp
+// leaves its fragments, and after a barrier each takes its four sums. Lane
+// 4g + t holds A's rows g (registers 0, 2) and g + 8 (1, 3) at columns
+// 4t … 4t + 3 (registers 0, 1) and 16 + 4t … (2, 3), one byte per column;
+// B's column g at rows 4t … 4t + 3 (register 0) and 16 + 4t … (1); D's rows g
+// (d0, d1) and g + 8 (d2, d3) at columns 2t and 2t + 1.
+#define ECM_EMULATION 1
+static thread_local uint32_t mma_a[1024][4], mma_b[1024][2];
+template <int AW, int BW>
+static void ecm_emulate_mma_u8(int32_t (&d)[4], const uint32_t (&a)[AW], const uint32_t (&b)[BW]) {
+  const uint32_t me = threadIdx.x, warp = me / 32 * 32;
+  for (int i = 0; i < AW; ++i) mma_a[me][i] = a[i];
+  for (int i = 0; i < BW; ++i) mma_b[me][i] = b[i];
+  __syncthreads();
+  const int g = int(me % 32) / 4, t = int(me % 4), k = 16 * BW;
+  auto aAt = [&](int row, int col) {
+    const uint32_t w = mma_a[warp + 4 * (row % 8) + col % 16 / 4][(row >= 8) + 2 * (col >= 16)];
+    return int32_t(w >> (8 * (col % 4)) & 0xff);
+  };
+  auto bAt = [&](int row, int col) {
+    const uint32_t w = mma_b[warp + 4 * col + row % 16 / 4][row >= 16];
+    return int32_t(w >> (8 * (row % 4)) & 0xff);
+  };
+  for (int i = 0; i < 4; ++i) {
+    const int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
+    int32_t sum = 0;
+    for (int kk = 0; kk < k; ++kk) sum += aAt(row, kk) * bAt(kk, col);
+    d[i] = sum;
+  }
+  __syncthreads();
+}
+
 #include "../ecmul.cu"
 #include "vectors.h"
 
@@ -372,7 +414,7 @@ static std::vector<uint32_t> default_threads(const EntryShape& e) {
   const uint32_t L = e.lanes;
   if (e.items) return {e.items * L};
   if (e.shape == ecm_warp) return {48, 96};
-  if (e.shape == ecm_spread) return {64, 32};
+  if (e.shape == ecm_spread || e.shape == ecm_warps) return {64, 32};
   return {2 * L + 3, 4 * L};
 }
 
@@ -475,7 +517,7 @@ int main(int argc, char** argv) {
     }
     for (uint32_t threads : threadList.empty() ? default_threads(*e) : threadList) {
       if (e->items && threads != e->items * e->lanes) continue;  // tile: one block size only
-      if (threads == 0 || threads > kMaxThreads || (e->shape == ecm_spread && threads % 32)) continue;
+      if (threads == 0 || threads > kMaxThreads || ((e->shape == ecm_spread || e->shape == ecm_warps) && threads % 32)) continue;
       const uint32_t ipb = ecm_items_per_block(threads, e->lanes, e->shape);
       if (ipb == 0) continue;
       const uint32_t grid = (count + ipb - 1) / ipb;

@@ -74,20 +74,26 @@ inline size_t compare(const char* what, const std::vector<uint32_t>& got,
   return bad;
 }
 
+// The channels per base of each curve and width (ECM_CURVES): kChannels_<curve>_<chan>.
+#define ECM_AS_CHANNELS(tag, Curve, chan, w, n, bits, AM) constexpr uint32_t kChannels_##tag##_##chan = n;
+ECM_CURVES(ECM_AS_CHANNELS)
+#undef ECM_AS_CHANNELS
+
 // Every entry point (kernels/entries.go): its symbol, the
-// CURVE_SCHEDULE_CHANNELS its vectors are for, lanes per item, and how a
-// block's threads take items (shape.cuh).
+// CURVE_SCHEDULE_CHANNELS its vectors are for, its channels per base, lanes
+// per item, and how a block's threads take items (shape.cuh).
 struct EntryShape {
   const char* name;
   const char* curve;
+  uint32_t n;
   uint32_t lanes;
   uint32_t shape;  // EcmShape
   uint32_t items;  // the items every block must hold, 0 for any number
 };
 
 #define ECM_AS_SHAPE(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, shape, regs, items) \
-  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping "_" #chan, #curve "_" #sched "_" #chan, lanes,     \
-   shape, items},
+  {"ecm_ladder_" #curve "_" #sched "_" #ext "_" #mapping "_" #chan, #curve "_" #sched "_" #chan,            \
+   kChannels_##curve##_##chan, lanes, shape, items},
 inline const EntryShape kEntryShapes[] = {ECM_ENTRIES(ECM_AS_SHAPE)};
 
 // entry_named reports whether SELECTOR names entry point e: its
@@ -98,6 +104,5 @@ inline bool entry_named(const EntryShape& e, const std::string& selector) {
 }
 
 // entry_fits reports whether the vectors v were made for entry point e's
-// channel width: an item of n channels per base takes n + 1 lanes, and the
-// widths of a curve have different n.
-inline bool entry_fits(const EntryShape& e, const Vectors& v) { return e.lanes == v.n + 1; }
+// channel width: the widths of a curve have different n.
+inline bool entry_fits(const EntryShape& e, const Vectors& v) { return e.n == v.n; }
