@@ -99,8 +99,10 @@ func TestGPUAgainstReference(t *testing.T) {
 }
 
 // TestGPUWycheproof runs the Wycheproof ECDH vectors through the gpu
-// backend: every valid and acceptable case whose key decodes matches, every
-// invalid case is rejected.
+// backend, in the library's default configuration for Shenoy's extension
+// (the mma mapping on 30-bit channels) and the warp mapping for Kawamura's:
+// every valid and acceptable case whose key decodes matches, every invalid
+// case is rejected.
 func TestGPUWycheproof(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(wycheproof.Dir(), "ecdh_*.json.gz"))
 	require.NoError(t, err)
@@ -112,7 +114,11 @@ func TestGPUWycheproof(t *testing.T) {
 		require.NoError(t, err)
 		for _, v := range basext.Variants {
 			t.Run(filepath.Base(path)+"/"+v.String(), func(t *testing.T) {
-				eng := gpuEngine(t, c, v, "warp")
+				mapping := "warp"
+				if v == basext.Shenoy {
+					mapping = "" // the default
+				}
+				eng := gpuEngine(t, c, v, mapping)
 				var pts []*ecmul.Point
 				var ks []*big.Int
 				var cases []*wycheproof.Case

@@ -19,6 +19,10 @@ mutants=(
   "wide-product-operand|ecmul.cu|mad_wide(x[i].b, y[i].b, 0)|mad_wide(x[i].b, x[i].b, 0)"
   "tile-alpha-operands|ecmul.cu|(tile_pow2(ex.get(i, N)) - ze)|(ze - tile_pow2(ex.get(i, N)))"
   "alpha-barrier|ecmul.cu|alpha[i] = a[i];\n      }\n      __syncthreads();|alpha[i] = a[i];\n      }"
+  "wide-narrow-fold-mask|rns.cuh|(z & 0x3fffffffu)|(z & 0x1fffffffu)"
+  "mma-mid-weight|ecmul.cu|mad_wide(mid, 1u << 16,|mad_wide(mid, 1u << 8,"
+  "mma-row-halves|ecmul.cu|a[1] = __byte_perm(v[0], v[1], 0x7632);|a[1] = __byte_perm(v[0], v[1], 0x7610);"
+  "mma-alpha-lane|ecmul.cu|alpha = __shfl_sync(~0u, alpha, k.eSource, 32);|alpha = __shfl_sync(~0u, alpha, k.eSource ^ 1, 32);"
 )
 
 items=8
