@@ -22,6 +22,16 @@ func init() {
 		}
 		return r.kernel, true
 	}
+	tuning.BaseKernelOf = func(e any) (tuning.Kernel, bool) {
+		r, ok := e.(*Engine).gpuRunner()
+		if !ok {
+			return tuning.Kernel{}, false
+		}
+		if cr := r.combRunner(); cr != nil {
+			return cr.kernel, true
+		}
+		return r.kernel, true
+	}
 	tuning.KernelTimes = func(e any, points any, scalars []*big.Int, reps int) ([][]float64, error) {
 		return e.(*Engine).kernelTimes(points.([]*Point), scalars, reps)
 	}

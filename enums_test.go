@@ -106,3 +106,29 @@ func TestKernelOf(t *testing.T) {
 	_, ok = diag.KernelOf(nil)
 	require.False(t, ok)
 }
+
+// TestBaseKernelOf: diag.BaseKernelOf reports what k·G runs on (over the
+// fake driver): the comb on the warp mapping by default, while k·P runs on
+// the mma mapping; the ladder's own configuration where the kernel has no
+// comb (an explicit mma mapping); none on the other backends.
+func TestBaseKernelOf(t *testing.T) {
+	c := curves.P224()
+	devicesDriver(t, c, 1)
+	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU})
+	k, ok := diag.BaseKernelOf(e)
+	require.True(t, ok)
+	require.Equal(t, diag.MappingWarp, k.Mapping)
+	require.Equal(t, "ecm_ladder_p224_comb_shenoy_warp_c30", k.Entry)
+	l, _ := diag.KernelOf(e)
+	require.Equal(t, diag.MappingMma, l.Mapping, "k·P keeps its own")
+
+	m := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingMma})
+	k, ok = diag.BaseKernelOf(m)
+	require.True(t, ok)
+	require.Equal(t, "ecm_ladder_p224_coz_shenoy_mma_c30", k.Entry, "no comb on the mma mapping: the ladder")
+
+	_, ok = diag.BaseKernelOf(newEngine(t, c, ecmul.Options{Backend: ecmul.CPU}))
+	require.False(t, ok)
+	_, ok = diag.BaseKernelOf(nil)
+	require.False(t, ok)
+}

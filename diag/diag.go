@@ -140,9 +140,28 @@ func KernelOf(e *ecmul.Engine) (k Kernel, ok bool) {
 	if !ok {
 		return Kernel{}, false
 	}
+	return kernelFrom(t), true
+}
+
+func kernelFrom(t tuning.Kernel) Kernel {
 	m, _ := ParseMapping(t.Mapping)
 	return Kernel{Entry: t.Entry, Mapping: m, ItemsPerBlock: t.ItemsPerBlock, ChannelBits: t.ChannelBits,
-		SmallEntry: t.SmallEntry, SmallItemsPerSM: t.SmallItemsPerSM}, true
+		SmallEntry: t.SmallEntry, SmallItemsPerSM: t.SmallItemsPerSM}
+}
+
+// BaseKernelOf returns the kernel configuration e's k·G batches run on:
+// the fixed-base comb's (opened here if no k·G batch has opened it yet), or
+// the ladder's where the kernel has no comb for e's configuration; ok is
+// false for the other backends and for an Engine not made by New.
+func BaseKernelOf(e *ecmul.Engine) (k Kernel, ok bool) {
+	if e == nil {
+		return Kernel{}, false
+	}
+	t, ok := tuning.BaseKernelOf(e)
+	if !ok {
+		return Kernel{}, false
+	}
+	return kernelFrom(t), true
 }
 
 // Stats says where the time of a batch went, in milliseconds summed over

@@ -454,7 +454,11 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 			if b.backend != ecmul.CPU {
 				r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), eng.ChannelBits()
 			}
-			if k, ok := diag.KernelOf(eng); ok {
+			kernelOf := diag.KernelOf
+			if op == opBase {
+				kernelOf = diag.BaseKernelOf // the comb's configuration, not the ladder's
+			}
+			if k, ok := kernelOf(eng); ok {
 				r.Mapping, r.ItemsPerBlock = k.Mapping.String(), k.ItemsPerBlock // as the library chose them
 			}
 			ms, err := b.timeOp(ctx, eng, c, op, in, batch)

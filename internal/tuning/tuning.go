@@ -37,11 +37,14 @@ type Kernel struct {
 // The hooks the root package sets; e is an *ecmul.Engine, points a
 // []*ecmul.Point.
 var (
-	NewEngine   func(curve, opts any, g GPU) (e any, err error)
-	LastBatch   func(e any) (gpu.Stats, bool)
-	ChunkItems  func(e any, count int) (int, bool)
-	KernelOf    func(e any) (Kernel, bool)
-	KernelTimes func(e any, points any, scalars []*big.Int, reps int) ([][]float64, error)
+	NewEngine  func(curve, opts any, g GPU) (e any, err error)
+	LastBatch  func(e any) (gpu.Stats, bool)
+	ChunkItems func(e any, count int) (int, bool)
+	KernelOf   func(e any) (Kernel, bool)
+	// BaseKernelOf is KernelOf for k·G batches: the comb's, or the ladder's
+	// where the kernel has no comb for the configuration.
+	BaseKernelOf func(e any) (Kernel, bool)
+	KernelTimes  func(e any, points any, scalars []*big.Int, reps int) ([][]float64, error)
 )
 
 // ErrNotGPU is returned by the gpu backend's diagnostics on engines of
