@@ -116,15 +116,19 @@ type benchResult struct {
 	// Engine.ScalarMultBytes (uncompressed SEC1 in and out), gpu backend.
 	BytesLatencyMs float64 `json:"bytes_latency_ms,omitempty"`
 	BytesOpsPerSec float64 `json:"bytes_ops_per_s,omitempty"`
-	KernelMs       float64 `json:"kernel_ms,omitempty"`
-	KernelOps      float64 `json:"kernel_ops_per_s,omitempty"`
-	KernelBatch    int     `json:"kernel_batch,omitempty"`
-	FillMs         float64 `json:"fill_ms,omitempty"`
-	DrainMs        float64 `json:"drain_ms,omitempty"`
-	WaitMs         float64 `json:"wait_ms,omitempty"`
-	CopyMs         float64 `json:"copy_ms,omitempty"`
-	GPUPipelineMs  float64 `json:"gpu_pipeline_ms,omitempty"`
-	RatioToPeer    float64 `json:"ratio_to_best_peer,omitempty"`
+	// BytesHostCPUNsPerItem is the process CPU time (user + system, every
+	// thread: the host's packing and finish, the driver, the waits) of a
+	// bytes batch over its items, the median of the timed runs.
+	BytesHostCPUNsPerItem float64 `json:"bytes_host_cpu_ns_per_item,omitempty"`
+	KernelMs              float64 `json:"kernel_ms,omitempty"`
+	KernelOps             float64 `json:"kernel_ops_per_s,omitempty"`
+	KernelBatch           int     `json:"kernel_batch,omitempty"`
+	FillMs                float64 `json:"fill_ms,omitempty"`
+	DrainMs               float64 `json:"drain_ms,omitempty"`
+	WaitMs                float64 `json:"wait_ms,omitempty"`
+	CopyMs                float64 `json:"copy_ms,omitempty"`
+	GPUPipelineMs         float64 `json:"gpu_pipeline_ms,omitempty"`
+	RatioToPeer           float64 `json:"ratio_to_best_peer,omitempty"`
 	// RatioToMul is, for base and ecdsa, OpsPerSec over the k·P figure of
 	// the same curve, configuration and batch measured in the same run:
 	// its BytesOpsPerSec where measured, else its OpsPerSec.

@@ -37,19 +37,35 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // timeReps runs once to warm up, then reps times, and returns the median
 // wall time of the timed runs in milliseconds; a run's error ends it.
 func timeReps(reps int, once func() error) (float64, error) {
-	var times []float64
+	ms, _, err := timeRepsCPU(reps, once)
+	return ms, err
+}
+
+// timeRepsCPU is timeReps that also returns the median process CPU time
+// (user + system, every thread) of the timed runs in milliseconds, 0 where
+// the system does not report it.
+func timeRepsCPU(reps int, once func() error) (ms, cpuMs float64, err error) {
+	var times, cpus []float64
 	for i := range reps + 1 {
+		c0, cpuOK := processCPU()
 		t0 := time.Now()
 		err := once()
 		el := time.Since(t0).Seconds() * 1e3
+		c1, _ := processCPU()
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		if i > 0 {
 			times = append(times, el)
+			if cpuOK {
+				cpus = append(cpus, (c1-c0).Seconds()*1e3)
+			}
 		}
 	}
-	return median(times), nil
+	if len(cpus) > 0 {
+		cpuMs = median(cpus)
+	}
+	return median(times), cpuMs, nil
 }
 
 // timeBatch runs the batch once to warm up, then reps times, and returns
@@ -69,9 +85,10 @@ func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []
 	})
 }
 
-// timeBytes is timeBatch through Engine.ScalarMultBytes.
-func timeBytes(ctx context.Context, eng *ecmul.Engine, scalars, points []byte, count, reps int) (float64, error) {
-	return timeBytesCall(eng, count, reps, func(out []byte, status []ecmul.Status) error {
+// timeBytes is timeBatch through Engine.ScalarMultBytes; it also returns
+// the median process CPU time of a timed batch (timeRepsCPU).
+func timeBytes(ctx context.Context, eng *ecmul.Engine, scalars, points []byte, count, reps int) (ms, cpuMs float64, err error) {
+	return timeBytesCallCPU(eng, count, reps, func(out []byte, status []ecmul.Status) error {
 		return eng.ScalarMultBytes(ctx, out, status, scalars, points)
 	})
 }
@@ -86,9 +103,15 @@ func timeBase(ctx context.Context, eng *ecmul.Engine, scalars []byte, count, rep
 // timeBytesCall times call, a batch of count items of the bytes API
 // (uncompressed SEC1 out), as timeBatch times its batch.
 func timeBytesCall(eng *ecmul.Engine, count, reps int, call func(out []byte, status []ecmul.Status) error) (float64, error) {
+	ms, _, err := timeBytesCallCPU(eng, count, reps, call)
+	return ms, err
+}
+
+// timeBytesCallCPU is timeBytesCall with the process CPU time (timeRepsCPU).
+func timeBytesCallCPU(eng *ecmul.Engine, count, reps int, call func(out []byte, status []ecmul.Status) error) (ms, cpuMs float64, err error) {
 	out := make([]byte, count*(1+2*eng.Curve().ByteLen()))
 	status := make([]ecmul.Status, count)
-	return timeReps(reps, func() error {
+	return timeRepsCPU(reps, func() error {
 		if err := call(out, status); err != nil {
 			return err
 		}
@@ -495,11 +518,12 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.Curve, v benchVariant, r *benchResult,
 	in benchItems, kernelTimes map[int][][]float64) {
 	batch, L := r.Batch, c.ByteLen()
-	ms, err := timeBytes(ctx, eng, in.scalars[:batch*L], in.points[:batch*(1+2*L)], batch, b.cfg.reps)
+	ms, cpuMs, err := timeBytes(ctx, eng, in.scalars[:batch*L], in.points[:batch*(1+2*L)], batch, b.cfg.reps)
 	if err != nil {
 		b.fail(c, opMul, v, batch, "bytes API: ", err)
 	} else {
 		r.BytesLatencyMs, r.BytesOpsPerSec = ms, float64(batch)/(ms/1e3)
+		r.BytesHostCPUNsPerItem = cpuMs * 1e6 / float64(batch)
 	}
 	kb := min(batch, b.cfg.chunk)
 	if batch > b.cfg.chunk {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -578,4 +579,28 @@ func TestOpenSSLFigure(t *testing.T) {
 	}
 	_, err := opensslFigure(opECDSA, ecdh)
 	require.Error(t, err)
+}
+
+// TestTimeRepsCPU: the CPU time of a timed run that keeps a core busy is
+// close to its wall time, and the warm-up run is not counted.
+func TestTimeRepsCPU(t *testing.T) {
+	if _, ok := processCPU(); !ok {
+		t.Skip("no process CPU time on this system")
+	}
+	runs := 0
+	ms, cpuMs, err := timeRepsCPU(2, func() error {
+		runs++
+		spin := 40 * time.Millisecond
+		if runs == 1 {
+			spin = 200 * time.Millisecond // the warm-up
+		}
+		for t0 := time.Now(); time.Since(t0) < spin; {
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Equal(t, 3, runs)
+	require.InDelta(t, 40, ms, 20)
+	require.Greater(t, cpuMs, 20.0, "a busy core is counted")
+	require.Less(t, cpuMs, 150.0, "the warm-up is not")
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -35,4 +36,14 @@ func peakRSS() (bytes int64, ok bool) {
 		return int64(ru.Maxrss), true // bytes
 	}
 	return int64(ru.Maxrss) * 1024, true // kilobytes
+}
+
+// processCPU returns the CPU time this process has used so far, user and
+// system, every thread.
+func processCPU() (time.Duration, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }
