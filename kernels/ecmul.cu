@@ -41,6 +41,7 @@ enum class BaseExt { Shenoy, Kawamura };
 enum class Mapping { Warp, Block, Tile, Spread, Mma };
 
 constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every entry point
+constexpr int kScalarWordBits = 32;           // the bits of a scalar row's word (ladder.Setup.LadderScalar)
 
 // Registers per thread: each entry point's cap (kernels/entries.go), where
 // nvcc has __maxnreg__ (12.4 and later), so that more warps share each
@@ -72,13 +73,13 @@ struct Shape {
                                    : M == Mapping::Spread ? ecm_spread
                                    : M == Mapping::Mma    ? ecm_warps
                                                           : ecm_packed;  // EcmShape
-  static constexpr int Groups = Warp ? 32 / Lanes : 1;  // lane groups of a warp
-  static constexpr int Items = Warp ? kMaxThreads / 32 * Groups  // lane groups per block
+  static constexpr int Groups = Warp ? int(kWarpLanes) / Lanes : 1;  // lane groups of a warp
+  static constexpr int Items = Warp ? kMaxThreads / int(kWarpLanes) * Groups  // lane groups per block
                                     : (kMaxThreads + Lanes - 1) / Lanes;
   static constexpr int Pairs = (N + 1) / 2;                 // 16-bit residues packed two per word
   static constexpr int Vecs = W == 16 ? (N + 1 + 7) / 8     // 16-byte loads per exchanged row
                                       : (N + 1 + 3) / 4;
-  static_assert(!Warp || Lanes <= 32, "an item must fit in a warp");
+  static_assert(!Warp || Lanes <= int(kWarpLanes), "an item must fit in a warp");
 };
 
 // The bytes dp2a.lo multiplies pair p of a row by to add up its channels
@@ -94,7 +95,7 @@ ECM_DEVICE constexpr uint32_t channel_ones(int p) {
 template <int N, Mapping M>
 struct LaneConsts {
   using Sh = Shape<N, M>;
-  Modulus mB, mT;  // this lane's channels of B and B̃ (m_e in mB on the m_e lane)
+  Channel<16> mB, mT;  // this lane's channels of B and B̃ (m_e in mB on the m_e lane)
   uint32_t negR, negMtB;
   uint32_t ext1[Sh::Pairs];  // B → B̃ row, times S_j·T_j, as byte pairs; Ext1E on m_e
   uint32_t ext2[Sh::Pairs];  // B̃ → B row as byte pairs; Ext2E on m_e
@@ -115,13 +116,13 @@ struct LaneConsts {
     mtInvE = k[L::MtInvE];
     phi = k[L::Phi];
     kawMask2 = k[L::KawMask] | k[L::KawMask] << 16;
-    mB = make_modulus(isE ? meMask + 1 : k[L::ModB + j], k[L::CB + j]);
-    mT = make_modulus(k[L::ModBT + j], k[L::CBT + j]);
+    mB = Channel<16>::make(isE ? meMask + 1 : k[L::ModB + j], k[L::CB + j]);
+    mT = Channel<16>::make(k[L::ModBT + j], k[L::CBT + j]);
     negR = k[L::NegR + j];
     negMtB = k[L::NegMtB + j];
-    const uint32_t st = reduce(k[L::S + j] * k[L::T + j], mT);
+    const uint32_t st = mT.reduce(k[L::S + j] * k[L::T + j]);
     tLo = isE ? 0 : k[L::T + j];
-    tHi = isE ? 0 : reduce(k[L::T + j] << 16, mT);
+    tHi = isE ? 0 : mT.reduce(k[L::T + j] << 16);
     tPair = pack_pair(tLo, tHi);
 #pragma unroll
     for (int p = 0; p < Sh::Pairs; ++p) {
@@ -135,7 +136,7 @@ struct LaneConsts {
           a1[h] = k[L::Ext1E + kk];
           a2[h] = k[L::Ext2E + kk];
         } else {
-          a1[h] = reduce(k[L::Ext1 + j * N + kk] * st, mT);
+          a1[h] = mT.reduce(k[L::Ext1 + j * N + kk] * st);
           a2[h] = k[L::Ext2 + j * N + kk];
         }
       }
@@ -150,7 +151,7 @@ struct LaneConsts {
 // 64-bit sums, no byte packing).
 template <int N, Mapping M>
 struct WideLaneConsts {
-  WideModulus mB, mT;  // this lane's channels of B and B̃ (m_e in mB on the m_e lane)
+  Channel<30> mB, mT;  // this lane's channels of B and B̃ (m_e in mB on the m_e lane)
   uint32_t negR, negMtB;
   uint32_t negR32;  // 2^32·NegR_j mod m_j: x·y·NegR as hi·negR32 + lo·NegR
   uint32_t ext1[N];  // B → B̃ row, times S_j·T_j; Ext1E on m_e
@@ -169,16 +170,16 @@ struct WideLaneConsts {
     pe = k[L::PE];
     mInvE = k[L::MInvE];
     mtInvE = k[L::MtInvE];
-    mB = make_wide_modulus(isE ? meMask + 1 : k[L::ModB + j], k[L::CB + j]);
-    mT = make_wide_modulus(k[L::ModBT + j], k[L::CBT + j]);
+    mB = Channel<30>::make(isE ? meMask + 1 : k[L::ModB + j], k[L::CB + j]);
+    mT = Channel<30>::make(k[L::ModBT + j], k[L::CBT + j]);
     negR = k[L::NegR + j];
-    negR32 = reduce_wide(uint64_t(negR) << 32, mB);
+    negR32 = mB.reduce(uint64_t(negR) << 32);
     negMtB = k[L::NegMtB + j];
-    const uint32_t st = reduce_wide(uint64_t(k[L::S + j]) * k[L::T + j], mT);
+    const uint32_t st = mT.reduce(uint64_t(k[L::S + j]) * k[L::T + j]);
     tj = isE ? 0 : k[L::T + j];
 #pragma unroll
     for (int kk = 0; kk < N; ++kk) {
-      ext1[kk] = isE ? k[L::Ext1E + kk] : reduce_wide(uint64_t(k[L::Ext1 + j * N + kk]) * st, mT);
+      ext1[kk] = isE ? k[L::Ext1E + kk] : mT.reduce(uint64_t(k[L::Ext1 + j * N + kk]) * st);
       ext2[kk] = isE ? k[L::Ext2E + kk] : k[L::Ext2 + j * N + kk];
       if constexpr (M == Mapping::Spread) ext2e[kk] = k[L::Ext2E + kk];
     }
@@ -244,9 +245,9 @@ struct Exchange {
     alpha = sh.alpha[item];
     lane = l;
     slot = l < N ? l : N;
-    eSource = (tid & 31) - l + Sh::ELane;
+    eSource = int(tid % kWarpLanes) - l + Sh::ELane;
     const uint32_t inWarp = blockDim.x - (tid & ~31);
-    warpMask = inWarp >= 32 ? ~0u : (1u << inWarp) - 1;
+    warpMask = inWarp >= kWarpLanes ? ~0u : (1u << inWarp) - 1;
   }
 
   ECM_DEVICE void sync() const {
@@ -291,7 +292,7 @@ struct Exchange {
     if constexpr (Shuffle) {
       const int base = eSource - Sh::ELane;
 #pragma unroll
-      for (int k = 0; k < 4 * Sh::Vecs; ++k) w[k] = k < N ? __shfl_sync(~0u, own, base + k, 32) : 0;
+      for (int k = 0; k < 4 * Sh::Vecs; ++k) w[k] = k < N ? __shfl_sync(~0u, own, base + k, kWarpLanes) : 0;
     } else {
       get(r, i, w);
     }
@@ -305,7 +306,7 @@ struct Exchange {
     if (Sh::Warp) {
       const uint32_t lanes = M == Mapping::Spread ? ~0u : warpMask;  // Spread: whole warps
 #pragma unroll
-      for (int i = 0; i < P; ++i) a[i] = __shfl_sync(lanes, a[i], eSource, 32);
+      for (int i = 0; i < P; ++i) a[i] = __shfl_sync(lanes, a[i], eSource, kWarpLanes);
     } else {
       if (lane == Sh::ELane) {
 #pragma unroll
@@ -370,8 +371,8 @@ struct TileSharedState {
         e1 = k[L::Ext1E + kk];
         e2 = k[L::Ext2E + kk];
       } else {
-        const Modulus mT = make_modulus(k[L::ModBT + o], k[L::CBT + o]);
-        e1 = reduce(k[L::Ext1 + o * N + kk] * reduce(k[L::S + o] * k[L::T + o], mT), mT);
+        const Channel<16> mT = Channel<16>::make(k[L::ModBT + o], k[L::CBT + o]);
+        e1 = mT.reduce(k[L::Ext1 + o * N + kk] * mT.reduce(k[L::S + o] * k[L::T + o]));
         e2 = k[L::Ext2 + o * N + kk];
       }
       put_b(0, kk, o, e1);
@@ -405,8 +406,8 @@ struct TileExchange {
     ze = sh.ze;
     item = i;
     lane = l;
-    warp = tid / 32;
-    warps = (blockDim.x + 31) / 32;
+    warp = tid / int(kWarpLanes);
+    warps = (blockDim.x + kWarpLanes - 1) / kWarpLanes;
   }
   ECM_DEVICE void sync() const { __syncthreads(); }
   // put stores this lane's residue v as column `lane` of rows 2·item and
@@ -449,8 +450,8 @@ struct TileExchange {
 };
 
 // tile_mod returns Σ = D00 + 2^8·(D01 + D10) + 2^16·D11 mod m, canonical.
-ECM_DEVICE uint32_t tile_mod(int4 s, Modulus m) {
-  return reduce(uint32_t(s.x) + (uint32_t(s.y + s.z) << 8) + uint32_t(s.w) * m.c, m);
+ECM_DEVICE uint32_t tile_mod(int4 s, Channel<16> m) {
+  return m.reduce(uint32_t(s.x) + (uint32_t(s.y + s.z) << 8) + uint32_t(s.w) * m.c);
 }
 
 // tile_pow2 returns Σ mod 2^32, enough for the m_e = 2^k channel.
@@ -461,76 +462,92 @@ ECM_DEVICE uint32_t tile_pow2(int4 s) {
 // ---------------------------------------------------------------------------
 // Base extension and RNS Montgomery multiplication (basext.Multiplier.Mul),
 // for a whole multiplication set at once: P independent products share each
-// exchange and its synchronisation.
+// exchange and its synchronisation. mont_mul_set (below) runs the steps;
+// what a step computes, and how rows travel between lanes, is the Steps
+// policy of the channel width and mapping (Steps16, StepsWide, StepsTile,
+// StepsFrag), each with these members:
+//   Value                       a lane's share of one value (Residue, or Slots)
+//   Step1 first_step(x, y, i)   step 1: q_j = x_j·y_j·NegR_j in B (given to the exchange),
+//                               P̃_j = ξ̃x_j·ξ̃y_j in B̃, x_e·y_e in m_e
+//   exchange_q<P>()             the q_j of the set reach the lanes that sum them
+//   first_extension(i, s, z, e) step 2, B → B̃ without correction: z.t = ξ̃U_j, and z_e
+//   exchange_xi<P>()            the ξ̃U_j reach the lanes that sum them
+//   second_extension(i, z, e, sum, α)  step 3: Σ ξ̃U_k·Ext2[j][k], and α
+//   share_alpha<P>(α)           every lane of an item gets its α
+//   finish(sum, α, e, z)        step 4: z_j = Σ + α·NegMtB_j in B, z_e on m_e
 
-template <int N, BaseExt V, Mapping M, int K, int P>
-ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const Exchange<N, M, K, 16>& ex,
-                             const Residue (&x)[P], const Residue (&y)[P], Residue (&z)[P]) {
+// The steps of 16-bit channels: sums of byte-split products (dp2a) over
+// rows exchanged through shared memory, Shenoy's or Kawamura's α.
+template <int N, BaseExt V, Mapping M, int K>
+struct Steps16 {
+  using Value = Residue;
   using Sh = Shape<N, M>;
-  static_assert(P <= K, "multiplication set larger than the exchange rows");
-  uint32_t te[P], pt[P], ze[P];
+  struct Step1 {
+    uint32_t te, pt;  // x_e·y_e (mod 2^32), P̃_j unreduced: its 16-bit halves meet T_j and 2^16·T_j
+  };
+  struct Partial {
+    uint32_t ze;
+  };
+  struct Sum {
+    DotAcc s;
+  };
+  const LaneConsts<N, M>& k;
+  const Exchange<N, M, K, 16>& ex;
 
-  // Step 1, in B: q_j = x_j·y_j·NegR_j; in B̃: P̃_j = ξ̃x_j·ξ̃y_j, left unreduced
-  // (its two 16-bit halves h + 2^16·h' meet T_j and 2^16·T_j in step 2); in
-  // m_e: x_e·y_e. Products of residues below 2^16 fit 32 bits.
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
-    const uint32_t xy = x[i].b * y[i].b;
-    te[i] = xy & k.meMask;
-    ex.put(0, i, reduce(reduce(xy, k.mB) * k.negR, k.mB));
-    pt[i] = x[i].t * y[i].t;
+  ECM_DEVICE Step1 first_step(const Residue& x, const Residue& y, int i) const {
+    const uint32_t xy = x.b * y.b;  // products of residues below 2^16 fit 32 bits
+    ex.put(0, i, k.mB.reduce(k.mB.reduce(xy) * k.negR));
+    return Step1{xy & k.meMask, x.t * y.t};
   }
-  ex.sync();
-
-  // Step 2, B → B̃ without correction: ξ̃U_j = Σ q_k·(Ext1[j][k]·S_j·T_j) + P̃_j·T_j,
-  // which is ((Σ q_k·Ext1[j][k])·S_j + P̃_j)·T_j (mod m̃_j); on m_e,
-  // z_e = (Σ q_k·Ext1E[k]·PE + x_e·y_e)·MInvE.
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
+  template <int P>
+  ECM_DEVICE void exchange_q() const {
+    ex.sync();
+  }
+  // ξ̃U_j = Σ q_k·(Ext1[j][k]·S_j·T_j) + P̃_j·T_j, which is ((Σ q_k·Ext1[j][k])·S_j + P̃_j)·T_j
+  // (mod m̃_j); on m_e, z_e = (Σ q_k·Ext1E[k]·PE + x_e·y_e)·MInvE.
+  ECM_DEVICE void first_extension(int i, const Step1& s, Residue& z, Partial& e) const {
     uint32_t w[4 * Sh::Vecs];
     ex.get(0, i, w);
     DotAcc a = {0, 0};
 #pragma unroll
     for (int p = 0; p < Sh::Pairs; ++p) dot_add(a, w[p], k.ext1[p]);
-    dot_add(a, pt[i], k.tPair);
-    const uint32_t xi = reduce(dot_mod(a, k.mT), k.mT);
-    const uint32_t qe = dot_pow2(a) & k.meMask;
-    ze[i] = (qe * k.pe + te[i]) * k.mInvE & k.meMask;
-    z[i].t = xi;
-    ex.put(1, i, xi);
+    dot_add(a, s.pt, k.tPair);
+    z.t = k.mT.reduce(dot_mod(a, k.mT));
+    e.ze = ((dot_pow2(a) & k.meMask) * k.pe + s.te) * k.mInvE & k.meMask;
+    ex.put(1, i, z.t);
   }
-  ex.sync();
-
-  // Step 3, α of Û = Σ ξ̃U_k·M̃_k − α·M̃, and step 4, B̃ → B exactly:
-  // z_j = Σ ξ̃U_k·Ext2[j][k] + α·NegMtB_j.
-  DotAcc s[P];
-  uint32_t alpha[P];
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
+  template <int P>
+  ECM_DEVICE void exchange_xi() const {
+    ex.sync();
+  }
+  // α of Û = Σ ξ̃U_k·M̃_k − α·M̃: Shenoy's from the m_e lane's sum, or
+  // Kawamura's from the row's truncated residues.
+  ECM_DEVICE void second_extension(int i, const Residue&, const Partial& e, Sum& sum, uint32_t& alpha) const {
     uint32_t w[4 * Sh::Vecs];
     ex.get(1, i, w);
-    s[i] = DotAcc{0, 0};
+    sum.s = DotAcc{0, 0};
 #pragma unroll
-    for (int p = 0; p < Sh::Pairs; ++p) dot_add(s[i], w[p], k.ext2[p]);
+    for (int p = 0; p < Sh::Pairs; ++p) dot_add(sum.s, w[p], k.ext2[p]);
     if (V == BaseExt::Shenoy) {
       // on the m_e lane s is Σ ξ̃U_k·Ext2E[k]: α = (s − z_e)·M̃^{-1} (mod m_e)
-      alpha[i] = (dot_pow2(s[i]) - ze[i]) * k.mtInvE & k.meMask;
+      alpha = (dot_pow2(sum.s) - e.ze) * k.mtInvE & k.meMask;
     } else {
       // α = ⌊(Σ trunc(ξ̃U_k) + Φ) / 2^16⌋, below 2^16·(n+1) before the shift
       uint32_t g = k.phi;
 #pragma unroll
       for (int p = 0; p < Sh::Pairs; ++p) g = __dp2a_lo(w[p] & k.kawMask2, channel_ones<N>(p), g);
-      alpha[i] = g >> 16;
+      alpha = g >> 16;
     }
   }
-  if (V == BaseExt::Shenoy) ex.share_alpha(alpha);
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
-    // dot_mod < 2^30 + 2^16 and α·NegMtB < 2^5·2^16: the sum stays below 2^31
-    const uint32_t zb = reduce(dot_mod(s[i], k.mB) + alpha[i] * k.negMtB, k.mB);
-    z[i].b = select(k.eMask, ze[i], zb);
+  template <int P>
+  ECM_DEVICE void share_alpha(uint32_t (&alpha)[P]) const {
+    if (V == BaseExt::Shenoy) ex.share_alpha(alpha);
   }
-}
+  // dot_mod < 2^30 + 2^16 and α·NegMtB < 2^5·2^16: the sum stays below 2^31
+  ECM_DEVICE void finish(const Sum& sum, uint32_t alpha, const Partial& e, Residue& z) const {
+    z.b = select(k.eMask, e.ze, k.mB.reduce(dot_mod(sum.s, k.mB) + alpha * k.negMtB));
+  }
+};
 
 // wide_dot returns init + Σ_k w_k·e_k over N terms, as two chains of
 // alternate terms added at the end: the same sum (so the same proved bound)
@@ -550,118 +567,132 @@ ECM_DEVICE uint64_t wide_dot(const uint32_t (&w)[L], const uint32_t (&e)[N], uin
   return even + odd;
 }
 
-// The multiplication set on wide channels: the same steps, each sum of
-// products of 30-bit residues in one 64-bit accumulator (at most n + 1
-// terms below 2^60: rns.Params proves the sum below 2^64), Shenoy's α.
-template <int N, BaseExt V, Mapping M, int K, int P>
-ECM_DEVICE void mont_mul_set(const WideLaneConsts<N, M>& k, const Exchange<N, M, K, 30>& ex,
-                             const Residue (&x)[P], const Residue (&y)[P], Residue (&z)[P]) {
+// The steps of wide channels: each sum of products of 30-bit residues in
+// one 64-bit accumulator (at most n + 1 terms below 2^60: rns.Params proves
+// the sum below 2^64), Shenoy's α. Shuffle (the spread mapping): rows travel
+// by shuffle and every lane finds α itself.
+template <int N, Mapping M, int K>
+struct StepsWide {
+  using Value = Residue;
   using Sh = Shape<N, M, 30>;
-  constexpr bool shuffled = Exchange<N, M, K, 30>::Shuffle;
-  static_assert(V == BaseExt::Shenoy, "wide channels compute Shenoy's α");
-  static_assert(P <= K, "multiplication set larger than the exchange rows");
-  uint32_t te[P], pt[P], ze[P];
+  static constexpr bool shuffled = Exchange<N, M, K, 30>::Shuffle;
+  struct Step1 {
+    uint32_t te, pt, q;  // x_e·y_e (mod 2^32), P̃_j mod m̃_j, q_j
+  };
+  struct Partial {
+    uint32_t ze;
+  };
+  struct Sum {
+    uint64_t s;
+  };
+  const WideLaneConsts<N, M>& k;
+  const Exchange<N, M, K, 30>& ex;
 
-  // Step 1: q_j = x_j·y_j·NegR_j in B, P̃_j = ξ̃x_j·ξ̃y_j in B̃, x_e·y_e in m_e.
   // With x·y = hi·2^32 + lo, q_j = hi·negR32 + lo·NegR reduced once
   // (rns.Params proves the sum below 2^64).
-  uint32_t q[P];
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
-    const uint64_t xy = mad_wide(x[i].b, y[i].b, 0);
-    te[i] = uint32_t(xy) & k.meMask;
-    q[i] = reduce_wide(mad_wide(uint32_t(xy), k.negR, mad_wide(uint32_t(xy >> 32), k.negR32, 0)), k.mB);
-    ex.put(0, i, q[i]);
-    pt[i] = reduce_wide(mad_wide(x[i].t, y[i].t, 0), k.mT);
+  ECM_DEVICE Step1 first_step(const Residue& x, const Residue& y, int i) const {
+    const uint64_t xy = mad_wide(x.b, y.b, 0);
+    const uint32_t q = k.mB.reduce(mad_wide(uint32_t(xy), k.negR, mad_wide(uint32_t(xy >> 32), k.negR32, 0)));
+    ex.put(0, i, q);
+    return Step1{uint32_t(xy) & k.meMask, k.mT.reduce(mad_wide(x.t, y.t, 0)), q};
   }
-  ex.sync();
-
-  // Step 2: ξ̃U_j = Σ q_k·(Ext1[j][k]·S_j·T_j) + P̃_j·T_j (mod m̃_j);
-  // z_e = (Σ q_k·Ext1E[k]·PE + x_e·y_e)·MInvE on m_e.
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
+  template <int P>
+  ECM_DEVICE void exchange_q() const {
+    ex.sync();
+  }
+  ECM_DEVICE void first_extension(int i, const Step1& s, Residue& z, Partial& e) const {
     uint32_t w[4 * Sh::Vecs];
-    ex.row(0, i, q[i], w);
-    const uint64_t a = wide_dot(w, k.ext1, mad_wide(pt[i], k.tj, 0));
-    const uint32_t xi = reduce_wide(a, k.mT);
-    ze[i] = ((uint32_t(a) & k.meMask) * k.pe + te[i]) * k.mInvE & k.meMask;
-    if constexpr (shuffled) ze[i] = ex.from_e(ze[i]);  // every lane finds α (below)
-    z[i].t = xi;
-    ex.put(1, i, xi);
+    ex.row(0, i, s.q, w);
+    const uint64_t a = wide_dot(w, k.ext1, mad_wide(s.pt, k.tj, 0));
+    z.t = k.mT.reduce(a);
+    e.ze = ((uint32_t(a) & k.meMask) * k.pe + s.te) * k.mInvE & k.meMask;
+    if constexpr (shuffled) e.ze = ex.from_e(e.ze);  // every lane finds α (below)
+    ex.put(1, i, z.t);
   }
-  ex.sync();
-
-  // Steps 3 and 4: α from m_e, z_j = Σ ξ̃U_k·Ext2[j][k] + α·NegMtB_j.
+  template <int P>
+  ECM_DEVICE void exchange_xi() const {
+    ex.sync();
+  }
   // Shuffle: every lane holds the whole row, so it sums the m_e lane's
   // Σ ξ̃U_k·Ext2E[k] (mod 2^32, all α needs) beside its own and finds α
   // without waiting for the m_e lane's; only z_e came by shuffle, a step
   // earlier.
-  uint64_t s[P];
-  uint32_t alpha[P];
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
+  ECM_DEVICE void second_extension(int i, const Residue& z, const Partial& e, Sum& sum, uint32_t& alpha) const {
     uint32_t w[4 * Sh::Vecs];
-    ex.row(1, i, z[i].t, w);
-    s[i] = wide_dot(w, k.ext2, 0);
+    ex.row(1, i, z.t, w);
+    sum.s = wide_dot(w, k.ext2, 0);
     if constexpr (shuffled) {
       uint32_t se = 0;
 #pragma unroll
       for (int kk = 0; kk < N; ++kk) se += w[kk] * k.ext2e[kk];
-      alpha[i] = (se - ze[i]) * k.mtInvE & k.meMask;
+      alpha = (se - e.ze) * k.mtInvE & k.meMask;
     } else {
-      alpha[i] = (uint32_t(s[i]) - ze[i]) * k.mtInvE & k.meMask;
+      alpha = (uint32_t(sum.s) - e.ze) * k.mtInvE & k.meMask;
     }
   }
-  if constexpr (!shuffled) ex.share_alpha(alpha);
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
-    const uint32_t zb = reduce_wide(mad_wide(alpha[i], k.negMtB, s[i]), k.mB);
-    z[i].b = select(k.eMask, ze[i], zb);
+  template <int P>
+  ECM_DEVICE void share_alpha(uint32_t (&alpha)[P]) const {
+    if constexpr (!shuffled) ex.share_alpha(alpha);
   }
-}
+  ECM_DEVICE void finish(const Sum& sum, uint32_t alpha, const Partial& e, Residue& z) const {
+    z.b = select(k.eMask, e.ze, k.mB.reduce(mad_wide(alpha, k.negMtB, sum.s)));
+  }
+};
 
-// The multiplication set of the tile mapping: the same steps as above, the
-// two sums on the tensor cores. Every lane finds α itself from its item's
-// m_e column and the z_e the m_e lane left in shared memory.
-template <int N, BaseExt V, Mapping M, int K, int P>
-ECM_DEVICE void mont_mul_set(const LaneConsts<N, M>& k, const TileExchange<N, K>& ex,
-                             const Residue (&x)[P], const Residue (&y)[P], Residue (&z)[P]) {
-  static_assert(V == BaseExt::Shenoy, "the tile mapping computes Shenoy's α");
-  static_assert(P <= K, "multiplication set larger than the exchange");
-  uint32_t te[P], pt[P];
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
-    const uint32_t xy = x[i].b * y[i].b;
-    te[i] = xy & k.meMask;
-    ex.put(i, reduce(reduce(xy, k.mB) * k.negR, k.mB));
-    pt[i] = x[i].t * y[i].t;
+// The steps of the tile mapping: the 16-bit steps with both sums on the
+// tensor cores, through shared memory. Every lane finds α itself from its
+// item's m_e column and the z_e the m_e lane left in shared memory.
+template <int N, int K>
+struct StepsTile {
+  using Value = Residue;
+  struct Step1 {
+    uint32_t te, pt;
+  };
+  struct Partial {
+    uint32_t ze;
+  };
+  struct Sum {
+    int4 d;  // the four byte sums of this lane's output
+  };
+  const LaneConsts<N, Mapping::Tile>& k;
+  const TileExchange<N, K>& ex;
+
+  ECM_DEVICE Step1 first_step(const Residue& x, const Residue& y, int i) const {
+    const uint32_t xy = x.b * y.b;
+    ex.put(i, k.mB.reduce(k.mB.reduce(xy) * k.negR));
+    return Step1{xy & k.meMask, x.t * y.t};
   }
-  ex.sync();
-  ex.template products<P>(0);
-  ex.sync();
+  template <int P>
+  ECM_DEVICE void exchange_q() const {
+    ex.sync();
+    ex.template products<P>(0);
+    ex.sync();
+  }
   // ξ̃U_j = Σ q_k·Ext1[j][k]·S_j·T_j + P̃_j·T_j (P̃_j in 16-bit halves); on m_e, z_e
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
-    const int4 s = ex.get(i, ex.lane);
-    const uint32_t xi = reduce(tile_mod(s, k.mT) + reduce((pt[i] & 0xffff) * k.tLo, k.mT) +
-                                   reduce((pt[i] >> 16) * k.tHi, k.mT),
-                               k.mT);
-    if (ex.lane == N) ex.ze[i][ex.item] = ((tile_pow2(s) & k.meMask) * k.pe + te[i]) * k.mInvE & k.meMask;
-    z[i].t = xi;
-    ex.put(i, xi);
+  ECM_DEVICE void first_extension(int i, const Step1& s, Residue& z, Partial&) const {
+    const int4 d = ex.get(i, ex.lane);
+    z.t = k.mT.reduce(tile_mod(d, k.mT) + k.mT.reduce((s.pt & 0xffff) * k.tLo) + k.mT.reduce((s.pt >> 16) * k.tHi));
+    if (ex.lane == N) ex.ze[i][ex.item] = ((tile_pow2(d) & k.meMask) * k.pe + s.te) * k.mInvE & k.meMask;
+    ex.put(i, z.t);
   }
-  ex.sync();
-  ex.template products<P>(1);
-  ex.sync();
-  // z_j = Σ ξ̃U_k·Ext2[j][k] + α·NegMtB_j, α = (Σ ξ̃U_k·Ext2E[k] − z_e)·M̃^{-1} mod m_e
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
-    const uint32_t ze = ex.ze[i][ex.item];
-    const uint32_t alpha = (tile_pow2(ex.get(i, N)) - ze) * k.mtInvE & k.meMask;
-    const uint32_t zb = reduce(tile_mod(ex.get(i, ex.lane), k.mB) + alpha * k.negMtB, k.mB);
-    z[i].b = select(k.eMask, ze, zb);
+  template <int P>
+  ECM_DEVICE void exchange_xi() const {
+    ex.sync();
+    ex.template products<P>(1);
+    ex.sync();
   }
-}
+  // α = (Σ ξ̃U_k·Ext2E[k] − z_e)·M̃^{-1} mod m_e
+  ECM_DEVICE void second_extension(int i, const Residue&, Partial& e, Sum& sum, uint32_t& alpha) const {
+    e.ze = ex.ze[i][ex.item];
+    alpha = (tile_pow2(ex.get(i, N)) - e.ze) * k.mtInvE & k.meMask;
+    sum.d = ex.get(i, ex.lane);
+  }
+  template <int P>
+  ECM_DEVICE void share_alpha(uint32_t (&)[P]) const {}
+  ECM_DEVICE void finish(const Sum& sum, uint32_t alpha, const Partial& e, Residue& z) const {
+    z.b = select(k.eMask, e.ze, k.mB.reduce(tile_mod(sum.d, k.mB) + alpha * k.negMtB));
+  }
+};
 
 // ---------------------------------------------------------------------------
 // The mma mapping: the base extensions of wide channels as 8-bit integer
@@ -760,13 +791,13 @@ ECM_DEVICE uint32_t frag_const(const uint32_t* __restrict__ k, int ext, int o, i
   if (o > N) return 0;
   if (o == N) return k[(ext == 1 ? L::Ext1E : L::Ext2E) + kk] << (8 * h);
   if (ext == 1) {
-    const WideModulus m = make_wide_modulus(k[L::ModBT + o], k[L::CBT + o]);
-    const uint32_t st = reduce_wide(uint64_t(k[L::S + o]) * k[L::T + o], m);
-    const uint32_t e = reduce_wide(uint64_t(k[L::Ext1 + o * N + kk]) * st, m);
-    return reduce_wide(uint64_t(e) << (8 * h), m);
+    const Channel<30> m = Channel<30>::make(k[L::ModBT + o], k[L::CBT + o]);
+    const uint32_t st = m.reduce(uint64_t(k[L::S + o]) * k[L::T + o]);
+    const uint32_t e = m.reduce(uint64_t(k[L::Ext1 + o * N + kk]) * st);
+    return m.reduce(uint64_t(e) << (8 * h));
   }
-  const WideModulus m = make_wide_modulus(k[L::ModB + o], k[L::CB + o]);
-  return reduce_wide(uint64_t(k[L::Ext2 + o * N + kk]) << (8 * h), m);
+  const Channel<30> m = Channel<30>::make(k[L::ModB + o], k[L::CB + o]);
+  return m.reduce(uint64_t(k[L::Ext2 + o * N + kk]) << (8 * h));
 }
 
 // The shared memory of an mma block: the B fragments of both extensions,
@@ -776,7 +807,7 @@ template <int N, int AddConsts>
 struct FragSharedState {
   using F = FragShape<N>;
   static constexpr int Tiles = 2 * F::Slots * 2;  // extension, tile pair, half
-  uint2 b[Tiles][32];                              // B of each tile: lane l's registers (.y unused for m16n8k16)
+  uint2 b[Tiles][kWarpLanes];                          // B of each tile: lane l's registers (.y unused for m16n8k16)
   uint2 addK[AddConsts][N + 1];                    // [constant][channel role]
   uint2 addKSlot[AddConsts][F::Slots][4];          // [constant][slot][lane t]: role min(4s + t, n)
 
@@ -785,7 +816,7 @@ struct FragSharedState {
   // in .y): halves i mod 2 of slots t and t + 4 (of slot t + 8 in .y, whose
   // upper pair is empty); and the addition constants by slot place.
   ECM_DEVICE void init(const uint32_t* __restrict__ k, int tid) {
-    if (tid < 32) {
+    if (tid < int(kWarpLanes)) {
       const int t = tid & 3, g = tid >> 2;
 #pragma unroll 1
       for (int tile = 0; tile < Tiles; ++tile) {
@@ -815,7 +846,7 @@ template <int N>
 struct FragConsts {
   using F = FragShape<N>;
   static constexpr int S = F::Slots;
-  WideModulus mB[S], mT[S];  // the slot's channels of B and B̃ (m_e in mB on its slot)
+  Channel<30> mB[S], mT[S];  // the slot's channels of B and B̃ (m_e in mB on its slot)
   uint32_t negR[S], negR32[S], negMtB[S];
   uint32_t tj[S], tj32[S];  // T_j and 2^32·T_j mod m̃_j (0 off the channels): P̃_j·T_j joins the first sum
   uint32_t chan2, me2;  // all ones where slot 2 is a channel, where it is m_e
@@ -840,13 +871,13 @@ struct FragConsts {
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       const int j = 4 * s + t, jj = j < N ? j : 0;
-      mB[s] = make_wide_modulus(j == N ? meMask + 1 : k[L::ModB + jj], k[L::CB + jj]);
-      mT[s] = make_wide_modulus(k[L::ModBT + jj], k[L::CBT + jj]);
+      mB[s] = Channel<30>::make(j == N ? meMask + 1 : k[L::ModB + jj], k[L::CB + jj]);
+      mT[s] = Channel<30>::make(k[L::ModBT + jj], k[L::CBT + jj]);
       negR[s] = k[L::NegR + jj];
-      negR32[s] = reduce_wide(uint64_t(negR[s]) << 32, mB[s]);
+      negR32[s] = mB[s].reduce(uint64_t(negR[s]) << 32);
       negMtB[s] = k[L::NegMtB + jj];
       tj[s] = j < N ? k[L::T + jj] : 0;
-      tj32[s] = reduce_wide(uint64_t(tj[s]) << 32, mT[s]);
+      tj32[s] = mT[s].reduce(uint64_t(tj[s]) << 32);
     }
     chan2 = opaque(8 + t < N ? ~0u : 0u);
     me2 = opaque(8 + t == N ? ~0u : 0u);
@@ -856,11 +887,11 @@ struct FragConsts {
 // The view of the block's shared state one mma lane takes: its column of
 // every B and its addition constants.
 struct FragExchange {
-  const uint2* b;     // &FragSharedState::b[0][lane]: tile i at b[32·i]
+  const uint2* b;     // &FragSharedState::b[0][lane]: tile i at b[kWarpLanes·i]
   const uint2* addK;  // &FragSharedState::addKSlot[0][0][t]: constant K, slot s at addK[4·(K·Slots + s)]
   template <class Sh>
   ECM_DEVICE void attach(Sh& sh, int, int, int tid) {
-    b = &sh.b[0][tid & 31];
+    b = &sh.b[0][tid % kWarpLanes];
     addK = &sh.addKSlot[0][0][tid & 3];
   }
 };
@@ -882,7 +913,7 @@ ECM_DEVICE void frag_extend(const uint2* b, const uint32_t (&v)[FragShape<N>::Sl
 #pragma unroll
   for (int p = 0; p < F::Slots; ++p) {
     int32_t d[4], e[4];
-    const uint2 lo = b[32 * (2 * p)], hi = b[32 * (2 * p + 1)];
+    const uint2 lo = b[kWarpLanes * (2 * p)], hi = b[kWarpLanes * (2 * p + 1)];
     if constexpr (F::K32) {
       mma_u8(d, a, {lo.x, lo.y});
       mma_u8(e, a, {hi.x, hi.y});
@@ -894,61 +925,118 @@ ECM_DEVICE void frag_extend(const uint2* b, const uint32_t (&v)[FragShape<N>::Sl
   }
 }
 
-// The multiplication set of the mma mapping: the wide steps, per slot, with
-// both extensions from frag_extend.
-template <int N, BaseExt V, Mapping M, int P>
-ECM_DEVICE void mont_mul_set(const FragConsts<N>& k, const FragExchange& ex, const Slots<FragShape<N>::Slots> (&x)[P],
-                             const Slots<FragShape<N>::Slots> (&y)[P], Slots<FragShape<N>::Slots> (&z)[P]) {
+// The steps of the mma mapping: the wide steps per slot, both extensions
+// from frag_extend, α by one shuffle from the m_e lane.
+template <int N>
+struct StepsFrag {
   using F = FragShape<N>;
-  constexpr int S = F::Slots;
-  static_assert(V == BaseExt::Shenoy, "the mma mapping computes Shenoy's α");
-  uint32_t q[P][S], te[P], ze[P];
-  uint64_t pt[P][S];
+  static constexpr int S = F::Slots;
+  using Value = Slots<S>;
+  struct Step1 {
+    uint32_t q[S];   // zero off the channels: A's padding
+    uint64_t pt[S];  // P̃_j unreduced, below 2^60
+    uint32_t te;     // x_e·y_e (mod 2^32) on the m_e slot
+  };
+  struct Partial {
+    uint32_t ze;
+  };
+  struct Sum {
+    uint64_t a[S];
+  };
+  const FragConsts<N>& k;
+  const FragExchange& ex;
 
-  // Step 1: q_j = x_j·y_j·NegR_j in B (zero off the channels: A's padding),
-  // P̃_j = ξ̃x_j·ξ̃y_j in B̃ (unreduced, below 2^60), x_e·y_e on the m_e slot.
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
-    te[i] = uint32_t(mad_wide(x[i].s[F::ESlot].b, y[i].s[F::ESlot].b, 0)) & k.meMask;
+  ECM_DEVICE Step1 first_step(const Value& x, const Value& y, int) const {
+    Step1 r;
+    r.te = uint32_t(mad_wide(x.s[F::ESlot].b, y.s[F::ESlot].b, 0)) & k.meMask;
 #pragma unroll
     for (int s = 0; s < S; ++s) {
-      const uint64_t xy = mad_wide(x[i].s[s].b, y[i].s[s].b, 0);
-      q[i][s] = reduce_wide(mad_wide(uint32_t(xy), k.negR[s], mad_wide(uint32_t(xy >> 32), k.negR32[s], 0)), k.mB[s]) &
-                k.chan(s);
-      pt[i][s] = mad_wide(x[i].s[s].t, y[i].s[s].t, 0);
+      const uint64_t xy = mad_wide(x.s[s].b, y.s[s].b, 0);
+      r.q[s] = k.mB[s].reduce(mad_wide(uint32_t(xy), k.negR[s], mad_wide(uint32_t(xy >> 32), k.negR32[s], 0))) & k.chan(s);
+      r.pt[s] = mad_wide(x.s[s].t, y.s[s].t, 0);
     }
+    return r;
   }
-
-  // Step 2: ξ̃U_j = Σ q_k·(Ext1[j][k]·S_j·T_j) + P̃_j·T_j (mod m̃_j), with
+  template <int P>
+  ECM_DEVICE void exchange_q() const {}
+  // ξ̃U_j = Σ q_k·(Ext1[j][k]·S_j·T_j) + P̃_j·T_j (mod m̃_j), with
   // P̃_j = hi·2^32 + lo taken as hi·(2^32·T_j) + lo·T_j (rns.Params: "mma
   // 64-bit sum"); on the m_e slot z_e = (Σ q_k·Ext1E[k]·PE + x_e·y_e)·MInvE.
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
+  ECM_DEVICE void first_extension(int, const Step1& st, Value& z, Partial& e) const {
     uint64_t a[S];
-    frag_extend<N>(ex.b, q[i], a);
+    frag_extend<N>(ex.b, st.q, a);
 #pragma unroll
     for (int s = 0; s < S; ++s) {
-      const uint64_t u = mad_wide(uint32_t(pt[i][s] >> 32), k.tj32[s], mad_wide(uint32_t(pt[i][s]), k.tj[s], a[s]));
-      z[i].s[s].t = reduce_wide(u, k.mT[s]);
+      const uint64_t u = mad_wide(uint32_t(st.pt[s] >> 32), k.tj32[s], mad_wide(uint32_t(st.pt[s]), k.tj[s], a[s]));
+      z.s[s].t = k.mT[s].reduce(u);
     }
-    ze[i] = ((uint32_t(a[F::ESlot]) & k.meMask) * k.pe + te[i]) * k.mInvE & k.meMask;
+    e.ze = ((uint32_t(a[F::ESlot]) & k.meMask) * k.pe + st.te) * k.mInvE & k.meMask;
   }
-
-  // Steps 3 and 4: α on the m_e slot, given to the item's lanes;
-  // z_j = Σ ξ̃U_k·Ext2[j][k] + α·NegMtB_j.
-#pragma unroll
-  for (int i = 0; i < P; ++i) {
+  template <int P>
+  ECM_DEVICE void exchange_xi() const {}
+  // α on the m_e slot (the other lanes' are discarded by share_alpha)
+  ECM_DEVICE void second_extension(int, const Value& z, const Partial& e, Sum& sum, uint32_t& alpha) const {
     uint32_t v[S];
 #pragma unroll
-    for (int s = 0; s < S; ++s) v[s] = z[i].s[s].t & k.chan(s);
-    uint64_t a[S];
-    frag_extend<N>(ex.b + 32 * 2 * S, v, a);
-    uint32_t alpha = (uint32_t(a[F::ESlot]) - ze[i]) * k.mtInvE & k.meMask;
-    alpha = __shfl_sync(~0u, alpha, k.eSource, 32);  // blocks of whole warps: every lane is there
+    for (int s = 0; s < S; ++s) v[s] = z.s[s].t & k.chan(s);
+    frag_extend<N>(ex.b + kWarpLanes * 2 * S, v, sum.a);
+    alpha = (uint32_t(sum.a[F::ESlot]) - e.ze) * k.mtInvE & k.meMask;
+  }
+  template <int P>
+  ECM_DEVICE void share_alpha(uint32_t (&alpha)[P]) const {
+#pragma unroll
+    for (int i = 0; i < P; ++i) alpha[i] = __shfl_sync(~0u, alpha[i], k.eSource, kWarpLanes);  // whole warps
+  }
+  ECM_DEVICE void finish(const Sum& sum, uint32_t alpha, const Partial& e, Value& z) const {
 #pragma unroll
     for (int s = 0; s < S; ++s)
-      z[i].s[s].b = select(k.eMask(s), ze[i], reduce_wide(mad_wide(alpha, k.negMtB[s], a[s]), k.mB[s]));
+      z.s[s].b = select(k.eMask(s), e.ze, k.mB[s].reduce(mad_wide(alpha, k.negMtB[s], sum.a[s])));
   }
+};
+
+// steps_of returns the Steps policy of a lane's constants and exchange.
+template <BaseExt V, int N, Mapping M, int K>
+ECM_DEVICE Steps16<N, V, M, K> steps_of(const LaneConsts<N, M>& k, const Exchange<N, M, K, 16>& ex) {
+  return {k, ex};
+}
+template <BaseExt V, int N, Mapping M, int K>
+ECM_DEVICE StepsWide<N, M, K> steps_of(const WideLaneConsts<N, M>& k, const Exchange<N, M, K, 30>& ex) {
+  static_assert(V == BaseExt::Shenoy, "wide channels compute Shenoy's α");
+  return {k, ex};
+}
+template <BaseExt V, int N, int K>
+ECM_DEVICE StepsTile<N, K> steps_of(const LaneConsts<N, Mapping::Tile>& k, const TileExchange<N, K>& ex) {
+  static_assert(V == BaseExt::Shenoy, "the tile mapping computes Shenoy's α");
+  return {k, ex};
+}
+template <BaseExt V, int N>
+ECM_DEVICE StepsFrag<N> steps_of(const FragConsts<N>& k, const FragExchange& ex) {
+  static_assert(V == BaseExt::Shenoy, "the mma mapping computes Shenoy's α");
+  return {k, ex};
+}
+
+// mont_mul_set computes the P products x_i·y_i of a multiplication set in
+// RNS Montgomery form (basext.Multiplier.Mul), each step for every product
+// of the set before the next, so that each exchange (and its
+// synchronisation) serves them all.
+template <class Steps, int P>
+ECM_DEVICE void mont_mul_set(const Steps& st, const typename Steps::Value (&x)[P], const typename Steps::Value (&y)[P],
+                             typename Steps::Value (&z)[P]) {
+  typename Steps::Step1 s1[P];
+#pragma unroll
+  for (int i = 0; i < P; ++i) s1[i] = st.first_step(x[i], y[i], i);
+  st.template exchange_q<P>();
+  typename Steps::Partial e[P];
+#pragma unroll
+  for (int i = 0; i < P; ++i) st.first_extension(i, s1[i], z[i], e[i]);
+  st.template exchange_xi<P>();
+  typename Steps::Sum sum[P];
+  uint32_t alpha[P];
+#pragma unroll
+  for (int i = 0; i < P; ++i) st.second_extension(i, z[i], e[i], sum[i], alpha[i]);
+  st.share_alpha(alpha);
+#pragma unroll
+  for (int i = 0; i < P; ++i) st.finish(sum[i], alpha[i], e[i], z[i]);
 }
 
 // ---------------------------------------------------------------------------
@@ -1069,12 +1157,12 @@ ECM_DEVICE void spread_mul_set(const C& c, const Residue (&x)[P], const Residue 
       ys[q] = select_residue(c.groupMask[g], y[i], ys[q]);
     }
   }
-  mont_mul_set<C::n, C::variant, C::mapping>(c.k, c.ex, xs, ys, zs);
+  mont_mul_set(steps_of<C::variant>(c.k, c.ex), xs, ys, zs);
 #pragma unroll
   for (int i = 0; i < P; ++i) {
     const int src = i % G * Sh::Lanes + c.role;
-    z[i].b = __shfl_sync(~0u, zs[i / G].b, src, 32);  // blocks of whole warps: every lane is there
-    z[i].t = __shfl_sync(~0u, zs[i / G].t, src, 32);
+    z[i].b = __shfl_sync(~0u, zs[i / G].b, src, kWarpLanes);  // blocks of whole warps: every lane is there
+    z[i].t = __shfl_sync(~0u, zs[i / G].t, src, kWarpLanes);
   }
 }
 
@@ -1088,7 +1176,7 @@ ECM_DEVICE void mul_set(C& c, Set<void, Mul<D, X, Y>...>) {
   if constexpr (C::mapping == Mapping::Spread) {
     spread_mul_set(c, x, y, z);
   } else {
-    mont_mul_set<C::n, C::variant, C::mapping>(c.k, c.ex, x, y, z);
+    mont_mul_set(steps_of<C::variant>(c.k, c.ex), x, y, z);
   }
   store(c.r, z, Dsts<D...>{}, std::make_integer_sequence<int, P>{});
 }
@@ -1096,73 +1184,34 @@ ECM_DEVICE void mul_set(C& c, Set<void, Mul<D, X, Y>...>) {
 template <class C>
 ECM_DEVICE void mul_set(C&, Set<void>) {}
 
-// coef·s (mod m) as a non-negative term: a negative coefficient adds |coef|·(m − s).
-template <int Coef>
-ECM_DEVICE uint32_t term(uint32_t s, uint32_t m) {
-  if constexpr (Coef > 0) {
-    return uint32_t(Coef) * s;
-  } else if constexpr (Coef < 0) {
-    return uint32_t(-Coef) * (m - s);
-  } else {
-    return 0;
-  }
+// K + c1·s1 + c2·s2 + c3·s3 of one channel, canonical, from the constant's
+// residues kc (ladder.RNSExecutor.addSet): the sum is below
+// 2^W·(1 + |c1| + |c2| + |c3|), in the channel's Acc of that weight.
+template <int C1, int C2, int C3, int W>
+ECM_DEVICE Residue channel_linear(uint2 kc, Residue s1, Residue s2, Residue s3, Channel<W> mB, Channel<W> mT,
+                                  uint32_t eMask, uint32_t meMask) {
+  constexpr int weight = 1 + (C1 < 0 ? -C1 : C1) + (C2 < 0 ? -C2 : C2) + (C3 < 0 ? -C3 : C3);
+  static_assert(weight <= 1 << 15, "addition coefficients too large for 32-bit sums");
+  using Acc = typename Channel<W>::template Acc<weight>;
+  const Acc b = Acc(kc.x) + term<Acc, C1>(s1.b, mB.m) + term<Acc, C2>(s2.b, mB.m) + term<Acc, C3>(s3.b, mB.m);
+  const Acc t = Acc(kc.y) + term<Acc, C1>(s1.t, mT.m) + term<Acc, C2>(s2.t, mT.m) + term<Acc, C3>(s3.t, mT.m);
+  return Residue{select(eMask, uint32_t(b) & meMask, mB.reduce(b)), mT.reduce(t)};
 }
 
-// coef·s (mod m) as a non-negative 64-bit term, for wide channels.
-template <int Coef>
-ECM_DEVICE uint64_t term64(uint32_t s, uint32_t m) {
-  if constexpr (Coef > 0) {
-    return uint64_t(Coef) * s;
-  } else if constexpr (Coef < 0) {
-    return uint64_t(-Coef) * (m - s);
-  } else {
-    return 0;
-  }
-}
-
-// K + c1·s1 + c2·s2 + c3·s3 of one wide channel, canonical, from the
-// constant's residues kc: the sum is below 2^30·(1 + |c1| + |c2| + |c3|), in
-// 32 bits when |c1| + |c2| + |c3| <= 3 (reduce_wide32), else in 64.
-template <int C1, int C2, int C3>
-ECM_DEVICE Residue wide_linear(uint2 kc, Residue s1, Residue s2, Residue s3, WideModulus mB, WideModulus mT,
-                               uint32_t eMask, uint32_t meMask) {
-  constexpr int weight = (C1 < 0 ? -C1 : C1) + (C2 < 0 ? -C2 : C2) + (C3 < 0 ? -C3 : C3);
-  if constexpr (weight <= 3) {
-    const uint32_t b = kc.x + term<C1>(s1.b, mB.m) + term<C2>(s2.b, mB.m) + term<C3>(s3.b, mB.m);
-    const uint32_t t = kc.y + term<C1>(s1.t, mT.m) + term<C2>(s2.t, mT.m) + term<C3>(s3.t, mT.m);
-    return Residue{select(eMask, b & meMask, reduce_wide32(b, mB)), reduce_wide32(t, mT)};
-  } else {
-    const uint64_t b = kc.x + term64<C1>(s1.b, mB.m) + term64<C2>(s2.b, mB.m) + term64<C3>(s3.b, mB.m);
-    const uint64_t t = kc.y + term64<C1>(s1.t, mT.m) + term64<C2>(s2.t, mT.m) + term64<C3>(s3.t, mT.m);
-    return Residue{select(eMask, uint32_t(b) & meMask, reduce_wide(b, mB)), reduce_wide(t, mT)};
-  }
-}
-
-// K + c1·s1 + c2·s2 + c3·s3 per channel, canonical (ladder.RNSExecutor.addSet).
-// The sum is below 2^W·(1 + |c1| + |c2| + |c3|): 32 bits for 16-bit
-// channels, 64 for wide ones.
+// The addition's sum of a lane's value: per channel, or per slot (Mma).
 template <int K, int C1, int S1, int C2, int S2, int C3, int S3, class C>
 ECM_DEVICE typename C::Value linear(const C& c) {
   constexpr int N = C::n;
-  static_assert((C1 < 0 ? -C1 : C1) + (C2 < 0 ? -C2 : C2) + (C3 < 0 ? -C3 : C3) < (1 << 15),
-                "addition coefficients too large for 32-bit sums");
   if constexpr (C::mapping == Mapping::Mma) {
     typename C::Value z;
 #pragma unroll
     for (int s = 0; s < FragShape<N>::Slots; ++s)
-      z.s[s] = wide_linear<C1, C2, C3>(c.ex.addK[4 * (K * FragShape<N>::Slots + s)], c.r[S1].s[s], c.r[S2].s[s],
-                                       c.r[S3].s[s], c.k.mB[s], c.k.mT[s], c.k.eMask(s), c.k.meMask);
+      z.s[s] = channel_linear<C1, C2, C3>(c.ex.addK[4 * (K * FragShape<N>::Slots + s)], c.r[S1].s[s], c.r[S2].s[s],
+                                          c.r[S3].s[s], c.k.mB[s], c.k.mT[s], c.k.eMask(s), c.k.meMask);
     return z;
-  } else if constexpr (C::width != 16) {
-    return wide_linear<C1, C2, C3>(c.addK[K * (N + 1) + c.role], c.r[S1], c.r[S2], c.r[S3], c.k.mB, c.k.mT, c.k.eMask,
-                                   c.k.meMask);
   } else {
-    const uint2 kc = c.addK[K * (N + 1) + c.role];
-    const uint32_t b = kc.x + term<C1>(c.r[S1].b, c.k.mB.m) + term<C2>(c.r[S2].b, c.k.mB.m) +
-                       term<C3>(c.r[S3].b, c.k.mB.m);
-    const uint32_t t = kc.y + term<C1>(c.r[S1].t, c.k.mT.m) + term<C2>(c.r[S2].t, c.k.mT.m) +
-                       term<C3>(c.r[S3].t, c.k.mT.m);
-    return Residue{select(c.k.eMask, b & c.k.meMask, reduce(b, c.k.mB)), reduce(t, c.k.mT)};
+    return channel_linear<C1, C2, C3>(c.addK[K * (N + 1) + c.role], c.r[S1], c.r[S2], c.r[S3], c.k.mB, c.k.mT,
+                                      c.k.eMask, c.k.meMask);
   }
 }
 
@@ -1203,13 +1252,13 @@ template <int N, int Bits, int AddConsts, class Sched, class C>
 ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const uint32_t* __restrict__ scalars,
                              uint32_t stride) {
   constexpr int Rows = (1 << Sched::Window) - 1, Windows = (Bits + Sched::Window - 1) / Sched::Window;
-  static_assert(32 % Sched::Window == 0, "a window's digit lies in one scalar word");
+  static_assert(kScalarWordBits % Sched::Window == 0, "a window's digit lies in one scalar word");
   const uint4* table = reinterpret_cast<const uint4*>(consts + Consts<N>::template CombTable<AddConsts>);
   uint32_t inf = ~0u;  // all ones while the accumulator is the point at infinity
 #pragma unroll 1
   for (int i = 0; i < Windows; ++i) {
     const int bit = i * Sched::Window;
-    const uint32_t d = scalars[bit / 32 * stride] >> (bit % 32) & Rows;
+    const uint32_t d = scalars[bit / kScalarWordBits * stride] >> (bit % kScalarWordBits) & Rows;
     const uint4* row = table + i * Rows * (N + 1) + c.role;
     Residue tx{0, 0}, ty{0, 0};
 #pragma unroll
@@ -1280,7 +1329,7 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
 
   if (blockDim.x > kMaxThreads) __trap();
   if (M == Mapping::Tile && blockDim.x != TileShape<N>::Items * Sh::Lanes) __trap();
-  if ((M == Mapping::Spread || M == Mapping::Mma) && blockDim.x % 32 != 0) __trap();
+  if ((M == Mapping::Spread || M == Mapping::Mma) && blockDim.x % kWarpLanes != 0) __trap();
   if (count == 0) return;
   const int tid = threadIdx.x;
   int slot, lane;
@@ -1300,7 +1349,7 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
   __syncthreads();
 
   Lane<N, V, M, W, Map> c;
-  c.k.load(consts, M == Mapping::Mma ? tid & 31 : lane);  // the mma mapping's constants follow the warp lane
+  c.k.load(consts, M == Mapping::Mma ? int(tid % kWarpLanes) : lane);  // the mma mapping's constants follow the warp lane
   c.ex.attach(sh, slot, lane, tid);
   c.addK = &sh.addK[0][0];
   c.role = lane < N ? lane : N;
@@ -1330,10 +1379,10 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
   } else {
     uint32_t prev = 0;
 #pragma unroll 1
-    for (int w = (T - 1) / 32; w >= 0; --w) {
+    for (int w = (T - 1) / kScalarWordBits; w >= 0; --w) {
       const uint32_t word = scalars[w * stride + src];
 #pragma unroll 1
-      for (int bit = w == (T - 1) / 32 ? (T - 1) % 32 : 31; bit >= 0; --bit) {
+      for (int bit = w == (T - 1) / kScalarWordBits ? (T - 1) % kScalarWordBits : kScalarWordBits - 1; bit >= 0; --bit) {
         const uint32_t s = (word >> bit & 1) ^ Sched::SwapBit ^ 1;  // 1: swap for this bit
         const uint32_t mask = 0u - (s ^ prev);
         prev = s;

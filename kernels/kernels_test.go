@@ -187,8 +187,8 @@ func TestEntries(t *testing.T) {
 	}
 }
 
-// TestWideChannelsFoldOnce: the kernel's reduce_wide applies one fold
-// after its first step (rns.cuh), which rns.Params must prove enough for
+// TestWideChannelsFoldOnce: the kernel's Channel<30>::reduce applies one
+// fold after its first step (rns.cuh), which rns.Params must prove enough for
 // every curve's wide channels.
 func TestWideChannelsFoldOnce(t *testing.T) {
 	for _, ct := range kernels.Curves {

@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "schedule_gen.cuh"
 
 #ifndef ECM_DEVICE
@@ -80,35 +82,6 @@ ECM_DEVICE uint32_t opaque(uint32_t v) {
 // select returns a where mask is all ones and b where it is zero, bit by bit.
 ECM_DEVICE uint32_t select(uint32_t mask, uint32_t a, uint32_t b) { return (a & mask) | (b & ~mask); }
 
-// A channel modulus m = 2^16 − c, with −m (mod 2^32) for the folds.
-struct Modulus {
-  uint32_t m, neg, c;
-};
-
-ECM_DEVICE Modulus make_modulus(uint32_t m, uint32_t c) { return Modulus{m, opaque(0u - m), c}; }
-
-// fold returns c·(z >> 16) + (z & 0xffff), computed as z − (z >> 16)·m (the
-// two are equal as integers): a value ≡ z (mod m), smaller than z when z >= 2^16.
-ECM_DEVICE uint32_t fold(uint32_t z, Modulus m) { return z + (z >> 16) * m.neg; }
-
-// reduce returns z mod m for any 32-bit z. Two folds bring every 32-bit z
-// below 2m for c < 2^8 (rns.Modulus.FoldsFor proves Folds = 2 for every
-// modulus of the supported curves; a further fold of a value below 2m keeps
-// it below 2m), then the unsigned min(z, z − m) makes it canonical.
-ECM_DEVICE uint32_t reduce(uint32_t z, Modulus m) {
-  z = fold(fold(z, m), m);
-  return umin32(z, z + m.neg);
-}
-
-// ---------------------------------------------------------------------------
-// Wide channels: m = 2^30 − c.
-
-struct WideModulus {
-  uint32_t m, c, hiw;  // hiw = 2^32 mod m = 4c
-};
-
-ECM_DEVICE WideModulus make_wide_modulus(uint32_t m, uint32_t c) { return WideModulus{m, c, c << 2}; }
-
 // mad_wide returns a·b + c, the 64-bit product of two 32-bit words plus a
 // 64-bit word: one IMAD.WIDE.U32 (written in PTX, since nvcc otherwise adds
 // the zero high words of the widened factors with separate instructions).
@@ -122,21 +95,76 @@ ECM_DEVICE uint64_t mad_wide(uint32_t a, uint32_t b, uint64_t c) {
 #endif
 }
 
-// reduce_wide returns z mod m for any 64-bit z, as rns.Modulus.Reduce64 does:
-// hi·2^32 + lo ≡ hi·4c + lo < 2^32·(4c + 1), then one fold
-// c·(s >> 30) + (s mod 2^30), below 2m (rns.Params proves one fold enough
-// for every wide modulus of the supported curves), then an unsigned min.
-ECM_DEVICE uint32_t reduce_wide(uint64_t z, WideModulus m) {
-  const uint64_t s = mad_wide(uint32_t(z >> 32), m.hiw, uint32_t(z));
-  const uint32_t t = uint32_t(s >> 30) * m.c + (uint32_t(s) & 0x3fffffffu);
-  return umin32(t, t - m.m);
-}
+// Channel<W> is one RNS channel of W bits: its modulus m = 2^W − c and the
+// reductions modulo m, exactly as rns.Modulus does them, for W = 16 (the
+// paper's channels) and W = 30 (rns.WideChannelBits). Acc<Weight> is the
+// word a sum of residues with coefficients of total weight Weight (the
+// addition sets' 1 + |c1| + |c2| + |c3|) fits, below Weight·2^W.
+template <int W>
+struct Channel;
 
-// reduce_wide32 returns z mod m for a 32-bit z: reduce_wide's steps for a
-// high word of zero (the same proved bound: one fold, then an unsigned min).
-ECM_DEVICE uint32_t reduce_wide32(uint32_t z, WideModulus m) {
-  const uint32_t t = (z >> 30) * m.c + (z & 0x3fffffffu);
-  return umin32(t, t - m.m);
+template <>
+struct Channel<16> {
+  static constexpr int Bits = 16;
+  template <int Weight>
+  using Acc = uint32_t;  // below 2^16·Weight: 32 bits for any weight of the schedules (linear checks it)
+  uint32_t m, neg, c;    // neg = −m mod 2^32, for the folds
+
+  ECM_DEVICE static Channel make(uint32_t m, uint32_t c) { return Channel{m, opaque(0u - m), c}; }
+
+  // fold returns c·(z >> 16) + (z & 0xffff), computed as z − (z >> 16)·m
+  // (the two are equal as integers): a value ≡ z (mod m), smaller than z
+  // when z >= 2^16.
+  ECM_DEVICE uint32_t fold(uint32_t z) const { return z + (z >> 16) * neg; }
+
+  // reduce returns z mod m for any 32-bit z. Two folds bring every 32-bit z
+  // below 2m for c < 2^8 (rns.Modulus.FoldsFor proves Folds = 2 for every
+  // modulus of the supported curves; a further fold of a value below 2m keeps
+  // it below 2m), then the unsigned min(z, z − m) makes it canonical.
+  ECM_DEVICE uint32_t reduce(uint32_t z) const {
+    z = fold(fold(z));
+    return umin32(z, z + neg);
+  }
+};
+
+template <>
+struct Channel<30> {
+  static constexpr int Bits = 30;
+  template <int Weight>
+  using Acc = std::conditional_t<Weight <= 4, uint32_t, uint64_t>;  // 4·2^30 = 2^32
+  uint32_t m, c, hiw;                                               // hiw = 2^32 mod m = 4c
+
+  ECM_DEVICE static Channel make(uint32_t m, uint32_t c) { return Channel{m, c, c << 2}; }
+
+  // reduce returns z mod m for any 64-bit z, as rns.Modulus.Reduce64 does:
+  // hi·2^32 + lo ≡ hi·4c + lo < 2^32·(4c + 1), then one fold
+  // c·(s >> 30) + (s mod 2^30), below 2m (rns.Params proves one fold enough
+  // for every wide modulus of the supported curves), then an unsigned min.
+  ECM_DEVICE uint32_t reduce(uint64_t z) const {
+    const uint64_t s = mad_wide(uint32_t(z >> 32), hiw, uint32_t(z));
+    const uint32_t t = uint32_t(s >> 30) * c + (uint32_t(s) & 0x3fffffffu);
+    return umin32(t, t - m);
+  }
+
+  // reduce returns z mod m for a 32-bit z: the steps above for a high word of
+  // zero (the same proved bound: one fold, then an unsigned min).
+  ECM_DEVICE uint32_t reduce(uint32_t z) const {
+    const uint32_t t = (z >> 30) * c + (z & 0x3fffffffu);
+    return umin32(t, t - m);
+  }
+};
+
+// term returns coef·s (mod m) as a non-negative Acc, for s < m: a negative
+// coefficient adds |coef|·(m − s).
+template <class Acc, int Coef>
+ECM_DEVICE Acc term(uint32_t s, uint32_t m) {
+  if constexpr (Coef > 0) {
+    return Acc(Coef) * s;
+  } else if constexpr (Coef < 0) {
+    return Acc(-Coef) * (m - s);
+  } else {
+    return 0;
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -167,7 +195,7 @@ ECM_DEVICE void dot_add(DotAcc& a, uint32_t v, uint32_t e) {
 // dot_mod returns a value ≡ lo + 2^8·hi (mod m) below 2^31, for m = 2^16 − c:
 // 2^8·hi = (hi >> 8)·2^16 + (hi & 0xff)·2^8 and 2^16 ≡ c, so the value is
 // (hi >> 8)·c + (hi & 0xff)·2^8 + lo < 2^21·2^8 + 2^16 + 2^29 < 2^31.
-ECM_DEVICE uint32_t dot_mod(DotAcc a, Modulus m) {
+ECM_DEVICE uint32_t dot_mod(DotAcc a, Channel<16> m) {
   return (a.hi >> 8) * m.c + ((a.hi & 0xff) << 8) + a.lo;
 }
 

@@ -24,6 +24,9 @@
 #define ECM_HOST_DEVICE inline
 #endif
 
+// The threads of a warp.
+constexpr uint32_t kWarpLanes = 32;
+
 // How a mapping places an item's threads: kernels.Kernel.ThreadShape, whose
 // codes gen.go writes into schedule_gen.cuh.
 enum EcmShape : uint32_t {
@@ -36,10 +39,10 @@ enum EcmShape : uint32_t {
 // ecm_items_per_block returns the items a block of `threads` threads holds.
 ECM_HOST_DEVICE constexpr uint32_t ecm_items_per_block(uint32_t threads, uint32_t lanes, uint32_t shape) {
   if (shape == ecm_packed) return threads / lanes;
-  if (shape == ecm_spread) return threads / 32;
-  if (shape == ecm_warps) return threads / 32 * (32 / lanes);
-  const uint32_t perWarp = 32 / lanes, rest = threads % 32 / lanes;
-  return threads / 32 * perWarp + (rest < perWarp ? rest : perWarp);
+  if (shape == ecm_spread) return threads / kWarpLanes;
+  if (shape == ecm_warps) return threads / kWarpLanes * (kWarpLanes / lanes);
+  const uint32_t perWarp = kWarpLanes / lanes, rest = threads % kWarpLanes / lanes;
+  return threads / kWarpLanes * perWarp + (rest < perWarp ? rest : perWarp);
 }
 
 // ecm_locate returns the lane group of thread tid in its block (its item
@@ -52,13 +55,13 @@ ECM_HOST_DEVICE void ecm_locate(uint32_t tid, uint32_t lanes, uint32_t shape, in
     lane = int(tid % lanes);
     return;
   }
-  const uint32_t perWarp = 32 / lanes, l = tid % 32;
+  const uint32_t perWarp = kWarpLanes / lanes, l = tid % kWarpLanes;
   const uint32_t s = l / lanes < perWarp ? l / lanes : perWarp - 1;
-  group = int(tid / 32 * perWarp + s);
+  group = int(tid / kWarpLanes * perWarp + s);
   lane = int(l - s * lanes);
 }
 
 // ecm_item returns the item slot of thread tid in its block, given its group.
 ECM_HOST_DEVICE int ecm_item(uint32_t tid, uint32_t shape, int group) {
-  return shape == ecm_spread ? int(tid / 32) : group;
+  return shape == ecm_spread ? int(tid / kWarpLanes) : group;
 }

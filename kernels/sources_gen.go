@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "d630ed00adbfc6cb6770ab0baa379de7114f58bbbe44dbccf256a59abb850200"
+const SourcesSHA256 = "2a0087637293de6e5f086adeb5362e9d680422bb0de8a8c9e7186469a81ad811"

@@ -12,17 +12,17 @@ cd "$(dirname "$0")/.."
 
 # name | file under kernels/ | text | the wrong text (\n: a line break)
 mutants=(
-  "fold-shift|rns.cuh|z + (z >> 16) * m.neg|z + (z >> 15) * m.neg"
+  "fold-shift|rns.cuh|z + (z >> 16) * neg|z + (z >> 15) * neg"
   "wide-fold-mask|rns.cuh|(uint32_t(s) & 0x3fffffffu)|(uint32_t(s) & 0x1fffffffu)"
-  "shenoy-alpha-operands|ecmul.cu|alpha[i] = (dot_pow2(s[i]) - ze[i])|alpha[i] = (ze[i] - dot_pow2(s[i]))"
-  "kawamura-alpha-shift|ecmul.cu|alpha[i] = g >> 16;|alpha[i] = g >> 15;"
-  "wide-product-operand|ecmul.cu|mad_wide(x[i].b, y[i].b, 0)|mad_wide(x[i].b, x[i].b, 0)"
-  "tile-alpha-operands|ecmul.cu|(tile_pow2(ex.get(i, N)) - ze)|(ze - tile_pow2(ex.get(i, N)))"
+  "shenoy-alpha-operands|ecmul.cu|alpha = (dot_pow2(sum.s) - e.ze)|alpha = (e.ze - dot_pow2(sum.s))"
+  "kawamura-alpha-shift|ecmul.cu|alpha = g >> 16;|alpha = g >> 15;"
+  "wide-product-operand|ecmul.cu|mad_wide(x.b, y.b, 0)|mad_wide(x.b, x.b, 0)"
+  "tile-alpha-operands|ecmul.cu|(tile_pow2(ex.get(i, N)) - e.ze)|(e.ze - tile_pow2(ex.get(i, N)))"
   "alpha-barrier|ecmul.cu|alpha[i] = a[i];\n      }\n      __syncthreads();|alpha[i] = a[i];\n      }"
   "wide-narrow-fold-mask|rns.cuh|(z & 0x3fffffffu)|(z & 0x1fffffffu)"
   "mma-mid-weight|ecmul.cu|mad_wide(mid, 1u << 16,|mad_wide(mid, 1u << 8,"
   "mma-row-halves|ecmul.cu|a[1] = __byte_perm(v[0], v[1], 0x7632);|a[1] = __byte_perm(v[0], v[1], 0x7610);"
-  "mma-alpha-lane|ecmul.cu|alpha = __shfl_sync(~0u, alpha, k.eSource, 32);|alpha = __shfl_sync(~0u, alpha, k.eSource ^ 1, 32);"
+  "mma-alpha-lane|ecmul.cu|__shfl_sync(~0u, alpha[i], k.eSource, kWarpLanes)|__shfl_sync(~0u, alpha[i], k.eSource ^ 1, kWarpLanes)"
 )
 
 items=8

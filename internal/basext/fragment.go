@@ -83,7 +83,7 @@ func fragmentForPow2(v, e []uint32) fragment { return fragmentSums(v, shiftedPow
 // FragmentSum returns (Σ_k v_k·e_k + extra) mod m, for residues v_k < 2^30
 // and constants e_k < m of a 30-bit channel m = 2^30 − c, the way the
 // kernel's mma mapping computes a base extension's output on the tensor
-// cores with mma.sync (u8 × u8 → s32): it is the CPU model of fragment_sum
+// cores with mma.sync (u8 × u8 → s32): it is the CPU model of frag_extend and frag_combine
 // in kernels/ecmul.cu.
 //
 // The two low bytes of each residue multiply the pre-shifted constants
@@ -98,7 +98,7 @@ func fragmentForPow2(v, e []uint32) fragment { return fragmentSums(v, shiftedPow
 // with lo, mid and hi the 32-bit words of fragment. The 64-bit
 // s = hi·2^32 + lo + 2^16·mid + extra, where extra is the extension's one
 // more term (P̃_j·T_j, or α·|−M̃|_{m_j}), is then reduced as every wide sum
-// is (rns.Modulus.Reduce64, the kernel's reduce_wide). rns.Params.Bounds
+// is (rns.Modulus.Reduce64, the kernel's Channel<30>::reduce). rns.Params.Bounds
 // proves for the actual n and moduli that the byte sums are exact in s32,
 // that lo, mid and hi fit 32 bits and s 64 bits, for every byte up to 255
 // and extra up to (m_max − 1)·max(m_max − 1, m_e − 1); the model wraps

@@ -13,7 +13,7 @@
 // How: one small kernel template, rate_kernel<Op, Chains>, per form. Every
 // thread keeps Chains independent chains and runs kUnroll steps of each per
 // pass of the timed loop; the step is one inline-PTX instruction (or the
-// kernel's own mad_wide / reduce_wide), so the compiler can neither fold nor
+// kernel's own mad_wide / Channel<30>::reduce), so the compiler can neither fold nor
 // drop it. Operands come from a kernel argument (and differ per lane), the
 // pass count is a kernel argument, and every chain feeds a digest that is
 // stored only if it equals a runtime value no run produces. Each block reads
@@ -37,7 +37,7 @@
 #include <utility>
 #include <vector>
 
-#include "../rns.cuh"  // mad_wide, reduce_wide, WideModulus: the kernel's own
+#include "../rns.cuh"  // mad_wide, Channel<30>: the kernel's own
 
 // ---------------------------------------------------------------------------
 // Named constants.
@@ -63,7 +63,7 @@ constexpr uint32_t kImpossible = 0x5eedf00du;  // the digest value that would be
 constexpr int kItemLanes = 9;             // lanes of one P-224 item on 30-bit channels (n + 1): they read one row
 constexpr int kWideBits = 30;             // wide channels: m = 2^30 - c
 constexpr uint32_t kWideMask = (1u << kWideBits) - 1;
-constexpr uint32_t kWideC = 35;           // c of the wide modulus reduce_wide runs on
+constexpr uint32_t kWideC = 35;           // c of the wide channel Channel<30>::reduce runs on
 constexpr double kDfmaScale = 1.0 / double(1ull << 50);  // keeps the DFMA chain near 1
 // lop3's truth-table inputs (PTX ISA, lop3): the LUT of f(a, b, c) is f(0xf0, 0xcc, 0xaa).
 constexpr int kLutA = 0xf0, kLutB = 0xcc, kLutC = 0xaa;
@@ -205,7 +205,7 @@ struct ImadWideDepLo : RegisterOp {
 };
 
 // IMAD.WIDE whose multiplicand is the previous result's high word:
-// acc = hi(acc)·e + acc (reduce_wide's hi·4c + lo, on a 64-bit addend);
+// acc = hi(acc)·e + acc (Channel<30>::reduce's hi·4c + lo, on a 64-bit addend);
 // split by ptxas as above.
 struct ImadWideDepHi : RegisterOp {
   using State = WideState;
@@ -317,21 +317,21 @@ struct Dfma : OpBase {
 };
 
 // The kernel's product-and-reduce as one unit, as in step 1 of the wide
-// multiplication set (P~ = reduce_wide(mad_wide(x.t, y.t, 0), mT)):
-// t = reduce_wide(mad_wide(t, e, 0), m), with the kernel's own mad_wide
-// and reduce_wide and a per-lane modulus, as the kernel's lanes have.
+// multiplication set (P~ = mT.reduce(mad_wide(x.t, y.t, 0))):
+// t = m.reduce(mad_wide(t, e, 0)), with the kernel's own mad_wide
+// and Channel<30>::reduce and a per-lane modulus, as the kernel's lanes have.
 struct ReduceWide : RegisterOp {
   using State = uint32_t;
-  WideModulus m;
+  Channel<30> m;
   uint32_t e[kOperandSets];
   __device__ ReduceWide(const Inputs& in, uint4*) : RegisterOp(in) {
     const uint32_t c = in.wideC + 2 * lane_id();
-    m = make_wide_modulus((1u << kWideBits) - c, c);
+    m = Channel<30>::make((1u << kWideBits) - c, c);
 #pragma unroll
     for (int i = 0; i < kOperandSets; ++i) e[i] = a[i] & kWideMask;
   }
   __device__ State init(const Inputs& in, int c) const { return lane_operand(in, c) & kWideMask; }
-  __device__ void step(State& t, int, int u) const { t = reduce_wide(mad_wide(t, e[u % kOperandSets], 0), m); }
+  __device__ void step(State& t, int, int u) const { t = m.reduce(mad_wide(t, e[u % kOperandSets], 0)); }
   __device__ uint32_t digest(const State& t) const { return t; }
 };
 
@@ -569,7 +569,7 @@ const std::vector<Form>& forms() {
       FORM(Lds128Row, "LDS.128, 9 lanes per address (row read)", "lane-op", kLaneOps, kComposite, {{"LDS.128", 1}}),
       FORM(Sts32, "STS.32, no conflict", "lane-op", kLaneOps, kPure, {{"STS", 1}}),
       FORM(Sts128, "STS.128, no conflict", "lane-op", kLaneOps, kPure, {{"STS.128", 1}}),
-      FORM(ReduceWide, "reduce_wide(mad_wide(t, e, 0)) unit", "lane-unit", kLaneOps, kComposite,
+      FORM(ReduceWide, "reduce(mad_wide(t, e, 0)) unit", "lane-unit", kLaneOps, kComposite,
            {{"IMAD.WIDE.U32", 2}}),
       FORM(Dfma, "DFMA x = x*a + b (reference)", "lane-op", kLaneOps, kPure, {{"DFMA", 1}}),
       FORM(Mma, "mma.sync m16n8k32 u8*u8->s32", "MAC", kMmaMacs, kPure, {{"IMMA.16832.U8.U8", 1}}),

@@ -9,7 +9,7 @@
 # unrolled the loop, plus at most a few instructions of loop overhead). A
 # "pure" form must hold nothing else but loop overhead, NOPs and the
 # instructions its pass() adds; a "composite" one (a sequence such as
-# reduce_wide, or a form ptxas splits) only the counts of its listed opcodes.
+# the wide channel's reduce, or a form ptxas splits) only the counts of its listed opcodes.
 #
 #   kernels/harness/rates.sh OUTDIR [OP]      OP: only the forms whose op name contains it
 #
