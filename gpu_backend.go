@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
@@ -250,13 +251,11 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 	c := r.su.Curve
 	L, n, order := c.ByteLen(), len(items), c.N()
 	w := (L + bits.UintSize/8 - 1) / (bits.UintSize / 8) // words of a coordinate
-	coords, words := make([]big.Int, 2*n), make([]big.Word, 2*n*w)
-	coord := func(j int, b []byte) *big.Int {
-		return coords[j].SetBits(words[j*w : j*w : (j+1)*w]).SetBytes(b)
-	}
-	pts := make([]byte, n*(1+2*L))
+	staging := stagingBytes(n * (L + 1 + 2*L))
+	defer stagingPool.Put(staging)
+	scalars, pts := (*staging)[:n*L], (*staging)[n*L:]
 	b := &bytesBatch{count: n, size: L, pointSize: 1 + 2*L, outPointBytes: 1 + 2*L,
-		scalars: make([]byte, n*L), points: pts, out: pts, status: make([]Status, n), validPoints: true}
+		scalars: scalars, points: pts, out: pts, status: make([]Status, n), validPoints: true}
 	b.load = func(i int) {
 		it := &items[i]
 		k := it.k
@@ -273,8 +272,11 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 		res := items[i].res
 		switch s := b.status[i]; s {
 		case StatusPoint:
-			xy := b.result(i)[1:]
-			res.X, res.Y = coord(2*i, xy[:L]), coord(2*i+1, xy[L:])
+			// one allocation per result, on the drain's goroutines: the
+			// two coordinates and their words
+			xy, a := b.result(i)[1:], new(affineResult)
+			res.X = a.x.SetBits(a.words[:0:w]).SetBytes(xy[:L])
+			res.Y = a.y.SetBits(a.words[w : w : 2*w]).SetBytes(xy[L:])
 		case StatusInfinity:
 			res.Infinity = true
 		default:
@@ -282,6 +284,29 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 		}
 	}
 	return r.runBytes(ctx, b, done)
+}
+
+// affineResult holds the coordinates of one *big.Int result and their
+// words, enough for the largest curve (curves.MaxByteLen).
+type affineResult struct {
+	x, y  big.Int
+	words [2 * ((curves.MaxByteLen + bits.UintSize/8 - 1) / (bits.UintSize / 8))]big.Word
+}
+
+// stagingPool keeps the *big.Int path's byte buffers (scalars, points and
+// results of a batch, every byte written before it is read) from one batch
+// to the next, so that a batch does not clear hundreds of megabytes on one
+// core before its work starts.
+var stagingPool sync.Pool
+
+// stagingBytes returns a buffer of size bytes from stagingPool, or a new one.
+func stagingBytes(size int) *[]byte {
+	if p, ok := stagingPool.Get().(*[]byte); ok && cap(*p) >= size {
+		*p = (*p)[:size]
+		return p
+	}
+	buf := make([]byte, size)
+	return &buf
 }
 
 // recordStats keeps a batch's statistics and, when several devices took

@@ -68,6 +68,9 @@ func clone(x *big.Int) *big.Int {
 // 28 for P-224, 32 for the 256-bit curves.
 func (c *Curve) ByteLen() int { return c.byteLen }
 
+// MaxByteLen is the longest ByteLen of the supported curves (All).
+const MaxByteLen = 32
+
 // The curve equation in fast field arithmetic: Validate runs on every item
 // of every batch, and this way costs a few hundred nanoseconds and no
 // allocation.

@@ -255,3 +255,14 @@ func TestReduceScalar(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxByteLen: no supported curve's field elements are longer.
+func TestMaxByteLen(t *testing.T) {
+	longest := 0
+	for _, c := range curves.All() {
+		longest = max(longest, c.ByteLen())
+	}
+	if longest != curves.MaxByteLen {
+		t.Errorf("the longest field element takes %d bytes, MaxByteLen is %d", longest, curves.MaxByteLen)
+	}
+}
