@@ -132,11 +132,14 @@ type Kernel struct {
 
 // KernelOf returns the kernel configuration of e's gpu backend; ok is
 // false for the other backends and for an Engine not made by New.
-func KernelOf(e *ecmul.Engine) (k Kernel, ok bool) {
+func KernelOf(e *ecmul.Engine) (k Kernel, ok bool) { return kernelVia(tuning.KernelOf, e) }
+
+// kernelVia returns the configuration that get reports for e.
+func kernelVia(get func(e any) (tuning.Kernel, bool), e *ecmul.Engine) (Kernel, bool) {
 	if e == nil {
 		return Kernel{}, false
 	}
-	t, ok := tuning.KernelOf(e)
+	t, ok := get(e)
 	if !ok {
 		return Kernel{}, false
 	}
@@ -153,16 +156,7 @@ func kernelFrom(t tuning.Kernel) Kernel {
 // the fixed-base comb's (opened here if no k·G batch has opened it yet), or
 // the ladder's where the kernel has no comb for e's configuration; ok is
 // false for the other backends and for an Engine not made by New.
-func BaseKernelOf(e *ecmul.Engine) (k Kernel, ok bool) {
-	if e == nil {
-		return Kernel{}, false
-	}
-	t, ok := tuning.BaseKernelOf(e)
-	if !ok {
-		return Kernel{}, false
-	}
-	return kernelFrom(t), true
-}
+func BaseKernelOf(e *ecmul.Engine) (k Kernel, ok bool) { return kernelVia(tuning.BaseKernelOf, e) }
 
 // Stats says where the time of a batch went, in milliseconds summed over
 // its chunks, and each device's share.
