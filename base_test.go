@@ -13,7 +13,6 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/race"
 )
 
 // baseItems are the scalars of a ScalarBaseMultBytes batch and, per item,
@@ -50,7 +49,8 @@ func newBaseItems(t *testing.T, c *curves.Curve, count int, seed uint64) baseIte
 }
 
 // outFormats are the three formats out's length picks, each with the
-// encoding of a point x‖y in it.
+// encoding of a point x‖y in it: one table for the format tests of
+// ScalarBaseMultBytes and ScalarMultBytes alike.
 func outFormats(L int) []struct {
 	name string
 	size int
@@ -208,21 +208,11 @@ func TestScalarBaseMultBytesLayout(t *testing.T) {
 // ScalarBaseMultBytes allocates per chunk, not per item, as
 // ScalarMultBytes does.
 func TestScalarBaseMultBytesAllocations(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocation counts over large batches")
-	}
-	if race.Enabled {
-		t.Skip("a chunk's items are pooled, and sync.Pool drops items under the race detector")
-	}
 	c := curves.P256()
-	d := devicesDriver(t, c, 1)
-	d.OnLaunch = nil
-	allocs := func(n int) float64 {
-		e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, Workers: 2}, diag.GPU{Chunk: n})
-		sc := bytes.Repeat([]byte{7}, n*c.ByteLen())
+	allocs := bytesAllocs(t, c, func(e *ecmul.Engine, n int, sc []byte) func() {
 		out, st := make([]byte, n*(1+c.ByteLen())), make([]ecmul.Status, n)
-		return testing.AllocsPerRun(5, func() { _ = e.ScalarBaseMultBytes(context.Background(), out, st, sc) })
-	}
+		return func() { _ = e.ScalarBaseMultBytes(context.Background(), out, st, sc) }
+	})
 	small, large := allocs(800), allocs(3000)
 	require.InDelta(t, small, large, 8, "allocations do not grow with the batch: %v for 800 items, %v for 3000", small, large)
 }

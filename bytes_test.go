@@ -296,23 +296,13 @@ func TestStatusErr(t *testing.T) {
 // (800 and 3,000 items), and on the main kernel, through copies (4,096 and
 // 8,192 items).
 func TestScalarMultBytesAllocations(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocation counts over large batches")
-	}
-	if race.Enabled {
-		t.Skip("a chunk's items are pooled, and sync.Pool drops items under the race detector")
-	}
 	c := curves.P256()
-	d := devicesDriver(t, c, 1)
-	d.OnLaunch = nil
 	g := c.EncodeSEC1(cp(c.Generator()), true)
-	allocs := func(n int) float64 {
-		e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, Workers: 2}, diag.GPU{Chunk: n})
-		sc := bytes.Repeat([]byte{7}, n*c.ByteLen())
+	allocs := bytesAllocs(t, c, func(e *ecmul.Engine, n int, sc []byte) func() {
 		pts := bytes.Repeat(g, n)
 		out, st := make([]byte, n*(1+2*c.ByteLen())), make([]ecmul.Status, n)
-		return testing.AllocsPerRun(5, func() { _ = e.ScalarMultBytes(context.Background(), out, st, sc, pts) })
-	}
+		return func() { _ = e.ScalarMultBytes(context.Background(), out, st, sc, pts) }
+	})
 	for _, pair := range [][2]int{{800, 3000}, {4096, 8192}} {
 		small, large := allocs(pair[0]), allocs(pair[1])
 		require.InDelta(t, small, large, 8, "allocations do not grow with the batch: %v for %d items, %v for %d", small, pair[0], large, pair[1])
@@ -407,15 +397,7 @@ func TestScalarMultBytesFormats(t *testing.T) {
 			b := newBytesItems(t, c, 21, false, 31)
 			for _, bk := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU, ecmul.GPU} {
 				e := newEngine(t, c, ecmul.Options{Backend: bk}, diag.GPU{Chunk: 8})
-				for _, f := range []struct {
-					name string
-					size int
-					enc  func(x, y []byte) []byte
-				}{
-					{"uncompressed", 1 + 2*L, func(x, y []byte) []byte { return append(append([]byte{4}, x...), y...) }},
-					{"compressed", 1 + L, func(x, y []byte) []byte { return append([]byte{2 | y[len(y)-1]&1}, x...) }},
-					{"x-only", L, func(x, _ []byte) []byte { return x }},
-				} {
+				for _, f := range outFormats(L) {
 					n := len(b.want)
 					out := bytes.Repeat([]byte{0xee}, n*f.size)
 					status := make([]ecmul.Status, n)
@@ -437,5 +419,28 @@ func TestScalarMultBytesFormats(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// bytesAllocs is the setup the allocation tests of the bytes path share:
+// it skips in short mode and under the race detector, puts c on one fake
+// device whose kernel is left undone (only the host's work is counted),
+// and returns the allocations per run of the call op makes on a gpu
+// engine of chunk n, with n scalars of 7s (op builds its buffers outside
+// the call it returns).
+func bytesAllocs(t *testing.T, c *curves.Curve, op func(e *ecmul.Engine, n int, sc []byte) func()) func(n int) float64 {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("allocation counts over large batches")
+	}
+	if race.Enabled {
+		t.Skip("a chunk's items are pooled, and sync.Pool drops items under the race detector")
+	}
+	d := devicesDriver(t, c, 1)
+	d.OnLaunch = nil
+	return func(n int) float64 {
+		e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, Workers: 2}, diag.GPU{Chunk: n})
+		sc := bytes.Repeat([]byte{7}, n*c.ByteLen())
+		return testing.AllocsPerRun(5, op(e, n, sc))
 	}
 }

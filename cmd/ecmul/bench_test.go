@@ -169,6 +169,17 @@ func readCSV(t *testing.T, path string) ([]string, []map[string]string) {
 	return rows[0], out
 }
 
+// readBenchJSON reads the report bench wrote to path with --json, as every
+// bench test reads it, and returns it decoded and as written.
+func readBenchJSON(t *testing.T, path string) (benchReport, []byte) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var rep benchReport
+	require.NoError(t, json.Unmarshal(b, &rep))
+	return rep, b
+}
+
 // TestBenchCPUGrid runs the bench command on the cpu backend with tiny
 // batches: mappings, items per block and base extensions are not iterated
 // there, repeated curves and batches count once, and the JSON and CSV hold
@@ -182,10 +193,7 @@ func TestBenchCPUGrid(t *testing.T) {
 	require.Equal(t, exitOK, code, errOut)
 	require.Contains(t, out, "P-224")
 
-	b, err := os.ReadFile(jsonPath)
-	require.NoError(t, err)
-	var rep benchReport
-	require.NoError(t, json.Unmarshal(b, &rep))
+	rep, _ := readBenchJSON(t, jsonPath)
 	require.Equal(t, 2, rep.Reps)
 	require.Zero(t, rep.Chunk)
 	if info, err := os.ReadFile("/proc/cpuinfo"); err == nil && strings.Contains(string(info), "model name") {
@@ -228,10 +236,7 @@ func TestBenchRNSCPUGrid(t *testing.T) {
 	code, _, errOut := cli(t, "", "bench", "--backend", "rns-cpu", "--curve", "p224", "--ext", "kawamura,shenoy",
 		"--mapping", "warp,block", "--ipb", "4,8", "--batch", "1", "--reps", "1", "--peers=false", "--json", jsonPath)
 	require.Equal(t, exitOK, code, errOut)
-	b, err := os.ReadFile(jsonPath)
-	require.NoError(t, err)
-	var rep benchReport
-	require.NoError(t, json.Unmarshal(b, &rep))
+	rep, _ := readBenchJSON(t, jsonPath)
 	require.Len(t, rep.Results, 2)
 	for i, ext := range []string{"kawamura", "shenoy"} {
 		r := rep.Results[i]
@@ -470,10 +475,7 @@ func TestBenchOps(t *testing.T) {
 	code, out, errOut := cli(t, "", "bench", "--backend", "cpu", "--curve", "secp256k1", "--op", "mul,BASE,ecdsa,base",
 		"--batch", "3,1", "--reps", "1", "--peers=false", "--json", jsonPath, "--csv", csvPath)
 	require.Equal(t, exitOK, code, errOut)
-	b, err := os.ReadFile(jsonPath)
-	require.NoError(t, err)
-	var rep benchReport
-	require.NoError(t, json.Unmarshal(b, &rep))
+	rep, b := readBenchJSON(t, jsonPath)
 	type key struct {
 		op    string
 		batch int
@@ -524,10 +526,7 @@ func TestBenchOpsPeers(t *testing.T) {
 	code, out, errOut := cli(t, "", "bench", "--backend", "rns-cpu", "--curve", "p256", "--op", "ecdsa,base",
 		"--batch", "2", "--reps", "1", "--peer-seconds", "1", "--json", jsonPath)
 	require.Equal(t, exitOK, code, errOut)
-	b, err := os.ReadFile(jsonPath)
-	require.NoError(t, err)
-	var rep benchReport
-	require.NoError(t, json.Unmarshal(b, &rep))
+	rep, _ := readBenchJSON(t, jsonPath)
 	require.Len(t, rep.Results, 2)
 	for i, op := range []string{"ecdsa", "base"} {
 		best, cpu, openssl := 0.0, 0, 0

@@ -18,22 +18,9 @@ import (
 // BenchmarkHost measures the host work around the kernel per item: preparing
 // and packing the input, and turning the kernel's channels into an affine point.
 func BenchmarkHost(b *testing.B) {
-	c := curves.P224()
-	su := setup(b, c)
-	rng := rand.New(rand.NewSource(5))
+	su := setup(b, curves.P224())
 	const batch = 256
-	jobs := make([]ladder.Job, batch)
-	chans := make([]ladder.Channels, batch)
-	e := su.NewRNSExecutor(basext.Shenoy)
-	x, y := randPoint(b, c, rng)
-	for i := range jobs {
-		jobs[i], _ = su.Prepare(x, y, new(big.Int).Rand(rng, c.N()))
-	}
-	in := su.InputElement(jobs[0])
-	ch := e.Run(&in, jobs[0].Scalar, su.Bits, nil)
-	for i := range chans {
-		chans[i] = ch
-	}
+	x, y, jobs, chans := hostBatch(b, su, batch)
 	n := su.Params.N
 	inW := make([]uint32, ladder.ElementRows(n)*batch)
 	sc := make([]uint32, su.ScalarWords()*batch)
@@ -56,6 +43,39 @@ func BenchmarkHost(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/item")
 	})
+}
+
+// hostBatch is the batch that BenchmarkHost and BenchmarkHostFinish time,
+// built the same way for both: batch jobs on one random point of su's curve
+// (rng seeded 5) with random scalars, and for every item the channels the
+// CPU executor gives for the first job.
+func hostBatch(b *testing.B, su *ladder.Setup, batch int) (x, y *big.Int, jobs []ladder.Job, chans []ladder.Channels) {
+	c := su.Curve
+	rng := rand.New(rand.NewSource(5))
+	jobs = make([]ladder.Job, batch)
+	x, y = randPoint(b, c, rng)
+	for i := range jobs {
+		jobs[i], _ = su.Prepare(x, y, new(big.Int).Rand(rng, c.N()))
+	}
+	in := su.InputElement(jobs[0])
+	ch := su.NewRNSExecutor(basext.Shenoy).Run(&in, jobs[0].Scalar, su.Bits, nil)
+	chans = make([]ladder.Channels, batch)
+	for i := range chans {
+		chans[i] = ch
+	}
+	return x, y, jobs, chans
+}
+
+// putChannels writes ch as item i of out, the kernel's output array for a
+// batch of batch items (output v's channel r in row v·n+r), as the host
+// benchmarks fill it in place of the kernel.
+func putChannels(su *ladder.Setup, out []uint32, batch, i int, ch ladder.Channels) {
+	n := su.Params.N
+	for v := range su.OutputCount() {
+		for r := range n {
+			out[(v*n+r)*batch+i] = ch[v][r]
+		}
+	}
 }
 
 // BenchmarkHostBytes measures the bytes path's host work per item on one
@@ -91,7 +111,6 @@ func benchmarkHostBytes(b *testing.B, su *ladder.Setup) {
 		scalars[i] = new(big.Int).Rand(rng, c.N()).FillBytes(make([]byte, L))
 	}
 	e := su.NewRNSExecutor(basext.Shenoy)
-	n, no := su.Params.N, su.OutputCount()
 	out := make([]uint32, su.OutputRows()*batch)
 	for i := range distinct {
 		k := new(big.Int).SetBytes(scalars[i])
@@ -105,11 +124,7 @@ func benchmarkHostBytes(b *testing.B, su *ladder.Setup) {
 			ch = e.Run(&in, j.Scalar, su.Bits, nil)
 		}
 		for i2 := i; i2 < batch; i2 += distinct {
-			for v := range no {
-				for r := range n {
-					out[(v*n+r)*batch+i2] = ch[v][r]
-				}
-			}
+			putChannels(su, out, batch, i2, ch)
 		}
 	}
 	items := make([]ladder.Item, batch)

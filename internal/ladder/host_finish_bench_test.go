@@ -25,26 +25,12 @@ func BenchmarkHostFinish(b *testing.B) {
 func benchmarkHostFinish(b *testing.B, su *ladder.Setup) {
 	c := su.Curve
 	{
-		rng := rand.New(rand.NewSource(5))
 		const batch = 256
-		jobs := make([]ladder.Job, batch)
-		chans := make([]ladder.Channels, batch)
-		e := su.NewRNSExecutor(basext.Shenoy)
-		x, y := randPoint(b, c, rng)
-		for i := range jobs {
-			jobs[i], _ = su.Prepare(x, y, new(big.Int).Rand(rng, c.N()))
-		}
-		in := su.InputElement(jobs[0])
-		ch := e.Run(&in, jobs[0].Scalar, su.Bits, nil)
+		x, y, jobs, chans := hostBatch(b, su, batch)
 		n := su.Params.N
 		out := make([]uint32, su.OutputRows()*batch)
 		for i := range chans {
-			chans[i] = ch
-			for v := range su.OutputCount() {
-				for j := range n {
-					out[(v*n+j)*batch+i] = ch[v][j]
-				}
-			}
+			putChannels(su, out, batch, i, chans[i])
 		}
 		inW := make([]uint32, ladder.ElementRows(n)*batch)
 		sc := make([]uint32, su.ScalarWords()*batch)
@@ -103,11 +89,7 @@ func BenchmarkHostParallel(b *testing.B) {
 		n := su.Params.N
 		out := make([]uint32, su.OutputRows()*batch)
 		for i := range batch {
-			for v := range su.OutputCount() {
-				for j := range n {
-					out[(v*n+j)*batch+i] = ch[v][j]
-				}
-			}
+			putChannels(su, out, batch, i, ch)
 		}
 		b.Run("curve="+c.Name(), func(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {
