@@ -91,19 +91,10 @@ func emitInterface(b *bytes.Buffer) {
 	emitArgs(b)
 	ns := map[string]int{} // by curve and channels tag
 	fmt.Fprintf(b, "#define ECM_CURVES(CURVE)")
-	for _, ct := range kernels.Curves {
-		c, err := curves.ByName(ct.Curve)
-		if err != nil {
-			log.Fatal(err)
-		}
-		for _, w := range kernels.Channels {
-			par, err := rns.NewParamsBits(c.P(), kernels.ChannelBits(w))
-			if err != nil {
-				log.Fatal(err)
-			}
-			ns[ct.Curve+w] = par.N
-			fmt.Fprintf(b, " \\\n\tCURVE(%s, %s, %s, %d, %d, %d, AM%d)", ct.Tag, title(ct.Tag), w, par.Bits, par.N, c.N().BitLen(), -c.A())
-		}
+	for _, cw := range curveWidths() {
+		ct, c, w, par := cw.tag, cw.c, cw.w, cw.par
+		ns[ct.Curve+w] = par.N
+		fmt.Fprintf(b, " \\\n\tCURVE(%s, %s, %s, %d, %d, %d, AM%d)", ct.Tag, title(ct.Tag), w, par.Bits, par.N, c.N().BitLen(), -c.A())
 	}
 	fmt.Fprintf(b, "\n#define ECM_ENTRIES(ENTRY)")
 	for _, k := range kernels.Entries() {
@@ -124,6 +115,34 @@ func emitInterface(b *bytes.Buffer) {
 		fmt.Fprintf(b, " using %s = Schedule%s_##AM;", title(s), strings.ToUpper(s))
 	}
 	fmt.Fprintf(b, "\n\n")
+}
+
+// curveWidth is one curve of kernels.Curves on channels of one width of
+// kernels.Channels, with its RNS parameters.
+type curveWidth struct {
+	tag kernels.CurveTag
+	c   *curves.Curve
+	w   string // the channels tag
+	par *rns.Params
+}
+
+// curveWidths returns every curve on every channel width, curve by curve.
+func curveWidths() []curveWidth {
+	var cws []curveWidth
+	for _, ct := range kernels.Curves {
+		c, err := curves.ByName(ct.Curve)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, w := range kernels.Channels {
+			par, err := rns.NewParamsBits(c.P(), kernels.ChannelBits(w))
+			if err != nil {
+				log.Fatal(err)
+			}
+			cws = append(cws, curveWidth{ct, c, w, par})
+		}
+	}
+	return cws
 }
 
 // emitBasextLayout writes ECM_BASEXT_LAYOUT(F): the tables of
@@ -194,37 +213,27 @@ func emitConstLayout(b *bytes.Buffer) {
 	seen := map[int]bool{}
 	type comb struct{ n, adds int }
 	var combs []comb
-	for _, ct := range kernels.Curves {
-		c, err := curves.ByName(ct.Curve)
-		if err != nil {
-			log.Fatal(err)
+	for _, cw := range curveWidths() {
+		n := cw.par.N
+		if !seen[n] {
+			seen[n] = true
+			l := ladder.ConstLayoutFor(n)
+			fmt.Fprintf(b, " \\\n\tCONSTS(%d, %d, %d, %d)", n, l.Element, l.KB, l.AddConst)
 		}
-		for _, w := range kernels.Channels {
-			par, err := rns.NewParamsBits(c.P(), kernels.ChannelBits(w))
+		for _, name := range kernels.Schedules {
+			kind, err := ladder.ParseAnyKind(name)
 			if err != nil {
 				log.Fatal(err)
 			}
-			n := par.N
-			if !seen[n] {
-				seen[n] = true
-				l := ladder.ConstLayoutFor(n)
-				fmt.Fprintf(b, " \\\n\tCONSTS(%d, %d, %d, %d)", n, l.Element, l.KB, l.AddConst)
+			if kind != ladder.Comb {
+				continue
 			}
-			for _, name := range kernels.Schedules {
-				kind, err := ladder.ParseAnyKind(name)
-				if err != nil {
-					log.Fatal(err)
-				}
-				if kind != ladder.Comb {
-					continue
-				}
-				su, err := ladder.NewSetupBits(c, kind, kernels.ChannelBits(w))
-				if err != nil {
-					log.Fatal(err)
-				}
-				if cb := (comb{n, len(su.AddConsts)}); !slices.Contains(combs, cb) {
-					combs = append(combs, cb)
-				}
+			su, err := ladder.NewSetupBits(cw.c, kind, kernels.ChannelBits(cw.w))
+			if err != nil {
+				log.Fatal(err)
+			}
+			if cb := (comb{n, len(su.AddConsts)}); !slices.Contains(combs, cb) {
+				combs = append(combs, cb)
 			}
 		}
 	}
