@@ -88,27 +88,23 @@ func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []
 // timeBytes is timeBatch through Engine.ScalarMultBytes; it also returns
 // the median process CPU time of a timed batch (timeRepsCPU).
 func timeBytes(ctx context.Context, eng *ecmul.Engine, scalars, points []byte, count, reps int) (ms, cpuMs float64, err error) {
-	return timeBytesCallCPU(eng, count, reps, func(out []byte, status []ecmul.Status) error {
+	return timeBytesCall(eng, count, reps, func(out []byte, status []ecmul.Status) error {
 		return eng.ScalarMultBytes(ctx, out, status, scalars, points)
 	})
 }
 
 // timeBase is timeBatch of k·G through Engine.ScalarBaseMultBytes.
 func timeBase(ctx context.Context, eng *ecmul.Engine, scalars []byte, count, reps int) (float64, error) {
-	return timeBytesCall(eng, count, reps, func(out []byte, status []ecmul.Status) error {
+	ms, _, err := timeBytesCall(eng, count, reps, func(out []byte, status []ecmul.Status) error {
 		return eng.ScalarBaseMultBytes(ctx, out, status, scalars)
 	})
-}
-
-// timeBytesCall times call, a batch of count items of the bytes API
-// (uncompressed SEC1 out), as timeBatch times its batch.
-func timeBytesCall(eng *ecmul.Engine, count, reps int, call func(out []byte, status []ecmul.Status) error) (float64, error) {
-	ms, _, err := timeBytesCallCPU(eng, count, reps, call)
 	return ms, err
 }
 
-// timeBytesCallCPU is timeBytesCall with the process CPU time (timeRepsCPU).
-func timeBytesCallCPU(eng *ecmul.Engine, count, reps int, call func(out []byte, status []ecmul.Status) error) (ms, cpuMs float64, err error) {
+// timeBytesCall times call, a batch of count items of the bytes API
+// (uncompressed SEC1 out), as timeBatch times its batch, with the process
+// CPU time of a timed run (timeRepsCPU).
+func timeBytesCall(eng *ecmul.Engine, count, reps int, call func(out []byte, status []ecmul.Status) error) (ms, cpuMs float64, err error) {
 	out := make([]byte, count*(1+2*eng.Curve().ByteLen()))
 	status := make([]ecmul.Status, count)
 	return timeRepsCPU(reps, func() error {
