@@ -1,6 +1,9 @@
 package ecmul
 
 import (
+	"bytes"
+	"math/big"
+	"math/rand"
 	"testing"
 
 	"github.com/rnsec/ecmul/internal/ladder"
@@ -9,7 +12,7 @@ import (
 // TestStatusOfOutcome: each outcome of the finish gets its status, and
 // put writes the point or zero bytes by the status alone.
 func TestStatusOfOutcome(t *testing.T) {
-	for o, want := range map[ladder.Outcome]Status{ladder.OutPoint: StatusPoint, ladder.OutInfinity: StatusInfinity, ladder.OutFailed: StatusResultCheck} {
+	for o, want := range map[ladder.Outcome]Status{ladder.OutPoint: StatusPoint, ladder.OutInfinity: StatusInfinity, ladder.OutFailed: StatusResultCheck, ladder.OutOffCurve: StatusNotOnCurve} {
 		if got := statusOfOutcome(o); got != want {
 			t.Errorf("outcome %d: status %v, want %v", o, got, want)
 		}
@@ -23,5 +26,28 @@ func TestStatusOfOutcome(t *testing.T) {
 	b.put(0, StatusInfinity, xy)
 	if string(b.out) != "\x00\x00\x00\x00\x00" || b.status[0] != StatusInfinity {
 		t.Errorf("infinity with bytes: %x %v", b.out, b.status[0])
+	}
+}
+
+// TestFillBytes: fillBytes writes what big.Int.FillBytes writes, for values
+// of every length up to the buffer's, at both curves' byte lengths.
+func TestFillBytes(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	for _, L := range []int{28, 32} {
+		for bitLen := 0; bitLen <= 8*L; bitLen++ {
+			x := new(big.Int).Rand(rng, new(big.Int).Lsh(big.NewInt(1), uint(bitLen)))
+			if bitLen > 0 {
+				x.SetBit(x, bitLen-1, 1)
+			}
+			got, want := make([]byte, L), make([]byte, L)
+			for i := range got {
+				got[i] = 0xa5
+			}
+			fillBytes(got, x)
+			x.FillBytes(want)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("L=%d x=%x: %x, want %x", L, x, got, want)
+			}
+		}
 	}
 }

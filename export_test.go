@@ -10,6 +10,14 @@ func UseGPUDriver(d gpu.Driver, image []byte) (restore func()) {
 	return func() { gpuSource = saved }
 }
 
+// GPUItemsFrom makes batches of at least n items take the gpu backend's
+// prepare and finish kernels, until restore is called.
+func GPUItemsFrom(n int) (restore func()) {
+	saved := gpuItemsMinBatch
+	gpuItemsMinBatch = n
+	return func() { gpuItemsMinBatch = saved }
+}
+
 // LatencyTeamStarted reports whether e's gpu backend has started the team
 // that runs small batches' host work.
 func LatencyTeamStarted(e *Engine) bool {

@@ -2,6 +2,7 @@ package ecmul
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -139,6 +140,9 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 	if small {
 		cfg.Small = smallKernel(k, n)
 	}
+	if err := gpuFinish(&cfg, su, g); err != nil {
+		return nil, gpuError{err}
+	}
 	eng, err := gpu.OpenPool(d, cfg, g.Devices)
 	if err != nil {
 		return nil, gpuError{err}
@@ -151,10 +155,37 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 	if cfg.Small != nil {
 		kc.SmallEntry, kc.SmallItemsPerSM = cfg.Small.Entry, cfg.Small.ItemsPerSM
 	}
+	if cfg.Finish != nil {
+		kc.FinishEntry = cfg.Finish.Entry
+	}
 	if small {
 		g.Mapping = "" // the comb's runner makes its own choice
 	}
 	return &gpuRunner{su: su, eng: eng, opts: opts, gpuOpts: g, workers: opts.Workers, noSpin: g.NoSpin, log: log, kernel: kc}, nil
+}
+
+// gpuFinish gives cfg the prepare and finish kernels, which turn the
+// points' words into the ladder's inputs and the ladder's outputs into the
+// results' bytes on the GPU, where the setup's schedule has them
+// (ladder.Setup.FinishOnGPU) and g does not ask for the host's; the
+// finish's rows (the base and the fixed result) then follow the ladder's
+// inputs.
+func gpuFinish(cfg *gpu.Config, su *ladder.Setup, g tuning.GPU) error {
+	if g.HostFinish || !su.FinishOnGPU() {
+		return nil
+	}
+	entry, err := kernels.FinishName(su.Curve.Name(), kernels.ChannelTag(su.Params.Bits))
+	if err != nil {
+		return err
+	}
+	prepare, err := kernels.PrepareName(su.Curve.Name(), kernels.ChannelTag(su.Params.Bits))
+	if err != nil {
+		return err
+	}
+	cfg.InRows = su.GPUInputRows()
+	cfg.Prepare = &gpu.PrepareKernel{Entry: prepare, Constants: su.PrepareConstants()}
+	cfg.Finish = &gpu.FinishKernel{Entry: entry, Constants: su.FinishConstants(), ResultRows: su.ResultRows()}
+	return nil
 }
 
 // combRunner returns the runner of k·G batches on the comb kernel, opened
@@ -262,11 +293,11 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 		if k.Cmp(order) >= 0 {
 			k = new(big.Int).Mod(k, order)
 		}
-		k.FillBytes(b.scalar(i))
+		fillBytes(b.scalar(i), k)
 		p := b.point(i)
 		p[0] = 4
-		it.x.FillBytes(p[1 : 1+L])
-		it.y.FillBytes(p[1+L:])
+		fillBytes(p[1:1+L], it.x)
+		fillBytes(p[1+L:], it.y)
 	}
 	b.store = func(i int) {
 		res := items[i].res
@@ -284,6 +315,23 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 		}
 	}
 	return r.runBytes(ctx, b, done)
+}
+
+// fillBytes is big.Int.FillBytes for 0 <= x < 2^(8·len(b)), len(b) at most
+// curves.MaxByteLen, a word at a time (FillBytes goes byte by byte).
+func fillBytes(b []byte, x *big.Int) {
+	const wordBytes = bits.UintSize / 8
+	var buf [(curves.MaxByteLen + wordBytes - 1) / wordBytes * wordBytes]byte
+	at := len(buf)
+	for _, w := range x.Bits() {
+		at -= wordBytes
+		if wordBytes == 8 {
+			binary.BigEndian.PutUint64(buf[at:], uint64(w))
+		} else {
+			binary.BigEndian.PutUint32(buf[at:], uint32(w))
+		}
+	}
+	copy(b, buf[len(buf)-len(b):])
 }
 
 // affineResult holds the coordinates of one *big.Int result and their
@@ -405,7 +453,9 @@ func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][
 
 // runBytes is run for a bytes batch: items are prepared from their bytes
 // and finished into them in fixed-size words, chunk by chunk, with no
-// allocation per item (the chunks' Items come from a pool).
+// allocation per item (the chunks' Items come from a pool). Where the GPU
+// has the prepare and finish kernels, the host only decodes the points
+// into words, prepares the scalars and copies the results' bytes.
 func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int)) error {
 	if b.onePoint {
 		if cr := r.combRunner(); cr != nil {
@@ -421,15 +471,34 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	if b.validPoints {
 		prepare = su.PrepareValidBytes
 	}
+	prepareRaw := su.PrepareRaw
 	if su.Schedule.Kind == ladder.Comb {
 		prepare = func(it *ladder.Item, scalar, _ []byte) error { return su.PrepareBaseBytes(it, scalar) }
+		prepareRaw = func(it *ladder.RawItem, scalar, _ []byte) error { return su.PrepareRawBase(it, scalar) }
 	}
 	split, onTeam := r.splitFor(b.count)
+	gpuItems := r.kernel.FinishEntry != "" && b.count >= gpuItemsMinBatch
 	var mu sync.Mutex
 	filled := map[int][]ladder.Item{} // a chunk's items, from its Fill to its Drain
 	st, err := r.eng.Run(ctx, gpu.Batch{
-		Count: b.count,
+		Count:      b.count,
+		LadderOnly: !gpuItems,
 		Fill: func(lo, hi int, in, scalars []uint32) {
+			if gpuItems {
+				split(hi-lo, minPartItems, func(a, c int) {
+					var it ladder.RawItem
+					for k := a; k < c; k++ {
+						if b.load != nil {
+							b.load(lo + k)
+						}
+						if err := prepareRaw(&it, b.scalar(lo+k), b.point(lo+k)); err != nil {
+							b.put(lo+k, statusOf(err), nil)
+						}
+						su.PackRaw(in, scalars, hi-lo, k, &it)
+					}
+				})
+				return
+			}
 			items := r.itemBuf(hi - lo)
 			split(hi-lo, minPartItems, func(a, c int) {
 				for k := a; k < c; k++ {
@@ -447,11 +516,7 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 			mu.Unlock()
 		},
 		Drain: func(lo, hi int, out []uint32) error {
-			mu.Lock()
-			items := filled[lo]
-			delete(filled, lo)
-			mu.Unlock()
-			r.finish(split, onTeam, items, out, func(k int, o ladder.Outcome, xy []byte) {
+			emit := func(k int, o ladder.Outcome, xy []byte) {
 				i := lo + k
 				// a bad point, computed as the generator, keeps its status
 				if b.status[i] == StatusNotComputed {
@@ -460,7 +525,17 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 				if b.store != nil {
 					b.store(i)
 				}
-			})
+			}
+			if gpuItems {
+				r.readResults(split, hi-lo, out, emit)
+				done(hi - lo)
+				return nil
+			}
+			mu.Lock()
+			items := filled[lo]
+			delete(filled, lo)
+			mu.Unlock()
+			r.finish(split, onTeam, items, out, emit)
 			r.items.Put(&items)
 			done(hi - lo)
 			return nil
@@ -474,8 +549,11 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 // a table indexed by it: whether a result is the point at infinity leaves
 // no address behind. Only a failed check (a fault) takes a branch.
 func statusOfOutcome(o ladder.Outcome) Status {
-	if o == ladder.OutFailed {
+	switch o {
+	case ladder.OutFailed:
 		return StatusResultCheck
+	case ladder.OutOffCurve:
+		return StatusNotOnCurve
 	}
 	return StatusPoint + Status(o) // OutPoint, OutInfinity: StatusPoint, StatusInfinity
 }
@@ -488,6 +566,23 @@ func (r *gpuRunner) splitFor(count int) (split splitFunc, onTeam bool) {
 		return t.Do, true
 	}
 	return func(n, minPart int, do func(lo, hi int)) { parallel(n, r.workers, minPart, do) }, false
+}
+
+// readResults hands the results of a chunk of n items that the finish
+// kernel wrote to emit, over the cores.
+func (r *gpuRunner) readResults(split splitFunc, n int, out []uint32, emit func(k int, o ladder.Outcome, xy []byte)) {
+	split(n, minPartItems, func(a, c int) {
+		var buf [2 * curves.MaxByteLen]byte
+		xy := buf[:2*r.su.Curve.ByteLen()]
+		for k := a; k < c; k++ {
+			o := r.su.ReadResult(out, n, k, xy)
+			if o >= ladder.OutFailed {
+				emit(k, o, nil)
+				continue
+			}
+			emit(k, o, xy)
+		}
+	})
 }
 
 // finish turns a chunk's outputs into results, emit(k, outcome, xy) for
@@ -541,6 +636,13 @@ func (r *gpuRunner) latencyTeam(count int) *par.Team {
 	r.teamOnce.Do(func() { r.team = par.NewTeam(members) })
 	return r.team
 }
+
+// gpuItemsMinBatch is the smallest batch that the prepare and finish
+// kernels take, where the gpu backend has them: a smaller batch's time is
+// latency, and a thread of the finish kernel would take one item and its
+// whole inversion (hundreds of products in a row), where the host's
+// conversions take microseconds on the team. A variable for the tests.
+var gpuItemsMinBatch = latencyBatchItems + 1
 
 // latencyBatchItems is the largest batch whose host work the gpu backend
 // runs on a par.Team, whose members spin while the GPU computes: 16,384

@@ -112,11 +112,18 @@ func TestGPUWycheproof(t *testing.T) {
 		require.NoError(t, err)
 		c, err := curves.ByName(f.Curve)
 		require.NoError(t, err)
-		for _, v := range basext.Variants {
-			t.Run(filepath.Base(path)+"/"+v.String(), func(t *testing.T) {
+		for _, run := range []struct {
+			v        basext.Variant
+			gpuItems bool // the prepare and finish kernels, which the default takes on large batches
+		}{{basext.Kawamura, false}, {basext.Shenoy, false}, {basext.Shenoy, true}} {
+			v := run.v
+			t.Run(fmt.Sprintf("%s/%s/gpu-items=%v", filepath.Base(path), v, run.gpuItems), func(t *testing.T) {
 				mapping := "warp"
 				if v == basext.Shenoy {
 					mapping = "" // the default
+				}
+				if run.gpuItems {
+					t.Cleanup(ecmul.GPUItemsFrom(1))
 				}
 				eng := gpuEngine(t, c, v, mapping)
 				var pts []*ecmul.Point
@@ -174,8 +181,33 @@ func TestGPUWycheproof(t *testing.T) {
 						t.Errorf("tcId %d: shared %x, want %x", tc.TcID, got, tc.Shared)
 					}
 				}
-				t.Logf("wycheproof %s gpu/%s: valid+acceptable matched %d/%d, invalid rejected %d/%d",
-					filepath.Base(path), v, matched, valid, rejected, invalid)
+				t.Logf("wycheproof %s gpu/%s gpu-items=%v: valid+acceptable matched %d/%d, invalid rejected %d/%d",
+					filepath.Base(path), v, run.gpuItems, matched, valid, rejected, invalid)
+			})
+		}
+	}
+}
+
+// TestGPUBytesOnItemKernels: the bytes API on the prepare and finish
+// kernels (which the default runs on batches larger than the latency
+// team's), on every curve and both SEC1 forms: random points, edge
+// scalars, and bad points among them, a point off the curve included
+// (found by the prepare kernel on an uncompressed point), against the
+// references, status for status and byte for byte.
+func TestGPUBytesOnItemKernels(t *testing.T) {
+	for _, c := range curves.All() {
+		for _, compressed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/compressed=%v", c.Name(), compressed), func(t *testing.T) {
+				t.Cleanup(ecmul.GPUItemsFrom(1))
+				eng := gpuEngine(t, c, basext.Shenoy, "")
+				k, ok := diag.KernelOf(eng)
+				require.True(t, ok)
+				require.NotEmpty(t, k.FinishEntry)
+				b := newBytesItems(t, c, 5000, compressed, 29)
+				out := make([]byte, len(b.want)*(1+2*c.ByteLen()))
+				status := make([]ecmul.Status, len(b.want))
+				require.NoError(t, eng.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
+				requireBytesResults(t, c, b, out, status)
 			})
 		}
 	}

@@ -74,8 +74,8 @@ func TestGPUBackendOnFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, res[4].Err, curves.ErrNotOnCurve)
 	require.Equal(t, 7, checkComputed(t, c, pts, ks, res))
-	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_mma_c30", "ecm_ladder_p224_coz_shenoy_spread_c30"}, d.FunctionNames(),
-		"the default kernels: mma, and spread for small chunks")
+	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_mma_c30", "ecm_ladder_p224_coz_shenoy_spread_c30", "ecm_prepare_p224_c30", "ecm_finish_p224_c30"},
+		d.FunctionNames(), "the default kernels: mma, spread for small chunks, the prepare and the finish")
 
 	// the results' coordinates share arrays, but neither changing one in
 	// place nor growing it touches another
@@ -168,7 +168,9 @@ func TestGPUBackendCancel(t *testing.T) {
 	launches := 0
 	emulate := d.OnLaunch
 	d.OnLaunch = func(fn string, grid, block [3]uint32, params []gpu.HostPtr) error {
-		launches++
+		if _, err := kernels.ByName(fn); err == nil { // the ladder's launches, one per chunk
+			launches++
+		}
 		cancel()
 		return emulate(fn, grid, block, params)
 	}
@@ -185,29 +187,46 @@ func TestGPUBackendCancel(t *testing.T) {
 func TestGPUBackendWideChannels(t *testing.T) {
 	for _, c := range curves.All() {
 		for _, m := range []diag.Mapping{diag.MappingWarp, diag.MappingBlock, diag.MappingSpread, diag.MappingMma} {
-			t.Run(c.Name()+"/"+m.String(), func(t *testing.T) {
-				d := fakecuda.New()
-				d.OnLaunch = kernelemu.Launch(d)
-				t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
-				eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, ChannelBits: 30}, diag.GPU{Mapping: m, Chunk: 5})
-				require.NoError(t, err)
-				defer eng.Close()
-				require.Equal(t, 30, eng.ChannelBits())
-				pts, ks := fakeBatch(t, c, 12)
-				res, err := eng.ScalarMult(context.Background(), pts, ks)
-				require.NoError(t, err)
-				require.Equal(t, 11, checkComputed(t, c, pts, ks, res))
-				k, err := kernels.Find(c.Name(), "coz", "shenoy", m.String(), "c30")
-				require.NoError(t, err)
-				require.Equal(t, []string{k.Name()}, d.FunctionNames())
-				b := newBytesItems(t, c, 13, false, 14)
-				out := make([]byte, len(b.want)*(1+2*c.ByteLen()))
-				status := make([]ecmul.Status, len(b.want))
-				require.NoError(t, eng.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
-				requireBytesResults(t, c, b, out, status)
-			})
+			for _, hostFinish := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/host-finish=%v", c.Name(), m, hostFinish), func(t *testing.T) {
+					wideChannels(t, c, m, hostFinish)
+				})
+			}
 		}
 	}
+}
+
+// wideChannels runs a batch on 30-bit channels with mapping m, finished on
+// the GPU or on the host, and checks every result.
+func wideChannels(t *testing.T, c *curves.Curve, m diag.Mapping, hostFinish bool) {
+	d := faultDriver(t, c)
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, ChannelBits: 30}, diag.GPU{Mapping: m, Chunk: 5, HostFinish: hostFinish})
+	require.NoError(t, err)
+	defer eng.Close()
+	require.Equal(t, 30, eng.ChannelBits())
+	pts, ks := fakeBatch(t, c, 12)
+	res, err := eng.ScalarMult(context.Background(), pts, ks)
+	require.NoError(t, err)
+	require.Equal(t, 11, checkComputed(t, c, pts, ks, res))
+	k, err := kernels.Find(c.Name(), "coz", "shenoy", m.String(), "c30")
+	require.NoError(t, err)
+	prepare, err := kernels.PrepareName(c.Name(), "c30")
+	require.NoError(t, err)
+	finish, err := kernels.FinishName(c.Name(), "c30")
+	require.NoError(t, err)
+	want := []string{k.Name(), prepare, finish}
+	if hostFinish {
+		want = want[:1]
+	}
+	require.Equal(t, want, d.FunctionNames())
+	kc, ok := diag.KernelOf(eng)
+	require.True(t, ok)
+	require.Equal(t, hostFinish, kc.FinishEntry == "")
+	b := newBytesItems(t, c, 13, false, 14)
+	out := make([]byte, len(b.want)*(1+2*c.ByteLen()))
+	status := make([]ecmul.Status, len(b.want))
+	require.NoError(t, eng.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
+	requireBytesResults(t, c, b, out, status)
 }
 
 // TestGPUBackendMmaMapping: the mma mapping runs co-Z with Shenoy's
@@ -224,7 +243,7 @@ func TestGPUBackendMmaMapping(t *testing.T) {
 	defer eng.Close()
 	k, ok := diag.KernelOf(eng)
 	require.True(t, ok)
-	require.Equal(t, diag.Kernel{Entry: "ecm_ladder_p256_coz_shenoy_mma_c30", Mapping: diag.MappingMma, ItemsPerBlock: 32, ChannelBits: 30}, k)
+	require.Equal(t, diag.Kernel{Entry: "ecm_ladder_p256_coz_shenoy_mma_c30", Mapping: diag.MappingMma, ItemsPerBlock: 32, ChannelBits: 30, FinishEntry: "ecm_finish_p256_c30"}, k)
 	for _, bad := range []struct {
 		opts ecmul.Options
 		ipb  int
@@ -330,4 +349,48 @@ func testGPUSmallBatchesOnTeam(t *testing.T, noSpin bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	require.LessOrEqual(t, runtime.NumGoroutine(), before, "Close stops the team's members")
+}
+
+// TestGPUItemKernelsOnLargeBatches: a batch of at most the latency team's
+// size runs the ladder kernel alone, its items prepared and finished on
+// the host; a larger one (here: from 9 items, the valid ones of the batch)
+// also runs the prepare and finish kernels; both give the reference's
+// results.
+func TestGPUItemKernelsOnLargeBatches(t *testing.T) {
+	c := curves.P256()
+	d := fakecuda.New()
+	emulate := kernelemu.Launch(d)
+	var launched []string
+	d.OnLaunch = func(fn string, grid, block [3]uint32, params []gpu.HostPtr) error {
+		launched = append(launched, fn)
+		return emulate(fn, grid, block, params)
+	}
+	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{})
+	require.NoError(t, err)
+	defer eng.Close()
+	pts, ks := fakeBatch(t, c, 10)
+	kc, ok := diag.KernelOf(eng)
+	require.True(t, ok)
+	prepare, err := kernels.PrepareName(c.Name(), "c30")
+	require.NoError(t, err)
+	for _, from := range []int{0, 9} {
+		if from > 0 {
+			t.Cleanup(ecmul.GPUItemsFrom(from))
+		}
+		launched = nil
+		res, err := eng.ScalarMult(context.Background(), pts, ks)
+		require.NoError(t, err)
+		require.Equal(t, 9, checkComputed(t, c, pts, ks, res))
+		st, ok := diag.LastBatch(eng)
+		require.True(t, ok)
+		require.Equal(t, from > 0, st.ItemKernels, "diag.Stats.ItemKernels")
+		if from == 0 {
+			require.NotContains(t, launched, kc.FinishEntry, "a small batch finishes on the host")
+			require.NotContains(t, launched, prepare)
+		} else {
+			require.Contains(t, launched, kc.FinishEntry, "a large batch finishes on the GPU")
+			require.Contains(t, launched, prepare)
+		}
+	}
 }

@@ -39,6 +39,12 @@ type GPU struct {
 	// for a host whose cores other busy work shares (where a member that
 	// the OS takes off its core midway stalls the batch).
 	NoSpin bool
+	// HostFinish finishes the items on the host (the CRT of the ladder's
+	// outputs, the batched inversion, the affine point and its bytes), as
+	// the paper's x-only ladder always does, instead of in the GPU's finish
+	// kernel, which the co-Z ladder and the comb run by default: for
+	// comparing the two.
+	HostFinish bool
 }
 
 // Mapping is how the gpu backend's threads take items. Its zero value,
@@ -103,7 +109,7 @@ func New(c ecmul.Curve, opts ecmul.Options, g GPU) (*ecmul.Engine, error) {
 		return nil, fmt.Errorf("ecmul/diag: GPU.Mapping is %v: want one of %s", g.Mapping, strings.Join(mappingNames[:], ", "))
 	}
 	e, err := tuning.NewEngine(c, opts, tuning.GPU{
-		Devices: g.Devices, ItemsPerBlock: g.ItemsPerBlock, Mapping: g.Mapping.name(), Chunk: g.Chunk, NoSpin: g.NoSpin,
+		Devices: g.Devices, ItemsPerBlock: g.ItemsPerBlock, Mapping: g.Mapping.name(), Chunk: g.Chunk, NoSpin: g.NoSpin, HostFinish: g.HostFinish,
 	})
 	if err != nil {
 		return nil, err
@@ -128,6 +134,9 @@ type Kernel struct {
 	// items per multiprocessor run on (the spread mapping), "" when none.
 	SmallEntry      string
 	SmallItemsPerSM int
+	// FinishEntry is the kernel that finishes items on the GPU (CRT,
+	// inversion, affine bytes), "" when the host finishes them.
+	FinishEntry string
 }
 
 // KernelOf returns the kernel configuration of e's gpu backend; ok is
@@ -149,7 +158,7 @@ func kernelVia(get func(e any) (tuning.Kernel, bool), e *ecmul.Engine) (Kernel, 
 func kernelFrom(t tuning.Kernel) Kernel {
 	m, _ := ParseMapping(t.Mapping)
 	return Kernel{Entry: t.Entry, Mapping: m, ItemsPerBlock: t.ItemsPerBlock, ChannelBits: t.ChannelBits,
-		SmallEntry: t.SmallEntry, SmallItemsPerSM: t.SmallItemsPerSM}
+		SmallEntry: t.SmallEntry, SmallItemsPerSM: t.SmallItemsPerSM, FinishEntry: t.FinishEntry}
 }
 
 // BaseKernelOf returns the kernel configuration e's k·G batches run on:
@@ -168,7 +177,11 @@ type Stats struct {
 	DrainMs  float64 // host time spent turning outputs into results, beside the later chunks' work
 	WaitMs   float64 // host time spent waiting for the GPU to finish a chunk
 	WallMs   float64 // the whole batch, drains included
-	Devices  []DeviceStats
+	// ItemKernels says the GPU prepared and finished the items (the
+	// prepare and finish kernels around the ladder), as it does on the
+	// default's batches of more than 16,384 items; else the host did.
+	ItemKernels bool
+	Devices     []DeviceStats
 }
 
 // DeviceStats is one device's share of a batch: its chunks and times
@@ -181,7 +194,8 @@ type DeviceStats struct {
 
 // stats is st in this package's terms.
 func stats(st gpu.Stats) Stats {
-	s := Stats{Chunks: st.Chunks, KernelMs: st.KernelMs, CopyMs: st.CopyMs, FillMs: st.FillMs, DrainMs: st.DrainMs, WaitMs: st.WaitMs, WallMs: st.WallMs}
+	s := Stats{Chunks: st.Chunks, KernelMs: st.KernelMs, CopyMs: st.CopyMs, FillMs: st.FillMs, DrainMs: st.DrainMs, WaitMs: st.WaitMs, WallMs: st.WallMs,
+		ItemKernels: st.ItemKernels}
 	for _, d := range st.Devices {
 		s.Devices = append(s.Devices, DeviceStats{Device: d.Device, Stats: stats(d.Stats), Fault: d.Fault})
 	}

@@ -974,19 +974,19 @@ struct StepsFrag {
   }
   template <int P>
   ECM_DEVICE void exchange_xi() const {}
-  // α on the m_e slot (the other lanes' are discarded by share_alpha)
+  // α, computed on the m_e slot and taken from its lane by every lane of
+  // the item as soon as it is known, so that the shuffle's latency overlaps
+  // the next product's extension
   ECM_DEVICE void second_extension(int, const Value& z, const Partial& e, Sum& sum, uint32_t& alpha) const {
     uint32_t v[S];
 #pragma unroll
     for (int s = 0; s < S; ++s) v[s] = z.s[s].t & k.chan(s);
     frag_extend<N>(ex.b + kWarpLanes * 2 * S, v, sum.a);
-    alpha = (uint32_t(sum.a[F::ESlot]) - e.ze) * k.mtInvE & k.meMask;
+    const uint32_t own = (uint32_t(sum.a[F::ESlot]) - e.ze) * k.mtInvE & k.meMask;
+    alpha = __shfl_sync(~0u, own, k.eSource, kWarpLanes);  // blocks of whole warps: every lane is there
   }
   template <int P>
-  ECM_DEVICE void share_alpha(uint32_t (&alpha)[P]) const {
-#pragma unroll
-    for (int i = 0; i < P; ++i) alpha[i] = __shfl_sync(~0u, alpha[i], k.eSource, kWarpLanes);  // whole warps
-  }
+  ECM_DEVICE void share_alpha(uint32_t (&)[P]) const {}  // second_extension shares each α
   ECM_DEVICE void finish(const Sum& sum, uint32_t alpha, const Partial& e, Value& z) const {
 #pragma unroll
     for (int s = 0; s < S; ++s)
@@ -1418,3 +1418,9 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
     ladder<Curve##_##chan, Curve##_##chan::Sched, BaseExt::Ext, Mapping::Mapping_>(ECM_KERNEL_ARGS);      \
   }
 ECM_ENTRIES(ECM_ENTRY)
+
+// The kernels around the ladder of the co-Z ladder and the comb, on the
+// device: the prepare kernel (Montgomery forms, the curve's equation and the
+// RNS input) before it, the finish kernel (the affine results) after it.
+#include "prepare.cuh"
+#include "finish.cuh"

@@ -353,3 +353,79 @@ func ByName(name string) (Kernel, error) {
 	}
 	return Kernel{}, fmt.Errorf("kernels: no entry point %q", name)
 }
+
+// FinishThreads is the block size of the finish kernel (kernels/finish.cuh)
+// and of the prepare kernel (kernels/prepare.cuh), whose launches run one
+// item per thread on ⌈count/FinishThreads⌉ blocks.
+const FinishThreads = 128
+
+// FinishItemsPerThread is the most items one thread of the finish kernel
+// finishes, with one inversion for all of them (Montgomery's trick): a
+// launch on count items of T threads in all, T·FinishItemsPerThread >= count,
+// gives thread t the items t, t + T, t + 2T, … below count.
+const FinishItemsPerThread = 8
+
+// FinishGrid returns the blocks of FinishThreads threads of a finish launch
+// on count items.
+func FinishGrid(count int) int {
+	threads := (count + FinishItemsPerThread - 1) / FinishItemsPerThread
+	return (threads + FinishThreads - 1) / FinishThreads
+}
+
+// The prefixes of the entry points of the kernels around the ladder, one
+// for each curve and channel width (ECM_CURVES in schedule_gen.cuh): the
+// prepare kernel (kernels/prepare.cuh), before the ladder, and the finish
+// kernel (kernels/finish.cuh), after it. The schedule is read from their
+// constants (ladder.PrepareLayout, ladder.FinishLayout), not their names.
+const (
+	preparePrefix = "ecm_prepare_"
+	finishPrefix  = "ecm_finish_"
+)
+
+// PrepareName returns the entry point of the prepare kernel for a curve
+// (curves.Curve.Name) on channels of a Channels tag.
+func PrepareName(curve, channels string) (string, error) {
+	return itemKernel(preparePrefix, curve, channels)
+}
+
+// FinishName returns the entry point of the finish kernel for a curve
+// (curves.Curve.Name) on channels of a Channels tag.
+func FinishName(curve, channels string) (string, error) {
+	return itemKernel(finishPrefix, curve, channels)
+}
+
+func itemKernel(prefix, curve, channels string) (string, error) {
+	for _, c := range Curves {
+		if c.Curve == curve && slices.Contains(Channels, channels) {
+			return prefix + c.Tag + "_" + channels, nil
+		}
+	}
+	return "", fmt.Errorf("kernels: no %skernel for %s on %s channels", strings.TrimPrefix(prefix, "ecm_"), curve, channels)
+}
+
+// ParsePrepare returns the curve and Channels tag of a prepare entry
+// point, and whether name is one.
+func ParsePrepare(name string) (curve, channels string, ok bool) {
+	return parseItemKernel(preparePrefix, name)
+}
+
+// ParseFinish returns the curve and Channels tag of a finish entry point,
+// and whether name is one.
+func ParseFinish(name string) (curve, channels string, ok bool) {
+	return parseItemKernel(finishPrefix, name)
+}
+
+func parseItemKernel(prefix, name string) (curve, channels string, ok bool) {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return "", "", false
+	}
+	for _, c := range Curves {
+		for _, w := range Channels {
+			if rest == c.Tag+"_"+w {
+				return c.Curve, w, true
+			}
+		}
+	}
+	return "", "", false
+}

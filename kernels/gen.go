@@ -48,6 +48,7 @@ func main() {
 	emitInterface(&b)
 	emitBasextLayout(&b)
 	emitConstLayout(&b)
+	emitFinishLayout(&b)
 	for _, name := range kernels.Schedules {
 		kind, err := ladder.ParseAnyKind(name)
 		if err != nil {
@@ -242,6 +243,68 @@ func emitConstLayout(b *bytes.Buffer) {
 		fmt.Fprintf(b, " \\\n\tCOMB(%d, %d, %d)", cb.n, cb.adds, ladder.ConstLayoutFor(cb.n).CombTable(cb.adds))
 	}
 	fmt.Fprintf(b, "\n\n")
+}
+
+// emitFinishLayout writes the interface of the kernels around the ladder
+// (kernels/prepare.cuh and kernels/finish.cuh): ECM_PREPARE_<FIELD> and
+// ECM_FINISH_<FIELD> for each offset of their constants
+// (ladder.PrepareLayout, ladder.FinishLayout), the words of the finish
+// rows, the Outcome codes the finish writes and the Fixed codes they read
+// and write.
+func emitFinishLayout(b *bytes.Buffer) {
+	fmt.Fprintf(b, "// The constants of the prepare and finish kernels (ladder.PrepareLayout, ladder.FinishLayout),\n")
+	fmt.Fprintf(b, "// their rows and codes.\n")
+	emitOffsets(b, "PREPARE", func(n int) any { return ladder.PrepareLayoutFor(n) })
+	emitOffsets(b, "FINISH", func(n int) any { return ladder.FinishLayoutFor(n) })
+	su, err := ladder.NewSetupKind(curves.P256(), ladder.CoZ)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Fprintf(b, "#define ECM_FINISH_ROWS %d\n", su.FinishRows())
+	fmt.Fprintf(b, "#define ECM_FINISH_THREADS %d\n", kernels.FinishThreads)
+	fmt.Fprintf(b, "#define ECM_FINISH_ITEMS_PER_THREAD %d\n", kernels.FinishItemsPerThread)
+	for _, c := range []struct {
+		name string
+		v    int
+	}{
+		{"OUT_POINT", int(ladder.OutPoint)}, {"OUT_INFINITY", int(ladder.OutInfinity)}, {"OUT_FAILED", int(ladder.OutFailed)},
+		{"OUT_OFF_CURVE", int(ladder.OutOffCurve)},
+		{"FIXED_NONE", int(ladder.FixedNone)}, {"FIXED_INFINITY", int(ladder.FixedInfinity)}, {"FIXED_NEG_BASE", int(ladder.FixedNegBase)},
+		{"FIXED_OFF_CURVE", int(ladder.FixedOffCurve)},
+	} {
+		fmt.Fprintf(b, "#define ECM_%s %d\n", c.name, c.v)
+	}
+	fmt.Fprintf(b, "\n")
+}
+
+// emitOffsets writes ECM_<prefix>_<FIELD> for each field of the layout
+// that layoutFor(n) returns but Size, which must not depend on n.
+func emitOffsets(b *bytes.Buffer, prefix string, layoutFor func(n int) any) {
+	l1, l2 := reflect.ValueOf(layoutFor(1)), reflect.ValueOf(layoutFor(2))
+	for i := range l1.NumField() {
+		name := l1.Type().Field(i).Name
+		if name == "Size" {
+			continue
+		}
+		if l2.Field(i).Int() != l1.Field(i).Int() {
+			log.Fatalf("%s.%s depends on n", l1.Type(), name)
+		}
+		fmt.Fprintf(b, "#define ECM_%s_%s %d\n", prefix, upperSnake(name), l1.Field(i).Int())
+	}
+}
+
+// upperSnake writes a Go name as C macro words: CRTTerm → CRT_TERM.
+func upperSnake(s string) string {
+	var out []rune
+	rs := []rune(s)
+	for i, r := range rs {
+		lower := func(k int) bool { return k < len(rs) && rs[k] >= 'a' && rs[k] <= 'z' }
+		if i > 0 && r >= 'A' && r <= 'Z' && (lower(i-1) || lower(i+1)) {
+			out = append(out, '_')
+		}
+		out = append(out, r)
+	}
+	return strings.ToUpper(string(out))
 }
 
 // polyN writes a·N·N + b·N + c as a C expression.

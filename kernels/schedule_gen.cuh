@@ -160,6 +160,44 @@
 	COMB(17, 9, 1104) \
 	COMB(9, 9, 448)
 
+// The constants of the prepare and finish kernels (ladder.PrepareLayout, ladder.FinishLayout),
+// their rows and codes.
+#define ECM_PREPARE_N 0
+#define ECM_PREPARE_ROW_AT 1
+#define ECM_PREPARE_P_INV 2
+#define ECM_PREPARE_ME_MASK 3
+#define ECM_PREPARE_P 4
+#define ECM_PREPARE_R2 12
+#define ECM_PREPARE_MR 20
+#define ECM_PREPARE_A 28
+#define ECM_PREPARE_B 36
+#define ECM_PREPARE_CHAN 44
+#define ECM_PREPARE_CHAN_WORDS 9
+#define ECM_FINISH_N 0
+#define ECM_FINISH_ROW_AT 1
+#define ECM_FINISH_BYTE_LEN 2
+#define ECM_FINISH_UNIT_Y 3
+#define ECM_FINISH_P_INV 4
+#define ECM_FINISH_P 6
+#define ECM_FINISH_ONE 14
+#define ECM_FINISH_A 22
+#define ECM_FINISH_B 30
+#define ECM_FINISH_EXP 38
+#define ECM_FINISH_NEG_M 46
+#define ECM_FINISH_CRT 54
+#define ECM_FINISH_CRT_TERM 10
+#define ECM_FINISH_ROWS 17
+#define ECM_FINISH_THREADS 128
+#define ECM_FINISH_ITEMS_PER_THREAD 8
+#define ECM_OUT_POINT 0
+#define ECM_OUT_INFINITY 1
+#define ECM_OUT_FAILED 2
+#define ECM_OUT_OFF_CURVE 3
+#define ECM_FIXED_NONE 0
+#define ECM_FIXED_INFINITY 1
+#define ECM_FIXED_NEG_BASE 2
+#define ECM_FIXED_OFF_CURVE 128
+
 // schedule coz, a = -3 (P-224 and curves like it)
 #define ECM_COZ_AM3_NUM_ADD_CONSTS 14
 #define ECM_COZ_AM3_EXTRA_BITS 1

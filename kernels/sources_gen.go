@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "2a0087637293de6e5f086adeb5362e9d680422bb0de8a8c9e7186469a81ad811"
+const SourcesSHA256 = "0b890f509c80ca64cd5c41c9cfc5f3f7207672e392f9bcbff16e79c4855b7aae"

@@ -3,13 +3,19 @@
 # emulation of kernels/ecmul.cu (kernels/harness/emulate) and kernelvec,
 # writes vectors for every curve, schedule and channel width, and runs every
 # entry point on them at its block sizes, comparing each output word with
-# the CPU twin's. It fails on any mismatch, or when an entry point of
-# kernels/schedule_gen.cuh was not run.
+# the CPU twin's; and the same for the kernels around the ladder of the
+# co-Z ladder and the comb, the prepare kernel (kernels/prepare.cuh) on
+# kernelvec -prepare vectors, first (they take seconds), and the finish
+# kernel (kernels/finish.cuh) on kernelvec -finish vectors, last. It fails
+# on any mismatch, or when an entry point of kernels/schedule_gen.cuh (a
+# ladder's, or a prepare's or finish's of ECM_CURVES) was not run.
 #
 #   scripts/kernels-check.sh [-n ITEMS] [-e EMULATOR] [-k KERNELVEC] [-o DIR] [-s SEED] [-q]
 #
 #   -n ITEMS     items per file, each run once per entry point and block size
-#                (default 128, or $KERNELS_CHECK_ITEMS)
+#                (default 128, or $KERNELS_CHECK_ITEMS; the finish's and the
+#                prepare's files take at least 32, so that their edge items
+#                are all there)
 #   -e EMULATOR  an emulator already built (default: make kernels-emulate)
 #   -k KERNELVEC a kernelvec already built (default: go build)
 #   -o DIR       where the vectors and the log go (default .dev/kernels-check)
@@ -32,7 +38,7 @@ while getopts "n:e:k:o:s:q" opt; do
     o) dir=$OPTARG ;;
     s) seed=$OPTARG ;;
     q) failfast=--fail-fast ;;
-    *) sed -n '9,17p' "$0" >&2; exit 2 ;;
+    *) sed -n '13,23p' "$0" >&2; exit 2 ;;
   esac
 done
 
@@ -58,37 +64,81 @@ for c in $curves; do
     done
   done
 done
-echo "kernels-check: vectors, $items items per file, in $(($(date +%s) - start)) s"
+# the prepare and finish kernels' vectors, for the schedules whose finish
+# runs on the GPU
+finish_schedules="coz comb"
+finish_items=$((items > 32 ? items : 32))
+for c in $curves; do
+  for s in $finish_schedules; do
+    for w in $widths; do
+      for k in prepare finish; do
+        "$vec" -$k -curve "$c" -schedule "$s" -channel-bits "$w" -n "$finish_items" -seed "$seed" \
+          -out "$dir/${c}_${k}_${s}_c$w.bin"
+      done
+    done
+  done
+done
+echo "kernels-check: vectors, $items items per file ($finish_items for the prepare and the finish), in $(($(date +%s) - start)) s"
 
 log=$dir/emulate.log
 : > "$log"
 status=0
+# runs the emulator on one file: KEY (the file and log's name), then the
+# emulator's SELECTOR and ITEMS
+run() {
+  local key=$1 t0 result
+  t0=$(date +%s)
+  if "$emu" "$2" "$dir/$key.bin" "$3" --seed "$seed" $failfast > "$dir/$key.log" 2>&1; then
+    result=ok
+  else
+    result=FAILED status=1
+  fi
+  cat "$dir/$key.log" >> "$log"
+  echo "kernels-check: $key: $(grep -c ': bit-exact$' "$dir/$key.log" || true) runs bit-exact, $result, $(($(date +%s) - t0)) s"
+  [[ $result == ok ]]
+}
 for c in $curves; do
-  for s in $schedules; do
+  for s in $finish_schedules; do
     for w in $widths; do
-      key=${c}_${s}_c$w
-      t0=$(date +%s)
-      if "$emu" "$key" "$dir/$key.bin" "$items" --seed "$seed" $failfast > "$dir/$key.log" 2>&1; then
-        result=ok
-      else
-        result=FAILED status=1
-      fi
-      cat "$dir/$key.log" >> "$log"
-      echo "kernels-check: $key: $(grep -c ': bit-exact$' "$dir/$key.log" || true) runs bit-exact, $result, $(($(date +%s) - t0)) s"
-      [[ $result == FAILED && -n $failfast ]] && break 3
+      key=${c}_prepare_${s}_c$w
+      run "$key" "${c}_prepare_c$w" "$finish_items" || [[ -z $failfast ]] || break 3
     done
   done
 done
+if [[ $status == 0 || -z $failfast ]]; then
+  for c in $curves; do
+    for s in $schedules; do
+      for w in $widths; do
+        key=${c}_${s}_c$w
+        run "$key" "$key" "$items" || [[ -z $failfast ]] || break 3
+      done
+    done
+  done
+fi
+if [[ $status == 0 || -z $failfast ]]; then
+  for c in $curves; do
+    for s in $finish_schedules; do
+      for w in $widths; do
+        key=${c}_finish_${s}_c$w
+        run "$key" "${c}_finish_c$w" "$finish_items" || [[ -z $failfast ]] || break 3
+      done
+    done
+  done
+fi
 
 # every entry point the kernel declares ran, and passed
 declared=$(grep -oE '^[[:space:]]*ENTRY\([a-z0-9]+, [A-Za-z0-9]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, c[0-9]+' kernels/schedule_gen.cuh |
   sed -E 's/^[[:space:]]*ENTRY\(([a-z0-9]+), [A-Za-z0-9]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, (c[0-9]+)/ecm_ladder_\1_\2_\3_\4_\5/' | sort -u)
+for k in prepare finish; do
+  declared+=$'\n'$(grep -oE '^[[:space:]]*CURVE\([a-z0-9]+, [A-Za-z0-9]+, c[0-9]+' kernels/schedule_gen.cuh |
+    sed -E "s/^[[:space:]]*CURVE\\(([a-z0-9]+), [A-Za-z0-9]+, (c[0-9]+)/ecm_${k}_\\1_\\2/" | sort -u)
+done
 passed=$(awk '/: bit-exact$/ { print $1 }' "$log" | sort -u)
-missing=$(comm -23 <(echo "$declared") <(echo "$passed"))
+missing=$(comm -23 <(echo "$declared" | sort -u) <(echo "$passed"))
 
 grep -E "MISMATCH|^[0-9]+ passed|no entry|error|Abort|Segmentation" "$log" | grep -v "^[0-9]* passed, 0 failed$" || true
 runs=$(grep -c ': bit-exact$' "$log" || true)
-bad=$(grep -cE '^ecm_ladder_.*: MISMATCH$' "$log" || true)
+bad=$(grep -cE '^ecm_(ladder|prepare|finish)_.*: MISMATCH$' "$log" || true)
 if [[ -n $missing && -z $failfast ]]; then
   echo "kernels-check: entry points that did not pass:"
   echo "$missing" | sed 's/^/  /'

@@ -22,7 +22,22 @@ mutants=(
   "wide-narrow-fold-mask|rns.cuh|(z & 0x3fffffffu)|(z & 0x1fffffffu)"
   "mma-mid-weight|ecmul.cu|mad_wide(mid, 1u << 16,|mad_wide(mid, 1u << 8,"
   "mma-row-halves|ecmul.cu|a[1] = __byte_perm(v[0], v[1], 0x7632);|a[1] = __byte_perm(v[0], v[1], 0x7610);"
-  "mma-alpha-lane|ecmul.cu|__shfl_sync(~0u, alpha[i], k.eSource, kWarpLanes)|__shfl_sync(~0u, alpha[i], k.eSource ^ 1, kWarpLanes)"
+  "mma-alpha-lane|ecmul.cu|__shfl_sync(~0u, own, k.eSource, kWarpLanes)|__shfl_sync(~0u, own, k.eSource ^ 1, kWarpLanes)"
+  "finish-crt-beta|finish.cuh|mul_add_word<0>(s, negM.w, uint32_t(beta));|"
+  "finish-crt-beta-high|finish.cuh|mul_add_word<1>(s, negM.w, uint32_t(beta >> 32));|"
+  "field-top-carry|field.cuh|uint32_t((uint64_t(t[kFeWords]) - borrow) >> 32)|(0u - borrow)"
+  "finish-byte-order|finish.cuh|__byte_perm(c.w[k] & keep, 0, 0x0123)|__byte_perm(c.w[k] & keep, 0, 0x3210)"
+  "finish-neg-base-x|finish.cuh|x = fe_select(neg |x = fe_select(0u "
+  "finish-unit-y|finish.cuh|if (consts[ECM_FINISH_UNIT_Y] == 0)|if (consts[ECM_FINISH_UNIT_Y] != 0)"
+  "finish-zero-den|finish.cuh|replace = fe_zero_mask(den)|replace = 0u"
+  "finish-off-curve-bytes|finish.cuh|keep = ok & ~off;|keep = ok;"
+  "finish-shared-inverse|finish.cuh|const Fe invDen = f.mul(inv, pre[k]);|const Fe invDen = inv;"
+  "prepare-off-curve-flag|prepare.cuh|(~on & ECM_FIXED_OFF_CURVE)|(0u & ECM_FIXED_OFF_CURVE)"
+  "prepare-first-reduction|prepare.cuh|s = barrett_reduce(s, m, recip);|"
+  "prepare-barrett-subtraction|prepare.cuh|return umin32(r, r - m);|return r;"
+  "prepare-me-mask|prepare.cuh|v.w[0] & consts[ECM_PREPARE_ME_MASK]|v.w[0] & consts[ECM_PREPARE_ME_MASK] >> 1"
+  "prepare-input-form|prepare.cuh|const Fe v = f.mul(x, |const Fe v = f.mul(X, "
+  "prepare-y-form|prepare.cuh|Y = f.mul(y, r2)|Y = y"
 )
 
 items=8
@@ -68,7 +83,7 @@ for m in "${mutants[@]}"; do
     echo "  SURVIVED: kernels-check passed"
     survived=$((survived + 1))
   elif grep -q "MISMATCH" "$tmp/$name/check/emulate.log"; then
-    echo "  killed: $(grep -m1 -E '^ecm_ladder_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
+    echo "  killed: $(grep -m1 -E '^ecm_(ladder|prepare|finish)_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
     grep -m1 '^  MISMATCH' "$tmp/$name/check/emulate.log" | sed 's/^ */    /'
     killed=$((killed + 1))
   else

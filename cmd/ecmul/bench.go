@@ -100,13 +100,17 @@ Flags:
 
 // benchResult is one measured configuration.
 type benchResult struct {
-	Curve         string  `json:"curve"`
-	Backend       string  `json:"backend"`
-	Op            string  `json:"op"` // mul (k·P), base (k·G through ScalarBaseMultBytes) or ecdsa (ecdsa.Verify)
-	Schedule      string  `json:"schedule,omitempty"`
-	Ext           string  `json:"ext,omitempty"`
-	ChannelBits   int     `json:"channel_bits,omitempty"`
-	Mapping       string  `json:"mapping,omitempty"`
+	Curve       string `json:"curve"`
+	Backend     string `json:"backend"`
+	Op          string `json:"op"` // mul (k·P), base (k·G through ScalarBaseMultBytes) or ecdsa (ecdsa.Verify)
+	Schedule    string `json:"schedule,omitempty"`
+	Ext         string `json:"ext,omitempty"`
+	ChannelBits int    `json:"channel_bits,omitempty"`
+	Mapping     string `json:"mapping,omitempty"`
+	// Finish is where the last batch's items were prepared and finished
+	// (binary ↔ RNS, inversion, bytes): "gpu" (the prepare and finish
+	// kernels) or "host"; gpu backend only.
+	Finish        string  `json:"finish,omitempty"`
 	ItemsPerBlock int     `json:"items_per_block,omitempty"`
 	GPUs          int     `json:"gpus,omitempty"` // devices sharing each batch
 	Batch         int     `json:"batch"`
@@ -127,8 +131,12 @@ type benchResult struct {
 	DrainMs               float64 `json:"drain_ms,omitempty"`
 	WaitMs                float64 `json:"wait_ms,omitempty"`
 	CopyMs                float64 `json:"copy_ms,omitempty"`
-	GPUPipelineMs         float64 `json:"gpu_pipeline_ms,omitempty"`
-	RatioToPeer           float64 `json:"ratio_to_best_peer,omitempty"`
+	// DeviceKernelsMs is the device time of the last batch's chunks
+	// between their copies, summed over chunks: the ladder kernel and,
+	// where they ran, the prepare and finish kernels.
+	DeviceKernelsMs float64 `json:"device_kernels_ms,omitempty"`
+	GPUPipelineMs   float64 `json:"gpu_pipeline_ms,omitempty"`
+	RatioToPeer     float64 `json:"ratio_to_best_peer,omitempty"`
 	// RatioToMul is, for base and ecdsa, OpsPerSec over the k·P figure of
 	// the same curve, configuration and batch measured in the same run:
 	// its BytesOpsPerSec where measured, else its OpsPerSec.
@@ -415,12 +423,12 @@ var (
 
 // options returns the engine options of the variant on backend b, and its
 // gpu backend's settings.
-func (v benchVariant) options(b ecmul.Backend, chunk int) (ecmul.Options, diag.GPU) {
+func (v benchVariant) options(b ecmul.Backend, chunk int, hostFinish bool) (ecmul.Options, diag.GPU) {
 	o := ecmul.Options{Backend: b, Schedule: scheduleOf(v.schedule), Extension: extensionOf(v.ext), ChannelBits: v.bits}
 	var g diag.GPU
 	if b == ecmul.GPU {
 		m, _ := diag.ParseMapping(v.mapping) // "default" is MappingDefault
-		g = diag.GPU{Mapping: m, ItemsPerBlock: v.ipb, Chunk: chunk}
+		g = diag.GPU{Mapping: m, ItemsPerBlock: v.ipb, Chunk: chunk, HostFinish: hostFinish}
 		for d := range v.gpus {
 			g.Devices = append(g.Devices, d)
 		}
@@ -464,6 +472,7 @@ type benchConfig struct {
 	gpus              []int // numbers of devices; 0 stands for all
 	reps, chunk       int
 	peers             bool
+	hostFinish        bool // diag.GPU.HostFinish
 	peerSeconds       int
 	jsonPath, csvPath string
 	gpuPeersPath      string
@@ -479,7 +488,7 @@ type benchFlags struct {
 	curves, backend, schedules, exts, widths, mappings string
 	ipbs, gpus, batches                                string
 	reps, chunk, peerSeconds                           int
-	peers                                              bool
+	peers, hostFinish                                  bool
 	json, csv, cpuProfile, gpuPeers                    string
 
 	// ops is --op, set by benchFlagSet; nil, in benchFlags made otherwise,
@@ -502,6 +511,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs.StringVar(&f.batches, "batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")
 	fs.IntVar(&f.reps, "reps", 3, "timed runs per configuration and batch, after one warm-up run (the median is reported)")
 	fs.IntVar(&f.chunk, "chunk", 1<<17, "most items per kernel launch (gpu)")
+	fs.BoolVar(&f.hostFinish, "host-finish", false, "finish the items on the host (CRT, inversion, bytes) instead of in the GPU's finish kernel (gpu)")
 	fs.BoolVar(&f.peers, "peers", true, "measure the CPU peers in the same run")
 	fs.IntVar(&f.peerSeconds, "peer-seconds", 3, "seconds of each openssl speed run")
 	fs.StringVar(&f.json, "json", "", "write the full report as JSON to this file")
@@ -514,7 +524,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 // parseBenchFlags checks the whole command line before anything is
 // measured. Its errors are usage errors.
 func parseBenchFlags(f *benchFlags) (*benchConfig, error) {
-	cfg := &benchConfig{reps: f.reps, chunk: f.chunk, peers: f.peers, peerSeconds: f.peerSeconds,
+	cfg := &benchConfig{reps: f.reps, chunk: f.chunk, hostFinish: f.hostFinish, peers: f.peers, peerSeconds: f.peerSeconds,
 		jsonPath: f.json, csvPath: f.csv, gpuPeersPath: f.gpuPeers, cpuProfilePath: f.cpuProfile}
 	switch {
 	case cfg.reps < 1:

@@ -456,7 +456,7 @@ func (b *benchRun) timeOp(ctx context.Context, eng *ecmul.Engine, c *curves.Curv
 // batch size, in increasing order; a batch that fails ends the operation
 // on the configuration.
 func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchVariant, in benchItems) {
-	o, g := v.options(b.backend, b.cfg.chunk)
+	o, g := v.options(b.backend, b.cfg.chunk, b.cfg.hostFinish)
 	eng, err := diag.New(publicCurve(c), o, g)
 	if err != nil {
 		fmt.Fprintf(b.stderr, "ecmul bench: %s %s: %s (configuration skipped)\n", c.Name(), v.label(b.backend), message(err))
@@ -488,9 +488,13 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 			r.LatencyMs, r.OpsPerSec = ms, float64(batch)/(ms/1e3)
 			if st, ok := diag.LastBatch(eng); ok {
 				r.GPUs = len(st.Devices)
+				r.Finish = "host"
+				if st.ItemKernels {
+					r.Finish = "gpu"
+				}
 				if op != opECDSA { // ecdsa.Verify makes two batches: the last is u2·Q's alone
 					r.FillMs, r.DrainMs, r.WaitMs = st.FillMs, st.DrainMs, st.WaitMs
-					r.CopyMs, r.GPUPipelineMs = st.CopyMs, st.WallMs
+					r.CopyMs, r.GPUPipelineMs, r.DeviceKernelsMs = st.CopyMs, st.WallMs, st.KernelMs
 					r.PerDevice = sharesOf(st)
 				}
 			}

@@ -103,10 +103,12 @@ func TestBenchGrid(t *testing.T) {
 	require.Equal(t, []benchVariant{
 		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "warp", ipb: 1, gpus: 1},
 		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "warp", ipb: 1, gpus: 0}}, g)
-	_, g0 := g[0].options(ecmul.GPU, 1)
-	_, g1 := g[1].options(ecmul.GPU, 1)
+	_, g0 := g[0].options(ecmul.GPU, 1, false)
+	_, g1 := g[1].options(ecmul.GPU, 1, true)
 	require.Equal(t, []int{0}, g0.Devices)
 	require.Nil(t, g1.Devices, "all devices")
+	require.False(t, g0.HostFinish)
+	require.True(t, g1.HostFinish, "--host-finish")
 
 	g = benchGrid(ecmul.RNSCPU, scheds[:1], exts, []int{16, 30}, maps, ipbs, all)
 	require.Equal(t, []benchVariant{{ext: basext.Shenoy, bits: 16}, {ext: basext.Shenoy, bits: 30}, {ext: basext.Kawamura, bits: 16}}, g)
@@ -378,7 +380,7 @@ func TestBenchDefaultsAreTheLibrarys(t *testing.T) {
 	for _, b := range []ecmul.Backend{ecmul.GPU, ecmul.RNSCPU} {
 		grid := benchGrid(b, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)
 		require.Len(t, grid, 1, "%s", b)
-		o, g := grid[0].options(b, cfg.chunk)
+		o, g := grid[0].options(b, cfg.chunk, false)
 		require.Equal(t, ecmul.Options{}.Schedule, o.Schedule, "%s", b)
 		require.Equal(t, ecmul.Options{}.Extension, o.Extension, "%s", b)
 		require.Zero(t, o.ChannelBits, "%s: the library picks the width", b)
@@ -406,7 +408,7 @@ func TestBenchDefaultsAreTheLibrarys(t *testing.T) {
 	require.Equal(t, []string{"mma", "spread"}, cfg.mappings)
 	grid := benchGrid(ecmul.GPU, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)
 	require.Equal(t, []benchVariant{{mapping: "mma", ipb: 16}, {mapping: "spread", ipb: 16}}, grid)
-	_, g := grid[0].options(ecmul.GPU, cfg.chunk)
+	_, g := grid[0].options(ecmul.GPU, cfg.chunk, false)
 	require.Equal(t, diag.MappingMma, g.Mapping)
 }
 

@@ -77,7 +77,7 @@ second, only when standard error is a terminal.
 
 Output (standard output), key=value fields:
 
-  verify curve=P-256 op=mul backend=gpu ext=shenoy n=1000000 seed=1 chunk=16384 references=crypto/elliptic,gnark-crypto,textbook
+  verify curve=P-256 op=mul backend=gpu ext=shenoy n=1000000 seed=1 chunk=65536 references=crypto/elliptic,gnark-crypto,textbook
   mismatch index=I scalar=HEX point=X,Y got=X,Y|infinity|error(REASON) want=X,Y|infinity
   mismatch index=I case=CASE digest=HEX r=HEX s=HEX key=X,Y got=valid|invalid|error(REASON) want=valid|invalid
   items=N mismatches=M item_errors=E seconds=S engine_seconds=T engine_op/s=R reference_cores=C
@@ -172,7 +172,7 @@ func verifyFlagSet(f *verifyFlags) *flag.FlagSet {
 	fs.StringVar(&f.op, "op", opMul, "operation checked: mul (k·P), base (k·G) or ecdsa (ECDSA verification)")
 	fs.Int64Var(&f.n, "n", 10000, "number of items")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
-	fs.IntVar(&f.chunk, "chunk", 1<<14, "items per batch")
+	fs.IntVar(&f.chunk, "chunk", 1<<16, "items per batch (on the gpu backend, batches of more than 16,384 items also run the prepare and finish kernels)")
 	return fs
 }
 

@@ -34,6 +34,33 @@ type Config struct {
 	// chunk sooner: chunks of at most Small.ItemsPerSM items per
 	// multiprocessor run it instead.
 	Small *SmallKernel
+	// Prepare, when set, is a kernel launched before the ladder on every
+	// chunk, over the same buffers with its own constants: it turns each
+	// item's input rows, as the host packed them, into the ones the ladder
+	// and the finish read, in place.
+	Prepare *PrepareKernel
+	// Finish, when set, is a kernel launched after the ladder on every
+	// chunk, over the same buffers with its own constants: it replaces each
+	// item's outputs, in place, by its ResultRows rows of results, and only
+	// those rows are copied back and drained.
+	Finish *FinishKernel
+}
+
+// PrepareKernel is the kernel that prepares the ladder's items on the
+// device (Config.Prepare): kernels.PrepareName, launched in blocks of
+// kernels.FinishThreads, one item per thread.
+type PrepareKernel struct {
+	Entry     string
+	Constants []uint32 // its constant table, uploaded once (ladder.Setup.PrepareConstants)
+}
+
+// FinishKernel is the kernel that finishes the ladder's items on the
+// device (Config.Finish): kernels.FinishName, launched in blocks of
+// kernels.FinishThreads on kernels.FinishGrid blocks.
+type FinishKernel struct {
+	Entry      string
+	Constants  []uint32 // its constant table, uploaded once (ladder.Setup.FinishConstants)
+	ResultRows int      // the rows per item it leaves in the output buffer, at most OutRows
 }
 
 // SmallKernel is the kernel of small chunks (Config.Small): its chunks
@@ -57,6 +84,11 @@ type Batch struct {
 	Count int
 	Fill  func(lo, hi int, in, scalars []uint32)
 	Drain func(lo, hi int, out []uint32) error
+	// LadderOnly runs the ladder kernel alone, without Config.Prepare and
+	// Config.Finish: Fill packs the ladder's own input rows and Drain reads
+	// its outputs (OutRows rows). A small batch takes it, for latency: the
+	// finish kernel's inversion is one thread's long chain of products.
+	LadderOnly bool
 }
 
 // Stats says where the time of one Run went.
@@ -68,6 +100,9 @@ type Stats struct {
 	DrainMs  float64 // host time spent in Drain, beside the later chunks' work
 	WaitMs   float64 // host time spent waiting for the GPU to finish a chunk
 	WallMs   float64 // the whole Run, drains included
+	// ItemKernels says the prepare and finish kernels ran around the
+	// ladder (Config.Prepare, Config.Finish, and not Batch.LadderOnly).
+	ItemKernels bool
 
 	Devices []DeviceStats // a Pool's Run: each device's share, in the pool's order
 }
@@ -80,6 +115,7 @@ func (st *Stats) add(o Stats) {
 	st.FillMs += o.FillMs
 	st.DrainMs += o.DrainMs
 	st.WaitMs += o.WaitMs
+	st.ItemKernels = st.ItemKernels || o.ItemKernels
 }
 
 // slot is one stream with its own buffers. There are slotCount of them, and
@@ -116,17 +152,22 @@ func (s *slot) awaitDrain() {
 // context current. Runs are serialised, so an Engine is safe for
 // concurrent use.
 type Engine struct {
-	d      Driver
-	cfg    Config
-	dev    int32
-	ctx    Context // the device's primary context, retained by the engine's thread
-	mod    Module
-	fn     Function
-	small  Function // Config.Small's kernel, or 0
-	sms    int      // the device's multiprocessors, over which small chunks spread
-	wave   int      // the items the device runs at once: sms × resident blocks × ItemsPerBlock
-	consts DevicePtr
-	slots  [slotCount]slot
+	d          Driver
+	cfg        Config
+	dev        int32
+	ctx        Context // the device's primary context, retained by the engine's thread
+	mod        Module
+	fn         Function
+	small      Function // Config.Small's kernel, or 0
+	finish     Function // Config.Finish's kernel, or 0
+	prepare    Function // Config.Prepare's kernel, or 0
+	sms        int      // the device's multiprocessors, over which small chunks spread
+	wave       int      // the items the device runs at once: sms × resident blocks × ItemsPerBlock
+	consts     DevicePtr
+	finConsts  DevicePtr // Config.Finish's constants
+	prepConsts DevicePtr // Config.Prepare's constants
+	ladderOnly bool      // the running batch's Batch.LadderOnly
+	slots      [slotCount]slot
 
 	calls   chan func()
 	stopped chan struct{} // closed once the engine's thread has released the context
@@ -161,6 +202,13 @@ func Open(d Driver, cfg Config) (*Engine, error) {
 	if cfg.ItemsPerBlock > cfg.BlockThreads || cfg.BlockThreads > kernels.MaxThreads {
 		return nil, fmt.Errorf("gpu: %d items per block of %d threads: more items than threads, or more than the kernels' %d threads per block",
 			cfg.ItemsPerBlock, cfg.BlockThreads, kernels.MaxThreads)
+	}
+	if fk := cfg.Finish; fk != nil && (fk.Entry == "" || len(fk.Constants) == 0 || fk.ResultRows <= 0 || fk.ResultRows > cfg.OutRows) {
+		return nil, fmt.Errorf("gpu: invalid finish kernel %q: %d constants, %d result rows (1 to the %d output rows)",
+			fk.Entry, len(fk.Constants), fk.ResultRows, cfg.OutRows)
+	}
+	if pk := cfg.Prepare; pk != nil && (pk.Entry == "" || len(pk.Constants) == 0) {
+		return nil, fmt.Errorf("gpu: invalid prepare kernel %q: %d constants", pk.Entry, len(pk.Constants))
 	}
 	if sk := cfg.Small; sk != nil && (sk.Entry == "" || sk.ItemsPerSM <= 0 || sk.ItemsPerBlock <= 0 || sk.ThreadsFor == nil ||
 		sk.ThreadsFor(sk.ItemsPerBlock) > kernels.MaxThreads) {
@@ -253,12 +301,24 @@ func (e *Engine) setup() error {
 		return err
 	}
 	e.wave = e.sms * blocks * e.cfg.ItemsPerBlock
-	cb := uint64(4 * len(e.cfg.Constants))
-	if e.consts, err = e.alloc(cb); err != nil {
+	if e.consts, err = e.upload(e.cfg.Constants); err != nil {
 		return err
 	}
-	if err = e.d.MemcpyHtoD(e.consts, unsafe.Pointer(&e.cfg.Constants[0]), cb); err != nil {
-		return err
+	if pk := e.cfg.Prepare; pk != nil {
+		if e.prepare, err = e.d.ModuleGetFunction(e.mod, pk.Entry); err != nil {
+			return err
+		}
+		if e.prepConsts, err = e.upload(pk.Constants); err != nil {
+			return err
+		}
+	}
+	if fk := e.cfg.Finish; fk != nil {
+		if e.finish, err = e.d.ModuleGetFunction(e.mod, fk.Entry); err != nil {
+			return err
+		}
+		if e.finConsts, err = e.upload(fk.Constants); err != nil {
+			return err
+		}
 	}
 	c := uint64(e.cfg.Chunk) * 4
 	for i := range e.slots {
@@ -292,6 +352,25 @@ func (e *Engine) setup() error {
 		}
 	}
 	return nil
+}
+
+// upload copies words to new device memory.
+func (e *Engine) upload(words []uint32) (DevicePtr, error) {
+	bytes := uint64(4 * len(words))
+	p, err := e.alloc(bytes)
+	if err != nil {
+		return 0, err
+	}
+	return p, e.d.MemcpyHtoD(p, unsafe.Pointer(&words[0]), bytes)
+}
+
+// resultRows returns the rows per item that a chunk leaves in the output
+// buffer for its drain: the finish kernel's, or the ladder's outputs.
+func (e *Engine) resultRows() int {
+	if fk := e.cfg.Finish; fk != nil && !e.ladderOnly {
+		return fk.ResultRows
+	}
+	return e.cfg.OutRows
 }
 
 // release frees everything setup acquired; it keeps going past errors.
@@ -380,7 +459,8 @@ func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds())
 func (e *Engine) runOn(ctx context.Context, b Batch, w *work) (Stats, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	var st Stats
+	e.ladderOnly = b.LadderOnly
+	st := Stats{ItemKernels: e.cfg.Finish != nil && !b.LadderOnly}
 	if err := e.d.CtxSetCurrent(e.ctx); err != nil {
 		err = fmt.Errorf("gpu: device %d: %w", e.cfg.Device, err)
 		w.deviceFailed(err, nil)
@@ -418,7 +498,7 @@ func (r *deviceRun) finish(s *slot, inline bool) error {
 	s.busy = false
 	e.timeSlot(s, st)
 	n := s.hi - s.lo
-	out := words(s.hostOut, e.cfg.OutRows*n)
+	out := words(s.hostOut, e.resultRows()*n)
 	lo, hi := s.lo, s.hi
 	r.w.done()
 	drained := make(chan struct{})
@@ -578,7 +658,7 @@ func (e *Engine) enqueue(s *slot, n int) error {
 	if err := d.EventRecord(s.evKernel, s.stream); err != nil {
 		return err
 	}
-	if err := d.MemcpyDtoHAsync(s.hostOut, s.devOut, uint64(4*cfg.OutRows*n), s.stream); err != nil {
+	if err := d.MemcpyDtoHAsync(s.hostOut, s.devOut, uint64(4*e.resultRows()*n), s.stream); err != nil {
 		return err
 	}
 	return d.EventRecord(s.evDone, s.stream)
@@ -603,17 +683,64 @@ func (e *Engine) kernelFor(n int) (fn Function, items, threads int) {
 }
 
 // launch enqueues the kernel on n items of slot s's device buffers, or of
-// its pinned buffers in place when inPlace is set.
+// its pinned buffers in place when inPlace is set, with the prepare kernel
+// before it and the finish kernel after it, if any, on the same buffers.
 func (e *Engine) launch(s *slot, n int, inPlace bool) error {
-	in, sc, out := s.devIn, s.devSc, s.devOut
-	if inPlace {
-		in, sc, out = s.mapIn, s.mapSc, s.mapOut
+	if err := e.launchPrepare(s, n, inPlace); err != nil {
+		return err
 	}
+	if err := e.launchLadder(s, n, inPlace); err != nil {
+		return err
+	}
+	return e.launchFinish(s, n, inPlace)
+}
+
+// launchPrepare enqueues the prepare kernel, if the engine has one, on n
+// items of slot s: one thread per item, with its own constants.
+func (e *Engine) launchPrepare(s *slot, n int, inPlace bool) error {
+	if e.cfg.Prepare == nil || e.ladderOnly {
+		return nil
+	}
+	return e.launchItems(e.prepare, e.prepConsts, s, n, inPlace, (n+kernels.FinishThreads-1)/kernels.FinishThreads)
+}
+
+// buffers returns slot s's device buffers, or where the device reaches its
+// pinned buffers when inPlace is set.
+func (s *slot) buffers(inPlace bool) (in, sc, out DevicePtr) {
+	if inPlace {
+		return s.mapIn, s.mapSc, s.mapOut
+	}
+	return s.devIn, s.devSc, s.devOut
+}
+
+// launchLadder enqueues the ladder kernel on n items of slot s.
+func (e *Engine) launchLadder(s *slot, n int, inPlace bool) error {
+	in, sc, out := s.buffers(inPlace)
 	count, stride := uint32(n), uint32(n)
 	args := kernelArgs(&e.consts, &in, &sc, &out, &count, &stride)
 	fn, ipb, threads := e.kernelFor(n)
 	grid := [3]uint32{uint32((n + ipb - 1) / ipb), 1, 1}
 	block := [3]uint32{uint32(threads), 1, 1}
+	return e.d.LaunchKernel(fn, grid, block, 0, s.stream, args)
+}
+
+// launchFinish enqueues the finish kernel, if the engine has one, on n
+// items of slot s: one thread per item, with its own constants.
+func (e *Engine) launchFinish(s *slot, n int, inPlace bool) error {
+	if e.cfg.Finish == nil || e.ladderOnly {
+		return nil
+	}
+	return e.launchItems(e.finish, e.finConsts, s, n, inPlace, kernels.FinishGrid(n))
+}
+
+// launchItems enqueues fn, a kernel around the ladder with its constants
+// consts, on n items of slot s, in blocks of kernels.FinishThreads.
+func (e *Engine) launchItems(fn Function, consts DevicePtr, s *slot, n int, inPlace bool, blocks int) error {
+	in, sc, out := s.buffers(inPlace)
+	count, stride := uint32(n), uint32(n)
+	args := kernelArgs(&consts, &in, &sc, &out, &count, &stride)
+	grid := [3]uint32{uint32(blocks), 1, 1}
+	block := [3]uint32{uint32(kernels.FinishThreads), 1, 1}
 	return e.d.LaunchKernel(fn, grid, block, 0, s.stream, args)
 }
 
@@ -683,7 +810,7 @@ func (e *Engine) kernelTimes(count int, fill func(in, scalars []uint32), reps in
 		if err := d.EventRecord(s.evCopyIn, s.stream); err != nil {
 			return nil, err
 		}
-		if err := e.launch(s, count, false); err != nil {
+		if err := e.launchLadder(s, count, false); err != nil {
 			return nil, err
 		}
 		if err := d.EventRecord(s.evKernel, s.stream); err != nil {

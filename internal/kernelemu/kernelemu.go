@@ -31,6 +31,12 @@ import (
 func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
 	var cache setups
 	return func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
+		if curve, channels, ok := kernels.ParsePrepare(fn); ok {
+			return emulatePrepare(d, &cache, fn, curve, channels, grid, block, params)
+		}
+		if curve, channels, ok := kernels.ParseFinish(fn); ok {
+			return emulateFinish(d, &cache, fn, curve, channels, grid, block, params)
+		}
 		k, err := kernels.ByName(fn)
 		if err != nil {
 			return fmt.Errorf("kernelemu: %w", err)
@@ -156,6 +162,107 @@ func emulate(d *fakecuda.Driver, su *ladder.Setup, v basext.Variant, in, sc, out
 		}
 	}
 	return nil
+}
+
+// emulateFinish runs a launch of the finish kernel fn (kernels.FinishName)
+// through its CPU twin, ladder.Setup.FinishRowsOnHost, on the setup of the
+// curve and channels it names and of the schedule its constants name
+// (the comb where the y numerator is y itself): the items past what the
+// grid's threads take (kernels.FinishItemsPerThread each) left as they were.
+func emulateFinish(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
+	l := ladder.FinishLayoutFor(0)
+	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.CRT, func(head []uint32) (int, bool) {
+		return int(head[l.N]), head[l.UnitY] == 1
+	})
+	if err != nil {
+		return err
+	}
+	count, stride := int(*(*uint32)(arg(params, "count"))), int(*(*uint32)(arg(params, "stride")))
+	count = min(count, int(grid[0])*int(block[0])*kernels.FinishItemsPerThread)
+	in, err := deviceWords(d, *(*gpu.DevicePtr)(arg(params, "in")), su.GPUInputRows()*stride)
+	if err != nil {
+		return err
+	}
+	outP := *(*gpu.DevicePtr)(arg(params, "out"))
+	out, err := deviceWords(d, outP, su.OutputRows()*stride)
+	if err != nil {
+		return err
+	}
+	su.FinishRowsOnHost(in, out, stride, count)
+	outB, err := d.DeviceBytes(outP, uint64(4*su.ResultRows()*stride))
+	if err != nil {
+		return err
+	}
+	for r := range su.ResultRows() {
+		for i := range count {
+			binary.LittleEndian.PutUint32(outB[4*(r*stride+i):], out[r*stride+i])
+		}
+	}
+	return nil
+}
+
+// emulatePrepare runs a launch of the prepare kernel fn
+// (kernels.PrepareName) through its CPU twin, ladder.Setup.PrepareRowsOnHost,
+// on the setup of the curve and channels it names and of the schedule its
+// constants name (the comb where the ladder has no input rows): one item
+// per thread, the items past the grid's threads left as they were.
+func emulatePrepare(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
+	l := ladder.PrepareLayoutFor(0)
+	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.Chan, func(head []uint32) (int, bool) {
+		return int(head[l.N]), head[l.RowAt] == 0
+	})
+	if err != nil {
+		return err
+	}
+	count, stride := int(*(*uint32)(arg(params, "count"))), int(*(*uint32)(arg(params, "stride")))
+	count = min(count, int(grid[0])*int(block[0]))
+	inP := *(*gpu.DevicePtr)(arg(params, "in"))
+	in, err := deviceWords(d, inP, su.GPUInputRows()*stride)
+	if err != nil {
+		return err
+	}
+	su.PrepareRowsOnHost(in, stride, count)
+	inB, err := d.DeviceBytes(inP, uint64(4*su.GPUInputRows()*stride))
+	if err != nil {
+		return err
+	}
+	for r := range su.GPUInputRows() {
+		for i := range count {
+			binary.LittleEndian.PutUint32(inB[4*(r*stride+i):], in[r*stride+i])
+		}
+	}
+	return nil
+}
+
+// itemSetup checks a launch of fn, a kernel around the ladder, and returns
+// the setup of the curve and channels it names and of the schedule its
+// constants name: head(the first words of its constants) gives their
+// channel count and whether they are the comb's.
+func itemSetup(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer,
+	words int, head func([]uint32) (n int, comb bool)) (*ladder.Setup, error) {
+	if len(params) != len(kernels.Args) {
+		return nil, fmt.Errorf("kernelemu: %s: %d arguments, want %d (kernels.Args)", fn, len(params), len(kernels.Args))
+	}
+	if block != [3]uint32{kernels.FinishThreads, 1, 1} || grid[1] != 1 || grid[2] != 1 {
+		return nil, fmt.Errorf("kernelemu: %s: grid %v and block %v: the kernel runs one-dimensional grids of blocks of %d threads", fn, grid, block, kernels.FinishThreads)
+	}
+	w, err := deviceWords(d, *(*gpu.DevicePtr)(arg(params, "consts")), words)
+	if err != nil {
+		return nil, err
+	}
+	n, comb := head(w)
+	schedule := "coz"
+	if comb {
+		schedule = "comb"
+	}
+	su, err := cache.of(kernels.Kernel{Curve: curve, Schedule: schedule, Channels: channels})
+	if err != nil {
+		return nil, fmt.Errorf("kernelemu: %s: %w", fn, err)
+	}
+	if n != su.Params.N {
+		return nil, fmt.Errorf("kernelemu: %s: constants for %d channels, not %d", fn, n, su.Params.N)
+	}
+	return su, nil
 }
 
 // deviceWords reads the little-endian 32-bit words [0, words) of device

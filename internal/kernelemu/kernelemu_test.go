@@ -161,3 +161,63 @@ func TestDriverRefusesBlocksOverMaxThreads(t *testing.T) {
 	require.NotContains(t, l.computed(t), false)
 	require.NoError(t, l.d.ModuleUnload(m))
 }
+
+// TestFinishLaunch: the finish kernel's launch, after the ladder's on the
+// same buffers, turns the outputs of the items its grid takes
+// (kernels.FinishItemsPerThread per thread) into the reference's points,
+// leaves the others' outputs as the ladder wrote them, and refuses a block
+// of another size than kernels.FinishThreads.
+func TestFinishLaunch(t *testing.T) {
+	const count = kernels.FinishThreads*kernels.FinishItemsPerThread + 5
+	l := newLaunch(t, "block", count)
+	su, c := l.su, curves.P224()
+	in := make([]uint32, su.GPUInputRows()*count)
+	sc := make([]uint32, su.ScalarWords()*count)
+	for i := range count {
+		var it ladder.Item
+		k := big.NewInt(int64(i + 2))
+		require.NoError(t, su.PrepareBytes(&it, k.FillBytes(make([]byte, c.ByteLen())), c.EncodeSEC1(c.Generator(), false)))
+		su.PackItem(in, sc, count, i, &it)
+		su.PackFinish(in, count, i, &it)
+	}
+	upload := func(w []uint32) gpu.DevicePtr {
+		p, err := l.d.MemAlloc(uint64(4 * len(w)))
+		require.NoError(t, err)
+		require.NoError(t, l.d.MemcpyHtoD(p, unsafe.Pointer(&w[0]), uint64(4*len(w))))
+		return p
+	}
+	inP := upload(in)
+	l.params[1] = unsafe.Pointer(&inP)
+	require.NoError(t, l.run(count, uint32(l.k.Threads(su.Params.N, 1))))
+	before, err := l.d.DeviceBytes(l.out, uint64(4*su.OutputRows()*count))
+	require.NoError(t, err)
+	before = append([]byte(nil), before...)
+	finish, err := kernels.FinishName(c.Name(), "c30")
+	require.NoError(t, err)
+	consts := upload(su.FinishConstants())
+	params := append([]unsafe.Pointer{unsafe.Pointer(&consts)}, l.params[1:]...)
+	launch := kernelemu.Launch(l.d)
+	require.Error(t, launch(finish, [3]uint32{1, 1, 1}, [3]uint32{64, 1, 1}, params), "a block of 64 threads")
+	require.NoError(t, launch(finish, [3]uint32{1, 1, 1}, [3]uint32{kernels.FinishThreads, 1, 1}, params))
+	b, err := l.d.DeviceBytes(l.out, uint64(4*su.OutputRows()*count))
+	require.NoError(t, err)
+	out := make([]uint32, su.OutputRows()*count)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	xy := make([]byte, 2*c.ByteLen())
+	taken := kernels.FinishThreads * kernels.FinishItemsPerThread
+	for i := range count {
+		if i >= taken {
+			for r := range su.OutputRows() {
+				require.Equal(t, before[4*(r*count+i):4*(r*count+i+1)], b[4*(r*count+i):4*(r*count+i+1)], "item %d past the grid", i)
+			}
+			continue
+		}
+		require.Equal(t, ladder.OutPoint, su.ReadResult(out, count, i, xy), "item %d", i)
+		x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), big.NewInt(int64(i+2)))
+		require.NoError(t, err)
+		require.Equal(t, x.FillBytes(make([]byte, c.ByteLen())), xy[:c.ByteLen()], "item %d", i)
+		require.Equal(t, y.FillBytes(make([]byte, c.ByteLen())), xy[c.ByteLen():], "item %d", i)
+	}
+}

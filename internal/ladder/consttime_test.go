@@ -224,7 +224,7 @@ func (b *scalarBench) measure(rng *rand.Rand, special [][]byte, run func()) floa
 // run is the measured code.
 func (b *scalarBench) run() {
 	b.su.prepareScalar(&b.it, b.k, false)
-	b.su.packScalar(b.sc, 1, 0, &b.it)
+	b.su.packScalar(b.sc, 1, 0, &b.it.Scalar)
 }
 
 // runBranch is run with the co-Z ladder's choice between 3n and 2n made by
@@ -240,7 +240,7 @@ func (b *scalarBench) runBranch() {
 	} else {
 		b.it.Scalar = addLimbs(k, su.bytes.n2)
 	}
-	su.packScalar(b.sc, 1, 0, &b.it)
+	su.packScalar(b.sc, 1, 0, &b.it.Scalar)
 }
 
 // TestScalarPathConstantTime times the bytes path's handling of a secret

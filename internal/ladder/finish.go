@@ -69,6 +69,7 @@ const (
 	OutPoint    Outcome = iota // an affine point
 	OutInfinity                // the point at infinity
 	OutFailed                  // the result failed its check (ErrResultCheck)
+	OutOffCurve                // the base is not on the curve (FixedOffCurve: found by the prepare kernel)
 )
 
 // FinishItems turns the kernel's outputs for Items into results:

@@ -194,6 +194,11 @@ func (su *Setup) decodePoint(it *Item, b []byte, onCurve bool) error {
 func (h *hostField) setBytes(z *fp.Element, b []byte) bool {
 	l0, l1, l2, l3 := limbsFromBytes(b)
 	h.f.SetLimbs(z, [fp.Limbs]uint64{l0, l1, l2, l3})
+	return h.belowP(l0, l1, l2, l3)
+}
+
+// belowP reports whether the limbs' value is below p.
+func (h *hostField) belowP(l0, l1, l2, l3 uint64) bool {
 	p := &h.p
 	_, c := bits.Sub64(l0, p[0], 0)
 	_, c = bits.Sub64(l1, p[1], c)
@@ -318,14 +323,14 @@ func (su *Setup) PackItem(in, scalars []uint32, stride, i int, it *Item) {
 			in[r*stride+i] = w
 		}
 	}
-	su.packScalar(scalars, stride, i, it)
+	su.packScalar(scalars, stride, i, &it.Scalar)
 }
 
 // packScalar writes item i's ladder scalar into its column of the
 // kernel's scalar rows.
-func (su *Setup) packScalar(scalars []uint32, stride, i int, it *Item) {
+func (su *Setup) packScalar(scalars []uint32, stride, i int, s *ScalarLimbs) {
 	for w := range su.ScalarWords() {
-		scalars[w*stride+i] = uint32(it.Scalar[w/2] >> (32 * (w % 2)))
+		scalars[w*stride+i] = uint32(s[w/2] >> (32 * (w % 2)))
 	}
 }
 

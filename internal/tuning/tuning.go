@@ -19,6 +19,7 @@ type GPU struct {
 	Mapping       string // "" (the library's choice), warp, block, tile, spread or mma
 	Chunk         int    // most items per launch; 0 means 1<<17
 	NoSpin        bool   // small batches' host work on fresh goroutines, not a spinning team
+	HostFinish    bool   // finish items on the host (CRT, inversion, bytes) rather than in the GPU's finish kernel
 }
 
 // Kernel is the kernel configuration an engine of the gpu backend chose.
@@ -32,6 +33,9 @@ type Kernel struct {
 	// multiprocessor, it takes.
 	SmallEntry      string
 	SmallItemsPerSM int
+	// FinishEntry is the kernel that finishes items on the GPU (CRT,
+	// inversion, bytes), "" when the host finishes them.
+	FinishEntry string
 }
 
 // The hooks the root package sets; e is an *ecmul.Engine, points a

@@ -13,14 +13,34 @@
 //   emulate SELECTOR FILE [ITEMS] [--threads T,..] [--only ENTRY] [--jobs J]
 //           [--order random|forward|reverse] [--seed S] [--fail-fast]
 //
-// SELECTOR is CURVE_SCHEDULE (p224, p256 or secp256k1; coz or paper), which
-// runs the entry points of the channel width the file was made for, or
+// SELECTOR is CURVE_SCHEDULE (p224, p256 or secp256k1; coz, paper or comb),
+// which runs the entry points of the channel width the file was made for, or
 // CURVE_SCHEDULE_CHANNELS (c16 or c30), which also checks the file is for
 // that width. ITEMS (default 8) is the batch: item i is item i mod I of the
 // file. Each entry point runs at every block size of --threads, by default
 // its harness sizes that end a block mid-warp or mid-item, and with a stride
 // wider than the batch, whose padding columns must keep their poison.
+//
+// SELECTOR CURVE_finish[_CHANNELS] runs the finish kernel (finish.cuh),
+// ecm_finish_CURVE_CHANNELS, on a kernelvec -finish file: at its block size
+// (kernels.FinishThreads, or those of --threads) and at one that does not
+// divide the batch, on the grid of kernels.FinishGrid, and once on a grid
+// too small for the batch (threads that take kFinishItemsPerThread items
+// each); every word of the output buffer must then be the host finish's
+// (the results, and the ladder's outputs below them and in the columns of
+// items no thread took), and the padding columns must keep their poison.
+//
+// SELECTOR CURVE_prepare[_CHANNELS] runs the prepare kernel (prepare.cuh),
+// ecm_prepare_CURVE_CHANNELS, on a kernelvec -prepare file, one item a
+// thread: at its block size (kernels.FinishThreads, or those of --threads)
+// and at one that does not divide the batch, on ⌈batch/threads⌉ blocks, the
+// last one partial; then once on a grid too small for the batch. Every word
+// of every input row (the ladder's and the finish's) must then be the host
+// twin's in the columns of the items the launch's threads hold, and the raw
+// words in the others; scalars and out are null, and the padding columns
+// must keep their poison.
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +94,7 @@ T __ldg(const T* p) {
 }
 
 static thread_local dim3 threadIdx, blockIdx;
-static dim3 blockDim;
+static dim3 blockDim, gridDim;
 
 // ---------------------------------------------------------------------------
 // Fibers: one per GPU thread of a block, run by the worker that runs the block.
@@ -349,6 +369,29 @@ static void ecm_emulate_mma_u8(int32_t (&d)[4], const uint32_t (&a)[AW], const u
   __syncthreads();
 }
 
+// The double-precision intrinsics of the finish's CRT, rounded to nearest
+// at every step as on the GPU: the stores through volatile keep the host
+// compiler from fusing a product and a sum.
+static double __dmul_rn(double a, double b) {
+  volatile double r = a * b;
+  return r;
+}
+static double __dadd_rn(double a, double b) {
+  volatile double r = a + b;
+  return r;
+}
+static double __hiloint2double(int hi, int lo) {
+  const uint64_t bits = uint64_t(uint32_t(hi)) << 32 | uint32_t(lo);
+  double d;
+  memcpy(&d, &bits, sizeof d);
+  return d;
+}
+static long long __double2ll_rd(double x) { return (long long)floor(x); }
+
+// __umul64hi: the high word of the 128-bit product (the prepare's Barrett
+// reductions).
+static uint64_t __umul64hi(uint64_t a, uint64_t b) { return uint64_t((unsigned __int128)a * b >> 64); }
+
 #include "../ecmul.cu"
 #include "vectors.h"
 
@@ -362,8 +405,20 @@ struct Entry {
    ecm_ladder_##curve##_##sched##_##ext##_##mapping##_##chan},
 static const Entry kEntries[] = {ECM_ENTRIES(ECM_EMU_ENTRY)};
 
+#define ECM_EMU_FINISH_ENTRY(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_finish_" #tag "_" #chan, ecm_finish_##tag##_##chan},
+static const Entry kFinishEntries[] = {ECM_CURVES(ECM_EMU_FINISH_ENTRY)};
+
+#define ECM_EMU_PREPARE_ENTRY(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_prepare_" #tag "_" #chan, ecm_prepare_##tag##_##chan},
+static const Entry kPrepareEntries[] = {ECM_CURVES(ECM_EMU_PREPARE_ENTRY)};
+
 static Kernel find(const std::string& name) {
   for (const Entry& e : kEntries)
+    if (name == e.name) return e.fn;
+  for (const Entry& e : kFinishEntries)
+    if (name == e.name) return e.fn;
+  for (const Entry& e : kPrepareEntries)
     if (name == e.name) return e.fn;
   return nullptr;
 }
@@ -373,6 +428,7 @@ static Kernel find(const std::string& name) {
 static uint64_t launch(const Args& a, uint32_t grid, uint32_t threads, uint32_t jobs, Order order,
                        uint64_t seed) {
   blockDim.x = threads;
+  gridDim.x = grid;
   std::atomic<uint32_t> next{0};
   std::atomic<uint64_t> barriers{0};
   auto work = [&](uint32_t id) {
@@ -430,8 +486,274 @@ static uint32_t cores() {
 static int usage() {
   fprintf(stderr,
           "usage: emulate CURVE_SCHEDULE[_CHANNELS] FILE [ITEMS] [--threads T,..] [--only ENTRY]\n"
-          "               [--jobs J] [--order random|forward|reverse] [--seed S] [--fail-fast]\n");
+          "               [--jobs J] [--order random|forward|reverse] [--seed S] [--fail-fast]\n"
+          "       emulate CURVE_finish[_CHANNELS] FINISH_FILE [ITEMS] [options as above]\n"
+          "       emulate CURVE_prepare[_CHANNELS] PREPARE_FILE [ITEMS] [options as above]\n");
   return 2;
+}
+
+constexpr uint32_t kPoison = 0xdeadbeefu;  // the padding columns' words, which no entry point may write
+static const char* const kOrders[] = {"random", "forward", "reverse"};
+
+// Options are the command line's settings of a run.
+struct Options {
+  uint32_t items, jobs;
+  uint64_t seed;
+  Order order;
+  bool failFast;
+  std::string only;
+  std::vector<uint32_t> threads;
+};
+
+// names_kernel reports whether SELECTOR names a kernel around the ladder,
+// `kernel` ("finish" or "prepare"): CURVE_kernel or CURVE_kernel_CHANNELS.
+static bool names_kernel(const std::string& selector, const std::string& kernel) {
+  const std::string part = "_" + kernel;
+  const size_t at = selector.find(part), end = at + part.size();
+  return at != std::string::npos && (end == selector.size() || selector[end] == '_');
+}
+
+// FinishRun is one launch of the finish kernel: its block size and grid.
+struct FinishRun {
+  uint32_t threads, grid;
+};
+
+// finish_runs returns the launches of the finish kernel on count items: at
+// every block size of `threads` (by default kFinishThreads, and 24 or the
+// next size that does not divide the batch), the grid of kernels.FinishGrid
+// (each thread up to kFinishItemsPerThread items); then one grid too small
+// for the batch, whose threads take as many items as they may and leave the
+// others.
+static std::vector<FinishRun> finish_runs(uint32_t count, std::vector<uint32_t> threads) {
+  if (threads.empty()) {
+    uint32_t odd = 24;  // threads that do not divide the batch: they take unequal numbers of items
+    while (count % odd == 0) ++odd;
+    threads = {kFinishThreads, odd};
+  }
+  std::vector<FinishRun> runs;
+  const uint32_t needed = (count + kFinishItemsPerThread - 1) / kFinishItemsPerThread;  // threads
+  for (uint32_t t : threads) {
+    if (t == 0 || t > uint32_t(kFinishThreads)) continue;  // __launch_bounds__
+    runs.push_back({t, (needed + t - 1) / t});
+  }
+  if (const uint32_t few = (count - 1) / (2 * kFinishItemsPerThread)) runs.push_back({few, 1});
+  return runs;
+}
+
+// finish_outcomes counts the outcome words of the first `count` columns of
+// the result rows.
+static std::string finish_outcomes(const FinishVectors& v, const std::vector<uint32_t>& want, uint32_t count) {
+  uint32_t n[5] = {};
+  const uint32_t row = v.resultRows - 1;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t o = want[size_t(row) * count + i];
+    ++n[o == ECM_OUT_POINT      ? 0
+        : o == ECM_OUT_INFINITY  ? 1
+        : o == ECM_OUT_FAILED    ? 2
+        : o == ECM_OUT_OFF_CURVE ? 3
+                                 : 4];
+  }
+  char b[128];
+  snprintf(b, sizeof b, "%u point, %u infinity, %u failed, %u off the curve, %u other", n[0], n[1], n[2], n[3], n[4]);
+  return b;
+}
+
+// run_finish runs the finish entry points SELECTOR names on a kernelvec
+// -finish file, at each launch of finish_runs, with a stride wider than the
+// batch whose padding columns must keep their poison. Every word of the
+// live columns of the output buffer must then be the file's: the results
+// and the ladder's outputs below them, and the ladder's outputs alone in
+// the columns of items a launch does not take.
+static int run_finish(const std::string& selector, const char* file, const Options& o) {
+  FinishVectors v;
+  std::string err;
+  if (!read_finish_vectors(file, v, err)) {
+    fprintf(stderr, "%s\n", err.c_str());
+    return 1;
+  }
+  if (v.threads != uint32_t(kFinishThreads) || v.itemsPerThread != kFinishItemsPerThread) {
+    fprintf(stderr, "%s: kernels.FinishThreads %u and FinishItemsPerThread %u, finish.cuh's %d and %u\n", file,
+            v.threads, v.itemsPerThread, kFinishThreads, kFinishItemsPerThread);
+    return 1;
+  }
+  std::vector<const ItemShape*> entries;
+  bool named = false, widthFits = false;
+  for (const ItemShape& e : kFinishShapes) {
+    if (!item_named(e, selector)) continue;
+    named = true;
+    if (e.n != v.n) continue;
+    widthFits = true;
+    if (!o.only.empty() && o.only != e.name) continue;
+    entries.push_back(&e);
+  }
+  if (!named || !widthFits || entries.empty()) {
+    fprintf(stderr, "no finish entry point for %s on %s (n = %u)%s%s\n", selector.c_str(), file, v.n,
+            o.only.empty() ? "" : " named ", o.only.c_str());
+    return 1;
+  }
+
+  const uint32_t count = o.items, stride = count + 5, rows = v.outRows();
+  const auto inRows = tile(v.in, v.inRows, v.items, stride);
+  const auto outsAll = tile(v.outs, rows, v.items, stride);
+  const auto wantAll = tile(v.want, rows, v.items, stride);
+  std::vector<uint32_t> want(size_t(rows) * count);
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t i = 0; i < count; ++i) want[size_t(r) * count + i] = wantAll[size_t(r) * stride + i];
+  printf("%s: n = %u, %u vector items, %u result rows; batch %u (%s), stride %u, %u jobs, order %s, seed %llu\n",
+         file, v.n, v.items, v.resultRows, count, finish_outcomes(v, want, count).c_str(), stride, o.jobs,
+         kOrders[int(o.order)], (unsigned long long)o.seed);
+
+  int failures = 0, passes = 0;
+  for (const ItemShape* e : entries) {
+    const Kernel k = find(e->name);
+    if (!k) {
+      fprintf(stderr, "no entry point %s\n", e->name);
+      return 1;
+    }
+    for (const FinishRun& run : finish_runs(count, o.threads)) {
+      std::vector<uint32_t> outRows(outsAll);
+      for (uint32_t r = 0; r < rows; ++r)
+        for (uint32_t i = count; i < stride; ++i) outRows[size_t(r) * stride + i] = kPoison;
+      const uint32_t *consts = v.consts.data(), *in = inRows.data(), *scalars = nullptr;
+      uint32_t* out = outRows.data();
+      const Args a{k, ECM_KERNEL_ARGS};
+      const auto t0 = std::chrono::steady_clock::now();
+      launch(a, run.grid, run.threads, o.jobs, o.order, o.seed);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      // the items the launch takes: kFinishItemsPerThread per thread at most
+      const uint32_t taken = std::min<uint64_t>(count, uint64_t(run.grid) * run.threads * kFinishItemsPerThread);
+      std::vector<uint32_t> got(size_t(rows) * count), wantRun(want);
+      size_t padding = 0;
+      for (uint32_t r = 0; r < rows; ++r) {
+        for (uint32_t i = 0; i < count; ++i) got[size_t(r) * count + i] = outRows[size_t(r) * stride + i];
+        for (uint32_t i = taken; i < count; ++i) wantRun[size_t(r) * count + i] = outsAll[size_t(r) * stride + i];
+        for (uint32_t i = count; i < stride; ++i) padding += outRows[size_t(r) * stride + i] != kPoison;
+      }
+      const size_t bad = compare(e->name, got, wantRun, rows, count);
+      if (padding) printf("  MISMATCH %s: %zu padding words written\n", e->name, padding);
+      const bool ok = !bad && !padding;
+      printf("%-40s threads %3u blocks %4u items %4u  %6.2f s: %s\n", e->name, run.threads, run.grid, taken, s,
+             ok ? "bit-exact" : "MISMATCH");
+      fflush(stdout);
+      (ok ? passes : failures)++;
+      if (!ok && o.failFast) {
+        printf("%d passed, %d failed (fail-fast)\n", passes, failures);
+        return 1;
+      }
+    }
+  }
+  printf("%d passed, %d failed\n", passes, failures);
+  return failures ? 1 : 0;
+}
+
+// prepare_runs returns the launches of the prepare kernel on count items,
+// one item a thread: at every block size of `threads` (by default
+// kFinishThreads, and 24 or the next size that does not divide the batch) on
+// ⌈count/threads⌉ blocks; then one grid too small for the batch (blocks of
+// 12 threads, half the batch's), whose threads leave the other items.
+static std::vector<FinishRun> prepare_runs(uint32_t count, std::vector<uint32_t> threads) {
+  if (threads.empty()) {
+    uint32_t odd = 24;  // threads that do not divide the batch: a partial last block
+    while (count % odd == 0) ++odd;
+    threads = {kFinishThreads, odd};
+  }
+  std::vector<FinishRun> runs;
+  for (uint32_t t : threads) {
+    if (t == 0 || t > uint32_t(kFinishThreads)) continue;  // __launch_bounds__
+    runs.push_back({t, (count + t - 1) / t});
+  }
+  constexpr uint32_t few = 12;
+  if (const uint32_t grid = count / 2 / few) runs.push_back({few, grid});
+  return runs;
+}
+
+// run_prepare runs the prepare entry points SELECTOR names on a kernelvec
+// -prepare file, at each launch of prepare_runs, with a stride wider than
+// the batch whose padding columns must keep their poison. Every word of the
+// input rows must then be the file's: the twin's in the columns of the
+// items the launch's threads hold, the raw words in the others.
+static int run_prepare(const std::string& selector, const char* file, const Options& o) {
+  PrepareVectors v;
+  std::string err;
+  if (!read_prepare_vectors(file, v, err)) {
+    fprintf(stderr, "%s\n", err.c_str());
+    return 1;
+  }
+  if (v.threads != uint32_t(kFinishThreads)) {
+    fprintf(stderr, "%s: kernels.FinishThreads %u, finish.cuh's %d\n", file, v.threads, kFinishThreads);
+    return 1;
+  }
+  std::vector<const ItemShape*> entries;
+  bool named = false, widthFits = false;
+  for (const ItemShape& e : kPrepareShapes) {
+    if (!item_named(e, selector)) continue;
+    named = true;
+    if (e.n != v.n) continue;
+    widthFits = true;
+    if (!o.only.empty() && o.only != e.name) continue;
+    entries.push_back(&e);
+  }
+  if (!named || !widthFits || entries.empty()) {
+    fprintf(stderr, "no prepare entry point for %s on %s (n = %u)%s%s\n", selector.c_str(), file, v.n,
+            o.only.empty() ? "" : " named ", o.only.c_str());
+    return 1;
+  }
+
+  const uint32_t count = o.items, stride = count + 5, rows = v.inRows;
+  auto rawAll = tile(v.raw, rows, v.items, stride);
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t i = count; i < stride; ++i) rawAll[size_t(r) * stride + i] = kPoison;
+  const auto wantAll = tile(v.want, rows, v.items, stride);
+  const uint32_t fixedRow = rows - 1;
+  uint32_t off = 0;
+  for (uint32_t i = 0; i < count; ++i) off += (wantAll[size_t(fixedRow) * stride + i] & ECM_FIXED_OFF_CURVE) != 0;
+  printf("%s: n = %u, %u vector items, %u input rows (%u the ladder's); batch %u (%u off the curve), stride %u, "
+         "%u jobs, order %s, seed %llu\n",
+         file, v.n, v.items, rows, v.ladderRows, count, off, stride, o.jobs, kOrders[int(o.order)],
+         (unsigned long long)o.seed);
+
+  int failures = 0, passes = 0;
+  for (const ItemShape* e : entries) {
+    const Kernel k = find(e->name);
+    if (!k) {
+      fprintf(stderr, "no entry point %s\n", e->name);
+      return 1;
+    }
+    for (const FinishRun& run : prepare_runs(count, o.threads)) {
+      std::vector<uint32_t> inRows(rawAll);
+      const uint32_t* consts = v.consts.data();
+      const uint32_t* in = inRows.data();  // the kernel writes it in place
+      const uint32_t* scalars = nullptr;
+      uint32_t* out = nullptr;
+      const Args a{k, ECM_KERNEL_ARGS};
+      const auto t0 = std::chrono::steady_clock::now();
+      launch(a, run.grid, run.threads, o.jobs, o.order, o.seed);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const uint32_t taken = std::min<uint64_t>(count, uint64_t(run.grid) * run.threads);  // one item a thread
+      std::vector<uint32_t> got(size_t(rows) * count), want(size_t(rows) * count);
+      size_t padding = 0;
+      for (uint32_t r = 0; r < rows; ++r) {
+        for (uint32_t i = 0; i < count; ++i) {
+          got[size_t(r) * count + i] = inRows[size_t(r) * stride + i];
+          want[size_t(r) * count + i] = (i < taken ? wantAll : rawAll)[size_t(r) * stride + i];
+        }
+        for (uint32_t i = count; i < stride; ++i) padding += inRows[size_t(r) * stride + i] != kPoison;
+      }
+      const size_t bad = compare(e->name, got, want, rows, count);
+      if (padding) printf("  MISMATCH %s: %zu padding words written\n", e->name, padding);
+      const bool ok = !bad && !padding;
+      printf("%-40s threads %3u blocks %4u items %4u  %6.2f s: %s\n", e->name, run.threads, run.grid, taken, s,
+             ok ? "bit-exact" : "MISMATCH");
+      fflush(stdout);
+      (ok ? passes : failures)++;
+      if (!ok && o.failFast) {
+        printf("%d passed, %d failed (fail-fast)\n", passes, failures);
+        return 1;
+      }
+    }
+  }
+  printf("%d passed, %d failed\n", passes, failures);
+  return failures ? 1 : 0;
 }
 
 int main(int argc, char** argv) {
@@ -462,6 +784,10 @@ int main(int argc, char** argv) {
     else return usage();
   }
   if (items == 0) return usage();
+  if (names_kernel(selector, "finish"))
+    return run_finish(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
+  if (names_kernel(selector, "prepare"))
+    return run_prepare(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
   Vectors v;
   std::string err;
   if (!read_vectors(file, v, err)) {
@@ -503,10 +829,8 @@ int main(int argc, char** argv) {
   std::vector<uint32_t> want(size_t(rows) * count);
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t i = 0; i < count; ++i) want[size_t(r) * count + i] = wantAll[size_t(r) * stride + i];
-  constexpr uint32_t kPoison = 0xdeadbeefu;
-  static const char* const orders[] = {"random", "forward", "reverse"};
   printf("%s: n = %u, t = %u, %u vector items; batch %u, stride %u, %u jobs, order %s, seed %llu\n",
-         file, v.n, v.bits, v.items, count, stride, jobs, orders[int(order)], (unsigned long long)seed);
+         file, v.n, v.bits, v.items, count, stride, jobs, kOrders[int(order)], (unsigned long long)seed);
 
   int failures = 0, passes = 0;
   for (const EntryShape* e : entries) {

@@ -106,3 +106,130 @@ inline bool entry_named(const EntryShape& e, const std::string& selector) {
 // entry_fits reports whether the vectors v were made for entry point e's
 // channel width: the widths of a curve have different n.
 inline bool entry_fits(const EntryShape& e, const Vectors& v) { return e.n == v.n; }
+
+// ---------------------------------------------------------------------------
+// Finish vectors (kernelvec -finish) for the finish kernel (finish.cuh).
+
+struct FinishVectors {
+  uint32_t n = 0, outputs = 0, inRows = 0, resultRows = 0, items = 0;
+  uint32_t threads = 0, itemsPerThread = 0;  // kernels.FinishThreads and kernels.FinishItemsPerThread
+  std::vector<uint32_t> consts, in, outs, want;
+
+  uint32_t outRows() const { return outputs * n; }
+};
+
+// read_finish_vectors loads FILE: magic 0x46434345, version 1, n, outputs
+// per item V, input rows R, result rows Q, items I, the finish's block size
+// and most items per thread, constant words C; then C finish constants, R·I
+// inputs, V·n·I ladder outputs and V·n·I words of the output buffer after
+// the finish (Q rows of results, then the outputs untouched), row r of item
+// i at r·I + i.
+inline bool read_finish_vectors(const char* path, FinishVectors& v, std::string& err) {
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    err = std::string("cannot open ") + path;
+    return false;
+  }
+  uint32_t h[10];
+  bool ok = fread(h, sizeof h, 1, f) == 1;
+  if (ok && (h[0] != 0x46434345u || h[1] != 1)) {
+    err = "not a kernelvec -finish file (magic or version)";
+    fclose(f);
+    return false;
+  }
+  if (ok) {
+    v.n = h[2], v.outputs = h[3], v.inRows = h[4], v.resultRows = h[5], v.items = h[6];
+    v.threads = h[7], v.itemsPerThread = h[8];
+    const size_t I = v.items;
+    v.consts.resize(h[9]);
+    v.in.resize(v.inRows * I);
+    v.outs.resize(v.outRows() * I);
+    v.want.resize(v.outRows() * I);
+    for (auto* part : {&v.consts, &v.in, &v.outs, &v.want})
+      ok = ok && fread(part->data(), sizeof(uint32_t), part->size(), f) == part->size();
+  }
+  fclose(f);
+  if (!ok) {
+    err = std::string("short file ") + path;
+    return false;
+  }
+  if (v.resultRows > v.outRows()) {
+    err = std::string(path) + ": more result rows than output rows";
+    return false;
+  }
+  return true;
+}
+
+// Every entry point of the kernels around the ladder, the finish's and the
+// prepare's: its symbol, the CURVE_KERNEL_CHANNELS its vectors are for
+// (p224_finish_c16, p224_prepare_c16, ...), and its channels per base.
+struct ItemShape {
+  const char* name;
+  const char* curve;
+  uint32_t n;
+};
+
+#define ECM_AS_FINISH_SHAPE(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_finish_" #tag "_" #chan, #tag "_finish_" #chan, n},
+inline const ItemShape kFinishShapes[] = {ECM_CURVES(ECM_AS_FINISH_SHAPE)};
+#undef ECM_AS_FINISH_SHAPE
+
+#define ECM_AS_PREPARE_SHAPE(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_prepare_" #tag "_" #chan, #tag "_prepare_" #chan, n},
+inline const ItemShape kPrepareShapes[] = {ECM_CURVES(ECM_AS_PREPARE_SHAPE)};
+#undef ECM_AS_PREPARE_SHAPE
+
+// item_named reports whether SELECTOR names entry point e: its
+// CURVE_KERNEL_CHANNELS, or its CURVE_KERNEL (every channel width).
+inline bool item_named(const ItemShape& e, const std::string& selector) {
+  const std::string key = e.curve;
+  return selector == key || selector == key.substr(0, key.rfind('_'));
+}
+
+// ---------------------------------------------------------------------------
+// Prepare vectors (kernelvec -prepare) for the prepare kernel (prepare.cuh).
+
+struct PrepareVectors {
+  uint32_t n = 0, inRows = 0, ladderRows = 0, items = 0;
+  uint32_t threads = 0;  // kernels.FinishThreads
+  std::vector<uint32_t> consts, raw, want;
+};
+
+// read_prepare_vectors loads FILE: magic 0x50434345, version 1, n, input
+// rows R, the ladder's input rows L (before the finish rows), items I, the
+// prepare's block size, constant words C; then C prepare constants, R·I
+// words of the input buffer before the prepare and R·I after it, row r of
+// item i at r·I + i.
+inline bool read_prepare_vectors(const char* path, PrepareVectors& v, std::string& err) {
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    err = std::string("cannot open ") + path;
+    return false;
+  }
+  uint32_t h[8];
+  bool ok = fread(h, sizeof h, 1, f) == 1;
+  if (ok && (h[0] != 0x50434345u || h[1] != 1)) {
+    err = "not a kernelvec -prepare file (magic or version)";
+    fclose(f);
+    return false;
+  }
+  if (ok) {
+    v.n = h[2], v.inRows = h[3], v.ladderRows = h[4], v.items = h[5], v.threads = h[6];
+    const size_t I = v.items;
+    v.consts.resize(h[7]);
+    v.raw.resize(size_t(v.inRows) * I);
+    v.want.resize(size_t(v.inRows) * I);
+    for (auto* part : {&v.consts, &v.raw, &v.want})
+      ok = ok && fread(part->data(), sizeof(uint32_t), part->size(), f) == part->size();
+  }
+  fclose(f);
+  if (!ok) {
+    err = std::string("short file ") + path;
+    return false;
+  }
+  if (v.ladderRows >= v.inRows || v.items == 0) {
+    err = std::string(path) + ": no finish rows, or no items";
+    return false;
+  }
+  return true;
+}

@@ -9,6 +9,12 @@
 // constant words C; then the C constants, (2n+1)·I inputs, W·I scalars and
 // V·n·I expected outputs, in the layouts of package ladder (row r of item i
 // at r·I + i). The comb's inputs are zeros: its kernel reads none.
+//
+// With -finish it writes vectors for the finish kernel (kernels/finish.cuh)
+// instead, for the co-Z ladder or the comb: their format is in finish.go.
+// With -prepare it writes vectors for the prepare kernel
+// (kernels/prepare.cuh), for the co-Z ladder or the comb: their format is
+// in prepare.go.
 package main
 
 import (
@@ -35,6 +41,8 @@ func main() {
 	items := flag.Int("n", 1024, "items")
 	seed := flag.Int64("seed", 1, "random seed")
 	out := flag.String("out", "vectors.bin", "output file")
+	finish := flag.Bool("finish", false, "write vectors of the finish kernel (schedule coz or comb)")
+	prepare := flag.Bool("prepare", false, "write vectors of the prepare kernel (schedule coz or comb)")
 	flag.Parse()
 	c, err := curves.ByName(*curveName)
 	if err != nil {
@@ -49,6 +57,29 @@ func main() {
 		log.Fatal(err)
 	}
 	I := *items
+	if *finish && *prepare {
+		log.Fatal("-finish and -prepare: one kernel's vectors at a time")
+	}
+	if *prepare {
+		v, err := makePrepare(su, c, I, rand.New(rand.NewSource(*seed)))
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := writeWords(*out, prepareWords(su, I, v)); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if *finish {
+		v, err := makeFinish(su, c, I, rand.New(rand.NewSource(*seed)))
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := writeWords(*out, finishWords(su, I, v)); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	jobs := randomJobs(su, c, I, rand.New(rand.NewSource(*seed)))
 	in := make([]uint32, ladder.ElementRows(su.Params.N)*I)
 	sc := make([]uint32, su.ScalarWords()*I)
@@ -122,10 +153,18 @@ func expected(su *ladder.Setup, jobs []ladder.Job) []uint32 {
 	return want
 }
 
-// write writes the vectors file of items items to path, its folder made
-// if need be: the header, the kernel's constants, then in, sc and want.
+// write writes the vectors file of items items to path: the header, the
+// kernel's constants, then in, sc and want.
 func write(path string, su *ladder.Setup, items int, in, sc, want []uint32) error {
 	consts := su.KernelConstants()
+	hdr := []uint32{0x56434345, 2, uint32(su.Params.N), uint32(su.Params.MeBits), uint32(su.Bits), uint32(su.ScalarWords()), uint32(items),
+		uint32(su.OutputCount()), uint32(len(consts))}
+	return writeWords(path, [][]uint32{hdr, consts, in, sc, want})
+}
+
+// writeWords writes parts, one after the other, to path as little-endian
+// words, its folder made if need be.
+func writeWords(path string, parts [][]uint32) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -134,9 +173,7 @@ func write(path string, su *ladder.Setup, items int, in, sc, want []uint32) erro
 		return err
 	}
 	w := bufio.NewWriter(f)
-	hdr := []uint32{0x56434345, 2, uint32(su.Params.N), uint32(su.Params.MeBits), uint32(su.Bits), uint32(su.ScalarWords()), uint32(items),
-		uint32(su.OutputCount()), uint32(len(consts))}
-	for _, part := range [][]uint32{hdr, consts, in, sc, want} {
+	for _, part := range parts {
 		if err := binary.Write(w, binary.LittleEndian, part); err != nil {
 			return err
 		}
