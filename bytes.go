@@ -135,6 +135,13 @@ func (b *bytesBatch) put(i int, s Status, xy []byte) {
 	b.status[i] = s
 }
 
+// loadItem runs b.load for item i, if b has one.
+func (b *bytesBatch) loadItem(i int) {
+	if b.load != nil {
+		b.load(i)
+	}
+}
+
 // newBytesBatch checks the buffers' lengths against one another.
 func newBytesBatch(c *curves.Curve, out []byte, status []Status, scalars, points []byte) (*bytesBatch, error) {
 	b, err := newScalarBatch(c, scalars)

@@ -466,45 +466,69 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 			return err
 		}
 	}
+	split, onTeam := r.splitFor(b.count)
+	batch := r.hostConversionsBatch(b, split, onTeam, done)
+	if r.kernel.FinishEntry != "" && b.count >= gpuItemsMinBatch {
+		batch = r.itemKernelsBatch(b, split, done)
+	}
+	st, err := r.eng.Run(ctx, batch)
+	r.recordStats(st)
+	return err
+}
+
+// itemKernelsBatch is a bytes batch on the prepare and finish kernels:
+// the host decodes the points into words and prepares the scalars (Fill),
+// and copies the results' bytes and outcomes (Drain).
+func (r *gpuRunner) itemKernelsBatch(b *bytesBatch, split splitFunc, done func(int)) gpu.Batch {
+	su := r.su
+	prepare := su.PrepareRaw
+	if su.Schedule.Kind == ladder.Comb {
+		prepare = func(it *ladder.RawItem, scalar, _ []byte) error { return su.PrepareRawBase(it, scalar) }
+	}
+	return gpu.Batch{
+		Count: b.count,
+		Fill: func(lo, hi int, in, scalars []uint32) {
+			split(hi-lo, minPartItems, func(a, c int) {
+				var it ladder.RawItem
+				for k := a; k < c; k++ {
+					b.loadItem(lo + k)
+					if err := prepare(&it, b.scalar(lo+k), b.point(lo+k)); err != nil {
+						b.put(lo+k, statusOf(err), nil)
+					}
+					su.PackRaw(in, scalars, hi-lo, k, &it)
+				}
+			})
+		},
+		Drain: func(lo, hi int, out []uint32) error {
+			r.readResults(split, hi-lo, out, resultsOf(b, lo))
+			done(hi - lo)
+			return nil
+		},
+	}
+}
+
+// hostConversionsBatch is a bytes batch on the ladder kernel alone: the
+// host prepares and packs the items (binary → RNS) and finishes them from
+// the ladder's outputs (CRT, inversion, bytes).
+func (r *gpuRunner) hostConversionsBatch(b *bytesBatch, split splitFunc, onTeam bool, done func(int)) gpu.Batch {
 	su := r.su
 	prepare := su.PrepareBytes
 	if b.validPoints {
 		prepare = su.PrepareValidBytes
 	}
-	prepareRaw := su.PrepareRaw
 	if su.Schedule.Kind == ladder.Comb {
 		prepare = func(it *ladder.Item, scalar, _ []byte) error { return su.PrepareBaseBytes(it, scalar) }
-		prepareRaw = func(it *ladder.RawItem, scalar, _ []byte) error { return su.PrepareRawBase(it, scalar) }
 	}
-	split, onTeam := r.splitFor(b.count)
-	gpuItems := r.kernel.FinishEntry != "" && b.count >= gpuItemsMinBatch
 	var mu sync.Mutex
 	filled := map[int][]ladder.Item{} // a chunk's items, from its Fill to its Drain
-	st, err := r.eng.Run(ctx, gpu.Batch{
+	return gpu.Batch{
 		Count:      b.count,
-		LadderOnly: !gpuItems,
+		LadderOnly: true,
 		Fill: func(lo, hi int, in, scalars []uint32) {
-			if gpuItems {
-				split(hi-lo, minPartItems, func(a, c int) {
-					var it ladder.RawItem
-					for k := a; k < c; k++ {
-						if b.load != nil {
-							b.load(lo + k)
-						}
-						if err := prepareRaw(&it, b.scalar(lo+k), b.point(lo+k)); err != nil {
-							b.put(lo+k, statusOf(err), nil)
-						}
-						su.PackRaw(in, scalars, hi-lo, k, &it)
-					}
-				})
-				return
-			}
 			items := r.itemBuf(hi - lo)
 			split(hi-lo, minPartItems, func(a, c int) {
 				for k := a; k < c; k++ {
-					if b.load != nil {
-						b.load(lo + k)
-					}
+					b.loadItem(lo + k)
 					if err := prepare(&items[k], b.scalar(lo+k), b.point(lo+k)); err != nil {
 						b.put(lo+k, statusOf(err), nil)
 					}
@@ -516,33 +540,30 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 			mu.Unlock()
 		},
 		Drain: func(lo, hi int, out []uint32) error {
-			emit := func(k int, o ladder.Outcome, xy []byte) {
-				i := lo + k
-				// a bad point, computed as the generator, keeps its status
-				if b.status[i] == StatusNotComputed {
-					b.put(i, statusOfOutcome(o), xy)
-				}
-				if b.store != nil {
-					b.store(i)
-				}
-			}
-			if gpuItems {
-				r.readResults(split, hi-lo, out, emit)
-				done(hi - lo)
-				return nil
-			}
 			mu.Lock()
 			items := filled[lo]
 			delete(filled, lo)
 			mu.Unlock()
-			r.finish(split, onTeam, items, out, emit)
+			r.finish(split, onTeam, items, out, resultsOf(b, lo))
 			r.items.Put(&items)
 			done(hi - lo)
 			return nil
 		},
-	})
-	r.recordStats(st)
-	return err
+	}
+}
+
+// resultsOf returns the function that gives item lo+k of b its result.
+func resultsOf(b *bytesBatch, lo int) func(k int, o ladder.Outcome, xy []byte) {
+	return func(k int, o ladder.Outcome, xy []byte) {
+		i := lo + k
+		// a bad point, computed as the generator, keeps its status
+		if b.status[i] == StatusNotComputed {
+			b.put(i, statusOfOutcome(o), xy)
+		}
+		if b.store != nil {
+			b.store(i)
+		}
+	}
 }
 
 // statusOfOutcome maps a finish's outcome to its status by arithmetic, not
