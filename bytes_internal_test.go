@@ -51,3 +51,12 @@ func TestFillBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUItemsThreshold: the docs promise the prepare and finish kernels
+// to batches of more than 16,384 items, the latency team's largest.
+func TestGPUItemsThreshold(t *testing.T) {
+	if latencyBatchItems != 16384 || gpuItemsMinBatch != latencyBatchItems+1 {
+		t.Fatalf("batches from %d items take the item kernels, the team takes up to %d: the docs say 16,385 and 16,384",
+			gpuItemsMinBatch, latencyBatchItems)
+	}
+}
