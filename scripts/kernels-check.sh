@@ -97,34 +97,29 @@ run() {
   echo "kernels-check: $key: $(grep -c ': bit-exact$' "$dir/$key.log" || true) runs bit-exact, $result, $(($(date +%s) - t0)) s"
   [[ $result == ok ]]
 }
-for c in $curves; do
-  for s in $finish_schedules; do
-    for w in $widths; do
-      key=${c}_prepare_${s}_c$w
-      run "$key" "${c}_prepare_c$w" "$finish_items" || [[ -z $failfast ]] || break 3
-    done
-  done
-done
-if [[ $status == 0 || -z $failfast ]]; then
+# runs the emulator on every file of KERNEL (prepare, ladder or finish),
+# one a curve, schedule of SCHEDULES and width, at ITEMS items; the
+# prepare's and the finish's selectors name no schedule. With -q it runs
+# none after a failure.
+run_kernel() {
+  local kernel=$1 c s w key selector
+  [[ $status == 0 || -z $failfast ]] || return 0
   for c in $curves; do
-    for s in $schedules; do
+    for s in $2; do
       for w in $widths; do
-        key=${c}_${s}_c$w
-        run "$key" "$key" "$items" || [[ -z $failfast ]] || break 3
+        if [[ $kernel == ladder ]]; then
+          key=${c}_${s}_c$w selector=$key
+        else
+          key=${c}_${kernel}_${s}_c$w selector=${c}_${kernel}_c$w
+        fi
+        run "$key" "$selector" "$3" || [[ -z $failfast ]] || return 0
       done
     done
   done
-fi
-if [[ $status == 0 || -z $failfast ]]; then
-  for c in $curves; do
-    for s in $finish_schedules; do
-      for w in $widths; do
-        key=${c}_finish_${s}_c$w
-        run "$key" "${c}_finish_c$w" "$finish_items" || [[ -z $failfast ]] || break 3
-      done
-    done
-  done
-fi
+}
+run_kernel prepare "$finish_schedules" "$finish_items"
+run_kernel ladder "$schedules" "$items"
+run_kernel finish "$finish_schedules" "$finish_items"
 
 # every entry point the kernel declares ran, and passed
 declared=$(grep -oE '^[[:space:]]*ENTRY\([a-z0-9]+, [A-Za-z0-9]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, c[0-9]+' kernels/schedule_gen.cuh |

@@ -53,10 +53,8 @@ func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
 		if err := checkLaunch(fn, k, n, grid, block, len(params)); err != nil {
 			return err
 		}
-		in, sc, out := *(*gpu.DevicePtr)(arg(params, "in")), *(*gpu.DevicePtr)(arg(params, "scalars")), *(*gpu.DevicePtr)(arg(params, "out"))
-		count, stride := int(*(*uint32)(arg(params, "count"))), int(*(*uint32)(arg(params, "stride")))
-		count = min(count, int(grid[0])*k.ItemsPerBlock(n, int(block[0])))
-		return emulate(d, su, v, in, sc, out, count, stride)
+		count, stride := countStride(params, int(grid[0])*k.ItemsPerBlock(n, int(block[0])))
+		return emulate(d, su, v, ptrArg(params, "in"), ptrArg(params, "scalars"), ptrArg(params, "out"), count, stride)
 	}
 }
 
@@ -104,6 +102,18 @@ func arg(params []unsafe.Pointer, name string) unsafe.Pointer {
 	return params[i]
 }
 
+// ptrArg returns the device pointer of the argument named name.
+func ptrArg(params []unsafe.Pointer, name string) gpu.DevicePtr {
+	return *(*gpu.DevicePtr)(arg(params, name))
+}
+
+// countStride returns a launch's count, at most taken (the items its grid
+// takes), and stride arguments.
+func countStride(params []unsafe.Pointer, taken int) (count, stride int) {
+	count, stride = int(*(*uint32)(arg(params, "count"))), int(*(*uint32)(arg(params, "stride")))
+	return min(count, taken), stride
+}
+
 // checkLaunch fails a launch of entry point fn (k, on n channels) that the
 // real kernel would not run: another number of arguments than kernels.Args
 // declares, a grid or block of more than one dimension, or a block size the
@@ -125,7 +135,6 @@ func checkLaunch(fn string, k kernels.Kernel, n int, grid, block [3]uint32, args
 // in and sc, laid out as the kernel reads them with stride columns a row,
 // through the CPU twin with base extension v, and writes the results into out as the kernel does.
 func emulate(d *fakecuda.Driver, su *ladder.Setup, v basext.Variant, in, sc, out gpu.DevicePtr, count, stride int) error {
-	n := su.Params.N
 	inW, err := deviceWords(d, in, su.InputRows()*stride)
 	if err != nil {
 		return err
@@ -134,34 +143,40 @@ func emulate(d *fakecuda.Driver, su *ladder.Setup, v basext.Variant, in, sc, out
 	if err != nil {
 		return err
 	}
-	outB, err := d.DeviceBytes(out, uint64(4*su.OutputRows()*stride))
-	if err != nil {
-		return err
-	}
+	outW := make([]uint32, su.OutputRows()*stride)
 	e := su.NewRNSExecutor(v)
 	for i := range count {
 		k := new(big.Int)
 		for w := su.ScalarWords() - 1; w >= 0; w-- {
 			k.Lsh(k, 32).Or(k, big.NewInt(int64(scW[w*stride+i])))
 		}
-		var ch ladder.Channels
-		if su.InputRows() == 0 { // the comb
-			ch = e.RunComb(k, nil)
-		} else {
-			x := su.Params.NewElement()
-			for r := range n {
-				x.B[r], x.BT[r] = inW[r*stride+i], inW[(n+r)*stride+i]
-			}
-			x.E = inW[2*n*stride+i]
-			ch = e.Run(&x, k, su.Bits, nil)
+		RunItem(su, e, inW, outW, stride, i, k)
+	}
+	return writeRows(d, out, outW, su.OutputRows(), stride, count)
+}
+
+// RunItem runs item i of a batch, of scalar k, through the CPU twin e as
+// the ladder kernel does: it reads the item's input element from the rows
+// of in (none on the comb) and writes its outputs into the rows of out,
+// stride columns a row.
+func RunItem(su *ladder.Setup, e *ladder.RNSExecutor, in, out []uint32, stride, i int, k *big.Int) {
+	n := su.Params.N
+	var ch ladder.Channels
+	if su.InputRows() == 0 { // the comb
+		ch = e.RunComb(k, nil)
+	} else {
+		x := su.Params.NewElement()
+		for r := range n {
+			x.B[r], x.BT[r] = in[r*stride+i], in[(n+r)*stride+i]
 		}
-		for v := range ch {
-			for r := range n {
-				binary.LittleEndian.PutUint32(outB[4*((v*n+r)*stride+i):], ch[v][r])
-			}
+		x.E = in[2*n*stride+i]
+		ch = e.Run(&x, k, su.Bits, nil)
+	}
+	for v := range ch {
+		for r := range n {
+			out[(v*n+r)*stride+i] = ch[v][r]
 		}
 	}
-	return nil
 }
 
 // emulateFinish runs a launch of the finish kernel fn (kernels.FinishName)
@@ -177,28 +192,17 @@ func emulateFinish(d *fakecuda.Driver, cache *setups, fn, curve, channels string
 	if err != nil {
 		return err
 	}
-	count, stride := int(*(*uint32)(arg(params, "count"))), int(*(*uint32)(arg(params, "stride")))
-	count = min(count, int(grid[0])*int(block[0])*kernels.FinishItemsPerThread)
-	in, err := deviceWords(d, *(*gpu.DevicePtr)(arg(params, "in")), su.GPUInputRows()*stride)
+	count, stride := countStride(params, int(grid[0])*int(block[0])*kernels.FinishItemsPerThread)
+	in, err := deviceWords(d, ptrArg(params, "in"), su.GPUInputRows()*stride)
 	if err != nil {
 		return err
 	}
-	outP := *(*gpu.DevicePtr)(arg(params, "out"))
-	out, err := deviceWords(d, outP, su.OutputRows()*stride)
+	out, err := deviceWords(d, ptrArg(params, "out"), su.OutputRows()*stride)
 	if err != nil {
 		return err
 	}
 	su.FinishRowsOnHost(in, out, stride, count)
-	outB, err := d.DeviceBytes(outP, uint64(4*su.ResultRows()*stride))
-	if err != nil {
-		return err
-	}
-	for r := range su.ResultRows() {
-		for i := range count {
-			binary.LittleEndian.PutUint32(outB[4*(r*stride+i):], out[r*stride+i])
-		}
-	}
-	return nil
+	return writeRows(d, ptrArg(params, "out"), out, su.ResultRows(), stride, count)
 }
 
 // emulatePrepare runs a launch of the prepare kernel fn
@@ -214,24 +218,13 @@ func emulatePrepare(d *fakecuda.Driver, cache *setups, fn, curve, channels strin
 	if err != nil {
 		return err
 	}
-	count, stride := int(*(*uint32)(arg(params, "count"))), int(*(*uint32)(arg(params, "stride")))
-	count = min(count, int(grid[0])*int(block[0]))
-	inP := *(*gpu.DevicePtr)(arg(params, "in"))
-	in, err := deviceWords(d, inP, su.GPUInputRows()*stride)
+	count, stride := countStride(params, int(grid[0])*int(block[0]))
+	in, err := deviceWords(d, ptrArg(params, "in"), su.GPUInputRows()*stride)
 	if err != nil {
 		return err
 	}
 	su.PrepareRowsOnHost(in, stride, count)
-	inB, err := d.DeviceBytes(inP, uint64(4*su.GPUInputRows()*stride))
-	if err != nil {
-		return err
-	}
-	for r := range su.GPUInputRows() {
-		for i := range count {
-			binary.LittleEndian.PutUint32(inB[4*(r*stride+i):], in[r*stride+i])
-		}
-	}
-	return nil
+	return writeRows(d, ptrArg(params, "in"), in, su.GPUInputRows(), stride, count)
 }
 
 // itemSetup checks a launch of fn, a kernel around the ladder, and returns
@@ -246,7 +239,7 @@ func itemSetup(d *fakecuda.Driver, cache *setups, fn, curve, channels string, gr
 	if block != [3]uint32{kernels.FinishThreads, 1, 1} || grid[1] != 1 || grid[2] != 1 {
 		return nil, fmt.Errorf("kernelemu: %s: grid %v and block %v: the kernel runs one-dimensional grids of blocks of %d threads", fn, grid, block, kernels.FinishThreads)
 	}
-	w, err := deviceWords(d, *(*gpu.DevicePtr)(arg(params, "consts")), words)
+	w, err := deviceWords(d, ptrArg(params, "consts"), words)
 	if err != nil {
 		return nil, err
 	}
@@ -277,4 +270,20 @@ func deviceWords(d *fakecuda.Driver, p gpu.DevicePtr, words int) ([]uint32, erro
 		w[i] = binary.LittleEndian.Uint32(b[4*i:])
 	}
 	return w, nil
+}
+
+// writeRows writes the first rows rows of words, stride columns a row, to
+// device memory at p as little-endian words, in the columns of the first
+// count items alone, as the kernels do: the others keep their words.
+func writeRows(d *fakecuda.Driver, p gpu.DevicePtr, words []uint32, rows, stride, count int) error {
+	b, err := d.DeviceBytes(p, uint64(4*rows*stride))
+	if err != nil {
+		return err
+	}
+	for r := range rows {
+		for i := range count {
+			binary.LittleEndian.PutUint32(b[4*(r*stride+i):], words[r*stride+i])
+		}
+	}
+	return nil
 }

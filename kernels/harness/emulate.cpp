@@ -53,7 +53,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <random>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -505,6 +507,15 @@ struct Options {
   std::vector<uint32_t> threads;
 };
 
+// load reads file into v with read, and says why where it cannot.
+template <class V>
+static bool load(bool (*read)(const char*, V&, std::string&), const char* file, V& v) {
+  std::string err;
+  if (read(file, v, err)) return true;
+  fprintf(stderr, "%s\n", err.c_str());
+  return false;
+}
+
 // names_kernel reports whether SELECTOR names a kernel around the ladder,
 // `kernel` ("finish" or "prepare"): CURVE_kernel or CURVE_kernel_CHANNELS.
 static bool names_kernel(const std::string& selector, const std::string& kernel) {
@@ -513,40 +524,163 @@ static bool names_kernel(const std::string& selector, const std::string& kernel)
   return at != std::string::npos && (end == selector.size() || selector[end] == '_');
 }
 
-// FinishRun is one launch of the finish kernel: its block size and grid.
-struct FinishRun {
+// ItemRun is one launch of a kernel around the ladder: its block size and grid.
+struct ItemRun {
   uint32_t threads, grid;
 };
 
-// finish_runs returns the launches of the finish kernel on count items: at
-// every block size of `threads` (by default kFinishThreads, and 24 or the
-// next size that does not divide the batch), the grid of kernels.FinishGrid
-// (each thread up to kFinishItemsPerThread items); then one grid too small
-// for the batch, whose threads take as many items as they may and leave the
-// others.
-static std::vector<FinishRun> finish_runs(uint32_t count, std::vector<uint32_t> threads) {
+// item_runs returns the launches of a kernel around the ladder on count
+// items, perThread items a thread at most, that take every item: at every
+// block size of `threads` (by default kFinishThreads, and 24 or the next
+// size that does not divide the batch, whose threads take unequal numbers
+// of items or leave a partial last block).
+static std::vector<ItemRun> item_runs(uint32_t count, std::vector<uint32_t> threads, uint32_t perThread) {
   if (threads.empty()) {
-    uint32_t odd = 24;  // threads that do not divide the batch: they take unequal numbers of items
+    uint32_t odd = 24;
     while (count % odd == 0) ++odd;
     threads = {kFinishThreads, odd};
   }
-  std::vector<FinishRun> runs;
-  const uint32_t needed = (count + kFinishItemsPerThread - 1) / kFinishItemsPerThread;  // threads
+  std::vector<ItemRun> runs;
+  const uint32_t needed = (count + perThread - 1) / perThread;  // threads
   for (uint32_t t : threads) {
     if (t == 0 || t > uint32_t(kFinishThreads)) continue;  // __launch_bounds__
     runs.push_back({t, (needed + t - 1) / t});
   }
+  return runs;
+}
+
+// finish_runs returns the launches of the finish kernel on count items:
+// those of item_runs, up to kFinishItemsPerThread items a thread (the grid
+// of kernels.FinishGrid); then one grid too small for the batch, whose
+// threads take as many items as they may and leave the others.
+static std::vector<ItemRun> finish_runs(uint32_t count, const std::vector<uint32_t>& threads) {
+  auto runs = item_runs(count, threads, kFinishItemsPerThread);
   if (const uint32_t few = (count - 1) / (2 * kFinishItemsPerThread)) runs.push_back({few, 1});
   return runs;
 }
 
+// prepare_runs returns the launches of the prepare kernel on count items:
+// those of item_runs, one item a thread, the last block partial; then one
+// grid too small for the batch (blocks of 12 threads, half the batch's),
+// whose threads leave the other items.
+static std::vector<ItemRun> prepare_runs(uint32_t count, const std::vector<uint32_t>& threads) {
+  auto runs = item_runs(count, threads, 1);
+  constexpr uint32_t few = 12;
+  if (const uint32_t grid = count / 2 / few) runs.push_back({few, grid});
+  return runs;
+}
+
+// Buffer is what a launch writes, rows × stride words for a batch of count
+// items: as the launch finds it (before, the padding columns poisoned), and
+// as it must leave it (after) in the columns of the items it takes; the
+// columns of the others must keep their words.
+struct Buffer {
+  uint32_t rows, count, stride;
+  std::vector<uint32_t> before, after;
+};
+
+// padded returns src's rows for a batch of count items (tile), over stride
+// columns, those past count poisoned.
+static std::vector<uint32_t> padded(const std::vector<uint32_t>& src, uint32_t rows, uint32_t I, uint32_t count,
+                                    uint32_t stride) {
+  auto dst = tile(src, rows, I, stride);
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t i = count; i < stride; ++i) dst[size_t(r) * stride + i] = kPoison;
+  return dst;
+}
+
+// check_buffer compares got, the buffer after a launch of entry point `name`
+// that took the first `taken` items, with what it must be: b's after in
+// their columns, b's before in the others and in the padding. It prints the
+// mismatches and reports whether there were none.
+static bool check_buffer(const char* name, const std::vector<uint32_t>& got, const Buffer& b, uint32_t taken) {
+  std::vector<uint32_t> live(size_t(b.rows) * b.count), want(size_t(b.rows) * b.count);
+  size_t padding = 0;
+  for (uint32_t r = 0; r < b.rows; ++r) {
+    const size_t row = size_t(r) * b.stride;
+    for (uint32_t i = 0; i < b.count; ++i) {
+      live[size_t(r) * b.count + i] = got[row + i];
+      want[size_t(r) * b.count + i] = (i < taken ? b.after : b.before)[row + i];
+    }
+    for (uint32_t i = b.count; i < b.stride; ++i) padding += got[row + i] != kPoison;
+  }
+  const size_t bad = compare(name, live, want, b.rows, b.count);
+  if (padding) printf("  MISMATCH %s: %zu padding words written\n", name, padding);
+  return !bad && !padding;
+}
+
+// ItemKernel is how a kernel around the ladder runs: the items a thread
+// takes at most, and the arguments of a launch that writes buf.
+struct ItemKernel {
+  uint32_t perThread;
+  std::function<Args(Kernel, uint32_t* buf)> args;
+};
+
+// item_launch runs entry point e (k) once, at run, on a copy of b's before,
+// prints a line and reports whether the copy is then as it must be.
+static bool item_launch(const ItemShape& e, Kernel k, const ItemRun& run, const ItemKernel& kernel, const Buffer& b,
+                        const Options& o) {
+  std::vector<uint32_t> got(b.before);
+  const Args a = kernel.args(k, got.data());
+  const auto t0 = std::chrono::steady_clock::now();
+  launch(a, run.grid, run.threads, o.jobs, o.order, o.seed);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const uint32_t taken = std::min<uint64_t>(b.count, uint64_t(run.grid) * run.threads * kernel.perThread);
+  const bool ok = check_buffer(e.name, got, b, taken);
+  printf("%-40s threads %3u blocks %4u items %4u  %6.2f s: %s\n", e.name, run.threads, run.grid, taken, s,
+         ok ? "bit-exact" : "MISMATCH");
+  fflush(stdout);
+  return ok;
+}
+
+// run_items runs each of entries at each of runs on buffer b (item_launch),
+// and prints the tally; it returns the exit status, stopping at the first
+// mismatch with --fail-fast.
+static int run_items(const std::vector<const ItemShape*>& entries, const std::vector<ItemRun>& runs,
+                     const ItemKernel& kernel, const Buffer& b, const Options& o) {
+  int failures = 0, passes = 0;
+  for (const ItemShape* e : entries) {
+    const Kernel k = find(e->name);
+    if (!k) {
+      fprintf(stderr, "no entry point %s\n", e->name);
+      return 1;
+    }
+    for (const ItemRun& run : runs) {
+      const bool ok = item_launch(*e, k, run, kernel, b, o);
+      (ok ? passes : failures)++;
+      if (!ok && o.failFast) {
+        printf("%d passed, %d failed (fail-fast)\n", passes, failures);
+        return 1;
+      }
+    }
+  }
+  printf("%d passed, %d failed\n", passes, failures);
+  return failures ? 1 : 0;
+}
+
+// item_entries returns the entry points of `shapes`, the kernel's (its
+// name in the error), that SELECTOR names for a file of n channels, with
+// --only the one it names; where there are none it says so.
+static std::vector<const ItemShape*> item_entries(std::span<const ItemShape> shapes, const char* kernel,
+                                                  const std::string& selector, const char* file, uint32_t n,
+                                                  const Options& o) {
+  std::vector<const ItemShape*> entries;
+  for (const ItemShape& e : shapes)
+    if (item_named(e, selector) && e.n == n && (o.only.empty() || o.only == e.name)) entries.push_back(&e);
+  if (entries.empty())
+    fprintf(stderr, "no %s entry point for %s on %s (n = %u)%s%s\n", kernel, selector.c_str(), file, n,
+            o.only.empty() ? "" : " named ", o.only.c_str());
+  return entries;
+}
+
 // finish_outcomes counts the outcome words of the first `count` columns of
-// the result rows.
-static std::string finish_outcomes(const FinishVectors& v, const std::vector<uint32_t>& want, uint32_t count) {
+// the result rows of after (stride columns a row).
+static std::string finish_outcomes(const FinishVectors& v, const std::vector<uint32_t>& after, uint32_t count,
+                                   uint32_t stride) {
   uint32_t n[5] = {};
   const uint32_t row = v.resultRows - 1;
   for (uint32_t i = 0; i < count; ++i) {
-    const uint32_t o = want[size_t(row) * count + i];
+    const uint32_t o = after[size_t(row) * stride + i];
     ++n[o == ECM_OUT_POINT      ? 0
         : o == ECM_OUT_INFINITY  ? 1
         : o == ECM_OUT_FAILED    ? 2
@@ -566,105 +700,27 @@ static std::string finish_outcomes(const FinishVectors& v, const std::vector<uin
 // the columns of items a launch does not take.
 static int run_finish(const std::string& selector, const char* file, const Options& o) {
   FinishVectors v;
-  std::string err;
-  if (!read_finish_vectors(file, v, err)) {
-    fprintf(stderr, "%s\n", err.c_str());
-    return 1;
-  }
+  if (!load(read_finish_vectors, file, v)) return 1;
   if (v.threads != uint32_t(kFinishThreads) || v.itemsPerThread != kFinishItemsPerThread) {
     fprintf(stderr, "%s: kernels.FinishThreads %u and FinishItemsPerThread %u, finish.cuh's %d and %u\n", file,
             v.threads, v.itemsPerThread, kFinishThreads, kFinishItemsPerThread);
     return 1;
   }
-  std::vector<const ItemShape*> entries;
-  bool named = false, widthFits = false;
-  for (const ItemShape& e : kFinishShapes) {
-    if (!item_named(e, selector)) continue;
-    named = true;
-    if (e.n != v.n) continue;
-    widthFits = true;
-    if (!o.only.empty() && o.only != e.name) continue;
-    entries.push_back(&e);
-  }
-  if (!named || !widthFits || entries.empty()) {
-    fprintf(stderr, "no finish entry point for %s on %s (n = %u)%s%s\n", selector.c_str(), file, v.n,
-            o.only.empty() ? "" : " named ", o.only.c_str());
-    return 1;
-  }
+  const auto entries = item_entries(kFinishShapes, "finish", selector, file, v.n, o);
+  if (entries.empty()) return 1;
 
   const uint32_t count = o.items, stride = count + 5, rows = v.outRows();
   const auto inRows = tile(v.in, v.inRows, v.items, stride);
-  const auto outsAll = tile(v.outs, rows, v.items, stride);
-  const auto wantAll = tile(v.want, rows, v.items, stride);
-  std::vector<uint32_t> want(size_t(rows) * count);
-  for (uint32_t r = 0; r < rows; ++r)
-    for (uint32_t i = 0; i < count; ++i) want[size_t(r) * count + i] = wantAll[size_t(r) * stride + i];
+  const Buffer b{rows, count, stride, padded(v.outs, rows, v.items, count, stride), tile(v.want, rows, v.items, stride)};
+  const auto args = [&](Kernel k, uint32_t* out) {
+    const uint32_t *consts = v.consts.data(), *in = inRows.data(), *scalars = nullptr;
+    return Args{k, ECM_KERNEL_ARGS};
+  };
+  const ItemKernel kernel{kFinishItemsPerThread, args};
   printf("%s: n = %u, %u vector items, %u result rows; batch %u (%s), stride %u, %u jobs, order %s, seed %llu\n",
-         file, v.n, v.items, v.resultRows, count, finish_outcomes(v, want, count).c_str(), stride, o.jobs,
+         file, v.n, v.items, v.resultRows, count, finish_outcomes(v, b.after, count, stride).c_str(), stride, o.jobs,
          kOrders[int(o.order)], (unsigned long long)o.seed);
-
-  int failures = 0, passes = 0;
-  for (const ItemShape* e : entries) {
-    const Kernel k = find(e->name);
-    if (!k) {
-      fprintf(stderr, "no entry point %s\n", e->name);
-      return 1;
-    }
-    for (const FinishRun& run : finish_runs(count, o.threads)) {
-      std::vector<uint32_t> outRows(outsAll);
-      for (uint32_t r = 0; r < rows; ++r)
-        for (uint32_t i = count; i < stride; ++i) outRows[size_t(r) * stride + i] = kPoison;
-      const uint32_t *consts = v.consts.data(), *in = inRows.data(), *scalars = nullptr;
-      uint32_t* out = outRows.data();
-      const Args a{k, ECM_KERNEL_ARGS};
-      const auto t0 = std::chrono::steady_clock::now();
-      launch(a, run.grid, run.threads, o.jobs, o.order, o.seed);
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      // the items the launch takes: kFinishItemsPerThread per thread at most
-      const uint32_t taken = std::min<uint64_t>(count, uint64_t(run.grid) * run.threads * kFinishItemsPerThread);
-      std::vector<uint32_t> got(size_t(rows) * count), wantRun(want);
-      size_t padding = 0;
-      for (uint32_t r = 0; r < rows; ++r) {
-        for (uint32_t i = 0; i < count; ++i) got[size_t(r) * count + i] = outRows[size_t(r) * stride + i];
-        for (uint32_t i = taken; i < count; ++i) wantRun[size_t(r) * count + i] = outsAll[size_t(r) * stride + i];
-        for (uint32_t i = count; i < stride; ++i) padding += outRows[size_t(r) * stride + i] != kPoison;
-      }
-      const size_t bad = compare(e->name, got, wantRun, rows, count);
-      if (padding) printf("  MISMATCH %s: %zu padding words written\n", e->name, padding);
-      const bool ok = !bad && !padding;
-      printf("%-40s threads %3u blocks %4u items %4u  %6.2f s: %s\n", e->name, run.threads, run.grid, taken, s,
-             ok ? "bit-exact" : "MISMATCH");
-      fflush(stdout);
-      (ok ? passes : failures)++;
-      if (!ok && o.failFast) {
-        printf("%d passed, %d failed (fail-fast)\n", passes, failures);
-        return 1;
-      }
-    }
-  }
-  printf("%d passed, %d failed\n", passes, failures);
-  return failures ? 1 : 0;
-}
-
-// prepare_runs returns the launches of the prepare kernel on count items,
-// one item a thread: at every block size of `threads` (by default
-// kFinishThreads, and 24 or the next size that does not divide the batch) on
-// ⌈count/threads⌉ blocks; then one grid too small for the batch (blocks of
-// 12 threads, half the batch's), whose threads leave the other items.
-static std::vector<FinishRun> prepare_runs(uint32_t count, std::vector<uint32_t> threads) {
-  if (threads.empty()) {
-    uint32_t odd = 24;  // threads that do not divide the batch: a partial last block
-    while (count % odd == 0) ++odd;
-    threads = {kFinishThreads, odd};
-  }
-  std::vector<FinishRun> runs;
-  for (uint32_t t : threads) {
-    if (t == 0 || t > uint32_t(kFinishThreads)) continue;  // __launch_bounds__
-    runs.push_back({t, (count + t - 1) / t});
-  }
-  constexpr uint32_t few = 12;
-  if (const uint32_t grid = count / 2 / few) runs.push_back({few, grid});
-  return runs;
+  return run_items(entries, finish_runs(count, o.threads), kernel, b, o);
 }
 
 // run_prepare runs the prepare entry points SELECTOR names on a kernelvec
@@ -674,86 +730,30 @@ static std::vector<FinishRun> prepare_runs(uint32_t count, std::vector<uint32_t>
 // items the launch's threads hold, the raw words in the others.
 static int run_prepare(const std::string& selector, const char* file, const Options& o) {
   PrepareVectors v;
-  std::string err;
-  if (!read_prepare_vectors(file, v, err)) {
-    fprintf(stderr, "%s\n", err.c_str());
-    return 1;
-  }
+  if (!load(read_prepare_vectors, file, v)) return 1;
   if (v.threads != uint32_t(kFinishThreads)) {
     fprintf(stderr, "%s: kernels.FinishThreads %u, finish.cuh's %d\n", file, v.threads, kFinishThreads);
     return 1;
   }
-  std::vector<const ItemShape*> entries;
-  bool named = false, widthFits = false;
-  for (const ItemShape& e : kPrepareShapes) {
-    if (!item_named(e, selector)) continue;
-    named = true;
-    if (e.n != v.n) continue;
-    widthFits = true;
-    if (!o.only.empty() && o.only != e.name) continue;
-    entries.push_back(&e);
-  }
-  if (!named || !widthFits || entries.empty()) {
-    fprintf(stderr, "no prepare entry point for %s on %s (n = %u)%s%s\n", selector.c_str(), file, v.n,
-            o.only.empty() ? "" : " named ", o.only.c_str());
-    return 1;
-  }
+  const auto entries = item_entries(kPrepareShapes, "prepare", selector, file, v.n, o);
+  if (entries.empty()) return 1;
 
   const uint32_t count = o.items, stride = count + 5, rows = v.inRows;
-  auto rawAll = tile(v.raw, rows, v.items, stride);
-  for (uint32_t r = 0; r < rows; ++r)
-    for (uint32_t i = count; i < stride; ++i) rawAll[size_t(r) * stride + i] = kPoison;
-  const auto wantAll = tile(v.want, rows, v.items, stride);
+  const Buffer b{rows, count, stride, padded(v.raw, rows, v.items, count, stride), tile(v.want, rows, v.items, stride)};
+  const auto args = [&](Kernel k, uint32_t* in) {  // the kernel writes its input in place
+    const uint32_t *consts = v.consts.data(), *scalars = nullptr;
+    uint32_t* out = nullptr;
+    return Args{k, ECM_KERNEL_ARGS};
+  };
+  const ItemKernel kernel{1, args};
   const uint32_t fixedRow = rows - 1;
   uint32_t off = 0;
-  for (uint32_t i = 0; i < count; ++i) off += (wantAll[size_t(fixedRow) * stride + i] & ECM_FIXED_OFF_CURVE) != 0;
+  for (uint32_t i = 0; i < count; ++i) off += (b.after[size_t(fixedRow) * stride + i] & ECM_FIXED_OFF_CURVE) != 0;
   printf("%s: n = %u, %u vector items, %u input rows (%u the ladder's); batch %u (%u off the curve), stride %u, "
          "%u jobs, order %s, seed %llu\n",
          file, v.n, v.items, rows, v.ladderRows, count, off, stride, o.jobs, kOrders[int(o.order)],
          (unsigned long long)o.seed);
-
-  int failures = 0, passes = 0;
-  for (const ItemShape* e : entries) {
-    const Kernel k = find(e->name);
-    if (!k) {
-      fprintf(stderr, "no entry point %s\n", e->name);
-      return 1;
-    }
-    for (const FinishRun& run : prepare_runs(count, o.threads)) {
-      std::vector<uint32_t> inRows(rawAll);
-      const uint32_t* consts = v.consts.data();
-      const uint32_t* in = inRows.data();  // the kernel writes it in place
-      const uint32_t* scalars = nullptr;
-      uint32_t* out = nullptr;
-      const Args a{k, ECM_KERNEL_ARGS};
-      const auto t0 = std::chrono::steady_clock::now();
-      launch(a, run.grid, run.threads, o.jobs, o.order, o.seed);
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const uint32_t taken = std::min<uint64_t>(count, uint64_t(run.grid) * run.threads);  // one item a thread
-      std::vector<uint32_t> got(size_t(rows) * count), want(size_t(rows) * count);
-      size_t padding = 0;
-      for (uint32_t r = 0; r < rows; ++r) {
-        for (uint32_t i = 0; i < count; ++i) {
-          got[size_t(r) * count + i] = inRows[size_t(r) * stride + i];
-          want[size_t(r) * count + i] = (i < taken ? wantAll : rawAll)[size_t(r) * stride + i];
-        }
-        for (uint32_t i = count; i < stride; ++i) padding += inRows[size_t(r) * stride + i] != kPoison;
-      }
-      const size_t bad = compare(e->name, got, want, rows, count);
-      if (padding) printf("  MISMATCH %s: %zu padding words written\n", e->name, padding);
-      const bool ok = !bad && !padding;
-      printf("%-40s threads %3u blocks %4u items %4u  %6.2f s: %s\n", e->name, run.threads, run.grid, taken, s,
-             ok ? "bit-exact" : "MISMATCH");
-      fflush(stdout);
-      (ok ? passes : failures)++;
-      if (!ok && o.failFast) {
-        printf("%d passed, %d failed (fail-fast)\n", passes, failures);
-        return 1;
-      }
-    }
-  }
-  printf("%d passed, %d failed\n", passes, failures);
-  return failures ? 1 : 0;
+  return run_items(entries, prepare_runs(count, o.threads), kernel, b, o);
 }
 
 int main(int argc, char** argv) {
@@ -789,11 +789,7 @@ int main(int argc, char** argv) {
   if (names_kernel(selector, "prepare"))
     return run_prepare(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
   Vectors v;
-  std::string err;
-  if (!read_vectors(file, v, err)) {
-    fprintf(stderr, "%s\n", err.c_str());
-    return 1;
-  }
+  if (!load(read_vectors, file, v)) return 1;
   // The selector names a curve and schedule, and perhaps a channel width;
   // the file's n tells which width it was made for.
   std::vector<const EntryShape*> entries;
@@ -825,10 +821,8 @@ int main(int argc, char** argv) {
   const uint32_t rows = v.outRows();
   const auto inRows = tile(v.in, v.inRows(), v.items, stride);
   const auto scRows = tile(v.scalars, v.words, v.items, stride);
-  const auto wantAll = tile(v.want, rows, v.items, stride);
-  std::vector<uint32_t> want(size_t(rows) * count);
-  for (uint32_t r = 0; r < rows; ++r)
-    for (uint32_t i = 0; i < count; ++i) want[size_t(r) * count + i] = wantAll[size_t(r) * stride + i];
+  const Buffer b{rows, count, stride, std::vector<uint32_t>(size_t(rows) * stride, kPoison),
+                 tile(v.want, rows, v.items, stride)};
   printf("%s: n = %u, t = %u, %u vector items; batch %u, stride %u, %u jobs, order %s, seed %llu\n",
          file, v.n, v.bits, v.items, count, stride, jobs, kOrders[int(order)], (unsigned long long)seed);
 
@@ -845,22 +839,14 @@ int main(int argc, char** argv) {
       const uint32_t ipb = ecm_items_per_block(threads, e->lanes, e->shape);
       if (ipb == 0) continue;
       const uint32_t grid = (count + ipb - 1) / ipb;
-      std::vector<uint32_t> outRows(size_t(rows) * stride, kPoison);
+      std::vector<uint32_t> outRows(b.before);
       const uint32_t *consts = v.consts.data(), *in = inRows.data(), *scalars = scRows.data();
       uint32_t* out = outRows.data();
       const Args a{k, ECM_KERNEL_ARGS};
       const auto t0 = std::chrono::steady_clock::now();
       const uint64_t barriers = launch(a, grid, threads, jobs, order, seed);
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::vector<uint32_t> got(size_t(rows) * count);
-      size_t padding = 0;
-      for (uint32_t r = 0; r < rows; ++r) {
-        for (uint32_t i = 0; i < count; ++i) got[size_t(r) * count + i] = outRows[size_t(r) * stride + i];
-        for (uint32_t i = count; i < stride; ++i) padding += outRows[size_t(r) * stride + i] != kPoison;
-      }
-      const size_t bad = compare(e->name, got, want, rows, count);
-      if (padding) printf("  MISMATCH %s: %zu padding words written\n", e->name, padding);
-      const bool ok = !bad && !padding;
+      const bool ok = check_buffer(e->name, outRows, b, count);
       printf("%-40s threads %3u blocks %4u barriers %6llu  %6.2f s: %s\n", e->name, threads, grid,
              (unsigned long long)barriers, s, ok ? "bit-exact" : "MISMATCH");
       fflush(stdout);

@@ -19,36 +19,50 @@ struct Vectors {
   uint32_t outRows() const { return outputs * n; }
 };
 
-// read_vectors loads FILE: magic 0x56434345, version 2, n, m_e bits, t, W,
-// items I, outputs per item V, constant words C; then C constants,
-// (2n+1)·I inputs, W·I scalars and V·n·I expected outputs, row r of item i
-// at r·I + i.
-inline bool read_vectors(const char* path, Vectors& v, std::string& err) {
+// Parts are a kernelvec file's parts after its header, in the file's order.
+using Parts = std::vector<std::vector<uint32_t>*>;
+
+// read_kernelvec loads a kernelvec file: its header h, whose first words
+// must be magic and version (else it is not a `what` file), then the Parts
+// that layout() sizes from h.
+template <size_t N, class Layout>
+inline bool read_kernelvec(const char* path, uint32_t magic, uint32_t version, const char* what, uint32_t (&h)[N],
+                           Layout layout, std::string& err) {
   FILE* f = fopen(path, "rb");
   if (!f) {
     err = std::string("cannot open ") + path;
     return false;
   }
-  uint32_t h[9];
   bool ok = fread(h, sizeof h, 1, f) == 1;
-  if (ok && (h[0] != 0x56434345u || h[1] != 2)) {
-    err = "not a kernelvec file (magic or version)";
+  if (ok && (h[0] != magic || h[1] != version)) {
+    err = std::string("not a ") + what + " file (magic or version)";
     fclose(f);
     return false;
   }
-  if (ok) {
+  if (ok)
+    for (std::vector<uint32_t>* part : layout())
+      ok = ok && fread(part->data(), sizeof(uint32_t), part->size(), f) == part->size();
+  fclose(f);
+  if (!ok) err = std::string("short file ") + path;
+  return ok;
+}
+
+// read_vectors loads FILE: magic 0x56434345, version 2, n, m_e bits, t, W,
+// items I, outputs per item V, constant words C; then C constants,
+// (2n+1)·I inputs, W·I scalars and V·n·I expected outputs, row r of item i
+// at r·I + i.
+inline bool read_vectors(const char* path, Vectors& v, std::string& err) {
+  uint32_t h[9];
+  const auto layout = [&] {
     v.n = h[2], v.meBits = h[3], v.bits = h[4], v.words = h[5], v.items = h[6], v.outputs = h[7];
     const size_t I = v.items;
     v.consts.resize(h[8]);
     v.in.resize(v.inRows() * I);
     v.scalars.resize(v.words * I);
     v.want.resize(v.outRows() * I);
-    for (auto* part : {&v.consts, &v.in, &v.scalars, &v.want})
-      ok = ok && fread(part->data(), sizeof(uint32_t), part->size(), f) == part->size();
-  }
-  fclose(f);
-  if (!ok) err = std::string("short file ") + path;
-  return ok;
+    return Parts{&v.consts, &v.in, &v.scalars, &v.want};
+  };
+  return read_kernelvec(path, 0x56434345u, 2, "kernelvec", h, layout, err);
 }
 
 // tile returns rows × batch words: item i of the batch is item i mod I of src.
@@ -125,19 +139,8 @@ struct FinishVectors {
 // the finish (Q rows of results, then the outputs untouched), row r of item
 // i at r·I + i.
 inline bool read_finish_vectors(const char* path, FinishVectors& v, std::string& err) {
-  FILE* f = fopen(path, "rb");
-  if (!f) {
-    err = std::string("cannot open ") + path;
-    return false;
-  }
   uint32_t h[10];
-  bool ok = fread(h, sizeof h, 1, f) == 1;
-  if (ok && (h[0] != 0x46434345u || h[1] != 1)) {
-    err = "not a kernelvec -finish file (magic or version)";
-    fclose(f);
-    return false;
-  }
-  if (ok) {
+  const auto layout = [&] {
     v.n = h[2], v.outputs = h[3], v.inRows = h[4], v.resultRows = h[5], v.items = h[6];
     v.threads = h[7], v.itemsPerThread = h[8];
     const size_t I = v.items;
@@ -145,14 +148,9 @@ inline bool read_finish_vectors(const char* path, FinishVectors& v, std::string&
     v.in.resize(v.inRows * I);
     v.outs.resize(v.outRows() * I);
     v.want.resize(v.outRows() * I);
-    for (auto* part : {&v.consts, &v.in, &v.outs, &v.want})
-      ok = ok && fread(part->data(), sizeof(uint32_t), part->size(), f) == part->size();
-  }
-  fclose(f);
-  if (!ok) {
-    err = std::string("short file ") + path;
-    return false;
-  }
+    return Parts{&v.consts, &v.in, &v.outs, &v.want};
+  };
+  if (!read_kernelvec(path, 0x46434345u, 1, "kernelvec -finish", h, layout, err)) return false;
   if (v.resultRows > v.outRows()) {
     err = std::string(path) + ": more result rows than output rows";
     return false;
@@ -201,32 +199,16 @@ struct PrepareVectors {
 // words of the input buffer before the prepare and R·I after it, row r of
 // item i at r·I + i.
 inline bool read_prepare_vectors(const char* path, PrepareVectors& v, std::string& err) {
-  FILE* f = fopen(path, "rb");
-  if (!f) {
-    err = std::string("cannot open ") + path;
-    return false;
-  }
   uint32_t h[8];
-  bool ok = fread(h, sizeof h, 1, f) == 1;
-  if (ok && (h[0] != 0x50434345u || h[1] != 1)) {
-    err = "not a kernelvec -prepare file (magic or version)";
-    fclose(f);
-    return false;
-  }
-  if (ok) {
+  const auto layout = [&] {
     v.n = h[2], v.inRows = h[3], v.ladderRows = h[4], v.items = h[5], v.threads = h[6];
     const size_t I = v.items;
     v.consts.resize(h[7]);
     v.raw.resize(size_t(v.inRows) * I);
     v.want.resize(size_t(v.inRows) * I);
-    for (auto* part : {&v.consts, &v.raw, &v.want})
-      ok = ok && fread(part->data(), sizeof(uint32_t), part->size(), f) == part->size();
-  }
-  fclose(f);
-  if (!ok) {
-    err = std::string("short file ") + path;
-    return false;
-  }
+    return Parts{&v.consts, &v.raw, &v.want};
+  };
+  if (!read_kernelvec(path, 0x50434345u, 1, "kernelvec -prepare", h, layout, err)) return false;
   if (v.ladderRows >= v.inRows || v.items == 0) {
     err = std::string(path) + ": no finish rows, or no items";
     return false;

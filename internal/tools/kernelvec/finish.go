@@ -9,6 +9,7 @@ import (
 
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/kernelemu"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
 	"github.com/rnsec/ecmul/kernels"
@@ -77,6 +78,17 @@ func scalarOf(m, d int64) func(n *big.Int) *big.Int {
 	}
 }
 
+// caseScalar returns a case's scalar and its bytes: k(n), or a random one
+// below n where k is nil. It draws from rng either way, so that the items
+// after it are the same whatever k is.
+func caseScalar(c *curves.Curve, k func(n *big.Int) *big.Int, rng *rand.Rand) (*big.Int, []byte) {
+	s := new(big.Int).Rand(rng, c.N())
+	if k != nil {
+		s = k(c.N())
+	}
+	return s, s.FillBytes(make([]byte, c.ByteLen()))
+}
+
 // finishVectors holds the parts of a finish file.
 type finishVectors struct {
 	consts, in, outs, want []uint32
@@ -134,11 +146,8 @@ func finishItems(su *ladder.Setup, c *curves.Curve, cases []finishCase, rng *ran
 	ks := make([]*big.Int, len(cases))
 	bases := make([][2]*big.Int, len(cases))
 	for i, cs := range cases {
-		ks[i] = new(big.Int).Rand(rng, c.N())
-		if cs.k != nil {
-			ks[i] = cs.k(c.N())
-		}
-		scalar := ks[i].FillBytes(make([]byte, c.ByteLen()))
+		var scalar []byte
+		ks[i], scalar = caseScalar(c, cs.k, rng)
 		bases[i] = [2]*big.Int{c.Gx(), c.Gy()}
 		if su.Schedule.Kind == ladder.Comb {
 			if err := su.PrepareBaseBytes(&its[i], scalar); err != nil {
@@ -146,7 +155,7 @@ func finishItems(su *ladder.Setup, c *curves.Curve, cases []finishCase, rng *ran
 			}
 			continue
 		}
-		x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), new(big.Int).Add(new(big.Int).Rand(rng, c.N()), big.NewInt(1)))
+		x, y, err := randomPoint(c, rng)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -159,33 +168,17 @@ func finishItems(su *ladder.Setup, c *curves.Curve, cases []finishCase, rng *ran
 }
 
 // ladderOutputs runs each item through the CPU twin (Shenoy's extension;
-// the ladder vectors check that every extension agrees), reading the
-// ladder's input element from its packed rows: the output words, row r of
-// item i at r·I + i.
+// the ladder vectors check that every extension agrees) as the ladder
+// kernel does, reading its input element from its packed rows: the output
+// words, row r of item i at r·I + i.
 func ladderOutputs(su *ladder.Setup, its []ladder.Item, in []uint32) []uint32 {
-	n, I := su.Params.N, len(its)
+	I := len(its)
 	outs := make([]uint32, su.OutputRows()*I)
 	v := basext.VariantsFor(su.Params)[0]
 	par.Do(I, runtime.NumCPU(), 1, func(_, lo, hi int) {
 		e := su.NewRNSExecutor(v)
 		for i := lo; i < hi; i++ {
-			k := scalarInt(&its[i].Scalar)
-			var ch ladder.Channels
-			if su.Schedule.Kind == ladder.Comb {
-				ch = e.RunComb(k, nil)
-			} else {
-				x := su.Params.NewElement()
-				for r := range n {
-					x.B[r], x.BT[r] = in[r*I+i], in[(n+r)*I+i]
-				}
-				x.E = in[2*n*I+i]
-				ch = e.Run(&x, k, su.Bits, nil)
-			}
-			for val := range ch {
-				for r := range n {
-					outs[(val*n+r)*I+i] = ch[val][r]
-				}
-			}
+			kernelemu.RunItem(su, e, in, outs, I, i, scalarInt(&its[i].Scalar))
 		}
 	})
 	return outs

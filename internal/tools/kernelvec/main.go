@@ -56,40 +56,48 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	I := *items
 	if *finish && *prepare {
 		log.Fatal("-finish and -prepare: one kernel's vectors at a time")
 	}
-	if *prepare {
-		v, err := makePrepare(su, c, I, rand.New(rand.NewSource(*seed)))
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := writeWords(*out, prepareWords(su, I, v)); err != nil {
-			log.Fatal(err)
-		}
-		return
+	switch {
+	case *prepare:
+		err = writeItemVectors(*out, su, c, *items, *seed, makePrepare, prepareWords)
+	case *finish:
+		err = writeItemVectors(*out, su, c, *items, *seed, makeFinish, finishWords)
+	default:
+		err = writeLadderVectors(*out, su, c, *items, *seed)
 	}
-	if *finish {
-		v, err := makeFinish(su, c, I, rand.New(rand.NewSource(*seed)))
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := writeWords(*out, finishWords(su, I, v)); err != nil {
-			log.Fatal(err)
-		}
-		return
-	}
-	jobs := randomJobs(su, c, I, rand.New(rand.NewSource(*seed)))
-	in := make([]uint32, ladder.ElementRows(su.Params.N)*I)
-	sc := make([]uint32, su.ScalarWords()*I)
-	for i, j := range jobs {
-		su.PackInput(in, sc, I, i, j)
-	}
-	want := expected(su, jobs)
-	if err := write(*out, su, I, in, sc, want); err != nil {
+	if err != nil {
 		log.Fatal(err)
 	}
+}
+
+// makeVectors makes the parts of a vectors file of items items drawn from
+// rng: makeFinish's or makePrepare's.
+type makeVectors[V any] func(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (V, error)
+
+// writeItemVectors writes to path the vectors file of a kernel around the
+// ladder: the parts that parts draws for items items from seed, as words
+// lays them out.
+func writeItemVectors[V any](path string, su *ladder.Setup, c *curves.Curve, items int, seed int64, parts makeVectors[V],
+	words func(su *ladder.Setup, items int, v V) [][]uint32) error {
+	v, err := parts(su, c, items, rand.New(rand.NewSource(seed)))
+	if err != nil {
+		return err
+	}
+	return writeWords(path, words(su, items, v))
+}
+
+// writeLadderVectors writes to path the ladder's vectors file of items
+// random jobs drawn from seed.
+func writeLadderVectors(path string, su *ladder.Setup, c *curves.Curve, items int, seed int64) error {
+	jobs := randomJobs(su, c, items, rand.New(rand.NewSource(seed)))
+	in := make([]uint32, ladder.ElementRows(su.Params.N)*items)
+	sc := make([]uint32, su.ScalarWords()*items)
+	for i, j := range jobs {
+		su.PackInput(in, sc, items, i, j)
+	}
+	return write(path, su, items, in, sc, expected(su, jobs))
 }
 
 // randomJobs prepares items jobs of random points times random scalars
@@ -101,7 +109,7 @@ func randomJobs(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) []
 		if i < 4 { // edge scalars first: 0, 1, n−1, n
 			k = []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(c.N(), big.NewInt(1)), c.N()}[i]
 		}
-		x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), new(big.Int).Add(new(big.Int).Rand(rng, c.N()), big.NewInt(1)))
+		x, y, err := randomPoint(c, rng)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -113,6 +121,12 @@ func randomJobs(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) []
 		}
 	}
 	return jobs
+}
+
+// randomPoint returns G times a random scalar in [1, n] drawn from rng.
+func randomPoint(c *curves.Curve, rng *rand.Rand) (x, y *big.Int, err error) {
+	x, y, _, err = c.ReferenceScalarMult(c.Gx(), c.Gy(), new(big.Int).Add(new(big.Int).Rand(rng, c.N()), big.NewInt(1)))
+	return x, y, err
 }
 
 // expected runs every job through the CPU twin with each base extension the

@@ -119,11 +119,7 @@ func makePrepare(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (
 	ref := make([]uint32, R*I)
 	sc, refSc := make([]uint32, su.ScalarWords()*I), make([]uint32, su.ScalarWords()*I)
 	for i, cs := range cases {
-		k := new(big.Int).Rand(rng, c.N())
-		if cs.k != nil {
-			k = cs.k(c.N())
-		}
-		scalar := k.FillBytes(make([]byte, c.ByteLen()))
+		_, scalar := caseScalar(c, cs.k, rng)
 		var raw ladder.RawItem
 		var it ladder.Item
 		var errRaw, errItem error
@@ -192,7 +188,7 @@ func preparePointBytes(su *ladder.Setup, c *curves.Curve, p preparePoint, rng *r
 			return enc(big.NewInt(0), y, p == pointXZeroCompressed), nil
 		}
 	}
-	x, y, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), new(big.Int).Add(new(big.Int).Rand(rng, c.N()), big.NewInt(1)))
+	x, y, err := randomPoint(c, rng)
 	if err != nil {
 		return nil, err
 	}

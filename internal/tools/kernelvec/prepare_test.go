@@ -2,11 +2,9 @@ package main
 
 import (
 	"math/big"
-	"math/rand"
 	"slices"
 	"testing"
 
-	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/kernels"
 )
@@ -17,56 +15,45 @@ import (
 // sum past 2^64 for the big input, residues 0 for the channels' multiple,
 // and the header of the file.
 func TestMakePrepare(t *testing.T) {
-	c := curves.P224()
-	for _, kind := range []ladder.Kind{ladder.CoZ, ladder.Comb} {
-		for _, bits := range []int{16, 30} {
-			su, err := ladder.NewSetupBits(c, kind, bits)
-			if err != nil {
-				t.Fatal(err)
+	I := len(prepareEdges) + 2
+	forEachVectors(t, I, []int{16, 30}, makePrepare, func(t *testing.T, su *ladder.Setup, bits int, v *prepareVectors) {
+		R, L, n := su.GPUInputRows(), su.InputRows(), su.Params.N
+		fixedRow := R - 1
+		for i := range I {
+			off := ladder.Fixed(v.want[fixedRow*I+i])&ladder.FixedOffCurve != 0
+			if want := i < len(prepareEdges) && prepareEdges[i].point.offCurve(); off != want {
+				t.Errorf("item %d: FixedOffCurve %v, want %v", i, off, want)
 			}
-			I := len(prepareEdges) + 2
-			v, err := makePrepare(su, c, I, rand.New(rand.NewSource(1)))
-			if err != nil {
-				t.Fatalf("%v c%d: %v", kind, bits, err)
-			}
-			R, L, n := su.GPUInputRows(), su.InputRows(), su.Params.N
-			fixedRow := R - 1
-			for i := range I {
-				off := ladder.Fixed(v.want[fixedRow*I+i])&ladder.FixedOffCurve != 0
-				if want := i < len(prepareEdges) && prepareEdges[i].point.offCurve(); off != want {
-					t.Errorf("%v c%d: item %d: FixedOffCurve %v, want %v", kind, bits, i, off, want)
+			for r := range L {
+				if v.want[r*I+i] == v.raw[r*I+i] {
+					t.Errorf("item %d: ladder row %d kept its raw word %#x", i, r, v.raw[r*I+i])
 				}
-				for r := range L {
-					if v.want[r*I+i] == v.raw[r*I+i] {
-						t.Errorf("%v c%d: item %d: ladder row %d kept its raw word %#x", kind, bits, i, r, v.raw[r*I+i])
-					}
-				}
-			}
-			if kind == ladder.CoZ {
-				l := ladder.PrepareLayoutFor(n)
-				at := slices.IndexFunc(prepareEdges, func(cs prepareCase) bool { return cs.point == pointBigInput })
-				if big := maxChannelSum(su, v, l, n, I, at); bits == 30 && big.BitLen() <= 64 {
-					t.Errorf("c%d: the big input's largest channel sum %#x is below 2^64", bits, big)
-				}
-				at = slices.IndexFunc(prepareEdges, func(cs prepareCase) bool { return cs.point == pointChannelZero })
-				zeros := 0
-				for r := range 2 * n {
-					if v.want[r*I+at] == 0 {
-						zeros++
-					}
-				}
-				if zeros < 2 {
-					t.Errorf("c%d: the channels' multiple has %d residues 0", bits, zeros)
-				}
-			}
-			words := prepareWords(su, I, v)
-			hdr := []uint32{prepareMagic, prepareVersion, uint32(n), uint32(R), uint32(L), uint32(I), kernels.FinishThreads,
-				uint32(len(v.consts))}
-			if !slices.Equal(words[0], hdr) || len(words[2]) != R*I || len(words[3]) != R*I {
-				t.Errorf("%v c%d: header %v, want %v", kind, bits, words[0], hdr)
 			}
 		}
-	}
+		if su.Schedule.Kind == ladder.CoZ {
+			l := ladder.PrepareLayoutFor(n)
+			at := slices.IndexFunc(prepareEdges, func(cs prepareCase) bool { return cs.point == pointBigInput })
+			if big := maxChannelSum(su, v, l, n, I, at); bits == 30 && big.BitLen() <= 64 {
+				t.Errorf("the big input's largest channel sum %#x is below 2^64", big)
+			}
+			at = slices.IndexFunc(prepareEdges, func(cs prepareCase) bool { return cs.point == pointChannelZero })
+			zeros := 0
+			for r := range 2 * n {
+				if v.want[r*I+at] == 0 {
+					zeros++
+				}
+			}
+			if zeros < 2 {
+				t.Errorf("the channels' multiple has %d residues 0", zeros)
+			}
+		}
+		words := prepareWords(su, I, v)
+		hdr := []uint32{prepareMagic, prepareVersion, uint32(n), uint32(R), uint32(L), uint32(I), kernels.FinishThreads,
+			uint32(len(v.consts))}
+		if !slices.Equal(words[0], hdr) || len(words[2]) != R*I || len(words[3]) != R*I {
+			t.Errorf("header %v, want %v", words[0], hdr)
+		}
+	})
 }
 
 // maxChannelSum returns the largest sum of the eight products of a channel
