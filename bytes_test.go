@@ -80,6 +80,17 @@ func newBytesItems(t *testing.T, c *curves.Curve, count int, compressed bool, se
 	return b
 }
 
+// requireBytesBatch runs newBytesItems(count, compressed, seed) through
+// e.ScalarMultBytes and requires its results (requireBytesResults).
+func requireBytesBatch(t *testing.T, e *ecmul.Engine, c *curves.Curve, count int, compressed bool, seed uint64) {
+	t.Helper()
+	b := newBytesItems(t, c, count, compressed, seed)
+	out := make([]byte, len(b.want)*(1+2*c.ByteLen()))
+	status := make([]ecmul.Status, len(b.want))
+	require.NoError(t, e.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
+	requireBytesResults(t, c, b, out, status)
+}
+
 // requireBytesResults checks out and status against the expectations.
 func requireBytesResults(t *testing.T, c *curves.Curve, b bytesItems, out []byte, status []ecmul.Status) {
 	t.Helper()

@@ -203,11 +203,7 @@ func TestGPUBytesOnItemKernels(t *testing.T) {
 				k, ok := diag.KernelOf(eng)
 				require.True(t, ok)
 				require.NotEmpty(t, k.FinishEntry)
-				b := newBytesItems(t, c, 5000, compressed, 29)
-				out := make([]byte, len(b.want)*(1+2*c.ByteLen()))
-				status := make([]ecmul.Status, len(b.want))
-				require.NoError(t, eng.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
-				requireBytesResults(t, c, b, out, status)
+				requireBytesBatch(t, eng, c, 5000, compressed, 29)
 			})
 		}
 	}

@@ -222,11 +222,7 @@ func wideChannels(t *testing.T, c *curves.Curve, m diag.Mapping, hostFinish bool
 	kc, ok := diag.KernelOf(eng)
 	require.True(t, ok)
 	require.Equal(t, hostFinish, kc.FinishEntry == "")
-	b := newBytesItems(t, c, 13, false, 14)
-	out := make([]byte, len(b.want)*(1+2*c.ByteLen()))
-	status := make([]ecmul.Status, len(b.want))
-	require.NoError(t, eng.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
-	requireBytesResults(t, c, b, out, status)
+	requireBytesBatch(t, eng, c, 13, false, 14)
 }
 
 // TestGPUBackendMmaMapping: the mma mapping runs co-Z with Shenoy's

@@ -132,6 +132,7 @@ type slot struct {
 	evCopyIn                  Event
 	mapIn, mapSc, mapOut      DevicePtr // where the small kernel reaches hostIn, hostSc and hostOut in place; 0 without Config.Small
 	zeroCopy                  bool      // the slot's chunk runs on its pinned buffers in place
+	itemKernels               bool      // the slot's chunk runs the prepare and finish kernels around the ladder
 	lo, hi                    int
 	busy                      bool
 	drained                   chan struct{} // closed when the Drain of the slot's last chunk returns; nil if none ran
@@ -166,7 +167,6 @@ type Engine struct {
 	consts     DevicePtr
 	finConsts  DevicePtr // Config.Finish's constants
 	prepConsts DevicePtr // Config.Prepare's constants
-	ladderOnly bool      // the running batch's Batch.LadderOnly
 	slots      [slotCount]slot
 
 	calls   chan func()
@@ -364,11 +364,11 @@ func (e *Engine) upload(words []uint32) (DevicePtr, error) {
 	return p, e.d.MemcpyHtoD(p, unsafe.Pointer(&words[0]), bytes)
 }
 
-// resultRows returns the rows per item that a chunk leaves in the output
-// buffer for its drain: the finish kernel's, or the ladder's outputs.
-func (e *Engine) resultRows() int {
-	if fk := e.cfg.Finish; fk != nil && !e.ladderOnly {
-		return fk.ResultRows
+// resultRows returns the rows per item that slot s's chunk leaves in the
+// output buffer for its drain: the finish kernel's, or the ladder's outputs.
+func (e *Engine) resultRows(s *slot) int {
+	if s.itemKernels {
+		return e.cfg.Finish.ResultRows
 	}
 	return e.cfg.OutRows
 }
@@ -459,7 +459,6 @@ func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds())
 func (e *Engine) runOn(ctx context.Context, b Batch, w *work) (Stats, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	e.ladderOnly = b.LadderOnly
 	st := Stats{ItemKernels: e.cfg.Finish != nil && !b.LadderOnly}
 	if err := e.d.CtxSetCurrent(e.ctx); err != nil {
 		err = fmt.Errorf("gpu: device %d: %w", e.cfg.Device, err)
@@ -498,7 +497,7 @@ func (r *deviceRun) finish(s *slot, inline bool) error {
 	s.busy = false
 	e.timeSlot(s, st)
 	n := s.hi - s.lo
-	out := words(s.hostOut, e.resultRows()*n)
+	out := words(s.hostOut, e.resultRows(s)*n)
 	lo, hi := s.lo, s.hi
 	r.w.done()
 	drained := make(chan struct{})
@@ -562,6 +561,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		st.FillMs += msSince(t0)
 		s.awaitDrain() // chunk c−3's, which reads the outputs chunk c copies back into
 		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
+		s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
 		if fault = e.enqueue(s, n); fault != nil {
 			break
 		}
@@ -658,7 +658,7 @@ func (e *Engine) enqueue(s *slot, n int) error {
 	if err := d.EventRecord(s.evKernel, s.stream); err != nil {
 		return err
 	}
-	if err := d.MemcpyDtoHAsync(s.hostOut, s.devOut, uint64(4*e.resultRows()*n), s.stream); err != nil {
+	if err := d.MemcpyDtoHAsync(s.hostOut, s.devOut, uint64(4*e.resultRows(s)*n), s.stream); err != nil {
 		return err
 	}
 	return d.EventRecord(s.evDone, s.stream)
@@ -698,7 +698,7 @@ func (e *Engine) launch(s *slot, n int, inPlace bool) error {
 // launchPrepare enqueues the prepare kernel, if the engine has one, on n
 // items of slot s: one thread per item, with its own constants.
 func (e *Engine) launchPrepare(s *slot, n int, inPlace bool) error {
-	if e.cfg.Prepare == nil || e.ladderOnly {
+	if e.cfg.Prepare == nil || !s.itemKernels {
 		return nil
 	}
 	return e.launchItems(e.prepare, e.prepConsts, s, n, inPlace, (n+kernels.FinishThreads-1)/kernels.FinishThreads)
@@ -727,7 +727,7 @@ func (e *Engine) launchLadder(s *slot, n int, inPlace bool) error {
 // launchFinish enqueues the finish kernel, if the engine has one, on n
 // items of slot s: one thread per item, with its own constants.
 func (e *Engine) launchFinish(s *slot, n int, inPlace bool) error {
-	if e.cfg.Finish == nil || e.ladderOnly {
+	if !s.itemKernels {
 		return nil
 	}
 	return e.launchItems(e.finish, e.finConsts, s, n, inPlace, kernels.FinishGrid(n))
