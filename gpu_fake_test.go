@@ -114,7 +114,7 @@ func TestGPUBackendFaults(t *testing.T) {
 		mapping diag.Mapping
 	}{
 		{"MemcpyHtoDAsync", diag.MappingBlock}, {"LaunchKernel", diag.MappingBlock},
-		{"StreamSynchronize", diag.MappingBlock}, {"MemcpyDtoHAsync", diag.MappingBlock},
+		{"EventSynchronize", diag.MappingBlock}, {"MemcpyDtoHAsync", diag.MappingBlock},
 		// small chunks, computed in place in the pinned buffers
 		{"LaunchKernel", diag.MappingDefault}, {"StreamSynchronize", diag.MappingDefault},
 	} {

@@ -57,6 +57,11 @@ func (d *timedDriver) StreamSynchronize(s gpu.Stream) error {
 	return d.Driver.StreamSynchronize(s)
 }
 
+func (d *timedDriver) EventSynchronize(e gpu.Event) error {
+	defer d.record("EventSynchronize", time.Now())
+	return d.Driver.EventSynchronize(e)
+}
+
 func (d *timedDriver) EventElapsedMs(a, b gpu.Event) (float32, error) {
 	defer d.record("EventElapsedMs", time.Now())
 	return d.Driver.EventElapsedMs(a, b)

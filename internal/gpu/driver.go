@@ -132,7 +132,10 @@ type Driver interface {
 	// StreamSynchronize waits for all work queued on s.
 	StreamSynchronize(s Stream) error
 
-	// EventCreate creates an event with timing enabled.
+	// EventCreate creates an event with timing enabled whose
+	// EventSynchronize blocks the waiting thread instead of spinning
+	// (CU_EVENT_BLOCKING_SYNC): a chunk of milliseconds then costs its
+	// host no core while it runs.
 	EventCreate() (Event, error)
 	// EventRecord records e on s.
 	EventRecord(e Event, s Stream) error

@@ -19,7 +19,7 @@ type cuResult int32
 
 const (
 	streamNonBlocking = 0x1 // CU_STREAM_NON_BLOCKING
-	eventDefault      = 0x0 // CU_EVENT_DEFAULT
+	eventBlockingSync = 0x1 // CU_EVENT_BLOCKING_SYNC
 	maxCString        = 4096
 )
 
@@ -466,7 +466,7 @@ func (d *cudaDriver) StreamSynchronize(s Stream) error {
 
 func (d *cudaDriver) EventCreate() (Event, error) {
 	var e uintptr
-	if err := d.check("cuEventCreate", d.cuEventCreate(&e, eventDefault)); err != nil {
+	if err := d.check("cuEventCreate", d.cuEventCreate(&e, eventBlockingSync)); err != nil {
 		return 0, err
 	}
 	return Event(e), nil

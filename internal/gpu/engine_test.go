@@ -86,7 +86,7 @@ func TestEngineChunksMatchCPUTwin(t *testing.T) {
 // leaks, and after a failed run the engine still computes correctly.
 func TestEngineFaults(t *testing.T) {
 	f := newFixture(t, 7)
-	for _, call := range []string{"MemcpyHtoDAsync", "LaunchKernel", "StreamSynchronize", "MemcpyDtoHAsync", "EventRecord"} {
+	for _, call := range []string{"MemcpyHtoDAsync", "LaunchKernel", "EventSynchronize", "MemcpyDtoHAsync", "EventRecord"} {
 		for _, nth := range []int{1, 3} {
 			t.Run(call, func(t *testing.T) {
 				eng, err := gpu.Open(f.d, f.cfg)
@@ -214,7 +214,8 @@ func TestEngineSpreadsSmallChunks(t *testing.T) {
 
 // TestEngineRunsSmallChunksOnSmallKernel: with Config.Small, a chunk of at
 // most ItemsPerSM items per SM (132 SMs) runs the small kernel, ⌈n/132⌉
-// items per block, and a larger one the main kernel.
+// items per block, in place, its wait spinning on the stream; a larger one
+// runs the main kernel between copies, its wait sleeping on an event.
 func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 	for _, c := range []struct {
 		items     int
@@ -252,16 +253,29 @@ func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 		require.NoError(t, err)
 		got, drained := make([]ladder.Channels, c.items), make([]bool, c.items)
 		copies := f.d.Calls("MemcpyHtoDAsync") + f.d.Calls("MemcpyDtoHAsync")
+		spins, sleeps := f.d.Calls("StreamSynchronize"), f.d.Calls("EventSynchronize")
 		_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
 		require.NoError(t, err)
 		require.Equal(t, f.want, got)
 		copies = f.d.Calls("MemcpyHtoDAsync") + f.d.Calls("MemcpyDtoHAsync") - copies
+		spins, sleeps = f.d.Calls("StreamSynchronize")-spins, f.d.Calls("EventSynchronize")-sleeps
 		wantEntry := main.Name()
 		if c.small {
 			wantEntry = spread.Name()
 			require.Zero(t, copies, "the small kernel works on the pinned buffers in place")
+			require.Equal(t, [2]int{1, 0}, [2]int{spins, sleeps}, "a small chunk's wait spins on its stream")
 		} else {
 			require.Positive(t, copies)
+			// chunks of 300, the last of items mod 300 (on the small kernel
+			// when it is at most 2 per SM)
+			full, last := c.items/300, c.items%300
+			want := [2]int{0, full}
+			if last > 0 && last <= 2*132 {
+				want[0]++
+			} else if last > 0 {
+				want[1]++
+			}
+			require.Equal(t, want, [2]int{spins, sleeps}, "a chunk with copies waits on its blocking event, one in place spins")
 		}
 		require.Equal(t, wantEntry, entry, "%+v", c)
 		require.Equal(t, c.wantBlock, block, "%+v", c)

@@ -147,7 +147,7 @@ func TestPoolPicksDevices(t *testing.T) {
 }
 
 // runCallsOnDevice are the driver calls a device makes for each chunk.
-var runCallsOnDevice = []string{"EventRecord", "MemcpyHtoDAsync", "LaunchKernel", "MemcpyDtoHAsync", "StreamSynchronize"}
+var runCallsOnDevice = []string{"EventRecord", "MemcpyHtoDAsync", "LaunchKernel", "MemcpyDtoHAsync", "EventSynchronize"}
 
 // TestPoolDeviceFault fails one device's driver call, each call of a batch
 // at each position in turn, with two and three devices: the batch still
