@@ -390,3 +390,35 @@ func TestGPUItemKernelsOnLargeBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUItemKernelTimes: diag.Stats times the prepare and finish kernels
+// of each chunk that runs them, and reports none for a batch the host
+// prepares and finishes.
+func TestGPUItemKernelTimes(t *testing.T) {
+	c := curves.P224()
+	d := fakecuda.New()
+	d.OnLaunch = kernelemu.Launch(d)
+	d.ElapsedMs = 2 // what every pair of events reports
+	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 4, Mapping: diag.MappingBlock})
+	require.NoError(t, err)
+	defer eng.Close()
+	pts, ks := fakeBatch(t, c, 10)
+	for _, from := range []int{0, 9} {
+		if from > 0 {
+			t.Cleanup(ecmul.GPUItemsFrom(from))
+		}
+		res, err := eng.ScalarMult(context.Background(), pts, ks)
+		require.NoError(t, err)
+		require.Equal(t, 9, checkComputed(t, c, pts, ks, res))
+		st, ok := diag.LastBatch(eng)
+		require.True(t, ok)
+		require.Equal(t, 3, st.Chunks, "9 valid items in chunks of 4")
+		want := 0.0
+		if from > 0 {
+			want = 2 * float64(st.Chunks)
+		}
+		require.Equal(t, [2]float64{want, want}, [2]float64{st.PrepareMs, st.FinishMs}, "from %d", from)
+		require.Equal(t, 2*float64(st.Chunks), st.KernelMs)
+	}
+}

@@ -172,11 +172,14 @@ func BaseKernelOf(e *ecmul.Engine) (k Kernel, ok bool) { return kernelVia(tuning
 type Stats struct {
 	Chunks   int
 	KernelMs float64 // kernel times measured with events (a small chunk computed in place is not timed)
-	CopyMs   float64 // host↔device copy times measured with events
-	FillMs   float64 // host time spent packing inputs
-	DrainMs  float64 // host time spent turning outputs into results, beside the later chunks' work
-	WaitMs   float64 // host time spent waiting for the GPU to finish a chunk
-	WallMs   float64 // the whole batch, drains included
+	// PrepareMs and FinishMs are the prepare and finish kernels' shares of
+	// KernelMs (0 when the host prepared and finished the items).
+	PrepareMs, FinishMs float64
+	CopyMs              float64 // host↔device copy times measured with events
+	FillMs              float64 // host time spent packing inputs
+	DrainMs             float64 // host time spent turning outputs into results, beside the later chunks' work
+	WaitMs              float64 // host time spent waiting for the GPU to finish a chunk
+	WallMs              float64 // the whole batch, drains included
 	// ItemKernels says the GPU prepared and finished the items (the
 	// prepare and finish kernels around the ladder), as it does on the
 	// default's batches of more than 16,384 items; else the host did.
@@ -194,7 +197,7 @@ type DeviceStats struct {
 
 // stats is st in this package's terms.
 func stats(st gpu.Stats) Stats {
-	s := Stats{Chunks: st.Chunks, KernelMs: st.KernelMs, CopyMs: st.CopyMs, FillMs: st.FillMs, DrainMs: st.DrainMs, WaitMs: st.WaitMs, WallMs: st.WallMs,
+	s := Stats{Chunks: st.Chunks, KernelMs: st.KernelMs, PrepareMs: st.PrepareMs, FinishMs: st.FinishMs, CopyMs: st.CopyMs, FillMs: st.FillMs, DrainMs: st.DrainMs, WaitMs: st.WaitMs, WallMs: st.WallMs,
 		ItemKernels: st.ItemKernels}
 	for _, d := range st.Devices {
 		s.Devices = append(s.Devices, DeviceStats{Device: d.Device, Stats: stats(d.Stats), Fault: d.Fault})

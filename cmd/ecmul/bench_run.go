@@ -495,6 +495,7 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 				if op != opECDSA { // ecdsa.Verify makes two batches: the last is u2·Q's alone
 					r.FillMs, r.DrainMs, r.WaitMs = st.FillMs, st.DrainMs, st.WaitMs
 					r.CopyMs, r.GPUPipelineMs, r.DeviceKernelsMs = st.CopyMs, st.WallMs, st.KernelMs
+					r.PrepareMs, r.FinishMs = st.PrepareMs, st.FinishMs
 					r.PerDevice = sharesOf(st)
 				}
 			}

@@ -95,11 +95,14 @@ type Batch struct {
 type Stats struct {
 	Chunks   int
 	KernelMs float64 // sum of kernel times measured with events (a small chunk computed in place is not timed)
-	CopyMs   float64 // sum of host↔device copy times measured with events
-	FillMs   float64 // host time spent packing inputs
-	DrainMs  float64 // host time spent in Drain, beside the later chunks' work
-	WaitMs   float64 // host time spent waiting for the GPU to finish a chunk
-	WallMs   float64 // the whole Run, drains included
+	// PrepareMs and FinishMs are the prepare and finish kernels' shares
+	// of KernelMs.
+	PrepareMs, FinishMs float64
+	CopyMs              float64 // sum of host↔device copy times measured with events
+	FillMs              float64 // host time spent packing inputs
+	DrainMs             float64 // host time spent in Drain, beside the later chunks' work
+	WaitMs              float64 // host time spent waiting for the GPU to finish a chunk
+	WallMs              float64 // the whole Run, drains included
 	// ItemKernels says the prepare and finish kernels ran around the
 	// ladder (Config.Prepare, Config.Finish, and not Batch.LadderOnly).
 	ItemKernels bool
@@ -111,6 +114,8 @@ type Stats struct {
 func (st *Stats) add(o Stats) {
 	st.Chunks += o.Chunks
 	st.KernelMs += o.KernelMs
+	st.PrepareMs += o.PrepareMs
+	st.FinishMs += o.FinishMs
 	st.CopyMs += o.CopyMs
 	st.FillMs += o.FillMs
 	st.DrainMs += o.DrainMs
@@ -130,6 +135,7 @@ type slot struct {
 	devIn, devSc, devOut      DevicePtr
 	evStart, evKernel, evDone Event
 	evCopyIn                  Event
+	evPrepared, evLaddered    Event     // between the item kernels and the ladder
 	mapIn, mapSc, mapOut      DevicePtr // where the small kernel reaches hostIn, hostSc and hostOut in place; 0 without Config.Small
 	zeroCopy                  bool      // the slot's chunk runs on its pinned buffers in place
 	itemKernels               bool      // the slot's chunk runs the prepare and finish kernels around the ladder
@@ -345,7 +351,7 @@ func (e *Engine) setup() error {
 				}
 			}
 		}
-		for _, ev := range []*Event{&s.evStart, &s.evCopyIn, &s.evKernel, &s.evDone} {
+		for _, ev := range []*Event{&s.evStart, &s.evCopyIn, &s.evPrepared, &s.evLaddered, &s.evKernel, &s.evDone} {
 			if *ev, err = e.d.EventCreate(); err != nil {
 				return err
 			}
@@ -377,7 +383,7 @@ func (e *Engine) resultRows(s *slot) int {
 func (e *Engine) release() {
 	for i := range e.slots {
 		s := &e.slots[i]
-		for _, ev := range []*Event{&s.evStart, &s.evCopyIn, &s.evKernel, &s.evDone} {
+		for _, ev := range []*Event{&s.evStart, &s.evCopyIn, &s.evPrepared, &s.evLaddered, &s.evKernel, &s.evDone} {
 			if *ev != 0 {
 				e.d.EventDestroy(*ev)
 				*ev = 0
@@ -605,6 +611,14 @@ func (e *Engine) timeSlot(s *slot, st *Stats) {
 	if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evKernel); err == nil {
 		st.KernelMs += float64(ms)
 	}
+	if s.itemKernels {
+		if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evPrepared); err == nil {
+			st.PrepareMs += float64(ms)
+		}
+		if ms, err := e.d.EventElapsedMs(s.evLaddered, s.evKernel); err == nil {
+			st.FinishMs += float64(ms)
+		}
+	}
 	if in, err := e.d.EventElapsedMs(s.evStart, s.evCopyIn); err == nil {
 		if out, err := e.d.EventElapsedMs(s.evKernel, s.evDone); err == nil {
 			st.CopyMs += float64(in + out)
@@ -663,7 +677,7 @@ func (e *Engine) enqueue(s *slot, n int) error {
 	if err := d.EventRecord(s.evCopyIn, s.stream); err != nil {
 		return err
 	}
-	if err := e.launch(s, n, false); err != nil {
+	if err := e.launchTimed(s, n); err != nil {
 		return err
 	}
 	if err := d.EventRecord(s.evKernel, s.stream); err != nil {
@@ -704,6 +718,28 @@ func (e *Engine) launch(s *slot, n int, inPlace bool) error {
 		return err
 	}
 	return e.launchFinish(s, n, inPlace)
+}
+
+// launchTimed is launch on slot s's device buffers with events between
+// the item kernels and the ladder, when the chunk runs them.
+func (e *Engine) launchTimed(s *slot, n int) error {
+	if !s.itemKernels {
+		return e.launch(s, n, false)
+	}
+	d := e.d
+	if err := e.launchPrepare(s, n, false); err != nil {
+		return err
+	}
+	if err := d.EventRecord(s.evPrepared, s.stream); err != nil {
+		return err
+	}
+	if err := e.launchLadder(s, n, false); err != nil {
+		return err
+	}
+	if err := d.EventRecord(s.evLaddered, s.stream); err != nil {
+		return err
+	}
+	return e.launchFinish(s, n, false)
 }
 
 // launchPrepare enqueues the prepare kernel, if the engine has one, on n
