@@ -184,7 +184,25 @@ type Stats struct {
 	// prepare and finish kernels around the ladder), as it does on the
 	// default's batches of more than 16,384 items; else the host did.
 	ItemKernels bool
-	Devices     []DeviceStats
+	// Timeline is when each chunk with copies reached each stage on its
+	// device, in milliseconds from the batch's start there.
+	Timeline []ChunkTimes
+	Devices  []DeviceStats
+}
+
+// ChunkTimes is one chunk's items [Lo, Hi) and the device times at which
+// its stages ended: the copy in, the prepare kernel, the ladder, the
+// finish kernel (Prepared = CopiedIn and Ran = Laddered when the chunk ran
+// the ladder alone), the copy out.
+type ChunkTimes struct {
+	Lo       int     `json:"lo"`
+	Hi       int     `json:"hi"`
+	Start    float64 `json:"start_ms"`
+	CopiedIn float64 `json:"copied_in_ms"`
+	Prepared float64 `json:"prepared_ms"`
+	Laddered float64 `json:"laddered_ms"`
+	Ran      float64 `json:"ran_ms"`
+	Done     float64 `json:"done_ms"`
 }
 
 // DeviceStats is one device's share of a batch: its chunks and times
@@ -199,6 +217,9 @@ type DeviceStats struct {
 func stats(st gpu.Stats) Stats {
 	s := Stats{Chunks: st.Chunks, KernelMs: st.KernelMs, PrepareMs: st.PrepareMs, FinishMs: st.FinishMs, CopyMs: st.CopyMs, FillMs: st.FillMs, DrainMs: st.DrainMs, WaitMs: st.WaitMs, WallMs: st.WallMs,
 		ItemKernels: st.ItemKernels}
+	for _, t := range st.Timeline {
+		s.Timeline = append(s.Timeline, ChunkTimes(t))
+	}
 	for _, d := range st.Devices {
 		s.Devices = append(s.Devices, DeviceStats{Device: d.Device, Stats: stats(d.Stats), Fault: d.Fault})
 	}

@@ -137,10 +137,13 @@ type benchResult struct {
 	DeviceKernelsMs float64 `json:"device_kernels_ms,omitempty"`
 	// PrepareMs and FinishMs are the prepare and finish kernels' shares
 	// of DeviceKernelsMs.
-	PrepareMs     float64 `json:"prepare_ms,omitempty"`
-	FinishMs      float64 `json:"finish_ms,omitempty"`
-	GPUPipelineMs float64 `json:"gpu_pipeline_ms,omitempty"`
-	RatioToPeer   float64 `json:"ratio_to_best_peer,omitempty"`
+	PrepareMs float64 `json:"prepare_ms,omitempty"`
+	FinishMs  float64 `json:"finish_ms,omitempty"`
+	// BytesTimeline is the device timeline of the last bytes batch, chunk
+	// by chunk (gpu).
+	BytesTimeline []diag.ChunkTimes `json:"bytes_timeline,omitempty"`
+	GPUPipelineMs float64           `json:"gpu_pipeline_ms,omitempty"`
+	RatioToPeer   float64           `json:"ratio_to_best_peer,omitempty"`
 	// RatioToMul is, for base and ecdsa, OpsPerSec over the k·P figure of
 	// the same curve, configuration and batch measured in the same run:
 	// its BytesOpsPerSec where measured, else its OpsPerSec.

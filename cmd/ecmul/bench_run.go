@@ -525,6 +525,9 @@ func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.
 	} else {
 		r.BytesLatencyMs, r.BytesOpsPerSec = ms, float64(batch)/(ms/1e3)
 		r.BytesHostCPUNsPerItem = cpuMs * 1e6 / float64(batch)
+		if st, ok := diag.LastBatch(eng); ok {
+			r.BytesTimeline = st.Timeline
+		}
 	}
 	kb := min(batch, b.cfg.chunk)
 	if batch > b.cfg.chunk {

@@ -106,8 +106,22 @@ type Stats struct {
 	// ItemKernels says the prepare and finish kernels ran around the
 	// ladder (Config.Prepare, Config.Finish, and not Batch.LadderOnly).
 	ItemKernels bool
+	// Timeline is when each chunk with copies reached each stage on the
+	// device, in the order the chunks were collected.
+	Timeline []ChunkTimes
 
 	Devices []DeviceStats // a Pool's Run: each device's share, in the pool's order
+}
+
+// ChunkTimes is one chunk's items and the device times, in milliseconds
+// from its Run's start on that device, at which its stages ended: the copy
+// in, the prepare kernel, the ladder, the finish kernel (the last three
+// equal when the chunk ran the ladder alone), the copy out. Chunks on
+// different streams overlap.
+type ChunkTimes struct {
+	Lo, Hi                                   int
+	Start, CopiedIn, Prepared, Laddered, Ran float64
+	Done                                     float64
 }
 
 // add sums o's chunks and times into st.
@@ -121,6 +135,7 @@ func (st *Stats) add(o Stats) {
 	st.DrainMs += o.DrainMs
 	st.WaitMs += o.WaitMs
 	st.ItemKernels = st.ItemKernels || o.ItemKernels
+	st.Timeline = append(st.Timeline, o.Timeline...)
 }
 
 // slot is one stream with its own buffers. There are slotCount of them, and
@@ -174,6 +189,7 @@ type Engine struct {
 	finConsts  DevicePtr // Config.Finish's constants
 	prepConsts DevicePtr // Config.Prepare's constants
 	slots      [slotCount]slot
+	evRun      Event // recorded as a Run starts on the device: the origin of Stats.Timeline
 
 	calls   chan func()
 	stopped chan struct{} // closed once the engine's thread has released the context
@@ -357,7 +373,8 @@ func (e *Engine) setup() error {
 			}
 		}
 	}
-	return nil
+	e.evRun, err = e.d.EventCreate()
+	return err
 }
 
 // upload copies words to new device memory.
@@ -399,6 +416,10 @@ func (e *Engine) release() {
 	}
 	for _, p := range e.hosts {
 		e.d.MemFreeHost(p)
+	}
+	if e.evRun != 0 {
+		e.d.EventDestroy(e.evRun)
+		e.evRun = 0
 	}
 	e.allocs, e.hosts = nil, nil
 	if e.mod != 0 {
@@ -484,6 +505,7 @@ type deviceRun struct {
 	st      *Stats
 	drains  sync.WaitGroup
 	drainNs atomic.Int64
+	timed   bool // Engine.evRun is recorded: a chunk with copies has been enqueued
 }
 
 // finish waits for slot s, times it and hands its outputs to a drain: on
@@ -568,7 +590,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		s.awaitDrain() // chunk c−3's, which reads the outputs chunk c copies back into
 		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
 		s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
-		if fault = e.enqueue(s, n); fault != nil {
+		if fault = e.enqueue(s, n, &r.timed); fault != nil {
 			break
 		}
 		st.Chunks++
@@ -611,6 +633,7 @@ func (e *Engine) timeSlot(s *slot, st *Stats) {
 	if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evKernel); err == nil {
 		st.KernelMs += float64(ms)
 	}
+	e.timeline(s, st)
 	if s.itemKernels {
 		if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evPrepared); err == nil {
 			st.PrepareMs += float64(ms)
@@ -637,6 +660,30 @@ func (e *Engine) wait(s *slot) error {
 	return e.d.EventSynchronize(s.evDone)
 }
 
+// timeline adds the finished slot's chunk to st.Timeline, unless a
+// timing query fails.
+func (e *Engine) timeline(s *slot, st *Stats) {
+	ct := ChunkTimes{Lo: s.lo, Hi: s.hi}
+	prepared, laddered := s.evCopyIn, s.evKernel
+	if s.itemKernels {
+		prepared, laddered = s.evPrepared, s.evLaddered
+	}
+	for _, at := range []struct {
+		t  *float64
+		ev Event
+	}{{&ct.Start, s.evStart}, {&ct.CopiedIn, s.evCopyIn}, {&ct.Prepared, prepared}, {&ct.Laddered, laddered}, {&ct.Ran, s.evKernel}, {&ct.Done, s.evDone}} {
+		ms, err := e.d.EventElapsedMs(e.evRun, at.ev)
+		if err != nil {
+			return
+		}
+		*at.t = float64(ms)
+	}
+	if !s.itemKernels {
+		ct.Prepared, ct.Laddered = ct.CopiedIn, ct.Ran
+	}
+	st.Timeline = append(st.Timeline, ct)
+}
+
 // settle waits for the slots still busy, without reporting their chunks,
 // and returns those chunks.
 func (e *Engine) settle() []span {
@@ -653,17 +700,25 @@ func (e *Engine) settle() []span {
 }
 
 // enqueue copies n items up, launches the kernel and copies the results
-// back, all on the slot's stream, with events around each stage. A chunk
+// back, all on the slot's stream, with events around each stage (and, for
+// the Run's first such chunk, *timed false, the Run's origin before them). A chunk
 // of the small kernel skips the copies and the events: its kernel reads
 // and writes the slot's pinned buffers in place, which saves a small batch
 // the copies' fixed costs (zeroCopy).
-func (e *Engine) enqueue(s *slot, n int) error {
+func (e *Engine) enqueue(s *slot, n int, timed *bool) error {
 	d, cfg := e.d, e.cfg
 	fn, _, _ := e.kernelFor(n)
 	if s.zeroCopy = fn == e.small && s.mapOut != 0; s.zeroCopy {
 		// untimed: an event before the launch and the query after the wait
 		// would add 3 to 4 µs to a single item's 0.25 ms
 		return e.launch(s, n, true)
+	}
+	if !*timed {
+		// the origin of the Run's timeline, before its first timed chunk
+		if err := d.EventRecord(e.evRun, s.stream); err != nil {
+			return err
+		}
+		*timed = true
 	}
 	if err := d.EventRecord(s.evStart, s.stream); err != nil {
 		return err

@@ -62,6 +62,23 @@ func (f *fixture) batch(got []ladder.Channels, drained []bool, mu *sync.Mutex) g
 	}
 }
 
+// requireTimeline checks a Run's timeline: one row per chunk, the chunks
+// covering [0, count) once, each row's stages in order from the Run's
+// origin.
+func requireTimeline(t *testing.T, tl []gpu.ChunkTimes, count, chunks int) {
+	t.Helper()
+	require.Len(t, tl, chunks)
+	covered := make([]int, count)
+	for _, c := range tl {
+		for i := c.Lo; i < c.Hi; i++ {
+			covered[i]++
+		}
+		stages := []float64{0, c.Start, c.CopiedIn, c.Prepared, c.Laddered, c.Ran, c.Done}
+		require.True(t, slices.IsSorted(stages), "stages in order: %+v", c)
+	}
+	require.Equal(t, slices.Repeat([]int{1}, count), covered)
+}
+
 func TestEngineChunksMatchCPUTwin(t *testing.T) {
 	f := newFixture(t, 8)
 	eng, err := gpu.Open(f.d, f.cfg)
@@ -74,6 +91,7 @@ func TestEngineChunksMatchCPUTwin(t *testing.T) {
 	require.Equal(t, f.want, got)
 	require.Positive(t, st.DrainMs, "the drains are timed")
 	require.GreaterOrEqual(t, st.WallMs, st.FillMs+st.WaitMs, "the fills and waits lie within the Run")
+	requireTimeline(t, st.Timeline, len(f.jobs), 3)
 	require.Equal(t, []string{f.cfg.Entry}, f.d.FunctionNames())
 	require.NoError(t, eng.Close())
 	require.Zero(t, f.d.Live(), "everything released")
@@ -254,7 +272,7 @@ func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 		got, drained := make([]ladder.Channels, c.items), make([]bool, c.items)
 		copies := f.d.Calls("MemcpyHtoDAsync") + f.d.Calls("MemcpyDtoHAsync")
 		spins, sleeps := f.d.Calls("StreamSynchronize"), f.d.Calls("EventSynchronize")
-		_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
+		st, err := eng.Run(context.Background(), f.batch(got, drained, &mu))
 		require.NoError(t, err)
 		require.Equal(t, f.want, got)
 		copies = f.d.Calls("MemcpyHtoDAsync") + f.d.Calls("MemcpyDtoHAsync") - copies
@@ -264,6 +282,7 @@ func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 			wantEntry = spread.Name()
 			require.Zero(t, copies, "the small kernel works on the pinned buffers in place")
 			require.Equal(t, [2]int{1, 0}, [2]int{spins, sleeps}, "a small chunk's wait spins on its stream")
+			require.Empty(t, st.Timeline, "a chunk in place is not timed")
 		} else {
 			require.Positive(t, copies)
 			// chunks of 300, the last of items mod 300 (on the small kernel
@@ -276,6 +295,7 @@ func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 				want[1]++
 			}
 			require.Equal(t, want, [2]int{spins, sleeps}, "a chunk with copies waits on its blocking event, one in place spins")
+			require.Len(t, st.Timeline, want[1], "each chunk with copies is on the timeline")
 		}
 		require.Equal(t, wantEntry, entry, "%+v", c)
 		require.Equal(t, c.wantBlock, block, "%+v", c)
