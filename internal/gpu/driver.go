@@ -152,6 +152,13 @@ type Driver interface {
 	// kernelParams; the values are copied during the call, so they may be
 	// reused as soon as it returns.
 	LaunchKernel(f Function, grid, block [3]uint32, sharedBytes uint32, s Stream, params []unsafe.Pointer) error
+	// LaunchKernelFirst is LaunchKernel at the context's greatest launch
+	// priority (cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PRIORITY): once
+	// it may run, its blocks go before the waiting blocks of launches at
+	// the default priority. The prepare and finish kernels, short, go so;
+	// otherwise a chunk's finish would wait behind the ladders of the
+	// chunks launched after it.
+	LaunchKernelFirst(f Function, grid, block [3]uint32, sharedBytes uint32, s Stream, params []unsafe.Pointer) error
 }
 
 // ErrNoDevice reports that no CUDA device can be used: the NVIDIA driver

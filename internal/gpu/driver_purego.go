@@ -68,6 +68,8 @@ type cudaDriver struct {
 	cuEventElapsedTime                          uintptr
 	cuEventDestroy                              func(e uintptr) cuResult
 	cuLaunchKernel                              uintptr
+	cuLaunchKernelEx                            uintptr
+	cuCtxGetStreamPriorityRange                 func(least, greatest *int32) cuResult
 
 	// elapsedName is the symbol that cuEventElapsedTime resolved to.
 	elapsedName string
@@ -131,6 +133,8 @@ func (d *cudaDriver) symbols() []symbol {
 		{&d.cuEventElapsedTime, []string{"cuEventElapsedTime", "cuEventElapsedTime_v2"}, &d.elapsedName},
 		{&d.cuEventDestroy, []string{"cuEventDestroy_v2"}, nil},
 		{&d.cuLaunchKernel, []string{"cuLaunchKernel"}, nil},
+		{&d.cuLaunchKernelEx, []string{"cuLaunchKernelEx"}, nil},
+		{&d.cuCtxGetStreamPriorityRange, []string{"cuCtxGetStreamPriorityRange"}, nil},
 	}
 }
 
@@ -494,6 +498,69 @@ func (d *cudaDriver) EventDestroy(e Event) error {
 	return d.check("cuEventDestroy_v2", d.cuEventDestroy(uintptr(e)))
 }
 
+// launchAttributePriority is CU_LAUNCH_ATTRIBUTE_PRIORITY.
+const launchAttributePriority = 8
+
+// cuLaunchAttribute is CUlaunchAttribute: an id and a 64-byte value, whose
+// first 4 bytes hold a priority.
+type cuLaunchAttribute struct {
+	id    uint32
+	_     [4]byte
+	value [64]byte
+}
+
+// cuLaunchConfig is CUlaunchConfig; Go lays it out as C does (the stream
+// 8-aligned at byte 32, 56 bytes in all).
+type cuLaunchConfig struct {
+	grid, block [3]uint32
+	shared      uint32
+	stream      uintptr
+	attrs       *cuLaunchAttribute
+	numAttrs    uint32
+}
+
+// LaunchKernelFirst launches through cuLaunchKernelEx with the greatest
+// priority of the current context (cuCtxGetStreamPriorityRange).
+func (d *cudaDriver) LaunchKernelFirst(f Function, grid, block [3]uint32, sharedBytes uint32, s Stream, params []unsafe.Pointer) error {
+	var least, greatest int32
+	if err := d.check("cuCtxGetStreamPriorityRange", d.cuCtxGetStreamPriorityRange(&least, &greatest)); err != nil {
+		return err
+	}
+	attr := &cuLaunchAttribute{id: launchAttributePriority}
+	*(*int32)(unsafe.Pointer(&attr.value[0])) = greatest
+	var pinner runtime.Pinner // cfg, handed to C, holds a Go pointer
+	pinner.Pin(attr)
+	defer pinner.Unpin()
+	cfg := cuLaunchConfig{grid: grid, block: block, shared: sharedBytes, stream: uintptr(s), attrs: attr, numAttrs: 1}
+	return d.launch("cuLaunchKernelEx", params, func(kp unsafe.Pointer) uintptr {
+		r, _, _ := purego.SyscallN(d.cuLaunchKernelEx, uintptr(unsafe.Pointer(&cfg)), uintptr(f), uintptr(kp), 0)
+		runtime.KeepAlive(&cfg)
+		return r
+	})
+}
+
+// launch checks and pins params, and calls call with the kernelParams
+// array (nil when there are none).
+func (d *cudaDriver) launch(name string, params []unsafe.Pointer, call func(kp unsafe.Pointer) uintptr) error {
+	var pinner runtime.Pinner
+	defer pinner.Unpin()
+	for i, p := range params {
+		if p == nil {
+			e := NewCUDAError(name, CodeInvalidValue)
+			e.Message = fmt.Sprintf("kernel parameter %d is a nil pointer", i)
+			return e
+		}
+		pinner.Pin(p)
+	}
+	var kp unsafe.Pointer
+	if len(params) > 0 {
+		kp = unsafe.Pointer(&params[0])
+	}
+	r := call(kp)
+	runtime.KeepAlive(params)
+	return d.check(name, cuResult(r))
+}
+
 // LaunchKernel passes params to cuLaunchKernel as its kernelParams array.
 //
 // The array is the backing store of params, in Go memory, and its entries
@@ -505,24 +572,11 @@ func (d *cudaDriver) EventDestroy(e Event) error {
 // memory handed to C. Nil entries are rejected rather than handed to the
 // driver, which would dereference them.
 func (d *cudaDriver) LaunchKernel(f Function, grid, block [3]uint32, sharedBytes uint32, s Stream, params []unsafe.Pointer) error {
-	var pinner runtime.Pinner
-	defer pinner.Unpin()
-	for i, p := range params {
-		if p == nil {
-			e := NewCUDAError("cuLaunchKernel", CodeInvalidValue)
-			e.Message = fmt.Sprintf("kernel parameter %d is a nil pointer", i)
-			return e
-		}
-		pinner.Pin(p)
-	}
-	var kp unsafe.Pointer
-	if len(params) > 0 {
-		kp = unsafe.Pointer(&params[0])
-	}
-	r, _, _ := purego.SyscallN(d.cuLaunchKernel, uintptr(f),
-		uintptr(grid[0]), uintptr(grid[1]), uintptr(grid[2]),
-		uintptr(block[0]), uintptr(block[1]), uintptr(block[2]),
-		uintptr(sharedBytes), uintptr(s), uintptr(kp), 0)
-	runtime.KeepAlive(params)
-	return d.check("cuLaunchKernel", cuResult(r))
+	return d.launch("cuLaunchKernel", params, func(kp unsafe.Pointer) uintptr {
+		r, _, _ := purego.SyscallN(d.cuLaunchKernel, uintptr(f),
+			uintptr(grid[0]), uintptr(grid[1]), uintptr(grid[2]),
+			uintptr(block[0]), uintptr(block[1]), uintptr(block[2]),
+			uintptr(sharedBytes), uintptr(s), uintptr(kp), 0)
+		return r
+	})
 }

@@ -4,8 +4,10 @@ package gpu
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/ebitengine/purego"
 )
@@ -66,5 +68,21 @@ func BenchmarkDeviceAttribute(b *testing.B) {
 		if _, err := d.DeviceAttribute(WarpSize, 0); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestLaunchConfigLayout: cuLaunchConfig and cuLaunchAttribute have the
+// C layout of CUlaunchConfig and CUlaunchAttribute on 64-bit targets
+// (cuda.h: seven unsigned ints, then the stream, the attributes' pointer
+// and their count; an attribute's 4-byte id padded to 8, then a 64-byte
+// value).
+func TestLaunchConfigLayout(t *testing.T) {
+	var c cuLaunchConfig
+	var a cuLaunchAttribute
+	got := []uintptr{unsafe.Offsetof(c.shared), unsafe.Offsetof(c.stream), unsafe.Offsetof(c.attrs), unsafe.Offsetof(c.numAttrs), unsafe.Sizeof(c),
+		unsafe.Offsetof(a.value), unsafe.Sizeof(a)}
+	want := []uintptr{24, 32, 40, 48, 56, 8, 72}
+	if !slices.Equal(got, want) {
+		t.Fatalf("offsets and sizes %v, want %v", got, want)
 	}
 }

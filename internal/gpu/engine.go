@@ -843,7 +843,7 @@ func (e *Engine) launchItems(fn Function, consts DevicePtr, s *slot, n int, inPl
 	args := kernelArgs(&consts, &in, &sc, &out, &count, &stride)
 	grid := [3]uint32{uint32(blocks), 1, 1}
 	block := [3]uint32{uint32(kernels.FinishThreads), 1, 1}
-	return e.d.LaunchKernel(fn, grid, block, 0, s.stream, args)
+	return e.d.LaunchKernelFirst(fn, grid, block, 0, s.stream, args)
 }
 
 // kernelArgs returns the launch's argument pointers in the order of

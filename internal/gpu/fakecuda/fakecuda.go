@@ -197,6 +197,7 @@ var symbols = map[string]string{
 	"EventElapsedMs":       "cuEventElapsedTime",
 	"EventDestroy":         "cuEventDestroy_v2",
 	"LaunchKernel":         "cuLaunchKernel",
+	"LaunchKernelFirst":    "cuLaunchKernelEx",
 }
 
 // Symbol returns the C function that a Driver method name stands for, such
@@ -1010,7 +1011,18 @@ func (d *Driver) EventDestroy(e gpu.Event) error {
 // and the trap fails the work after it; the fake fails the launch itself,
 // before OnLaunch.
 func (d *Driver) LaunchKernel(f gpu.Function, grid, block [3]uint32, sharedBytes uint32, s gpu.Stream, params []unsafe.Pointer) error {
-	name, err := d.checkLaunch(f, grid, block, sharedBytes, s, params)
+	return d.launch("LaunchKernel", f, grid, block, sharedBytes, s, params)
+}
+
+// LaunchKernelFirst is LaunchKernel, counted apart: the fake runs every
+// launch at once, so priorities change nothing in it.
+func (d *Driver) LaunchKernelFirst(f gpu.Function, grid, block [3]uint32, sharedBytes uint32, s gpu.Stream, params []unsafe.Pointer) error {
+	return d.launch("LaunchKernelFirst", f, grid, block, sharedBytes, s, params)
+}
+
+// launch checks the launch as method m, then runs OnLaunch.
+func (d *Driver) launch(m string, f gpu.Function, grid, block [3]uint32, sharedBytes uint32, s gpu.Stream, params []unsafe.Pointer) error {
+	name, err := d.checkLaunch(m, f, grid, block, sharedBytes, s, params)
 	if err != nil {
 		return err
 	}
@@ -1020,10 +1032,9 @@ func (d *Driver) LaunchKernel(f gpu.Function, grid, block [3]uint32, sharedBytes
 	return d.OnLaunch(name, grid, block, params)
 }
 
-func (d *Driver) checkLaunch(f gpu.Function, grid, block [3]uint32, sharedBytes uint32, s gpu.Stream, params []unsafe.Pointer) (string, error) {
+func (d *Driver) checkLaunch(m string, f gpu.Function, grid, block [3]uint32, sharedBytes uint32, s gpu.Stream, params []unsafe.Pointer) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	const m = "LaunchKernel"
 	if err := d.enter(m, true); err != nil {
 		return "", err
 	}
