@@ -2,6 +2,7 @@ package ecmul
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
@@ -129,10 +130,20 @@ func (b *bytesBatch) put(i int, s Status, xy []byte) {
 		r[0] = (2 | xy[2*L-1]&1) & keep
 		r = r[1:]
 	}
-	for j, v := range xy[:len(r)] {
-		r[j] = v & keep
-	}
+	maskedCopy(r, xy[:len(r)], keep)
 	b.status[i] = s
+}
+
+// maskedCopy sets dst to src & mask, byte for byte, eight bytes at a time.
+func maskedCopy(dst, src []byte, mask uint8) {
+	m := uint64(mask) * 0x0101010101010101
+	j := 0
+	for ; j+8 <= len(dst); j += 8 {
+		binary.LittleEndian.PutUint64(dst[j:], binary.LittleEndian.Uint64(src[j:])&m)
+	}
+	for ; j < len(dst); j++ {
+		dst[j] = src[j] & mask
+	}
 }
 
 // loadItem runs b.load for item i, if b has one.

@@ -2,10 +2,12 @@ package ecmul
 
 import (
 	"bytes"
+	"fmt"
 	"math/big"
 	"math/rand"
 	"testing"
 
+	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
 )
 
@@ -58,5 +60,50 @@ func TestGPUItemsThreshold(t *testing.T) {
 	if latencyBatchItems != 16384 || gpuItemsMinBatch != latencyBatchItems+1 {
 		t.Fatalf("batches from %d items take the item kernels, the team takes up to %d: the docs say 16,385 and 16,384",
 			gpuItemsMinBatch, latencyBatchItems)
+	}
+}
+
+// TestMaskedCopy: every length (whole words and a tail), with the mask all
+// ones and zero, against a byte loop.
+func TestMaskedCopy(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for n := range 70 {
+		src := make([]byte, n)
+		rng.Read(src)
+		for _, mask := range []uint8{0xff, 0} {
+			dst := bytes.Repeat([]byte{0x5a}, n)
+			maskedCopy(dst, src, mask)
+			want := make([]byte, n)
+			for j := range want {
+				want[j] = src[j] & mask
+			}
+			if !bytes.Equal(dst, want) {
+				t.Fatalf("n=%d mask=%#x: %x, want %x", n, mask, dst, want)
+			}
+		}
+	}
+}
+
+// BenchmarkPut is the host's writing of one result in each output format
+// (uncompressed, compressed, x alone) on P-256.
+func BenchmarkPut(b *testing.B) {
+	const count = 4096
+	c := curves.P256()
+	L := c.ByteLen()
+	xy := make([]byte, 2*L)
+	rand.New(rand.NewSource(1)).Read(xy)
+	for _, size := range []int{1 + 2*L, 1 + L, L} {
+		bb := &bytesBatch{count: count, size: L}
+		if err := bb.setResults(make([]byte, count*size), make([]Status, count)); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("bytes=%d", size), func(b *testing.B) {
+			for b.Loop() {
+				for i := range count {
+					bb.put(i, StatusPoint, xy)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*count), "ns/item")
+		})
 	}
 }
