@@ -393,7 +393,7 @@ func TestGPUItemKernelsOnLargeBatches(t *testing.T) {
 
 // TestGPUItemKernelTimes: diag.Stats times the prepare and finish kernels
 // of each chunk that runs them, and reports none for a batch the host
-// prepares and finishes.
+// prepares and finishes; either way each chunk is on the timeline.
 func TestGPUItemKernelTimes(t *testing.T) {
 	c := curves.P224()
 	d := fakecuda.New()
@@ -420,5 +420,6 @@ func TestGPUItemKernelTimes(t *testing.T) {
 		}
 		require.Equal(t, [2]float64{want, want}, [2]float64{st.PrepareMs, st.FinishMs}, "from %d", from)
 		require.Equal(t, 2*float64(st.Chunks), st.KernelMs)
+		require.Len(t, st.Timeline, st.Chunks, "every chunk is on the timeline")
 	}
 }
