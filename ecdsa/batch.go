@@ -79,6 +79,7 @@ func newBatch(c *curves.Curve, verdicts []Verdict, digests [][]byte, sigs, keys 
 	if len(verdicts) != n {
 		return nil, fmt.Errorf("%w: %d digests take %d verdicts, not %d", ecmul.ErrBatchLayout, n, n, len(verdicts))
 	}
+	b.scalars = make([]byte, 2*n*L)
 	return b, nil
 }
 
@@ -93,30 +94,35 @@ type scratch struct {
 	todo             [chunk]bool
 }
 
-// forChunks runs do on the chunks of every worker's part of the batch,
-// with a look at the context before each chunk.
-func (b *batch) forChunks(ctx context.Context, do func(lo, hi int, s *scratch)) error {
-	par.DoAllCores(b.count, func(_, lo, hi int) {
+// forChunks runs do on the chunks of every worker's part of the items
+// st, with a look at the context before each chunk.
+func (b *batch) forChunks(ctx context.Context, st span, do func(lo, hi int, s *scratch)) error {
+	par.DoAllCores(st.hi-st.lo, func(_, lo, hi int) {
 		if lo >= hi {
-			return // an empty batch
+			return // no items
 		}
 		s := new(scratch)
-		for c := lo; c < hi; c += chunk {
+		for c := st.lo + lo; c < st.lo+hi; c += chunk {
 			if ctx.Err() != nil {
 				return
 			}
-			do(c, min(c+chunk, hi), s)
+			do(c, min(c+chunk, st.lo+hi), s)
 		}
 	})
 	return ctx.Err()
 }
 
-// prepare computes u1 and u2 of every item into scalars and marks the
-// items whose r or s is out of range Invalid (and every other item
-// NotVerified). The s⁻¹ of a chunk take one inversion mod n.
-func (b *batch) prepare(ctx context.Context) error {
-	b.scalars = make([]byte, 2*b.count*b.L)
-	return b.forChunks(ctx, b.prepareChunk)
+// span is the items [lo, hi) of a batch.
+type span struct{ lo, hi int }
+
+// all is the whole batch.
+func (b *batch) all() span { return span{0, b.count} }
+
+// prepare computes u1 and u2 of the items st into scalars and marks those
+// whose r or s is out of range Invalid (and every other one NotVerified).
+// The s⁻¹ of a chunk take one inversion mod n.
+func (b *batch) prepare(ctx context.Context, st span) error {
+	return b.forChunks(ctx, st, b.prepareChunk)
 }
 
 func (b *batch) prepareChunk(lo, hi int, s *scratch) {
@@ -154,11 +160,11 @@ func (b *batch) prepareChunk(lo, hi int, s *scratch) {
 	}
 }
 
-// finish gives every item its verdict from the engine's results: out holds
-// 2·count uncompressed points, status their statuses. The denominators of
-// a chunk's additions take one inversion mod p.
-func (b *batch) finish(ctx context.Context, out []byte, status []ecmul.Status) error {
-	return b.forChunks(ctx, func(lo, hi int, s *scratch) { b.finishChunk(lo, hi, out, status, s) })
+// finish gives the items st their verdicts from the engine's results: out
+// holds 2·count uncompressed points, status their statuses. The
+// denominators of a chunk's additions take one inversion mod p.
+func (b *batch) finish(ctx context.Context, out []byte, status []ecmul.Status, st span) error {
+	return b.forChunks(ctx, st, func(lo, hi int, s *scratch) { b.finishChunk(lo, hi, out, status, s) })
 }
 
 func (b *batch) finishChunk(lo, hi int, out []byte, status []ecmul.Status, s *scratch) {

@@ -100,7 +100,7 @@ func TestPrepare(t *testing.T) {
 			}
 			b, err := newBatch(c, verdicts, digests, sigs, make([]byte, count*(1+L)))
 			require.NoError(t, err)
-			require.NoError(t, b.prepare(context.Background()))
+			require.NoError(t, b.prepare(context.Background(), b.all()))
 			var u1, u2 big.Int
 			for i := range count {
 				r := new(big.Int).SetBytes(sigs[i*2*L : i*2*L+L])
@@ -204,7 +204,7 @@ func TestFinish(t *testing.T) {
 			}
 			b, err := newBatch(c, verdicts, make([][]byte, count), sigs, make([]byte, count*(1+L)))
 			require.NoError(t, err)
-			require.NoError(t, b.finish(context.Background(), out, status))
+			require.NoError(t, b.finish(context.Background(), out, status, b.all()))
 			require.Equal(t, want, verdicts)
 		})
 	}
@@ -237,4 +237,9 @@ func TestCoordinate(t *testing.T) {
 			require.Equal(t, new(big.Int).Mod(v, p).FillBytes(make([]byte, 32)), limbBytes(got), "%s: %v", c.Name(), v)
 		}
 	}
+}
+
+// TestSubBatch: the pipeline's step is the 2^20 items Verify's doc states.
+func TestSubBatch(t *testing.T) {
+	require.Equal(t, 1<<20, subBatch)
 }

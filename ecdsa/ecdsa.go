@@ -2,10 +2,12 @@
 // an ecmul.Engine of P-224, P-256 or secp256k1, on whatever backend the
 // Engine was made with (gpu, rns-cpu or cpu).
 //
-// Verify computes u1·G of every item of a batch in one call of the
-// Engine's ScalarBaseMultBytes (the fixed-base comb on the gpu and rns-cpu
-// backends) and u2·Q in one call of its ScalarMultBytes, the two calls
-// side by side, then adds the two points of each item on the host. The
+// Verify computes u1·G of the items of a batch through the Engine's
+// ScalarBaseMultBytes (the fixed-base comb on the gpu and rns-cpu
+// backends) and u2·Q through its ScalarMultBytes, the two calls side by
+// side, then adds the two points of each item on the host. A batch of more
+// than 2^20 items runs in steps of 2^20: while the Engine computes one
+// step, the host prepares the next and finishes the one before. The
 // host's arithmetic (s⁻¹, u1 and u2 mod n; the affine additions mod p) is
 // four-limb Montgomery arithmetic without math/big, and takes one
 // inversion mod n and one mod p per chunk of items (Montgomery's trick).
@@ -19,6 +21,7 @@
 package ecdsa
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -131,9 +134,10 @@ func verdictOf(s ecmul.Status) Verdict {
 // A key is validated as ScalarMultBytes validates a point; a bad key gets
 // its Key verdict whatever the signature. A signature with r or s outside
 // [1, n−1] is Invalid, as is one whose R = u1·G + u2·Q is the point at
-// infinity. u1·G of every item is computed in one call of
-// e.ScalarBaseMultBytes and u2·Q in one of e.ScalarMultBytes, concurrently,
-// on e's backend; their sums are taken on the host.
+// infinity. u1·G is computed by e.ScalarBaseMultBytes and u2·Q by
+// e.ScalarMultBytes, concurrently, on e's backend, one call of each per
+// step of at most 2^20 items; their sums are taken on the host, beside the
+// next step's computation.
 //
 // The error is non-nil only when the call failed as a whole: buffer
 // lengths that do not describe one batch (matching ecmul.ErrBatchLayout),
@@ -155,27 +159,62 @@ func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests []
 	if err != nil {
 		return err
 	}
+	if err := b.pipeline(ctx, e); err != nil {
+		clear(verdicts)
+		return err
+	}
+	return nil
+}
+
+// subBatch is the most items of one step of Verify's pipeline: large
+// enough that the engine's two calls keep a GPU busy (a batch of 2^20
+// items runs the bytes API at over 90% of the kernel), small enough that a
+// batch of millions has a few steps to overlap.
+var subBatch = 1 << 20
+
+// pipeline computes every verdict in steps of at most subBatch items:
+// while the engine computes the points of step j, the host prepares the
+// scalars of step j+1 and finishes the verdicts of step j−1. It returns
+// the first error.
+func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 	status := make([]ecmul.Status, 2*b.count)
 	out := make([]byte, 2*b.count*(1+2*b.L))
-	err = b.prepare(ctx)
-	n, size := b.count, 1+2*b.L
-	if err == nil {
-		// u1·G and u2·Q side by side (the Engine is safe for concurrent
-		// use): the first error ends the other call and is the batch's
-		g, gctx := errgroup.WithContext(ctx)
-		g.Go(func() error {
-			return e.ScalarBaseMultBytes(gctx, out[:n*size], status[:n], b.scalars[:n*b.L])
-		})
-		g.Go(func() error {
-			return e.ScalarMultBytes(gctx, out[n*size:], status[n:], b.scalars[n*b.L:], b.keys)
-		})
-		err = g.Wait()
+	steps := []span{{0, min(subBatch, b.count)}} // an empty batch still asks the engine (its own error)
+	for lo := subBatch; lo < b.count; lo += subBatch {
+		steps = append(steps, span{lo, min(lo+subBatch, b.count)})
 	}
-	if err == nil {
-		err = b.finish(ctx, out, status)
+	if err := b.prepare(ctx, steps[0]); err != nil {
+		return err
 	}
-	if err != nil {
-		clear(verdicts)
+	for j, st := range steps {
+		computed := make(chan error, 1)
+		go func() { computed <- b.compute(ctx, e, out, status, st) }()
+		var err error
+		if j+1 < len(steps) {
+			err = b.prepare(ctx, steps[j+1])
+		}
+		if err == nil && j > 0 {
+			err = b.finish(ctx, out, status, steps[j-1])
+		}
+		if err = cmp.Or(<-computed, err); err != nil {
+			return err
+		}
 	}
-	return err
+	return b.finish(ctx, out, status, steps[len(steps)-1])
+}
+
+// compute runs the engine on the items st: u1·G and u2·Q side by side (the
+// Engine is safe for concurrent use), into their places in out and status;
+// the first error ends the other call and is the step's.
+func (b *batch) compute(ctx context.Context, e *ecmul.Engine, out []byte, status []ecmul.Status, st span) error {
+	n, size, L := b.count, 1+2*b.L, b.L
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		return e.ScalarBaseMultBytes(gctx, out[st.lo*size:st.hi*size], status[st.lo:st.hi], b.scalars[st.lo*L:st.hi*L])
+	})
+	g.Go(func() error {
+		return e.ScalarMultBytes(gctx, out[(n+st.lo)*size:(n+st.hi)*size], status[n+st.lo:n+st.hi],
+			b.scalars[(n+st.lo)*L:(n+st.hi)*L], b.keys[st.lo*b.keySize:st.hi*b.keySize])
+	})
+	return g.Wait()
 }

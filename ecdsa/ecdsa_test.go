@@ -64,8 +64,8 @@ type item struct {
 	want            ecdsa.Verdict
 }
 
-// verifyItems runs items through Verify on every CPU backend and requires
-// the verdicts expected.
+// verifyItems runs items through Verify on every CPU backend, in one step
+// and in steps of a few items, and requires the verdicts expected.
 func verifyItems(t *testing.T, c ecmul.Curve, items []item) {
 	t.Helper()
 	var digests [][]byte
@@ -74,10 +74,19 @@ func verifyItems(t *testing.T, c ecmul.Curve, items []item) {
 		digests, sigs, keys = append(digests, it.digest), append(sigs, it.rs...), append(keys, it.key...)
 	}
 	for _, b := range backends {
-		verdicts := make([]ecdsa.Verdict, len(items))
-		require.NoError(t, ecdsa.Verify(context.Background(), engine(t, c, b), verdicts, digests, sigs, keys))
-		for i, it := range items {
-			require.Equal(t, it.want, verdicts[i], "backend %v, item %d", b, i)
+		// in one step, and in steps of 7 items (the last one shorter)
+		for _, step := range []int{0, 7} {
+			restore := func() {}
+			if step > 0 {
+				restore = ecdsa.SetSubBatch(step)
+			}
+			verdicts := make([]ecdsa.Verdict, len(items))
+			err := ecdsa.Verify(context.Background(), engine(t, c, b), verdicts, digests, sigs, keys)
+			restore()
+			require.NoError(t, err)
+			for i, it := range items {
+				require.Equal(t, it.want, verdicts[i], "backend %v, steps of %d items, item %d", b, step, i)
+			}
 		}
 	}
 }

@@ -92,7 +92,7 @@ func newHostFixture(tb testing.TB, c *curves.Curve, count int, seed uint64) *hos
 	if err := e.ScalarMultBytes(ctx, f.out[count*size:], f.status[count:], b.scalars[count*L:], f.keys); err != nil {
 		tb.Fatal(err)
 	}
-	if err := b.finish(ctx, f.out, f.status); err != nil {
+	if err := b.finish(ctx, f.out, f.status, b.all()); err != nil {
 		tb.Fatal(err)
 	}
 	allValid(tb, verdicts)
@@ -108,7 +108,7 @@ func (f *hostFixture) prepared(tb testing.TB, verdicts []Verdict) *batch {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := b.prepare(context.Background()); err != nil {
+	if err := b.prepare(context.Background(), b.all()); err != nil {
 		tb.Fatal(err)
 	}
 	return b
@@ -151,7 +151,7 @@ func BenchmarkVerifyHost(b *testing.B) {
 			start := time.Now()
 			for b.Loop() {
 				bt := f.prepared(b, verdicts)
-				if err := bt.finish(ctx, f.out, f.status); err != nil {
+				if err := bt.finish(ctx, f.out, f.status, bt.all()); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -171,7 +171,7 @@ func BenchmarkVerifyHost(b *testing.B) {
 			bt := f.prepared(b, verdicts)
 			start := time.Now()
 			for b.Loop() {
-				if err := bt.finish(ctx, f.out, f.status); err != nil {
+				if err := bt.finish(ctx, f.out, f.status, bt.all()); err != nil {
 					b.Fatal(err)
 				}
 			}
