@@ -190,10 +190,11 @@ type Stats struct {
 	Devices  []DeviceStats
 }
 
-// ChunkTimes is one chunk's items [Lo, Hi) and the device times at which
-// its stages ended: the copy in, the prepare kernel, the ladder, the
-// finish kernel (Prepared = CopiedIn and Ran = Laddered when the chunk ran
-// the ladder alone), the copy out.
+// ChunkTimes is one chunk's items [Lo, Hi) and the device times, in
+// milliseconds from the batch's start on its device, at which its stages
+// ended: the host's fill (Start), the copy in, the prepare kernel, the
+// ladder, the finish kernel, the copy out (Prepared = CopiedIn and
+// Laddered = Ran when the chunk ran the ladder alone).
 type ChunkTimes struct {
 	Lo       int     `json:"lo"`
 	Hi       int     `json:"hi"`

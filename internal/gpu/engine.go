@@ -114,10 +114,11 @@ type Stats struct {
 }
 
 // ChunkTimes is one chunk's items and the device times, in milliseconds
-// from its Run's start on that device, at which its stages ended: the copy
-// in, the prepare kernel, the ladder, the finish kernel (the last three
-// equal when the chunk ran the ladder alone), the copy out. Chunks on
-// different streams overlap.
+// from its Run's start on that device, at which its stages ended: the fill
+// (Start, when the copy in was queued), the copy in, the prepare kernel,
+// the ladder, the finish kernel, the copy out (Prepared = CopiedIn and
+// Laddered = Ran when the chunk ran the ladder alone). Chunks on different
+// streams overlap.
 type ChunkTimes struct {
 	Lo, Hi                                   int
 	Start, CopiedIn, Prepared, Laddered, Ran float64
@@ -677,9 +678,6 @@ func (e *Engine) timeline(s *slot, st *Stats) {
 			return
 		}
 		*at.t = float64(ms)
-	}
-	if !s.itemKernels {
-		ct.Prepared, ct.Laddered = ct.CopiedIn, ct.Ran
 	}
 	st.Timeline = append(st.Timeline, ct)
 }
