@@ -189,9 +189,14 @@ type benchReport struct {
 	GPUPeers []benchPeer `json:"gpu_peers,omitempty"`
 }
 
+// geccOps are the operations of gecc.sh's benchmarks (`gecc.sh OUT all`),
+// by the name it prints: k·P, k·G, ECDSA verification and signing, the
+// first three as bench names them.
+var geccOps = map[string]string{"gecc": opMul, "gecc-fixed": opBase, "gecc-verify": opECDSA, "gecc-sign": "sign"}
+
 // readGPUPeers parses lines "NAME batch=N op/s=X", each a GPU peer's
-// kernel-only figure (gecc: gECC's SM2 256-bit scalar multiplication);
-// other lines are ignored.
+// kernel-only figure (gecc…: gECC's SM2 256-bit benchmarks, their
+// operation from the name); other lines are ignored.
 func readGPUPeers(r io.Reader) ([]benchPeer, error) {
 	re := regexp.MustCompile(`^(\S+) batch=(\d+) op/s=(\d+(?:\.\d+)?)$`)
 	var out []benchPeer
@@ -207,8 +212,8 @@ func readGPUPeers(r io.Reader) ([]benchPeer, error) {
 			return nil, err
 		}
 		p := benchPeer{Curve: "SM2 (256-bit)", Name: m[1] + ", kernel only", OpsPerSec: ops, Batch: batch}
-		if m[1] == "gecc" {
-			p.Name = "gECC (Xiong et al.), kernel only, not constant-time"
+		if op, ok := geccOps[m[1]]; ok {
+			p.Name, p.Op = "gECC (Xiong et al.), kernel only, not constant-time", op
 		}
 		out = append(out, p)
 	}
@@ -524,7 +529,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs.StringVar(&f.json, "json", "", "write the full report as JSON to this file")
 	fs.StringVar(&f.csv, "csv", "", "write the results and peers as CSV to this file")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to this file (for go tool pprof): where the host's time goes")
-	fs.StringVar(&f.gpuPeers, "gpu-peers", "", "record the GPU peers measured in the same device call: a file of lines \"NAME batch=N op/s=X\"")
+	fs.StringVar(&f.gpuPeers, "gpu-peers", "", "record the GPU peers measured in the same device call: a file of lines \"NAME batch=N op/s=X\" (gecc.sh's: gecc, gecc-fixed, gecc-verify, gecc-sign)")
 	return fs
 }
 

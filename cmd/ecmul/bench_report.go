@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -124,7 +125,7 @@ func printBench(w io.Writer, rep *benchReport) {
 		fmt.Fprintf(w, "peer %-9s %-5s %-40s %12.0f op/s\n", p.Curve, p.Op, p.Name, p.OpsPerSec)
 	}
 	for _, p := range rep.GPUPeers {
-		fmt.Fprintf(w, "gpu peer %s %s, batch %d: %.0f op/s\n", p.Curve, p.Name, p.Batch, p.OpsPerSec)
+		fmt.Fprintf(w, "gpu peer %s %s %s, batch %d: %.0f op/s\n", p.Curve, cmp.Or(p.Op, "-"), p.Name, p.Batch, p.OpsPerSec)
 	}
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%s\t\n", strings.Join(benchColumns, "\t"))

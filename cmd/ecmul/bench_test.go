@@ -342,15 +342,23 @@ func TestSetRatios(t *testing.T) {
 }
 
 func TestReadGPUPeers(t *testing.T) {
-	in := "building...\ngecc batch=1081344 op/s=11600000\nother batch=5 op/s=2.5\ngecc batch=x op/s=1\n"
+	in := "building...\ngecc batch=1081344 op/s=11600000\nother batch=5 op/s=2.5\ngecc batch=x op/s=1\n" +
+		"gecc-fixed batch=4325376 op/s=26600000\ngecc-verify batch=4325376 op/s=7900000\ngecc-sign batch=4325376 op/s=26300000\n"
 	got, err := readGPUPeers(strings.NewReader(in))
 	require.NoError(t, err)
-	require.Len(t, got, 2)
+	require.Len(t, got, 5)
 	require.Equal(t, 1081344, got[0].Batch)
 	require.Equal(t, 11.6e6, got[0].OpsPerSec)
 	require.Contains(t, got[0].Name, "gECC")
 	require.Equal(t, "other, kernel only", got[1].Name)
 	require.Equal(t, 2.5, got[1].OpsPerSec)
+	require.Empty(t, got[1].Op, "an unknown peer's operation is not guessed")
+	var ops []string
+	for _, p := range append(got[:1:1], got[2:]...) {
+		require.Contains(t, p.Name, "gECC")
+		ops = append(ops, p.Op)
+	}
+	require.Equal(t, []string{"mul", "base", "ecdsa", "sign"}, ops, "gecc.sh's benchmarks, by the operation each measures")
 }
 
 // benchConfigOf parses a bench command line.
