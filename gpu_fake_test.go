@@ -423,3 +423,37 @@ func TestGPUItemKernelTimes(t *testing.T) {
 		require.Len(t, st.Timeline, st.Chunks, "every chunk is on the timeline")
 	}
 }
+
+// TestGPUAsyncDriver runs the gpu backend on a fake driver that runs each
+// stream's copies, kernels and event records later, in order, on the
+// stream's own goroutine (fakecuda.Driver.Async), as a GPU does: the
+// engine's waits, the reuse of a slot's buffers and the drains must then
+// hold by their synchronisation alone. Batches of the *big.Int and bytes
+// APIs, on the copy and in-place paths, with and without the item
+// kernels, over several rounds give the reference's results.
+func TestGPUAsyncDriver(t *testing.T) {
+	c := curves.P224()
+	d := fakecuda.New()
+	d.Async, d.AsyncJitter = true, 50*time.Microsecond
+	d.OnLaunch = kernelemu.Launch(d)
+	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
+	pts, ks := fakeBatch(t, c, 23)
+	for _, mapping := range []diag.Mapping{diag.MappingBlock, diag.MappingDefault} {
+		for _, from := range []int{0, 1} {
+			t.Run(fmt.Sprintf("mapping=%s/gpu-items-from=%d", mapping, from), func(t *testing.T) {
+				if from > 0 {
+					t.Cleanup(ecmul.GPUItemsFrom(from))
+				}
+				eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 3, Mapping: mapping})
+				require.NoError(t, err)
+				defer eng.Close()
+				for range 4 {
+					res, err := eng.ScalarMult(context.Background(), pts, ks)
+					require.NoError(t, err)
+					require.Equal(t, len(pts)-1, checkComputed(t, c, pts, ks, res))
+					requireBytesBatch(t, eng, c, 19, false, 7)
+				}
+			})
+		}
+	}
+}

@@ -2,9 +2,11 @@ package gpu_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/stretchr/testify/require"
@@ -398,4 +400,35 @@ func TestKernelTimesOnDeviceBuffers(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, inputs, 2)
 	require.NotEqual(t, inputs[0], inputs[1], "the timed launch read the pinned buffer the small chunk used in place")
+}
+
+// TestEngineAsyncSlowDrains runs chunks on a fake driver whose streams run
+// their work later, on their own goroutines (fakecuda.Driver.Async), with
+// drains slow enough that a later chunk's copy back into the same slot
+// would overwrite outputs still being read: every result must still be the
+// CPU twin's, on one device and on two.
+func TestEngineAsyncSlowDrains(t *testing.T) {
+	for _, devices := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d-devices", devices), func(t *testing.T) {
+			f := newPoolFixture(t, 17, devices)
+			f.d.Async = true
+			p, err := gpu.OpenPool(f.d, f.cfg, nil)
+			require.NoError(t, err)
+			defer p.Close()
+			got, drained := make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs))
+			var mu sync.Mutex
+			b := f.batch(got, drained, &mu)
+			drain := b.Drain
+			b.Drain = func(lo, hi int, out []uint32) error {
+				time.Sleep(3 * time.Millisecond) // while the next chunks are queued
+				return drain(lo, hi, out)
+			}
+			for range 3 {
+				st, err := p.Run(context.Background(), b)
+				require.NoError(t, err)
+				require.GreaterOrEqual(t, st.Chunks, 4, "slots are reused")
+				require.Equal(t, f.want, got)
+			}
+		})
+	}
 }

@@ -98,6 +98,15 @@ type Driver struct {
 	ElapsedMs float32
 	// Version is what DriverVersion reports.
 	Version int
+	// Async, set before the first StreamCreate, runs each stream's copies,
+	// launches and event records on the stream's own goroutine, in order,
+	// after the calls that queued them have returned, as a GPU does: host
+	// memory is read and written when a copy runs, and only the
+	// synchronisations wait. AsyncJitter is the longest random pause
+	// before each piece of work, so that streams interleave differently
+	// from run to run. A failed OnLaunch fails the next synchronisation.
+	Async       bool
+	AsyncJitter time.Duration
 
 	mu       sync.Mutex
 	devices  []DeviceSpec
@@ -114,6 +123,8 @@ type Driver struct {
 	modules   map[gpu.Module]*module
 	funcs     map[gpu.Function]*function
 	streams   map[gpu.Stream]bool
+	queues    map[gpu.Stream]*queue // Async: each stream's work
+	asyncErr  error                 // Async: the first failed launch
 	events    map[gpu.Event]*event
 	funcNames []string
 	images    [][]byte
@@ -145,9 +156,14 @@ type function struct {
 // leaves.
 const codeLaunchFailed = 719
 
+// codeNotReady is CUDA_ERROR_NOT_READY: work queued is not done yet.
+const codeNotReady = 600
+
 type event struct {
 	recorded bool
 	at       time.Time
+	pending  int           // records queued and not yet run (Async)
+	done     chan struct{} // closed when the latest record has run; nil before the first
 }
 
 type failRule struct {
@@ -224,6 +240,7 @@ func New(devices ...DeviceSpec) *Driver {
 		modules:  make(map[gpu.Module]*module),
 		funcs:    make(map[gpu.Function]*function),
 		streams:  make(map[gpu.Stream]bool),
+		queues:   make(map[gpu.Stream]*queue),
 		events:   make(map[gpu.Event]*event),
 	}
 }
@@ -616,8 +633,19 @@ func (d *Driver) CtxSetCurrent(ctx gpu.Context) error {
 
 func (d *Driver) CtxSynchronize() error {
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.enter("CtxSynchronize", true)
+	if err := d.enter("CtxSynchronize", true); err != nil {
+		d.mu.Unlock()
+		return err
+	}
+	var all []<-chan struct{}
+	for s := range d.queues {
+		all = append(all, d.drained(s))
+	}
+	d.mu.Unlock()
+	for _, done := range all {
+		<-done
+	}
+	return d.await(nil)
 }
 
 func (d *Driver) ModuleLoadData(image []byte) (gpu.Module, error) {
@@ -873,7 +901,26 @@ func (d *Driver) MemcpyHtoDAsync(dst gpu.DevicePtr, src unsafe.Pointer, bytes ui
 	if err := d.streamOK("MemcpyHtoDAsync", s); err != nil {
 		return err
 	}
-	return d.copyIn("MemcpyHtoDAsync", dst, src, bytes)
+	if d.queues[s] == nil {
+		return d.copyIn("MemcpyHtoDAsync", dst, src, bytes)
+	}
+	if bytes == 0 {
+		return nil
+	}
+	if src == nil {
+		return d.fail("MemcpyHtoDAsync", gpu.CodeInvalidValue, "nil host pointer")
+	}
+	if _, err := d.span("MemcpyHtoDAsync", dst, bytes); err != nil {
+		return err
+	}
+	d.later(s, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if buf := d.lookup(dst, bytes); buf != nil { // freed meanwhile: nothing to copy
+			copy(buf, unsafe.Slice((*byte)(src), bytes))
+		}
+	})
+	return nil
 }
 
 func (d *Driver) MemcpyDtoHAsync(dst unsafe.Pointer, src gpu.DevicePtr, bytes uint64, s gpu.Stream) error {
@@ -891,11 +938,16 @@ func (d *Driver) MemcpyDtoHAsync(dst unsafe.Pointer, src gpu.DevicePtr, bytes ui
 	if dst == nil {
 		return d.fail("MemcpyDtoHAsync", gpu.CodeInvalidValue, "nil host pointer")
 	}
-	buf, err := d.span("MemcpyDtoHAsync", src, bytes)
-	if err != nil {
+	if _, err := d.span("MemcpyDtoHAsync", src, bytes); err != nil {
 		return err
 	}
-	copy(unsafe.Slice((*byte)(dst), bytes), buf)
+	d.later(s, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if buf := d.lookup(src, bytes); buf != nil {
+			copy(unsafe.Slice((*byte)(dst), bytes), buf)
+		}
+	})
 	return nil
 }
 
@@ -907,6 +959,9 @@ func (d *Driver) StreamCreate() (gpu.Stream, error) {
 	}
 	s := gpu.Stream(d.newHandle())
 	d.streams[s] = true
+	if d.Async {
+		d.queues[s] = newQueue(d.AsyncJitter)
+	}
 	return s, nil
 }
 
@@ -920,16 +975,37 @@ func (d *Driver) StreamDestroy(s gpu.Stream) error {
 		return d.fail("StreamDestroy", gpu.CodeInvalidHandle, "unknown stream")
 	}
 	delete(d.streams, s)
+	if q := d.queues[s]; q != nil {
+		q.close()
+		delete(d.queues, s)
+	}
 	return nil
 }
 
 func (d *Driver) StreamSynchronize(s gpu.Stream) error {
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	if err := d.enter("StreamSynchronize", true); err != nil {
+		d.mu.Unlock()
 		return err
 	}
-	return d.streamOK("StreamSynchronize", s)
+	if err := d.streamOK("StreamSynchronize", s); err != nil {
+		d.mu.Unlock()
+		return err
+	}
+	done := d.drained(s)
+	d.mu.Unlock()
+	return d.await(done)
+}
+
+// await waits for done (nil: nothing to wait for) and returns the first
+// failed launch of an Async driver, if any.
+func (d *Driver) await(done <-chan struct{}) error {
+	if done != nil {
+		<-done
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.asyncErr
 }
 
 func (d *Driver) EventCreate() (gpu.Event, error) {
@@ -956,20 +1032,33 @@ func (d *Driver) EventRecord(e gpu.Event, s gpu.Stream) error {
 	if err := d.streamOK("EventRecord", s); err != nil {
 		return err
 	}
-	ev.recorded, ev.at = true, time.Now()
+	done := make(chan struct{})
+	ev.done = done
+	ev.pending++
+	d.later(s, func() {
+		d.mu.Lock()
+		ev.recorded, ev.at = true, time.Now()
+		ev.pending--
+		d.mu.Unlock()
+		close(done)
+	})
 	return nil
 }
 
 func (d *Driver) EventSynchronize(e gpu.Event) error {
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	if err := d.enter("EventSynchronize", true); err != nil {
+		d.mu.Unlock()
 		return err
 	}
-	if _, ok := d.events[e]; !ok {
+	ev, ok := d.events[e]
+	if !ok {
+		d.mu.Unlock()
 		return d.fail("EventSynchronize", gpu.CodeInvalidHandle, "unknown event")
 	}
-	return nil
+	done := ev.done
+	d.mu.Unlock()
+	return d.await(done)
 }
 
 func (d *Driver) EventElapsedMs(start, end gpu.Event) (float32, error) {
@@ -980,6 +1069,9 @@ func (d *Driver) EventElapsedMs(start, end gpu.Event) (float32, error) {
 	}
 	a, okA := d.events[start]
 	b, okB := d.events[end]
+	if okA && okB && (a.pending > 0 || b.pending > 0) {
+		return 0, d.fail("EventElapsedMs", codeNotReady, "an event's latest record has not run yet")
+	}
 	if !okA || !okB || !a.recorded || !b.recorded {
 		return 0, d.fail("EventElapsedMs", gpu.CodeInvalidHandle, "event unknown or not recorded")
 	}
@@ -1029,7 +1121,36 @@ func (d *Driver) launch(m string, f gpu.Function, grid, block [3]uint32, sharedB
 	if d.OnLaunch == nil {
 		return nil
 	}
-	return d.OnLaunch(name, grid, block, params)
+	d.mu.Lock()
+	q := d.queues[s]
+	d.mu.Unlock()
+	if q == nil {
+		return d.OnLaunch(name, grid, block, params)
+	}
+	q.push(func() {
+		if err := d.OnLaunch(name, grid, block, params); err != nil {
+			d.mu.Lock()
+			if d.asyncErr == nil {
+				d.asyncErr = err
+			}
+			d.mu.Unlock()
+		}
+	})
+	return nil
+}
+
+// lookup returns the n bytes of device memory at p, or nil when they are
+// not all in one live allocation. d.mu is held.
+func (d *Driver) lookup(p gpu.DevicePtr, n uint64) []byte {
+	for base, a := range d.allocs {
+		if p >= base && uint64(p-base) < uint64(len(a.buf)) {
+			off := uint64(p - base)
+			if n <= uint64(len(a.buf))-off {
+				return a.buf[off : off+n]
+			}
+		}
+	}
+	return nil
 }
 
 func (d *Driver) checkLaunch(m string, f gpu.Function, grid, block [3]uint32, sharedBytes uint32, s gpu.Stream, params []unsafe.Pointer) (string, error) {

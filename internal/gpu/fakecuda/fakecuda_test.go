@@ -439,3 +439,81 @@ func TestMethodsCoverInterface(t *testing.T) {
 		t.Errorf("%d methods, gpu.Driver has %d", n, iface.NumMethod())
 	}
 }
+
+// TestAsync: with Async, a stream's copies and event records run after
+// the calls return, in order, and only the synchronisations wait for them;
+// a timing query on an event whose latest record has not run is refused
+// (CUDA_ERROR_NOT_READY); a failed launch fails the next synchronisation.
+func TestAsync(t *testing.T) {
+	d := fakecuda.New()
+	d.Async = true
+	setup(t, d)
+	const n = 64
+	dp, err := d.MemAlloc(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.StreamCreate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := d.EventCreate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	end, err := d.EventCreate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, dst := bytes.Repeat([]byte{7}, n), make([]byte, n)
+	// a launch that holds the stream until released, so what is queued
+	// behind it has not run when the calls return
+	release := make(chan struct{})
+	d.OnLaunch = func(string, [3]uint32, [3]uint32, []unsafe.Pointer) error { <-release; return nil }
+	fn := loadFunction(t, d)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(d.EventRecord(start, s))
+	must(d.LaunchKernel(fn, [3]uint32{1, 1, 1}, [3]uint32{32, 1, 1}, 0, s, nil))
+	must(d.MemcpyHtoDAsync(dp, unsafe.Pointer(&src[0]), n, s))
+	must(d.MemcpyDtoHAsync(unsafe.Pointer(&dst[0]), dp, n, s))
+	must(d.EventRecord(end, s))
+	if _, err := d.EventElapsedMs(start, end); codeOf(err) != 600 {
+		t.Fatalf("elapsed time of a pending event: %v, want CUDA_ERROR_NOT_READY", err)
+	}
+	if !bytes.Equal(dst, make([]byte, n)) {
+		t.Fatal("a queued copy ran before the work ahead of it")
+	}
+	close(release)
+	must(d.EventSynchronize(end))
+	if !bytes.Equal(dst, src) {
+		t.Fatal("EventSynchronize returned before the copies ahead of the event ran")
+	}
+	if _, err := d.EventElapsedMs(start, end); err != nil {
+		t.Fatal(err)
+	}
+
+	d.OnLaunch = func(string, [3]uint32, [3]uint32, []unsafe.Pointer) error { return errors.New("trap") }
+	must(d.LaunchKernel(fn, [3]uint32{1, 1, 1}, [3]uint32{32, 1, 1}, 0, s, nil))
+	if err := d.StreamSynchronize(s); err == nil || !strings.Contains(err.Error(), "trap") {
+		t.Fatalf("synchronisation after a failed launch: %v", err)
+	}
+}
+
+// loadFunction loads a module and returns its function "ladder".
+func loadFunction(t *testing.T, d *fakecuda.Driver) gpu.Function {
+	t.Helper()
+	m, err := d.ModuleLoadData([]byte("fatbin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := d.ModuleGetFunction(m, "ladder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
