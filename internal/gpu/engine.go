@@ -158,6 +158,9 @@ type slot struct {
 	lo, hi                    int
 	busy                      bool
 	drained                   chan struct{} // closed when the Drain of the slot's last chunk returns; nil if none ran
+	// owner is held by the Run whose chunks use the slot, from its first
+	// chunk there until its last one there is finished (deviceRun.slot)
+	owner sync.Mutex
 }
 
 // awaitDrain waits until the Drain reading the slot's pinned outputs has
@@ -190,7 +193,9 @@ type Engine struct {
 	finConsts  DevicePtr // Config.Finish's constants
 	prepConsts DevicePtr // Config.Prepare's constants
 	slots      [slotCount]slot
-	evRun      Event // recorded as a Run starts on the device: the origin of Stats.Timeline
+	// next is the slot of the next Run's first chunk: the one after the
+	// last Run's last chunk, whose oldest chunk in flight frees it first
+	next int
 
 	calls   chan func()
 	stopped chan struct{} // closed once the engine's thread has released the context
@@ -374,8 +379,7 @@ func (e *Engine) setup() error {
 			}
 		}
 	}
-	e.evRun, err = e.d.EventCreate()
-	return err
+	return nil
 }
 
 // upload copies words to new device memory.
@@ -417,10 +421,6 @@ func (e *Engine) release() {
 	}
 	for _, p := range e.hosts {
 		e.d.MemFreeHost(p)
-	}
-	if e.evRun != 0 {
-		e.d.EventDestroy(e.evRun)
-		e.evRun = 0
 	}
 	e.allocs, e.hosts = nil, nil
 	if e.mod != 0 {
@@ -471,7 +471,7 @@ func (e *Engine) Run(ctx context.Context, b Batch) (Stats, error) {
 	}
 	start := time.Now()
 	w := newWork(b.Count, chunkFor(b.Count, e.cfg.Chunk, 1, e.wave), 1)
-	st, _ := e.runOn(ctx, b, w)
+	st, _ := e.runOn(ctx, b, w, nil)
 	st.WallMs = msSince(start)
 	return st, w.failed()
 }
@@ -484,7 +484,7 @@ func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds())
 // the while, rather than on the engine's thread: handing a batch to a
 // parked thread and back costs two thread wake-ups, which a small batch
 // would wait for.
-func (e *Engine) runOn(ctx context.Context, b Batch, w *work) (Stats, error) {
+func (e *Engine) runOn(ctx context.Context, b Batch, w *work, handover func()) (Stats, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	st := Stats{ItemKernels: e.cfg.Finish != nil && !b.LadderOnly}
@@ -494,7 +494,7 @@ func (e *Engine) runOn(ctx context.Context, b Batch, w *work) (Stats, error) {
 		return st, err
 	}
 	defer e.d.CtxSetCurrent(0)
-	return st, e.runChunks(ctx, b, w, &st)
+	return st, e.runChunks(ctx, b, w, &st, handover)
 }
 
 // deviceRun is one device's share of a batch as runChunks computes it: the
@@ -506,7 +506,46 @@ type deviceRun struct {
 	st      *Stats
 	drains  sync.WaitGroup
 	drainNs atomic.Int64
-	timed   bool // Engine.evRun is recorded: a chunk with copies has been enqueued
+	// origin is recorded before the Run's first chunk with copies: the
+	// origin of Stats.Timeline; 0 until then
+	origin Event
+	start  int             // the slot of chunk 0: chunk c goes to slot (start + c) mod slotCount
+	held   [slotCount]bool // the slots whose owner this Run holds
+	// handover, when set, lets the device's next Run start once this one
+	// has no chunk left to take (Pool.Run, one device); handedOver says it
+	// did, after which a slot is released as soon as its last chunk is
+	// finished
+	handover   func()
+	handedOver bool
+}
+
+// hold makes slot i this Run's: the first time, it waits until the
+// previous Run has finished its last chunk there.
+func (r *deviceRun) hold(i int) {
+	if !r.held[i] {
+		r.e.slots[i].owner.Lock()
+		r.held[i] = true
+	}
+}
+
+// release lets the next Run use slot i, whose chunks this Run has
+// finished and drained.
+func (r *deviceRun) release(i int) {
+	if r.held[i] {
+		r.e.slots[i].awaitDrain()
+		r.held[i] = false
+		r.e.slots[i].owner.Unlock()
+	}
+}
+
+// handOver lets the device's next Run start, its first chunk going to the
+// slot of chunk c, if this Run hands over and has not yet.
+func (r *deviceRun) handOver(c int) {
+	if r.handover != nil && !r.handedOver {
+		r.handedOver = true
+		r.e.next = (r.start + c) % slotCount
+		r.handover()
+	}
 }
 
 // finish waits for slot s, times it and hands its outputs to a drain: on
@@ -524,7 +563,7 @@ func (r *deviceRun) finish(s *slot, inline bool) error {
 	}
 	st.WaitMs += msSince(t0)
 	s.busy = false
-	e.timeSlot(s, st)
+	e.timeSlot(s, st, r.origin)
 	n := s.hi - s.lo
 	out := words(s.hostOut, e.resultRows(s)*n)
 	lo, hi := s.lo, s.hi
@@ -555,10 +594,10 @@ func (r *deviceRun) finishInline(s *slot) error { return r.finish(s, true) }
 // held back to w (to run on another device, if any); a Drain error or the
 // end of ctx fails the batch. It returns the driver error, once the
 // device's drains are over.
-func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) error {
-	r := &deviceRun{e: e, b: b, w: w, st: st}
+func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, handover func()) error {
+	r := &deviceRun{e: e, b: b, w: w, st: st, start: e.next, handover: handover}
 	var fault error
-	c := 0 // the chunk that goes next, into slot c mod slotCount
+	c := 0 // the chunk that goes next, into slot (r.start + c) mod slotCount
 	for ; ; c++ {
 		if err := context.Cause(ctx); err != nil {
 			w.fail(err)
@@ -567,16 +606,21 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		// chunk c−3 leaves its slot for chunk c and starts draining, to
 		// run beside the fill of chunk c, or inline when no chunk is left
 		// to fill
-		s := &e.slots[c%slotCount]
-		if fault = r.finish(s, w.nonePending()); fault != nil {
-			break
+		i := (r.start + c) % slotCount
+		s := &e.slots[i]
+		if r.held[i] {
+			if fault = r.finish(s, w.nonePending()); fault != nil {
+				break
+			}
 		}
 		ch, ok, more := w.take(false)
 		if !ok && more {
 			// nothing to take while other chunks are out: finish this
 			// device's own, oldest first and inline (nothing is left to
-			// fill beside them), then wait for one to come back or the end
-			if fault = e.finishAll(r.finishInline, c); fault != nil {
+			// fill beside them), then wait for one to come back or the end;
+			// the device's next Run may start meanwhile
+			r.handOver(c)
+			if fault = r.finishAll(c); fault != nil {
 				break
 			}
 			ch, ok, _ = w.take(true)
@@ -584,6 +628,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		if !ok {
 			break
 		}
+		r.hold(i)
 		n := ch.hi - ch.lo
 		t0 := time.Now()
 		b.Fill(ch.lo, ch.hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
@@ -591,34 +636,48 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats) err
 		s.awaitDrain() // chunk c−3's, which reads the outputs chunk c copies back into
 		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
 		s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
-		if fault = e.enqueue(s, n, &r.timed); fault != nil {
+		if fault = e.enqueue(s, n, &r.origin); fault != nil {
 			break
 		}
 		st.Chunks++
 	}
 	if fault == nil && w.failed() == nil {
-		fault = e.finishAll(r.finishInline, c)
+		fault = r.finishAll(c)
 	}
-	held := e.settle()
+	held := r.settle()
 	if fault != nil {
 		fault = fmt.Errorf("gpu: device %d: %w", e.cfg.Device, fault)
 		w.deviceFailed(fault, held)
 	}
 	r.drains.Wait()
 	st.DrainMs += float64(r.drainNs.Load()) / 1e6
-	for i := range e.slots {
-		e.slots[i].drained = nil
+	if !r.handedOver {
+		e.next = (r.start + c) % slotCount
+	}
+	for i := range slotCount {
+		r.release(i)
+	}
+	if r.origin != 0 {
+		e.d.EventDestroy(r.origin)
 	}
 	return fault
 }
 
-// finishAll runs finish on every slot in the order their chunks were
-// launched, given that chunk c goes into slot c mod slotCount next, and
-// returns the first error.
-func (e *Engine) finishAll(finish func(*slot) error, c int) error {
-	for i := range slotCount {
-		if err := finish(&e.slots[(c+i)%slotCount]); err != nil {
+// finishAll finishes, inline, the Run's chunks still in its slots in the
+// order they were launched, given that chunk c goes next, and returns the
+// first error. Once the Run has handed over, each slot is released as
+// soon as its chunk is finished.
+func (r *deviceRun) finishAll(c int) error {
+	for k := range slotCount {
+		i := (r.start + c + k) % slotCount
+		if !r.held[i] {
+			continue
+		}
+		if err := r.finishInline(&r.e.slots[i]); err != nil {
 			return err
+		}
+		if r.handedOver {
+			r.release(i)
 		}
 	}
 	return nil
@@ -627,14 +686,14 @@ func (e *Engine) finishAll(finish func(*slot) error, c int) error {
 // timeSlot adds the finished slot's kernel and copy times to st (none for
 // a chunk computed in place); a failed timing query only leaves the time
 // out.
-func (e *Engine) timeSlot(s *slot, st *Stats) {
+func (e *Engine) timeSlot(s *slot, st *Stats, origin Event) {
 	if s.zeroCopy {
 		return
 	}
 	if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evKernel); err == nil {
 		st.KernelMs += float64(ms)
 	}
-	e.timeline(s, st)
+	e.timeline(s, st, origin)
 	if s.itemKernels {
 		if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evPrepared); err == nil {
 			st.PrepareMs += float64(ms)
@@ -663,7 +722,7 @@ func (e *Engine) wait(s *slot) error {
 
 // timeline adds the finished slot's chunk to st.Timeline, unless a
 // timing query fails.
-func (e *Engine) timeline(s *slot, st *Stats) {
+func (e *Engine) timeline(s *slot, st *Stats, origin Event) {
 	ct := ChunkTimes{Lo: s.lo, Hi: s.hi}
 	prepared, laddered := s.evCopyIn, s.evKernel
 	if s.itemKernels {
@@ -673,7 +732,7 @@ func (e *Engine) timeline(s *slot, st *Stats) {
 		t  *float64
 		ev Event
 	}{{&ct.Start, s.evStart}, {&ct.CopiedIn, s.evCopyIn}, {&ct.Prepared, prepared}, {&ct.Laddered, laddered}, {&ct.Ran, s.evKernel}, {&ct.Done, s.evDone}} {
-		ms, err := e.d.EventElapsedMs(e.evRun, at.ev)
+		ms, err := e.d.EventElapsedMs(origin, at.ev)
 		if err != nil {
 			return
 		}
@@ -684,11 +743,12 @@ func (e *Engine) timeline(s *slot, st *Stats) {
 
 // settle waits for the slots still busy, without reporting their chunks,
 // and returns those chunks.
-func (e *Engine) settle() []span {
+func (r *deviceRun) settle() []span {
+	e := r.e
 	var held []span
 	for i := range e.slots {
 		s := &e.slots[i]
-		if s.busy {
+		if r.held[i] && s.busy {
 			e.d.StreamSynchronize(s.stream)
 			s.busy = false
 			held = append(held, span{s.lo, s.hi})
@@ -699,11 +759,12 @@ func (e *Engine) settle() []span {
 
 // enqueue copies n items up, launches the kernel and copies the results
 // back, all on the slot's stream, with events around each stage (and, for
-// the Run's first such chunk, *timed false, the Run's origin before them). A chunk
+// the Run's first such chunk, *origin 0, a new event for the Run's origin
+// before them). A chunk
 // of the small kernel skips the copies and the events: its kernel reads
 // and writes the slot's pinned buffers in place, which saves a small batch
 // the copies' fixed costs (zeroCopy).
-func (e *Engine) enqueue(s *slot, n int, timed *bool) error {
+func (e *Engine) enqueue(s *slot, n int, origin *Event) error {
 	d, cfg := e.d, e.cfg
 	fn, _, _ := e.kernelFor(n)
 	if s.zeroCopy = fn == e.small && s.mapOut != 0; s.zeroCopy {
@@ -711,12 +772,16 @@ func (e *Engine) enqueue(s *slot, n int, timed *bool) error {
 		// would add 3 to 4 µs to a single item's 0.25 ms
 		return e.launch(s, n, true)
 	}
-	if !*timed {
+	if *origin == 0 {
 		// the origin of the Run's timeline, before its first timed chunk
-		if err := d.EventRecord(e.evRun, s.stream); err != nil {
+		ev, err := d.EventCreate()
+		if err != nil {
 			return err
 		}
-		*timed = true
+		*origin = ev
+		if err := d.EventRecord(ev, s.stream); err != nil {
+			return err
+		}
 	}
 	if err := d.EventRecord(s.evStart, s.stream); err != nil {
 		return err

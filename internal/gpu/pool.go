@@ -16,10 +16,15 @@ import (
 // others, and the batch still succeeds; that device is then left out of
 // later batches while another one is healthy (when none is, the next batch
 // tries them all again, so a single device behaves as an Engine does). A
-// Pool is safe for concurrent use: Runs are serialised.
+// Pool is safe for concurrent use. Runs take their chunks one after the
+// other; on a single device, a Run starts once the one before has taken its
+// last chunk, and its chunks follow that one's on the GPU, each taking a
+// slot as soon as the chunk before it there is finished.
 type Pool struct {
-	mu      sync.Mutex
+	mu      sync.Mutex     // a Run holds it until it has taken its last chunk
+	running sync.WaitGroup // the Runs not yet returned
 	engines []*Engine
+	faultMu sync.Mutex
 	faults  []error // per engine: the fault that took it out, nil while healthy
 	done    bool
 }
@@ -97,8 +102,8 @@ func checkOrdinals(ordinals []int) error {
 // Devices lists the pool's devices and whether each takes part in the next
 // Run.
 func (p *Pool) Devices() []DeviceState {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.faultMu.Lock()
+	defer p.faultMu.Unlock()
 	out := make([]DeviceState, len(p.engines))
 	for i, e := range p.engines {
 		out[i] = DeviceState{Device: e.cfg.Device, Fault: p.faults[i]}
@@ -110,6 +115,8 @@ func (p *Pool) Devices() []DeviceState {
 // Run: the healthy ones, or all of them (their faults forgotten) when none
 // is healthy.
 func (p *Pool) active() []int {
+	p.faultMu.Lock()
+	defer p.faultMu.Unlock()
 	var idx []int
 	for i, f := range p.faults {
 		if f == nil {
@@ -134,19 +141,31 @@ func (p *Pool) active() []int {
 // a fault); Drain runs at most once for each item.
 func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	unlock := sync.OnceFunc(p.mu.Unlock)
+	defer unlock()
 	if p.done {
 		return Stats{}, ErrClosed
 	}
+	p.running.Add(1)
+	defer p.running.Done()
 	start := time.Now()
 	active := p.active()
 	w := newWork(b.Count, p.chunkOn(b.Count, active), len(active))
 	shares := make([]DeviceStats, len(active))
+	// on one device, the next Run starts once this one has taken its last
+	// chunk; on several, a device that is done may still have to take
+	// chunks that a failing one gives back
+	var handover func()
+	if len(active) == 1 {
+		handover = unlock
+	}
 	runOn := func(i, ei int) {
 		e := p.engines[ei]
-		st, fault := e.runOn(ctx, b, w)
+		st, fault := e.runOn(ctx, b, w, handover)
 		shares[i] = DeviceStats{Device: e.cfg.Device, Stats: st, Fault: fault}
+		p.faultMu.Lock()
 		p.faults[ei] = fault
+		p.faultMu.Unlock()
 	}
 	if len(active) == 1 {
 		runOn(0, active[0]) // on this goroutine: no wake-up of another thread
@@ -227,6 +246,8 @@ func (p *Pool) KernelTimes(count int, fill func(in, scalars []uint32), reps int)
 	if p.done {
 		return nil, ErrClosed
 	}
+	p.running.Wait() // the slots' buffers are free
+
 	times := make([][]float64, len(p.engines))
 	errs := make([]error, len(p.engines))
 	var wg sync.WaitGroup
@@ -245,6 +266,7 @@ func (p *Pool) Close() error {
 		return nil
 	}
 	p.done = true
+	p.running.Wait() // Runs past their last chunk, which have let go of mu
 	return p.close()
 }
 

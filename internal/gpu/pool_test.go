@@ -3,16 +3,22 @@ package gpu_test
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
 	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/kernels"
 )
 
 // newPoolFixture is newFixture on devices fake H100s.
@@ -306,4 +312,92 @@ func TestPoolSplitsSmallBatches(t *testing.T) {
 	require.Equal(t, 2, st.Chunks)
 	require.Equal(t, 1, st.Devices[0].Chunks)
 	require.Equal(t, 1, st.Devices[1].Chunks)
+}
+
+// TestPoolRunsFollowOnOneDevice: on one device, a Run starts once the Run
+// before it has taken its last chunk, while that chunk is still on the GPU,
+// and both give the CPU twin's results. The fake runs streams' work later
+// (Async); the first Run's last launch waits for the second Run's first
+// fill, which, with Runs serialised whole, would come only after the first
+// Run returned.
+func TestPoolRunsFollowOnOneDevice(t *testing.T) {
+	f := newPoolFixture(t, 17, 1) // chunks of 3: the last one has 2 items
+	f.d.Async = true
+	emulate := f.d.OnLaunch
+	secondFilled := make(chan struct{})
+	var overlapped atomic.Bool
+	f.d.OnLaunch = func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
+		if count := *(*uint32)(params[slices.IndexFunc(kernels.Args, func(a kernels.Arg) bool { return a.Name == "count" })]); count == 2 {
+			select {
+			case <-secondFilled:
+				overlapped.Store(true)
+			case <-time.After(2 * time.Second):
+			}
+		}
+		return emulate(fn, grid, block, params)
+	}
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	defer p.Close()
+
+	var mu sync.Mutex
+	first := f.batch(make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs)), &mu)
+	gotSecond := make([]ladder.Channels, len(f.jobs))
+	second := f.batch(gotSecond, make([]bool, len(f.jobs)), &mu)
+	second.Count = 15 // chunks of 3 only
+	fill, once := second.Fill, sync.OnceFunc(func() { close(secondFilled) })
+	second.Fill = func(lo, hi int, in, sc []uint32) {
+		fill(lo, hi, in, sc)
+		once()
+	}
+	firstTook := make(chan struct{})
+	firstFill, firstOnce := first.Fill, sync.OnceFunc(func() { close(firstTook) })
+	first.Fill = func(lo, hi int, in, sc []uint32) {
+		firstFill(lo, hi, in, sc)
+		firstOnce()
+	}
+	var g errgroup.Group
+	g.Go(func() error { _, err := p.Run(context.Background(), first); return err })
+	<-firstTook // the first Run is under way before the second asks
+	g.Go(func() error { _, err := p.Run(context.Background(), second); return err })
+	require.NoError(t, g.Wait())
+	require.True(t, overlapped.Load(), "the second Run filled a chunk while the first one's last chunk was on the GPU")
+	require.Equal(t, f.want[:15], gotSecond[:15])
+}
+
+// TestPoolConcurrentRunsAsync: Runs of several sizes from several
+// goroutines at once on one device, whose streams run their work later
+// (Async), with drains of random length: each Run gets the CPU twin's
+// results for its items, and Close waits for them all.
+func TestPoolConcurrentRunsAsync(t *testing.T) {
+	f := newPoolFixture(t, 40, 1)
+	f.d.Async, f.d.AsyncJitter = true, 20*time.Microsecond
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	var g errgroup.Group
+	for k := range 6 {
+		g.Go(func() error {
+			for j, count := range []int{1, 5, 17, 40} {
+				var mu sync.Mutex
+				got := make([]ladder.Channels, len(f.jobs))
+				b := f.batch(got, make([]bool, len(f.jobs)), &mu)
+				b.Count = count
+				drain := b.Drain
+				b.Drain = func(lo, hi int, out []uint32) error {
+					time.Sleep(time.Duration((k*7+j*3+lo)%5) * 200 * time.Microsecond)
+					return drain(lo, hi, out)
+				}
+				if _, err := p.Run(context.Background(), b); err != nil {
+					return err
+				}
+				if !reflect.DeepEqual(got[:count], f.want[:count]) {
+					return fmt.Errorf("goroutine %d, run of %d items: results differ from the CPU twin's", k, count)
+				}
+			}
+			return nil
+		})
+	}
+	require.NoError(t, g.Wait())
+	require.NoError(t, p.Close())
+	require.Zero(t, f.d.Live(), "Close releases everything")
 }
