@@ -175,8 +175,10 @@ func (s *slot) awaitDrain() {
 // Engine runs one kernel on one device. Its own OS thread retains the
 // device's primary context and sets up and releases its resources; a Run
 // computes on the calling goroutine, bound to its OS thread with that
-// context current. Runs are serialised, so an Engine is safe for
-// concurrent use.
+// context current. Its own Runs are serialised, so an Engine is safe for
+// concurrent use; a Pool of one device lets a Run start on it once the one
+// before has taken its last chunk, the slots' owners keeping each slot to
+// one Run at a time.
 type Engine struct {
 	d          Driver
 	cfg        Config
