@@ -120,9 +120,8 @@ type Stats struct {
 // Laddered = Ran when the chunk ran the ladder alone). Chunks on different
 // streams overlap.
 type ChunkTimes struct {
-	Lo, Hi                                   int
-	Start, CopiedIn, Prepared, Laddered, Ran float64
-	Done                                     float64
+	Lo, Hi                                         int
+	Start, CopiedIn, Prepared, Laddered, Ran, Done float64
 }
 
 // add sums o's chunks and times into st.
@@ -159,7 +158,7 @@ type slot struct {
 	busy                      bool
 	drained                   chan struct{} // closed when the Drain of the slot's last chunk returns; nil if none ran
 	// owner is held by the Run whose chunks use the slot, from its first
-	// chunk there until its last one there is finished (deviceRun.slot)
+	// chunk there until its last one there is finished (deviceRun.hold)
 	owner sync.Mutex
 }
 
@@ -797,7 +796,7 @@ func (e *Engine) enqueue(s *slot, n int, origin *Event) error {
 	if err := d.EventRecord(s.evCopyIn, s.stream); err != nil {
 		return err
 	}
-	if err := e.launchTimed(s, n); err != nil {
+	if err := e.launch(s, n, false); err != nil {
 		return err
 	}
 	if err := d.EventRecord(s.evKernel, s.stream); err != nil {
@@ -830,36 +829,28 @@ func (e *Engine) kernelFor(n int) (fn Function, items, threads int) {
 // launch enqueues the kernel on n items of slot s's device buffers, or of
 // its pinned buffers in place when inPlace is set, with the prepare kernel
 // before it and the finish kernel after it, if any, on the same buffers.
+// A chunk with copies that runs them gets events between them and the
+// ladder, for its timeline.
 func (e *Engine) launch(s *slot, n int, inPlace bool) error {
+	mark := func(ev Event) error {
+		if inPlace || !s.itemKernels {
+			return nil
+		}
+		return e.d.EventRecord(ev, s.stream)
+	}
 	if err := e.launchPrepare(s, n, inPlace); err != nil {
+		return err
+	}
+	if err := mark(s.evPrepared); err != nil {
 		return err
 	}
 	if err := e.launchLadder(s, n, inPlace); err != nil {
 		return err
 	}
+	if err := mark(s.evLaddered); err != nil {
+		return err
+	}
 	return e.launchFinish(s, n, inPlace)
-}
-
-// launchTimed is launch on slot s's device buffers with events between
-// the item kernels and the ladder, when the chunk runs them.
-func (e *Engine) launchTimed(s *slot, n int) error {
-	if !s.itemKernels {
-		return e.launch(s, n, false)
-	}
-	d := e.d
-	if err := e.launchPrepare(s, n, false); err != nil {
-		return err
-	}
-	if err := d.EventRecord(s.evPrepared, s.stream); err != nil {
-		return err
-	}
-	if err := e.launchLadder(s, n, false); err != nil {
-		return err
-	}
-	if err := d.EventRecord(s.evLaddered, s.stream); err != nil {
-		return err
-	}
-	return e.launchFinish(s, n, false)
 }
 
 // launchPrepare enqueues the prepare kernel, if the engine has one, on n

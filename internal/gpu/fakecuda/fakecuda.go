@@ -445,18 +445,26 @@ func (d *Driver) newHandle() uintptr {
 
 // span finds n bytes at p inside one allocation. d.mu is held.
 func (d *Driver) span(method string, p gpu.DevicePtr, n uint64) ([]byte, error) {
-	for base, a := range d.allocs {
-		if p < base || uint64(p-base) >= uint64(len(a.buf)) {
-			continue
-		}
-		off := uint64(p - base)
-		if n > uint64(len(a.buf))-off {
-			return nil, d.fail(method, gpu.CodeInvalidValue,
-				fmt.Sprintf("%d bytes at %#x overrun a %d-byte allocation", n, uint64(p), len(a.buf)))
-		}
-		return a.buf[off : off+n], nil
+	a, off, ok := d.allocationAt(p)
+	switch {
+	case !ok:
+		return nil, d.fail(method, gpu.CodeInvalidValue, fmt.Sprintf("%#x is not device memory", uint64(p)))
+	case n > uint64(len(a.buf))-off:
+		return nil, d.fail(method, gpu.CodeInvalidValue,
+			fmt.Sprintf("%d bytes at %#x overrun a %d-byte allocation", n, uint64(p), len(a.buf)))
 	}
-	return nil, d.fail(method, gpu.CodeInvalidValue, fmt.Sprintf("%#x is not device memory", uint64(p)))
+	return a.buf[off : off+n], nil
+}
+
+// allocationAt returns the live allocation that holds device address p and
+// p's offset in it. d.mu is held.
+func (d *Driver) allocationAt(p gpu.DevicePtr) (a *allocation, off uint64, ok bool) {
+	for base, a := range d.allocs {
+		if p >= base && uint64(p-base) < uint64(len(a.buf)) {
+			return a, uint64(p - base), true
+		}
+	}
+	return nil, 0, false
 }
 
 func (d *Driver) streamOK(method string, s gpu.Stream) error {
@@ -868,20 +876,34 @@ func (d *Driver) MemHostDevicePointer(p unsafe.Pointer) (gpu.DevicePtr, error) {
 	return base, nil
 }
 
-func (d *Driver) copyIn(method string, dst gpu.DevicePtr, src unsafe.Pointer, n uint64) error {
+// copyOn checks a copy of n bytes between host memory at host and device
+// memory at dev as method, then has stream s (0 for the synchronous
+// copies) run do on the device bytes: at once, or later on an Async
+// stream, when nothing happens if the memory has been freed meanwhile.
+// d.mu is held.
+func (d *Driver) copyOn(method string, s gpu.Stream, dev gpu.DevicePtr, host unsafe.Pointer, n uint64, do func(devBytes, hostBytes []byte)) error {
 	if n == 0 {
 		return nil
 	}
-	if src == nil {
+	if host == nil {
 		return d.fail(method, gpu.CodeInvalidValue, "nil host pointer")
 	}
-	buf, err := d.span(method, dst, n)
-	if err != nil {
+	if _, err := d.span(method, dev, n); err != nil {
 		return err
 	}
-	copy(buf, unsafe.Slice((*byte)(src), n))
+	d.later(s, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if buf := d.lookup(dev, n); buf != nil {
+			do(buf, unsafe.Slice((*byte)(host), n))
+		}
+	})
 	return nil
 }
+
+// toDevice and toHost are the copies' directions for copyOn.
+func toDevice(devBytes, hostBytes []byte) { copy(devBytes, hostBytes) }
+func toHost(devBytes, hostBytes []byte)   { copy(hostBytes, devBytes) }
 
 func (d *Driver) MemcpyHtoD(dst gpu.DevicePtr, src unsafe.Pointer, bytes uint64) error {
 	d.mu.Lock()
@@ -889,7 +911,7 @@ func (d *Driver) MemcpyHtoD(dst gpu.DevicePtr, src unsafe.Pointer, bytes uint64)
 	if err := d.enter("MemcpyHtoD", true); err != nil {
 		return err
 	}
-	return d.copyIn("MemcpyHtoD", dst, src, bytes)
+	return d.copyOn("MemcpyHtoD", 0, dst, src, bytes, toDevice)
 }
 
 func (d *Driver) MemcpyHtoDAsync(dst gpu.DevicePtr, src unsafe.Pointer, bytes uint64, s gpu.Stream) error {
@@ -901,26 +923,7 @@ func (d *Driver) MemcpyHtoDAsync(dst gpu.DevicePtr, src unsafe.Pointer, bytes ui
 	if err := d.streamOK("MemcpyHtoDAsync", s); err != nil {
 		return err
 	}
-	if d.queues[s] == nil {
-		return d.copyIn("MemcpyHtoDAsync", dst, src, bytes)
-	}
-	if bytes == 0 {
-		return nil
-	}
-	if src == nil {
-		return d.fail("MemcpyHtoDAsync", gpu.CodeInvalidValue, "nil host pointer")
-	}
-	if _, err := d.span("MemcpyHtoDAsync", dst, bytes); err != nil {
-		return err
-	}
-	d.later(s, func() {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		if buf := d.lookup(dst, bytes); buf != nil { // freed meanwhile: nothing to copy
-			copy(buf, unsafe.Slice((*byte)(src), bytes))
-		}
-	})
-	return nil
+	return d.copyOn("MemcpyHtoDAsync", s, dst, src, bytes, toDevice)
 }
 
 func (d *Driver) MemcpyDtoHAsync(dst unsafe.Pointer, src gpu.DevicePtr, bytes uint64, s gpu.Stream) error {
@@ -932,23 +935,7 @@ func (d *Driver) MemcpyDtoHAsync(dst unsafe.Pointer, src gpu.DevicePtr, bytes ui
 	if err := d.streamOK("MemcpyDtoHAsync", s); err != nil {
 		return err
 	}
-	if bytes == 0 {
-		return nil
-	}
-	if dst == nil {
-		return d.fail("MemcpyDtoHAsync", gpu.CodeInvalidValue, "nil host pointer")
-	}
-	if _, err := d.span("MemcpyDtoHAsync", src, bytes); err != nil {
-		return err
-	}
-	d.later(s, func() {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		if buf := d.lookup(src, bytes); buf != nil {
-			copy(unsafe.Slice((*byte)(dst), bytes), buf)
-		}
-	})
-	return nil
+	return d.copyOn("MemcpyDtoHAsync", s, src, dst, bytes, toHost)
 }
 
 func (d *Driver) StreamCreate() (gpu.Stream, error) {
@@ -1106,8 +1093,8 @@ func (d *Driver) LaunchKernel(f gpu.Function, grid, block [3]uint32, sharedBytes
 	return d.launch("LaunchKernel", f, grid, block, sharedBytes, s, params)
 }
 
-// LaunchKernelFirst is LaunchKernel, counted apart: the fake runs every
-// launch at once, so priorities change nothing in it.
+// LaunchKernelFirst is LaunchKernel, counted apart: the fake has no
+// priorities (its Async streams each run their own work in order).
 func (d *Driver) LaunchKernelFirst(f gpu.Function, grid, block [3]uint32, sharedBytes uint32, s gpu.Stream, params []unsafe.Pointer) error {
 	return d.launch("LaunchKernelFirst", f, grid, block, sharedBytes, s, params)
 }
@@ -1142,13 +1129,8 @@ func (d *Driver) launch(m string, f gpu.Function, grid, block [3]uint32, sharedB
 // lookup returns the n bytes of device memory at p, or nil when they are
 // not all in one live allocation. d.mu is held.
 func (d *Driver) lookup(p gpu.DevicePtr, n uint64) []byte {
-	for base, a := range d.allocs {
-		if p >= base && uint64(p-base) < uint64(len(a.buf)) {
-			off := uint64(p - base)
-			if n <= uint64(len(a.buf))-off {
-				return a.buf[off : off+n]
-			}
-		}
+	if a, off, ok := d.allocationAt(p); ok && n <= uint64(len(a.buf))-off {
+		return a.buf[off : off+n]
 	}
 	return nil
 }

@@ -226,14 +226,7 @@ func TestNeedsContext(t *testing.T) {
 func TestLaunch(t *testing.T) {
 	d := fakecuda.New()
 	setup(t, d)
-	m, err := d.ModuleLoadData([]byte("fatbin"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := d.ModuleGetFunction(m, "ladder")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, f := loadLadder(t, d)
 	buf, err := d.MemAlloc(4 * 8)
 	if err != nil {
 		t.Fatal(err)
@@ -470,7 +463,7 @@ func TestAsync(t *testing.T) {
 	// behind it has not run when the calls return
 	release := make(chan struct{})
 	d.OnLaunch = func(string, [3]uint32, [3]uint32, []unsafe.Pointer) error { <-release; return nil }
-	fn := loadFunction(t, d)
+	_, fn := loadLadder(t, d)
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -504,8 +497,8 @@ func TestAsync(t *testing.T) {
 	}
 }
 
-// loadFunction loads a module and returns its function "ladder".
-func loadFunction(t *testing.T, d *fakecuda.Driver) gpu.Function {
+// loadLadder loads a module and returns it with its function "ladder".
+func loadLadder(t *testing.T, d *fakecuda.Driver) (gpu.Module, gpu.Function) {
 	t.Helper()
 	m, err := d.ModuleLoadData([]byte("fatbin"))
 	if err != nil {
@@ -515,5 +508,5 @@ func loadFunction(t *testing.T, d *fakecuda.Driver) gpu.Function {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f
+	return m, f
 }
