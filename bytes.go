@@ -248,9 +248,11 @@ func (b *bytesBatch) setResults(out []byte, status []Status) error {
 //
 // On the gpu backend nothing is allocated per item and neither a scalar
 // nor a result passes through math/big: scalars are reduced and lifted to
-// their ladder multiple in constant time on the host, and multiplied in
-// constant time on the GPU. The CPU backends take the same buffers through
-// the *big.Int path.
+// their ladder multiple in constant time, and multiplied in constant time
+// on the GPU. On a batch of more than 16,384 uncompressed points the host
+// only copies the bytes in and out, and the GPU decodes and checks the
+// points and prepares the scalars too (SECURITY.md says what runs where).
+// The CPU backends take the same buffers through the *big.Int path.
 func (e *Engine) ScalarMultBytes(ctx context.Context, out []byte, status []Status, scalars, points []byte) error {
 	return e.ScalarMultBytesProgress(ctx, out, status, scalars, points, nil)
 }

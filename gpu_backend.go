@@ -182,9 +182,17 @@ func gpuFinish(cfg *gpu.Config, su *ladder.Setup, g tuning.GPU) error {
 	if err != nil {
 		return err
 	}
+	unpack, err := kernels.UnpackName(su.Curve.Name(), kernels.ChannelTag(su.Params.Bits))
+	if err != nil {
+		return err
+	}
+	pack, err := kernels.PackName(su.Curve.Name(), kernels.ChannelTag(su.Params.Bits))
+	if err != nil {
+		return err
+	}
 	cfg.InRows = su.GPUInputRows()
-	cfg.Prepare = &gpu.PrepareKernel{Entry: prepare, Constants: su.PrepareConstants()}
-	cfg.Finish = &gpu.FinishKernel{Entry: entry, Constants: su.FinishConstants(), ResultRows: su.ResultRows()}
+	cfg.Prepare = &gpu.PrepareKernel{Entry: prepare, Constants: su.PrepareConstants(), Unpack: unpack}
+	cfg.Finish = &gpu.FinishKernel{Entry: entry, Constants: su.FinishConstants(), ResultRows: su.ResultRows(), Pack: pack}
 	return nil
 }
 
@@ -468,7 +476,11 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	}
 	split, onTeam := r.splitFor(b.count)
 	batch := r.hostConversionsBatch(b, split, onTeam, done)
-	if r.kernel.FinishEntry != "" && b.count >= gpuItemsMinBatch {
+	switch {
+	case r.kernel.FinishEntry == "" || b.count < gpuItemsMinBatch:
+	case r.su.Schedule.Kind == ladder.Comb || b.pointSize == 1+2*b.size:
+		batch = r.wireBatch(b, split, done)
+	default: // compressed points: decompressed on the host
 		batch = r.itemKernelsBatch(b, split, done)
 	}
 	st, err := r.eng.Run(ctx, batch)
@@ -506,6 +518,80 @@ func (r *gpuRunner) itemKernelsBatch(b *bytesBatch, split splitFunc, done func(i
 		},
 	}
 }
+
+// wireBatch is a bytes batch on the wire kernels (ladder's wire.go): the
+// host copies the scalars' and the uncompressed points' bytes up as they
+// are (Fill), and the results' bytes and outcomes back (Drain); the GPU
+// does the rest. A point with x = 0, whose ladder must start from its
+// double, is first rewritten on the host (ladder.Setup.RewriteZeroX); the
+// comb's items are their scalars alone.
+func (r *gpuRunner) wireBatch(b *bytesBatch, split splitFunc, done func(int)) gpu.Batch {
+	su, L := r.su, b.size
+	withPoints := su.Schedule.Kind != ladder.Comb
+	return gpu.Batch{
+		Count: b.count,
+		Wire: &gpu.Wire{
+			InBytes:  su.WireInBytes(),
+			OutBytes: su.WireOutBytes(),
+			Fill: func(lo, hi int, in []byte) {
+				n, ps := hi-lo, b.pointSize
+				scalars, points := in[:n*L], in[n*L:]
+				split(n, minWireItems, func(a, c int) {
+					for k := a; k < c; k++ {
+						b.loadItem(lo + k)
+					}
+					copy(scalars[a*L:c*L], b.scalars[(lo+a)*L:(lo+c)*L])
+					if !withPoints {
+						return
+					}
+					copy(points[a*ps:c*ps], b.points[(lo+a)*ps:(lo+c)*ps])
+					for k := a; k < c; k++ {
+						// x = 0 is public, and its first eight bytes are zero for
+						// no other point but once in 2^64
+						if p := points[k*ps : (k+1)*ps]; binary.BigEndian.Uint64(p[1:]) == 0 {
+							su.RewriteZeroX(scalars[k*L:(k+1)*L], p)
+						}
+					}
+				})
+			},
+			Drain: func(lo, hi int, out []byte) error {
+				r.readWire(split, b, lo, hi, out)
+				done(hi - lo)
+				return nil
+			},
+		},
+	}
+}
+
+// readWire hands the results of items [lo, hi) of b, the wire output of
+// their chunk, to b: the bytes of the uncompressed results copied whole,
+// the other formats item by item, and each item's status.
+func (r *gpuRunner) readWire(split splitFunc, b *bytesBatch, lo, hi int, out []byte) {
+	n, rs := hi-lo, 1+2*b.size
+	results, outcomes := out[:n*rs], out[n*rs:n*(rs+1)]
+	whole := b.outPointBytes == rs
+	split(n, minWireItems, func(a, c int) {
+		if whole {
+			copy(b.out[(lo+a)*rs:(lo+c)*rs], results[a*rs:c*rs])
+		}
+		for k := a; k < c; k++ {
+			i, s := lo+k, statusOfOutcome(ladder.Outcome(outcomes[k]))
+			if whole {
+				b.status[i] = s
+			} else {
+				b.put(i, s, results[k*rs+1:(k+1)*rs])
+			}
+			if b.store != nil {
+				b.store(i)
+			}
+		}
+	})
+}
+
+// minWireItems is the fewest items of a part of a wire chunk's host work,
+// a copy of some tens of bytes and a status each: enough that a part's
+// fixed costs stay small beside it.
+const minWireItems = 4096
 
 // hostConversionsBatch is a bytes batch on the ladder kernel alone: the
 // host prepares and packs the items (binary → RNS) and finishes them from
@@ -568,13 +654,20 @@ func resultsOf(b *bytesBatch, lo int) func(k int, o ladder.Outcome, xy []byte) {
 
 // statusOfOutcome maps a finish's outcome to its status by arithmetic, not
 // a table indexed by it: whether a result is the point at infinity leaves
-// no address behind. Only a failed check (a fault) takes a branch.
+// no address behind. Only a failed check (a fault) and a bad point (a
+// public fact) take a branch.
 func statusOfOutcome(o ladder.Outcome) Status {
 	switch o {
 	case ladder.OutFailed:
 		return StatusResultCheck
 	case ladder.OutOffCurve:
 		return StatusNotOnCurve
+	case ladder.OutBadEncoding:
+		return StatusBadEncoding
+	case ladder.OutBadCoordinate:
+		return StatusBadCoordinate
+	case ladder.OutInfinityInput:
+		return StatusInfinityInput
 	}
 	return StatusPoint + Status(o) // OutPoint, OutInfinity: StatusPoint, StatusInfinity
 }

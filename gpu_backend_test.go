@@ -192,7 +192,9 @@ func TestGPUWycheproof(t *testing.T) {
 // kernels (which the default runs on batches larger than the latency
 // team's), on every curve and both SEC1 forms: random points, edge
 // scalars, and bad points among them, a point off the curve included
-// (found by the prepare kernel on an uncompressed point), against the
+// (found by the prepare kernel on an uncompressed point), and for
+// uncompressed points, which take the wire kernels, the bad prefixes and
+// coordinates they reject and the point with x = 0, against the
 // references, status for status and byte for byte.
 func TestGPUBytesOnItemKernels(t *testing.T) {
 	for _, c := range curves.All() {
@@ -203,7 +205,14 @@ func TestGPUBytesOnItemKernels(t *testing.T) {
 				k, ok := diag.KernelOf(eng)
 				require.True(t, ok)
 				require.NotEmpty(t, k.FinishEntry)
-				requireBytesBatch(t, eng, c, 5000, compressed, 29)
+				b := newBytesItems(t, c, 5000, compressed, 29)
+				if !compressed {
+					b = withWireItems(t, c, b) // decided on the GPU by the unpack kernel
+				}
+				out := make([]byte, len(b.want)*(1+2*c.ByteLen()))
+				status := make([]ecmul.Status, len(b.want))
+				require.NoError(t, eng.ScalarMultBytes(context.Background(), out, status, b.scalars, b.points))
+				requireBytesResults(t, c, b, out, status)
 			})
 		}
 	}

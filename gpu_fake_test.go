@@ -74,8 +74,9 @@ func TestGPUBackendOnFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, res[4].Err, curves.ErrNotOnCurve)
 	require.Equal(t, 7, checkComputed(t, c, pts, ks, res))
-	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_mma_c30", "ecm_ladder_p224_coz_shenoy_spread_c30", "ecm_prepare_p224_c30", "ecm_finish_p224_c30"},
-		d.FunctionNames(), "the default kernels: mma, spread for small chunks, the prepare and the finish")
+	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_mma_c30", "ecm_ladder_p224_coz_shenoy_spread_c30", "ecm_prepare_p224_c30",
+		"ecm_unpack_p224_c30", "ecm_finish_p224_c30", "ecm_pack_p224_c30"},
+		d.FunctionNames(), "the default kernels: mma, spread for small chunks, the prepare, the finish and the wire kernels around them")
 
 	// the results' coordinates share arrays, but neither changing one in
 	// place nor growing it touches another
@@ -120,6 +121,9 @@ func TestGPUBackendFaults(t *testing.T) {
 	} {
 		call := f.call
 		t.Run(call+"/mapping="+f.mapping.String(), func(t *testing.T) {
+			if f.mapping == diag.MappingDefault {
+				smallBatchesInPlace(t)
+			}
 			eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 2, Mapping: f.mapping})
 			require.NoError(t, err)
 			d.FailAt(call, 2, nil)
@@ -214,7 +218,11 @@ func wideChannels(t *testing.T, c *curves.Curve, m diag.Mapping, hostFinish bool
 	require.NoError(t, err)
 	finish, err := kernels.FinishName(c.Name(), "c30")
 	require.NoError(t, err)
-	want := []string{k.Name(), prepare, finish}
+	unpack, err := kernels.UnpackName(c.Name(), "c30")
+	require.NoError(t, err)
+	pack, err := kernels.PackName(c.Name(), "c30")
+	require.NoError(t, err)
+	want := []string{k.Name(), prepare, unpack, finish, pack}
 	if hostFinish {
 		want = want[:1]
 	}

@@ -1424,3 +1424,4 @@ ECM_ENTRIES(ECM_ENTRY)
 // RNS input) before it, the finish kernel (the affine results) after it.
 #include "prepare.cuh"
 #include "finish.cuh"
+#include "wire.cuh"

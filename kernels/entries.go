@@ -375,11 +375,16 @@ func FinishGrid(count int) int {
 // The prefixes of the entry points of the kernels around the ladder, one
 // for each curve and channel width (ECM_CURVES in schedule_gen.cuh): the
 // prepare kernel (kernels/prepare.cuh), before the ladder, and the finish
-// kernel (kernels/finish.cuh), after it. The schedule is read from their
-// constants (ladder.PrepareLayout, ladder.FinishLayout), not their names.
+// kernel (kernels/finish.cuh), after it; the unpack kernel before the
+// prepare and the pack kernel after the finish (kernels/wire.cuh). The
+// schedule is read from their constants (ladder.PrepareLayout,
+// ladder.FinishLayout: the unpack kernel takes the prepare's, the pack
+// kernel the finish's), not their names.
 const (
 	preparePrefix = "ecm_prepare_"
 	finishPrefix  = "ecm_finish_"
+	unpackPrefix  = "ecm_unpack_"
+	packPrefix    = "ecm_pack_"
 )
 
 // PrepareName returns the entry point of the prepare kernel for a curve
@@ -392,6 +397,18 @@ func PrepareName(curve, channels string) (string, error) {
 // (curves.Curve.Name) on channels of a Channels tag.
 func FinishName(curve, channels string) (string, error) {
 	return itemKernel(finishPrefix, curve, channels)
+}
+
+// UnpackName returns the entry point of the unpack kernel for a curve
+// (curves.Curve.Name) on channels of a Channels tag.
+func UnpackName(curve, channels string) (string, error) {
+	return itemKernel(unpackPrefix, curve, channels)
+}
+
+// PackName returns the entry point of the pack kernel for a curve
+// (curves.Curve.Name) on channels of a Channels tag.
+func PackName(curve, channels string) (string, error) {
+	return itemKernel(packPrefix, curve, channels)
 }
 
 func itemKernel(prefix, curve, channels string) (string, error) {
@@ -413,6 +430,18 @@ func ParsePrepare(name string) (curve, channels string, ok bool) {
 // and whether name is one.
 func ParseFinish(name string) (curve, channels string, ok bool) {
 	return parseItemKernel(finishPrefix, name)
+}
+
+// ParseUnpack returns the curve and Channels tag of an unpack entry point,
+// and whether name is one.
+func ParseUnpack(name string) (curve, channels string, ok bool) {
+	return parseItemKernel(unpackPrefix, name)
+}
+
+// ParsePack returns the curve and Channels tag of a pack entry point, and
+// whether name is one.
+func ParsePack(name string) (curve, channels string, ok bool) {
+	return parseItemKernel(packPrefix, name)
 }
 
 func parseItemKernel(prefix, name string) (curve, channels string, ok bool) {

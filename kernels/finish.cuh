@@ -137,8 +137,10 @@ ECM_DEVICE void write_coordinate(const FeField& f, const Fe& a, uint32_t keep, u
 // finish_item finishes the item of the columns at `in` and `out`, given
 // the inverse of its denominator: it writes x‖y (ByteLen bytes each) and
 // its Outcome over its column of `out`, after reading the rest of it. A
-// failed check, or a base the prepare kernel found off the curve
-// (ECM_FIXED_OFF_CURVE), writes zero bytes.
+// failed check, a base the prepare kernel found off the curve
+// (ECM_FIXED_OFF_CURVE), or a point the unpack kernel rejected (its
+// Outcome in ECM_FIXED_REJECTED, which the item's outcome becomes), writes
+// zero bytes.
 template <int N>
 ECM_DEVICE void finish_item(const FeField& f, const uint32_t* consts, const uint32_t* in, uint32_t* out,
                             uint32_t stride, const Fe& invDen) {
@@ -147,10 +149,14 @@ ECM_DEVICE void finish_item(const FeField& f, const uint32_t* consts, const uint
   affine<N>(f, consts, out, stride, g, invDen, x, y);
   const uint32_t ok = on_curve(f, consts, x, y), inf = fixed_mask(g.fixed, ECM_FIXED_INFINITY);
   const uint32_t off = ~mask_of_zero(g.fixed & ECM_FIXED_OFF_CURVE);
-  const uint32_t outcome = select(off, ECM_OUT_OFF_CURVE,
-                                  select(ok, select(inf, ECM_OUT_INFINITY, ECM_OUT_POINT), ECM_OUT_FAILED));
+  const uint32_t rejected = (g.fixed & ECM_FIXED_REJECTED) >> ECM_FIXED_REJECTED_SHIFT;  // the unpack kernel's Outcome
+  const uint32_t accepted = mask_of_zero(rejected);
+  const uint32_t outcome =
+      select(accepted,
+             select(off, ECM_OUT_OFF_CURVE, select(ok, select(inf, ECM_OUT_INFINITY, ECM_OUT_POINT), ECM_OUT_FAILED)),
+             rejected);
 
-  const uint32_t words = consts[ECM_FINISH_BYTE_LEN] / 4, keep = ok & ~off;
+  const uint32_t words = consts[ECM_FINISH_BYTE_LEN] / 4, keep = ok & ~off & accepted;
   write_coordinate(f, x, keep, out, 0, words, stride);
   write_coordinate(f, y, keep, out, words, words, stride);
   out[size_t(2 * words) * stride] = outcome;

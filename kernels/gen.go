@@ -268,9 +268,12 @@ func emitFinishLayout(b *bytes.Buffer) {
 		v    int
 	}{
 		{"OUT_POINT", int(ladder.OutPoint)}, {"OUT_INFINITY", int(ladder.OutInfinity)}, {"OUT_FAILED", int(ladder.OutFailed)},
-		{"OUT_OFF_CURVE", int(ladder.OutOffCurve)},
+		{"OUT_OFF_CURVE", int(ladder.OutOffCurve)}, {"OUT_BAD_ENCODING", int(ladder.OutBadEncoding)},
+		{"OUT_BAD_COORDINATE", int(ladder.OutBadCoordinate)}, {"OUT_INFINITY_INPUT", int(ladder.OutInfinityInput)},
 		{"FIXED_NONE", int(ladder.FixedNone)}, {"FIXED_INFINITY", int(ladder.FixedInfinity)}, {"FIXED_NEG_BASE", int(ladder.FixedNegBase)},
-		{"FIXED_OFF_CURVE", int(ladder.FixedOffCurve)},
+		{"FIXED_OFF_CURVE", int(ladder.FixedOffCurve)}, {"FIXED_REJECTED", int(ladder.FixedRejected)},
+		{"FIXED_REJECTED_SHIFT", ladder.FixedRejectedShift},
+		{"SCALAR_LIMB_WORDS", ladder.ScalarLimbWords},
 	} {
 		fmt.Fprintf(b, "#define ECM_%s %d\n", c.name, c.v)
 	}

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "0b890f509c80ca64cd5c41c9cfc5f3f7207672e392f9bcbff16e79c4855b7aae"
+const SourcesSHA256 = "853ab347a465722c368c3e0cc197523be657fc2de1320334615a1b75c9e8ffd9"

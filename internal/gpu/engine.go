@@ -52,6 +52,9 @@ type Config struct {
 type PrepareKernel struct {
 	Entry     string
 	Constants []uint32 // its constant table, uploaded once (ladder.Setup.PrepareConstants)
+	// Unpack, when set, is the kernel that a Wire batch's chunks run
+	// before it, over its constants: kernels.UnpackName.
+	Unpack string
 }
 
 // FinishKernel is the kernel that finishes the ladder's items on the
@@ -61,6 +64,9 @@ type FinishKernel struct {
 	Entry      string
 	Constants  []uint32 // its constant table, uploaded once (ladder.Setup.FinishConstants)
 	ResultRows int      // the rows per item it leaves in the output buffer, at most OutRows
+	// Pack, when set, is the kernel that a Wire batch's chunks run after
+	// it, over its constants: kernels.PackName.
+	Pack string
 }
 
 // SmallKernel is the kernel of small chunks (Config.Small): its chunks
@@ -89,6 +95,23 @@ type Batch struct {
 	// its outputs (OutRows rows). A small batch takes it, for latency: the
 	// finish kernel's inversion is one thread's long chain of products.
 	LadderOnly bool
+	// Wire, when set, takes the batch as bytes in place of Fill and Drain,
+	// on the unpack and pack kernels around the prepare and finish ones.
+	Wire *Wire
+}
+
+// Wire is a batch's bytes (Batch.Wire): Fill writes items [lo, hi) as
+// InBytes bytes each, laid out as the unpack kernel reads them, and Drain
+// reads their OutBytes bytes each, as the pack kernel writes them (package
+// ladder's wire.go says how), with the roles and timing of Batch.Fill and
+// Batch.Drain. The pinned buffers they get are the slot's input and output
+// ones; on the device the bytes go into the output buffer, which the ladder
+// writes only after the unpack kernel has read them, and come back from the
+// input buffer, free once the finish kernel has read it.
+type Wire struct {
+	InBytes, OutBytes int
+	Fill              func(lo, hi int, in []byte)
+	Drain             func(lo, hi int, out []byte) error
 }
 
 // Stats says where the time of one Run went.
@@ -154,6 +177,7 @@ type slot struct {
 	mapIn, mapSc, mapOut      DevicePtr // where the small kernel reaches hostIn, hostSc and hostOut in place; 0 without Config.Small
 	zeroCopy                  bool      // the slot's chunk runs on its pinned buffers in place
 	itemKernels               bool      // the slot's chunk runs the prepare and finish kernels around the ladder
+	wire                      *Wire     // the slot's chunk's batch's Wire, if it is bytes unpacked and packed on the device
 	lo, hi                    int
 	busy                      bool
 	drained                   chan struct{} // closed when the Drain of the slot's last chunk returns; nil if none ran
@@ -188,6 +212,8 @@ type Engine struct {
 	small      Function // Config.Small's kernel, or 0
 	finish     Function // Config.Finish's kernel, or 0
 	prepare    Function // Config.Prepare's kernel, or 0
+	unpack     Function // Config.Prepare.Unpack's kernel, or 0
+	pack       Function // Config.Finish.Pack's kernel, or 0
 	sms        int      // the device's multiprocessors, over which small chunks spread
 	wave       int      // the items the device runs at once: sms × resident blocks × ItemsPerBlock
 	consts     DevicePtr
@@ -340,6 +366,11 @@ func (e *Engine) setup() error {
 		if e.prepConsts, err = e.upload(pk.Constants); err != nil {
 			return err
 		}
+		if pk.Unpack != "" {
+			if e.unpack, err = e.d.ModuleGetFunction(e.mod, pk.Unpack); err != nil {
+				return err
+			}
+		}
 	}
 	if fk := e.cfg.Finish; fk != nil {
 		if e.finish, err = e.d.ModuleGetFunction(e.mod, fk.Entry); err != nil {
@@ -347,6 +378,11 @@ func (e *Engine) setup() error {
 		}
 		if e.finConsts, err = e.upload(fk.Constants); err != nil {
 			return err
+		}
+		if fk.Pack != "" {
+			if e.pack, err = e.d.ModuleGetFunction(e.mod, fk.Pack); err != nil {
+				return err
+			}
 		}
 	}
 	c := uint64(e.cfg.Chunk) * 4
@@ -470,11 +506,32 @@ func (e *Engine) Run(ctx context.Context, b Batch) (Stats, error) {
 	if e.done {
 		return Stats{}, ErrClosed
 	}
+	if err := e.checkBatch(b); err != nil {
+		return Stats{}, err
+	}
 	start := time.Now()
 	w := newWork(b.Count, chunkFor(b.Count, e.cfg.Chunk, 1, e.wave), 1)
 	st, _ := e.runOn(ctx, b, w, nil)
 	st.WallMs = msSince(start)
 	return st, w.failed()
+}
+
+// checkBatch fails a batch the engine cannot run: a Wire batch without the
+// unpack, prepare, finish and pack kernels, or whose bytes per item do not
+// fit the buffers they pass through.
+func (e *Engine) checkBatch(b Batch) error {
+	wire := b.Wire
+	if wire == nil {
+		return nil
+	}
+	if e.unpack == 0 || e.pack == 0 || e.prepare == 0 || e.finish == 0 || b.LadderOnly {
+		return errors.New("gpu: a wire batch needs the unpack, prepare, finish and pack kernels")
+	}
+	in, out := 4*max(e.cfg.InRows, 1), 4*e.cfg.OutRows
+	if wire.InBytes <= 0 || wire.OutBytes <= 0 || wire.InBytes > min(in, out) || wire.OutBytes > min(in, out) {
+		return fmt.Errorf("gpu: a wire batch of %d bytes in and %d out per item: each must be 1 to %d", wire.InBytes, wire.OutBytes, min(in, out))
+	}
+	return nil
 }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1e3 }
@@ -566,15 +623,18 @@ func (r *deviceRun) finish(s *slot, inline bool) error {
 	s.busy = false
 	e.timeSlot(s, st, r.origin)
 	n := s.hi - s.lo
-	out := words(s.hostOut, e.resultRows(s)*n)
 	lo, hi := s.lo, s.hi
+	drainChunk := func() error { return r.b.Drain(lo, hi, words(s.hostOut, e.resultRows(s)*n)) }
+	if wire := s.wire; wire != nil {
+		drainChunk = func() error { return wire.Drain(lo, hi, unsafe.Slice((*byte)(s.hostOut), wire.OutBytes*n)) }
+	}
 	r.w.done()
 	drained := make(chan struct{})
 	s.drained = drained
 	drain := func() {
 		defer close(drained)
 		t0 := time.Now()
-		if err := r.b.Drain(lo, hi, out); err != nil {
+		if err := drainChunk(); err != nil {
 			r.w.fail(err)
 		}
 		r.drainNs.Add(time.Since(t0).Nanoseconds())
@@ -632,11 +692,16 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 		r.hold(i)
 		n := ch.hi - ch.lo
 		t0 := time.Now()
-		b.Fill(ch.lo, ch.hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
+		if b.Wire != nil {
+			b.Wire.Fill(ch.lo, ch.hi, unsafe.Slice((*byte)(s.hostIn), b.Wire.InBytes*n))
+		} else {
+			b.Fill(ch.lo, ch.hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
+		}
 		st.FillMs += msSince(t0)
 		s.awaitDrain() // chunk c−3's, which reads the outputs chunk c copies back into
 		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
 		s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
+		s.wire = b.Wire
 		if fault = e.enqueue(s, n, &r.origin); fault != nil {
 			break
 		}
@@ -766,9 +831,11 @@ func (r *deviceRun) settle() []span {
 // and writes the slot's pinned buffers in place, which saves a small batch
 // the copies' fixed costs (zeroCopy).
 func (e *Engine) enqueue(s *slot, n int, origin *Event) error {
-	d, cfg := e.d, e.cfg
+	d := e.d
 	fn, _, _ := e.kernelFor(n)
-	if s.zeroCopy = fn == e.small && s.mapOut != 0; s.zeroCopy {
+	// a wire chunk always copies: its bytes go up from the input buffer
+	// into the device's output buffer
+	if s.zeroCopy = fn == e.small && s.mapOut != 0 && s.wire == nil; s.zeroCopy {
 		// untimed: an event before the launch and the query after the wait
 		// would add 3 to 4 µs to a single item's 0.25 ms
 		return e.launch(s, n, true)
@@ -787,10 +854,7 @@ func (e *Engine) enqueue(s *slot, n int, origin *Event) error {
 	if err := d.EventRecord(s.evStart, s.stream); err != nil {
 		return err
 	}
-	if err := e.copyIn(s, n); err != nil {
-		return err
-	}
-	if err := d.MemcpyHtoDAsync(s.devSc, s.hostSc, uint64(4*cfg.ScalarRows*n), s.stream); err != nil {
+	if err := e.copyChunkIn(s, n); err != nil {
 		return err
 	}
 	if err := d.EventRecord(s.evCopyIn, s.stream); err != nil {
@@ -802,10 +866,31 @@ func (e *Engine) enqueue(s *slot, n int, origin *Event) error {
 	if err := d.EventRecord(s.evKernel, s.stream); err != nil {
 		return err
 	}
-	if err := d.MemcpyDtoHAsync(s.hostOut, s.devOut, uint64(4*e.resultRows(s)*n), s.stream); err != nil {
+	if err := e.copyChunkOut(s, n); err != nil {
 		return err
 	}
 	return d.EventRecord(s.evDone, s.stream)
+}
+
+// copyChunkIn enqueues the copy of slot s's n items to the device: their
+// input and scalar rows, or a wire chunk's bytes into the output buffer.
+func (e *Engine) copyChunkIn(s *slot, n int) error {
+	if s.wire != nil {
+		return e.d.MemcpyHtoDAsync(s.devOut, s.hostIn, uint64(s.wire.InBytes*n), s.stream)
+	}
+	if err := e.copyIn(s, n); err != nil {
+		return err
+	}
+	return e.d.MemcpyHtoDAsync(s.devSc, s.hostSc, uint64(4*e.cfg.ScalarRows*n), s.stream)
+}
+
+// copyChunkOut enqueues the copy of slot s's n results to the host: the
+// rows the drain reads, or a wire chunk's bytes from the input buffer.
+func (e *Engine) copyChunkOut(s *slot, n int) error {
+	if s.wire != nil {
+		return e.d.MemcpyDtoHAsync(s.hostOut, s.devIn, uint64(s.wire.OutBytes*n), s.stream)
+	}
+	return e.d.MemcpyDtoHAsync(s.hostOut, s.devOut, uint64(4*e.resultRows(s)*n), s.stream)
 }
 
 // kernelFor returns the kernel of a launch on n items and the items and
@@ -838,6 +923,9 @@ func (e *Engine) launch(s *slot, n int, inPlace bool) error {
 		}
 		return e.d.EventRecord(ev, s.stream)
 	}
+	if err := e.launchWire(e.unpack, e.prepConsts, s, n); err != nil {
+		return err
+	}
 	if err := e.launchPrepare(s, n, inPlace); err != nil {
 		return err
 	}
@@ -850,7 +938,20 @@ func (e *Engine) launch(s *slot, n int, inPlace bool) error {
 	if err := mark(s.evLaddered); err != nil {
 		return err
 	}
-	return e.launchFinish(s, n, inPlace)
+	if err := e.launchFinish(s, n, inPlace); err != nil {
+		return err
+	}
+	return e.launchWire(e.pack, e.finConsts, s, n)
+}
+
+// launchWire enqueues fn, the unpack or pack kernel, with its constants
+// consts, on n items of slot s, if its chunk is a wire chunk: one thread
+// per item.
+func (e *Engine) launchWire(fn Function, consts DevicePtr, s *slot, n int) error {
+	if s.wire == nil {
+		return nil
+	}
+	return e.launchItems(fn, consts, s, n, false, (n+kernels.FinishThreads-1)/kernels.FinishThreads)
 }
 
 // launchPrepare enqueues the prepare kernel, if the engine has one, on n

@@ -146,6 +146,11 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	if p.done {
 		return Stats{}, ErrClosed
 	}
+	for _, e := range p.engines {
+		if err := e.checkBatch(b); err != nil {
+			return Stats{}, err
+		}
+	}
 	p.running.Add(1)
 	defer p.running.Done()
 	start := time.Now()

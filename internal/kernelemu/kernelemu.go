@@ -37,6 +37,12 @@ func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
 		if curve, channels, ok := kernels.ParseFinish(fn); ok {
 			return emulateFinish(d, &cache, fn, curve, channels, grid, block, params)
 		}
+		if curve, channels, ok := kernels.ParseUnpack(fn); ok {
+			return emulateUnpack(d, &cache, fn, curve, channels, grid, block, params)
+		}
+		if curve, channels, ok := kernels.ParsePack(fn); ok {
+			return emulatePack(d, &cache, fn, curve, channels, grid, block, params)
+		}
 		k, err := kernels.ByName(fn)
 		if err != nil {
 			return fmt.Errorf("kernelemu: %w", err)
@@ -225,6 +231,71 @@ func emulatePrepare(d *fakecuda.Driver, cache *setups, fn, curve, channels strin
 	}
 	su.PrepareRowsOnHost(in, stride, count)
 	return writeRows(d, ptrArg(params, "in"), in, su.GPUInputRows(), stride, count)
+}
+
+// emulateUnpack runs a launch of the unpack kernel fn (kernels.UnpackName)
+// through its CPU twin, ladder.Setup.UnpackWireItem, on the setup the
+// prepare's constants name: it reads the chunk's wire bytes from out and
+// writes the finish rows of in and the scalar rows, one item per thread,
+// the items past the grid's threads left as they were.
+func emulateUnpack(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
+	l := ladder.PrepareLayoutFor(0)
+	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.Chan, func(head []uint32) (int, bool) {
+		return int(head[l.N]), head[l.RowAt] == 0
+	})
+	if err != nil {
+		return err
+	}
+	total := int(*(*uint32)(arg(params, "count")))
+	taken, stride := countStride(params, int(grid[0])*int(block[0]))
+	wire, err := d.DeviceBytes(ptrArg(params, "out"), uint64(total*su.WireInBytes()))
+	if err != nil {
+		return err
+	}
+	in, err := deviceWords(d, ptrArg(params, "in"), su.GPUInputRows()*stride)
+	if err != nil {
+		return err
+	}
+	sc, err := deviceWords(d, ptrArg(params, "scalars"), su.ScalarWords()*stride)
+	if err != nil {
+		return err
+	}
+	for i := range taken {
+		su.UnpackWireItem(wire, in, sc, total, stride, i)
+	}
+	if err := writeRows(d, ptrArg(params, "in"), in, su.GPUInputRows(), stride, taken); err != nil {
+		return err
+	}
+	return writeRows(d, ptrArg(params, "scalars"), sc, su.ScalarWords(), stride, taken)
+}
+
+// emulatePack runs a launch of the pack kernel fn (kernels.PackName)
+// through its CPU twin, ladder.Setup.PackWireItem, on the setup the
+// finish's constants name: it reads the result rows from out and writes
+// the chunk's wire bytes into in, one item per thread, the items past the
+// grid's threads left as they were.
+func emulatePack(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
+	l := ladder.FinishLayoutFor(0)
+	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.CRT, func(head []uint32) (int, bool) {
+		return int(head[l.N]), head[l.UnitY] == 1
+	})
+	if err != nil {
+		return err
+	}
+	total := int(*(*uint32)(arg(params, "count")))
+	taken, stride := countStride(params, int(grid[0])*int(block[0]))
+	out, err := deviceWords(d, ptrArg(params, "out"), su.ResultRows()*stride)
+	if err != nil {
+		return err
+	}
+	wire, err := d.DeviceBytes(ptrArg(params, "in"), uint64(total*su.WireOutBytes()))
+	if err != nil {
+		return err
+	}
+	for i := range taken {
+		su.PackWireItem(out, total, stride, i, wire)
+	}
+	return nil
 }
 
 // itemSetup checks a launch of fn, a kernel around the ladder, and returns

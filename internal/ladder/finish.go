@@ -70,6 +70,10 @@ const (
 	OutInfinity                // the point at infinity
 	OutFailed                  // the result failed its check (ErrResultCheck)
 	OutOffCurve                // the base is not on the curve (FixedOffCurve: found by the prepare kernel)
+	// a point the unpack kernel rejected (FixedRejected)
+	OutBadEncoding   // not an uncompressed SEC1 prefix
+	OutBadCoordinate // a coordinate is not below p
+	OutInfinityInput // (0, 0)
 )
 
 // FinishItems turns the kernel's outputs for Items into results:

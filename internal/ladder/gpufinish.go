@@ -184,7 +184,8 @@ func (su *Setup) ReadResult(out []uint32, stride, i int, xy []byte) Outcome {
 // outputs from out and the finish rows from in, and writes their results
 // into out as the kernel does (ResultRows rows, in place). A failed
 // check's bytes are zero, and so are those of an item whose Fixed word has
-// FixedOffCurve, whose outcome is OutOffCurve.
+// FixedOffCurve, whose outcome is OutOffCurve, or a rejected point's
+// Outcome in FixedRejected, which is its outcome.
 func (su *Setup) FinishRowsOnHost(in, out []uint32, stride, count int) {
 	items := make([]Item, count)
 	at := su.FinishRowAt()
@@ -195,7 +196,10 @@ func (su *Setup) FinishRowsOnHost(in, out []uint32, stride, count int) {
 	}
 	words := su.resultWords()
 	su.FinishItems(items, out, stride, nil, func(k int, o Outcome, xy []byte) {
-		if items[k].Fixed&FixedOffCurve != 0 {
+		switch fixed := items[k].Fixed; {
+		case fixed.rejected() != OutPoint:
+			o, xy = fixed.rejected(), nil
+		case fixed&FixedOffCurve != 0:
 			o, xy = OutOffCurve, nil
 		}
 		for r := range words {

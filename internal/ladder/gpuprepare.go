@@ -39,18 +39,29 @@ const FixedOffCurve Fixed = 1 << 7
 // weights w_k = 2^(32k) mod m (times |M̃_j^{-1}| mod m̃_j in B̃), k < 8, of
 // the words of x·M mod p in its residue.
 type PrepareLayout struct {
-	N         int // the channels of one base
-	RowAt     int // the first finish row (FinishRowAt)
-	PInv      int // −p^{-1} mod 2^32
-	MeMask    int // m_e − 1
-	P         int // p
-	R2        int // R² mod p: the product by it is the Montgomery form
-	MR        int // M·R mod p: the product of a plain x by it is x·M mod p
-	A         int // a·R mod p
-	B         int // b·R mod p
-	Chan      int // the first channel
-	ChanWords int // words of one channel: the modulus and eight weights
-	Size      int // words of the whole table for N channels
+	N      int // the channels of one base
+	RowAt  int // the first finish row (FinishRowAt)
+	PInv   int // −p^{-1} mod 2^32
+	MeMask int // m_e − 1
+	P      int // p
+	R2     int // R² mod p: the product by it is the Montgomery form
+	MR     int // M·R mod p: the product of a plain x by it is x·M mod p
+	A      int // a·R mod p
+	B      int // b·R mod p
+	// the unpack kernel's (wire.go), scalars as ScalarLimbs words
+	ByteLen     int // bytes of a coordinate and of a scalar on the wire
+	ScalarWords int // the ladder scalar's rows (Setup.ScalarWords)
+	Order       int // n
+	OrderLess1  int // n − 1
+	High        int // n − coZHigh (ladderLimbs)
+	Order2      int // 2n
+	Order3      int // 3n
+	GX, GY      int // the generator, plain words
+	GenScalar   int // the ladder scalar of 1: a rejected item's
+	GenFixed    int // the Fixed word of 1
+	Chan        int // the first channel
+	ChanWords   int // words of one channel: the modulus and eight weights
+	Size        int // words of the whole table for N channels
 }
 
 // PrepareLayoutFor returns the prepare kernel's constant layout for n
@@ -62,7 +73,19 @@ func PrepareLayoutFor(n int) PrepareLayout {
 	l.MR = l.R2 + e
 	l.A = l.MR + e
 	l.B = l.A + e
-	l.Chan = l.B + e
+	const s = ScalarLimbWords
+	l.ByteLen = l.B + e
+	l.ScalarWords = l.ByteLen + 1
+	l.Order = l.ScalarWords + 1
+	l.OrderLess1 = l.Order + s
+	l.High = l.OrderLess1 + s
+	l.Order2 = l.High + s
+	l.Order3 = l.Order2 + s
+	l.GX = l.Order3 + s
+	l.GY = l.GX + e
+	l.GenScalar = l.GY + e
+	l.GenFixed = l.GenScalar + s
+	l.Chan = l.GenFixed + 1
 	l.ChanWords = 1 + e
 	l.Size = l.Chan + 2*n*l.ChanWords
 	return l
@@ -83,6 +106,7 @@ func (su *Setup) PrepareConstants() []uint32 {
 	putFinishLimbs(w[l.MR:], h.toMont)
 	putFinishLimbs(w[l.A:], h.eq.A)
 	putFinishLimbs(w[l.B:], h.eq.B)
+	su.putUnpackConstants(w, l)
 	for c, ch := range h.in {
 		at := l.Chan + c*l.ChanWords
 		w[at] = uint32(ch.m)
