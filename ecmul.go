@@ -345,26 +345,40 @@ func (e *Engine) ScalarMultProgress(ctx context.Context, points []*Point, scalar
 	rep := newReporter(progress, len(points))
 	err := e.validate(ctx, points, scalars, res)
 	if err == nil {
-		items := make([]item, 0, len(points))
-		for i := range points {
-			if res[i].Err == nil {
-				items = append(items, item{x: points[i].X, y: points[i].Y, k: scalars[i], res: &res[i]})
-			}
-		}
+		items := e.validItems(points, scalars, res)
 		rep.add(len(points) - len(items))
 		if len(items) > 0 {
 			err = e.run.run(ctx, items, rep.add)
 		}
 	}
 	err = e.batchErr(err)
-	// A batch failure can leave millions of items without a result: their
-	// errors share one allocation. The capacity covers every item from the
-	// first such one on, so appending never moves the earlier ones.
+	if err != nil {
+		failItems(res, err)
+		return res, err
+	}
+	e.split(len(res))(len(res), itemBlock, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if r := &res[i]; r.Err != nil {
+				if _, ok := r.Err.(*ItemError); !ok {
+					r.Err = &ItemError{Index: i, Err: r.Err}
+				}
+			}
+		}
+	})
+	return res, nil
+}
+
+// failItems gives the error of a batch that failed as a whole, err, to
+// every item of res left without a result, and wraps every item's own
+// error in an ItemError. Millions of items may be left: their errors share
+// one allocation, whose capacity covers every item from the first such one
+// on, so appending never moves the earlier ones.
+func failItems(res []Result, err error) {
 	var batchErrs []ItemError
 	for i := range res {
 		r := &res[i]
 		switch {
-		case err != nil && r.X == nil && !r.Infinity && r.Err == nil:
+		case r.X == nil && !r.Infinity && r.Err == nil:
 			if batchErrs == nil {
 				batchErrs = make([]ItemError, 0, len(res)-i)
 			}
@@ -376,7 +390,49 @@ func (e *Engine) ScalarMultProgress(ctx context.Context, points []*Point, scalar
 			}
 		}
 	}
-	return res, err
+}
+
+// itemBlock is the items of a block of a batch's host passes over its
+// items (validItems, the wrapping of errors): blocks are numbered, so that
+// a pass can find where a block's items go.
+const itemBlock = 1 << 13
+
+// validItems returns the items of the batch that validation left without
+// an error, in order, built over the workers: each block's valid items
+// are counted, and each block then fills its own range.
+func (e *Engine) validItems(points []*Point, scalars []*big.Int, res []Result) []item {
+	n := len(points)
+	blocks := (n + itemBlock - 1) / itemBlock
+	split := e.split(n)
+	block := func(b int) (lo, hi int) { return b * itemBlock, min((b+1)*itemBlock, n) }
+	at := make([]int, blocks+1) // at[b+1]: the valid items of block b, then of blocks 0 … b
+	split(blocks, 1, func(b0, b1 int) {
+		for b := b0; b < b1; b++ {
+			lo, hi := block(b)
+			for i := lo; i < hi; i++ {
+				if res[i].Err == nil {
+					at[b+1]++
+				}
+			}
+		}
+	})
+	for b := range blocks {
+		at[b+1] += at[b]
+	}
+	items := make([]item, at[blocks])
+	split(blocks, 1, func(b0, b1 int) {
+		for b := b0; b < b1; b++ {
+			lo, hi := block(b)
+			k := at[b]
+			for i := lo; i < hi; i++ {
+				if res[i].Err == nil {
+					items[k] = item{x: points[i].X, y: points[i].Y, k: scalars[i], res: &res[i]}
+					k++
+				}
+			}
+		}
+	})
+	return items
 }
 
 // reporter serialises a batch's progress calls.
@@ -427,11 +483,7 @@ func (e *Engine) validate(ctx context.Context, points []*Point, scalars []*big.I
 // backend's team), each worker looking at ctx every validateBlock items
 // and stopping once it has ended; it returns the cause of ctx's end.
 func (e *Engine) forItems(ctx context.Context, n int, do func(i int)) error {
-	split := splitFunc(func(n, minPart int, do func(lo, hi int)) { parallel(n, e.opts.Workers, minPart, do) })
-	if s, ok := e.run.(splitter); ok {
-		split, _ = s.splitFor(n)
-	}
-	split(n, minPartItems, func(lo, hi int) {
+	e.split(n)(n, minPartItems, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if i > lo && (i-lo)%validateBlock == 0 && ctx.Err() != nil {
 				return
@@ -440,6 +492,17 @@ func (e *Engine) forItems(ctx context.Context, n int, do func(i int)) error {
 		}
 	})
 	return context.Cause(ctx)
+}
+
+// split returns how the host work of a batch of n items spreads over the
+// workers: the runner's way, if it has one (splitter), else in parts on
+// fresh goroutines.
+func (e *Engine) split(n int) splitFunc {
+	if s, ok := e.run.(splitter); ok {
+		split, _ := s.splitFor(n)
+		return split
+	}
+	return func(n, minPart int, do func(lo, hi int)) { parallel(n, e.opts.Workers, minPart, do) }
 }
 
 func (e *Engine) check(p *Point, k *big.Int) error {
