@@ -4,18 +4,20 @@
 # writes vectors for every curve, schedule and channel width, and runs every
 # entry point on them at its block sizes, comparing each output word with
 # the CPU twin's; and the same for the kernels around the ladder of the
-# co-Z ladder and the comb, the prepare kernel (kernels/prepare.cuh) on
-# kernelvec -prepare vectors, first (they take seconds), and the finish
-# kernel (kernels/finish.cuh) on kernelvec -finish vectors, last. It fails
-# on any mismatch, or when an entry point of kernels/schedule_gen.cuh (a
-# ladder's, or a prepare's or finish's of ECM_CURVES) was not run.
+# co-Z ladder and the comb: the wire kernels (kernels/wire.cuh) on
+# kernelvec -unpack and -pack vectors and the prepare kernel
+# (kernels/prepare.cuh) on kernelvec -prepare vectors, first (they take
+# seconds), and the finish kernel (kernels/finish.cuh) on kernelvec -finish
+# vectors, last. It fails on any mismatch, or when an entry point of
+# kernels/schedule_gen.cuh (a ladder's, or an unpack's, prepare's,
+# finish's or pack's of ECM_CURVES) was not run.
 #
 #   scripts/kernels-check.sh [-n ITEMS] [-e EMULATOR] [-k KERNELVEC] [-o DIR] [-s SEED] [-q]
 #
 #   -n ITEMS     items per file, each run once per entry point and block size
-#                (default 128, or $KERNELS_CHECK_ITEMS; the finish's and the
-#                prepare's files take at least 32, so that their edge items
-#                are all there)
+#                (default 128, or $KERNELS_CHECK_ITEMS; the files of the
+#                kernels around the ladder take at least 32, so that their
+#                edge items are all there)
 #   -e EMULATOR  an emulator already built (default: make kernels-emulate)
 #   -k KERNELVEC a kernelvec already built (default: go build)
 #   -o DIR       where the vectors and the log go (default .dev/kernels-check)
@@ -38,7 +40,7 @@ while getopts "n:e:k:o:s:q" opt; do
     o) dir=$OPTARG ;;
     s) seed=$OPTARG ;;
     q) failfast=--fail-fast ;;
-    *) sed -n '13,23p' "$0" >&2; exit 2 ;;
+    *) sed -n '15,25p' "$0" >&2; exit 2 ;;
   esac
 done
 
@@ -64,21 +66,21 @@ for c in $curves; do
     done
   done
 done
-# the prepare and finish kernels' vectors, for the schedules whose finish
-# runs on the GPU
+# the vectors of the kernels around the ladder, for the schedules whose
+# finish runs on the GPU
 finish_schedules="coz comb"
 finish_items=$((items > 32 ? items : 32))
 for c in $curves; do
   for s in $finish_schedules; do
     for w in $widths; do
-      for k in prepare finish; do
+      for k in unpack prepare finish pack; do
         "$vec" -$k -curve "$c" -schedule "$s" -channel-bits "$w" -n "$finish_items" -seed "$seed" \
           -out "$dir/${c}_${k}_${s}_c$w.bin"
       done
     done
   done
 done
-echo "kernels-check: vectors, $items items per file ($finish_items for the prepare and the finish), in $(($(date +%s) - start)) s"
+echo "kernels-check: vectors, $items items per file ($finish_items for the kernels around the ladder), in $(($(date +%s) - start)) s"
 
 log=$dir/emulate.log
 : > "$log"
@@ -97,10 +99,10 @@ run() {
   echo "kernels-check: $key: $(grep -c ': bit-exact$' "$dir/$key.log" || true) runs bit-exact, $result, $(($(date +%s) - t0)) s"
   [[ $result == ok ]]
 }
-# runs the emulator on every file of KERNEL (prepare, ladder or finish),
-# one a curve, schedule of SCHEDULES and width, at ITEMS items; the
-# prepare's and the finish's selectors name no schedule. With -q it runs
-# none after a failure.
+# runs the emulator on every file of KERNEL (unpack, prepare, pack, ladder
+# or finish), one a curve, schedule of SCHEDULES and width, at ITEMS items;
+# the selectors of the kernels around the ladder name no schedule. With -q
+# it runs none after a failure.
 run_kernel() {
   local kernel=$1 c s w key selector
   [[ $status == 0 || -z $failfast ]] || return 0
@@ -117,14 +119,16 @@ run_kernel() {
     done
   done
 }
+run_kernel unpack "$finish_schedules" "$finish_items"
 run_kernel prepare "$finish_schedules" "$finish_items"
+run_kernel pack "$finish_schedules" "$finish_items"
 run_kernel ladder "$schedules" "$items"
 run_kernel finish "$finish_schedules" "$finish_items"
 
 # every entry point the kernel declares ran, and passed
 declared=$(grep -oE '^[[:space:]]*ENTRY\([a-z0-9]+, [A-Za-z0-9]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, c[0-9]+' kernels/schedule_gen.cuh |
   sed -E 's/^[[:space:]]*ENTRY\(([a-z0-9]+), [A-Za-z0-9]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, (c[0-9]+)/ecm_ladder_\1_\2_\3_\4_\5/' | sort -u)
-for k in prepare finish; do
+for k in unpack prepare finish pack; do
   declared+=$'\n'$(grep -oE '^[[:space:]]*CURVE\([a-z0-9]+, [A-Za-z0-9]+, c[0-9]+' kernels/schedule_gen.cuh |
     sed -E "s/^[[:space:]]*CURVE\\(([a-z0-9]+), [A-Za-z0-9]+, (c[0-9]+)/ecm_${k}_\\1_\\2/" | sort -u)
 done
@@ -133,7 +137,7 @@ missing=$(comm -23 <(echo "$declared" | sort -u) <(echo "$passed"))
 
 grep -E "MISMATCH|^[0-9]+ passed|no entry|error|Abort|Segmentation" "$log" | grep -v "^[0-9]* passed, 0 failed$" || true
 runs=$(grep -c ': bit-exact$' "$log" || true)
-bad=$(grep -cE '^ecm_(ladder|prepare|finish)_.*: MISMATCH$' "$log" || true)
+bad=$(grep -cE '^ecm_(ladder|unpack|prepare|finish|pack)_.*: MISMATCH$' "$log" || true)
 if [[ -n $missing && -z $failfast ]]; then
   echo "kernels-check: entry points that did not pass:"
   echo "$missing" | sed 's/^/  /'

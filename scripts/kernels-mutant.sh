@@ -30,7 +30,8 @@ mutants=(
   "finish-neg-base-x|finish.cuh|x = fe_select(neg |x = fe_select(0u "
   "finish-unit-y|finish.cuh|if (consts[ECM_FINISH_UNIT_Y] == 0)|if (consts[ECM_FINISH_UNIT_Y] != 0)"
   "finish-zero-den|finish.cuh|replace = fe_zero_mask(den)|replace = 0u"
-  "finish-off-curve-bytes|finish.cuh|keep = ok & ~off;|keep = ok;"
+  "finish-off-curve-bytes|finish.cuh|keep = ok & ~off & accepted;|keep = ok & accepted;"
+  "finish-rejected-bytes|finish.cuh|keep = ok & ~off & accepted;|keep = ok & ~off;"
   "finish-shared-inverse|finish.cuh|const Fe invDen = f.mul(inv, pre[k]);|const Fe invDen = inv;"
   "prepare-off-curve-flag|prepare.cuh|(~on & ECM_FIXED_OFF_CURVE)|(0u & ECM_FIXED_OFF_CURVE)"
   "prepare-first-reduction|prepare.cuh|s = barrett_reduce(s, m, recip);|"
@@ -38,6 +39,15 @@ mutants=(
   "prepare-me-mask|prepare.cuh|v.w[0] & consts[ECM_PREPARE_ME_MASK]|v.w[0] & consts[ECM_PREPARE_ME_MASK] >> 1"
   "prepare-input-form|prepare.cuh|const Fe v = f.mul(x, |const Fe v = f.mul(X, "
   "prepare-y-form|prepare.cuh|Y = f.mul(y, r2)|Y = y"
+  "unpack-scalar-reduction|wire.cuh|k = scalar_select(below, k, d);|k = scalar_select(~0u, k, d);"
+  "unpack-high|wire.cuh|scalar_load(consts + ECM_PREPARE_HIGH)|scalar_load(consts + ECM_PREPARE_ORDER_LESS1)"
+  "unpack-neg-base|wire.cuh|(negOne & ECM_FIXED_NEG_BASE)|(0u & ECM_FIXED_NEG_BASE)"
+  "unpack-y-range|wire.cuh|below_p_mask(x, prime) & below_p_mask(y, prime)|below_p_mask(x, prime)"
+  "unpack-rejected-outcome|wire.cuh|reject << ECM_FIXED_REJECTED_SHIFT|reject << (ECM_FIXED_REJECTED_SHIFT - 1)"
+  "unpack-points-at|wire.cuh|size_t(count) * L + size_t(i) * (1 + 2 * L)|size_t(stride) * L + size_t(i) * (1 + 2 * L)"
+  "pack-byte-order|wire.cuh|uint8_t(v >> (8 * b))|uint8_t(v >> (24 - 8 * b))"
+  "pack-mask|wire.cuh|out[size_t(r) * stride + i] & keep;|out[size_t(r) * stride + i];"
+  "pack-prefix|wire.cuh|rec[0] = uint8_t(4 & keep);|rec[0] = uint8_t(4);"
 )
 
 items=8
@@ -83,7 +93,7 @@ for m in "${mutants[@]}"; do
     echo "  SURVIVED: kernels-check passed"
     survived=$((survived + 1))
   elif grep -q "MISMATCH" "$tmp/$name/check/emulate.log"; then
-    echo "  killed: $(grep -m1 -E '^ecm_(ladder|prepare|finish)_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
+    echo "  killed: $(grep -m1 -E '^ecm_(ladder|unpack|prepare|finish|pack)_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
     grep -m1 '^  MISMATCH' "$tmp/$name/check/emulate.log" | sed 's/^ */    /'
     killed=$((killed + 1))
   else

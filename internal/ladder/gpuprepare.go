@@ -53,7 +53,7 @@ type PrepareLayout struct {
 	ScalarWords int // the ladder scalar's rows (Setup.ScalarWords)
 	Order       int // n
 	OrderLess1  int // n − 1
-	High        int // n − coZHigh (ladderLimbs)
+	High        int // n − CoZHigh (ladderLimbs)
 	Order2      int // 2n
 	Order3      int // 3n
 	GX, GY      int // the generator, plain words

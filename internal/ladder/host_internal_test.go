@@ -455,7 +455,7 @@ func testLadderScalarMatchesDivision(t *testing.T, su *Setup) {
 			kp := new(big.Int).Mod(k, n)
 			if su.Schedule.Kind == CoZ {
 				c := int64(3)
-				if new(big.Int).Sub(n, kp).Cmp(big.NewInt(coZHigh)) <= 0 {
+				if new(big.Int).Sub(n, kp).Cmp(big.NewInt(CoZHigh)) <= 0 {
 					c = 2
 				}
 				return kp.Add(kp, new(big.Int).Mul(n, big.NewInt(c)))

@@ -34,7 +34,7 @@ var ErrBytesPath = errors.New("ladder: this curve has no bytes path")
 // multiples of n of the scalar rule as limbs, the item that stands in for a
 // bad one, and the decoding errors, made once so that none allocates.
 type bytesPath struct {
-	n, n2, n3, nm1, high                                   ScalarLimbs // n, 2n, 3n, n − 1, n − coZHigh
+	n, n2, n3, nm1, high                                   ScalarLimbs // n, 2n, 3n, n − 1, n − CoZHigh
 	gen                                                    Item        // the generator times one
 	errPrefix, errRange, errCurve, errNoY, errZero, errInf error
 }
@@ -58,7 +58,7 @@ func (su *Setup) initBytesPath() {
 	one := big.NewInt(1)
 	bp := &bytesPath{
 		n: limbs(c.N()), n2: limbs(new(big.Int).Lsh(c.N(), 1)), n3: limbs(new(big.Int).Mul(c.N(), big.NewInt(3))),
-		nm1: limbs(new(big.Int).Sub(c.N(), one)), high: limbs(new(big.Int).Sub(c.N(), big.NewInt(coZHigh))),
+		nm1: limbs(new(big.Int).Sub(c.N(), one)), high: limbs(new(big.Int).Sub(c.N(), big.NewInt(CoZHigh))),
 		errPrefix: pointError(c, curves.ErrEncoding, "SEC1 prefix 0x04 with 1+2·%d bytes or 0x02/0x03 with 1+%d bytes expected", c.ByteLen(), c.ByteLen()),
 		errRange:  pointError(c, curves.ErrCoordinateRange, "a coordinate is not below p"),
 		errCurve:  pointError(c, curves.ErrNotOnCurve, "point is not on the curve"),
@@ -302,7 +302,7 @@ func (su *Setup) ladderLimbs(s, k *ScalarLimbs) Fixed {
 	_, b = bits.Sub64(k2, hi[2], b)
 	_, b = bits.Sub64(k3, hi[3], b)
 	_, b = bits.Sub64(k4, hi[4], b)
-	below := -b // k < n − coZHigh: k + 3n, else k + 2n, chosen by a mask
+	below := -b // k < n − CoZHigh: k + 3n, else k + 2n, chosen by a mask
 	n2, n3 := &c.n2, &c.n3
 	var cy uint64
 	s[0], cy = bits.Add64(k0, n3[0]&below|n2[0]&^below, 0)

@@ -35,13 +35,13 @@ type Setup struct {
 
 // coZRule holds the constants of the co-Z ladder scalar's rule.
 type coZRule struct {
-	high   *big.Int // n − coZHigh
+	high   *big.Int // n − CoZHigh
 	nm1    *big.Int // n − 1
 	n2, n3 *big.Int // 2n, 3n
 }
 
 func newCoZRule(n *big.Int) *coZRule {
-	return &coZRule{high: new(big.Int).Sub(n, big.NewInt(coZHigh)), nm1: new(big.Int).Sub(n, big.NewInt(1)),
+	return &coZRule{high: new(big.Int).Sub(n, big.NewInt(CoZHigh)), nm1: new(big.Int).Sub(n, big.NewInt(1)),
 		n2: new(big.Int).Lsh(n, 1), n3: new(big.Int).Mul(n, big.NewInt(3))}
 }
 
@@ -177,9 +177,9 @@ type ladderScalar struct {
 	w [(256+3+bits.UintSize-1)/bits.UintSize + 1]big.Word
 }
 
-// coZHigh is how far below n a reduced scalar takes 2n instead of 3n on the
+// CoZHigh is how far below n a reduced scalar takes 2n instead of 3n on the
 // co-Z ladder (ProveCoZScalars).
-const coZHigh = 4
+const CoZHigh = 4
 
 // scalar turns k mod n in kp into the co-Z ladder scalar, in place.
 func (r *coZRule) scalar(kp *big.Int) *big.Int {
@@ -200,9 +200,9 @@ func ProveCoZScalars(n *big.Int, L int) error {
 	lo, hi := new(big.Int).Lsh(one, uint(L)), new(big.Int).Lsh(one, uint(L+1))
 	nm1 := new(big.Int).Sub(n, one)
 	rule := newCoZRule(n)
-	// the rule is k + 3n on [0, n − coZHigh) and k + 2n on [n − coZHigh, n):
+	// the rule is k + 3n on [0, n − CoZHigh) and k + 2n on [n − CoZHigh, n):
 	// the ends of the two pieces bound every ladder scalar
-	for _, k := range []*big.Int{big.NewInt(0), new(big.Int).Sub(n, big.NewInt(coZHigh+1)), new(big.Int).Sub(n, big.NewInt(coZHigh)), nm1} {
+	for _, k := range []*big.Int{big.NewInt(0), new(big.Int).Sub(n, big.NewInt(CoZHigh+1)), new(big.Int).Sub(n, big.NewInt(CoZHigh)), nm1} {
 		kp := rule.scalar(new(big.Int).Set(k))
 		if kp.Cmp(lo) < 0 || kp.Cmp(hi) >= 0 {
 			return fmt.Errorf("co-Z ladder scalar of %v has %d bits, want %d", k, kp.BitLen(), L+1)

@@ -39,6 +39,18 @@
 // twin's in the columns of the items the launch's threads hold, and the raw
 // words in the others; scalars and out are null, and the padding columns
 // must keep their poison.
+//
+// SELECTOR CURVE_unpack[_CHANNELS] and CURVE_pack[_CHANNELS] run the wire
+// kernels (wire.cuh), ecm_unpack_CURVE_CHANNELS on a kernelvec -unpack
+// file and ecm_pack_CURVE_CHANNELS on a kernelvec -pack file, one item a
+// thread, at the launches of the prepare kernel. The wire bytes of the
+// batch (the unpack's input in out, the pack's output in in) are laid out
+// for its count from the file's items. The unpack must leave the twin's
+// finish rows and scalars in the columns of the items it takes, the words
+// before everywhere else (the ladder's rows included) and its wire input
+// as it was; the pack the twin's result and outcome bytes of the items it
+// takes, the bytes before everywhere else (the poison past the wire output
+// included) and the result rows as they were.
 
 #include <math.h>
 #include <stdint.h>
@@ -415,12 +427,18 @@ static const Entry kFinishEntries[] = {ECM_CURVES(ECM_EMU_FINISH_ENTRY)};
   {"ecm_prepare_" #tag "_" #chan, ecm_prepare_##tag##_##chan},
 static const Entry kPrepareEntries[] = {ECM_CURVES(ECM_EMU_PREPARE_ENTRY)};
 
+#define ECM_EMU_WIRE_ENTRY(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_unpack_" #tag "_" #chan, ecm_unpack_##tag##_##chan}, {"ecm_pack_" #tag "_" #chan, ecm_pack_##tag##_##chan},
+static const Entry kWireEntries[] = {ECM_CURVES(ECM_EMU_WIRE_ENTRY)};
+
 static Kernel find(const std::string& name) {
   for (const Entry& e : kEntries)
     if (name == e.name) return e.fn;
   for (const Entry& e : kFinishEntries)
     if (name == e.name) return e.fn;
   for (const Entry& e : kPrepareEntries)
+    if (name == e.name) return e.fn;
+  for (const Entry& e : kWireEntries)
     if (name == e.name) return e.fn;
   return nullptr;
 }
@@ -490,7 +508,9 @@ static int usage() {
           "usage: emulate CURVE_SCHEDULE[_CHANNELS] FILE [ITEMS] [--threads T,..] [--only ENTRY]\n"
           "               [--jobs J] [--order random|forward|reverse] [--seed S] [--fail-fast]\n"
           "       emulate CURVE_finish[_CHANNELS] FINISH_FILE [ITEMS] [options as above]\n"
-          "       emulate CURVE_prepare[_CHANNELS] PREPARE_FILE [ITEMS] [options as above]\n");
+          "       emulate CURVE_prepare[_CHANNELS] PREPARE_FILE [ITEMS] [options as above]\n"
+          "       emulate CURVE_unpack[_CHANNELS] UNPACK_FILE [ITEMS] [options as above]\n"
+          "       emulate CURVE_pack[_CHANNELS] PACK_FILE [ITEMS] [options as above]\n");
   return 2;
 }
 
@@ -517,7 +537,8 @@ static bool load(bool (*read)(const char*, V&, std::string&), const char* file, 
 }
 
 // names_kernel reports whether SELECTOR names a kernel around the ladder,
-// `kernel` ("finish" or "prepare"): CURVE_kernel or CURVE_kernel_CHANNELS.
+// `kernel` ("finish", "prepare", "unpack" or "pack"): CURVE_kernel or
+// CURVE_kernel_CHANNELS.
 static bool names_kernel(const std::string& selector, const std::string& kernel) {
   const std::string part = "_" + kernel;
   const size_t at = selector.find(part), end = at + part.size();
@@ -559,25 +580,52 @@ static std::vector<ItemRun> finish_runs(uint32_t count, const std::vector<uint32
   return runs;
 }
 
-// prepare_runs returns the launches of the prepare kernel on count items:
-// those of item_runs, one item a thread, the last block partial; then one
-// grid too small for the batch (blocks of 12 threads, half the batch's),
-// whose threads leave the other items.
-static std::vector<ItemRun> prepare_runs(uint32_t count, const std::vector<uint32_t>& threads) {
+// one_item_runs returns the launches of a kernel of one item a thread (the
+// prepare, unpack and pack kernels) on count items: those of item_runs,
+// the last block partial; then one grid too small for the batch (blocks of
+// 12 threads, half the batch's), whose threads leave the other items.
+static std::vector<ItemRun> one_item_runs(uint32_t count, const std::vector<uint32_t>& threads) {
   auto runs = item_runs(count, threads, 1);
   constexpr uint32_t few = 12;
   if (const uint32_t grid = count / 2 / few) runs.push_back({few, grid});
   return runs;
 }
 
-// Buffer is what a launch writes, rows × stride words for a batch of count
-// items: as the launch finds it (before, the padding columns poisoned), and
-// as it must leave it (after) in the columns of the items it takes; the
-// columns of the others must keep their words.
-struct Buffer {
-  uint32_t rows, count, stride;
-  std::vector<uint32_t> before, after;
+// Unit is where one of an item's units of a buffer is: its first byte and
+// its bytes (4, a word of its column, or 1, a byte of the wire).
+struct Unit {
+  size_t at;
+  uint32_t size;
 };
+
+// Buffer is a buffer of a launch for a batch of count items: its words as
+// the launch finds them (before), and as it must leave them (after) in
+// the units of the items it takes. Item i owns `units` units of it, unit r
+// at unit(r, i), a `unitName` (a row or a byte); the items a launch does
+// not take keep their units, and every byte that no item owns (the
+// padding, or the whole of a buffer the kernel only reads) keeps its
+// value.
+struct Buffer {
+  const char *what, *unitName;  // the buffer (its argument, or "wire") and its unit, in messages
+  uint32_t units, count;
+  std::vector<uint32_t> before, after;
+  std::function<Unit(uint32_t r, uint32_t i)> unit;
+};
+
+// rows_buffer returns the Buffer of an argument of rows × stride words,
+// row r of item i at r·stride + i, as the launch finds it (before) and
+// must leave it.
+static Buffer rows_buffer(const char* what, uint32_t rows, uint32_t count, uint32_t stride, std::vector<uint32_t> before,
+                          std::vector<uint32_t> after) {
+  return Buffer{what, "row", rows, count, std::move(before), std::move(after),
+                [stride](uint32_t r, uint32_t i) { return Unit{4 * (size_t(r) * stride + i), 4}; }};
+}
+
+// read_only_buffer returns the Buffer of an argument the kernel only reads:
+// every byte must keep its value.
+static Buffer read_only_buffer(const char* what, uint32_t count, std::vector<uint32_t> words) {
+  return Buffer{what, "", 0, count, words, words, [](uint32_t, uint32_t) { return Unit{0, 0}; }};
+}
 
 // padded returns src's rows for a batch of count items (tile), over stride
 // columns, those past count poisoned.
@@ -589,55 +637,72 @@ static std::vector<uint32_t> padded(const std::vector<uint32_t>& src, uint32_t r
   return dst;
 }
 
-// check_buffer compares got, the buffer after a launch of entry point `name`
+// unit_value returns the value of unit u of the words w.
+static uint32_t unit_value(const std::vector<uint32_t>& w, Unit u) {
+  uint32_t v = 0;
+  memcpy(&v, reinterpret_cast<const uint8_t*>(w.data()) + u.at, u.size);
+  return v;
+}
+
+// check_buffer compares got, buffer b after a launch of entry point `name`
 // that took the first `taken` items, with what it must be: b's after in
-// their columns, b's before in the others and in the padding. It prints the
-// mismatches and reports whether there were none.
+// their units, b's before in the others' and in every byte no item owns.
+// It prints the first mismatches and reports whether there were none.
 static bool check_buffer(const char* name, const std::vector<uint32_t>& got, const Buffer& b, uint32_t taken) {
-  std::vector<uint32_t> live(size_t(b.rows) * b.count), want(size_t(b.rows) * b.count);
-  size_t padding = 0;
-  for (uint32_t r = 0; r < b.rows; ++r) {
-    const size_t row = size_t(r) * b.stride;
-    for (uint32_t i = 0; i < b.count; ++i) {
-      live[size_t(r) * b.count + i] = got[row + i];
-      want[size_t(r) * b.count + i] = (i < taken ? b.after : b.before)[row + i];
+  std::vector<bool> owned(4 * b.before.size());
+  size_t bad = 0;
+  for (uint32_t i = 0; i < b.count; ++i)
+    for (uint32_t r = 0; r < b.units; ++r) {
+      const Unit u = b.unit(r, i);
+      for (uint32_t k = 0; k < u.size; ++k) owned[u.at + k] = true;
+      const uint32_t g = unit_value(got, u), w = unit_value(i < taken ? b.after : b.before, u);
+      if (g != w && ++bad <= 5)
+        printf("  MISMATCH %s: item %u %s %s %u: got %u want %u\n", name, i, b.what, b.unitName, r, g, w);
     }
-    for (uint32_t i = b.count; i < b.stride; ++i) padding += got[row + i] != kPoison;
-  }
-  const size_t bad = compare(name, live, want, b.rows, b.count);
-  if (padding) printf("  MISMATCH %s: %zu padding words written\n", name, padding);
+  const uint8_t* g = reinterpret_cast<const uint8_t*>(got.data());
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(b.before.data());
+  size_t padding = 0;
+  for (size_t k = 0; k < owned.size(); ++k) padding += !owned[k] && g[k] != p[k];
+  if (padding) printf("  MISMATCH %s: %zu bytes of %s that no item owns written\n", name, padding, b.what);
   return !bad && !padding;
 }
 
+// Buffers are a launch's buffers, the count items of its batch in each.
+using Buffers = std::vector<Buffer>;
+
 // ItemKernel is how a kernel around the ladder runs: the items a thread
-// takes at most, and the arguments of a launch that writes buf.
+// takes at most, and the arguments of a launch on bufs, copies of the
+// Buffers' before in their order.
 struct ItemKernel {
   uint32_t perThread;
-  std::function<Args(Kernel, uint32_t* buf)> args;
+  std::function<Args(Kernel, std::vector<std::vector<uint32_t>>& bufs)> args;
 };
 
-// item_launch runs entry point e (k) once, at run, on a copy of b's before,
-// prints a line and reports whether the copy is then as it must be.
-static bool item_launch(const ItemShape& e, Kernel k, const ItemRun& run, const ItemKernel& kernel, const Buffer& b,
+// item_launch runs entry point e (k) once, at run, on copies of bs's
+// before, prints a line and reports whether the copies are then as they
+// must be.
+static bool item_launch(const ItemShape& e, Kernel k, const ItemRun& run, const ItemKernel& kernel, const Buffers& bs,
                         const Options& o) {
-  std::vector<uint32_t> got(b.before);
-  const Args a = kernel.args(k, got.data());
+  std::vector<std::vector<uint32_t>> got;
+  for (const Buffer& b : bs) got.push_back(b.before);
+  const Args a = kernel.args(k, got);
   const auto t0 = std::chrono::steady_clock::now();
   launch(a, run.grid, run.threads, o.jobs, o.order, o.seed);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const uint32_t taken = std::min<uint64_t>(b.count, uint64_t(run.grid) * run.threads * kernel.perThread);
-  const bool ok = check_buffer(e.name, got, b, taken);
+  const uint32_t taken = std::min<uint64_t>(bs.front().count, uint64_t(run.grid) * run.threads * kernel.perThread);
+  bool ok = true;
+  for (size_t j = 0; j < bs.size(); ++j) ok = check_buffer(e.name, got[j], bs[j], taken) && ok;
   printf("%-40s threads %3u blocks %4u items %4u  %6.2f s: %s\n", e.name, run.threads, run.grid, taken, s,
          ok ? "bit-exact" : "MISMATCH");
   fflush(stdout);
   return ok;
 }
 
-// run_items runs each of entries at each of runs on buffer b (item_launch),
-// and prints the tally; it returns the exit status, stopping at the first
-// mismatch with --fail-fast.
+// run_items runs each of entries at each of runs on buffers bs
+// (item_launch), and prints the tally; it returns the exit status,
+// stopping at the first mismatch with --fail-fast.
 static int run_items(const std::vector<const ItemShape*>& entries, const std::vector<ItemRun>& runs,
-                     const ItemKernel& kernel, const Buffer& b, const Options& o) {
+                     const ItemKernel& kernel, const Buffers& bs, const Options& o) {
   int failures = 0, passes = 0;
   for (const ItemShape* e : entries) {
     const Kernel k = find(e->name);
@@ -646,7 +711,7 @@ static int run_items(const std::vector<const ItemShape*>& entries, const std::ve
       return 1;
     }
     for (const ItemRun& run : runs) {
-      const bool ok = item_launch(*e, k, run, kernel, b, o);
+      const bool ok = item_launch(*e, k, run, kernel, bs, o);
       (ok ? passes : failures)++;
       if (!ok && o.failFast) {
         printf("%d passed, %d failed (fail-fast)\n", passes, failures);
@@ -673,22 +738,23 @@ static std::vector<const ItemShape*> item_entries(std::span<const ItemShape> sha
   return entries;
 }
 
-// finish_outcomes counts the outcome words of the first `count` columns of
-// the result rows of after (stride columns a row).
-static std::string finish_outcomes(const FinishVectors& v, const std::vector<uint32_t>& after, uint32_t count,
-                                   uint32_t stride) {
-  uint32_t n[5] = {};
-  const uint32_t row = v.resultRows - 1;
+// outcome_counts counts the outcomes of count items in words, item i's of
+// size bytes at byte at + i·size: words of the finish's result row, or the
+// wire's outcome bytes.
+static std::string outcome_counts(const std::vector<uint32_t>& words, size_t at, uint32_t size, uint32_t count) {
+  uint32_t n[6] = {};
   for (uint32_t i = 0; i < count; ++i) {
-    const uint32_t o = after[size_t(row) * stride + i];
-    ++n[o == ECM_OUT_POINT      ? 0
-        : o == ECM_OUT_INFINITY  ? 1
-        : o == ECM_OUT_FAILED    ? 2
-        : o == ECM_OUT_OFF_CURVE ? 3
-                                 : 4];
+    const uint32_t o = unit_value(words, Unit{at + size_t(i) * size, size});
+    ++n[o == ECM_OUT_POINT       ? 0
+        : o == ECM_OUT_INFINITY   ? 1
+        : o == ECM_OUT_FAILED     ? 2
+        : o == ECM_OUT_OFF_CURVE  ? 3
+        : o >= ECM_OUT_BAD_ENCODING && o <= ECM_OUT_INFINITY_INPUT ? 4
+                                  : 5];
   }
-  char b[128];
-  snprintf(b, sizeof b, "%u point, %u infinity, %u failed, %u off the curve, %u other", n[0], n[1], n[2], n[3], n[4]);
+  char b[160];
+  snprintf(b, sizeof b, "%u point, %u infinity, %u failed, %u off the curve, %u rejected, %u other", n[0], n[1], n[2],
+           n[3], n[4], n[5]);
   return b;
 }
 
@@ -711,20 +777,23 @@ static int run_finish(const std::string& selector, const char* file, const Optio
 
   const uint32_t count = o.items, stride = count + 5, rows = v.outRows();
   const auto inRows = tile(v.in, v.inRows, v.items, stride);
-  const Buffer b{rows, count, stride, padded(v.outs, rows, v.items, count, stride), tile(v.want, rows, v.items, stride)};
-  const auto args = [&](Kernel k, uint32_t* out) {
+  const Buffers bs{rows_buffer("out", rows, count, stride, padded(v.outs, rows, v.items, count, stride),
+                               tile(v.want, rows, v.items, stride))};
+  const auto args = [&](Kernel k, std::vector<std::vector<uint32_t>>& bufs) {
     const uint32_t *consts = v.consts.data(), *in = inRows.data(), *scalars = nullptr;
+    uint32_t* out = bufs[0].data();
     return Args{k, ECM_KERNEL_ARGS};
   };
   const ItemKernel kernel{kFinishItemsPerThread, args};
   printf("%s: n = %u, %u vector items, %u result rows; batch %u (%s), stride %u, %u jobs, order %s, seed %llu\n",
-         file, v.n, v.items, v.resultRows, count, finish_outcomes(v, b.after, count, stride).c_str(), stride, o.jobs,
+         file, v.n, v.items, v.resultRows, count,
+         outcome_counts(bs[0].after, 4 * size_t(v.resultRows - 1) * stride, 4, count).c_str(), stride, o.jobs,
          kOrders[int(o.order)], (unsigned long long)o.seed);
-  return run_items(entries, finish_runs(count, o.threads), kernel, b, o);
+  return run_items(entries, finish_runs(count, o.threads), kernel, bs, o);
 }
 
 // run_prepare runs the prepare entry points SELECTOR names on a kernelvec
-// -prepare file, at each launch of prepare_runs, with a stride wider than
+// -prepare file, at each launch of one_item_runs, with a stride wider than
 // the batch whose padding columns must keep their poison. Every word of the
 // input rows must then be the file's: the twin's in the columns of the
 // items the launch's threads hold, the raw words in the others.
@@ -739,21 +808,102 @@ static int run_prepare(const std::string& selector, const char* file, const Opti
   if (entries.empty()) return 1;
 
   const uint32_t count = o.items, stride = count + 5, rows = v.inRows;
-  const Buffer b{rows, count, stride, padded(v.raw, rows, v.items, count, stride), tile(v.want, rows, v.items, stride)};
-  const auto args = [&](Kernel k, uint32_t* in) {  // the kernel writes its input in place
-    const uint32_t *consts = v.consts.data(), *scalars = nullptr;
+  const Buffers bs{rows_buffer("in", rows, count, stride, padded(v.raw, rows, v.items, count, stride),
+                               tile(v.want, rows, v.items, stride))};
+  const auto args = [&](Kernel k, std::vector<std::vector<uint32_t>>& bufs) {  // the kernel writes its input in place
+    const uint32_t *consts = v.consts.data(), *in = bufs[0].data(), *scalars = nullptr;
     uint32_t* out = nullptr;
     return Args{k, ECM_KERNEL_ARGS};
   };
   const ItemKernel kernel{1, args};
   const uint32_t fixedRow = rows - 1;
   uint32_t off = 0;
-  for (uint32_t i = 0; i < count; ++i) off += (b.after[size_t(fixedRow) * stride + i] & ECM_FIXED_OFF_CURVE) != 0;
+  for (uint32_t i = 0; i < count; ++i) off += (bs[0].after[size_t(fixedRow) * stride + i] & ECM_FIXED_OFF_CURVE) != 0;
   printf("%s: n = %u, %u vector items, %u input rows (%u the ladder's); batch %u (%u off the curve), stride %u, "
          "%u jobs, order %s, seed %llu\n",
          file, v.n, v.items, rows, v.ladderRows, count, off, stride, o.jobs, kOrders[int(o.order)],
          (unsigned long long)o.seed);
-  return run_items(entries, prepare_runs(count, o.threads), kernel, b, o);
+  return run_items(entries, one_item_runs(count, o.threads), kernel, bs, o);
+}
+
+// run_unpack runs the unpack entry points SELECTOR names on a kernelvec
+// -unpack file, at each launch of one_item_runs, on the wire input of the
+// batch (its count scalars, then its count points: built from the file's
+// items for the batch) and input and scalar rows of a stride wider than
+// the batch. Every word of the input and scalar rows must then be the
+// file's: the twin's finish rows and scalars in the columns of the items
+// the launch's threads hold, and the words before elsewhere (the ladder's
+// rows, the other items' columns, the padding's poison); the wire input
+// must keep its bytes.
+static int run_unpack(const std::string& selector, const char* file, const Options& o) {
+  UnpackVectors v;
+  if (!load(read_unpack_vectors, file, v)) return 1;
+  if (v.threads != uint32_t(kFinishThreads)) {
+    fprintf(stderr, "%s: kernels.FinishThreads %u, finish.cuh's %d\n", file, v.threads, kFinishThreads);
+    return 1;
+  }
+  const auto entries = item_entries(kUnpackShapes, "unpack", selector, file, v.n, o);
+  if (entries.empty()) return 1;
+
+  const uint32_t count = o.items, stride = count + 5, R = v.inRows, W = v.words, I = v.items;
+  const Buffers bs{
+      rows_buffer("in", R, count, stride, padded(v.in, R, I, count, stride), tile(v.inWant, R, I, stride)),
+      rows_buffer("scalars", W, count, stride, padded(v.scalars, W, I, count, stride),
+                  tile(v.scalarsWant, W, I, stride)),
+      read_only_buffer("out", count, unpack_wire(v, count)),
+  };
+  const auto args = [&](Kernel k, std::vector<std::vector<uint32_t>>& bufs) {
+    const uint32_t *consts = v.consts.data(), *in = bufs[0].data(), *scalars = bufs[1].data();
+    uint32_t* out = bufs[2].data();  // the wire input
+    return Args{k, ECM_KERNEL_ARGS};
+  };
+  const uint32_t fixedRow = R - 1;
+  uint32_t rejected = 0;
+  for (uint32_t i = 0; i < count; ++i) rejected += (bs[0].after[size_t(fixedRow) * stride + i] & ECM_FIXED_REJECTED) != 0;
+  printf("%s: n = %u, %u vector items, %u input rows (%u the ladder's), %u scalar rows, %u wire bytes an item; "
+         "batch %u (%u rejected), stride %u, %u jobs, order %s, seed %llu\n",
+         file, v.n, I, R, v.ladderRows, W, v.itemBytes(), count, rejected, stride, o.jobs, kOrders[int(o.order)],
+         (unsigned long long)o.seed);
+  return run_items(entries, one_item_runs(count, o.threads), ItemKernel{1, args}, bs, o);
+}
+
+// run_pack runs the pack entry points SELECTOR names on a kernelvec -pack
+// file, at each launch of one_item_runs, on result rows of a stride wider
+// than the batch and the wire output of the batch (built from the file's
+// items for the batch: its count results, then its count outcome bytes,
+// then poison). Every byte of the wire output must then be the file's: the
+// twin's in the results and outcome bytes of the items the launch's
+// threads hold, the bytes before in the others' and in the poison past
+// them; the result rows must keep their words.
+static int run_pack(const std::string& selector, const char* file, const Options& o) {
+  PackVectors v;
+  if (!load(read_pack_vectors, file, v)) return 1;
+  if (v.threads != uint32_t(kFinishThreads)) {
+    fprintf(stderr, "%s: kernels.FinishThreads %u, finish.cuh's %d\n", file, v.threads, kFinishThreads);
+    return 1;
+  }
+  const auto entries = item_entries(kPackShapes, "pack", selector, file, v.n, o);
+  if (entries.empty()) return 1;
+
+  const uint32_t count = o.items, stride = count + 5, Q = v.resultRows, rec = v.record();
+  const auto wireUnit = [count, rec](uint32_t r, uint32_t i) {  // the result's bytes, then the outcome byte
+    return r < rec ? Unit{size_t(i) * rec + r, 1} : Unit{size_t(count) * rec + i, 1};
+  };
+  const Buffers bs{
+      Buffer{"wire", "byte", rec + 1, count, pack_wire(v, v.wire, count, kPoison, 2),
+             pack_wire(v, v.want, count, kPoison, 2), wireUnit},
+      read_only_buffer("out", count, padded(v.results, Q, v.items, count, stride)),
+  };
+  const auto args = [&](Kernel k, std::vector<std::vector<uint32_t>>& bufs) {
+    const uint32_t *consts = v.consts.data(), *in = bufs[0].data(), *scalars = nullptr;  // the wire output in in
+    uint32_t* out = bufs[1].data();
+    return Args{k, ECM_KERNEL_ARGS};
+  };
+  printf("%s: n = %u, %u vector items, %u result rows, %u wire bytes an item; batch %u (%s), stride %u, %u jobs, "
+         "order %s, seed %llu\n",
+         file, v.n, v.items, Q, rec + 1, count, outcome_counts(bs[0].after, size_t(count) * rec, 1, count).c_str(),
+         stride, o.jobs, kOrders[int(o.order)], (unsigned long long)o.seed);
+  return run_items(entries, one_item_runs(count, o.threads), ItemKernel{1, args}, bs, o);
 }
 
 int main(int argc, char** argv) {
@@ -788,6 +938,10 @@ int main(int argc, char** argv) {
     return run_finish(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
   if (names_kernel(selector, "prepare"))
     return run_prepare(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
+  if (names_kernel(selector, "unpack"))
+    return run_unpack(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
+  if (names_kernel(selector, "pack"))
+    return run_pack(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
   Vectors v;
   if (!load(read_vectors, file, v)) return 1;
   // The selector names a curve and schedule, and perhaps a channel width;
@@ -821,8 +975,8 @@ int main(int argc, char** argv) {
   const uint32_t rows = v.outRows();
   const auto inRows = tile(v.in, v.inRows(), v.items, stride);
   const auto scRows = tile(v.scalars, v.words, v.items, stride);
-  const Buffer b{rows, count, stride, std::vector<uint32_t>(size_t(rows) * stride, kPoison),
-                 tile(v.want, rows, v.items, stride)};
+  const Buffer b = rows_buffer("out", rows, count, stride, std::vector<uint32_t>(size_t(rows) * stride, kPoison),
+                               tile(v.want, rows, v.items, stride));
   printf("%s: n = %u, t = %u, %u vector items; batch %u, stride %u, %u jobs, order %s, seed %llu\n",
          file, v.n, v.bits, v.items, count, stride, jobs, kOrders[int(order)], (unsigned long long)seed);
 

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <string>
 #include <vector>
@@ -214,4 +215,129 @@ inline bool read_prepare_vectors(const char* path, PrepareVectors& v, std::strin
     return false;
   }
   return true;
+}
+
+// ---------------------------------------------------------------------------
+// Wire vectors (kernelvec -unpack and -pack) for the unpack and pack kernels
+// (wire.cuh), and the entry points of both.
+
+#define ECM_AS_UNPACK_SHAPE(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_unpack_" #tag "_" #chan, #tag "_unpack_" #chan, n},
+inline const ItemShape kUnpackShapes[] = {ECM_CURVES(ECM_AS_UNPACK_SHAPE)};
+#undef ECM_AS_UNPACK_SHAPE
+
+#define ECM_AS_PACK_SHAPE(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_pack_" #tag "_" #chan, #tag "_pack_" #chan, n},
+inline const ItemShape kPackShapes[] = {ECM_CURVES(ECM_AS_PACK_SHAPE)};
+#undef ECM_AS_PACK_SHAPE
+
+// tile_records copies count records of size bytes each to dst + at, record
+// i being record i mod I of the I at src + from: the items of a batch of
+// count from a file's I, on the wire.
+inline void tile_records(uint8_t* dst, size_t at, const uint8_t* src, size_t from, uint32_t size, uint32_t I,
+                         uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) memcpy(dst + at + size_t(i) * size, src + from + size_t(i % I) * size, size);
+}
+
+struct UnpackVectors {
+  uint32_t n = 0, inRows = 0, ladderRows = 0, words = 0, byteLen = 0, items = 0;
+  uint32_t threads = 0;  // kernels.FinishThreads
+  std::vector<uint32_t> consts, wire, in, scalars, inWant, scalarsWant;
+
+  // pointBytes is the bytes of an item's point on the wire: none on the
+  // comb, whose ladder has no input rows.
+  uint32_t pointBytes() const { return ladderRows ? 1 + 2 * byteLen : 0; }
+  uint32_t itemBytes() const { return byteLen + pointBytes(); }
+};
+
+// read_unpack_vectors loads FILE: magic 0x55434345, version 1, n, input
+// rows R, the ladder's input rows L (before the finish rows), scalar words
+// W, the bytes B of a scalar and a coordinate, items I, the unpack's block
+// size, constant words C; then C prepare constants, ⌈I·S/4⌉ words of the
+// wire input of the I items (S = B, plus 1 + 2B where L > 0: the I scalars,
+// then the I points), R·I input words and W·I scalar words before the
+// unpack, and R·I and W·I after it, row r of item i at r·I + i.
+inline bool read_unpack_vectors(const char* path, UnpackVectors& v, std::string& err) {
+  uint32_t h[10];
+  const auto layout = [&] {
+    v.n = h[2], v.inRows = h[3], v.ladderRows = h[4], v.words = h[5], v.byteLen = h[6], v.items = h[7];
+    v.threads = h[8];
+    const size_t I = v.items;
+    v.consts.resize(h[9]);
+    v.wire.resize((I * v.itemBytes() + 3) / 4);
+    v.in.resize(size_t(v.inRows) * I);
+    v.scalars.resize(size_t(v.words) * I);
+    v.inWant.resize(size_t(v.inRows) * I);
+    v.scalarsWant.resize(size_t(v.words) * I);
+    return Parts{&v.consts, &v.wire, &v.in, &v.scalars, &v.inWant, &v.scalarsWant};
+  };
+  if (!read_kernelvec(path, 0x55434345u, 1, "kernelvec -unpack", h, layout, err)) return false;
+  if (v.ladderRows >= v.inRows || v.items == 0 || v.byteLen % 4 || v.byteLen > 32) {
+    err = std::string(path) + ": no finish rows, no items, or a byte length the kernel does not take";
+    return false;
+  }
+  return true;
+}
+
+// unpack_wire returns the wire input of a batch of count items, item i
+// being item i mod I of the file: the count scalars, then the count
+// points, as words, zero bytes padding the last.
+inline std::vector<uint32_t> unpack_wire(const UnpackVectors& v, uint32_t count) {
+  const uint32_t B = v.byteLen, P = v.pointBytes(), I = v.items;
+  std::vector<uint32_t> w((size_t(count) * v.itemBytes() + 3) / 4);
+  uint8_t* dst = reinterpret_cast<uint8_t*>(w.data());
+  const uint8_t* src = reinterpret_cast<const uint8_t*>(v.wire.data());
+  tile_records(dst, 0, src, 0, B, I, count);
+  tile_records(dst, size_t(count) * B, src, size_t(I) * B, P, I, count);
+  return w;
+}
+
+struct PackVectors {
+  uint32_t n = 0, byteLen = 0, resultRows = 0, items = 0;
+  uint32_t threads = 0;  // kernels.FinishThreads
+  std::vector<uint32_t> consts, results, wire, want;
+
+  // record is the bytes of an item's result on the wire, before the
+  // outcome bytes of all.
+  uint32_t record() const { return 1 + 2 * byteLen; }
+};
+
+// read_pack_vectors loads FILE: magic 0x4b434345, version 1, n, the bytes
+// B of a coordinate, result rows Q, items I, the pack's block size,
+// constant words C; then C finish constants, Q·I words of the finish's
+// results (row r of item i at r·I + i), and ⌈I·(2 + 2B)/4⌉ words of the
+// wire output of the I items before the pack and as many after it: the I
+// results of 1 + 2B bytes, then the I outcome bytes.
+inline bool read_pack_vectors(const char* path, PackVectors& v, std::string& err) {
+  uint32_t h[8];
+  const auto layout = [&] {
+    v.n = h[2], v.byteLen = h[3], v.resultRows = h[4], v.items = h[5], v.threads = h[6];
+    const size_t I = v.items;
+    v.consts.resize(h[7]);
+    v.results.resize(size_t(v.resultRows) * I);
+    v.wire.resize((I * (v.record() + 1) + 3) / 4);
+    v.want.resize(v.wire.size());
+    return Parts{&v.consts, &v.results, &v.wire, &v.want};
+  };
+  if (!read_kernelvec(path, 0x4b434345u, 1, "kernelvec -pack", h, layout, err)) return false;
+  if (v.items == 0 || v.byteLen % 4 || v.byteLen > 32 || v.resultRows != 2 * v.byteLen / 4 + 1) {
+    err = std::string(path) + ": no items, or a byte length the kernel does not take";
+    return false;
+  }
+  return true;
+}
+
+// pack_wire returns the wire output of a batch of count items from src
+// (the file's wire before or after the pack), item i being item i mod I of
+// the file: the count results, then the count outcome bytes, then poison
+// to the end of the last word and `tail` words more.
+inline std::vector<uint32_t> pack_wire(const PackVectors& v, const std::vector<uint32_t>& src, uint32_t count,
+                                       uint32_t poison, uint32_t tail) {
+  const uint32_t rec = v.record(), I = v.items;
+  std::vector<uint32_t> w((size_t(count) * (rec + 1) + 3) / 4 + tail, poison);
+  uint8_t* dst = reinterpret_cast<uint8_t*>(w.data());
+  const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
+  tile_records(dst, 0, s, 0, rec, I, count);
+  tile_records(dst, size_t(count) * rec, s, size_t(I) * rec, 1, I, count);
+  return w;
 }

@@ -40,7 +40,25 @@ const (
 	editBreakX              // x's numerator off by one in channel 0: not on the curve
 	editBreakY              // y's numerator off by one in channel 0
 	editOffCurve            // FixedOffCurve set in the Fixed word, as the prepare kernel sets it
+	// a rejected point's Outcome in FixedRejected, as the unpack kernel sets it
+	editBadEncoding
+	editBadCoordinate
+	editInfinityInput
 )
+
+// rejected returns the Outcome an edit puts in the Fixed word's
+// FixedRejected, OutPoint (zero) for none.
+func (e finishEdit) rejected() ladder.Outcome {
+	switch e {
+	case editBadEncoding:
+		return ladder.OutBadEncoding
+	case editBadCoordinate:
+		return ladder.OutBadCoordinate
+	case editInfinityInput:
+		return ladder.OutInfinityInput
+	}
+	return ladder.OutPoint
+}
 
 // finishCase is one item of a finish file: its scalar (nil: random) and edit.
 type finishCase struct {
@@ -50,8 +68,9 @@ type finishCase struct {
 
 // finishEdges are the first items of a finish file: the edge scalars 0, 1,
 // n−1 and n (0 and n are the point at infinity, n−1 is −G on the co-Z
-// ladder), faults, and bases flagged off the curve, among random items;
-// items after them are random.
+// ladder), faults, bases flagged off the curve, and points the unpack
+// kernel rejected (whose outcome wins over a fixed result), among random
+// items; items after them are random.
 var finishEdges = []finishCase{
 	{nil, editNone},
 	{scalarOf(0, 0), editNone},
@@ -68,6 +87,10 @@ var finishEdges = []finishCase{
 	{nil, editOffCurve},
 	{scalarOf(0, 0), editOffCurve},
 	{scalarOf(0, 1), editOffCurve}, // on the comb, a point that passes the check
+	{nil, editBadEncoding},
+	{scalarOf(0, 0), editBadCoordinate},
+	{scalarOf(1, -1), editInfinityInput},
+	{scalarOf(0, 1), editBadEncoding}, // on the comb, a point that passes the check
 }
 
 // scalarOf returns the scalar m·n + d.
@@ -118,6 +141,7 @@ func makeFinish(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (*
 		if cases[i].edit == editOffCurve {
 			it.Fixed |= ladder.FixedOffCurve
 		}
+		it.Fixed |= ladder.Fixed(cases[i].edit.rejected()) << ladder.FixedRejectedShift
 		su.PackFinish(v.in, I, i, &it)
 	}
 	v.outs = ladderOutputs(su, its, v.in)
@@ -213,12 +237,18 @@ func editOutputs(su *ladder.Setup, outs []uint32, I, i int, e finishEdit) {
 	}
 }
 
-// checkResult checks an item's result against what it must be: a flagged
-// base's outcome is OutOffCurve; a broken numerator's is OutFailed, and so
+// checkResult checks an item's result against what it must be: a rejected
+// point's outcome is its edit's, a flagged base's OutOffCurve; a broken numerator's is OutFailed, and so
 // is a zeroed denominator's unless the item has a fixed result or its
 // denominator was one (the comb's k = 1, whose sum is G's row itself);
 // anything else is k·base by the reference scalar multiplication.
 func checkResult(c *curves.Curve, base [2]*big.Int, k *big.Int, e finishEdit, fixed ladder.Fixed, o ladder.Outcome, xy []byte) error {
+	if r := e.rejected(); r != ladder.OutPoint {
+		if o != r {
+			return fmt.Errorf("outcome %d, want %d (rejected)", o, r)
+		}
+		return nil
+	}
 	if e == editOffCurve {
 		if o != ladder.OutOffCurve {
 			return fmt.Errorf("outcome %d, want %d (off the curve)", o, ladder.OutOffCurve)

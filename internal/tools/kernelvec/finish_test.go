@@ -36,9 +36,9 @@ func forEachVectors[V any](t *testing.T, items int, bits []int, parts makeVector
 }
 
 // TestMakeFinish holds the finish vectors to what their edge items are
-// for: the outcome of each, zero bytes for a failure or a base off the
-// curve, the ladder's outputs untouched below the results, and the header
-// of the file.
+// for: the outcome of each, zero bytes for a failure, a base off the curve
+// or a rejected point, the ladder's outputs untouched below the results,
+// and the header of the file.
 func TestMakeFinish(t *testing.T) {
 	I := len(finishEdges) + 2
 	forEachVectors(t, I, []int{30}, makeFinish, func(t *testing.T, su *ladder.Setup, _ int, v *finishVectors) {
@@ -47,7 +47,8 @@ func TestMakeFinish(t *testing.T) {
 		// denominator), the comb's own sum otherwise; k = 1 on the comb
 		// has the denominator one, which a zero one is replaced by
 		off := ladder.OutOffCurve
-		want := []ladder.Outcome{pt, inf, pt, fail, fail, pt, inf, fail, inf, pt, pt, fail, off, off, off, pt, pt}
+		enc, coord, zero := ladder.OutBadEncoding, ladder.OutBadCoordinate, ladder.OutInfinityInput
+		want := []ladder.Outcome{pt, inf, pt, fail, fail, pt, inf, fail, inf, pt, pt, fail, off, off, off, enc, coord, zero, enc, pt, pt}
 		if su.Schedule.Kind == ladder.Comb {
 			want[9], want[11] = fail, pt
 		}
@@ -55,7 +56,7 @@ func TestMakeFinish(t *testing.T) {
 		for i, w := range want {
 			if o := su.ReadResult(v.want, I, i, xy); o != w {
 				t.Errorf("item %d: outcome %d, want %d", i, o, w)
-			} else if (o == fail || o == off) && slices.ContainsFunc(xy, func(b byte) bool { return b != 0 }) {
+			} else if o != pt && o != inf && slices.ContainsFunc(xy, func(b byte) bool { return b != 0 }) {
 				t.Errorf("item %d failed with bytes %x, want zeros", i, xy)
 			}
 		}

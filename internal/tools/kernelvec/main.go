@@ -14,7 +14,9 @@
 // instead, for the co-Z ladder or the comb: their format is in finish.go.
 // With -prepare it writes vectors for the prepare kernel
 // (kernels/prepare.cuh), for the co-Z ladder or the comb: their format is
-// in prepare.go.
+// in prepare.go. With -unpack and -pack it writes vectors for the wire
+// kernels (kernels/wire.cuh), for the co-Z ladder or the comb: their
+// formats are in unpack.go and pack.go.
 package main
 
 import (
@@ -43,6 +45,8 @@ func main() {
 	out := flag.String("out", "vectors.bin", "output file")
 	finish := flag.Bool("finish", false, "write vectors of the finish kernel (schedule coz or comb)")
 	prepare := flag.Bool("prepare", false, "write vectors of the prepare kernel (schedule coz or comb)")
+	unpack := flag.Bool("unpack", false, "write vectors of the unpack kernel (schedule coz or comb)")
+	pack := flag.Bool("pack", false, "write vectors of the pack kernel (schedule coz or comb)")
 	flag.Parse()
 	c, err := curves.ByName(*curveName)
 	if err != nil {
@@ -56,10 +60,14 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if *finish && *prepare {
-		log.Fatal("-finish and -prepare: one kernel's vectors at a time")
+	if kernels := btoi(*finish) + btoi(*prepare) + btoi(*unpack) + btoi(*pack); kernels > 1 {
+		log.Fatal("-finish, -prepare, -unpack and -pack: one kernel's vectors at a time")
 	}
 	switch {
+	case *unpack:
+		err = writeItemVectors(*out, su, c, *items, *seed, makeUnpack, unpackWords)
+	case *pack:
+		err = writeItemVectors(*out, su, c, *items, *seed, makePack, packWords)
 	case *prepare:
 		err = writeItemVectors(*out, su, c, *items, *seed, makePrepare, prepareWords)
 	case *finish:
@@ -72,8 +80,16 @@ func main() {
 	}
 }
 
+// btoi returns 1 for true and 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // makeVectors makes the parts of a vectors file of items items drawn from
-// rng: makeFinish's or makePrepare's.
+// rng: makeFinish's, makePrepare's, makeUnpack's or makePack's.
 type makeVectors[V any] func(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (V, error)
 
 // writeItemVectors writes to path the vectors file of a kernel around the
