@@ -312,8 +312,10 @@ func (e *Engine) batchErr(err error) error {
 // a whole failed (lengths differ, ctx ended, a GPU fault): then the items
 // without a result carry that error too, and no item is reported computed
 // that was not. Once ctx ends, validation stops within validateBlock items
-// per worker and computing within one chunk; the invalid items found before
-// keep their own error. A nil ctx is context.Background(). After Close, or
+// per worker (on the gpu backend, which validates each chunk's items as it
+// fills it, within one chunk) and computing within one chunk; the invalid
+// items found before keep their own error. A nil ctx is
+// context.Background(). After Close, or
 // on an Engine not made by New, it returns no results and ErrClosed or
 // ErrNoEngine.
 func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big.Int) ([]Result, error) {
@@ -343,8 +345,12 @@ func (e *Engine) ScalarMultProgress(ctx context.Context, points []*Point, scalar
 		return res, nil
 	}
 	rep := newReporter(progress, len(points))
-	err := e.validate(ctx, points, scalars, res)
-	if err == nil {
+	var err error
+	cr, checking := e.run.(checkingRunner)
+	checking = checking && ctx.Err() == nil // an ended ctx: the first items are validated all the same
+	if checking {
+		err = cr.runChecked(ctx, e.allItems(points, scalars, res), func(i int) error { return e.check(points[i], scalars[i]) }, rep.add)
+	} else if err = e.validate(ctx, points, scalars, res); err == nil {
 		items := e.validItems(points, scalars, res)
 		rep.add(len(points) - len(items))
 		if len(items) > 0 {
@@ -353,6 +359,11 @@ func (e *Engine) ScalarMultProgress(ctx context.Context, points []*Point, scalar
 	}
 	err = e.batchErr(err)
 	if err != nil {
+		if checking && context.Cause(ctx) == nil {
+			// a fault: the items not yet checked are, as they would have
+			// been before the batch; once ctx has ended, validation stops
+			e.checkUnanswered(points, scalars, res)
+		}
 		failItems(res, err)
 		return res, err
 	}
@@ -390,6 +401,43 @@ func failItems(res []Result, err error) {
 			}
 		}
 	}
+}
+
+// checkingRunner is a runner that validates the items itself, as it loads
+// them (the gpu backend, whose loads run beside the GPU's work): it takes
+// every item, and check(i) says what is wrong with item i, if anything.
+type checkingRunner interface {
+	runChecked(ctx context.Context, items []item, check func(i int) error, done func(n int)) error
+}
+
+// allItems returns every item of the batch, built over the workers; a nil
+// point's item has nil coordinates.
+func (e *Engine) allItems(points []*Point, scalars []*big.Int, res []Result) []item {
+	items := make([]item, len(points))
+	e.split(len(points))(len(points), itemBlock, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			items[i] = item{k: scalars[i], res: &res[i]}
+			if p := points[i]; p != nil {
+				items[i].x, items[i].y = p.X, p.Y
+			}
+		}
+	})
+	return items
+}
+
+// checkUnanswered validates, after a batch failed as a whole, the items
+// left without an answer, so that an invalid one gets its own error rather
+// than the batch's whether or not its chunk was reached.
+func (e *Engine) checkUnanswered(points []*Point, scalars []*big.Int, res []Result) {
+	e.split(len(res))(len(res), itemBlock, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if r := &res[i]; r.X == nil && !r.Infinity && r.Err == nil {
+				if err := e.check(points[i], scalars[i]); err != nil {
+					r.Err = &ItemError{Index: i, Err: err}
+				}
+			}
+		}
+	})
 }
 
 // itemBlock is the items of a block of a batch's host passes over its

@@ -277,16 +277,25 @@ type splitFunc func(n, minPart int, do func(lo, hi int))
 // inversion, about 6 µs) stay below its items' work (0.3 to 0.6 µs each).
 const minPartItems = 16
 
-// run is the *big.Int path, a convenience over runBytes: each item's
-// scalar (reduced mod n) and point go into fixed-width bytes as its chunk
-// is filled, and its result comes out of them as the chunk drains, so the
-// conversions overlap the GPU's work. The bytes cost 3L+2 per item beside
+// run is the *big.Int path on validated items: runChecked with nothing
+// left to check.
+func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error {
+	return r.runChecked(ctx, items, nil, done)
+}
+
+// runChecked is the *big.Int path, a convenience over runBytes: each
+// item's scalar (reduced mod n) and point go into fixed-width bytes as its
+// chunk is filled, and its result comes out of them as the chunk drains, so
+// the conversions overlap the GPU's work. Where check is set, it validates
+// item i just before: an invalid item gets its error as its result, and G
+// times 0 stands in for it on the GPU, so that validation, too, runs beside
+// the GPU's work rather than before it. The bytes cost 3L+2 per item beside
 // the *big.Int values (a point's bytes hold its result once read). The
 // results' coordinates share two allocations per batch, each one's words
 // capped to its own part, so a retained result keeps its batch's arrays
-// alive. The points were validated (Engine.validate), so preparing them
+// alive. The points are valid when they are written, so preparing them
 // skips the curve equation.
-func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error {
+func (r *gpuRunner) runChecked(ctx context.Context, items []item, check func(i int) error, done func(int)) error {
 	c := r.su.Curve
 	L, n, order := c.ByteLen(), len(items), c.N()
 	w := (L + bits.UintSize/8 - 1) / (bits.UintSize / 8) // words of a coordinate
@@ -295,8 +304,17 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 	scalars, pts := (*staging)[:n*L], (*staging)[n*L:]
 	b := &bytesBatch{count: n, size: L, pointSize: 1 + 2*L, outPointBytes: 1 + 2*L,
 		scalars: scalars, points: pts, out: pts, status: make([]Status, n), validPoints: true}
+	g := c.EncodeSEC1(c.Generator(), false)
 	b.load = func(i int) {
 		it := &items[i]
+		if check != nil {
+			if err := check(i); err != nil {
+				it.res.Err = &ItemError{Index: i, Err: err}
+				clear(b.scalar(i))
+				copy(b.point(i), g)
+				return
+			}
+		}
 		k := it.k
 		if k.Cmp(order) >= 0 {
 			k = new(big.Int).Mod(k, order)
@@ -309,6 +327,9 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 	}
 	b.store = func(i int) {
 		res := items[i].res
+		if res.Err != nil {
+			return // invalid: checked as it was loaded
+		}
 		switch s := b.status[i]; s {
 		case StatusPoint:
 			// one allocation per result, on the drain's goroutines: the
