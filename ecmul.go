@@ -349,7 +349,11 @@ func (e *Engine) ScalarMultProgress(ctx context.Context, points []*Point, scalar
 	cr, checking := e.run.(checkingRunner)
 	checking = checking && ctx.Err() == nil // an ended ctx: the first items are validated all the same
 	if checking {
-		err = cr.runChecked(ctx, e.allItems(points, scalars, res), func(i int) error { return e.check(points[i], scalars[i]) }, rep.add)
+		checks := itemChecks{
+			coordinates: func(i int) error { return e.checkCoordinates(points[i], scalars[i]) },
+			full:        func(i int) error { return e.check(points[i], scalars[i]) },
+		}
+		err = cr.runChecked(ctx, e.allItems(points, scalars, res), &checks, rep.add)
 	} else if err = e.validate(ctx, points, scalars, res); err == nil {
 		items := e.validItems(points, scalars, res)
 		rep.add(len(points) - len(items))
@@ -405,9 +409,17 @@ func failItems(res []Result, err error) {
 
 // checkingRunner is a runner that validates the items itself, as it loads
 // them (the gpu backend, whose loads run beside the GPU's work): it takes
-// every item, and check(i) says what is wrong with item i, if anything.
+// every item, and checks says what is wrong with one.
 type checkingRunner interface {
-	runChecked(ctx context.Context, items []item, check func(i int) error, done func(n int)) error
+	runChecked(ctx context.Context, items []item, checks *itemChecks, done func(n int)) error
+}
+
+// itemChecks validate the items of a batch for a checkingRunner:
+// coordinates(i) says what is wrong with item i but the curve's equation,
+// which the runner checks itself (on the GPU, or as it prepares the point);
+// full(i) is the whole check, which gives a point off the curve its error.
+type itemChecks struct {
+	coordinates, full func(i int) error
 }
 
 // allItems returns every item of the batch, built over the workers; a nil
@@ -561,6 +573,17 @@ func (e *Engine) check(p *Point, k *big.Int) error {
 		return err
 	}
 	return invalidPoint(e.curve.Validate(p.X, p.Y))
+}
+
+// checkCoordinates is check without the curve's equation.
+func (e *Engine) checkCoordinates(p *Point, k *big.Int) error {
+	if p == nil {
+		return errNilPoint
+	}
+	if err := checkScalar(k); err != nil {
+		return err
+	}
+	return invalidPoint(e.curve.ValidateCoordinates(p.X, p.Y))
 }
 
 // checkScalar says what is wrong with a scalar: missing, negative, or of

@@ -286,16 +286,17 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 // runChecked is the *big.Int path, a convenience over runBytes: each
 // item's scalar (reduced mod n) and point go into fixed-width bytes as its
 // chunk is filled, and its result comes out of them as the chunk drains, so
-// the conversions overlap the GPU's work. Where check is set, it validates
-// item i just before: an invalid item gets its error as its result, and G
-// times 0 stands in for it on the GPU, so that validation, too, runs beside
-// the GPU's work rather than before it. The bytes cost 3L+2 per item beside
-// the *big.Int values (a point's bytes hold its result once read). The
-// results' coordinates share two allocations per batch, each one's words
-// capped to its own part, so a retained result keeps its batch's arrays
-// alive. The points are valid when they are written, so preparing them
-// skips the curve equation.
-func (r *gpuRunner) runChecked(ctx context.Context, items []item, check func(i int) error, done func(int)) error {
+// the conversions overlap the GPU's work. Where checks is set, the item's
+// coordinates and scalar are validated just before (an invalid item gets
+// its error as its result, and G times 0 stands in for it on the GPU) and
+// its point is then checked against the curve's equation with the bytes
+// (on the GPU by the prepare kernel, or on the host), a point off the curve
+// getting checks.full's error: validation, too, runs beside the GPU's work
+// rather than before it. Without checks the points were validated whole,
+// and preparing them skips the equation. The bytes cost 3L+2 per item
+// beside the *big.Int values (a point's bytes hold its result once read).
+// Each result's coordinates take one allocation, on the drain's goroutines.
+func (r *gpuRunner) runChecked(ctx context.Context, items []item, checks *itemChecks, done func(int)) error {
 	c := r.su.Curve
 	L, n, order := c.ByteLen(), len(items), c.N()
 	w := (L + bits.UintSize/8 - 1) / (bits.UintSize / 8) // words of a coordinate
@@ -303,12 +304,12 @@ func (r *gpuRunner) runChecked(ctx context.Context, items []item, check func(i i
 	defer stagingPool.Put(staging)
 	scalars, pts := (*staging)[:n*L], (*staging)[n*L:]
 	b := &bytesBatch{count: n, size: L, pointSize: 1 + 2*L, outPointBytes: 1 + 2*L,
-		scalars: scalars, points: pts, out: pts, status: make([]Status, n), validPoints: true}
+		scalars: scalars, points: pts, out: pts, status: make([]Status, n), validPoints: checks == nil}
 	g := c.EncodeSEC1(c.Generator(), false)
 	b.load = func(i int) {
 		it := &items[i]
-		if check != nil {
-			if err := check(i); err != nil {
+		if checks != nil {
+			if err := checks.coordinates(i); err != nil {
 				it.res.Err = &ItemError{Index: i, Err: err}
 				clear(b.scalar(i))
 				copy(b.point(i), g)
@@ -339,6 +340,13 @@ func (r *gpuRunner) runChecked(ctx context.Context, items []item, check func(i i
 			res.Y = a.y.SetBits(a.words[w : w : 2*w]).SetBytes(xy[L:])
 		case StatusInfinity:
 			res.Infinity = true
+		case StatusNotOnCurve:
+			res.Err = s.Err()
+			if checks != nil {
+				if err := checks.full(i); err != nil {
+					res.Err = &ItemError{Index: i, Err: err} // the error validation gives it
+				}
+			}
 		default:
 			res.Err = s.Err()
 		}

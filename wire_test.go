@@ -101,3 +101,44 @@ func TestScalarMultBytesWire(t *testing.T) {
 		})
 	}
 }
+
+// TestScalarMultWireErrors: the *big.Int API on the wire kernels, which
+// checks the curve's equation on the GPU, gives every invalid item the
+// error the cpu backend gives it, word for word: a point off the curve, a
+// coordinate not below p, (0, 0), a nil point, negative and oversized
+// scalars; the valid items among them get the reference's results.
+func TestScalarMultWireErrors(t *testing.T) {
+	c := curves.P256()
+	devicesDriver(t, c, 1)
+	t.Cleanup(ecmul.GPUItemsFrom(1))
+	rng := newRNG(9)
+	pts, ks := make([]*ecmul.Point, 12), make([]*big.Int, 12)
+	for i := range pts {
+		pts[i], ks[i] = randPoint(t, rng, c), randScalar(rng, c)
+	}
+	pts[1] = &ecmul.Point{X: c.Gx(), Y: new(big.Int).Add(c.Gy(), big.NewInt(1))}
+	pts[3] = &ecmul.Point{X: c.P(), Y: c.Gy()}
+	pts[5] = &ecmul.Point{X: big.NewInt(0), Y: big.NewInt(0)}
+	pts[7] = nil
+	ks[8] = big.NewInt(-1)
+	ks[10] = new(big.Int).Lsh(big.NewInt(1), 600)
+	gpuEng := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 5})
+	cpuEng := newEngine(t, c, ecmul.Options{Backend: ecmul.CPU})
+	got, err := gpuEng.ScalarMult(context.Background(), pts, ks)
+	require.NoError(t, err)
+	want, err := cpuEng.ScalarMult(context.Background(), pts, ks)
+	require.NoError(t, err)
+	for i := range pts {
+		if want[i].Err != nil {
+			require.Error(t, got[i].Err, "item %d", i)
+			require.Equal(t, want[i].Err.Error(), got[i].Err.Error(), "item %d", i)
+			var ie *ecmul.ItemError
+			require.ErrorAs(t, got[i].Err, &ie)
+			require.Equal(t, i, ie.Index)
+			continue
+		}
+		require.NoError(t, got[i].Err, "item %d", i)
+		require.Zero(t, want[i].X.Cmp(got[i].X), "item %d", i)
+		require.Zero(t, want[i].Y.Cmp(got[i].Y), "item %d", i)
+	}
+}

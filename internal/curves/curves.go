@@ -317,6 +317,18 @@ func (c *Curve) checkCoordinate(name string, v *big.Int) error {
 // group. The error is a *PointError wrapping ErrInfinity,
 // ErrCoordinateRange or ErrNotOnCurve.
 func (c *Curve) Validate(x, y *big.Int) error {
+	if err := c.ValidateCoordinates(x, y); err != nil {
+		return err
+	}
+	if !c.satisfiesEquation(x, y) {
+		return c.errorf(ErrNotOnCurve, "point is not on the curve")
+	}
+	return nil
+}
+
+// ValidateCoordinates is Validate without the curve's equation: the
+// coordinates present and in [0, p), and not (0, 0).
+func (c *Curve) ValidateCoordinates(x, y *big.Int) error {
 	if err := c.checkCoordinate("x", x); err != nil {
 		return err
 	}
@@ -325,9 +337,6 @@ func (c *Curve) Validate(x, y *big.Int) error {
 	}
 	if x.Sign() == 0 && y.Sign() == 0 {
 		return c.errorf(ErrInfinity, "(0, 0) is not an affine point (it is a common encoding of the point at infinity)")
-	}
-	if !c.satisfiesEquation(x, y) {
-		return c.errorf(ErrNotOnCurve, "point is not on the curve")
 	}
 	return nil
 }
