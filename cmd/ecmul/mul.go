@@ -108,6 +108,8 @@ type mulFlags struct {
 	// base is ecmul base: G is every item's point, and the input holds
 	// the scalar alone (no flag: the command says it).
 	base bool
+	// openTime is how long opening the engine took, for --stats.
+	openTime time.Duration
 }
 
 // cmd is the name of the command the flags are of: mul, or base.
@@ -248,11 +250,13 @@ func runStream(f *mulFlags, flags func(*mulFlags) *flag.FlagSet, args []string, 
 	if overwritesInput(in, f.out) {
 		return usageError(stderr, name, "--out %s is the input: creating it would empty the input before it is read (write elsewhere, then rename)", f.out)
 	}
+	opened := time.Now()
 	eng, err := diag.New(publicCurve(c), opts, g)
 	if err != nil {
 		return report(stderr, name, exitFail, err)
 	}
 	defer eng.Close()
+	f.openTime = time.Since(opened)
 	return mulStream(f, format, eng, in, stdout, stderr)
 }
 
@@ -298,7 +302,7 @@ func mulStream(f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reade
 	err = cmp.Or(err, closeOut())
 	prog.finish()
 	if f.stats {
-		printStats(stderr, "ecmul "+f.cmd(), sum, time.Since(start), eng.Backend())
+		printStats(stderr, "ecmul "+f.cmd(), sum, time.Since(start), f.openTime, eng.Backend())
 	}
 	if err != nil {
 		return report(stderr, f.cmd(), exitFail, err)
@@ -360,15 +364,16 @@ func mulProgress(stderr io.Writer, cmd string, eng *ecmul.Engine, in io.Reader, 
 	return counter, startProgress(stderr, label, func(done int64) float64 { return counter.fraction(done, size) })
 }
 
-// printStats writes the --stats line, naming the backend that ran.
-func printStats(w io.Writer, prefix string, sum stream.Summary, el time.Duration, backend ecmul.Backend) {
+// printStats writes the --stats line, naming the backend that ran, with the
+// time the stream took (el) and the time opening the engine took before it.
+func printStats(w io.Writer, prefix string, sum stream.Summary, el, open time.Duration, backend ecmul.Backend) {
 	rss := "n/a"
 	if b, ok := peakRSS(); ok {
 		rss = fmt.Sprintf("%.1f", float64(b)/(1<<20))
 	}
 	sec := el.Seconds()
-	fmt.Fprintf(w, "%s: stats: items=%d failed=%d seconds=%.3f op/s=%.0f peak_rss_mib=%s backend=%s\n",
-		prefix, sum.Items, sum.Failed, sec, float64(sum.Items)/max(sec, 1e-9), rss, backend)
+	fmt.Fprintf(w, "%s: stats: items=%d failed=%d seconds=%.3f op/s=%.0f peak_rss_mib=%s backend=%s open_seconds=%.3f\n",
+		prefix, sum.Items, sum.Failed, sec, float64(sum.Items)/max(sec, 1e-9), rss, backend, open.Seconds())
 }
 
 // lineFormatGOGC is the garbage collector's target for the line formats:

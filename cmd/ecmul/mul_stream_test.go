@@ -274,7 +274,7 @@ func TestMulStats(t *testing.T) {
 	code, out, errOut := cli(t, input(rng, items), "mul", "--backend", "cpu", "--stats")
 	require.Equal(t, exitFail, code)
 	require.Len(t, strings.Split(strings.TrimSuffix(out, "\n"), "\n"), 11)
-	m := regexp.MustCompile(`(?m)^ecmul mul: stats: items=11 failed=2 seconds=[0-9.]+ op/s=[0-9]+ peak_rss_mib=([0-9.]+|n/a) backend=cpu$`).FindStringSubmatch(errOut)
+	m := regexp.MustCompile(`(?m)^ecmul mul: stats: items=11 failed=2 seconds=[0-9.]+ op/s=[0-9]+ peak_rss_mib=([0-9.]+|n/a) backend=cpu open_seconds=[0-9.]+$`).FindStringSubmatch(errOut)
 	require.NotNil(t, m, errOut)
 	if runtime.GOOS == "linux" {
 		require.NotEqual(t, "n/a", m[1])
