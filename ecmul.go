@@ -353,7 +353,7 @@ func (e *Engine) ScalarMultProgress(ctx context.Context, points []*Point, scalar
 			coordinates: func(i int) error { return e.checkCoordinates(points[i], scalars[i]) },
 			full:        func(i int) error { return e.check(points[i], scalars[i]) },
 		}
-		err = cr.runChecked(ctx, e.allItems(points, scalars, res), &checks, rep.add)
+		err = cr.runChecked(ctx, len(points), func(i int) item { return itemOf(points[i], scalars[i], &res[i]) }, &checks, rep.add)
 	} else if err = e.validate(ctx, points, scalars, res); err == nil {
 		items := e.validItems(points, scalars, res)
 		rep.add(len(points) - len(items))
@@ -409,9 +409,10 @@ func failItems(res []Result, err error) {
 
 // checkingRunner is a runner that validates the items itself, as it loads
 // them (the gpu backend, whose loads run beside the GPU's work): it takes
-// every item, and checks says what is wrong with one.
+// every item of the batch, n of them, items(i) the i-th, and checks says
+// what is wrong with one.
 type checkingRunner interface {
-	runChecked(ctx context.Context, items []item, checks *itemChecks, done func(n int)) error
+	runChecked(ctx context.Context, n int, items func(i int) item, checks *itemChecks, done func(n int)) error
 }
 
 // itemChecks validate the items of a batch for a checkingRunner:
@@ -422,19 +423,13 @@ type itemChecks struct {
 	coordinates, full func(i int) error
 }
 
-// allItems returns every item of the batch, built over the workers; a nil
+// itemOf returns the item of a point, its scalar and its result; a nil
 // point's item has nil coordinates.
-func (e *Engine) allItems(points []*Point, scalars []*big.Int, res []Result) []item {
-	items := make([]item, len(points))
-	e.split(len(points))(len(points), itemBlock, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			items[i] = item{k: scalars[i], res: &res[i]}
-			if p := points[i]; p != nil {
-				items[i].x, items[i].y = p.X, p.Y
-			}
-		}
-	})
-	return items
+func itemOf(p *Point, k *big.Int, res *Result) item {
+	if p == nil {
+		return item{k: k, res: res}
+	}
+	return item{x: p.X, y: p.Y, k: k, res: res}
 }
 
 // checkUnanswered validates, after a batch failed as a whole, the items

@@ -280,7 +280,7 @@ const minPartItems = 16
 // run is the *big.Int path on validated items: runChecked with nothing
 // left to check.
 func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error {
-	return r.runChecked(ctx, items, nil, done)
+	return r.runChecked(ctx, len(items), func(i int) item { return items[i] }, nil, done)
 }
 
 // runChecked is the *big.Int path, a convenience over runBytes: each
@@ -296,9 +296,9 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 // and preparing them skips the equation. The bytes cost 3L+2 per item
 // beside the *big.Int values (a point's bytes hold its result once read).
 // Each result's coordinates take one allocation, on the drain's goroutines.
-func (r *gpuRunner) runChecked(ctx context.Context, items []item, checks *itemChecks, done func(int)) error {
+func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) item, checks *itemChecks, done func(int)) error {
 	c := r.su.Curve
-	L, n, order := c.ByteLen(), len(items), c.N()
+	L, order := c.ByteLen(), c.N()
 	w := (L + bits.UintSize/8 - 1) / (bits.UintSize / 8) // words of a coordinate
 	staging := stagingBytes(n * (L + 1 + 2*L))
 	defer stagingPool.Put(staging)
@@ -307,7 +307,7 @@ func (r *gpuRunner) runChecked(ctx context.Context, items []item, checks *itemCh
 		scalars: scalars, points: pts, out: pts, status: make([]Status, n), validPoints: checks == nil}
 	g := c.EncodeSEC1(c.Generator(), false)
 	b.load = func(i int) {
-		it := &items[i]
+		it := items(i)
 		if checks != nil {
 			if err := checks.coordinates(i); err != nil {
 				it.res.Err = &ItemError{Index: i, Err: err}
@@ -327,7 +327,7 @@ func (r *gpuRunner) runChecked(ctx context.Context, items []item, checks *itemCh
 		fillBytes(p[1+L:], it.y)
 	}
 	b.store = func(i int) {
-		res := items[i].res
+		res := items(i).res
 		if res.Err != nil {
 			return // invalid: checked as it was loaded
 		}
