@@ -142,3 +142,50 @@ func TestScalarMultWireErrors(t *testing.T) {
 		require.Zero(t, want[i].Y.Cmp(got[i].Y), "item %d", i)
 	}
 }
+
+// TestScalarMultBytesWireRandom: on batches of random bytes (prefixes 0x00
+// to 0x05, coordinates of every size up to 2^(8L) − 1, valid points,
+// points off the curve, scalars of any value), the wire kernels give every
+// item the cpu backend's status and bytes.
+func TestScalarMultBytesWireRandom(t *testing.T) {
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			devicesDriver(t, c, 1)
+			t.Cleanup(ecmul.GPUItemsFrom(1))
+			L, n := c.ByteLen(), 64
+			rng := newRNG(77)
+			scalars, points := make([]byte, n*L), make([]byte, n*(1+2*L))
+			for i := range n {
+				p := points[i*(1+2*L) : (i+1)*(1+2*L)]
+				for j := range p {
+					p[j] = byte(rng.Uint64())
+				}
+				switch i % 4 {
+				case 0, 1: // a valid point, or one off the curve
+					copy(p, c.EncodeSEC1(cp(randPoint(t, rng, c)), false))
+					p[2*L] ^= byte(i % 2)
+				case 2: // random coordinates, below p or not
+					p[0] = 4
+				case 3: // any prefix
+					p[0] = byte(rng.Uint64() % 6)
+				}
+				for j := range L {
+					scalars[i*L+j] = byte(rng.Uint64())
+				}
+			}
+			run := func(bk ecmul.Backend) ([]byte, []ecmul.Status) {
+				e := newEngine(t, c, ecmul.Options{Backend: bk}, diag.GPU{Chunk: 16})
+				out, status := make([]byte, n*(1+2*L)), make([]ecmul.Status, n)
+				require.NoError(t, e.ScalarMultBytes(context.Background(), out, status, scalars, points))
+				return out, status
+			}
+			wantOut, wantStatus := run(ecmul.CPU)
+			gotOut, gotStatus := run(ecmul.GPU)
+			require.Equal(t, wantStatus, gotStatus)
+			require.Equal(t, wantOut, gotOut)
+			require.Contains(t, gotStatus, ecmul.StatusPoint)
+			require.Contains(t, gotStatus, ecmul.StatusNotOnCurve)
+			require.Contains(t, gotStatus, ecmul.StatusBadEncoding)
+		})
+	}
+}
