@@ -143,7 +143,7 @@ func TestScalarBaseMultBytesGPUFake(t *testing.T) {
 func isComb(entry string) bool { return strings.Contains(entry, "_comb_") }
 
 // TestScalarBaseMultBytesGPUFakeNoComb: where the kernel has no comb for
-// the Engine's configuration (the tile, spread or mma mapping, Kawamura's
+// the Engine's configuration (the tile or spread mapping, Kawamura's
 // extension), k·G runs on the ladder with G, and is as right.
 func TestScalarBaseMultBytesGPUFakeNoComb(t *testing.T) {
 	c := curves.P256()
@@ -154,7 +154,6 @@ func TestScalarBaseMultBytesGPUFakeNoComb(t *testing.T) {
 		{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, diag.GPU{Mapping: diag.MappingTile}},
 		{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16, Extension: ecmul.Kawamura}, diag.GPU{}},
 		{ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingSpread}},
-		{ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingMma}},
 	} {
 		d := devicesDriver(t, c, 1)
 		e := newEngine(t, c, cfg.opts, cfg.g)

@@ -276,8 +276,8 @@ func (e *Engine) ScalarMultBytesProgress(ctx context.Context, out []byte, status
 // fixed-base comb, a table of multiples of G uploaded once per Engine
 // (read whole, each row kept by a mask of the scalar's digit); the gpu
 // backend falls back to the ladder with G where the kernel has no comb for
-// its configuration (a mapping other than block or warp, or Kawamura's
-// extension). The cpu backend uses the reference implementations.
+// its configuration (the tile or spread mapping, the mma mapping on 16-bit
+// channels, or Kawamura's extension). The cpu backend uses the reference implementations.
 func (e *Engine) ScalarBaseMultBytes(ctx context.Context, out []byte, status []Status, scalars []byte) error {
 	return e.ScalarBaseMultBytesProgress(ctx, out, status, scalars, nil)
 }

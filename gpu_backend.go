@@ -96,7 +96,9 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 		}
 		// the mma mapping beats both where it exists (an H100, 2^20 items:
 		// P-256 7.6 M op/s against 6.2 M on the block mapping, P-224 11.1 M
-		// against 8.4 M; kernels/README.md)
+		// against 8.4 M; kernels/README.md), the comb's too (2^22 items end
+		// to end: P-256 20.4 M against 19.8 M on the warp mapping, P-224
+		// 30.1 M against 23.2 M, bench/h100/2026-11-27-comb-mma/)
 		if kernels.Supports(su.Schedule.Kind.String(), opts.Extension.String(), mappingMma, kernels.ChannelTag(su.Params.Bits)) {
 			g.Mapping = mappingMma
 		}
@@ -208,7 +210,9 @@ func (r *gpuRunner) combRunner() *gpuRunner {
 	r.combOnce.Do(func() {
 		mapping := r.gpuOpts.Mapping
 		if mapping == "" {
-			mapping = mappingWarp // what newGPURunner picks for the comb
+			// newGPURunner picks mma where it exists, else warp: the comb
+			// exists on mma wherever it does on warp with wide channels
+			mapping = mappingWarp
 		}
 		if !kernels.Supports(ladder.Comb.String(), r.opts.Extension.String(), mapping, kernels.ChannelTag(r.su.Params.Bits)) {
 			return

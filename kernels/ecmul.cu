@@ -1248,6 +1248,23 @@ ECM_DEVICE void run_steps(C& c, Steps<S...>) {
 // the constants at the next multiple of four words: for window i, digit d
 // and lane role r, one uint4 at (i·Rows + d−1)·(N+1) + r (x's B and B̃
 // residues, y's; m_e's in .x and .z for r = N).
+// comb_row sets tx and ty to row d of a window for one lane role, whose
+// rows are N + 1 uint4 apart from row 1 at `row`: every row read, the
+// digit's kept by a mask (zero for d = 0).
+template <int N, int Rows>
+ECM_DEVICE void comb_row(const uint4* row, uint32_t d, Residue& tx, Residue& ty) {
+  tx = ty = Residue{0, 0};
+#pragma unroll
+  for (int e = 1; e <= Rows; ++e) {
+    const uint4 v = __ldg(row + (e - 1) * (N + 1));
+    const uint32_t m = opaque(0u - uint32_t(d == uint32_t(e)));
+    tx.b |= v.x & m;
+    tx.t |= v.y & m;
+    ty.b |= v.z & m;
+    ty.t |= v.w & m;
+  }
+}
+
 template <int N, int Bits, int AddConsts, class Sched, class C>
 ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const uint32_t* __restrict__ scalars,
                              uint32_t stride) {
@@ -1259,19 +1276,17 @@ ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const ui
   for (int i = 0; i < Windows; ++i) {
     const int bit = i * Sched::Window;
     const uint32_t d = scalars[bit / kScalarWordBits * stride] >> (bit % kScalarWordBits) & Rows;
-    const uint4* row = table + i * Rows * (N + 1) + c.role;
-    Residue tx{0, 0}, ty{0, 0};
+    const uint4* window = table + i * Rows * (N + 1);
+    if constexpr (std::is_same_v<std::decay_t<decltype(c.r[0])>, Residue>) {
+      comb_row<N, Rows>(window + c.role, d, c.r[ECM_R_TX], c.r[ECM_R_TY]);
+    } else {
+      // the mma mapping: each of the lane's slots, role 4s + lane (m_e past N)
 #pragma unroll
-    for (int e = 1; e <= Rows; ++e) {
-      const uint4 v = __ldg(row + (e - 1) * (N + 1));
-      const uint32_t m = opaque(0u - uint32_t(d == uint32_t(e)));
-      tx.b |= v.x & m;
-      tx.t |= v.y & m;
-      ty.b |= v.z & m;
-      ty.t |= v.w & m;
+      for (int s = 0; s < FragShape<N>::Slots; ++s) {
+        const int role = 4 * s + c.role < N ? 4 * s + c.role : N;
+        comb_row<N, Rows>(window + role, d, c.r[ECM_R_TX].s[s], c.r[ECM_R_TY].s[s]);
+      }
     }
-    c.r[ECM_R_TX] = tx;
-    c.r[ECM_R_TY] = ty;
     run_steps(c, typename Sched::Loop{});
     const uint32_t keep = opaque(0u - uint32_t(d == 0));
     Sched::commit(c.r, keep, inf & ~keep);

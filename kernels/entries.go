@@ -99,13 +99,13 @@ func Supports(schedule, ext, mapping, channels string) bool {
 // static shared memory a block may have for their product matrices. Wide
 // channels have Shenoy's α only (rns.Params.Kawamura). The spread mapping,
 // a latency variant of the default ladder, runs the co-Z ladder with
-// Shenoy's α on both widths. The mma mapping runs the co-Z ladder with
-// Shenoy's α on 30-bit channels only, the one combination its CUDA code
-// has so far.
+// Shenoy's α on both widths. The mma mapping runs the co-Z ladder and the
+// comb with Shenoy's α on 30-bit channels only, the combinations its CUDA
+// code has so far.
 func (k Kernel) built() bool {
 	switch {
 	case k.Schedule == "comb":
-		return k.Ext == "shenoy" && (k.Mapping == "block" || k.Mapping == "warp")
+		return k.Ext == "shenoy" && (k.Mapping == "block" || k.Mapping == "warp" || (k.Mapping == "mma" && k.Channels == "c30"))
 	case k.Mapping == "spread":
 		return k.Ext == "shenoy" && k.Schedule == "coz"
 	case k.Mapping == "mma":
@@ -336,7 +336,7 @@ func Find(curve, schedule, ext, mapping, channels string) (Kernel, error) {
 	case k.built():
 		return k, nil
 	case mapping == "mma":
-		return Kernel{}, fmt.Errorf("kernels: the mma mapping runs only the coz schedule with the shenoy extension on 30-bit channels (c30), not %s with %s on %s", schedule, ext, channels)
+		return Kernel{}, fmt.Errorf("kernels: the mma mapping runs only the coz and comb schedules with the shenoy extension on 30-bit channels (c30), not %s with %s on %s", schedule, ext, channels)
 	case channels == "c30" && (ext != "shenoy" || mapping == "tile"):
 		return Kernel{}, fmt.Errorf("kernels: 30-bit channels run the shenoy extension on the warp, block, spread or mma mapping, not %s on %s", ext, mapping)
 	default:

@@ -69,12 +69,13 @@ func TestEntries(t *testing.T) {
 	// block mappings, and co-Z with Shenoy on the tile and spread mappings;
 	// on 30-bit ones Shenoy on the warp and block mappings, and co-Z with
 	// Shenoy on the spread and mma mappings; on both, the comb with Shenoy
-	// on the warp and block mappings
+	// on the warp and block mappings, and on 30-bit channels on the mma
+	// mapping
 	ladders := len(kernels.Schedules) - 1
 	c16 := ladders*len(kernels.Exts)*2 + 2 + 2
-	c30 := ladders*2 + 2 + 2
-	if want := len(kernels.Curves) * (c16 + c30); len(all) != want || want != 60 {
-		t.Fatalf("%d entry points, want %d (60)", len(all), want)
+	c30 := ladders*2 + 2 + 2 + 1
+	if want := len(kernels.Curves) * (c16 + c30); len(all) != want || want != 63 {
+		t.Fatalf("%d entry points, want %d (63)", len(all), want)
 	}
 	seen := map[string]bool{}
 	for _, k := range all {
@@ -169,18 +170,18 @@ func TestEntries(t *testing.T) {
 	if k, err := kernels.Find("P-256", "coz", "shenoy", "mma", "c30"); err != nil || k.Name() != "ecm_ladder_p256_coz_shenoy_mma_c30" {
 		t.Errorf("P-256 coz shenoy mma c30: %s, %v", k.Name(), err)
 	}
-	for _, bad := range [][3]string{{"coz", "shenoy", "c16"}, {"paper", "shenoy", "c30"}, {"comb", "shenoy", "c30"}, {"coz", "kawamura", "c16"}} {
+	for _, bad := range [][3]string{{"coz", "shenoy", "c16"}, {"paper", "shenoy", "c30"}, {"comb", "shenoy", "c16"}, {"coz", "kawamura", "c16"}} {
 		if kernels.Supports(bad[0], bad[1], "mma", bad[2]) {
 			t.Errorf("Supports(%s, %s, mma, %s)", bad[0], bad[1], bad[2])
 		}
 		_, err := kernels.Find("P-224", bad[0], bad[1], "mma", bad[2])
-		if err == nil || !strings.Contains(err.Error(), "mma mapping runs only the coz schedule with the shenoy extension on 30-bit channels") ||
+		if err == nil || !strings.Contains(err.Error(), "mma mapping runs only the coz and comb schedules with the shenoy extension on 30-bit channels") ||
 			!strings.Contains(err.Error(), "not "+bad[0]+" with "+bad[1]+" on "+bad[2]) {
 			t.Errorf("Find accepts %s with %s on the mma mapping (%s), or names neither: %v", bad[0], bad[1], bad[2], err)
 		}
 	}
-	if !kernels.Supports("coz", "shenoy", "mma", "c30") {
-		t.Error("no mma entry points for co-Z with Shenoy on 30-bit channels")
+	if !kernels.Supports("coz", "shenoy", "mma", "c30") || !kernels.Supports("comb", "shenoy", "mma", "c30") {
+		t.Error("no mma entry points for co-Z or the comb with Shenoy on 30-bit channels")
 	}
 	if _, err := kernels.ByName("ecm_ladder_p224_coz_shenoy_warp"); err == nil {
 		t.Error("ByName accepts an undeclared entry point")

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "853ab347a465722c368c3e0cc197523be657fc2de1320334615a1b75c9e8ffd9"
+const SourcesSHA256 = "d147723ddb48240344fd94cdcd2aa2e53d65224315689711520ebe8ded70a29e"
