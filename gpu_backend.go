@@ -570,8 +570,10 @@ func (r *gpuRunner) wireBatch(b *bytesBatch, split splitFunc, done func(int)) gp
 				n, ps := hi-lo, b.pointSize
 				scalars, points := in[:n*L], in[n*L:]
 				split(n, minWireItems, func(a, c int) {
-					for k := a; k < c; k++ {
-						b.loadItem(lo + k)
+					if b.load != nil {
+						for k := a; k < c; k++ {
+							b.load(lo + k)
+						}
 					}
 					copy(scalars[a*L:c*L], b.scalars[(lo+a)*L:(lo+c)*L])
 					if !withPoints {

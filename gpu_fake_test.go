@@ -378,6 +378,8 @@ func TestGPUItemKernelsOnLargeBatches(t *testing.T) {
 	require.True(t, ok)
 	prepare, err := kernels.PrepareName(c.Name(), "c30")
 	require.NoError(t, err)
+	unpack, err := kernels.UnpackName(c.Name(), "c30")
+	require.NoError(t, err)
 	for _, from := range []int{0, 9} {
 		if from > 0 {
 			t.Cleanup(ecmul.GPUItemsFrom(from))
@@ -392,9 +394,11 @@ func TestGPUItemKernelsOnLargeBatches(t *testing.T) {
 		if from == 0 {
 			require.NotContains(t, launched, kc.FinishEntry, "a small batch finishes on the host")
 			require.NotContains(t, launched, prepare)
+			require.NotContains(t, launched, unpack)
 		} else {
 			require.Contains(t, launched, kc.FinishEntry, "a large batch finishes on the GPU")
 			require.Contains(t, launched, prepare)
+			require.Contains(t, launched, unpack, "a large batch of uncompressed points goes up as bytes")
 		}
 	}
 }

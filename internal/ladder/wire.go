@@ -181,13 +181,10 @@ func (su *Setup) RewriteZeroX(scalar, point []byte) bool {
 		return false
 	}
 	su.doubleBase(&it)
-	k := su.bytes.half(su.bytes.reduce(scalar))
-	putScalarBytes(scalar, k)
-	f := su.host.f
-	for j, c := range []fp.Element{it.X, it.Y} {
-		v := f.Canonical(&c)
-		putFieldBytes(point[1+j*L:1+(j+1)*L], v)
-	}
+	k := su.bytes.half(su.bytes.reduce(scalar)) // below n, four limbs
+	fp.PutLimbs(scalar, [fp.Limbs]uint64{k[0], k[1], k[2], k[3]})
+	su.host.f.PutBytes(point[1:1+L], &it.X)
+	su.host.f.PutBytes(point[1+L:], &it.Y)
 	return true
 }
 
@@ -198,20 +195,4 @@ func allZero(b []byte) bool {
 		d |= v
 	}
 	return d == 0
-}
-
-// putScalarBytes writes k < 2^(8·len(b)) into b, big-endian.
-func putScalarBytes(b []byte, k ScalarLimbs) {
-	for i := range b {
-		at := len(b) - 1 - i // byte i from the least significant end
-		b[at] = byte(k[i/8] >> (8 * (i % 8)))
-	}
-}
-
-// putFieldBytes writes the limbs' value, below 2^(8·len(b)), into b,
-// big-endian.
-func putFieldBytes(b []byte, l [fp.Limbs]uint64) {
-	for i := range b {
-		b[len(b)-1-i] = byte(l[i/8] >> (8 * (i % 8)))
-	}
 }
