@@ -726,6 +726,7 @@ template <int N>
 struct FragShape {
   static constexpr int Lanes = 4;                // lanes per item
   static constexpr int Slots = (N + 1 + 3) / 4;  // slots per lane: n channels and m_e over 4 lanes
+  static constexpr int ChanSlots = (N + 3) / 4;  // the slots holding a channel on some lane; above, m_e alone
   static constexpr bool K32 = N > 8;             // slot t + 8 holds a channel on some lane
   static constexpr int AWords = K32 ? 4 : 2;     // A fragment registers (m16n8k32 or m16n8k16)
   static constexpr int BWords = K32 ? 2 : 1;     // B fragment registers of one tile
@@ -951,6 +952,11 @@ struct StepsFrag {
     r.te = uint32_t(mad_wide(x.s[F::ESlot].b, y.s[F::ESlot].b, 0)) & k.meMask;
 #pragma unroll
     for (int s = 0; s < S; ++s) {
+      if (s >= F::ChanSlots) {  // m_e or padding: no channel to multiply, and A's padding
+        r.q[s] = 0;
+        r.pt[s] = 0;
+        continue;
+      }
       const uint64_t xy = mad_wide(x.s[s].b, y.s[s].b, 0);
       r.q[s] = k.mB[s].reduce(mad_wide(uint32_t(xy), k.negR[s], mad_wide(uint32_t(xy >> 32), k.negR32[s], 0))) & k.chan(s);
       r.pt[s] = mad_wide(x.s[s].t, y.s[s].t, 0);
@@ -967,6 +973,10 @@ struct StepsFrag {
     frag_extend<N>(ex.b, st.q, a);
 #pragma unroll
     for (int s = 0; s < S; ++s) {
+      if (s >= F::ChanSlots) {  // m_e has no B̃ residue
+        z.s[s].t = 0;
+        continue;
+      }
       const uint64_t u = mad_wide(uint32_t(st.pt[s] >> 32), k.tj32[s], mad_wide(uint32_t(st.pt[s]), k.tj[s], a[s]));
       z.s[s].t = k.mT[s].reduce(u);
     }
@@ -990,7 +1000,7 @@ struct StepsFrag {
   ECM_DEVICE void finish(const Sum& sum, uint32_t alpha, const Partial& e, Value& z) const {
 #pragma unroll
     for (int s = 0; s < S; ++s)
-      z.s[s].b = select(k.eMask(s), e.ze, k.mB[s].reduce(mad_wide(alpha, k.negMtB[s], sum.a[s])));
+      z.s[s].b = s >= F::ChanSlots ? e.ze : select(k.eMask(s), e.ze, k.mB[s].reduce(mad_wide(alpha, k.negMtB[s], sum.a[s])));
   }
 };
 
@@ -1198,16 +1208,29 @@ ECM_DEVICE Residue channel_linear(uint2 kc, Residue s1, Residue s2, Residue s3, 
   return Residue{select(eMask, uint32_t(b) & meMask, mB.reduce(b)), mT.reduce(t)};
 }
 
+// K + c1·s1 + c2·s2 + c3·s3 of m_e alone (a slot of the mma mapping with no
+// channel): modulo 2^32, then masked to m_e, as channel_linear does for m_e.
+template <int C1, int C2, int C3>
+ECM_DEVICE Residue me_linear(uint2 kc, Residue s1, Residue s2, Residue s3, uint32_t meMask) {
+  const uint32_t m = meMask + 1;
+  const uint32_t b = kc.x + term<uint32_t, C1>(s1.b, m) + term<uint32_t, C2>(s2.b, m) + term<uint32_t, C3>(s3.b, m);
+  return Residue{b & meMask, 0};
+}
+
 // The addition's sum of a lane's value: per channel, or per slot (Mma).
 template <int K, int C1, int S1, int C2, int S2, int C3, int S3, class C>
 ECM_DEVICE typename C::Value linear(const C& c) {
   constexpr int N = C::n;
   if constexpr (C::mapping == Mapping::Mma) {
     typename C::Value z;
+    using F = FragShape<N>;
 #pragma unroll
-    for (int s = 0; s < FragShape<N>::Slots; ++s)
-      z.s[s] = channel_linear<C1, C2, C3>(c.ex.addK[4 * (K * FragShape<N>::Slots + s)], c.r[S1].s[s], c.r[S2].s[s],
-                                          c.r[S3].s[s], c.k.mB[s], c.k.mT[s], c.k.eMask(s), c.k.meMask);
+    for (int s = 0; s < F::Slots; ++s) {
+      const uint2 kc = c.ex.addK[4 * (K * F::Slots + s)];
+      z.s[s] = s >= F::ChanSlots ? me_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.meMask)
+                                 : channel_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.mB[s],
+                                                              c.k.mT[s], c.k.eMask(s), c.k.meMask);
+    }
     return z;
   } else {
     return channel_linear<C1, C2, C3>(c.addK[K * (N + 1) + c.role], c.r[S1], c.r[S2], c.r[S3], c.k.mB, c.k.mT,

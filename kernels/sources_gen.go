@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "d147723ddb48240344fd94cdcd2aa2e53d65224315689711520ebe8ded70a29e"
+const SourcesSHA256 = "02b06f537ce558974db4d9878d595cd71b07f00cd1a9d9d507954a519060a58c"

@@ -23,6 +23,7 @@ mutants=(
   "mma-mid-weight|ecmul.cu|mad_wide(mid, 1u << 16,|mad_wide(mid, 1u << 8,"
   "mma-row-halves|ecmul.cu|a[1] = __byte_perm(v[0], v[1], 0x7632);|a[1] = __byte_perm(v[0], v[1], 0x7610);"
   "mma-alpha-lane|ecmul.cu|__shfl_sync(~0u, own, k.eSource, kWarpLanes)|__shfl_sync(~0u, own, k.eSource ^ 1, kWarpLanes)"
+  "mma-me-slot-modulus|ecmul.cu|const uint32_t m = meMask + 1;|const uint32_t m = meMask;"
   "finish-crt-beta|finish.cuh|mul_add_word<0>(s, negM.w, uint32_t(beta));|"
   "finish-crt-beta-high|finish.cuh|mul_add_word<1>(s, negM.w, uint32_t(beta >> 32));|"
   "field-top-carry|field.cuh|uint32_t((uint64_t(t[kFeWords]) - borrow) >> 32)|(0u - borrow)"
