@@ -1292,13 +1292,19 @@ template <int N, int Bits, int AddConsts, class Sched, class C>
 ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const uint32_t* __restrict__ scalars,
                              uint32_t stride) {
   constexpr int Rows = (1 << Sched::Window) - 1, Windows = (Bits + Sched::Window - 1) / Sched::Window;
-  static_assert(kScalarWordBits % Sched::Window == 0, "a window's digit lies in one scalar word");
+  static_assert(Sched::Window <= kScalarWordBits, "a window's digit lies in two scalar words at most");
   const uint4* table = reinterpret_cast<const uint4*>(consts + Consts<N>::template CombTable<AddConsts>);
   uint32_t inf = ~0u;  // all ones while the accumulator is the point at infinity
 #pragma unroll 1
   for (int i = 0; i < Windows; ++i) {
-    const int bit = i * Sched::Window;
-    const uint32_t d = scalars[bit / kScalarWordBits * stride] >> (bit % kScalarWordBits) & Rows;
+    // the digit's bits: from the word of its lowest bit, and from the next
+    // word where the window crosses into it below bit Bits (k < 2^Bits);
+    // which words are read depends on i alone
+    const int bit = i * Sched::Window, w = bit / kScalarWordBits, b = bit % kScalarWordBits;
+    uint32_t v = scalars[w * stride] >> b;
+    if (b + Sched::Window > kScalarWordBits && (w + 1) * kScalarWordBits < Bits)
+      v |= scalars[(w + 1) * stride] << (kScalarWordBits - b);
+    const uint32_t d = v & Rows;
     const uint4* window = table + i * Rows * (N + 1);
     if constexpr (std::is_same_v<std::decay_t<decltype(c.r[0])>, Residue>) {
       comb_row<N, Rows>(window + c.role, d, c.r[ECM_R_TX], c.r[ECM_R_TY]);

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "02b06f537ce558974db4d9878d595cd71b07f00cd1a9d9d507954a519060a58c"
+const SourcesSHA256 = "7621a2afb347a804fd1355fbd9e9328440aab748188bec7f9239ef52d3ddfb39"

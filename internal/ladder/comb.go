@@ -9,10 +9,12 @@ import (
 )
 
 // CombWindow is the number of scalar bits one window of the fixed-base comb
-// covers: its table holds 2^CombWindow − 1 multiples of G per window. It
-// divides 8, so that a window's digit lies in one byte of the CPU twin's
-// scalar and in one 32-bit word of the kernel's (ProveComb checks it).
-const CombWindow = 4
+// covers: its table holds 2^CombWindow − 1 multiples of G per window. A
+// window of 5 bits takes a fifth fewer mixed additions than one of 4 for
+// twice the rows read per window. It is at most 8, so that a window's digit
+// lies in two bytes of the CPU twin's scalar and in two 32-bit words of the
+// kernel's (ProveComb checks it).
+const CombWindow = 5
 
 // CombRows is the number of table rows per window: digits 1 … 2^w − 1 (the
 // digit 0 has none).
@@ -85,10 +87,16 @@ func newCombDigits(k *big.Int, windows int) *combDigits {
 	return c
 }
 
-// digit returns window i's digit (CombWindow divides 8).
+// digit returns window i's digit, from the byte holding its lowest bit and
+// the next one up where there is one (which depends on i alone).
 func (c *combDigits) digit(i int) uint {
 	bit := i * CombWindow
-	return uint(c.b[len(c.b)-1-bit/8]>>(bit%8)) & CombRows
+	at := len(c.b) - 1 - bit/8
+	v := uint(c.b[at])
+	if at > 0 {
+		v |= uint(c.b[at-1]) << 8
+	}
+	return v >> (bit % 8) & CombRows
 }
 
 // digitMask returns 1 when d == e, else 0, without a branch.
@@ -106,8 +114,8 @@ func ProveComb(n *big.Int, windows int) error {
 	if windows*CombWindow < n.BitLen() {
 		return fmt.Errorf("ladder: %d comb windows of %d bits do not cover %d-bit scalars", windows, CombWindow, n.BitLen())
 	}
-	if 8%CombWindow != 0 {
-		return fmt.Errorf("ladder: a comb window of %d bits does not divide a byte (nor the kernel's 32-bit words)", CombWindow)
+	if CombWindow > 8 {
+		return fmt.Errorf("ladder: a comb window of %d bits spans more than two bytes (or two of the kernel's 32-bit words)", CombWindow)
 	}
 	if windows*CombWindow > 8*len(combDigits{}.buf) {
 		return fmt.Errorf("ladder: %d comb windows of %d bits exceed the %d-byte digit buffer", windows, CombWindow, len(combDigits{}.buf))
