@@ -1263,19 +1263,31 @@ ECM_DEVICE void run_steps(C& c, Steps<S...>) {
 
 // ---------------------------------------------------------------------------
 // The comb (ladder.runComb): per window of Window bits from the lowest
-// (ladder.CombWindows: ⌈Bits/Window⌉ of them), the
-// table row of its digit d, read as every row of the window is read and
-// kept by a mask; Loop, the mixed addition of that row to the accumulator;
-// and the commit, which keeps the accumulator for d = 0 and takes the row
-// itself while the accumulator is the point at infinity. The table follows
-// the constants at the next multiple of four words: for window i, digit d
-// and lane role r, one uint4 at (i·Rows + d−1)·(N+1) + r (x's B and B̃
-// residues, y's; m_e's in .x and .z for r = N).
+// (ladder.CombWindows: ⌊(Bits + Window)/Window⌋ of them, so that the top
+// digit's sign bit is 0), the table row of its signed digit's magnitude d
+// (Booth's recoding, ladder.CombWindow), read as every row of the window is
+// read and kept by a mask, its y negated by a mask for a negative digit;
+// Loop, the mixed addition of that row to the accumulator; and the commit,
+// which keeps the accumulator for d = 0 and takes the row itself while the
+// accumulator is the point at infinity. The table follows the constants at
+// the next multiple of four words: for window i, magnitude d and lane role
+// r, one uint4 at (i·Rows + d−1)·(N+1) + r (x's B and B̃ residues, y's;
+// m_e's in .x and .z for r = N), then p's residues at row Windows·Rows, in
+// .z and .w.
+
+// neg_residue returns (p − y) mod m for residues p, y < m.
+ECM_DEVICE uint32_t neg_residue(uint32_t p, uint32_t y, uint32_t m) {
+  const uint32_t t = p + m - y;
+  return umin32(t, t - m);
+}
+
 // comb_row sets tx and ty to row d of a window for one lane role, whose
 // rows are N + 1 uint4 apart from row 1 at `row`: every row read, the
-// digit's kept by a mask (zero for d = 0).
-template <int N, int Rows>
-ECM_DEVICE void comb_row(const uint4* row, uint32_t d, Residue& tx, Residue& ty) {
+// digit's kept by a mask (zero for d = 0); then ty to p − ty where neg is
+// all ones, from p's residues pr, by a mask (m_e's modulo 2^k where eMask is).
+template <int N, int Rows, class Ch>
+ECM_DEVICE void comb_row(const uint4* row, uint32_t d, uint32_t neg, uint4 pr, Ch mB, Ch mT, uint32_t eMask,
+                         uint32_t meMask, Residue& tx, Residue& ty) {
   tx = ty = Residue{0, 0};
 #pragma unroll
   for (int e = 1; e <= Rows; ++e) {
@@ -1286,34 +1298,47 @@ ECM_DEVICE void comb_row(const uint4* row, uint32_t d, Residue& tx, Residue& ty)
     ty.b |= v.z & m;
     ty.t |= v.w & m;
   }
+  const Residue ny{select(eMask, (pr.z - ty.b) & meMask, neg_residue(pr.z, ty.b, mB.m)), neg_residue(pr.w, ty.t, mT.m)};
+  ty = select_residue(neg, ny, ty);
 }
 
 template <int N, int Bits, int AddConsts, class Sched, class C>
 ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const uint32_t* __restrict__ scalars,
                              uint32_t stride) {
-  constexpr int Rows = (1 << Sched::Window) - 1, Windows = (Bits + Sched::Window - 1) / Sched::Window;
-  static_assert(Sched::Window <= kScalarWordBits, "a window's digit lies in two scalar words at most");
+  constexpr int W = Sched::Window, Rows = 1 << (W - 1), Windows = (Bits + W) / W;
+  static_assert(W + 1 <= kScalarWordBits, "a digit's bits lie in two scalar words at most");
   const uint4* table = reinterpret_cast<const uint4*>(consts + Consts<N>::template CombTable<AddConsts>);
+  const uint4* pRow = table + Windows * Rows * (N + 1);
   uint32_t inf = ~0u;  // all ones while the accumulator is the point at infinity
 #pragma unroll 1
   for (int i = 0; i < Windows; ++i) {
-    // the digit's bits: from the word of its lowest bit, and from the next
-    // word where the window crosses into it below bit Bits (k < 2^Bits);
-    // which words are read depends on i alone
-    const int bit = i * Sched::Window, w = bit / kScalarWordBits, b = bit % kScalarWordBits;
-    uint32_t v = scalars[w * stride] >> b;
-    if (b + Sched::Window > kScalarWordBits && (w + 1) * kScalarWordBits < Bits)
-      v |= scalars[(w + 1) * stride] << (kScalarWordBits - b);
-    const uint32_t d = v & Rows;
+    // bits wi − 1 … wi + w of k (bit −1 reads as 0): from the word of the
+    // lowest, and from the next word where they cross into it below bit
+    // Bits (k < 2^Bits); which words are read depends on i alone
+    uint32_t v;
+    if (i == 0) {
+      v = scalars[0] << 1;
+    } else {
+      const int bit = i * W - 1, w = bit / kScalarWordBits, b = bit % kScalarWordBits;
+      v = scalars[w * stride] >> b;
+      if (b + W + 1 > kScalarWordBits && (w + 1) * kScalarWordBits < Bits)
+        v |= scalars[(w + 1) * stride] << (kScalarWordBits - b);
+    }
+    v &= (2u << W) - 1;
+    // the signed digit v_i + b_(wi−1) − 2^w·b_(wi+w−1): its magnitude d and sign, by masks
+    const uint32_t raw = (v >> 1) + (v & 1), neg = opaque(0u - (v >> W));
+    const uint32_t d = (((1u << W) - raw) & neg) | (raw & ~neg);
     const uint4* window = table + i * Rows * (N + 1);
     if constexpr (std::is_same_v<std::decay_t<decltype(c.r[0])>, Residue>) {
-      comb_row<N, Rows>(window + c.role, d, c.r[ECM_R_TX], c.r[ECM_R_TY]);
+      comb_row<N, Rows>(window + c.role, d, neg, __ldg(pRow + c.role), c.k.mB, c.k.mT, c.k.eMask, c.k.meMask,
+                        c.r[ECM_R_TX], c.r[ECM_R_TY]);
     } else {
       // the mma mapping: each of the lane's slots, role 4s + lane (m_e past N)
 #pragma unroll
       for (int s = 0; s < FragShape<N>::Slots; ++s) {
         const int role = 4 * s + c.role < N ? 4 * s + c.role : N;
-        comb_row<N, Rows>(window + role, d, c.r[ECM_R_TX].s[s], c.r[ECM_R_TY].s[s]);
+        comb_row<N, Rows>(window + role, d, neg, __ldg(pRow + role), c.k.mB[s], c.k.mT[s], c.k.eMask(s), c.k.meMask,
+                          c.r[ECM_R_TX].s[s], c.r[ECM_R_TY].s[s]);
       }
     }
     run_steps(c, typename Sched::Loop{});

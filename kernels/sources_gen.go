@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "7621a2afb347a804fd1355fbd9e9328440aab748188bec7f9239ef52d3ddfb39"
+const SourcesSHA256 = "c8c98526ad8cc2a57bf9368c270826be5e89c1618211012390192d2426eabc5a"

@@ -176,7 +176,8 @@ func printComb(w io.Writer, su *ladder.Setup) bool {
 	windows := ladder.CombWindows(n)
 	table := len(su.CombTableWords()) * 4
 	fmt.Fprintf(w, "\nfixed-base comb k·G: %d windows × %d bits\n", windows, ladder.CombWindow)
-	fmt.Fprintf(w, "table: %d rows per window, %d rows, %d bytes as uploaded\n", ladder.CombRows, windows*ladder.CombRows, table)
+	fmt.Fprintf(w, "table: %d rows per window (signed digits, |d| <= %d), %d rows and p, %d bytes as uploaded\n",
+		ladder.CombRows, ladder.CombRows, windows*ladder.CombRows, table)
 	fmt.Fprintf(w, "multiplications per window: %d\n", s.MulsPerBit())
 	printMulInput(w, s, p)
 	holds := "holds"
@@ -184,8 +185,9 @@ func printComb(w io.Writer, su *ladder.Setup) bool {
 	if err != nil {
 		holds = "NO: " + err.Error()
 	}
-	fmt.Fprintf(w, "no exceptional case for k < n: %d·%d >= %d bits; before window i the accumulator k mod 2^(%d·i) < d·2^(%d·i) (1 <= d <= %d)"+
-		" is not the row T, the sum <= k < n is not −T, O is replaced by the row: %s\n",
+	fmt.Fprintf(w, "no exceptional case for k < n: %d·%d > %d bits (the top digit >= 0); before window i the accumulator S, |S| <= 2^(%d·i−1),"+
+		" is not ±T = ±d·2^(%d·i) (1 <= |d| <= %d) as integers, S + T is the next accumulator (below n, or k), S − T is below n in size"+
+		" below the top window and no k < n makes it −jn at the top one, O is replaced by the row: %s\n",
 		windows, ladder.CombWindow, n.BitLen(), ladder.CombWindow, ladder.CombWindow, ladder.CombRows, holds)
 	return err == nil
 }

@@ -33,11 +33,11 @@ func TestParamsComb(t *testing.T) {
 			require.NoError(t, err)
 			n, par := c.N(), su.Params
 			windows := ladder.CombWindows(n)
-			require.GreaterOrEqual(t, windows*ladder.CombWindow, n.BitLen(), name)
-			require.Less(t, (windows-1)*ladder.CombWindow, n.BitLen(), name)
+			require.Greater(t, windows*ladder.CombWindow, n.BitLen(), name)
+			require.LessOrEqual(t, (windows-1)*ladder.CombWindow, n.BitLen(), name)
 			require.NoError(t, ladder.ProveComb(n, windows), name)
 			table := 4 * len(su.CombTableWords())
-			require.Equal(t, windows*ladder.CombRows*(par.N+1)*4*4, table, name)
+			require.Equal(t, (windows*ladder.CombRows+1)*(par.N+1)*4*4, table, name)
 			muls := 0
 			for _, st := range su.Schedule.Loop {
 				muls += len(st.Muls)

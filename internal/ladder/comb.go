@@ -9,24 +9,27 @@ import (
 )
 
 // CombWindow is the number of scalar bits one window of the fixed-base comb
-// covers: its table holds 2^CombWindow − 1 multiples of G per window. A
-// window of 5 bits takes a fifth fewer mixed additions than one of 4 for
-// twice the rows read per window. It is at most 8, so that a window's digit
-// lies in two bytes of the CPU twin's scalar and in two 32-bit words of the
-// kernel's (ProveComb checks it).
+// covers. Its digits are signed (Booth's recoding): d_i = v_i + b_(wi−1) −
+// 2^w·b_(wi+w−1), with v_i the window's w bits and b_j bit j of k (b_−1 =
+// 0), so that |d_i| <= 2^(w−1) and the table holds 2^(w−1) multiples of G
+// per window, the sign applied to the row's y. A window of 5 bits takes a
+// fifth fewer mixed additions than one of 4. It is at most 7, so that the
+// w + 1 bits a digit is read from lie in two bytes of the CPU twin's scalar
+// and in two 32-bit words of the kernel's (ProveComb checks it).
 const CombWindow = 5
 
-// CombRows is the number of table rows per window: digits 1 … 2^w − 1 (the
+// CombRows is the number of table rows per window: |d| = 1 … 2^(w−1) (the
 // digit 0 has none).
-const CombRows = 1<<CombWindow - 1
+const CombRows = 1 << (CombWindow - 1)
 
 // Commit sets Dst after a comb window: Dst itself when the window's digit is
 // 0, Start when the accumulator is still the point at infinity, else Sum.
 type Commit struct{ Dst, Sum, Start Reg }
 
 // comb returns the fixed-base schedule: k·G = Σ d_i·2^(wi)·G over the
-// windows i of w = CombWindow bits, digits d_i in [0, 2^w), each term a
-// table row T[i][d_i] = d_i·2^(wi)·G in affine form (TX, TY), added to the
+// windows i of w = CombWindow bits, signed digits |d_i| <= 2^(w−1), each
+// term a table row T[i][|d_i|] = |d_i|·2^(wi)·G in affine form (TX, TY), y
+// negated for d_i < 0, added to the
 // projective accumulator (AX : AY : AZ) by a mixed addition of 11
 // multiplications (Cohen, Miyaji and Ono, 1998):
 //
@@ -69,8 +72,10 @@ func comb() (init, loop []Step, commit []Commit) {
 	return init, loop, commit
 }
 
-// CombWindows returns the number of windows of a scalar below n.
-func CombWindows(n *big.Int) int { return (n.BitLen() + CombWindow - 1) / CombWindow }
+// CombWindows returns the number of windows of a scalar below n: they cover
+// bitlen(n) + 1 bits, so that the top window's sign bit is 0 and the signed
+// digits sum to k.
+func CombWindows(n *big.Int) int { return (n.BitLen() + CombWindow) / CombWindow }
 
 // combDigits holds a scalar below 2^(4·windows) as fixed-length big-endian
 // bytes, so that reading a digit takes the same steps whatever k is
@@ -87,53 +92,96 @@ func newCombDigits(k *big.Int, windows int) *combDigits {
 	return c
 }
 
-// digit returns window i's digit, from the byte holding its lowest bit and
-// the next one up where there is one (which depends on i alone).
-func (c *combDigits) digit(i int) uint {
-	bit := i * CombWindow
-	at := len(c.b) - 1 - bit/8
-	v := uint(c.b[at])
-	if at > 0 {
-		v |= uint(c.b[at-1]) << 8
+// digit returns window i's signed digit as its magnitude and its sign (1
+// for a negative digit), from bits wi − 1 … wi + w of k, read from the byte
+// holding the lowest and the next one up where there is one (which bytes
+// depends on i alone); the magnitude and sign are taken by masks.
+func (c *combDigits) digit(i int) (mag, neg uint) {
+	bit := i*CombWindow - 1 // the bit below the window; −1 reads as 0
+	var v uint
+	if i == 0 {
+		v = uint(c.b[len(c.b)-1]) << 1
+	} else {
+		at := len(c.b) - 1 - bit/8
+		v = uint(c.b[at])
+		if at > 0 {
+			v |= uint(c.b[at-1]) << 8
+		}
+		v >>= bit % 8
 	}
-	return v >> (bit % 8) & CombRows
+	v &= 1<<(CombWindow+1) - 1
+	raw := v>>1 + v&1
+	neg = v >> CombWindow
+	m := -neg
+	return (1<<CombWindow-raw)&m | raw&^m, neg
 }
 
 // digitMask returns 1 when d == e, else 0, without a branch.
 func digitMask(d, e uint) uint { return uint((uint64(d^e) - 1) >> 63) }
 
 // ProveComb checks what the comb's exactness rests on, for scalars k in
-// [0, n): the windows cover bitlen(n) bits, and every row of window i is
-// d·2^(wi) with 1 <= d < 2^w. Then the accumulator before window i is
-// S_i = k mod 2^(wi) < 2^(wi) <= T = d·2^(wi), so it is not T; and
-// S_i + T = S_(i+1) <= k < n is not 0 (mod n), so it is not −T. Those are
-// the only exceptional cases of the mixed addition once the point at
-// infinity (S_i = 0) is taken apart by Commit, and S_i, T < n are distinct
-// multiples of G.
+// [0, n). The windows cover bitlen(n) + 1 bits, so the top window's sign
+// bit is 0 and Σ d_i·2^(wi) = k. Before window i the accumulator is S_i·G
+// with S_i = (k mod 2^(wi)) − 2^(wi)·b_(wi−1), so |S_i| <= 2^(wi−1), and the
+// row is T = d·2^(wi), 1 <= |d| <= 2^(w−1), so |S_i| < |T| and S_i ≠ ±T
+// as integers; S_i = 0 only while every lower digit is 0 (Commit takes the
+// row itself then). S_i + T = S_(i+1) is 0 (mod n) only if it is a nonzero
+// multiple of n, but |S_(i+1)| <= 2^(w(i+1)−1) < n below the top window and
+// S_W = k < n. S_i − T is a nonzero multiple of n only if
+// |S_i − T| >= n: ProveComb checks (2^(w−1) + 1/2)·2^(wi) < n for every
+// window below the top one, and for the top one, whose digit d >= 0 is its
+// bits plus the bit below it, every k = 2d·2^(w(W−1)) − j·n (j >= 1) in
+// [0, n): none may have the top digit d. Those are the only exceptional
+// cases of the mixed addition.
 func ProveComb(n *big.Int, windows int) error {
-	if windows*CombWindow < n.BitLen() {
-		return fmt.Errorf("ladder: %d comb windows of %d bits do not cover %d-bit scalars", windows, CombWindow, n.BitLen())
+	if windows*CombWindow <= n.BitLen() {
+		return fmt.Errorf("ladder: %d comb windows of %d bits do not cover %d-bit scalars and a zero sign bit", windows, CombWindow, n.BitLen())
 	}
-	if CombWindow > 8 {
-		return fmt.Errorf("ladder: a comb window of %d bits spans more than two bytes (or two of the kernel's 32-bit words)", CombWindow)
+	if CombWindow > 7 {
+		return fmt.Errorf("ladder: a comb digit's %d bits span more than two bytes (or two of the kernel's 32-bit words)", CombWindow+1)
 	}
 	if windows*CombWindow > 8*len(combDigits{}.buf) {
 		return fmt.Errorf("ladder: %d comb windows of %d bits exceed the %d-byte digit buffer", windows, CombWindow, len(combDigits{}.buf))
+	}
+	for i := range windows - 1 {
+		// (2^w + 1)·2^(wi−1) < n, and for the next window's S_(i+1) the same holds a fortiori
+		b := new(big.Int).Lsh(big.NewInt(1<<CombWindow+1), uint(CombWindow*i))
+		if b.Rsh(b, 1).Cmp(n) >= 0 {
+			return fmt.Errorf("ladder: comb window %d of %d: |S − T| may reach n", i, windows)
+		}
+	}
+	top := uint(CombWindow * (windows - 1))
+	for d := int64(1); d <= 1<<CombWindow; d++ {
+		twoT := new(big.Int).Lsh(big.NewInt(2*d), top)
+		for k := new(big.Int).Sub(twoT, n); k.Sign() >= 0; k.Sub(k, n) {
+			if k.Cmp(n) >= 0 {
+				continue
+			}
+			td := new(big.Int).Rsh(k, top).Int64() + int64(k.Bit(int(top)-1))
+			if td == d {
+				return fmt.Errorf("ladder: comb scalar %v: its top window's accumulator is its row", k)
+			}
+		}
 	}
 	return nil
 }
 
 // combTable is the comb's precomputed multiples of G: for window i and
-// digit d, d·2^(wi)·G.
+// digit magnitude d, d·2^(wi)·G; and p in RNS, which a row's y is negated
+// from (p − y ≡ −y, for y < p).
 type combTable struct {
 	pts  [][][2]*big.Int // [window][d−1]: affine (x, y), plain
 	rows [][][2]rns.Element
+	p    rns.Element
 }
 
 // newCombTable computes the rows of every window by affine additions in
 // math/big, and their RNS Montgomery forms.
 func newCombTable(c *curves.Curve, par *rns.Params, windows int) (*combTable, error) {
-	t := &combTable{pts: make([][][2]*big.Int, windows), rows: make([][][2]rns.Element, windows)}
+	t := &combTable{pts: make([][][2]*big.Int, windows), rows: make([][][2]rns.Element, windows), p: par.NewElement()}
+	if err := par.ToRNS(&t.p, c.P()); err != nil {
+		return nil, err
+	}
 	base := [2]*big.Int{c.Gx(), c.Gy()}
 	for i := range windows {
 		t.pts[i] = make([][2]*big.Int, CombRows)
@@ -180,9 +228,10 @@ func affineAdd(c *curves.Curve, a, b [2]*big.Int) [2]*big.Int {
 }
 
 // CombTableWords returns the table as the kernel reads it: for window i,
-// digit d and channel role r (0 … n−1, then n for m_e), four words at
-// ((i·CombRows + d−1)·(n+1) + r)·4: x's B and B̃ residues and y's, or for
-// role n x's m_e residue, 0, y's, 0.
+// digit magnitude d and channel role r (0 … n−1, then n for m_e), four
+// words at ((i·CombRows + d−1)·(n+1) + r)·4: x's B and B̃ residues and y's,
+// or for role n x's m_e residue, 0, y's, 0; then, at row windows·CombRows,
+// p's residues in y's places (0, 0, B, B̃; for role n 0, 0, m_e, 0).
 func (su *Setup) CombTableWords() []uint32 {
 	if su.comb == nil {
 		return nil
@@ -198,14 +247,19 @@ func (su *Setup) CombTableWords() []uint32 {
 			w = append(w, x.E, 0, y.E, 0)
 		}
 	}
-	return w
+	p := &su.comb.p
+	for r := range n {
+		w = append(w, 0, 0, p.B[r], p.BT[r])
+	}
+	return append(w, 0, 0, p.E, 0)
 }
 
 // combExecutor is an executor that can run the comb.
 type combExecutor interface {
 	executor
-	// loadRow sets TX, TY to row d of window i, or to zero for d = 0.
-	loadRow(i int, d uint)
+	// loadRow sets TX, TY to row d of window i, or to zero for d = 0, and
+	// negates TY when neg is 1.
+	loadRow(i int, d, neg uint)
 	// commit applies the commits: keep (1: the digit is 0) and start (1:
 	// the accumulator is the point at infinity and the digit is not 0).
 	commit(cs []Commit, keep, start uint)
@@ -228,9 +282,9 @@ func runComb(e combExecutor, s *Schedule, k *big.Int, windows int, obs Observer)
 	digits := newCombDigits(k, windows)
 	inf := uint(1)
 	for i := range windows {
-		d := digits.digit(i)
+		d, neg := digits.digit(i)
 		keep := digitMask(d, 0)
-		e.loadRow(i, d)
+		e.loadRow(i, d, neg)
 		steps(PhaseLoop, i, s.Loop)
 		e.commit(s.Commit, keep, inf&^keep)
 		inf &= keep
@@ -250,8 +304,9 @@ func (e *RNSExecutor) RunComb(k *big.Int, obs Observer) Channels {
 	return out
 }
 
-// loadRow reads every row of window i and keeps row d's by masks.
-func (e *RNSExecutor) loadRow(i int, d uint) {
+// loadRow reads every row of window i and keeps row d's by masks, then
+// takes p − y for y where neg is 1, by a mask.
+func (e *RNSExecutor) loadRow(i int, d, neg uint) {
 	tx, ty := &e.regs[TX], &e.regs[TY]
 	clearElement(tx)
 	clearElement(ty)
@@ -260,6 +315,15 @@ func (e *RNSExecutor) loadRow(i int, d uint) {
 		orMasked(tx, &row[0], m)
 		orMasked(ty, &row[1], m)
 	}
+	par, p, ny := e.su.Params, &e.su.comb.p, e.tmp[0]
+	for j, m := range par.B.Moduli {
+		ny.B[j] = m.Sub(p.B[j], ty.B[j])
+	}
+	for j, m := range par.BT.Moduli {
+		ny.BT[j] = m.Sub(p.BT[j], ty.BT[j])
+	}
+	ny.E = (p.E - ty.E) & (par.Me() - 1)
+	selectElement(ty, &ny, -uint32(neg))
 }
 
 func (e *RNSExecutor) commit(cs []Commit, keep, start uint) {

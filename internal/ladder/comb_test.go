@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/rns"
 )
@@ -115,5 +117,45 @@ func TestCombOracleAndTwin(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCombDigitsSumToK checks the signed recoding against math/big: for
+// edge and random scalars below n, the digits' magnitudes are at most
+// CombRows, a zero digit is read as 0, the top digit is not negative, and
+// Σ ±|d_i|·2^(wi) is k.
+func TestCombDigitsSumToK(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 55))
+	for _, c := range curves.All() {
+		n := c.N()
+		w := CombWindows(n)
+		for _, k := range combScalars(n, rng, 200) {
+			digits := newCombDigits(k, w)
+			sum := new(big.Int)
+			for i := w - 1; i >= 0; i-- {
+				mag, neg := digits.digit(i)
+				if mag > CombRows || neg > 1 || (i == w-1 && neg == 1 && mag != 0) {
+					t.Fatalf("%s, k = %v: window %d: digit %d, sign %d", c.Name(), k, i, mag, neg)
+				}
+				d := big.NewInt(int64(mag))
+				if neg == 1 {
+					d.Neg(d)
+				}
+				sum.Lsh(sum, CombWindow).Add(sum, d)
+			}
+			if sum.Cmp(k) != 0 {
+				t.Fatalf("%s: the digits of %v sum to %v", c.Name(), k, sum)
+			}
+		}
+	}
+}
+
+// TestProveCombRefuses: too few windows for the sign bit fail the proof.
+func TestProveCombRefuses(t *testing.T) {
+	for _, c := range curves.All() {
+		n := c.N()
+		require.NoError(t, ProveComb(n, CombWindows(n)), c.Name())
+		short := n.BitLen() / CombWindow // windows·w <= bitlen(n)
+		require.Error(t, ProveComb(n, short), c.Name())
 	}
 }

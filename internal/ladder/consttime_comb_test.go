@@ -79,11 +79,11 @@ func runCombSkip(e combExecutor, s *Schedule, k *big.Int, windows int) {
 	digits := newCombDigits(k, windows)
 	inf := uint(1)
 	for i := range windows {
-		d := digits.digit(i)
+		d, neg := digits.digit(i)
 		if d == 0 {
 			continue
 		}
-		e.loadRow(i, d)
+		e.loadRow(i, d, neg)
 		steps(s.Loop)
 		e.commit(s.Commit, 0, inf)
 		inf = 0

@@ -249,7 +249,7 @@ func (o *Oracle) RunComb(k *big.Int, obs Observer) Outputs {
 	return out
 }
 
-func (o *Oracle) loadRow(i int, d uint) {
+func (o *Oracle) loadRow(i int, d, neg uint) {
 	if d == 0 {
 		o.regs[TX].SetInt64(0)
 		o.regs[TY].SetInt64(0)
@@ -257,6 +257,9 @@ func (o *Oracle) loadRow(i int, d uint) {
 	}
 	o.regs[TX].Set(o.su.comb.pts[i][d-1][0])
 	o.regs[TY].Set(o.su.comb.pts[i][d-1][1])
+	if neg == 1 {
+		o.regs[TY].Sub(o.su.Curve.P(), o.regs[TY])
+	}
 }
 
 func (o *Oracle) commit(cs []Commit, keep, start uint) {
