@@ -176,8 +176,7 @@ func printComb(w io.Writer, su *ladder.Setup) bool {
 	windows := ladder.CombWindows(n)
 	table := len(su.CombTableWords()) * 4
 	fmt.Fprintf(w, "\nfixed-base comb k·G: %d windows × %d bits\n", windows, ladder.CombWindow)
-	fmt.Fprintf(w, "table: %d rows per window (signed digits, |d| <= %d), %d rows and p, %d bytes as uploaded\n",
-		ladder.CombRows, ladder.CombRows, windows*ladder.CombRows, table)
+	fmt.Fprintf(w, "table: %d rows per window, %d rows, %d bytes as uploaded\n", ladder.CombRows, windows*ladder.CombRows, table)
 	fmt.Fprintf(w, "multiplications per window: %d\n", s.MulsPerBit())
 	printMulInput(w, s, p)
 	holds := "holds"
