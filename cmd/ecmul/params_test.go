@@ -63,8 +63,8 @@ func TestParamsComb(t *testing.T) {
 			require.Len(t, lines, len(want)+1, "%s:\n%s", name, section)
 			require.Equal(t, want, lines[:len(want)], name)
 			proof := lines[len(want)]
-			require.Regexp(t, "^"+regexp.QuoteMeta(fmt.Sprintf("no exceptional case for k < n: %d·%d >= %d bits; ", windows, ladder.CombWindow, n.BitLen()))+
-				".*"+regexp.QuoteMeta(fmt.Sprintf("k mod 2^(%d·i) < d·2^(%d·i) (1 <= d <= %d)", ladder.CombWindow, ladder.CombWindow, ladder.CombRows))+
+			require.Regexp(t, "^"+regexp.QuoteMeta(fmt.Sprintf("no exceptional case for k < n: %d·%d > %d bits (the top digit >= 0); ", windows, ladder.CombWindow, n.BitLen()))+
+				".*"+regexp.QuoteMeta(fmt.Sprintf("is not ±T = ±d·2^(%d·i) (1 <= |d| <= %d) as integers", ladder.CombWindow, ladder.CombRows))+
 				".*: holds$", proof, name)
 		}
 	}
