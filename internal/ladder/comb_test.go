@@ -12,9 +12,10 @@ import (
 )
 
 // combScalars returns the edge scalars of the comb below n and a few
-// random ones: 0, 1, every single-digit value of the lowest and highest
-// window, n − 1, n − 2, 2^(wi) and 2^(wi) − 1 for several i, all digits
-// 2^w − 1 below n, and random values.
+// random ones: 0, 1, every w-bit value of the lowest and highest window
+// (every signed digit's magnitude and sign), n − 1, n − 2, 2^(wi) and
+// 2^(wi) − 1 for several i, all bits 1 below n's top one, and random
+// values.
 func combScalars(n *big.Int, rng *rand.Rand, random int) []*big.Int {
 	one := big.NewInt(1)
 	ks := []*big.Int{big.NewInt(0), one, new(big.Int).Sub(n, one), new(big.Int).Sub(n, big.NewInt(2))}
