@@ -151,7 +151,7 @@ func ProveComb(n *big.Int, windows int) error {
 		}
 	}
 	top := uint(CombWindow * (windows - 1))
-	for d := int64(1); d <= 1<<CombWindow; d++ {
+	for d := int64(1); d <= CombRows; d++ {
 		twoT := new(big.Int).Lsh(big.NewInt(2*d), top)
 		for k := new(big.Int).Sub(twoT, n); k.Sign() >= 0; k.Sub(k, n) {
 			if k.Cmp(n) >= 0 {
