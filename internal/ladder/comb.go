@@ -77,7 +77,7 @@ func comb() (init, loop []Step, commit []Commit) {
 // digits sum to k.
 func CombWindows(n *big.Int) int { return (n.BitLen() + CombWindow) / CombWindow }
 
-// combDigits holds a scalar below 2^(4·windows) as fixed-length big-endian
+// combDigits holds a scalar below 2^(w·windows) as fixed-length big-endian
 // bytes, so that reading a digit takes the same steps whatever k is
 // (big.Int.Bit would stop early past a small k's last word).
 type combDigits struct {
