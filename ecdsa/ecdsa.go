@@ -6,8 +6,9 @@
 // ScalarBaseMultBytes (the fixed-base comb on the gpu and rns-cpu
 // backends) and u2·Q through its ScalarMultBytes, the two calls side by
 // side, then adds the two points of each item on the host. A batch of more
-// than 2^20 items runs in steps of 2^20: while the Engine computes one
-// step, the host prepares the next and finishes the one before. The
+// than 2^20 items runs in steps of 2^20, two of them on the Engine at a
+// time, so that it does not drain between steps; the host finishes each
+// step and prepares the one after next while the Engine computes. The
 // host's arithmetic (s⁻¹, u1 and u2 mod n; the affine additions mod p) is
 // four-limb Montgomery arithmetic without math/big, and takes one
 // inversion mod n and one mod p per chunk of items (Montgomery's trick).
@@ -21,7 +22,6 @@
 package ecdsa
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -172,10 +172,13 @@ func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests []
 // batch of millions has a few steps to overlap.
 var subBatch = 1 << 20
 
-// pipeline computes every verdict in steps of at most subBatch items:
-// while the engine computes the points of step j, the host prepares the
-// scalars of step j+1 and finishes the verdicts of step j−1. It returns
-// the first error.
+// pipeline computes every verdict in steps of at most subBatch items,
+// with two steps' computations in flight: the engine takes step j+1's
+// chunks as soon as step j has taken its last ones, so the GPU does not
+// drain between steps. While the engine computes step j+1, the host
+// finishes the verdicts of step j and prepares the scalars of step j+2.
+// It returns the first error, after every computation it started has
+// returned.
 func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 	status := make([]ecmul.Status, 2*b.count)
 	out := make([]byte, 2*b.count*(1+2*b.L))
@@ -183,24 +186,42 @@ func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 	for lo := subBatch; lo < b.count; lo += subBatch {
 		steps = append(steps, span{lo, min(lo+subBatch, b.count)})
 	}
-	if err := b.prepare(ctx, steps[0]); err != nil {
-		return err
-	}
-	for j, st := range steps {
-		computed := make(chan error, 1)
-		go func() { computed <- b.compute(ctx, e, out, status, st) }()
-		var err error
-		if j+1 < len(steps) {
-			err = b.prepare(ctx, steps[j+1])
-		}
-		if err == nil && j > 0 {
-			err = b.finish(ctx, out, status, steps[j-1])
-		}
-		if err = cmp.Or(<-computed, err); err != nil {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	computed := make([]chan error, len(steps))
+	start := func(j int) error {
+		if err := b.prepare(ctx, steps[j]); err != nil {
 			return err
 		}
+		computed[j] = make(chan error, 1)
+		go func() { computed[j] <- b.compute(ctx, e, out, status, steps[j]) }()
+		return nil
 	}
-	return b.finish(ctx, out, status, steps[len(steps)-1])
+	err := start(0)
+	for j := range steps {
+		if err == nil && j+1 < len(steps) {
+			err = start(j + 1)
+		}
+		if err == nil {
+			err = <-computed[j]
+			computed[j] = nil
+		}
+		if err == nil {
+			err = b.finish(ctx, out, status, steps[j])
+		}
+		if err != nil {
+			break
+		}
+	}
+	if err != nil {
+		cancel()
+		for _, c := range computed {
+			if c != nil {
+				<-c
+			}
+		}
+	}
+	return err
 }
 
 // compute runs the engine on the items st: u1·G and u2·Q side by side (the

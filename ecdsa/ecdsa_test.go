@@ -369,6 +369,13 @@ func TestBatchErrors(t *testing.T) {
 	require.NoError(t, closed.Close())
 	err = ecdsa.Verify(ctx, closed, v, d, make([]byte, 4*L), append(key, key...))
 	require.ErrorIs(t, err, ecmul.ErrClosed)
+	// in steps of one item, two of them in flight when the first fails
+	restore := ecdsa.SetSubBatch(1)
+	v = []ecdsa.Verdict{ecdsa.Valid, ecdsa.Valid}
+	err = ecdsa.Verify(ctx, closed, v, d, make([]byte, 4*L), append(key, key...))
+	restore()
+	require.ErrorIs(t, err, ecmul.ErrClosed)
+	require.Equal(t, make([]ecdsa.Verdict, 2), v, "every verdict NotVerified")
 
 	// a nil context is Background
 	require.NoError(t, ecdsa.Verify(nil, e, v, d, make([]byte, 4*L), append(key, key...))) //nolint:staticcheck // a nil context is documented
