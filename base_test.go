@@ -67,39 +67,62 @@ func outFormats(L int) []struct {
 	}
 }
 
-// requireBase runs b through e.ScalarBaseMultBytes in every output format
-// and checks each item against the reference: StatusPoint and k·G in the
-// format, or StatusInfinity and zero bytes; and the same bytes as
-// ScalarMultBytes with G as every item's point.
+// baseCalls are the two bytes calls of k·G, constant time and variable
+// time, which take the same arguments and give the same results.
+var baseCalls = []struct {
+	name string
+	call func(e *ecmul.Engine, ctx context.Context, out []byte, status []ecmul.Status, scalars []byte) error
+}{
+	{"ScalarBaseMultBytes", (*ecmul.Engine).ScalarBaseMultBytes},
+	{"ScalarBaseMultVarTimeBytes", (*ecmul.Engine).ScalarBaseMultVarTimeBytes},
+}
+
+// requireBase runs b through e.ScalarBaseMultBytes and
+// e.ScalarBaseMultVarTimeBytes in every output format and checks each item
+// against the reference: StatusPoint and k·G in the format, or
+// StatusInfinity and zero bytes; and the same bytes as ScalarMultBytes
+// with G as every item's point.
 func requireBase(t *testing.T, e *ecmul.Engine, c *curves.Curve, b baseItems) {
+	t.Helper()
+	for _, bc := range baseCalls {
+		for _, f := range outFormats(c.ByteLen()) {
+			requireBaseFormat(t, e, c, b, bc.call, bc.name+", "+f.name, f.size, f.enc)
+		}
+	}
+}
+
+// requireBaseFormat is requireBase for one call and one format of out:
+// results of size bytes, a point x‖y encoded by enc.
+func requireBaseFormat(t *testing.T, e *ecmul.Engine, c *curves.Curve, b baseItems,
+	call func(*ecmul.Engine, context.Context, []byte, []ecmul.Status, []byte) error,
+	name string, size int, enc func(x, y []byte) []byte) {
 	t.Helper()
 	L := c.ByteLen()
 	n := len(b.wantXY)
-	g := c.EncodeSEC1(cp(c.Generator()), false)
-	for _, f := range outFormats(L) {
-		out := bytes.Repeat([]byte{0xee}, n*f.size)
-		status := slices.Repeat([]ecmul.Status{ecmul.StatusResultCheck}, n)
-		require.NoError(t, e.ScalarBaseMultBytes(context.Background(), out, status, b.scalars), f.name)
-		for i, xy := range b.wantXY {
-			r := out[i*f.size : (i+1)*f.size]
-			if xy == nil {
-				require.Equal(t, ecmul.StatusInfinity, status[i], "%s item %d", f.name, i)
-				require.Equal(t, make([]byte, f.size), r, "%s item %d: zero bytes without a point", f.name, i)
-				continue
-			}
-			require.Equal(t, ecmul.StatusPoint, status[i], "%s item %d", f.name, i)
-			require.Equal(t, f.enc(xy[:L], xy[L:]), r, "%s item %d", f.name, i)
+	out := bytes.Repeat([]byte{0xee}, n*size)
+	status := slices.Repeat([]ecmul.Status{ecmul.StatusResultCheck}, n)
+	require.NoError(t, call(e, context.Background(), out, status, b.scalars), name)
+	for i, xy := range b.wantXY {
+		r := out[i*size : (i+1)*size]
+		if xy == nil {
+			require.Equal(t, ecmul.StatusInfinity, status[i], "%s item %d", name, i)
+			require.Equal(t, make([]byte, size), r, "%s item %d: zero bytes without a point", name, i)
+			continue
 		}
-		viaMul, mulStatus := make([]byte, len(out)), make([]ecmul.Status, n)
-		require.NoError(t, e.ScalarMultBytes(context.Background(), viaMul, mulStatus, b.scalars, bytes.Repeat(g, n)))
-		require.Equal(t, mulStatus, status, "%s: the statuses of ScalarMultBytes with G", f.name)
-		require.Equal(t, viaMul, out, "%s: the results of ScalarMultBytes with G", f.name)
+		require.Equal(t, ecmul.StatusPoint, status[i], "%s item %d", name, i)
+		require.Equal(t, enc(xy[:L], xy[L:]), r, "%s item %d", name, i)
 	}
+	g := c.EncodeSEC1(cp(c.Generator()), false)
+	viaMul, mulStatus := make([]byte, len(out)), make([]ecmul.Status, n)
+	require.NoError(t, e.ScalarMultBytes(context.Background(), viaMul, mulStatus, b.scalars, bytes.Repeat(g, n)))
+	require.Equal(t, mulStatus, status, "%s: the statuses of ScalarMultBytes with G", name)
+	require.Equal(t, viaMul, out, "%s: the results of ScalarMultBytes with G", name)
 }
 
 // TestScalarBaseMultBytes: on every backend and curve, k·G for the edge
 // scalars (0, 1, n−1, n, n+1, 2^(8L)−1) and random ones is the reference's,
-// in each of out's formats, and what ScalarMultBytes gives with G.
+// in each of out's formats, from ScalarBaseMultBytes and
+// ScalarBaseMultVarTimeBytes, and what ScalarMultBytes gives with G.
 func TestScalarBaseMultBytes(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, bc backendCase, e *ecmul.Engine) {
 		c := impl(e.Curve())
@@ -107,10 +130,11 @@ func TestScalarBaseMultBytes(t *testing.T) {
 	})
 }
 
-// TestScalarBaseMultBytesGPUFake runs ScalarBaseMultBytes on the gpu
-// backend over a fake driver of two devices, the kernel emulated by the CPU
-// twin: every item right, across several chunks on both devices, with
-// progress reaching the total.
+// TestScalarBaseMultBytesGPUFake runs ScalarBaseMultBytes and
+// ScalarBaseMultVarTimeBytes on the gpu backend over a fake driver of two
+// devices, the kernel emulated by the CPU twin: every item right, each on
+// its own comb, across several chunks on both devices, with progress
+// reaching the total.
 func TestScalarBaseMultBytesGPUFake(t *testing.T) {
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
@@ -119,6 +143,7 @@ func TestScalarBaseMultBytesGPUFake(t *testing.T) {
 			b := newBaseItems(t, c, 13, 42)
 			requireBase(t, e, c, b)
 			require.True(t, slices.ContainsFunc(d.FunctionNames(), isComb), "k·G ran on the comb: %v", d.FunctionNames())
+			require.True(t, slices.ContainsFunc(d.FunctionNames(), isCombVarTime), "the variable-time k·G ran on its comb: %v", d.FunctionNames())
 			n := len(b.wantXY)
 			last := 0
 			err := e.ScalarBaseMultBytesProgress(context.Background(), make([]byte, n*c.ByteLen()), make([]ecmul.Status, n), b.scalars,
@@ -140,7 +165,8 @@ func TestScalarBaseMultBytesGPUFake(t *testing.T) {
 	}
 }
 
-func isComb(entry string) bool { return strings.Contains(entry, "_comb_") }
+func isComb(entry string) bool        { return strings.Contains(entry, "_comb_") }
+func isCombVarTime(entry string) bool { return strings.Contains(entry, "_combvt_") }
 
 // TestScalarBaseMultBytesGPUFakeNoComb: where the kernel has no comb for
 // the Engine's configuration (the tile or spread mapping, Kawamura's
@@ -167,6 +193,12 @@ func TestScalarBaseMultBytesGPUFakeNoComb(t *testing.T) {
 // StatusNotComputed; an empty batch is no error; a closed Engine is
 // ErrClosed, a zero one ErrNoEngine.
 func TestScalarBaseMultBytesLayout(t *testing.T) {
+	for _, bc := range baseCalls {
+		t.Run(bc.name, func(t *testing.T) { testBaseLayout(t, bc.call) })
+	}
+}
+
+func testBaseLayout(t *testing.T, call func(*ecmul.Engine, context.Context, []byte, []ecmul.Status, []byte) error) {
 	c := curves.P256()
 	e, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU})
 	require.NoError(t, err)
@@ -185,21 +217,21 @@ func TestScalarBaseMultBytesLayout(t *testing.T) {
 	} {
 		out, st, sc := ok()
 		f(&out, &st, &sc)
-		require.ErrorIs(t, e.ScalarBaseMultBytes(context.Background(), out, st, sc), ecmul.ErrBatchLayout, name)
+		require.ErrorIs(t, call(e, context.Background(), out, st, sc), ecmul.ErrBatchLayout, name)
 		require.Equal(t, make([]ecmul.Status, len(st)), st, name)
 	}
-	require.NoError(t, e.ScalarBaseMultBytes(context.Background(), nil, nil, nil), "an empty batch")
+	require.NoError(t, call(e, context.Background(), nil, nil, nil), "an empty batch")
 	out, st, sc := ok()
-	require.NoError(t, e.ScalarBaseMultBytes(nil, out, st, sc), "a nil context is Background")
+	require.NoError(t, call(e, nil, out, st, sc), "a nil context is Background")
 	require.Equal(t, []ecmul.Status{ecmul.StatusPoint, ecmul.StatusPoint}, st)
 	require.NoError(t, e.Close())
 	out, st, sc = ok()
-	require.ErrorIs(t, e.ScalarBaseMultBytes(context.Background(), out, st, sc), ecmul.ErrClosed)
+	require.ErrorIs(t, call(e, context.Background(), out, st, sc), ecmul.ErrClosed)
 	require.Equal(t, make([]ecmul.Status, 2), st)
 	var zero ecmul.Engine
-	require.ErrorIs(t, zero.ScalarBaseMultBytes(context.Background(), out, st, sc), ecmul.ErrNoEngine)
+	require.ErrorIs(t, call(&zero, context.Background(), out, st, sc), ecmul.ErrNoEngine)
 	var none *ecmul.Engine
-	require.ErrorIs(t, none.ScalarBaseMultBytes(context.Background(), out, st, sc), ecmul.ErrNoEngine)
+	require.ErrorIs(t, call(none, context.Background(), out, st, sc), ecmul.ErrNoEngine)
 }
 
 // TestScalarBaseMultBytesAllocations: on the gpu backend (the fake

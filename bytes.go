@@ -93,6 +93,10 @@ type bytesBatch struct {
 	// onePoint says points holds a single point, every item's
 	// (ScalarBaseMultBytes: the generator).
 	onePoint bool
+	// comb is the comb a onePoint batch runs on where the backend has
+	// combs: ladder.Comb, or ladder.CombVarTime for public scalars
+	// (ScalarBaseMultVarTimeBytes).
+	comb ladder.Kind
 }
 
 func (b *bytesBatch) scalar(i int) []byte { return b.scalars[i*b.size : (i+1)*b.size] }
@@ -183,7 +187,7 @@ func newBaseBatch(c *curves.Curve, out []byte, status []Status, scalars, g []byt
 	if err != nil {
 		return nil, err
 	}
-	b.points, b.pointSize, b.onePoint, b.validPoints = g, len(g), true, true
+	b.points, b.pointSize, b.onePoint, b.validPoints, b.comb = g, len(g), true, true, ladder.Comb
 	if err := b.setResults(out, status); err != nil {
 		return nil, err
 	}
@@ -290,6 +294,27 @@ func (e *Engine) ScalarBaseMultBytesProgress(ctx context.Context, out []byte, st
 	})
 }
 
+// ScalarBaseMultVarTimeBytes is ScalarBaseMultBytes for public scalars
+// only: its time depends on the scalars, so it must never be given a
+// secret one (a private key, an ECDSA nonce). It takes and returns what
+// ScalarBaseMultBytes does, with the same results, errors and statuses.
+// The gpu and rns-cpu backends compute it on a comb of 10-bit windows
+// whose rows are read at their digits' addresses, half the mixed
+// additions of ScalarBaseMultBytes' comb; where the gpu backend's kernel
+// has no such comb (any configuration but the default's: Shenoy's
+// extension, 30-bit channels and the mma mapping), and on the cpu backend,
+// it computes as ScalarBaseMultBytes does. Package ecdsa computes the u1·G
+// of verification with it.
+func (e *Engine) ScalarBaseMultVarTimeBytes(ctx context.Context, out []byte, status []Status, scalars []byte) error {
+	return e.bytesCall(ctx, status, nil, func() (*bytesBatch, error) {
+		b, err := newBaseBatch(e.curve, out, status, scalars, e.base)
+		if b != nil {
+			b.comb = ladder.CombVarTime
+		}
+		return b, err
+	})
+}
+
 // bytesCall runs the bytes batch that batch checks and returns, on the
 // runner's own bytes path or through the *big.Int path. Every element of
 // status is StatusNotComputed until its item gets an outcome.
@@ -317,9 +342,10 @@ func (e *Engine) bytesCall(ctx context.Context, status []Status, progress func(d
 }
 
 // baseRunner is a runner with its own way of computing k·G, the items'
-// points all G (ScalarBaseMultBytes): the rns-cpu backend's comb.
+// points all G (ScalarBaseMultBytes): the rns-cpu backend's combs, of
+// kind comb.
 type baseRunner interface {
-	runBase(ctx context.Context, items []item, done func(int)) error
+	runBase(ctx context.Context, comb ladder.Kind, items []item, done func(int)) error
 }
 
 // bytesRunner is a runner with its own bytes path.
@@ -363,7 +389,7 @@ func (e *Engine) bytesThroughBig(ctx context.Context, b *bytesBatch, done func(i
 	}
 	done(b.count - len(items))
 	if br, ok := e.run.(baseRunner); ok && b.onePoint {
-		err = br.runBase(ctx, items, done)
+		err = br.runBase(ctx, b.comb, items, done)
 	} else {
 		err = e.run.run(ctx, items, done)
 	}

@@ -49,8 +49,12 @@ type rnsRunner struct {
 	ext     basext.Variant
 	workers int
 
-	combOnce sync.Once
-	comb     *ladder.Setup // the comb of k·G, made by the first runBase; nil if it failed
+	// the combs of k·G, ladder.Comb's and ladder.CombVarTime's, each made
+	// by the first runBase that takes it; nil if it failed
+	combs [2]struct {
+		once sync.Once
+		su   *ladder.Setup
+	}
 }
 
 func (r *rnsRunner) run(ctx context.Context, items []item, done func(int)) error {
@@ -86,14 +90,18 @@ func (r *rnsRunner) runOn(ctx context.Context, su *ladder.Setup, items []item, d
 
 func (r *rnsRunner) close() error { return nil }
 
-// runBase computes k·G on the CPU twin of the comb kernel (items' points
-// are G), or on the ladder where the comb cannot be set up.
-func (r *rnsRunner) runBase(ctx context.Context, items []item, done func(int)) error {
-	r.combOnce.Do(func() {
-		r.comb, _ = ladder.NewSetupBits(r.su.Curve, ladder.Comb, r.su.Params.Bits)
+// runBase computes k·G on the CPU twin of the comb kernel of kind comb
+// (items' points are G), or on the ladder where the comb cannot be set up.
+func (r *rnsRunner) runBase(ctx context.Context, comb ladder.Kind, items []item, done func(int)) error {
+	c := &r.combs[0]
+	if comb == ladder.CombVarTime {
+		c = &r.combs[1]
+	}
+	c.once.Do(func() {
+		c.su, _ = ladder.NewSetupBits(r.su.Curve, comb, r.su.Params.Bits)
 	})
-	if r.comb == nil {
+	if c.su == nil {
 		return r.run(ctx, items, done)
 	}
-	return r.runOn(ctx, r.comb, items, done)
+	return r.runOn(ctx, c.su, items, done)
 }

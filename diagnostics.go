@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/tuning"
 )
 
@@ -27,7 +28,7 @@ func init() {
 		if !ok {
 			return tuning.Kernel{}, false
 		}
-		if cr := r.combRunner(); cr != nil {
+		if cr := r.combRunner(ladder.Comb); cr != nil {
 			return cr.kernel, true
 		}
 		return r.kernel, true

@@ -56,12 +56,27 @@ type gpuRunner struct {
 	teamOnce sync.Once
 	team     *par.Team // small batches' host work (latencyTeam); nil until the first
 
-	// the comb's runner for k·G batches, opened by the first (combRunner);
-	// nil where the kernel has no comb for this configuration
-	combOnce sync.Once
-	comb     *gpuRunner
-	closing  bool // set under combMu by close: no comb runner opens after it
-	combMu   sync.Mutex
+	// the combs' runners for k·G batches, ladder.Comb's and
+	// ladder.CombVarTime's, each opened by the first batch that takes it
+	// (combRunner); nil where the kernel has no such comb for this
+	// configuration
+	combs   [2]combSlot
+	closing bool // set under combMu by close: no comb runner opens after it
+	combMu  sync.Mutex
+}
+
+// combSlot is one comb's runner, opened once.
+type combSlot struct {
+	once sync.Once
+	r    *gpuRunner
+}
+
+// combSlotOf returns the slot of comb kind in combs.
+func (r *gpuRunner) combSlotOf(kind ladder.Kind) *combSlot {
+	if kind == ladder.CombVarTime {
+		return &r.combs[1]
+	}
+	return &r.combs[0]
 }
 
 // gpuSource supplies the CUDA driver and the kernel image of the gpu
@@ -91,7 +106,7 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 		// 20.1 M op/s in blocks of 4 warps against 17.9 M in the block
 		// mapping, bench/h100/2026-11-25-comb/).
 		g.Mapping = mappingWarp
-		if (n+1 > 16 || su.Params.Wide()) && su.Schedule.Kind != ladder.Comb {
+		if (n+1 > 16 || su.Params.Wide()) && !su.Schedule.Kind.IsComb() {
 			g.Mapping = mappingBlock
 		}
 		// the mma mapping beats both where it exists (an H100, 2^20 items:
@@ -198,35 +213,38 @@ func gpuFinish(cfg *gpu.Config, su *ladder.Setup, g tuning.GPU) error {
 	return nil
 }
 
-// combRunner returns the runner of k·G batches on the comb kernel, opened
-// on the first call with the ladder's mapping, items per block, chunk and
-// devices; nil when the kernel has no comb for them (another mapping or
-// extension), or it cannot be opened: k·G then runs on the ladder, with
-// the same results.
-func (r *gpuRunner) combRunner() *gpuRunner {
-	if r.su.Schedule.Kind == ladder.Comb {
+// combRunner returns the runner of k·G batches on the comb kernel of kind
+// (ladder.Comb or ladder.CombVarTime), opened on the first call with the
+// ladder's mapping, items per block, chunk and devices; for CombVarTime
+// where the kernel has none, Comb's, with the same results. It returns nil
+// when the kernel has no comb for them (another mapping or extension), or
+// it cannot be opened: k·G then runs on the ladder, with the same results.
+func (r *gpuRunner) combRunner(kind ladder.Kind) *gpuRunner {
+	if r.su.Schedule.Kind.IsComb() {
 		return nil
 	}
-	r.combOnce.Do(func() {
+	slot := r.combSlotOf(kind)
+	slot.once.Do(func() {
+		ext, channels := r.opts.Extension.String(), kernels.ChannelTag(r.su.Params.Bits)
 		mapping := r.gpuOpts.Mapping
+		supported := kernels.Supports(kind.String(), ext, mapping, channels)
 		if mapping == "" {
-			// newGPURunner picks mma where it exists, else warp: the comb
-			// exists on mma wherever it does on warp with wide channels
-			mapping = mappingWarp
+			// newGPURunner picks mma where it exists, else warp
+			supported = kernels.Supports(kind.String(), ext, mappingMma, channels) || kernels.Supports(kind.String(), ext, mappingWarp, channels)
 		}
-		if !kernels.Supports(ladder.Comb.String(), r.opts.Extension.String(), mapping, kernels.ChannelTag(r.su.Params.Bits)) {
+		if !supported {
 			return
 		}
-		su, err := ladder.NewSetupBits(r.su.Curve, ladder.Comb, r.su.Params.Bits)
+		su, err := ladder.NewSetupBits(r.su.Curve, kind, r.su.Params.Bits)
 		if err != nil {
-			r.log.Warn("ecmul: gpu backend: k·G runs on the ladder: no comb", "err", err)
+			r.log.Warn("ecmul: gpu backend: k·G runs on the ladder: no comb", "comb", kind, "err", err)
 			return
 		}
 		g := r.gpuOpts
 		g.ItemsPerBlock = 0 // the comb's own fullest block
 		cr, err := newGPURunner(su, r.opts, g)
 		if err != nil {
-			r.log.Warn("ecmul: gpu backend: k·G runs on the ladder: the comb kernel did not open", "err", err)
+			r.log.Warn("ecmul: gpu backend: k·G runs on the ladder: the comb kernel did not open", "comb", kind, "err", err)
 			return
 		}
 		r.combMu.Lock()
@@ -235,9 +253,12 @@ func (r *gpuRunner) combRunner() *gpuRunner {
 			cr.close()
 			return
 		}
-		r.comb = cr.(*gpuRunner)
+		slot.r = cr.(*gpuRunner)
 	})
-	return r.comb
+	if slot.r == nil && kind == ladder.CombVarTime {
+		return r.combRunner(ladder.Comb)
+	}
+	return slot.r
 }
 
 // spreadThreads lets small chunks run in smaller blocks spread over every
@@ -423,10 +444,15 @@ func (r *gpuRunner) close() error {
 	}
 	r.combMu.Lock()
 	r.closing = true
-	cr := r.comb
+	var crs []*gpuRunner
+	for i := range r.combs {
+		if cr := r.combs[i].r; cr != nil {
+			crs = append(crs, cr)
+		}
+	}
 	r.combMu.Unlock()
 	err := r.eng.Close()
-	if cr != nil {
+	for _, cr := range crs {
 		if cerr := cr.close(); err == nil {
 			err = cerr
 		}
@@ -499,7 +525,7 @@ func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][
 // into words, prepares the scalars and copies the results' bytes.
 func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int)) error {
 	if b.onePoint {
-		if cr := r.combRunner(); cr != nil {
+		if cr := r.combRunner(b.comb); cr != nil {
 			err := cr.runBytes(ctx, b, done)
 			r.statsMu.Lock()
 			r.stats = cr.lastStats() // the Engine's last batch, for diag.LastBatch
@@ -511,7 +537,7 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	batch := r.hostConversionsBatch(b, split, onTeam, done)
 	switch {
 	case r.kernel.FinishEntry == "" || b.count < gpuItemsMinBatch:
-	case r.su.Schedule.Kind == ladder.Comb || b.pointSize == 1+2*b.size:
+	case r.su.Schedule.Kind.IsComb() || b.pointSize == 1+2*b.size:
 		batch = r.wireBatch(b, split, done)
 	default: // compressed points: decompressed on the host
 		batch = r.itemKernelsBatch(b, split, done)
@@ -527,7 +553,7 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 func (r *gpuRunner) itemKernelsBatch(b *bytesBatch, split splitFunc, done func(int)) gpu.Batch {
 	su := r.su
 	prepare := su.PrepareRaw
-	if su.Schedule.Kind == ladder.Comb {
+	if su.Schedule.Kind.IsComb() {
 		prepare = func(it *ladder.RawItem, scalar, _ []byte) error { return su.PrepareRawBase(it, scalar) }
 	}
 	return gpu.Batch{
@@ -560,7 +586,7 @@ func (r *gpuRunner) itemKernelsBatch(b *bytesBatch, split splitFunc, done func(i
 // comb's items are their scalars alone.
 func (r *gpuRunner) wireBatch(b *bytesBatch, split splitFunc, done func(int)) gpu.Batch {
 	su, L := r.su, b.size
-	withPoints := su.Schedule.Kind != ladder.Comb
+	withPoints := !su.Schedule.Kind.IsComb()
 	return gpu.Batch{
 		Count: b.count,
 		Wire: &gpu.Wire{
@@ -637,7 +663,7 @@ func (r *gpuRunner) hostConversionsBatch(b *bytesBatch, split splitFunc, onTeam 
 	if b.validPoints {
 		prepare = su.PrepareValidBytes
 	}
-	if su.Schedule.Kind == ladder.Comb {
+	if su.Schedule.Kind.IsComb() {
 		prepare = func(it *ladder.Item, scalar, _ []byte) error { return su.PrepareBaseBytes(it, scalar) }
 	}
 	var mu sync.Mutex

@@ -253,9 +253,9 @@ func TestGPUBackendMmaMapping(t *testing.T) {
 		ipb  int
 		want string
 	}{
-		{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, 0, "the mma mapping runs only the coz and comb schedules with the shenoy extension on 30-bit channels (c30), not coz with shenoy on c16"},
-		{ecmul.Options{Backend: ecmul.GPU, Extension: ecmul.Kawamura}, 0, "the mma mapping runs only the coz and comb schedules with the shenoy extension on 30-bit channels (c30), not coz with kawamura on c16"},
-		{ecmul.Options{Backend: ecmul.GPU, Schedule: ecmul.Paper}, 0, "the mma mapping runs only the coz and comb schedules with the shenoy extension on 30-bit channels (c30), not paper with shenoy on c30"},
+		{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, 0, "the mma mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels (c30), not coz with shenoy on c16"},
+		{ecmul.Options{Backend: ecmul.GPU, Extension: ecmul.Kawamura}, 0, "the mma mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels (c30), not coz with kawamura on c16"},
+		{ecmul.Options{Backend: ecmul.GPU, Schedule: ecmul.Paper}, 0, "the mma mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels (c30), not paper with shenoy on c30"},
 		{ecmul.Options{Backend: ecmul.GPU}, 12, "12 items per block: the mma mapping runs whole warps of 8 items, so a multiple of 8"},
 		{ecmul.Options{Backend: ecmul.GPU}, 136, "136 items per block: the mma mapping holds at most 128"},
 	} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"runtime"
 	"sync"
 
 	"github.com/rnsec/ecmul"
@@ -94,23 +95,38 @@ type scratch struct {
 	todo             [chunk]bool
 }
 
-// forChunks runs do on the chunks of every worker's part of the items
-// st, with a look at the context before each chunk.
+// forChunks runs do on the chunks of the items st, handed out in parts of
+// hostPart items to hostWorkers workers as each is free, with a look at
+// the context before each part.
 func (b *batch) forChunks(ctx context.Context, st span, do func(lo, hi int, s *scratch)) error {
-	par.DoAllCores(st.hi-st.lo, func(_, lo, hi int) {
-		if lo >= hi {
-			return // no items
-		}
-		s := new(scratch)
+	return par.Chunks(ctx, st.hi-st.lo, hostPart, hostWorkers(), func(lo, hi int) error {
+		s := scratches.Get().(*scratch)
+		defer scratches.Put(s)
 		for c := st.lo + lo; c < st.lo+hi; c += chunk {
-			if ctx.Err() != nil {
-				return
-			}
 			do(c, min(c+chunk, st.lo+hi), s)
 		}
+		return nil
 	})
-	return ctx.Err()
 }
+
+// hostPart is the items a worker of forChunks takes at a time: enough
+// chunks to pay for the hand-out, few enough that a worker slowed by the
+// engine's own host work holds up the others little.
+const hostPart = 8 * chunk
+
+// hostWorkers returns the workers of forChunks: every core but one on a
+// host of more than four, whose last core is left to the engine's pipeline
+// (its copies and launches), every core on a smaller one.
+func hostWorkers() int {
+	n := runtime.GOMAXPROCS(0)
+	if n > 4 {
+		n--
+	}
+	return n
+}
+
+// scratches holds the workers' scratch memory between parts.
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
 
 // span is the items [lo, hi) of a batch.
 type span struct{ lo, hi int }

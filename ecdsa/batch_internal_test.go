@@ -239,7 +239,7 @@ func TestCoordinate(t *testing.T) {
 	}
 }
 
-// TestSubBatch: the pipeline's step is the 2^20 items Verify's doc states.
+// TestSubBatch: the pipeline's step is the 2^18 items Verify's doc states.
 func TestSubBatch(t *testing.T) {
-	require.Equal(t, 1<<20, subBatch)
+	require.Equal(t, 1<<18, subBatch)
 }

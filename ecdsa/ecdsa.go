@@ -3,12 +3,13 @@
 // Engine was made with (gpu, rns-cpu or cpu).
 //
 // Verify computes u1·G of the items of a batch through the Engine's
-// ScalarBaseMultBytes (the fixed-base comb on the gpu and rns-cpu
-// backends) and u2·Q through its ScalarMultBytes, the two calls side by
-// side, then adds the two points of each item on the host. A batch of more
-// than 2^20 items runs in steps of 2^20, two of them on the Engine at a
-// time, so that it does not drain between steps; the host finishes each
-// step and prepares the one after next while the Engine computes. The
+// ScalarBaseMultVarTimeBytes (the variable-time comb on the gpu and
+// rns-cpu backends: u1 is public) and u2·Q through its ScalarMultBytes,
+// the two calls side by side, then adds the two points of each item on
+// the host. A batch of more than 2^18 items runs in steps of 2^18, three
+// of them on the Engine at a time, so that it does not drain between
+// steps; the host prepares and finishes steps while the Engine computes
+// others. The
 // host's arithmetic (s⁻¹, u1 and u2 mod n; the affine additions mod p) is
 // four-limb Montgomery arithmetic without math/big, and takes one
 // inversion mod n and one mod p per chunk of items (Montgomery's trick).
@@ -134,10 +135,10 @@ func verdictOf(s ecmul.Status) Verdict {
 // A key is validated as ScalarMultBytes validates a point; a bad key gets
 // its Key verdict whatever the signature. A signature with r or s outside
 // [1, n−1] is Invalid, as is one whose R = u1·G + u2·Q is the point at
-// infinity. u1·G is computed by e.ScalarBaseMultBytes and u2·Q by
+// infinity. u1·G is computed by e.ScalarBaseMultVarTimeBytes and u2·Q by
 // e.ScalarMultBytes, concurrently, on e's backend, one call of each per
-// step of at most 2^20 items; their sums are taken on the host, beside the
-// next step's computation.
+// step of at most 2^18 items; their sums are taken on the host, beside the
+// next steps' computation.
 //
 // The error is non-nil only when the call failed as a whole: buffer
 // lengths that do not describe one batch (matching ecmul.ErrBatchLayout),
@@ -167,18 +168,24 @@ func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests []
 }
 
 // subBatch is the most items of one step of Verify's pipeline: large
-// enough that the engine's two calls keep a GPU busy (a batch of 2^20
-// items runs the bytes API at over 90% of the kernel), small enough that a
-// batch of millions has a few steps to overlap.
-var subBatch = 1 << 20
+// enough that the engine's two calls of a step fill a GPU (2^18 items are
+// about two chunks of the gpu backend's), small enough that the host's work on
+// the first step, before the GPU has any, and on the last one, after it
+// has finished, is short.
+var subBatch = 1 << 18
+
+// stepsInFlight is how many steps of Verify's pipeline the engine holds
+// at once: while it computes one, the next ones wait for its chunks, so
+// that the GPU never drains between steps whatever the host is doing.
+const stepsInFlight = 3
 
 // pipeline computes every verdict in steps of at most subBatch items,
-// with two steps' computations in flight: the engine takes step j+1's
-// chunks as soon as step j has taken its last ones, so the GPU does not
-// drain between steps. While the engine computes step j+1, the host
-// finishes the verdicts of step j and prepares the scalars of step j+2.
-// It returns the first error, after every computation it started has
-// returned.
+// stepsInFlight of them on the engine at a time: the engine takes a step's
+// chunks as soon as the one before has taken its last ones, so the GPU
+// does not drain between steps. The host prepares each step's scalars
+// before the engine gets it and finishes its verdicts after, while the
+// engine computes the steps after it. It returns the first error, after
+// every computation it started has returned.
 func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 	status := make([]ecmul.Status, 2*b.count)
 	out := make([]byte, 2*b.count*(1+2*b.L))
@@ -197,10 +204,11 @@ func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 		go func() { computed[j] <- b.compute(ctx, e, out, status, steps[j]) }()
 		return nil
 	}
-	err := start(0)
+	var err error
+	started := 0
 	for j := range steps {
-		if err == nil && j+1 < len(steps) {
-			err = start(j + 1)
+		for ; err == nil && started < min(j+stepsInFlight, len(steps)); started++ {
+			err = start(started)
 		}
 		if err == nil {
 			err = <-computed[j]
@@ -231,7 +239,7 @@ func (b *batch) compute(ctx context.Context, e *ecmul.Engine, out []byte, status
 	n, size, L := b.count, 1+2*b.L, b.L
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		return e.ScalarBaseMultBytes(gctx, out[st.lo*size:st.hi*size], status[st.lo:st.hi], b.scalars[st.lo*L:st.hi*L])
+		return e.ScalarBaseMultVarTimeBytes(gctx, out[st.lo*size:st.hi*size], status[st.lo:st.hi], b.scalars[st.lo*L:st.hi*L])
 	})
 	g.Go(func() error {
 		return e.ScalarMultBytes(gctx, out[(n+st.lo)*size:(n+st.hi)*size], status[n+st.lo:n+st.hi],

@@ -1081,6 +1081,7 @@ struct Dsts {};
     static constexpr int ExtraBits = ECM_##TAG##_EXTRA_BITS;                                     \
     static constexpr uint32_t SwapBit = ECM_##TAG##_SWAP_BIT;                                    \
     static constexpr bool IsComb = ECM_##TAG##_COMB;                                             \
+    static constexpr bool VarTime = ECM_##TAG##_VARTIME;                                         \
     static constexpr int Window = ECM_##TAG##_WINDOW;                                            \
     using Out = Dsts<ECM_##TAG##_OUT>;                                                           \
     using Init = Steps<ECM_##TAG##_INIT(ECM_STEP)>;                                              \
@@ -1266,7 +1267,8 @@ ECM_DEVICE void run_steps(C& c, Steps<S...>) {
 // (ladder.CombWindows: ⌊(Bits + Window)/Window⌋ of them, so that the top
 // digit's sign bit is 0), the table row of its signed digit's magnitude d
 // (Booth's recoding, ladder.CombWindow), read as every row of the window is
-// read and kept by a mask, its y negated by a mask for a negative digit;
+// read and kept by a mask (on the variable-time comb, VarTime, the row at
+// the digit's address alone), its y negated by a mask for a negative digit;
 // Loop, the mixed addition of that row to the accumulator; and the commit,
 // which keeps the accumulator for d = 0 and takes the row itself while the
 // accumulator is the point at infinity. The table follows the constants at
@@ -1283,20 +1285,28 @@ ECM_DEVICE uint32_t neg_residue(uint32_t p, uint32_t y, uint32_t m) {
 
 // comb_row sets tx and ty to row d of a window for one lane role, whose
 // rows are N + 1 uint4 apart from row 1 at `row`: every row read, the
-// digit's kept by a mask (zero for d = 0); then ty to p − ty where neg is
-// all ones, from p's residues pr, by a mask (m_e's modulo 2^k where eMask is).
-template <int N, int Rows, class Ch>
+// digit's kept by a mask (zero for d = 0), or with VarTime row d alone, read
+// at its address; then ty to p − ty where neg is all ones, from p's
+// residues pr, by a mask (m_e's modulo 2^k where eMask is).
+template <int N, int Rows, bool VarTime, class Ch>
 ECM_DEVICE void comb_row(const uint4* row, uint32_t d, uint32_t neg, uint4 pr, Ch mB, Ch mT, uint32_t eMask,
                          uint32_t meMask, Residue& tx, Residue& ty) {
   tx = ty = Residue{0, 0};
+  if constexpr (VarTime) {
+    const uint4 v = __ldg(row + (d - uint32_t(d != 0)) * (N + 1));  // row 1 for d = 0, masked
+    const uint32_t m = 0u - uint32_t(d != 0);
+    tx = Residue{v.x & m, v.y & m};
+    ty = Residue{v.z & m, v.w & m};
+  } else {
 #pragma unroll
-  for (int e = 1; e <= Rows; ++e) {
-    const uint4 v = __ldg(row + (e - 1) * (N + 1));
-    const uint32_t m = opaque(0u - uint32_t(d == uint32_t(e)));
-    tx.b |= v.x & m;
-    tx.t |= v.y & m;
-    ty.b |= v.z & m;
-    ty.t |= v.w & m;
+    for (int e = 1; e <= Rows; ++e) {
+      const uint4 v = __ldg(row + (e - 1) * (N + 1));
+      const uint32_t m = opaque(0u - uint32_t(d == uint32_t(e)));
+      tx.b |= v.x & m;
+      tx.t |= v.y & m;
+      ty.b |= v.z & m;
+      ty.t |= v.w & m;
+    }
   }
   const Residue ny{select(eMask, (pr.z - ty.b) & meMask, neg_residue(pr.z, ty.b, mB.m)), neg_residue(pr.w, ty.t, mT.m)};
   ty = select_residue(neg, ny, ty);
@@ -1330,14 +1340,14 @@ ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const ui
     const uint32_t d = (((1u << W) - raw) & neg) | (raw & ~neg);
     const uint4* window = table + i * Rows * (N + 1);
     if constexpr (std::is_same_v<std::decay_t<decltype(c.r[0])>, Residue>) {
-      comb_row<N, Rows>(window + c.role, d, neg, __ldg(pRow + c.role), c.k.mB, c.k.mT, c.k.eMask, c.k.meMask,
+      comb_row<N, Rows, Sched::VarTime>(window + c.role, d, neg, __ldg(pRow + c.role), c.k.mB, c.k.mT, c.k.eMask, c.k.meMask,
                         c.r[ECM_R_TX], c.r[ECM_R_TY]);
     } else {
       // the mma mapping: each of the lane's slots, role 4s + lane (m_e past N)
 #pragma unroll
       for (int s = 0; s < FragShape<N>::Slots; ++s) {
         const int role = 4 * s + c.role < N ? 4 * s + c.role : N;
-        comb_row<N, Rows>(window + role, d, neg, __ldg(pRow + role), c.k.mB[s], c.k.mT[s], c.k.eMask(s), c.k.meMask,
+        comb_row<N, Rows, Sched::VarTime>(window + role, d, neg, __ldg(pRow + role), c.k.mB[s], c.k.mT[s], c.k.eMask(s), c.k.meMask,
                           c.r[ECM_R_TX].s[s], c.r[ECM_R_TY].s[s]);
       }
     }

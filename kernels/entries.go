@@ -17,10 +17,11 @@ var (
 	// Curves are the curves the kernel is built for, by curves.Curve.Name,
 	// with their tags in entry names.
 	Curves = []CurveTag{{"P-224", "p224"}, {"P-256", "p256"}, {"secp256k1", "secp256k1"}}
-	// Schedules are the ladder schedules (ladder.Kind names), and "comb",
-	// the fixed-base k·G, whose entry points read G's table from the
-	// constants and no input rows.
-	Schedules = []string{"coz", "paper", "comb"}
+	// Schedules are the ladder schedules (ladder.Kind names), and the
+	// fixed-base k·G, whose entry points read G's table from the constants
+	// and no input rows: "comb", constant time, and "combvt", the
+	// variable-time comb of public scalars.
+	Schedules = []string{"coz", "paper", "comb", "combvt"}
 	// Exts are the base extensions (basext.Variant names).
 	Exts = []string{"shenoy", "kawamura"}
 	// Mappings are the thread mappings: "warp" keeps whole items inside a
@@ -101,9 +102,13 @@ func Supports(schedule, ext, mapping, channels string) bool {
 // a latency variant of the default ladder, runs the co-Z ladder with
 // Shenoy's α on both widths. The mma mapping runs the co-Z ladder and the
 // comb with Shenoy's α on 30-bit channels only, the combinations its CUDA
-// code has so far.
+// code has so far. The variable-time comb runs on the default
+// configuration alone (Shenoy's α, the mma mapping, 30-bit channels); on
+// others its work goes to the constant-time comb.
 func (k Kernel) built() bool {
 	switch {
+	case k.Schedule == "combvt":
+		return k.Ext == "shenoy" && k.Mapping == "mma" && k.Channels == "c30"
 	case k.Schedule == "comb":
 		return k.Ext == "shenoy" && (k.Mapping == "block" || k.Mapping == "warp" || (k.Mapping == "mma" && k.Channels == "c30"))
 	case k.Mapping == "spread":
@@ -123,7 +128,7 @@ func (k Kernel) built() bool {
 // The comb's sets of four products spill 124 bytes under 64: on an H100
 // its P-256 warp entry ran at 21.1 M op/s under 80 against 20.1 M under 64
 // (bench/h100/2026-11-25-comb/).
-var registerCaps = map[string]int{"coz": 64, "paper": 96, "comb": 80}
+var registerCaps = map[string]int{"coz": 64, "paper": 96, "comb": 80, "combvt": 80}
 
 // CurveTag names a curve in entry names.
 type CurveTag struct{ Curve, Tag string }
@@ -335,8 +340,10 @@ func Find(curve, schedule, ext, mapping, channels string) (Kernel, error) {
 	switch {
 	case k.built():
 		return k, nil
+	case schedule == "combvt":
+		return Kernel{}, fmt.Errorf("kernels: the combvt schedule runs only with the shenoy extension on the mma mapping and 30-bit channels (c30), not with %s on the %s mapping and %s", ext, mapping, channels)
 	case mapping == "mma":
-		return Kernel{}, fmt.Errorf("kernels: the mma mapping runs only the coz and comb schedules with the shenoy extension on 30-bit channels (c30), not %s with %s on %s", schedule, ext, channels)
+		return Kernel{}, fmt.Errorf("kernels: the mma mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels (c30), not %s with %s on %s", schedule, ext, channels)
 	case channels == "c30" && (ext != "shenoy" || mapping == "tile"):
 		return Kernel{}, fmt.Errorf("kernels: 30-bit channels run the shenoy extension on the warp, block, spread or mma mapping, not %s on %s", ext, mapping)
 	default:

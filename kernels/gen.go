@@ -226,7 +226,7 @@ func emitConstLayout(b *bytes.Buffer) {
 			if err != nil {
 				log.Fatal(err)
 			}
-			if kind != ladder.Comb {
+			if !kind.IsComb() {
 				continue
 			}
 			su, err := ladder.NewSetupBits(cw.c, kind, kernels.ChannelBits(cw.w))
@@ -378,14 +378,16 @@ func emitSchedule(b *bytes.Buffer, su *ladder.Setup, kind, am string) {
 		maxMuls = max(maxMuls, len(st.Muls))
 	}
 	fmt.Fprintf(b, "#define ECM_%s_MAX_MULS %d\n", tag, maxMuls)
-	comb := 0
-	if s.Kind == ladder.Comb {
+	comb, varTime := 0, 0
+	if s.Kind.IsComb() {
 		comb = 1
-		fmt.Fprintf(b, "#define ECM_%s_WINDOW %d\n", tag, ladder.CombWindow)
-	} else {
-		fmt.Fprintf(b, "#define ECM_%s_WINDOW 0\n", tag)
 	}
+	if s.Kind == ladder.CombVarTime {
+		varTime = 1
+	}
+	fmt.Fprintf(b, "#define ECM_%s_WINDOW %d\n", tag, s.Kind.CombWindow())
 	fmt.Fprintf(b, "#define ECM_%s_COMB %d\n", tag, comb)
+	fmt.Fprintf(b, "#define ECM_%s_VARTIME %d\n", tag, varTime)
 	fmt.Fprintf(b, "#define ECM_%s_COMMIT(COMMIT)", tag)
 	for _, cm := range s.Commit {
 		fmt.Fprintf(b, " COMMIT(ECM_R_%s, ECM_R_%s, ECM_R_%s)", cm.Dst, cm.Sum, cm.Start)

@@ -70,12 +70,13 @@ func TestEntries(t *testing.T) {
 	// on 30-bit ones Shenoy on the warp and block mappings, and co-Z with
 	// Shenoy on the spread and mma mappings; on both, the comb with Shenoy
 	// on the warp and block mappings, and on 30-bit channels on the mma
-	// mapping
-	ladders := len(kernels.Schedules) - 1
+	// mapping; the variable-time comb with Shenoy on 30-bit channels and
+	// the mma mapping
+	ladders := len(kernels.Schedules) - 2
 	c16 := ladders*len(kernels.Exts)*2 + 2 + 2
-	c30 := ladders*2 + 2 + 2 + 1
-	if want := len(kernels.Curves) * (c16 + c30); len(all) != want || want != 63 {
-		t.Fatalf("%d entry points, want %d (63)", len(all), want)
+	c30 := ladders*2 + 2 + 2 + 1 + 1
+	if want := len(kernels.Curves) * (c16 + c30); len(all) != want || want != 66 {
+		t.Fatalf("%d entry points, want %d (66)", len(all), want)
 	}
 	seen := map[string]bool{}
 	for _, k := range all {
@@ -175,13 +176,19 @@ func TestEntries(t *testing.T) {
 			t.Errorf("Supports(%s, %s, mma, %s)", bad[0], bad[1], bad[2])
 		}
 		_, err := kernels.Find("P-224", bad[0], bad[1], "mma", bad[2])
-		if err == nil || !strings.Contains(err.Error(), "mma mapping runs only the coz and comb schedules with the shenoy extension on 30-bit channels") ||
+		if err == nil || !strings.Contains(err.Error(), "mma mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels") ||
 			!strings.Contains(err.Error(), "not "+bad[0]+" with "+bad[1]+" on "+bad[2]) {
 			t.Errorf("Find accepts %s with %s on the mma mapping (%s), or names neither: %v", bad[0], bad[1], bad[2], err)
 		}
 	}
-	if !kernels.Supports("coz", "shenoy", "mma", "c30") || !kernels.Supports("comb", "shenoy", "mma", "c30") {
-		t.Error("no mma entry points for co-Z or the comb with Shenoy on 30-bit channels")
+	if !kernels.Supports("coz", "shenoy", "mma", "c30") || !kernels.Supports("comb", "shenoy", "mma", "c30") || !kernels.Supports("combvt", "shenoy", "mma", "c30") {
+		t.Error("no mma entry points for co-Z or the combs with Shenoy on 30-bit channels")
+	}
+	for _, bad := range [][3]string{{"warp", "shenoy", "c30"}, {"block", "shenoy", "c30"}, {"mma", "shenoy", "c16"}} {
+		_, err := kernels.Find("P-256", "combvt", bad[1], bad[0], bad[2])
+		if err == nil || !strings.Contains(err.Error(), "combvt schedule runs only with the shenoy extension on the mma mapping and 30-bit channels") {
+			t.Errorf("Find accepts combvt on the %s mapping with %s on %s, or does not say where it runs: %v", bad[0], bad[1], bad[2], err)
+		}
 	}
 	if _, err := kernels.ByName("ecm_ladder_p224_coz_shenoy_warp"); err == nil {
 		t.Error("ByName accepts an undeclared entry point")

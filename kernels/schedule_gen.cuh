@@ -81,6 +81,7 @@
 	ENTRY(p224, P224, comb, Comb, shenoy, Shenoy, block, Block, c16, 16, 0, 80, 0) \
 	ENTRY(p224, P224, comb, Comb, shenoy, Shenoy, block, Block, c30, 9, 0, 80, 0) \
 	ENTRY(p224, P224, comb, Comb, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
+	ENTRY(p224, P224, combvt, Combvt, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, warp, Warp, c30, 10, 1, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
@@ -102,6 +103,7 @@
 	ENTRY(p256, P256, comb, Comb, shenoy, Shenoy, block, Block, c16, 18, 0, 80, 0) \
 	ENTRY(p256, P256, comb, Comb, shenoy, Shenoy, block, Block, c30, 10, 0, 80, 0) \
 	ENTRY(p256, P256, comb, Comb, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
+	ENTRY(p256, P256, combvt, Combvt, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, warp, Warp, c30, 10, 1, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
@@ -122,9 +124,10 @@
 	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, warp, Warp, c30, 10, 1, 80, 0) \
 	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, block, Block, c16, 18, 0, 80, 0) \
 	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, block, Block, c30, 10, 0, 80, 0) \
-	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0)
-#define ECM_SCHEDULES(SCHEDULE) SCHEDULE(COZ_AM3) SCHEDULE(COZ_AM0) SCHEDULE(PAPER_AM3) SCHEDULE(PAPER_AM0) SCHEDULE(COMB_AM3) SCHEDULE(COMB_AM0)
-#define ECM_SCHEDULE_MEMBERS(AM) using Coz = ScheduleCOZ_##AM; using Paper = SchedulePAPER_##AM; using Comb = ScheduleCOMB_##AM;
+	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
+	ENTRY(secp256k1, Secp256k1, combvt, Combvt, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0)
+#define ECM_SCHEDULES(SCHEDULE) SCHEDULE(COZ_AM3) SCHEDULE(COZ_AM0) SCHEDULE(PAPER_AM3) SCHEDULE(PAPER_AM0) SCHEDULE(COMB_AM3) SCHEDULE(COMB_AM0) SCHEDULE(COMBVT_AM3) SCHEDULE(COMBVT_AM0)
+#define ECM_SCHEDULE_MEMBERS(AM) using Coz = ScheduleCOZ_##AM; using Paper = SchedulePAPER_##AM; using Comb = ScheduleCOMB_##AM; using Combvt = ScheduleCOMBVT_##AM;
 
 // The constant table (basext.Tables.Words): F(name, size) per table, in the order of
 // basext.LayoutFor, the size in 32-bit words for N channels per base.
@@ -225,6 +228,7 @@
 #define ECM_COZ_AM3_MAX_MULS 3
 #define ECM_COZ_AM3_WINDOW 0
 #define ECM_COZ_AM3_COMB 0
+#define ECM_COZ_AM3_VARTIME 0
 #define ECM_COZ_AM3_COMMIT(COMMIT)
 #define ECM_COZ_AM3_SWAP(SWAP) SWAP(ECM_R_XQG, ECM_R_XRG)
 #define ECM_COZ_AM3_OUT ECM_R_B, ECM_R_C, ECM_R_D
@@ -298,6 +302,7 @@
 #define ECM_COZ_AM0_MAX_MULS 3
 #define ECM_COZ_AM0_WINDOW 0
 #define ECM_COZ_AM0_COMB 0
+#define ECM_COZ_AM0_VARTIME 0
 #define ECM_COZ_AM0_COMMIT(COMMIT)
 #define ECM_COZ_AM0_SWAP(SWAP) SWAP(ECM_R_XQG, ECM_R_XRG)
 #define ECM_COZ_AM0_OUT ECM_R_B, ECM_R_C, ECM_R_D
@@ -371,6 +376,7 @@
 #define ECM_PAPER_AM3_MAX_MULS 7
 #define ECM_PAPER_AM3_WINDOW 0
 #define ECM_PAPER_AM3_COMB 0
+#define ECM_PAPER_AM3_VARTIME 0
 #define ECM_PAPER_AM3_COMMIT(COMMIT)
 #define ECM_PAPER_AM3_SWAP(SWAP) SWAP(ECM_R_XP, ECM_R_XQ) SWAP(ECM_R_ZP, ECM_R_ZQ)
 #define ECM_PAPER_AM3_OUT ECM_R_XP, ECM_R_ZP, ECM_R_XQ, ECM_R_ZQ
@@ -430,6 +436,7 @@
 #define ECM_PAPER_AM0_MAX_MULS 7
 #define ECM_PAPER_AM0_WINDOW 0
 #define ECM_PAPER_AM0_COMB 0
+#define ECM_PAPER_AM0_VARTIME 0
 #define ECM_PAPER_AM0_COMMIT(COMMIT)
 #define ECM_PAPER_AM0_SWAP(SWAP) SWAP(ECM_R_XP, ECM_R_XQ) SWAP(ECM_R_ZP, ECM_R_ZQ)
 #define ECM_PAPER_AM0_OUT ECM_R_XP, ECM_R_ZP, ECM_R_XQ, ECM_R_ZQ
@@ -489,6 +496,7 @@
 #define ECM_COMB_AM3_MAX_MULS 4
 #define ECM_COMB_AM3_WINDOW 5
 #define ECM_COMB_AM3_COMB 1
+#define ECM_COMB_AM3_VARTIME 0
 #define ECM_COMB_AM3_COMMIT(COMMIT) COMMIT(ECM_R_AX, ECM_R_A, ECM_R_TX) COMMIT(ECM_R_AY, ECM_R_C, ECM_R_TY) COMMIT(ECM_R_AZ, ECM_R_E, ECM_R_ONE)
 #define ECM_COMB_AM3_SWAP(SWAP)
 #define ECM_COMB_AM3_OUT ECM_R_AZ, ECM_R_AX, ECM_R_AY
@@ -533,6 +541,7 @@
 #define ECM_COMB_AM0_MAX_MULS 4
 #define ECM_COMB_AM0_WINDOW 5
 #define ECM_COMB_AM0_COMB 1
+#define ECM_COMB_AM0_VARTIME 0
 #define ECM_COMB_AM0_COMMIT(COMMIT) COMMIT(ECM_R_AX, ECM_R_A, ECM_R_TX) COMMIT(ECM_R_AY, ECM_R_C, ECM_R_TY) COMMIT(ECM_R_AZ, ECM_R_E, ECM_R_ONE)
 #define ECM_COMB_AM0_SWAP(SWAP)
 #define ECM_COMB_AM0_OUT ECM_R_AZ, ECM_R_AX, ECM_R_AY
@@ -569,4 +578,94 @@
 #define ECM_COMB_AM0_LOOP3_ADDS(ADD) \
 	ADD(ECM_R_C, 8, 1, ECM_R_B, -1, ECM_R_H, 0, ECM_R_XP)
 #define ECM_COMB_AM0_FINAL(STEP)
+
+// schedule combvt, a = -3 (P-224 and curves like it)
+#define ECM_COMBVT_AM3_NUM_ADD_CONSTS 9
+#define ECM_COMBVT_AM3_EXTRA_BITS 0
+#define ECM_COMBVT_AM3_SWAP_BIT 0
+#define ECM_COMBVT_AM3_MAX_MULS 4
+#define ECM_COMBVT_AM3_WINDOW 10
+#define ECM_COMBVT_AM3_COMB 1
+#define ECM_COMBVT_AM3_VARTIME 1
+#define ECM_COMBVT_AM3_COMMIT(COMMIT) COMMIT(ECM_R_AX, ECM_R_A, ECM_R_TX) COMMIT(ECM_R_AY, ECM_R_C, ECM_R_TY) COMMIT(ECM_R_AZ, ECM_R_E, ECM_R_ONE)
+#define ECM_COMBVT_AM3_SWAP(SWAP)
+#define ECM_COMBVT_AM3_OUT ECM_R_AZ, ECM_R_AX, ECM_R_AY
+#define ECM_COMBVT_AM3_INIT(STEP) STEP(COMBVT_AM3, INIT, 0)
+#define ECM_COMBVT_AM3_INIT0_MULS(MUL)
+#define ECM_COMBVT_AM3_INIT0_ADDS(ADD) \
+	ADD(ECM_R_AX, 0, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_AY, 1, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_AZ, 2, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_ONE, 3, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP)
+#define ECM_COMBVT_AM3_LOOP(STEP) STEP(COMBVT_AM3, LOOP, 0), STEP(COMBVT_AM3, LOOP, 1), STEP(COMBVT_AM3, LOOP, 2), STEP(COMBVT_AM3, LOOP, 3)
+#define ECM_COMBVT_AM3_LOOP0_MULS(MUL) \
+	MUL(ECM_R_A, ECM_R_TY, ECM_R_AZ) \
+	MUL(ECM_R_B, ECM_R_TX, ECM_R_AZ)
+#define ECM_COMBVT_AM3_LOOP0_ADDS(ADD) \
+	ADD(ECM_R_C, 4, 1, ECM_R_A, -1, ECM_R_AY, 0, ECM_R_XP) \
+	ADD(ECM_R_D, 5, 1, ECM_R_B, -1, ECM_R_AX, 0, ECM_R_XP)
+#define ECM_COMBVT_AM3_LOOP1_MULS(MUL) \
+	MUL(ECM_R_E, ECM_R_C, ECM_R_C) \
+	MUL(ECM_R_F, ECM_R_D, ECM_R_D)
+#define ECM_COMBVT_AM3_LOOP1_ADDS(ADD)
+#define ECM_COMBVT_AM3_LOOP2_MULS(MUL) \
+	MUL(ECM_R_E, ECM_R_E, ECM_R_AZ) \
+	MUL(ECM_R_H, ECM_R_F, ECM_R_D) \
+	MUL(ECM_R_F, ECM_R_F, ECM_R_AX)
+#define ECM_COMBVT_AM3_LOOP2_ADDS(ADD) \
+	ADD(ECM_R_A, 6, 1, ECM_R_E, -1, ECM_R_H, -2, ECM_R_F) \
+	ADD(ECM_R_B, 7, 3, ECM_R_F, -1, ECM_R_E, 1, ECM_R_H)
+#define ECM_COMBVT_AM3_LOOP3_MULS(MUL) \
+	MUL(ECM_R_A, ECM_R_D, ECM_R_A) \
+	MUL(ECM_R_E, ECM_R_H, ECM_R_AZ) \
+	MUL(ECM_R_B, ECM_R_C, ECM_R_B) \
+	MUL(ECM_R_H, ECM_R_H, ECM_R_AY)
+#define ECM_COMBVT_AM3_LOOP3_ADDS(ADD) \
+	ADD(ECM_R_C, 8, 1, ECM_R_B, -1, ECM_R_H, 0, ECM_R_XP)
+#define ECM_COMBVT_AM3_FINAL(STEP)
+
+// schedule combvt, a = 0 (secp256k1 and curves like it)
+#define ECM_COMBVT_AM0_NUM_ADD_CONSTS 9
+#define ECM_COMBVT_AM0_EXTRA_BITS 0
+#define ECM_COMBVT_AM0_SWAP_BIT 0
+#define ECM_COMBVT_AM0_MAX_MULS 4
+#define ECM_COMBVT_AM0_WINDOW 10
+#define ECM_COMBVT_AM0_COMB 1
+#define ECM_COMBVT_AM0_VARTIME 1
+#define ECM_COMBVT_AM0_COMMIT(COMMIT) COMMIT(ECM_R_AX, ECM_R_A, ECM_R_TX) COMMIT(ECM_R_AY, ECM_R_C, ECM_R_TY) COMMIT(ECM_R_AZ, ECM_R_E, ECM_R_ONE)
+#define ECM_COMBVT_AM0_SWAP(SWAP)
+#define ECM_COMBVT_AM0_OUT ECM_R_AZ, ECM_R_AX, ECM_R_AY
+#define ECM_COMBVT_AM0_INIT(STEP) STEP(COMBVT_AM0, INIT, 0)
+#define ECM_COMBVT_AM0_INIT0_MULS(MUL)
+#define ECM_COMBVT_AM0_INIT0_ADDS(ADD) \
+	ADD(ECM_R_AX, 0, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_AY, 1, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_AZ, 2, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP) \
+	ADD(ECM_R_ONE, 3, 0, ECM_R_XP, 0, ECM_R_XP, 0, ECM_R_XP)
+#define ECM_COMBVT_AM0_LOOP(STEP) STEP(COMBVT_AM0, LOOP, 0), STEP(COMBVT_AM0, LOOP, 1), STEP(COMBVT_AM0, LOOP, 2), STEP(COMBVT_AM0, LOOP, 3)
+#define ECM_COMBVT_AM0_LOOP0_MULS(MUL) \
+	MUL(ECM_R_A, ECM_R_TY, ECM_R_AZ) \
+	MUL(ECM_R_B, ECM_R_TX, ECM_R_AZ)
+#define ECM_COMBVT_AM0_LOOP0_ADDS(ADD) \
+	ADD(ECM_R_C, 4, 1, ECM_R_A, -1, ECM_R_AY, 0, ECM_R_XP) \
+	ADD(ECM_R_D, 5, 1, ECM_R_B, -1, ECM_R_AX, 0, ECM_R_XP)
+#define ECM_COMBVT_AM0_LOOP1_MULS(MUL) \
+	MUL(ECM_R_E, ECM_R_C, ECM_R_C) \
+	MUL(ECM_R_F, ECM_R_D, ECM_R_D)
+#define ECM_COMBVT_AM0_LOOP1_ADDS(ADD)
+#define ECM_COMBVT_AM0_LOOP2_MULS(MUL) \
+	MUL(ECM_R_E, ECM_R_E, ECM_R_AZ) \
+	MUL(ECM_R_H, ECM_R_F, ECM_R_D) \
+	MUL(ECM_R_F, ECM_R_F, ECM_R_AX)
+#define ECM_COMBVT_AM0_LOOP2_ADDS(ADD) \
+	ADD(ECM_R_A, 6, 1, ECM_R_E, -1, ECM_R_H, -2, ECM_R_F) \
+	ADD(ECM_R_B, 7, 3, ECM_R_F, -1, ECM_R_E, 1, ECM_R_H)
+#define ECM_COMBVT_AM0_LOOP3_MULS(MUL) \
+	MUL(ECM_R_A, ECM_R_D, ECM_R_A) \
+	MUL(ECM_R_E, ECM_R_H, ECM_R_AZ) \
+	MUL(ECM_R_B, ECM_R_C, ECM_R_B) \
+	MUL(ECM_R_H, ECM_R_H, ECM_R_AY)
+#define ECM_COMBVT_AM0_LOOP3_ADDS(ADD) \
+	ADD(ECM_R_C, 8, 1, ECM_R_B, -1, ECM_R_H, 0, ECM_R_XP)
+#define ECM_COMBVT_AM0_FINAL(STEP)
 

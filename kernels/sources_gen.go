@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "c8c98526ad8cc2a57bf9368c270826be5e89c1618211012390192d2426eabc5a"
+const SourcesSHA256 = "1471db6584aa5cad5a077a3dfe4187138118a39b731b0afb7256496eb8c66751"

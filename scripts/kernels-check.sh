@@ -56,11 +56,14 @@ if [[ -z $vec ]]; then
 fi
 
 curves="p224 p256 secp256k1"
-schedules="coz paper comb"
+schedules="coz paper comb combvt"
 widths="16 30"
+# widths_of SCHEDULE: the channel widths it has entry points of (the
+# variable-time comb: 30-bit channels alone, kernels.Kernel.built)
+widths_of() { if [[ $1 == combvt ]]; then echo 30; else echo "$widths"; fi; }
 for c in $curves; do
   for s in $schedules; do
-    for w in $widths; do
+    for w in $(widths_of "$s"); do
       "$vec" -curve "$c" -schedule "$s" -channel-bits "$w" -n "$items" -seed "$seed" \
         -out "$dir/${c}_${s}_c$w.bin"
     done
@@ -108,7 +111,7 @@ run_kernel() {
   [[ $status == 0 || -z $failfast ]] || return 0
   for c in $curves; do
     for s in $2; do
-      for w in $widths; do
+      for w in $(widths_of "$s"); do
         if [[ $kernel == ladder ]]; then
           key=${c}_${s}_c$w selector=$key
         else

@@ -69,16 +69,22 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, "params", exitFail, err)
 	}
-	comb, err := ladder.NewSetupBits(c, ladder.Comb, f.channelBits)
-	if err != nil {
-		return report(stderr, "params", exitFail, err)
+	var combs []*ladder.Setup
+	for _, kind := range []ladder.Kind{ladder.Comb, ladder.CombVarTime} {
+		comb, err := ladder.NewSetupBits(c, kind, f.channelBits)
+		if err != nil {
+			return report(stderr, "params", exitFail, err)
+		}
+		combs = append(combs, comb)
 	}
 	if !printParams(stdout, su) {
 		return report(stderr, "params", exitFail, errors.New("a bound fails"))
 	}
 	printSchedule(stdout, su)
-	if !printComb(stdout, comb) {
-		return report(stderr, "params", exitFail, errors.New("the comb's proof fails"))
+	for _, comb := range combs {
+		if !printComb(stdout, comb) {
+			return report(stderr, "params", exitFail, errors.New("the comb's proof fails"))
+		}
 	}
 	return exitOK
 }
@@ -167,27 +173,32 @@ func printMulInput(w io.Writer, s *ladder.Schedule, p *rns.Params) {
 	}
 }
 
-// printComb shows the fixed-base comb of su (a Setup of ladder.Comb): its
-// windows, its table as the kernel gets it, its multiplications per window, its
-// largest multiplication input and ProveComb's exactness argument; it
-// reports whether the proof holds (NewSetupBits has checked it already).
+// printComb shows the fixed-base comb of su (a Setup of ladder.Comb or
+// ladder.CombVarTime): its windows, its table as the kernel gets it, its
+// multiplications per window, its largest multiplication input and
+// ProveComb's exactness argument; it reports whether the proof holds
+// (NewSetupBits has checked it already).
 func printComb(w io.Writer, su *ladder.Setup) bool {
 	s, p, n := su.Schedule, su.Params, su.Curve.N()
-	windows := ladder.CombWindows(n)
+	bits, rows, windows := s.Kind.CombWindow(), s.Kind.CombRows(), s.Kind.CombWindows(n)
 	table := len(su.CombTableWords()) * 4
-	fmt.Fprintf(w, "\nfixed-base comb k·G: %d windows × %d bits\n", windows, ladder.CombWindow)
-	fmt.Fprintf(w, "table: %d rows per window, %d rows, %d bytes as uploaded\n", ladder.CombRows, windows*ladder.CombRows, table)
+	title := "fixed-base comb k·G"
+	if s.Kind == ladder.CombVarTime {
+		title += ", variable time (public scalars: ECDSA's u1·G)"
+	}
+	fmt.Fprintf(w, "\n%s: %d windows × %d bits\n", title, windows, bits)
+	fmt.Fprintf(w, "table: %d rows per window, %d rows, %d bytes as uploaded\n", rows, windows*rows, table)
 	fmt.Fprintf(w, "multiplications per window: %d\n", s.MulsPerBit())
 	printMulInput(w, s, p)
 	holds := "holds"
-	err := ladder.ProveComb(n, windows)
+	err := ladder.ProveComb(n, bits, windows)
 	if err != nil {
 		holds = "NO: " + err.Error()
 	}
 	fmt.Fprintf(w, "no exceptional case for k < n: %d·%d > %d bits (the top digit >= 0); before window i the accumulator S, |S| <= 2^(%d·i−1),"+
 		" is not ±T = ±d·2^(%d·i) (1 <= |d| <= %d) as integers, S + T is the next accumulator (below n, or k), S − T is below n in size"+
 		" below the top window and no k < n makes it −jn at the top one, O is replaced by the row: %s\n",
-		windows, ladder.CombWindow, n.BitLen(), ladder.CombWindow, ladder.CombWindow, ladder.CombRows, holds)
+		windows, bits, n.BitLen(), bits, bits, rows, holds)
 	return err == nil
 }
 

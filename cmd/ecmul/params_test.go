@@ -15,59 +15,72 @@ import (
 	"github.com/rnsec/ecmul/internal/rns"
 )
 
-// TestParamsComb: params ends with the fixed-base comb of the curve and
-// channel width, after the ladder schedule, its numbers those of the
-// ladder package's comb Setup: windows × bits covering the scalar's bits,
-// rows per window, the uploaded table's bytes (also counted from its
-// layout: per window and row, n + 1 channel roles of four words), the
-// multiplications of one window, the proved largest multiplication input
-// against 9u, and ProveComb's argument, holding.
+// TestParamsComb: params ends with the two fixed-base combs of the curve
+// and channel width, constant time then variable time, after the ladder
+// schedule, their numbers those of the ladder package's comb Setups:
+// windows × bits covering the scalar's bits, rows per window, the uploaded
+// table's bytes (also counted from its layout: per window and row, n + 1
+// channel roles of four words), the multiplications of one window, the
+// proved largest multiplication input against 9u, and ProveComb's argument,
+// holding.
 func TestParamsComb(t *testing.T) {
+	titles := map[ladder.Kind]string{
+		ladder.Comb:        "\n\nfixed-base comb k·G: ",
+		ladder.CombVarTime: "\n\nfixed-base comb k·G, variable time (public scalars: ECDSA's u1·G): ",
+	}
 	for _, c := range curves.All() {
 		for _, bits := range rns.Widths {
-			name := fmt.Sprintf("%s, %d-bit channels", c.Name(), bits)
 			code, out, errOut := cli(t, "", "params", "--curve", c.Name(), "--channel-bits", strconv.Itoa(bits))
 			require.Equal(t, exitOK, code, errOut)
-
-			su, err := ladder.NewSetupBits(c, ladder.Comb, bits)
-			require.NoError(t, err)
-			n, par := c.N(), su.Params
-			windows := ladder.CombWindows(n)
-			require.Greater(t, windows*ladder.CombWindow, n.BitLen(), name)
-			require.LessOrEqual(t, (windows-1)*ladder.CombWindow, n.BitLen(), name)
-			require.NoError(t, ladder.ProveComb(n, windows), name)
-			table := 4 * len(su.CombTableWords())
-			require.Equal(t, (windows*ladder.CombRows+1)*(par.N+1)*4*4, table, name)
-			muls := 0
-			for _, st := range su.Schedule.Loop {
-				muls += len(st.Muls)
+			require.Less(t, strings.Index(out, "schedule "+ladder.DefaultKind.String()+":"), strings.Index(out, titles[ladder.Comb]))
+			require.Less(t, strings.Index(out, titles[ladder.Comb]), strings.Index(out, titles[ladder.CombVarTime]))
+			for kind, title := range titles {
+				name := fmt.Sprintf("%s, %d-bit channels, %v", c.Name(), bits, kind)
+				_, section, ok := strings.Cut(out, title)
+				require.True(t, ok, "%s: no comb section:\n%s", name, out)
+				section, _, _ = strings.Cut(section, "\n\n")
+				checkCombSection(t, name, c, kind, bits, section)
 			}
-			require.Positive(t, muls, name)
-			top := new(big.Int).Add(su.Schedule.MaxMulInput, big.NewInt(1))
-			require.LessOrEqual(t, top.Cmp(par.AddBound), 0, name)
-
-			_, section, ok := strings.Cut(out, "\nfixed-base comb k·G: ")
-			require.True(t, ok, "%s: no comb section:\n%s", name, out)
-			require.Less(t, strings.Index(out, "schedule "+ladder.DefaultKind.String()+":"), strings.Index(out, "fixed-base comb"), name)
-			mulInput := fmt.Sprintf("largest multiplication input below %s, 9u = %s: holds", size(top), size(par.AddBound))
-			if top.Cmp(par.AddBound) == 0 {
-				mulInput = fmt.Sprintf("largest multiplication input 9u − 1 (9u = %s): holds, the bound is reached", size(par.AddBound))
-			}
-			want := []string{
-				fmt.Sprintf("%d windows × %d bits", windows, ladder.CombWindow),
-				fmt.Sprintf("table: %d rows per window, %d rows, %d bytes as uploaded", ladder.CombRows, windows*ladder.CombRows, table),
-				fmt.Sprintf("multiplications per window: %d", muls),
-				mulInput,
-			}
-			lines := strings.Split(strings.TrimSuffix(section, "\n"), "\n")
-			require.Len(t, lines, len(want)+1, "%s:\n%s", name, section)
-			require.Equal(t, want, lines[:len(want)], name)
-			proof := lines[len(want)]
-			require.Regexp(t, "^"+regexp.QuoteMeta(fmt.Sprintf("no exceptional case for k < n: %d·%d > %d bits (the top digit >= 0); ", windows, ladder.CombWindow, n.BitLen()))+
-				".*"+regexp.QuoteMeta(fmt.Sprintf("is not ±T = ±d·2^(%d·i) (1 <= |d| <= %d) as integers", ladder.CombWindow, ladder.CombRows))+
-				".*: holds$", proof, name)
 		}
 	}
+}
+
+func checkCombSection(t *testing.T, name string, c *curves.Curve, kind ladder.Kind, bits int, section string) {
+	su, err := ladder.NewSetupBits(c, kind, bits)
+	require.NoError(t, err)
+	n, par := c.N(), su.Params
+	w, rows, windows := kind.CombWindow(), kind.CombRows(), kind.CombWindows(n)
+	require.Greater(t, windows*w, n.BitLen(), name)
+	require.LessOrEqual(t, (windows-1)*w, n.BitLen(), name)
+	require.Equal(t, 1<<(w-1), rows, name)
+	require.NoError(t, ladder.ProveComb(n, w, windows), name)
+	table := 4 * len(su.CombTableWords())
+	require.Equal(t, (windows*rows+1)*(par.N+1)*4*4, table, name)
+	muls := 0
+	for _, st := range su.Schedule.Loop {
+		muls += len(st.Muls)
+	}
+	require.Positive(t, muls, name)
+	top := new(big.Int).Add(su.Schedule.MaxMulInput, big.NewInt(1))
+	require.LessOrEqual(t, top.Cmp(par.AddBound), 0, name)
+
+	mulInput := fmt.Sprintf("largest multiplication input below %s, 9u = %s: holds", size(top), size(par.AddBound))
+	if top.Cmp(par.AddBound) == 0 {
+		mulInput = fmt.Sprintf("largest multiplication input 9u − 1 (9u = %s): holds, the bound is reached", size(par.AddBound))
+	}
+	want := []string{
+		fmt.Sprintf("%d windows × %d bits", windows, w),
+		fmt.Sprintf("table: %d rows per window, %d rows, %d bytes as uploaded", rows, windows*rows, table),
+		fmt.Sprintf("multiplications per window: %d", muls),
+		mulInput,
+	}
+	lines := strings.Split(strings.TrimSuffix(section, "\n"), "\n")
+	require.Len(t, lines, len(want)+1, "%s:\n%s", name, section)
+	require.Equal(t, want, lines[:len(want)], name)
+	proof := lines[len(want)]
+	require.Regexp(t, "^"+regexp.QuoteMeta(fmt.Sprintf("no exceptional case for k < n: %d·%d > %d bits (the top digit >= 0); ", windows, w, n.BitLen()))+
+		".*"+regexp.QuoteMeta(fmt.Sprintf("is not ±T = ±d·2^(%d·i) (1 <= |d| <= %d) as integers", w, rows))+
+		".*: holds$", proof, name)
 }
 
 // TestParamsMMABounds: for 30-bit channels params lists the five bounds of

@@ -61,7 +61,7 @@ func finishMatchesTwin(t *testing.T, d gpu.Driver, image []byte, su *ladder.Setu
 		kb := new(big.Int).Mod(ks[i], new(big.Int).Lsh(big.NewInt(1), uint(8*L)))
 		scalar, point := kb.FillBytes(make([]byte, L)), c.EncodeSEC1(&curves.Point{X: xs[i], Y: ys[i]}, false)
 		require.NoError(t, su.PrepareBytes(&items[i], scalar, point))
-		if su.Schedule.Kind == ladder.Comb {
+		if su.Schedule.Kind.IsComb() {
 			require.NoError(t, su.PrepareRawBase(&raws[i], scalar))
 		} else {
 			require.NoError(t, su.PrepareRaw(&raws[i], scalar, point))

@@ -57,7 +57,7 @@ func randomJobs(t *testing.T, su *ladder.Setup, count int, seed int64) ([]ladder
 			if err != nil {
 				panic(err)
 			}
-			if su.Schedule.Kind == ladder.Comb { // the comb's base is G
+			if su.Schedule.Kind.IsComb() { // the comb's base is G
 				x, y = c.Gx(), c.Gy()
 			}
 			k := new(big.Int).Rand(rng, new(big.Int).Lsh(c.N(), 1))

@@ -38,7 +38,7 @@ func NewSchedule(kind Kind, a int64, b *big.Int, par *rns.Params) (*Schedule, *C
 	case CoZ:
 		s.Init, s.Loop, s.Final = coZ()
 		s.Swap, s.SwapBit, s.Out = [][2]Reg{{XQG, XRG}}, 0, []Reg{coZDen: B, coZXNum: C, coZYNum: D}
-	case Comb:
+	case Comb, CombVarTime:
 		s.Init, s.Loop, s.Commit = comb()
 		s.Out = []Reg{coZDen: AZ, coZXNum: AX, coZYNum: AY}
 	default:
@@ -129,7 +129,7 @@ func (pr *prover) swapJoin(b bounds) {
 // inputs returns the registers the kernel sets before every use, below p:
 // XG and KB, and the comb's table row.
 func (s *Schedule) inputs() []Reg {
-	if s.Kind == Comb {
+	if s.Kind.IsComb() {
 		return []Reg{XG, KB, TX, TY}
 	}
 	return []Reg{XG, KB}

@@ -13,21 +13,50 @@ import (
 // 2^w·b_(wi+w−1), with v_i the window's w bits and b_j bit j of k (b_−1 =
 // 0), so that |d_i| <= 2^(w−1) and the table holds 2^(w−1) multiples of G
 // per window, the sign applied to the row's y. A window of 5 bits takes a
-// fifth fewer mixed additions than one of 4. It is at most 7, so that the
-// w + 1 bits a digit is read from lie in two bytes of the CPU twin's scalar
-// and in two 32-bit words of the kernel's (ProveComb checks it).
+// fifth fewer mixed additions than one of 4; every row of a window is read
+// for each digit, so wider ones cost more reads than they save.
 const CombWindow = 5
 
-// CombRows is the number of table rows per window: |d| = 1 … 2^(w−1) (the
-// digit 0 has none).
-const CombRows = 1 << (CombWindow - 1)
+// CombVarTimeWindow is the window of CombVarTime, the comb for public
+// scalars: it reads one row per window, at the digit's address, so a wide
+// window costs table space alone, and 10-bit windows take half the mixed
+// additions of 5-bit ones (a table of 512 rows per window).
+const CombVarTimeWindow = 10
+
+// maxCombWindow bounds a comb's window: the w + 1 bits a digit is read from
+// lie in three bytes of the CPU twin's scalar and in two 32-bit words of
+// the kernel's.
+const maxCombWindow = 16
+
+// CombWindow returns the window of comb kind k in bits, 0 for a ladder.
+func (k Kind) CombWindow() int {
+	switch k {
+	case Comb:
+		return CombWindow
+	case CombVarTime:
+		return CombVarTimeWindow
+	}
+	return 0
+}
+
+// CombRows returns the table rows per window of comb kind k: |d| = 1 …
+// 2^(w−1) (the digit 0 has none).
+func (k Kind) CombRows() int { return 1 << (k.CombWindow() - 1) }
+
+// CombWindows returns the windows of comb kind k for scalars below n: they
+// cover bitlen(n) + 1 bits, so that the top window's sign bit is 0 and the
+// signed digits sum to k.
+func (k Kind) CombWindows(n *big.Int) int {
+	w := k.CombWindow()
+	return (n.BitLen() + w) / w
+}
 
 // Commit sets Dst after a comb window: Dst itself when the window's digit is
 // 0, Start when the accumulator is still the point at infinity, else Sum.
 type Commit struct{ Dst, Sum, Start Reg }
 
 // comb returns the fixed-base schedule: k·G = Σ d_i·2^(wi)·G over the
-// windows i of w = CombWindow bits, signed digits |d_i| <= 2^(w−1), each
+// windows i of w bits (Kind.CombWindow), signed digits |d_i| <= 2^(w−1), each
 // term a table row T[i][|d_i|] = |d_i|·2^(wi)·G in affine form (TX, TY), y
 // negated for d_i < 0, added to the
 // projective accumulator (AX : AY : AZ) by a mixed addition of 11
@@ -72,48 +101,52 @@ func comb() (init, loop []Step, commit []Commit) {
 	return init, loop, commit
 }
 
-// CombWindows returns the number of windows of a scalar below n: they cover
-// bitlen(n) + 1 bits, so that the top window's sign bit is 0 and the signed
-// digits sum to k.
-func CombWindows(n *big.Int) int { return (n.BitLen() + CombWindow) / CombWindow }
-
 // combDigits holds a scalar below 2^(w·windows) as fixed-length big-endian
-// bytes, so that reading a digit takes the same steps whatever k is
-// (big.Int.Bit would stop early past a small k's last word).
+// bytes, so that reading a digit of w-bit windows takes the same steps
+// whatever k is (big.Int.Bit would stop early past a small k's last word).
 type combDigits struct {
 	buf [64]byte
 	b   []byte
+	w   int
 }
 
-func newCombDigits(k *big.Int, windows int) *combDigits {
-	c := new(combDigits)
-	c.b = c.buf[:(windows*CombWindow+7)/8]
+func newCombDigits(k *big.Int, w, windows int) *combDigits {
+	c := &combDigits{w: w}
+	c.b = c.buf[:(windows*w+7)/8]
 	k.FillBytes(c.b)
 	return c
 }
 
 // digit returns window i's signed digit as its magnitude and its sign (1
 // for a negative digit), from bits wi − 1 … wi + w of k, read from the byte
-// holding the lowest and the next one up where there is one (which bytes
+// holding the lowest and the two next ones up where there are (which bytes
 // depends on i alone); the magnitude and sign are taken by masks.
 func (c *combDigits) digit(i int) (mag, neg uint) {
-	bit := i*CombWindow - 1 // the bit below the window; −1 reads as 0
+	w := uint(c.w)
+	bit := i*c.w - 1 // the bit below the window; −1 reads as 0
 	var v uint
 	if i == 0 {
-		v = uint(c.b[len(c.b)-1]) << 1
+		v = c.from(len(c.b)-1) << 1
 	} else {
-		at := len(c.b) - 1 - bit/8
-		v = uint(c.b[at])
-		if at > 0 {
-			v |= uint(c.b[at-1]) << 8
-		}
-		v >>= bit % 8
+		v = c.from(len(c.b)-1-bit/8) >> (bit % 8)
 	}
-	v &= 1<<(CombWindow+1) - 1
+	v &= 1<<(w+1) - 1
 	raw := v>>1 + v&1
-	neg = v >> CombWindow
+	neg = v >> w
 	m := -neg
-	return (1<<CombWindow-raw)&m | raw&^m, neg
+	return (1<<w-raw)&m | raw&^m, neg
+}
+
+// from returns the byte at index at and the two above it in value (at−1,
+// at−2; those before the first byte read as 0) as one little-endian word.
+func (c *combDigits) from(at int) uint {
+	var v uint
+	for j := range 3 {
+		if at-j >= 0 {
+			v |= uint(c.b[at-j]) << (8 * j)
+		}
+	}
+	return v
 }
 
 // digitMask returns 1 when d == e, else 0, without a branch.
@@ -133,25 +166,25 @@ func digitMask(d, e uint) uint { return uint((uint64(d^e) - 1) >> 63) }
 // bits plus the bit below it, every k = 2d·2^(w(W−1)) − j·n (j >= 1) in
 // [0, n): none may have the top digit d. Those are the only exceptional
 // cases of the mixed addition.
-func ProveComb(n *big.Int, windows int) error {
-	if windows*CombWindow <= n.BitLen() {
-		return fmt.Errorf("ladder: %d comb windows of %d bits do not cover %d-bit scalars and a zero sign bit", windows, CombWindow, n.BitLen())
+func ProveComb(n *big.Int, w, windows int) error {
+	if w < 1 || w > maxCombWindow {
+		return fmt.Errorf("ladder: a comb digit's %d bits span more than three bytes (or two of the kernel's 32-bit words)", w+1)
 	}
-	if CombWindow > 7 {
-		return fmt.Errorf("ladder: a comb digit's %d bits span more than two bytes (or two of the kernel's 32-bit words)", CombWindow+1)
+	if windows*w <= n.BitLen() {
+		return fmt.Errorf("ladder: %d comb windows of %d bits do not cover %d-bit scalars and a zero sign bit", windows, w, n.BitLen())
 	}
-	if windows*CombWindow > 8*len(combDigits{}.buf) {
-		return fmt.Errorf("ladder: %d comb windows of %d bits exceed the %d-byte digit buffer", windows, CombWindow, len(combDigits{}.buf))
+	if windows*w > 8*len(combDigits{}.buf) {
+		return fmt.Errorf("ladder: %d comb windows of %d bits exceed the %d-byte digit buffer", windows, w, len(combDigits{}.buf))
 	}
 	for i := range windows - 1 {
 		// (2^w + 1)·2^(wi−1) < n, and for the next window's S_(i+1) the same holds a fortiori
-		b := new(big.Int).Lsh(big.NewInt(1<<CombWindow+1), uint(CombWindow*i))
+		b := new(big.Int).Lsh(big.NewInt(1<<w+1), uint(w*i))
 		if b.Rsh(b, 1).Cmp(n) >= 0 {
 			return fmt.Errorf("ladder: comb window %d of %d: |S − T| may reach n", i, windows)
 		}
 	}
-	top := uint(CombWindow * (windows - 1))
-	for d := int64(1); d <= CombRows; d++ {
+	top := uint(w * (windows - 1))
+	for d := int64(1); d <= 1<<(w-1); d++ {
 		twoT := new(big.Int).Lsh(big.NewInt(2*d), top)
 		for k := new(big.Int).Sub(twoT, n); k.Sign() >= 0; k.Sub(k, n) {
 			if k.Cmp(n) >= 0 {
@@ -175,19 +208,20 @@ type combTable struct {
 	p    rns.Element
 }
 
-// newCombTable computes the rows of every window by affine additions in
-// math/big, and their RNS Montgomery forms.
-func newCombTable(c *curves.Curve, par *rns.Params, windows int) (*combTable, error) {
+// newCombTable computes the rows of every window of w bits by affine
+// additions in math/big, and their RNS Montgomery forms.
+func newCombTable(c *curves.Curve, par *rns.Params, w, windows int) (*combTable, error) {
+	rows := 1 << (w - 1)
 	t := &combTable{pts: make([][][2]*big.Int, windows), rows: make([][][2]rns.Element, windows), p: par.NewElement()}
 	if err := par.ToRNS(&t.p, c.P()); err != nil {
 		return nil, err
 	}
 	base := [2]*big.Int{c.Gx(), c.Gy()}
 	for i := range windows {
-		t.pts[i] = make([][2]*big.Int, CombRows)
-		t.rows[i] = make([][2]rns.Element, CombRows)
+		t.pts[i] = make([][2]*big.Int, rows)
+		t.rows[i] = make([][2]rns.Element, rows)
 		t.pts[i][0] = base
-		for d := 1; d < CombRows; d++ {
+		for d := 1; d < rows; d++ {
 			t.pts[i][d] = affineAdd(c, t.pts[i][d-1], base)
 		}
 		for d, pt := range t.pts[i] {
@@ -199,7 +233,7 @@ func newCombTable(c *curves.Curve, par *rns.Params, windows int) (*combTable, er
 				t.rows[i][d][v] = el
 			}
 		}
-		for range CombWindow {
+		for range w {
 			base = affineAdd(c, base, base)
 		}
 	}
@@ -229,8 +263,9 @@ func affineAdd(c *curves.Curve, a, b [2]*big.Int) [2]*big.Int {
 
 // CombTableWords returns the table as the kernel reads it: for window i,
 // digit magnitude d and channel role r (0 … n−1, then n for m_e), four
-// words at ((i·CombRows + d−1)·(n+1) + r)·4: x's B and B̃ residues and y's,
-// or for role n x's m_e residue, 0, y's, 0; then, at row windows·CombRows,
+// words at ((i·rows + d−1)·(n+1) + r)·4 (rows: Kind.CombRows): x's B and B̃
+// residues and y's, or for role n x's m_e residue, 0, y's, 0; then, at row
+// windows·rows,
 // p's residues in y's places (0, 0, B, B̃; for role n 0, 0, m_e, 0).
 func (su *Setup) CombTableWords() []uint32 {
 	if su.comb == nil {
@@ -266,8 +301,9 @@ type combExecutor interface {
 }
 
 // runComb walks the comb schedule for k < n: Init, then per window from
-// the lowest its row, Loop and Commit, then Final. Which row is loaded and
-// what Commit keeps depend on the digit through masks only.
+// the lowest its row, Loop and Commit, then Final. What Commit keeps
+// depends on the digit through masks only, and so does which row is loaded
+// (but on CombVarTime, which reads the row at its address).
 func runComb(e combExecutor, s *Schedule, k *big.Int, windows int, obs Observer) {
 	steps := func(phase Phase, i int, sts []Step) {
 		for j, st := range sts {
@@ -279,7 +315,7 @@ func runComb(e combExecutor, s *Schedule, k *big.Int, windows int, obs Observer)
 		}
 	}
 	steps(PhaseInit, -1, s.Init)
-	digits := newCombDigits(k, windows)
+	digits := newCombDigits(k, s.Kind.CombWindow(), windows)
 	inf := uint(1)
 	for i := range windows {
 		d, neg := digits.digit(i)
@@ -304,16 +340,23 @@ func (e *RNSExecutor) RunComb(k *big.Int, obs Observer) Channels {
 	return out
 }
 
-// loadRow reads every row of window i and keeps row d's by masks, then
-// takes p − y for y where neg is 1, by a mask.
+// loadRow reads every row of window i and keeps row d's by masks (on
+// CombVarTime row d alone), then takes p − y for y where neg is 1, by a
+// mask.
 func (e *RNSExecutor) loadRow(i int, d, neg uint) {
 	tx, ty := &e.regs[TX], &e.regs[TY]
 	clearElement(tx)
 	clearElement(ty)
-	for r, row := range e.su.comb.rows[i] {
-		m := -uint32(digitMask(d, uint(r+1)))
-		orMasked(tx, &row[0], m)
-		orMasked(ty, &row[1], m)
+	switch rows := e.su.comb.rows[i]; {
+	case e.su.Schedule.Kind == CombVarTime && d > 0:
+		tx.Set(&rows[d-1][0])
+		ty.Set(&rows[d-1][1])
+	case e.su.Schedule.Kind != CombVarTime:
+		for r, row := range rows {
+			m := -uint32(digitMask(d, uint(r+1)))
+			orMasked(tx, &row[0], m)
+			orMasked(ty, &row[1], m)
+		}
 	}
 	par, p, ny := e.su.Params, &e.su.comb.p, e.tmp[0]
 	for j, m := range par.B.Moduli {

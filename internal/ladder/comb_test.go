@@ -11,23 +11,33 @@ import (
 	"github.com/rnsec/ecmul/internal/rns"
 )
 
-// combScalars returns the edge scalars of the comb below n and a few
+// combKinds are the combs, each tested as the other.
+var combKinds = []Kind{Comb, CombVarTime}
+
+// combScalars returns the edge scalars of comb kind kind below n and a few
 // random ones: 0, 1, every w-bit value of the lowest and highest window
-// (every signed digit's magnitude and sign), n − 1, n − 2, 2^(wi) and
-// 2^(wi) − 1 for several i, all bits 1 below n's top one, and random
-// values.
-func combScalars(n *big.Int, rng *rand.Rand, random int) []*big.Int {
+// (every signed digit's magnitude and sign; on windows over 6 bits every
+// 17th one and the last), n − 1, n − 2, 2^(wi) and 2^(wi) − 1 for several
+// i, all bits 1 below n's top one, and random values.
+func combScalars(kind Kind, n *big.Int, rng *rand.Rand, random int) []*big.Int {
 	one := big.NewInt(1)
 	ks := []*big.Int{big.NewInt(0), one, new(big.Int).Sub(n, one), new(big.Int).Sub(n, big.NewInt(2))}
-	top := (CombWindows(n) - 1) * CombWindow
-	for d := int64(1); d < 1<<CombWindow; d++ {
-		ks = append(ks, big.NewInt(d))
-		if v := new(big.Int).Lsh(big.NewInt(d), uint(top)); v.Cmp(n) < 0 {
-			ks = append(ks, v)
+	w := kind.CombWindow()
+	top := (kind.CombWindows(n) - 1) * w
+	step := int64(1)
+	if w > 6 {
+		step = 17
+	}
+	for d := int64(1); d < 1<<w; d += step {
+		for _, d := range []int64{d, 1<<w - 1} {
+			ks = append(ks, big.NewInt(d))
+			if v := new(big.Int).Lsh(big.NewInt(d), uint(top)); v.Cmp(n) < 0 {
+				ks = append(ks, v)
+			}
 		}
 	}
-	for i := 1; i*CombWindow < n.BitLen(); i += 7 {
-		p := new(big.Int).Lsh(one, uint(i*CombWindow))
+	for i := 1; i*w < n.BitLen(); i += 7 {
+		p := new(big.Int).Lsh(one, uint(i*w))
 		ks = append(ks, p, new(big.Int).Sub(p, one))
 	}
 	ks = append(ks, new(big.Int).Sub(new(big.Int).Lsh(one, uint(n.BitLen()-1)), one))
@@ -42,32 +52,39 @@ func combScalars(n *big.Int, rng *rand.Rand, random int) []*big.Int {
 }
 
 func TestCombTableRows(t *testing.T) {
-	for _, c := range curves.All() {
-		su, err := NewSetupBits(c, Comb, 30)
-		if err != nil {
-			t.Fatal(err)
+	for _, kind := range combKinds {
+		for _, c := range curves.All() {
+			testCombTableRows(t, kind, c)
 		}
-		w := CombWindows(c.N())
-		if len(su.comb.pts) != w {
-			t.Fatalf("%s: %d windows, want %d", c.Name(), len(su.comb.pts), w)
-		}
-		for _, i := range []int{0, 1, w / 2, w - 1} {
-			for d := 1; d <= CombRows; d++ {
-				k := new(big.Int).Lsh(big.NewInt(int64(d)), uint(i*CombWindow))
-				x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), k)
-				if err != nil || !ok {
-					t.Fatalf("%s: reference %v: %v", c.Name(), k, err)
-				}
-				pt := su.comb.pts[i][d-1]
-				if pt[0].Cmp(x) != 0 || pt[1].Cmp(y) != 0 {
-					t.Fatalf("%s: row %d of window %d is not %d·2^%d·G", c.Name(), d, i, d, i*CombWindow)
-				}
+	}
+}
+
+func testCombTableRows(t *testing.T, kind Kind, c *curves.Curve) {
+	su, err := NewSetupBits(c, kind, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := kind.CombWindows(c.N())
+	if len(su.comb.pts) != w {
+		t.Fatalf("%s %v: %d windows, want %d", c.Name(), kind, len(su.comb.pts), w)
+	}
+	rows := kind.CombRows()
+	for _, i := range []int{0, 1, w / 2, w - 1} {
+		for _, d := range []int{1, 2, 3, rows / 2, rows - 1, rows} {
+			k := new(big.Int).Lsh(big.NewInt(int64(d)), uint(i*kind.CombWindow()))
+			x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), k)
+			if err != nil || !ok {
+				t.Fatalf("%s: reference %v: %v", c.Name(), k, err)
+			}
+			pt := su.comb.pts[i][d-1]
+			if pt[0].Cmp(x) != 0 || pt[1].Cmp(y) != 0 {
+				t.Fatalf("%s %v: row %d of window %d is not %d·2^%d·G", c.Name(), kind, d, i, d, i*kind.CombWindow())
 			}
 		}
 	}
 }
 
-// TestCombOracleAndTwin runs the comb on the math/big oracle and the RNS
+// TestCombOracleAndTwin runs both combs on the math/big oracle and the RNS
 // twin for edge and random scalars on every curve and channel width: the
 // twin's outputs equal the oracle's mod p, and both finishes give the
 // reference k·G.
@@ -77,46 +94,51 @@ func TestCombOracleAndTwin(t *testing.T) {
 	if testing.Short() {
 		random = 2
 	}
-	for _, c := range curves.All() {
-		for _, bits := range rns.Widths {
-			su, err := NewSetupBits(c, Comb, bits)
-			if err != nil {
-				t.Fatal(err)
+	for _, kind := range combKinds {
+		for _, c := range curves.All() {
+			for _, bits := range rns.Widths {
+				testCombOracleAndTwin(t, kind, c, bits, combScalars(kind, c.N(), rng, random))
 			}
-			o, e := su.NewOracle(), su.NewRNSExecutor(0)
-			p := c.P()
-			ks := combScalars(c.N(), rng, random)
-			jobs := make([]Job, len(ks))
-			outs := make([]Channels, len(ks))
-			for i, k := range ks {
-				want := o.RunComb(k, nil)
-				outs[i] = e.RunComb(k, nil)
-				got := su.Outputs(outs[i])
-				for v := range want {
-					if new(big.Int).Mod(got[v], p).Cmp(new(big.Int).Mod(want[v], p)) != 0 {
-						t.Fatalf("%s c%d k=%v: output %d: twin %v, oracle %v", c.Name(), bits, k, v, got[v], want[v])
-					}
-				}
-				if jobs[i], err = su.Prepare(c.Gx(), c.Gy(), k); err != nil {
-					t.Fatal(err)
-				}
+		}
+	}
+}
+
+func testCombOracleAndTwin(t *testing.T, kind Kind, c *curves.Curve, bits int, ks []*big.Int) {
+	su, err := NewSetupBits(c, kind, bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, e := su.NewOracle(), su.NewRNSExecutor(0)
+	p := c.P()
+	jobs := make([]Job, len(ks))
+	outs := make([]Channels, len(ks))
+	for i, k := range ks {
+		want := o.RunComb(k, nil)
+		outs[i] = e.RunComb(k, nil)
+		got := su.Outputs(outs[i])
+		for v := range want {
+			if new(big.Int).Mod(got[v], p).Cmp(new(big.Int).Mod(want[v], p)) != 0 {
+				t.Fatalf("%s c%d k=%v: output %d: twin %v, oracle %v", c.Name(), bits, k, v, got[v], want[v])
 			}
-			res, errs := su.Finish(jobs, outs)
-			for i, k := range ks {
-				if errs[i] != nil {
-					t.Fatalf("%s c%d k=%v: %v", c.Name(), bits, k, errs[i])
-				}
-				x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), k)
-				if err != nil {
-					t.Fatal(err)
-				}
-				switch {
-				case !ok && !res[i].Infinity:
-					t.Fatalf("%s c%d k=%v: got (%x, %x), want the point at infinity", c.Name(), bits, k, res[i].X, res[i].Y)
-				case ok && (res[i].Infinity || res[i].X.Cmp(x) != 0 || res[i].Y.Cmp(y) != 0):
-					t.Fatalf("%s c%d k=%v: got %+v, want (%x, %x)", c.Name(), bits, k, res[i], x, y)
-				}
-			}
+		}
+		if jobs[i], err = su.Prepare(c.Gx(), c.Gy(), k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, errs := su.Finish(jobs, outs)
+	for i, k := range ks {
+		if errs[i] != nil {
+			t.Fatalf("%s c%d k=%v: %v", c.Name(), bits, k, errs[i])
+		}
+		x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !ok && !res[i].Infinity:
+			t.Fatalf("%s c%d k=%v: got (%x, %x), want the point at infinity", c.Name(), bits, k, res[i].X, res[i].Y)
+		case ok && (res[i].Infinity || res[i].X.Cmp(x) != 0 || res[i].Y.Cmp(y) != 0):
+			t.Fatalf("%s c%d k=%v: got %+v, want (%x, %x)", c.Name(), bits, k, res[i], x, y)
 		}
 	}
 }
@@ -127,25 +149,27 @@ func TestCombOracleAndTwin(t *testing.T) {
 // Σ ±|d_i|·2^(wi) is k.
 func TestCombDigitsSumToK(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 55))
-	for _, c := range curves.All() {
-		n := c.N()
-		w := CombWindows(n)
-		for _, k := range combScalars(n, rng, 200) {
-			digits := newCombDigits(k, w)
-			sum := new(big.Int)
-			for i := w - 1; i >= 0; i-- {
-				mag, neg := digits.digit(i)
-				if mag > CombRows || neg > 1 || (i == w-1 && neg == 1 && mag != 0) {
-					t.Fatalf("%s, k = %v: window %d: digit %d, sign %d", c.Name(), k, i, mag, neg)
+	for _, kind := range combKinds {
+		for _, c := range curves.All() {
+			n := c.N()
+			w, windows := kind.CombWindow(), kind.CombWindows(n)
+			for _, k := range combScalars(kind, n, rng, 200) {
+				digits := newCombDigits(k, w, windows)
+				sum := new(big.Int)
+				for i := windows - 1; i >= 0; i-- {
+					mag, neg := digits.digit(i)
+					if mag > uint(kind.CombRows()) || neg > 1 || (i == windows-1 && neg == 1 && mag != 0) {
+						t.Fatalf("%s %v, k = %v: window %d: digit %d, sign %d", c.Name(), kind, k, i, mag, neg)
+					}
+					d := big.NewInt(int64(mag))
+					if neg == 1 {
+						d.Neg(d)
+					}
+					sum.Lsh(sum, uint(w)).Add(sum, d)
 				}
-				d := big.NewInt(int64(mag))
-				if neg == 1 {
-					d.Neg(d)
+				if sum.Cmp(k) != 0 {
+					t.Fatalf("%s %v: the digits of %v sum to %v", c.Name(), kind, k, sum)
 				}
-				sum.Lsh(sum, CombWindow).Add(sum, d)
-			}
-			if sum.Cmp(k) != 0 {
-				t.Fatalf("%s: the digits of %v sum to %v", c.Name(), k, sum)
 			}
 		}
 	}
@@ -153,10 +177,13 @@ func TestCombDigitsSumToK(t *testing.T) {
 
 // TestProveCombRefuses: too few windows for the sign bit fail the proof.
 func TestProveCombRefuses(t *testing.T) {
-	for _, c := range curves.All() {
-		n := c.N()
-		require.NoError(t, ProveComb(n, CombWindows(n)), c.Name())
-		short := n.BitLen() / CombWindow // windows·w <= bitlen(n)
-		require.Error(t, ProveComb(n, short), c.Name())
+	for _, kind := range combKinds {
+		for _, c := range curves.All() {
+			n, w := c.N(), kind.CombWindow()
+			require.NoError(t, ProveComb(n, w, kind.CombWindows(n)), c.Name())
+			short := n.BitLen() / w // windows·w <= bitlen(n)
+			require.Error(t, ProveComb(n, w, short), c.Name())
+			require.Error(t, ProveComb(n, 17, n.BitLen()/17+1), "a digit of 18 bits")
+		}
 	}
 }

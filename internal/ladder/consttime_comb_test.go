@@ -76,7 +76,7 @@ func runCombSkip(e combExecutor, s *Schedule, k *big.Int, windows int) {
 		}
 	}
 	steps(s.Init)
-	digits := newCombDigits(k, windows)
+	digits := newCombDigits(k, s.Kind.CombWindow(), windows)
 	inf := uint(1)
 	for i := range windows {
 		d, neg := digits.digit(i)
@@ -95,7 +95,7 @@ func runCombSkip(e combExecutor, s *Schedule, k *big.Int, windows int) {
 // digits repeated over every window, or over all but the top one when that
 // would not be below n.
 func combPattern(t *testing.T, n *big.Int, digits ...uint) *big.Int {
-	w := CombWindows(n)
+	w := Comb.CombWindows(n)
 	for _, windows := range []int{w, w - 1} {
 		k := new(big.Int)
 		for i := windows - 1; i >= 0; i-- {
@@ -134,14 +134,14 @@ func combClasses(t *testing.T, c *curves.Curve) []combClass {
 		require.Negative(t, k.Cmp(n))
 		return func(*rand.Rand, *big.Int) *big.Int { return k }
 	}
-	top := uint((CombWindows(n) - 1) * CombWindow)
+	top := uint((Comb.CombWindows(n) - 1) * CombWindow)
 	ones := fixed(combPattern(t, n, 1))
 	return []combClass{
 		{name: "k = 0", special: fixed(big.NewInt(0)), everywhere: true},
 		{name: "k = 1", special: fixed(big.NewInt(1))},
 		{name: "only the top digit nonzero", special: func(rng *rand.Rand, n *big.Int) *big.Int {
 			for {
-				if k := new(big.Int).Lsh(big.NewInt(1+rng.Int63n(CombRows)), top); k.Cmp(n) < 0 {
+				if k := new(big.Int).Lsh(big.NewInt(1+rng.Int63n(int64(Comb.CombRows()))), top); k.Cmp(n) < 0 {
 					return k
 				}
 			}

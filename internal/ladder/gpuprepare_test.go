@@ -37,7 +37,7 @@ func TestPrepareRowsOnHost(t *testing.T) {
 					var it Item
 					var raw RawItem
 					var errItem, errRaw error
-					if kind == Comb {
+					if kind.IsComb() {
 						errItem, errRaw = su.PrepareBaseBytes(&it, bc.scalar), su.PrepareRawBase(&raw, bc.scalar)
 					} else {
 						errItem, errRaw = su.PrepareBytes(&it, bc.scalar, bc.point), su.PrepareRaw(&raw, bc.scalar, bc.point)

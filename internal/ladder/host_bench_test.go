@@ -101,7 +101,7 @@ func benchmarkHostBytes(b *testing.B, su *ladder.Setup) {
 	L := c.ByteLen()
 	rng := rand.New(rand.NewSource(7))
 	x, y := randPoint(b, c, rng)
-	comb := su.Schedule.Kind == ladder.Comb
+	comb := su.Schedule.Kind.IsComb()
 	if comb {
 		x, y = c.Gx(), c.Gy()
 	}

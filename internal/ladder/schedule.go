@@ -116,15 +116,20 @@ const (
 	// reductions per bit, kept to reproduce the paper's figures.
 	Paper
 	// Comb is not a ladder but the fixed-base multiplication k·G: one mixed
-	// addition of a table row per window of CombWindow bits (comb.go).
+	// addition of a table row per window of CombWindow bits (comb.go), the
+	// row read as every row of its window is read, kept by masks.
 	Comb
+	// CombVarTime is the comb for public scalars (the u1·G of ECDSA
+	// verification): windows of CombVarTimeWindow bits, the row read at
+	// its digit's address alone, in time that depends on the scalar.
+	CombVarTime
 	numKinds
 )
 
 // DefaultKind is the schedule used unless one is asked for.
 const DefaultKind = CoZ
 
-var kindNames = [...]string{"coz", "paper", "comb"}
+var kindNames = [...]string{"coz", "paper", "comb", "combvt"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -133,8 +138,8 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// Kinds lists every ladder of k·P, the default first (not Comb, whose
-// base is always G).
+// Kinds lists every ladder of k·P, the default first (not the combs,
+// whose base is always G).
 func Kinds() []Kind { return []Kind{CoZ, Paper} }
 
 // ParseKind returns the ladder named s, in any case: "coz", "paper", or
@@ -151,13 +156,19 @@ func ParseKind(s string) (Kind, error) {
 	return 0, fmt.Errorf("ladder: unknown schedule %q (want coz, paper or default)", s)
 }
 
-// ParseAnyKind is ParseKind that also takes "comb".
+// ParseAnyKind is ParseKind that also takes the combs, "comb" and
+// "combvt".
 func ParseAnyKind(s string) (Kind, error) {
-	if strings.EqualFold(s, Comb.String()) {
-		return Comb, nil
+	for _, k := range []Kind{Comb, CombVarTime} {
+		if strings.EqualFold(s, k.String()) {
+			return k, nil
+		}
 	}
 	return ParseKind(s)
 }
+
+// IsComb reports whether k is one of the fixed-base combs.
+func (k Kind) IsComb() bool { return k == Comb || k == CombVarTime }
 
 // Schedule is the whole ladder for one curve. Init sets up the state of the
 // ladder scalar's top bit from x_G; Loop is one ladder bit, run after the

@@ -77,8 +77,8 @@ func NewSetupBits(c *curves.Curve, kind Kind, channelBits int) (*Setup, error) {
 		return nil, fmt.Errorf("ladder: %s: %w", c.Name(), err)
 	}
 	bits := c.N().BitLen()
-	if kind == Comb {
-		if err := ProveComb(c.N(), CombWindows(c.N())); err != nil {
+	if kind.IsComb() {
+		if err := ProveComb(c.N(), kind.CombWindow(), kind.CombWindows(c.N())); err != nil {
 			return nil, fmt.Errorf("ladder: %s: %w", c.Name(), err)
 		}
 	}
@@ -96,9 +96,9 @@ func NewSetupBits(c *curves.Curve, kind Kind, channelBits int) (*Setup, error) {
 	if kind == CoZ {
 		su.coZ = newCoZRule(c.N())
 	}
-	if kind == Comb {
+	if kind.IsComb() {
 		host.unitY = true
-		if su.comb, err = newCombTable(c, par, CombWindows(c.N())); err != nil {
+		if su.comb, err = newCombTable(c, par, kind.CombWindow(), kind.CombWindows(c.N())); err != nil {
 			return nil, fmt.Errorf("ladder: %s: %w", c.Name(), err)
 		}
 	}

@@ -65,7 +65,7 @@ func TestUnpackOnHost(t *testing.T) {
 				}
 				for i := range count {
 					var raw RawItem
-					if kind == Comb {
+					if kind.IsComb() {
 						require.NoError(t, su.PrepareRawBase(&raw, scalars[i]))
 					} else if err := su.PrepareRaw(&raw, scalars[i], points[i]); err != nil {
 						require.NotEqual(t, OutPoint, rejected[i], "item %d: %v", i, err)

@@ -173,7 +173,7 @@ func finishItems(su *ladder.Setup, c *curves.Curve, cases []finishCase, rng *ran
 		var scalar []byte
 		ks[i], scalar = caseScalar(c, cs.k, rng)
 		bases[i] = [2]*big.Int{c.Gx(), c.Gy()}
-		if su.Schedule.Kind == ladder.Comb {
+		if su.Schedule.Kind.IsComb() {
 			if err := su.PrepareBaseBytes(&its[i], scalar); err != nil {
 				return nil, nil, nil, err
 			}

@@ -38,7 +38,7 @@ import (
 
 func main() {
 	curveName := flag.String("curve", "p224", "curve")
-	schedule := flag.String("schedule", "default", "schedule: coz, paper, default, or comb (k·G)")
+	schedule := flag.String("schedule", "default", "schedule: coz, paper, default, comb (k·G) or combvt (k·G, variable time)")
 	channelBits := flag.Int("channel-bits", 16, "RNS channel width: 16 or 30")
 	items := flag.Int("n", 1024, "items")
 	seed := flag.Int64("seed", 1, "random seed")
@@ -129,7 +129,7 @@ func randomJobs(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) []
 		if err != nil {
 			log.Fatal(err)
 		}
-		if su.Schedule.Kind == ladder.Comb {
+		if su.Schedule.Kind.IsComb() {
 			x, y = c.Gx(), c.Gy()
 		}
 		if jobs[i], err = su.Prepare(x, y, k); err != nil {

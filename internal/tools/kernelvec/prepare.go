@@ -123,7 +123,7 @@ func makePrepare(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (
 		var raw ladder.RawItem
 		var it ladder.Item
 		var errRaw, errItem error
-		if su.Schedule.Kind == ladder.Comb {
+		if su.Schedule.Kind.IsComb() {
 			errRaw, errItem = su.PrepareRawBase(&raw, scalar), su.PrepareBaseBytes(&it, scalar)
 			if cs.point.offCurve() {
 				raw.Y = addOne(c, raw.Y)
@@ -138,7 +138,7 @@ func makePrepare(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (
 				return nil, fmt.Errorf("item %d: the point off the curve gives %v", i, errItem)
 			}
 		}
-		if (cs.point == pointBadEncoding && su.Schedule.Kind != ladder.Comb) != (errRaw != nil) {
+		if (cs.point == pointBadEncoding && !su.Schedule.Kind.IsComb()) != (errRaw != nil) {
 			return nil, fmt.Errorf("item %d (point %d): PrepareRaw gives %v", i, cs.point, errRaw)
 		}
 		if !cs.point.offCurve() && !errors.Is(errRaw, errItem) {
