@@ -84,15 +84,15 @@ func newBatch(c *curves.Curve, verdicts []Verdict, digests [][]byte, sigs, keys 
 	return b, nil
 }
 
-// chunk is the number of items that share one field inversion (Montgomery's
-// trick), in prepare and in finish: an inversion costs a few microseconds,
+// chunk is the number of items that share one inversion mod n (Montgomery's
+// trick) in prepare: an inversion costs a few microseconds,
 // against three multiplications per item for the trick.
 const chunk = 512
 
-// scratch is one worker's working memory for a chunk.
+// scratch is one worker's working memory for a chunk of prepare.
 type scratch struct {
-	v, acc, num, sum [chunk]fp.Element
-	todo             [chunk]bool
+	v, acc [chunk]fp.Element
+	todo   [chunk]bool
 }
 
 // forChunks runs do on the chunks of the items st, handed out in parts of
@@ -177,20 +177,16 @@ func (b *batch) prepareChunk(lo, hi int, s *scratch) {
 }
 
 // finish gives the items st their verdicts from the engine's results: out
-// holds 2·count uncompressed points, status their statuses. The
-// denominators of a chunk's additions take one inversion mod p.
+// holds 2·count uncompressed points, status their statuses. Each sum's x
+// is compared with r without an inversion (sumVerdict).
 func (b *batch) finish(ctx context.Context, out []byte, status []ecmul.Status, st span) error {
-	return b.forChunks(ctx, st, func(lo, hi int, s *scratch) { b.finishChunk(lo, hi, out, status, s) })
+	return b.forChunks(ctx, st, func(lo, hi int, _ *scratch) { b.finishChunk(lo, hi, out, status) })
 }
 
-func (b *batch) finishChunk(lo, hi int, out []byte, status []ecmul.Status, s *scratch) {
+func (b *batch) finishChunk(lo, hi int, out []byte, status []ecmul.Status) {
 	L, n, size, ar := b.L, b.count, 1+2*b.L, b.ar
 	f := ar.p
-	den := s.v[:hi-lo]
 	for i := lo; i < hi; i++ {
-		k := i - lo
-		s.todo[k] = false
-		den[k] = f.One() // a stand-in for the batched inversion
 		if v := verdictOf(status[n+i]); v != Valid {
 			b.verdicts[i] = v // a bad key, whatever the signature
 			continue
@@ -219,43 +215,64 @@ func (b *batch) finishChunk(lo, hi int, out []byte, status []ecmul.Status, s *sc
 		// them as on Montgomery forms
 		x1, y1 := ar.coordinate(p1[1:1+L]), ar.coordinate(p1[1+L:])
 		x2, y2 := ar.coordinate(p2[1:1+L]), ar.coordinate(p2[1+L:])
+		var num, den, sum fp.Element
 		if x1.Equal(&x2) {
-			var t fp.Element
-			if f.Add(&t, &y1, &y2); t.IsZero() {
+			if f.Add(&sum, &y1, &y2); sum.IsZero() {
 				b.verdicts[i] = Invalid // p2 = −p1 (a y of 0 included): R at infinity
 				continue
 			}
 			// p1 = p2: λ = (3x² + a) / 2y
-			f.SetLimbs(&t, x1) // x·R
-			f.Square(&t, &t)
-			f.Mul(&t, &t, &ar.three)
-			f.Add(&t, &t, &ar.a)
-			s.num[k] = f.FromMont(&t)
-			f.Double(&den[k], &y1)
+			f.SetLimbs(&num, x1) // x·R
+			f.Square(&num, &num)
+			f.Mul(&num, &num, &ar.three)
+			f.Add(&num, &num, &ar.a)
+			num = f.FromMont(&num)
+			f.Double(&den, &y1)
 		} else {
 			// λ = (y2 − y1) / (x2 − x1)
-			f.Sub(&s.num[k], &y2, &y1)
-			f.Sub(&den[k], &x2, &x1)
+			f.Sub(&num, &y2, &y1)
+			f.Sub(&den, &x2, &x1)
 		}
-		f.Add(&s.sum[k], &x1, &x2)
-		s.todo[k] = true
+		f.Add(&sum, &x1, &x2)
+		b.verdicts[i] = ar.sumVerdict(&num, &den, &sum, b.r(i))
 	}
-	// A plain d, taken as the Montgomery form of d·R⁻¹, inverts to d⁻¹·R²
-	// (every d is non-zero: x2 ≠ x1, or 2y with y ≠ 0), and the Montgomery
-	// product of a plain num by it is λ·R.
-	invertAll(f, den, s.acc[:len(den)])
-	var l fp.Element
-	for i := lo; i < hi; i++ {
-		k := i - lo
-		if !s.todo[k] {
-			continue
-		}
-		f.Mul(&l, &s.num[k], &den[k]) // λ·R
-		f.Square(&l, &l)              // λ²·R
-		x := fp.Element(f.FromMont(&l))
-		f.Sub(&x, &x, &s.sum[k]) // x(R) = λ² − x1 − x2
-		b.verdicts[i] = ar.verdict(x, b.r(i))
+}
+
+// sumVerdict is Valid when x(R) mod n = r for R = p1 + p2, whose x is λ² −
+// x1 − x2 with λ = num/den (den ≠ 0), given num, den and sum = x1 + x2 as
+// plain values below p; Invalid otherwise. x(R) is below p, so x(R) mod n
+// = r means x(R) = r, or x(R) = r + n where that is below p; and x(R) = v
+// means num² = (v + sum)·den² (mod p), checked without an inversion: the
+// Montgomery products of plain values give num²·R⁻¹, reduced once more to
+// num²·R⁻², against (v + sum)·den²·R⁻².
+func (ar *arith) sumVerdict(num, den, sum *fp.Element, r [fp.Limbs]uint64) Verdict {
+	f := ar.p
+	var lhs, d2 fp.Element
+	f.Square(&lhs, num)
+	lhs = f.FromMont(&lhs) // num²·R⁻²
+	f.Square(&d2, den)     // den²·R⁻¹
+	if ar.sumIs(&lhs, &d2, sum, r) {
+		return Valid
 	}
+	var c uint64
+	var rn [fp.Limbs]uint64
+	rn[0], c = bits.Add64(r[0], ar.nl[0], 0)
+	rn[1], c = bits.Add64(r[1], ar.nl[1], c)
+	rn[2], c = bits.Add64(r[2], ar.nl[2], c)
+	rn[3], c = bits.Add64(r[3], ar.nl[3], c)
+	if c == 0 && fp.Less(rn, ar.pl) && ar.sumIs(&lhs, &d2, sum, rn) {
+		return Valid
+	}
+	return Invalid
+}
+
+// sumIs reports whether x(R) = v for v below p: lhs = num²·R⁻² against
+// (v + sum)·d2·R⁻¹ with d2 = den²·R⁻¹.
+func (ar *arith) sumIs(lhs, d2, sum *fp.Element, v [fp.Limbs]uint64) bool {
+	rhs := fp.Element(v)
+	ar.p.Add(&rhs, &rhs, sum)
+	ar.p.Mul(&rhs, &rhs, d2)
+	return rhs.Equal(lhs)
 }
 
 // r returns item i's r, checked in range by prepare.

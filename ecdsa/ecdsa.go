@@ -10,9 +10,10 @@
 // of them on the Engine at a time, so that it does not drain between
 // steps; the host prepares and finishes steps while the Engine computes
 // others. The
-// host's arithmetic (s⁻¹, u1 and u2 mod n; the affine additions mod p) is
-// four-limb Montgomery arithmetic without math/big, and takes one
-// inversion mod n and one mod p per chunk of items (Montgomery's trick).
+// host's arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q) against r mod
+// p) is four-limb Montgomery arithmetic without math/big, and takes one
+// inversion mod n per chunk of items (Montgomery's trick) and none mod p:
+// x of the sum is compared in projective form.
 // Signatures, digests and keys are public: the host's arithmetic runs in
 // variable time, and the ladder's constant time is not needed here.
 //

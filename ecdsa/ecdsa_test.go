@@ -310,6 +310,42 @@ func TestEdgeCases(t *testing.T) {
 	}
 }
 
+// TestXAboveN: where x(R) is in [n, p), a signature with r = x(R) − n
+// verifies (x(R) mod n = r) and one with r = x(R) − n + 1 does not, on
+// every backend. R is the first point with x > n, and the key Q =
+// r⁻¹·(s·R − e·G) is made for it, so that u1·G + u2·Q = s⁻¹·(e·G + r·Q) =
+// R.
+func TestXAboveN(t *testing.T) {
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			L, n, p := c.ByteLen(), c.N(), c.P()
+			x, y := new(big.Int).Add(n, big.NewInt(1)), (*big.Int)(nil)
+			for ; y == nil; x.Add(x, big.NewInt(1)) {
+				rhs := new(big.Int).Exp(x, big.NewInt(3), p)
+				rhs.Add(rhs, new(big.Int).Mul(big.NewInt(c.A()), x)).Add(rhs, c.B()).Mod(rhs, p)
+				y = new(big.Int).ModSqrt(rhs, p)
+			}
+			x.Sub(x, big.NewInt(1))
+			require.Negative(t, x.Cmp(p), "a point with n < x < p")
+			R := &curves.Point{X: x, Y: y}
+			r, s, e := new(big.Int).Sub(x, n), big.NewInt(424242), big.NewInt(987654321)
+			eG := textbook.Mul(c, c.Generator(), e)
+			q := textbook.Add(c, textbook.Mul(c, R, s), &curves.Point{X: eG.X, Y: new(big.Int).Sub(p, eG.Y)})
+			q = textbook.Mul(c, q, new(big.Int).ModInverse(r, n))
+			require.NotNil(t, q)
+			digest, key := e.FillBytes(make([]byte, L)), c.EncodeSEC1(q, false)
+			items := []item{
+				{digest, rsBytes(L, r, s), key, ecdsa.Valid},
+				{digest, rsBytes(L, new(big.Int).Add(r, big.NewInt(1)), s), key, ecdsa.Invalid},
+			}
+			for _, it := range items {
+				require.Equal(t, it.want, reference(c, it.digest, it.rs, q), "the math/big reference")
+			}
+			verifyItems(t, publicCurve(c), items)
+		})
+	}
+}
+
 // truncated is the digest whose integer is digest's: its leftmost
 // bitlen(n) bits, as bytes.
 func truncated(digest []byte, n *big.Int) []byte {
