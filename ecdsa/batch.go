@@ -176,30 +176,32 @@ func (b *batch) prepareChunk(lo, hi int, s *scratch) {
 	}
 }
 
-// finish gives the items st their verdicts from the engine's results: out
-// holds 2·count uncompressed points, status their statuses. Each sum's x
-// is compared with r without an inversion (sumVerdict).
+// finish gives the items st their verdicts from the engine's results,
+// laid out as compute writes them: out holds the m = st.hi − st.lo points
+// u1·G, then the m points u2·Q, uncompressed, status their statuses. Each
+// sum's x is compared with r without an inversion (sumVerdict).
 func (b *batch) finish(ctx context.Context, out []byte, status []ecmul.Status, st span) error {
-	return b.forChunks(ctx, st, func(lo, hi int, _ *scratch) { b.finishChunk(lo, hi, out, status) })
+	return b.forChunks(ctx, st, func(lo, hi int, _ *scratch) { b.finishChunk(lo, hi, st, out, status) })
 }
 
-func (b *batch) finishChunk(lo, hi int, out []byte, status []ecmul.Status) {
-	L, n, size, ar := b.L, b.count, 1+2*b.L, b.ar
+func (b *batch) finishChunk(lo, hi int, st span, out []byte, status []ecmul.Status) {
+	L, m, size, ar := b.L, st.hi-st.lo, 1+2*b.L, b.ar
 	f := ar.p
 	for i := lo; i < hi; i++ {
-		if v := verdictOf(status[n+i]); v != Valid {
+		j := i - st.lo // the item's u1·G at j, its u2·Q at m + j
+		if v := verdictOf(status[m+j]); v != Valid {
 			b.verdicts[i] = v // a bad key, whatever the signature
 			continue
 		}
-		if status[i] == ecmul.StatusResultCheck {
+		if status[j] == ecmul.StatusResultCheck {
 			b.verdicts[i] = Fault
 			continue
 		}
 		if b.verdicts[i] == Invalid {
 			continue
 		}
-		inf1, inf2 := status[i] != ecmul.StatusPoint, status[n+i] != ecmul.StatusPoint
-		p1, p2 := out[i*size:(i+1)*size], out[(n+i)*size:(n+i+1)*size]
+		inf1, inf2 := status[j] != ecmul.StatusPoint, status[m+j] != ecmul.StatusPoint
+		p1, p2 := out[j*size:(j+1)*size], out[(m+j)*size:(m+j+1)*size]
 		switch {
 		case inf1 && inf2:
 			b.verdicts[i] = Invalid // R at infinity

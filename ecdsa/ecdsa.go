@@ -185,24 +185,32 @@ const stepsInFlight = 3
 // chunks as soon as the one before has taken its last ones, so the GPU
 // does not drain between steps. The host prepares each step's scalars
 // before the engine gets it and finishes its verdicts after, while the
-// engine computes the steps after it. It returns the first error, after
+// engine computes the steps after it. The engine's results of a step go to
+// one of stepsInFlight buffers of a step each, reused step after step: a
+// batch of millions holds a few steps' points, not all of them, and writes
+// to memory it has touched before. It returns the first error, after
 // every computation it started has returned.
 func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
-	status := make([]ecmul.Status, 2*b.count)
-	out := make([]byte, 2*b.count*(1+2*b.L))
 	steps := []span{{0, min(subBatch, b.count)}} // an empty batch still asks the engine (its own error)
 	for lo := subBatch; lo < b.count; lo += subBatch {
 		steps = append(steps, span{lo, min(lo+subBatch, b.count)})
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// step j's results go to buffer j mod stepsInFlight, which step j +
+	// stepsInFlight takes only once step j is finished
+	bufs := make([]stepBuffer, min(stepsInFlight, len(steps)))
+	for i := range bufs {
+		bufs[i] = b.newStepBuffer(steps[0].hi - steps[0].lo)
+	}
 	computed := make([]chan error, len(steps))
 	start := func(j int) error {
 		if err := b.prepare(ctx, steps[j]); err != nil {
 			return err
 		}
 		computed[j] = make(chan error, 1)
-		go func() { computed[j] <- b.compute(ctx, e, out, status, steps[j]) }()
+		buf := bufs[j%len(bufs)]
+		go func() { computed[j] <- b.compute(ctx, e, buf.out, buf.status, steps[j]) }()
 		return nil
 	}
 	var err error
@@ -216,7 +224,8 @@ func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 			computed[j] = nil
 		}
 		if err == nil {
-			err = b.finish(ctx, out, status, steps[j])
+			buf := bufs[j%len(bufs)]
+			err = b.finish(ctx, buf.out, buf.status, steps[j])
 		}
 		if err != nil {
 			break
@@ -233,17 +242,29 @@ func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 	return err
 }
 
-// compute runs the engine on the items st: u1·G and u2·Q side by side (the
-// Engine is safe for concurrent use), into their places in out and status;
-// the first error ends the other call and is the step's.
+// stepBuffer holds the engine's results of one step: 2·m points and their
+// statuses, for steps of up to m items.
+type stepBuffer struct {
+	out    []byte
+	status []ecmul.Status
+}
+
+func (b *batch) newStepBuffer(m int) stepBuffer {
+	return stepBuffer{out: make([]byte, 2*m*(1+2*b.L)), status: make([]ecmul.Status, 2*m)}
+}
+
+// compute runs the engine on the items st, m = st.hi − st.lo of them: u1·G
+// and u2·Q side by side (the Engine is safe for concurrent use), the m
+// points u1·G into the start of out and status, the m points u2·Q after
+// them; the first error ends the other call and is the step's.
 func (b *batch) compute(ctx context.Context, e *ecmul.Engine, out []byte, status []ecmul.Status, st span) error {
-	n, size, L := b.count, 1+2*b.L, b.L
+	n, m, size, L := b.count, st.hi-st.lo, 1+2*b.L, b.L
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		return e.ScalarBaseMultVarTimeBytes(gctx, out[st.lo*size:st.hi*size], status[st.lo:st.hi], b.scalars[st.lo*L:st.hi*L])
+		return e.ScalarBaseMultVarTimeBytes(gctx, out[:m*size], status[:m], b.scalars[st.lo*L:st.hi*L])
 	})
 	g.Go(func() error {
-		return e.ScalarMultBytes(gctx, out[(n+st.lo)*size:(n+st.hi)*size], status[n+st.lo:n+st.hi],
+		return e.ScalarMultBytes(gctx, out[m*size:2*m*size], status[m:2*m],
 			b.scalars[(n+st.lo)*L:(n+st.hi)*L], b.keys[st.lo*b.keySize:st.hi*b.keySize])
 	})
 	return g.Wait()
