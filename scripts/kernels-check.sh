@@ -58,12 +58,15 @@ fi
 curves="p224 p256 secp256k1"
 schedules="coz paper comb combvt"
 widths="16 30"
-# widths_of SCHEDULE: the channel widths it has entry points of (the
-# variable-time comb: 30-bit channels alone, kernels.Kernel.built)
-widths_of() { if [[ $1 == combvt ]]; then echo 30; else echo "$widths"; fi; }
+# widths_of CURVE SCHEDULE: the channel widths the kernel declares entry
+# points of for them (kernels/schedule_gen.cuh)
+widths_of() {
+  grep -oE "^[[:space:]]*ENTRY\($1, [A-Za-z0-9]+, $2, [A-Za-z]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, c[0-9]+" kernels/schedule_gen.cuh |
+    sed -E 's/.*, c([0-9]+)$/\1/' | sort -un | tr '\n' ' '
+}
 for c in $curves; do
   for s in $schedules; do
-    for w in $(widths_of "$s"); do
+    for w in $(widths_of "$c" "$s"); do
       "$vec" -curve "$c" -schedule "$s" -channel-bits "$w" -n "$items" -seed "$seed" \
         -out "$dir/${c}_${s}_c$w.bin"
     done
@@ -111,7 +114,7 @@ run_kernel() {
   [[ $status == 0 || -z $failfast ]] || return 0
   for c in $curves; do
     for s in $2; do
-      for w in $(widths_of "$s"); do
+      for w in $(if [[ $kernel == ladder ]]; then widths_of "$c" "$s"; else echo "$widths"; fi); do
         if [[ $kernel == ladder ]]; then
           key=${c}_${s}_c$w selector=$key
         else

@@ -67,8 +67,11 @@ func (j *teamJob) work() (ran bool) {
 
 // NewTeam starts a team of the given number of members (none for 0 or
 // fewer: Do then runs everything on its caller). Close stops them.
-func NewTeam(members int) *Team {
-	t := &Team{spin: TeamSpin, wake: make(chan struct{}, max(members, 0))}
+func NewTeam(members int) *Team { return newTeam(members, TeamSpin) }
+
+// newTeam is NewTeam with members that spin for spin before they park.
+func newTeam(members int, spin time.Duration) *Team {
+	t := &Team{spin: spin, wake: make(chan struct{}, max(members, 0))}
 	for range members {
 		t.members.Go(t.serve)
 	}

@@ -102,8 +102,7 @@ func TestTeamDoAfterClose(t *testing.T) {
 // processor, overshoots by well under 5 ms at least once in five tries.
 func TestTeamYields(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	tm := NewTeam(2)
-	tm.spin = time.Minute
+	tm := newTeam(2, time.Minute)
 	defer tm.Close()
 	best := time.Hour
 	for range 5 {
