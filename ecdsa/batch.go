@@ -24,7 +24,6 @@ type batch struct {
 	sigs     []byte
 	keys     []byte
 	keySize  int
-	scalars  []byte // u1 of every item, then u2 of every item; zero for an item already Invalid
 }
 
 // arith is a curve's arithmetic mod n (prepare) and mod p (finish) in
@@ -80,7 +79,6 @@ func newBatch(c *curves.Curve, verdicts []Verdict, digests [][]byte, sigs, keys 
 	if len(verdicts) != n {
 		return nil, fmt.Errorf("%w: %d digests take %d verdicts, not %d", ecmul.ErrBatchLayout, n, n, len(verdicts))
 	}
-	b.scalars = make([]byte, 2*n*L)
 	return b, nil
 }
 
@@ -134,15 +132,17 @@ type span struct{ lo, hi int }
 // all is the whole batch.
 func (b *batch) all() span { return span{0, b.count} }
 
-// prepare computes u1 and u2 of the items st into scalars and marks those
+// prepare computes u1 and u2 of the items st into scalars, laid out as
+// compute reads them: the m = st.hi − st.lo scalars u1, then the m scalars
+// u2, L bytes each (zero for an item already Invalid); and marks the items
 // whose r or s is out of range Invalid (and every other one NotVerified).
 // The s⁻¹ of a chunk take one inversion mod n.
-func (b *batch) prepare(ctx context.Context, st span) error {
-	return b.forChunks(ctx, st, b.prepareChunk)
+func (b *batch) prepare(ctx context.Context, st span, scalars []byte) error {
+	return b.forChunks(ctx, st, func(lo, hi int, s *scratch) { b.prepareChunk(lo, hi, st, scalars, s) })
 }
 
-func (b *batch) prepareChunk(lo, hi int, s *scratch) {
-	L, n, ar := b.L, b.count, b.ar
+func (b *batch) prepareChunk(lo, hi int, st span, scalars []byte, s *scratch) {
+	L, m, ar := b.L, st.hi-st.lo, b.ar
 	f := ar.n
 	w := s.v[:hi-lo]
 	for i := lo; i < hi; i++ {
@@ -150,9 +150,12 @@ func (b *batch) prepareChunk(lo, hi int, s *scratch) {
 		r, sv := fp.LimbsFromBytes(rs[:L]), fp.LimbsFromBytes(rs[L:])
 		k := i - lo
 		if isZero(r) || !fp.Less(r, ar.nl) || isZero(sv) || !fp.Less(sv, ar.nl) {
-			b.verdicts[i] = Invalid // its scalars stay 0
+			b.verdicts[i] = Invalid // its scalars are 0
 			w[k] = f.One()          // a stand-in for the batched inversion
 			s.todo[k] = false
+			j := i - st.lo
+			clear(scalars[j*L : (j+1)*L])
+			clear(scalars[(m+j)*L : (m+j+1)*L])
 			continue
 		}
 		b.verdicts[i] = NotVerified
@@ -166,13 +169,15 @@ func (b *batch) prepareChunk(lo, hi int, s *scratch) {
 		if !s.todo[k] {
 			continue
 		}
-		// Mul of a plain value by a Montgomery form gives the plain product
+		// Mul of a plain value by a Montgomery form gives the plain product;
+		// u1 goes to j, u2 to m + j
+		j := i - st.lo
 		e := ar.hashToLimbs(b.digests[i])
 		f.Mul(&u, &e, &w[k]) // e·s⁻¹ mod n
-		fp.PutLimbs(b.scalars[i*L:(i+1)*L], u)
+		fp.PutLimbs(scalars[j*L:(j+1)*L], u)
 		r := fp.Element(fp.LimbsFromBytes(b.sigs[i*2*L : i*2*L+L]))
 		f.Mul(&u, &r, &w[k]) // r·s⁻¹ mod n
-		fp.PutLimbs(b.scalars[(n+i)*L:(n+i+1)*L], u)
+		fp.PutLimbs(scalars[(m+j)*L:(m+j+1)*L], u)
 	}
 }
 

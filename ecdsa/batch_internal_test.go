@@ -1,6 +1,7 @@
 package ecdsa
 
 import (
+	"bytes"
 	"context"
 	"math/big"
 	"math/rand/v2"
@@ -100,7 +101,8 @@ func TestPrepare(t *testing.T) {
 			}
 			b, err := newBatch(c, verdicts, digests, sigs, make([]byte, count*(1+L)))
 			require.NoError(t, err)
-			require.NoError(t, b.prepare(context.Background(), b.all()))
+			scalars := bytes.Repeat([]byte{0xee}, 2*count*L) // every byte written
+			require.NoError(t, b.prepare(context.Background(), b.all(), scalars))
 			var u1, u2 big.Int
 			for i := range count {
 				r := new(big.Int).SetBytes(sigs[i*2*L : i*2*L+L])
@@ -116,8 +118,8 @@ func TestPrepare(t *testing.T) {
 					u2.Mul(r, w).Mod(&u2, n)
 				}
 				require.Equal(t, want, verdicts[i], "item %d", i)
-				require.Equal(t, u1.FillBytes(make([]byte, L)), b.scalars[i*L:(i+1)*L], "u1 of item %d", i)
-				require.Equal(t, u2.FillBytes(make([]byte, L)), b.scalars[(count+i)*L:(count+i+1)*L], "u2 of item %d", i)
+				require.Equal(t, u1.FillBytes(make([]byte, L)), scalars[i*L:(i+1)*L], "u1 of item %d", i)
+				require.Equal(t, u2.FillBytes(make([]byte, L)), scalars[(count+i)*L:(count+i+1)*L], "u2 of item %d", i)
 			}
 		})
 	}

@@ -185,10 +185,10 @@ const stepsInFlight = 3
 // chunks as soon as the one before has taken its last ones, so the GPU
 // does not drain between steps. The host prepares each step's scalars
 // before the engine gets it and finishes its verdicts after, while the
-// engine computes the steps after it. The engine's results of a step go to
-// one of stepsInFlight buffers of a step each, reused step after step: a
-// batch of millions holds a few steps' points, not all of them, and writes
-// to memory it has touched before. It returns the first error, after
+// engine computes the steps after it. A step's scalars and the engine's
+// results go to one of stepsInFlight buffers of a step each, reused step
+// after step: a batch of millions holds a few steps' scalars and points,
+// not all of them, and writes to memory it has touched before. It returns the first error, after
 // every computation it started has returned.
 func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 	steps := []span{{0, min(subBatch, b.count)}} // an empty batch still asks the engine (its own error)
@@ -205,12 +205,12 @@ func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 	}
 	computed := make([]chan error, len(steps))
 	start := func(j int) error {
-		if err := b.prepare(ctx, steps[j]); err != nil {
+		buf := bufs[j%len(bufs)]
+		if err := b.prepare(ctx, steps[j], buf.scalars); err != nil {
 			return err
 		}
 		computed[j] = make(chan error, 1)
-		buf := bufs[j%len(bufs)]
-		go func() { computed[j] <- b.compute(ctx, e, buf.out, buf.status, steps[j]) }()
+		go func() { computed[j] <- b.compute(ctx, e, buf, steps[j]) }()
 		return nil
 	}
 	var err error
@@ -242,30 +242,32 @@ func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 	return err
 }
 
-// stepBuffer holds the engine's results of one step: 2·m points and their
-// statuses, for steps of up to m items.
+// stepBuffer holds one step's scalars (prepare) and the engine's results
+// for them (compute, finish): 2·m of each, for steps of up to m items.
 type stepBuffer struct {
-	out    []byte
-	status []ecmul.Status
+	scalars []byte
+	out     []byte
+	status  []ecmul.Status
 }
 
 func (b *batch) newStepBuffer(m int) stepBuffer {
-	return stepBuffer{out: make([]byte, 2*m*(1+2*b.L)), status: make([]ecmul.Status, 2*m)}
+	return stepBuffer{scalars: make([]byte, 2*m*b.L), out: make([]byte, 2*m*(1+2*b.L)), status: make([]ecmul.Status, 2*m)}
 }
 
-// compute runs the engine on the items st, m = st.hi − st.lo of them: u1·G
-// and u2·Q side by side (the Engine is safe for concurrent use), the m
-// points u1·G into the start of out and status, the m points u2·Q after
-// them; the first error ends the other call and is the step's.
-func (b *batch) compute(ctx context.Context, e *ecmul.Engine, out []byte, status []ecmul.Status, st span) error {
-	n, m, size, L := b.count, st.hi-st.lo, 1+2*b.L, b.L
+// compute runs the engine on the items st, m = st.hi − st.lo of them, from
+// the scalars prepare wrote into buf: u1·G and u2·Q side by side (the
+// Engine is safe for concurrent use), the m points u1·G into the start of
+// buf's out and status, the m points u2·Q after them; the first error ends
+// the other call and is the step's.
+func (b *batch) compute(ctx context.Context, e *ecmul.Engine, buf stepBuffer, st span) error {
+	m, size, L := st.hi-st.lo, 1+2*b.L, b.L
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		return e.ScalarBaseMultVarTimeBytes(gctx, out[:m*size], status[:m], b.scalars[st.lo*L:st.hi*L])
+		return e.ScalarBaseMultVarTimeBytes(gctx, buf.out[:m*size], buf.status[:m], buf.scalars[:m*L])
 	})
 	g.Go(func() error {
-		return e.ScalarMultBytes(gctx, out[m*size:2*m*size], status[m:2*m],
-			b.scalars[(n+st.lo)*L:(n+st.hi)*L], b.keys[st.lo*b.keySize:st.hi*b.keySize])
+		return e.ScalarMultBytes(gctx, buf.out[m*size:2*m*size], buf.status[m:2*m],
+			buf.scalars[m*L:2*m*L], b.keys[st.lo*b.keySize:st.hi*b.keySize])
 	})
 	return g.Wait()
 }

@@ -18,6 +18,7 @@ type hostFixture struct {
 	digests [][]byte
 	sigs    []byte
 	keys    []byte
+	scalars []byte // prepare's u1 then u2 of every item
 	out     []byte
 	status  []ecmul.Status
 }
@@ -86,10 +87,10 @@ func newHostFixture(tb testing.TB, c *curves.Curve, count int, seed uint64) *hos
 	b := f.prepared(tb, verdicts)
 	f.out = make([]byte, 2*count*size)
 	f.status = make([]ecmul.Status, 2*count)
-	if err := e.ScalarBaseMultBytes(ctx, f.out[:count*size], f.status[:count], b.scalars[:count*L]); err != nil {
+	if err := e.ScalarBaseMultBytes(ctx, f.out[:count*size], f.status[:count], f.scalars[:count*L]); err != nil {
 		tb.Fatal(err)
 	}
-	if err := e.ScalarMultBytes(ctx, f.out[count*size:], f.status[count:], b.scalars[count*L:], f.keys); err != nil {
+	if err := e.ScalarMultBytes(ctx, f.out[count*size:], f.status[count:], f.scalars[count*L:], f.keys); err != nil {
 		tb.Fatal(err)
 	}
 	if err := b.finish(ctx, f.out, f.status, b.all()); err != nil {
@@ -108,7 +109,10 @@ func (f *hostFixture) prepared(tb testing.TB, verdicts []Verdict) *batch {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := b.prepare(context.Background(), b.all()); err != nil {
+	if f.scalars == nil {
+		f.scalars = make([]byte, 2*b.count*b.L)
+	}
+	if err := b.prepare(context.Background(), b.all(), f.scalars); err != nil {
 		tb.Fatal(err)
 	}
 	return b
