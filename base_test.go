@@ -188,6 +188,21 @@ func TestScalarBaseMultBytesGPUFakeNoComb(t *testing.T) {
 	}
 }
 
+// TestScalarBaseMultVarTimeOnComb: where the kernel has the constant-time
+// comb but no variable-time one for the Engine's configuration (the warp
+// mapping), ScalarBaseMultVarTimeBytes runs on the comb, with the same
+// results.
+func TestScalarBaseMultVarTimeOnComb(t *testing.T) {
+	c := curves.P224()
+	d := devicesDriver(t, c, 1)
+	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingWarp})
+	b := newBaseItems(t, c, 8, 44)
+	requireBaseFormat(t, e, c, b, (*ecmul.Engine).ScalarBaseMultVarTimeBytes, "variable time on the warp mapping", 1+2*c.ByteLen(),
+		func(x, y []byte) []byte { return append(append([]byte{4}, x...), y...) })
+	require.True(t, slices.ContainsFunc(d.FunctionNames(), isComb), "k·G ran on the comb: %v", d.FunctionNames())
+	require.False(t, slices.ContainsFunc(d.FunctionNames(), isCombVarTime), "no combvt entry point on the warp mapping: %v", d.FunctionNames())
+}
+
 // TestScalarBaseMultBytesLayout: scalars that are not whole, an out or a
 // status of another length, are ErrBatchLayout with every status
 // StatusNotComputed; an empty batch is no error; a closed Engine is
