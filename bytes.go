@@ -299,7 +299,7 @@ func (e *Engine) ScalarBaseMultBytesProgress(ctx context.Context, out []byte, st
 // secret one (a private key, an ECDSA nonce). It takes and returns what
 // ScalarBaseMultBytes does, with the same results, errors and statuses.
 // The gpu and rns-cpu backends compute it on a comb of 10-bit windows
-// whose rows are read at their digits' addresses, half the mixed
+// whose rows are read at their digits' addresses, at most half the mixed
 // additions of ScalarBaseMultBytes' comb; where the gpu backend's kernel
 // has no such comb (any configuration but the default's: Shenoy's
 // extension, 30-bit channels and the mma mapping), and on the cpu backend,

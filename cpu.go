@@ -93,10 +93,7 @@ func (r *rnsRunner) close() error { return nil }
 // runBase computes k·G on the CPU twin of the comb kernel of kind comb
 // (items' points are G), or on the ladder where the comb cannot be set up.
 func (r *rnsRunner) runBase(ctx context.Context, comb ladder.Kind, items []item, done func(int)) error {
-	c := &r.combs[0]
-	if comb == ladder.CombVarTime {
-		c = &r.combs[1]
-	}
+	c := &r.combs[combIndex(comb)]
 	c.once.Do(func() {
 		c.su, _ = ladder.NewSetupBits(r.su.Curve, comb, r.su.Params.Bits)
 	})

@@ -71,12 +71,13 @@ type combSlot struct {
 	r    *gpuRunner
 }
 
-// combSlotOf returns the slot of comb kind in combs.
-func (r *gpuRunner) combSlotOf(kind ladder.Kind) *combSlot {
+// combIndex returns the place of comb kind in a runner's combs: 0 for
+// ladder.Comb, 1 for ladder.CombVarTime.
+func combIndex(kind ladder.Kind) int {
 	if kind == ladder.CombVarTime {
-		return &r.combs[1]
+		return 1
 	}
-	return &r.combs[0]
+	return 0
 }
 
 // gpuSource supplies the CUDA driver and the kernel image of the gpu
@@ -223,7 +224,7 @@ func (r *gpuRunner) combRunner(kind ladder.Kind) *gpuRunner {
 	if r.su.Schedule.Kind.IsComb() {
 		return nil
 	}
-	slot := r.combSlotOf(kind)
+	slot := &r.combs[combIndex(kind)]
 	slot.once.Do(func() {
 		ext, channels := r.opts.Extension.String(), kernels.ChannelTag(r.su.Params.Bits)
 		mapping := r.gpuOpts.Mapping

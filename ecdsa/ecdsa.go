@@ -9,11 +9,10 @@
 // the host. A batch of more than 2^18 items runs in steps of 2^18, three
 // of them on the Engine at a time, so that it does not drain between
 // steps; the host prepares and finishes steps while the Engine computes
-// others. The
-// host's arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q) against r mod
-// p) is four-limb Montgomery arithmetic without math/big, and takes one
-// inversion mod n per chunk of items (Montgomery's trick) and none mod p:
-// x of the sum is compared in projective form.
+// others. The host's arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q)
+// against r mod p) is four-limb Montgomery arithmetic without math/big,
+// and takes one inversion mod n per chunk of items (Montgomery's trick)
+// and none mod p: x of the sum is compared in projective form.
 // Signatures, digests and keys are public: the host's arithmetic runs in
 // variable time, and the ladder's constant time is not needed here.
 //
@@ -170,9 +169,9 @@ func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests []
 
 // subBatch is the most items of one step of Verify's pipeline: large
 // enough that the engine's two calls of a step fill a GPU (2^18 items are
-// about two chunks of the gpu backend's), small enough that the host's work on
-// the first step, before the GPU has any, and on the last one, after it
-// has finished, is short.
+// about two chunks of the gpu backend's), small enough that the host's
+// work on the first step, before the GPU has any, and on the last one,
+// after it has finished, is short.
 var subBatch = 1 << 18
 
 // stepsInFlight is how many steps of Verify's pipeline the engine holds
@@ -188,8 +187,8 @@ const stepsInFlight = 3
 // engine computes the steps after it. A step's scalars and the engine's
 // results go to one of stepsInFlight buffers of a step each, reused step
 // after step: a batch of millions holds a few steps' scalars and points,
-// not all of them, and writes to memory it has touched before. It returns the first error, after
-// every computation it started has returned.
+// not all of them, and writes to memory it has touched before. It returns
+// the first error, after every computation it started has returned.
 func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 	steps := []span{{0, min(subBatch, b.count)}} // an empty batch still asks the engine (its own error)
 	for lo := subBatch; lo < b.count; lo += subBatch {

@@ -58,11 +58,12 @@ fi
 curves="p224 p256 secp256k1"
 schedules="coz paper comb combvt"
 widths="16 30"
-# widths_of CURVE SCHEDULE: the channel widths the kernel declares entry
-# points of for them (kernels/schedule_gen.cuh)
+# the ladder entry points the kernel declares (kernels/schedule_gen.cuh)
+ladders=$(grep -oE '^[[:space:]]*ENTRY\([a-z0-9]+, [A-Za-z0-9]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, c[0-9]+' kernels/schedule_gen.cuh |
+  sed -E 's/^[[:space:]]*ENTRY\(([a-z0-9]+), [A-Za-z0-9]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, (c[0-9]+)/ecm_ladder_\1_\2_\3_\4_\5/' | sort -u)
+# widths_of CURVE SCHEDULE: the channel widths it has ladder entry points of
 widths_of() {
-  grep -oE "^[[:space:]]*ENTRY\($1, [A-Za-z0-9]+, $2, [A-Za-z]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, c[0-9]+" kernels/schedule_gen.cuh |
-    sed -E 's/.*, c([0-9]+)$/\1/' | sort -un | tr '\n' ' '
+  echo "$ladders" | grep -oE "^ecm_ladder_$1_$2_[a-z]+_[a-z]+_c[0-9]+$" | sed -E 's/.*_c([0-9]+)$/\1/' | sort -un | tr '\n' ' '
 }
 for c in $curves; do
   for s in $schedules; do
@@ -132,8 +133,7 @@ run_kernel ladder "$schedules" "$items"
 run_kernel finish "$finish_schedules" "$finish_items"
 
 # every entry point the kernel declares ran, and passed
-declared=$(grep -oE '^[[:space:]]*ENTRY\([a-z0-9]+, [A-Za-z0-9]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, c[0-9]+' kernels/schedule_gen.cuh |
-  sed -E 's/^[[:space:]]*ENTRY\(([a-z0-9]+), [A-Za-z0-9]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, (c[0-9]+)/ecm_ladder_\1_\2_\3_\4_\5/' | sort -u)
+declared=$ladders
 for k in unpack prepare finish pack; do
   declared+=$'\n'$(grep -oE '^[[:space:]]*CURVE\([a-z0-9]+, [A-Za-z0-9]+, c[0-9]+' kernels/schedule_gen.cuh |
     sed -E "s/^[[:space:]]*CURVE\\(([a-z0-9]+), [A-Za-z0-9]+, (c[0-9]+)/ecm_${k}_\\1_\\2/" | sort -u)

@@ -175,6 +175,16 @@ func TestCombDigitsSumToK(t *testing.T) {
 	}
 }
 
+// TestCombVarTimeHalvesWindows: the variable-time comb takes at most half
+// the windows, so half the mixed additions, of the constant-time one
+// (rounded up), as ScalarBaseMultVarTimeBytes' doc states.
+func TestCombVarTimeHalvesWindows(t *testing.T) {
+	for _, c := range curves.All() {
+		ct, vt := Comb.CombWindows(c.N()), CombVarTime.CombWindows(c.N())
+		require.LessOrEqual(t, vt, (ct+1)/2, "%s: %d windows against %d", c.Name(), vt, ct)
+	}
+}
+
 // TestProveCombRefuses: too few windows for the sign bit fail the proof.
 func TestProveCombRefuses(t *testing.T) {
 	for _, kind := range combKinds {
