@@ -190,6 +190,20 @@ const stepsInFlight = 3
 // not all of them, and writes to memory it has touched before. It returns
 // the first error, after every computation it started has returned.
 func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
+	return b.run(ctx, e, hostWork{prepare: b.prepare, finish: b.finish})
+}
+
+// hostWork is the host's part of a step of the pipeline: prepare writes
+// the step's scalars before the engine takes them, finish reads the
+// engine's results after.
+type hostWork struct {
+	prepare func(ctx context.Context, st span, scalars []byte) error
+	finish  func(ctx context.Context, out []byte, status []ecmul.Status, st span) error
+}
+
+// run is pipeline with the host's work given: a benchmark puts the
+// engine's part alone against the whole.
+func (b *batch) run(ctx context.Context, e *ecmul.Engine, host hostWork) error {
 	steps := []span{{0, min(subBatch, b.count)}} // an empty batch still asks the engine (its own error)
 	for lo := subBatch; lo < b.count; lo += subBatch {
 		steps = append(steps, span{lo, min(lo+subBatch, b.count)})
@@ -205,7 +219,7 @@ func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 	computed := make([]chan error, len(steps))
 	start := func(j int) error {
 		buf := bufs[j%len(bufs)]
-		if err := b.prepare(ctx, steps[j], buf.scalars); err != nil {
+		if err := host.prepare(ctx, steps[j], buf.scalars); err != nil {
 			return err
 		}
 		computed[j] = make(chan error, 1)
@@ -224,7 +238,7 @@ func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 		}
 		if err == nil {
 			buf := bufs[j%len(bufs)]
-			err = b.finish(ctx, buf.out, buf.status, steps[j])
+			err = host.finish(ctx, buf.out, buf.status, steps[j])
 		}
 		if err != nil {
 			break

@@ -1,7 +1,9 @@
 package ecdsa
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -100,6 +102,30 @@ func newHostFixture(tb testing.TB, c *curves.Curve, count int, seed uint64) *hos
 	return f
 }
 
+// tiled returns f's items repeated k times: a large batch of valid
+// signatures, with the engine's results, at the cost of a small one.
+func (f *hostFixture) tiled(k int) *hostFixture {
+	t := &hostFixture{c: f.c, digests: make([][]byte, 0, k*len(f.digests))}
+	for range k {
+		t.digests = append(t.digests, f.digests...)
+	}
+	t.sigs = bytes.Repeat(f.sigs, k)
+	t.keys = bytes.Repeat(f.keys, k)
+	// scalars and out hold every u1 (u1·G) before every u2 (u2·Q)
+	half := func(b []byte) ([]byte, []byte) { return b[:len(b)/2], b[len(b)/2:] }
+	s1, s2 := half(f.scalars)
+	t.scalars = append(bytes.Repeat(s1, k), bytes.Repeat(s2, k)...)
+	o1, o2 := half(f.out)
+	t.out = append(bytes.Repeat(o1, k), bytes.Repeat(o2, k)...)
+	n := len(f.status) / 2
+	for _, part := range [][]ecmul.Status{f.status[:n], f.status[n:]} {
+		for range k {
+			t.status = append(t.status, part...)
+		}
+	}
+	return t
+}
+
 // prepared makes the batch of f's signatures (its verdicts written into
 // verdicts) and runs its prepare, failing tb on an error: the step the
 // fixture and every host benchmark start from, written once. It runs
@@ -136,53 +162,79 @@ func allValid(tb testing.TB, verdicts []Verdict) {
 // cores (both phases spread over all of them); run with -cpu 1 for the
 // cost per item and core.
 func BenchmarkVerifyHost(b *testing.B) {
-	const count = 1 << 13
 	for _, c := range curves.All() {
-		var f *hostFixture // made by the first sub-benchmark that runs
-		fixture := func(b *testing.B) {
-			if f == nil {
-				f = newHostFixture(b, c, count, 1)
-			}
-			b.ResetTimer()
+		base := lazyFixture(c)
+		for _, tiles := range []int{1, 32} {
+			benchmarkVerifyHost(b, c, base, tiles)
 		}
-		ctx := context.Background()
-		verdicts := make([]Verdict, count)
-		perItem := func(b *testing.B, d time.Duration) {
-			b.ReportMetric(float64(d.Nanoseconds())/float64(b.N)/count, "ns/item")
-		}
-		b.Run(c.Name()+"/prepare+finish", func(b *testing.B) {
-			fixture(b)
-			start := time.Now()
-			for b.Loop() {
-				bt := f.prepared(b, verdicts)
-				if err := bt.finish(ctx, f.out, f.status, bt.all()); err != nil {
-					b.Fatal(err)
-				}
-			}
-			perItem(b, time.Since(start))
-			allValid(b, verdicts)
-		})
-		b.Run(c.Name()+"/prepare", func(b *testing.B) {
-			fixture(b)
-			start := time.Now()
-			for b.Loop() {
-				f.prepared(b, verdicts)
-			}
-			perItem(b, time.Since(start))
-		})
-		b.Run(c.Name()+"/finish", func(b *testing.B) {
-			fixture(b)
-			bt := f.prepared(b, verdicts)
-			start := time.Now()
-			for b.Loop() {
-				if err := bt.finish(ctx, f.out, f.status, bt.all()); err != nil {
-					b.Fatal(err)
-				}
-			}
-			perItem(b, time.Since(start))
-			allValid(b, verdicts)
-		})
 	}
+}
+
+// fixtureItems is the number of signatures a fixture is made with; the
+// benchmarks repeat them for larger batches.
+const fixtureItems = 1 << 13
+
+// lazyFixture returns a function that makes c's fixture of fixtureItems
+// signatures on its first call and returns that one on every call.
+func lazyFixture(c *curves.Curve) func(testing.TB) *hostFixture {
+	var f *hostFixture
+	return func(tb testing.TB) *hostFixture {
+		if f == nil {
+			f = newHostFixture(tb, c, fixtureItems, 1)
+		}
+		return f
+	}
+}
+
+// benchmarkVerifyHost is BenchmarkVerifyHost on c, on base's signatures
+// repeated tiles times: two parts of work, or a part for every core.
+func benchmarkVerifyHost(b *testing.B, c *curves.Curve, base func(testing.TB) *hostFixture, tiles int) {
+	count := fixtureItems * tiles
+	name := fmt.Sprintf("%s/items=%d", c.Name(), count)
+	var f *hostFixture // made by the first sub-benchmark that runs
+	fixture := func(b *testing.B) {
+		if f == nil {
+			f = base(b).tiled(tiles)
+		}
+		b.ResetTimer()
+	}
+	ctx := context.Background()
+	verdicts := make([]Verdict, count)
+	perItem := func(b *testing.B, d time.Duration) {
+		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N)/float64(count), "ns/item")
+	}
+	b.Run(name+"/prepare+finish", func(b *testing.B) {
+		fixture(b)
+		start := time.Now()
+		for b.Loop() {
+			bt := f.prepared(b, verdicts)
+			if err := bt.finish(ctx, f.out, f.status, bt.all()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		perItem(b, time.Since(start))
+		allValid(b, verdicts)
+	})
+	b.Run(name+"/prepare", func(b *testing.B) {
+		fixture(b)
+		start := time.Now()
+		for b.Loop() {
+			f.prepared(b, verdicts)
+		}
+		perItem(b, time.Since(start))
+	})
+	b.Run(name+"/finish", func(b *testing.B) {
+		fixture(b)
+		bt := f.prepared(b, verdicts)
+		start := time.Now()
+		for b.Loop() {
+			if err := bt.finish(ctx, f.out, f.status, bt.all()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		perItem(b, time.Since(start))
+		allValid(b, verdicts)
+	})
 }
 
 // bigHash sets e to the leftmost bitlen(n) bits of digest with math/big,
