@@ -241,7 +241,57 @@ func TestCoordinate(t *testing.T) {
 	}
 }
 
-// TestSubBatch: the pipeline's step is the 2^18 items Verify's doc states.
+// TestSubBatch: the pipeline's steps are the 2^18 items at most and the
+// first and last of 2^15 (from a batch of 2^17) that Verify's doc states.
 func TestSubBatch(t *testing.T) {
 	require.Equal(t, 1<<18, subBatch)
+	require.Equal(t, 1<<15, rampStep)
+	steps := stepSpans(1 << 17)
+	require.Equal(t, span{0, 1 << 15}, steps[0])
+	require.Equal(t, span{3 << 15, 1 << 17}, steps[len(steps)-1])
+	require.Len(t, stepSpans(1<<17-1), 1)
+}
+
+// TestStepSpans: the steps cover the batch in order, none above subBatch,
+// equal in the middle, and a large batch's first and last steps grow from
+// rampStep and shrink back to it.
+func TestStepSpans(t *testing.T) {
+	for _, step := range []int{1 << 18, 1 << 16, 7, 1} {
+		restore := SetSubBatch(step)
+		for _, count := range []int{0, 1, 6, 7, 8, rampStep, 4*rampStep - 1, 4 * rampStep, 1 << 18, 1<<18 + 1, 3 << 20, 1 << 22} {
+			if count/step > 1<<12 {
+				continue // steps of a few items make a long list, with nothing new to see
+			}
+			steps := stepSpans(count)
+			require.NotEmpty(t, steps)
+			lo := 0
+			for _, st := range steps {
+				require.Equal(t, lo, st.lo, "subBatch %d, count %d", step, count)
+				require.LessOrEqual(t, st.hi-st.lo, step, "subBatch %d, count %d", step, count)
+				require.True(t, st.hi > st.lo || count == 0, "subBatch %d, count %d: an empty step", step, count)
+				lo = st.hi
+			}
+			require.Equal(t, count, lo, "subBatch %d, count %d", step, count)
+			first, last := steps[0].hi-steps[0].lo, steps[len(steps)-1].hi-steps[len(steps)-1].lo
+			if rampStep < step && count >= 4*rampStep {
+				require.Equal(t, rampStep, first, "subBatch %d, count %d", step, count)
+				require.Equal(t, rampStep, last, "subBatch %d, count %d", step, count)
+			} else {
+				require.Len(t, steps, max(1, (count+step-1)/step), "subBatch %d, count %d: no ramp", step, count)
+			}
+		}
+		restore()
+	}
+	// 2^22 items: 2^15, 2^16, 2^17, fifteen middle steps, and back
+	steps := stepSpans(1 << 22)
+	sizes := make([]int, len(steps))
+	for j, st := range steps {
+		sizes[j] = st.hi - st.lo
+	}
+	require.Equal(t, []int{1 << 15, 1 << 16, 1 << 17}, sizes[:3])
+	require.Equal(t, []int{1 << 17, 1 << 16, 1 << 15}, sizes[len(sizes)-3:])
+	require.Len(t, sizes, 21)
+	for _, n := range sizes[3:18] {
+		require.InDelta(t, ((1<<22)-2*(7<<15))/15, n, 1)
+	}
 }

@@ -6,10 +6,13 @@
 // ScalarBaseMultVarTimeBytes (the variable-time comb on the gpu and
 // rns-cpu backends: u1 is public) and u2·Q through its ScalarMultBytes,
 // the two calls side by side, then adds the two points of each item on
-// the host. A batch of more than 2^18 items runs in steps of 2^18, three
-// of them on the Engine at a time, so that it does not drain between
+// the host. A batch of more than 2^18 items runs in steps of at most 2^18,
+// three of them on the Engine at a time, so that it does not drain between
 // steps; the host prepares and finishes steps while the Engine computes
-// others. The host's arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q)
+// others. A batch of at least 2^17 items starts with a step of 2^15 and
+// ends with one, the steps between doubling up to 2^18 and halving back, so
+// that little host work comes before the Engine's first step or after its
+// last. The host's arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q)
 // against r mod p) is four-limb Montgomery arithmetic without math/big,
 // and takes one inversion mod n per chunk of items (Montgomery's trick)
 // and none mod p: x of the sum is compared in projective form.
@@ -169,10 +172,48 @@ func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests []
 
 // subBatch is the most items of one step of Verify's pipeline: large
 // enough that the engine's two calls of a step fill a GPU (2^18 items are
-// about two chunks of the gpu backend's), small enough that the host's
-// work on the first step, before the GPU has any, and on the last one,
-// after it has finished, is short.
+// about two chunks of the gpu backend's), small enough that a batch of
+// millions holds few steps' buffers.
 var subBatch = 1 << 18
+
+// rampStep is the first and last step of a batch large enough for steps
+// to grow from it and shrink back to it (stepSpans): the host's prepare of
+// the first step, before the GPU has any work, and its finish of the last
+// one, after the GPU is done, are then a small step's. It is above the gpu
+// backend's latency batches (16,384 items), which finish on the host.
+var rampStep = 1 << 15
+
+// stepSpans splits count items into the steps of Verify's pipeline, in
+// order: at most subBatch items each, equal in the middle; where count
+// allows, the first steps grow from rampStep by doubling and the last ones
+// shrink back to it (at least as many items stay in the middle as in the
+// last step of the ramp). An empty batch is one empty step, which still
+// asks the engine (its own error).
+func stepSpans(count int) []span {
+	var ramp []int
+	rest := count
+	for s := rampStep; s < subBatch && rest >= 4*s; s *= 2 {
+		ramp = append(ramp, s)
+		rest -= 2 * s
+	}
+	var steps []span
+	lo := 0
+	add := func(n int) {
+		steps = append(steps, span{lo, lo + n})
+		lo += n
+	}
+	for _, s := range ramp {
+		add(s)
+	}
+	middle := max(1, (rest+subBatch-1)/subBatch)
+	for j := range middle {
+		add(rest/middle + min(1, max(0, rest%middle-j))) // the first rest mod middle steps one larger
+	}
+	for j := len(ramp) - 1; j >= 0; j-- {
+		add(ramp[j])
+	}
+	return steps
+}
 
 // stepsInFlight is how many steps of Verify's pipeline the engine holds
 // at once: while it computes one, the next ones wait for its chunks, so
@@ -204,9 +245,10 @@ type hostWork struct {
 // run is pipeline with the host's work given: a benchmark puts the
 // engine's part alone against the whole.
 func (b *batch) run(ctx context.Context, e *ecmul.Engine, host hostWork) error {
-	steps := []span{{0, min(subBatch, b.count)}} // an empty batch still asks the engine (its own error)
-	for lo := subBatch; lo < b.count; lo += subBatch {
-		steps = append(steps, span{lo, min(lo+subBatch, b.count)})
+	steps := stepSpans(b.count)
+	largest := 0
+	for _, st := range steps {
+		largest = max(largest, st.hi-st.lo)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -214,7 +256,7 @@ func (b *batch) run(ctx context.Context, e *ecmul.Engine, host hostWork) error {
 	// stepsInFlight takes only once step j is finished
 	bufs := make([]stepBuffer, min(stepsInFlight, len(steps)))
 	for i := range bufs {
-		bufs[i] = b.newStepBuffer(steps[0].hi - steps[0].lo)
+		bufs[i] = b.newStepBuffer(largest)
 	}
 	computed := make([]chan error, len(steps))
 	start := func(j int) error {

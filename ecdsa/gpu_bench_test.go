@@ -3,6 +3,7 @@ package ecdsa
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,6 +12,11 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 )
 
+// gpuBenchSteps are the steps of Verify's pipeline that BenchmarkVerifyGPU
+// compares, the library's first: the most items of a step, and the first
+// and last step's (the most again where the steps do not ramp).
+var gpuBenchSteps = []struct{ most, ramp int }{{subBatch, rampStep}, {subBatch, subBatch}, {subBatch / 2, rampStep}}
+
 // gpuBenchItems is the batch of BenchmarkVerifyGPU, the size at which
 // ecmul bench compares ECDSA with k·P.
 const gpuBenchItems = 1 << 22
@@ -18,10 +24,14 @@ const gpuBenchItems = 1 << 22
 // BenchmarkVerifyGPU splits Verify's time on the gpu backend, per curve,
 // into what the engine alone takes and what the host adds, beside the
 // bytes API's k·P of as many items (the rate ECDSA is compared with):
-//   - kP: ScalarMultBytes of the batch's keys by its u2;
+//   - kP: ScalarMultBytes of the batch's keys by its u2, in one call and in
+//     calls of a step each;
+//   - u1G: ScalarBaseMultVarTimeBytes of its u1, the same ways;
 //   - engine: Verify's pipeline with the host's work left out (the scalars
 //     written once, the results not read): the GPU's bound;
-//   - verify: Verify.
+//   - verify: Verify;
+//
+// the last two with the library's steps and others (gpuBenchSteps).
 //
 // Each reports items/s. It skips without a GPU.
 func BenchmarkVerifyGPU(b *testing.B) {
@@ -55,47 +65,83 @@ func BenchmarkVerifyGPU(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)*gpuBenchItems/time.Since(start).Seconds(), "items/s")
 		}
-		b.Run(c.Name()+"/kP", func(b *testing.B) {
-			f := fixture(b)
-			L, size := c.ByteLen(), 1+2*c.ByteLen()
-			out, status := make([]byte, gpuBenchItems*size), make([]ecmul.Status, gpuBenchItems)
-			b.ResetTimer()
-			rate(b, func() error {
-				return e.ScalarMultBytes(ctx, out, status, f.scalars[gpuBenchItems*L:], f.keys)
-			})
-		})
-		verdicts := make([]Verdict, gpuBenchItems)
-		b.Run(c.Name()+"/engine", func(b *testing.B) {
-			f := fixture(b)
-			bt, err := newBatch(c, verdicts, f.digests, f.sigs, f.keys)
-			if err != nil {
-				b.Fatal(err)
+		L, size := c.ByteLen(), 1+2*c.ByteLen()
+		out, status := make([]byte, gpuBenchItems*size), make([]ecmul.Status, gpuBenchItems)
+		// the batch's k·P (u2·Q) and variable-time k·G (u1·G) in calls of
+		// step items, one after the other
+		kP := func(f *hostFixture, step int) error {
+			for lo := 0; lo < gpuBenchItems; lo += step {
+				err := e.ScalarMultBytes(ctx, out[lo*size:(lo+step)*size], status[lo:lo+step],
+					f.scalars[(gpuBenchItems+lo)*L:(gpuBenchItems+lo+step)*L], f.keys[lo*size:(lo+step)*size])
+				if err != nil {
+					return err
+				}
 			}
-			b.ResetTimer()
-			rate(b, func() error { return bt.run(ctx, e, engineOnly(f, bt.L)) })
-		})
-		b.Run(c.Name()+"/verify", func(b *testing.B) {
-			f := fixture(b)
-			b.ResetTimer()
-			rate(b, func() error { return Verify(ctx, e, verdicts, f.digests, f.sigs, f.keys) })
-			allValid(b, verdicts)
-		})
+			return nil
+		}
+		u1G := func(f *hostFixture, step int) error {
+			for lo := 0; lo < gpuBenchItems; lo += step {
+				err := e.ScalarBaseMultVarTimeBytes(ctx, out[lo*size:(lo+step)*size], status[lo:lo+step],
+					f.scalars[lo*L:(lo+step)*L])
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		for _, step := range []int{gpuBenchItems, subBatch} {
+			b.Run(fmt.Sprintf("%s/kP/step=%d", c.Name(), step), func(b *testing.B) {
+				f := fixture(b)
+				b.ResetTimer()
+				rate(b, func() error { return kP(f, step) })
+			})
+			b.Run(fmt.Sprintf("%s/u1G/step=%d", c.Name(), step), func(b *testing.B) {
+				f := fixture(b)
+				b.ResetTimer()
+				rate(b, func() error { return u1G(f, step) })
+			})
+		}
+		verdicts := make([]Verdict, gpuBenchItems)
+		for _, step := range gpuBenchSteps {
+			restore, oldRamp := SetSubBatch(step.most), rampStep
+			rampStep = step.ramp
+			name := fmt.Sprintf("%s/%%s/step=%d,ramp=%d", c.Name(), step.most, step.ramp)
+			b.Run(fmt.Sprintf(name, "engine"), func(b *testing.B) {
+				f := fixture(b)
+				bt, err := newBatch(c, verdicts, f.digests, f.sigs, f.keys)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				rate(b, func() error { return bt.run(ctx, e, engineOnly(f, bt.L)) })
+			})
+			b.Run(fmt.Sprintf(name, "verify"), func(b *testing.B) {
+				f := fixture(b)
+				b.ResetTimer()
+				rate(b, func() error { return Verify(ctx, e, verdicts, f.digests, f.sigs, f.keys) })
+				allValid(b, verdicts)
+			})
+			restore()
+			rampStep = oldRamp
+		}
 		e.Close()
 	}
 }
 
 // engineOnly is the host's work of a pipeline over f's items reduced to
-// writing each step buffer's scalars on its first use (f's items repeat
-// with a period that divides every step) and nothing after the engine.
+// writing a step buffer's scalars where it is first used for a step of
+// that size (a later step of the size computes an earlier one's scalars:
+// valid ones, which the engine takes the same time over), and nothing
+// after the engine.
 func engineOnly(f *hostFixture, L int) hostWork {
-	filled := make(map[*byte]bool)
+	filled := make(map[*byte]int) // the step size each buffer holds
 	count := len(f.digests)
 	return hostWork{
 		prepare: func(_ context.Context, st span, scalars []byte) error {
-			if m := st.hi - st.lo; !filled[&scalars[0]] {
+			if m := st.hi - st.lo; filled[&scalars[0]] != m {
 				copy(scalars[:m*L], f.scalars[st.lo*L:st.hi*L])
 				copy(scalars[m*L:2*m*L], f.scalars[(count+st.lo)*L:(count+st.hi)*L])
-				filled[&scalars[0]] = true
+				filled[&scalars[0]] = m
 			}
 			return nil
 		},
