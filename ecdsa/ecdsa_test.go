@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsatest"
@@ -55,6 +56,27 @@ func TestWycheproof(t *testing.T) {
 				t.Logf("%s: %v", name, n)
 			})
 		}
+	}
+}
+
+// TestGPUWycheproof runs every case of every ECDSA vector file through the
+// gpu backend, where there is a GPU: every outcome is Wycheproof's.
+func TestGPUWycheproof(t *testing.T) {
+	for _, wf := range wycheproof.ECDSAFiles {
+		e, err := ecmul.New(publicCurve(wf.Curve), ecmul.Options{Backend: ecmul.GPU})
+		if errors.Is(err, diag.ErrNoDevice) {
+			t.Skip("no GPU")
+		}
+		require.NoError(t, err)
+		f, err := wycheproof.LoadECDSA(wycheproof.Path(wf.File))
+		require.NoError(t, err)
+		name := strings.TrimSuffix(wf.File, "_test.json.gz")
+		t.Run(name, func(t *testing.T) {
+			n, err := ecdsatest.Run(context.Background(), e, f)
+			require.NoError(t, err)
+			t.Logf("%s/backend=gpu: %v", name, n)
+		})
+		require.NoError(t, e.Close())
 	}
 }
 
