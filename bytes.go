@@ -87,6 +87,13 @@ type bytesBatch struct {
 	// are read; store, when set, takes item i's outcome just after it is
 	// written (the *big.Int path over the bytes path).
 	load, store func(i int)
+	// loadInto and storeFrom, when set, take load's and store's place on
+	// the wire kernels' path: loadInto writes item i's scalar and point
+	// straight into the chunk's buffers, storeFrom takes its outcome and
+	// result bytes (uncompressed) straight from them; scalars, points, out
+	// and status are then not used.
+	loadInto  func(i int, scalar, point []byte)
+	storeFrom func(i int, s Status, result []byte)
 	// validPoints says the points were validated already (the *big.Int
 	// path's Engine.validate), so preparing them skips the curve equation.
 	validPoints bool

@@ -319,26 +319,24 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 // (on the GPU by the prepare kernel, or on the host), a point off the curve
 // getting checks.full's error: validation, too, runs beside the GPU's work
 // rather than before it. Without checks the points were validated whole,
-// and preparing them skips the equation. The bytes cost 3L+2 per item
-// beside the *big.Int values (a point's bytes hold its result once read).
-// Each result's coordinates take one allocation, on the drain's goroutines.
+// and preparing them skips the equation. On the wire kernels (batches
+// above the latency batches) the bytes are the chunks' own buffers; a
+// smaller batch stages them, 3L+2 per item beside the *big.Int values (a
+// point's bytes hold its result once read). Each result's coordinates take
+// one allocation, on the drain's goroutines.
 func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) item, checks *itemChecks, done func(int)) error {
 	c := r.su.Curve
 	L, order := c.ByteLen(), c.N()
 	w := (L + bits.UintSize/8 - 1) / (bits.UintSize / 8) // words of a coordinate
-	staging := stagingBytes(n * (L + 1 + 2*L))
-	defer stagingPool.Put(staging)
-	scalars, pts := (*staging)[:n*L], (*staging)[n*L:]
-	b := &bytesBatch{count: n, size: L, pointSize: 1 + 2*L, outPointBytes: 1 + 2*L,
-		scalars: scalars, points: pts, out: pts, status: make([]Status, n), validPoints: checks == nil}
+	b := &bytesBatch{count: n, size: L, pointSize: 1 + 2*L, outPointBytes: 1 + 2*L, validPoints: checks == nil}
 	g := c.EncodeSEC1(c.Generator(), false)
-	b.load = func(i int) {
+	fill := func(i int, scalar, point []byte) {
 		it := items(i)
 		if checks != nil {
 			if err := checks.coordinates(i); err != nil {
 				it.res.Err = &ItemError{Index: i, Err: err}
-				clear(b.scalar(i))
-				copy(b.point(i), g)
+				clear(scalar)
+				copy(point, g)
 				return
 			}
 		}
@@ -346,22 +344,22 @@ func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) ite
 		if k.Cmp(order) >= 0 {
 			k = new(big.Int).Mod(k, order)
 		}
-		fillBytes(b.scalar(i), k)
-		p := b.point(i)
-		p[0] = 4
-		fillBytes(p[1:1+L], it.x)
-		fillBytes(p[1+L:], it.y)
+		fillBytes(scalar, k)
+		point[0] = 4
+		fillBytes(point[1:1+L], it.x)
+		fillBytes(point[1+L:], it.y)
 	}
-	b.store = func(i int) {
+	keep := func(i int, s Status, result []byte) {
 		res := items(i).res
 		if res.Err != nil {
 			return // invalid: checked as it was loaded
 		}
-		switch s := b.status[i]; s {
+		switch s {
 		case StatusPoint:
 			// one allocation per result, on the drain's goroutines: the
-			// two coordinates and their words
-			xy, a := b.result(i)[1:], new(affineResult)
+			// two coordinates and their words (slabs of results measured
+			// slower: the large allocations' lock and clearing)
+			xy, a := result[1:], new(affineResult)
 			res.X = a.x.SetBits(a.words[:0:w]).SetBytes(xy[:L])
 			res.Y = a.y.SetBits(a.words[w : w : 2*w]).SetBytes(xy[L:])
 		case StatusInfinity:
@@ -377,6 +375,18 @@ func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) ite
 			res.Err = s.Err()
 		}
 	}
+	if r.takesWire(b) {
+		// the items' bytes written into the chunks' pinned buffers and read
+		// from them: no staging copy of the batch
+		b.loadInto, b.storeFrom = fill, keep
+		return r.runBytes(ctx, b, done)
+	}
+	staging := stagingBytes(n * (L + 1 + 2*L))
+	defer stagingPool.Put(staging)
+	b.scalars, b.points = (*staging)[:n*L], (*staging)[n*L:]
+	b.out, b.status = b.points, make([]Status, n)
+	b.load = func(i int) { fill(i, b.scalar(i), b.point(i)) }
+	b.store = func(i int) { keep(i, b.status[i], b.result(i)) }
 	return r.runBytes(ctx, b, done)
 }
 
@@ -537,15 +547,22 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	split, onTeam := r.splitFor(b.count)
 	batch := r.hostConversionsBatch(b, split, onTeam, done)
 	switch {
-	case r.kernel.FinishEntry == "" || b.count < gpuItemsMinBatch:
-	case r.su.Schedule.Kind.IsComb() || b.pointSize == 1+2*b.size:
+	case r.takesWire(b):
 		batch = r.wireBatch(b, split, done)
-	default: // compressed points: decompressed on the host
+	case r.kernel.FinishEntry != "" && b.count >= gpuItemsMinBatch: // compressed points: decompressed on the host
 		batch = r.itemKernelsBatch(b, split, done)
 	}
 	st, err := r.eng.Run(ctx, batch)
 	r.recordStats(st)
 	return err
+}
+
+// takesWire says whether b runs on the wire kernels: a batch larger than
+// the latency batches, of uncompressed points or of the comb, where the
+// kernel has the item kernels.
+func (r *gpuRunner) takesWire(b *bytesBatch) bool {
+	return r.kernel.FinishEntry != "" && b.count >= gpuItemsMinBatch &&
+		(r.su.Schedule.Kind.IsComb() || b.pointSize == 1+2*b.size)
 }
 
 // itemKernelsBatch is a bytes batch on the prepare and finish kernels:
@@ -597,16 +614,25 @@ func (r *gpuRunner) wireBatch(b *bytesBatch, split splitFunc, done func(int)) gp
 				n, ps := hi-lo, b.pointSize
 				scalars, points := in[:n*L], in[n*L:]
 				split(n, minWireItems, func(a, c int) {
-					if b.load != nil {
+					switch {
+					case b.loadInto != nil:
+						for k := a; k < c; k++ {
+							b.loadInto(lo+k, scalars[k*L:(k+1)*L], points[k*ps:(k+1)*ps])
+						}
+					case b.load != nil:
 						for k := a; k < c; k++ {
 							b.load(lo + k)
 						}
+						fallthrough
+					default:
+						copy(scalars[a*L:c*L], b.scalars[(lo+a)*L:(lo+c)*L])
+						if withPoints {
+							copy(points[a*ps:c*ps], b.points[(lo+a)*ps:(lo+c)*ps])
+						}
 					}
-					copy(scalars[a*L:c*L], b.scalars[(lo+a)*L:(lo+c)*L])
 					if !withPoints {
 						return
 					}
-					copy(points[a*ps:c*ps], b.points[(lo+a)*ps:(lo+c)*ps])
 					for k := a; k < c; k++ {
 						// x = 0 is public, and its first eight bytes are zero for
 						// no other point but once in 2^64
@@ -633,6 +659,12 @@ func (r *gpuRunner) readWire(split splitFunc, b *bytesBatch, lo, hi int, out []b
 	results, outcomes := out[:n*rs], out[n*rs:n*(rs+1)]
 	whole := b.outPointBytes == rs
 	split(n, minWireItems, func(a, c int) {
+		if b.storeFrom != nil {
+			for k := a; k < c; k++ {
+				b.storeFrom(lo+k, statusOfOutcome(ladder.Outcome(outcomes[k])), results[k*rs:(k+1)*rs])
+			}
+			return
+		}
 		if whole {
 			copy(b.out[(lo+a)*rs:(lo+c)*rs], results[a*rs:c*rs])
 		}
