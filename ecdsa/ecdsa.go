@@ -6,13 +6,12 @@
 // ScalarBaseMultVarTimeBytes (the variable-time comb on the gpu and
 // rns-cpu backends: u1 is public) and u2·Q through its ScalarMultBytes,
 // the two calls side by side, then adds the two points of each item on
-// the host. A batch of more than 2^18 items runs in steps of at most 2^18,
-// three of them on the Engine at a time, so that it does not drain between
-// steps; the host prepares and finishes steps while the Engine computes
-// others. A batch of at least 2^17 items starts with a step of 2^15 and
-// ends with one, the steps between doubling up to 2^18 and halving back, so
-// that little host work comes before the Engine's first step or after its
-// last. The host's arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q)
+// the host. A batch runs in steps of at most 2^18 items, three of them on
+// the Engine at a time, so that it does not drain between steps; the host
+// prepares and finishes steps while the Engine computes others. A batch of
+// at least 2^17 items starts with a step of 2^15 and ends with one, the
+// steps between doubling up to 2^18 and halving back, so that little host
+// work comes before the Engine's first step or after its last. The host's arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q)
 // against r mod p) is four-limb Montgomery arithmetic without math/big,
 // and takes one inversion mod n per chunk of items (Montgomery's trick)
 // and none mod p: x of the sum is compared in projective form.
