@@ -48,87 +48,104 @@ func BenchmarkVerifyGPU(b *testing.B) {
 			b.Fatal(err)
 		}
 		warmUp(b, e, c)
-		base := lazyFixture(c)
-		var f *hostFixture
-		fixture := func(b *testing.B) *hostFixture {
-			if f == nil {
-				f = base(b).tiled(gpuBenchItems / fixtureItems)
-			}
-			return f
+		g := &gpuBench{c: c, e: e, base: lazyFixture(c)}
+		g.calls(b)
+		g.pipelines(b)
+		if err := e.Close(); err != nil {
+			b.Fatal(err)
 		}
-		ctx := context.Background()
-		rate := func(b *testing.B, run func() error) {
-			start := time.Now()
-			for b.Loop() {
-				if err := run(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.N)*gpuBenchItems/time.Since(start).Seconds(), "items/s")
-		}
-		L, size := c.ByteLen(), 1+2*c.ByteLen()
-		out, status := make([]byte, gpuBenchItems*size), make([]ecmul.Status, gpuBenchItems)
-		// the batch's k·P (u2·Q) and variable-time k·G (u1·G) in calls of
-		// step items, one after the other
-		kP := func(f *hostFixture, step int) error {
-			for lo := 0; lo < gpuBenchItems; lo += step {
-				err := e.ScalarMultBytes(ctx, out[lo*size:(lo+step)*size], status[lo:lo+step],
-					f.scalars[(gpuBenchItems+lo)*L:(gpuBenchItems+lo+step)*L], f.keys[lo*size:(lo+step)*size])
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		u1G := func(f *hostFixture, step int) error {
-			for lo := 0; lo < gpuBenchItems; lo += step {
-				err := e.ScalarBaseMultVarTimeBytes(ctx, out[lo*size:(lo+step)*size], status[lo:lo+step],
-					f.scalars[lo*L:(lo+step)*L])
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		for _, step := range []int{gpuBenchItems, subBatch} {
-			b.Run(fmt.Sprintf("%s/kP/step=%d", c.Name(), step), func(b *testing.B) {
-				f := fixture(b)
-				b.ResetTimer()
-				rate(b, func() error { return kP(f, step) })
-				lastCall(b, e)
-			})
-			b.Run(fmt.Sprintf("%s/u1G/step=%d", c.Name(), step), func(b *testing.B) {
-				f := fixture(b)
-				b.ResetTimer()
-				rate(b, func() error { return u1G(f, step) })
-				lastCall(b, e)
-			})
-		}
-		verdicts := make([]Verdict, gpuBenchItems)
-		for _, step := range gpuBenchSteps {
-			restore, oldRamp := SetSubBatch(step.most), rampStep
-			rampStep = step.ramp
-			name := fmt.Sprintf("%s/%%s/step=%d,ramp=%d", c.Name(), step.most, step.ramp)
-			b.Run(fmt.Sprintf(name, "engine"), func(b *testing.B) {
-				f := fixture(b)
-				bt, err := newBatch(c, verdicts, f.digests, f.sigs, f.keys)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ResetTimer()
-				rate(b, func() error { return bt.run(ctx, e, engineOnly(f, bt.L)) })
-			})
-			b.Run(fmt.Sprintf(name, "verify"), func(b *testing.B) {
-				f := fixture(b)
-				b.ResetTimer()
-				rate(b, func() error { return Verify(ctx, e, verdicts, f.digests, f.sigs, f.keys) })
-				allValid(b, verdicts)
-			})
-			restore()
-			rampStep = oldRamp
-		}
-		e.Close()
 	}
+}
+
+// gpuBench is BenchmarkVerifyGPU on one curve: its engine, and its batch
+// of gpuBenchItems valid signatures, made by the first sub-benchmark that
+// runs.
+type gpuBench struct {
+	c    *curves.Curve
+	e    *ecmul.Engine
+	base func(testing.TB) *hostFixture
+	f    *hostFixture
+}
+
+func (g *gpuBench) fixture(b *testing.B) *hostFixture {
+	if g.f == nil {
+		g.f = g.base(b).tiled(gpuBenchItems / fixtureItems)
+	}
+	b.ResetTimer()
+	return g.f
+}
+
+// calls times the batch's k·P (u2·Q) and variable-time k·G (u1·G) alone,
+// in one call and in calls of a step, one after the other.
+func (g *gpuBench) calls(b *testing.B) {
+	ctx, L, size := context.Background(), g.c.ByteLen(), 1+2*g.c.ByteLen()
+	out, status := make([]byte, gpuBenchItems*size), make([]ecmul.Status, gpuBenchItems)
+	inSteps := func(step int, call func(lo, hi int) error) func() error {
+		return func() error {
+			for lo := 0; lo < gpuBenchItems; lo += step {
+				if err := call(lo, min(lo+step, gpuBenchItems)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	for _, step := range []int{gpuBenchItems, subBatch} {
+		b.Run(fmt.Sprintf("%s/kP/step=%d", g.c.Name(), step), func(b *testing.B) {
+			f := g.fixture(b)
+			itemRate(b, inSteps(step, func(lo, hi int) error {
+				return g.e.ScalarMultBytes(ctx, out[lo*size:hi*size], status[lo:hi],
+					f.scalars[(gpuBenchItems+lo)*L:(gpuBenchItems+hi)*L], f.keys[lo*size:hi*size])
+			}))
+			lastCall(b, g.e)
+		})
+		b.Run(fmt.Sprintf("%s/u1G/step=%d", g.c.Name(), step), func(b *testing.B) {
+			f := g.fixture(b)
+			itemRate(b, inSteps(step, func(lo, hi int) error {
+				return g.e.ScalarBaseMultVarTimeBytes(ctx, out[lo*size:hi*size], status[lo:hi], f.scalars[lo*L:hi*L])
+			}))
+			lastCall(b, g.e)
+		})
+	}
+}
+
+// pipelines times Verify's pipeline, the engine's part alone and the
+// whole, with each plan of steps of gpuBenchSteps.
+func (g *gpuBench) pipelines(b *testing.B) {
+	ctx := context.Background()
+	verdicts := make([]Verdict, gpuBenchItems)
+	for _, step := range gpuBenchSteps {
+		restore, oldRamp := SetSubBatch(step.most), rampStep
+		rampStep = step.ramp
+		name := fmt.Sprintf("%s/%%s/step=%d,ramp=%d", g.c.Name(), step.most, step.ramp)
+		b.Run(fmt.Sprintf(name, "engine"), func(b *testing.B) {
+			f := g.fixture(b)
+			bt, err := newBatch(g.c, verdicts, f.digests, f.sigs, f.keys)
+			if err != nil {
+				b.Fatal(err)
+			}
+			itemRate(b, func() error { return bt.run(ctx, g.e, engineOnly(f, bt.L)) })
+		})
+		b.Run(fmt.Sprintf(name, "verify"), func(b *testing.B) {
+			f := g.fixture(b)
+			itemRate(b, func() error { return Verify(ctx, g.e, verdicts, f.digests, f.sigs, f.keys) })
+			allValid(b, verdicts)
+		})
+		restore()
+		rampStep = oldRamp
+	}
+}
+
+// itemRate runs a batch of gpuBenchItems items b.N times and reports
+// items/s.
+func itemRate(b *testing.B, run func() error) {
+	start := time.Now()
+	for b.Loop() {
+		if err := run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)*gpuBenchItems/time.Since(start).Seconds(), "items/s")
 }
 
 // warmUp makes e open what its first calls of each kind open (the
