@@ -295,3 +295,26 @@ func TestStepSpans(t *testing.T) {
 		require.InDelta(t, ((1<<22)-2*(7<<15))/15, n, 1)
 	}
 }
+
+// TestRampedSteps: Verify with steps that grow and shrink (2, 4, then the
+// middle of at most 8, then 4, 2) verifies every item, its buffers sized
+// by the largest step, not the first.
+func TestRampedSteps(t *testing.T) {
+	c, err := curves.ByName("P-256")
+	require.NoError(t, err)
+	f := newHostFixture(t, c, 41, 3)
+	restore, oldRamp := SetSubBatch(8), rampStep
+	rampStep = 2
+	defer func() { restore(); rampStep = oldRamp }()
+	steps := stepSpans(41)
+	require.Equal(t, span{0, 2}, steps[0])
+	require.Equal(t, span{39, 41}, steps[len(steps)-1])
+	pc, err := ecmul.ParseCurve(c.Name())
+	require.NoError(t, err)
+	e, err := ecmul.New(pc, ecmul.Options{Backend: ecmul.RNSCPU})
+	require.NoError(t, err)
+	defer e.Close()
+	verdicts := make([]Verdict, 41)
+	require.NoError(t, Verify(context.Background(), e, verdicts, f.digests, f.sigs, f.keys))
+	allValid(t, verdicts)
+}
