@@ -241,10 +241,12 @@ func TestCoordinate(t *testing.T) {
 	}
 }
 
-// TestSubBatch: the pipeline's steps are the 2^18 items at most and the
-// first and last of 2^15 (from a batch of 2^17) that Verify's doc states.
+// TestSubBatch: the pipeline's steps are the 2^18 items at most, three on
+// the engine at a time, and the first and last of 2^15 (from a batch of
+// 2^17) that Verify's doc and docs/library.md state.
 func TestSubBatch(t *testing.T) {
 	require.Equal(t, 1<<18, subBatch)
+	require.Equal(t, 3, stepsInFlight)
 	require.Equal(t, 1<<15, rampStep)
 	steps := stepSpans(1 << 17)
 	require.Equal(t, span{0, 1 << 15}, steps[0])
