@@ -11,10 +11,11 @@
 // prepares and finishes steps while the Engine computes others. A batch of
 // at least 2^17 items starts with a step of 2^15 and ends with one, the
 // steps between doubling up to 2^18 and halving back, so that little host
-// work comes before the Engine's first step or after its last. The host's arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q)
-// against r mod p) is four-limb Montgomery arithmetic without math/big,
-// and takes one inversion mod n per chunk of items (Montgomery's trick)
-// and none mod p: x of the sum is compared in projective form.
+// work comes before the Engine's first step or after its last. The host's
+// arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q) against r mod p) is
+// four-limb Montgomery arithmetic without math/big, and takes one
+// inversion mod n per chunk of items (Montgomery's trick) and none mod p:
+// x of the sum is compared in projective form.
 // Signatures, digests and keys are public: the host's arithmetic runs in
 // variable time, and the ladder's constant time is not needed here.
 //
