@@ -83,17 +83,17 @@ type bytesBatch struct {
 	points        []byte
 	out           []byte
 	status        []Status
-	// load, when set, writes item i's scalar and point just before they
-	// are read; store, when set, takes item i's outcome just after it is
-	// written (the *big.Int path over the bytes path).
+	// The *big.Int path over the bytes path. On the host's conversions
+	// and the item kernels, load, when set, writes item i's scalar and
+	// point into scalars and points just before they are read, and store
+	// takes item i's outcome from status and out just after it is written.
+	// On the wire kernels, loadInto writes them straight into the chunk's
+	// buffers and storeFrom takes the outcome and result bytes
+	// (uncompressed) straight from them; scalars, points, out and status
+	// are then not used.
 	load, store func(i int)
-	// loadInto and storeFrom, when set, take load's and store's place on
-	// the wire kernels' path: loadInto writes item i's scalar and point
-	// straight into the chunk's buffers, storeFrom takes its outcome and
-	// result bytes (uncompressed) straight from them; scalars, points, out
-	// and status are then not used.
-	loadInto  func(i int, scalar, point []byte)
-	storeFrom func(i int, s Status, result []byte)
+	loadInto    func(i int, scalar, point []byte)
+	storeFrom   func(i int, s Status, result []byte)
 	// validPoints says the points were validated already (the *big.Int
 	// path's Engine.validate), so preparing them skips the curve equation.
 	validPoints bool

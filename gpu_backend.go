@@ -614,17 +614,11 @@ func (r *gpuRunner) wireBatch(b *bytesBatch, split splitFunc, done func(int)) gp
 				n, ps := hi-lo, b.pointSize
 				scalars, points := in[:n*L], in[n*L:]
 				split(n, minWireItems, func(a, c int) {
-					switch {
-					case b.loadInto != nil:
+					if b.loadInto != nil {
 						for k := a; k < c; k++ {
 							b.loadInto(lo+k, scalars[k*L:(k+1)*L], points[k*ps:(k+1)*ps])
 						}
-					case b.load != nil:
-						for k := a; k < c; k++ {
-							b.load(lo + k)
-						}
-						fallthrough
-					default:
+					} else {
 						copy(scalars[a*L:c*L], b.scalars[(lo+a)*L:(lo+c)*L])
 						if withPoints {
 							copy(points[a*ps:c*ps], b.points[(lo+a)*ps:(lo+c)*ps])
@@ -674,9 +668,6 @@ func (r *gpuRunner) readWire(split splitFunc, b *bytesBatch, lo, hi int, out []b
 				b.status[i] = s
 			} else {
 				b.put(i, s, results[k*rs+1:(k+1)*rs])
-			}
-			if b.store != nil {
-				b.store(i)
 			}
 		}
 	})
