@@ -36,6 +36,9 @@ func init() {
 	tuning.KernelTimes = func(e any, points any, scalars []*big.Int, reps int) ([][]float64, error) {
 		return e.(*Engine).kernelTimes(points.([]*Point), scalars, reps)
 	}
+	tuning.BaseKernelTimes = func(e any, varTime bool, scalars []*big.Int, reps int) ([][]float64, error) {
+		return e.(*Engine).baseKernelTimes(varTime, scalars, reps)
+	}
 }
 
 // gpuRunner returns e's gpu backend, ok false for the other backends and

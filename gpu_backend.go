@@ -498,6 +498,61 @@ func (r *gpuRunner) lastStats() gpu.Stats {
 }
 
 func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][]float64, error) {
+	r, err := e.timedRunner()
+	if err != nil {
+		return nil, err
+	}
+	if len(points) != len(scalars) {
+		return nil, errLengthMismatch
+	}
+	jobs := make([]ladder.Job, len(points))
+	for i := range points {
+		if err := e.check(points[i], scalars[i]); err != nil {
+			return nil, &ItemError{Index: i, Err: err}
+		}
+		j, err := r.su.Prepare(points[i].X, points[i].Y, scalars[i])
+		if err != nil {
+			return nil, &ItemError{Index: i, Err: err}
+		}
+		jobs[i] = j
+	}
+	return r.timeJobs(jobs, reps)
+}
+
+// baseKernelTimes is kernelTimes for k·G: the comb kernel that k·G
+// batches run on (varTime: that of ScalarBaseMultVarTimeBytes) alone, on
+// scalars. It fails where k·G runs on the ladder (no comb for the
+// configuration).
+func (e *Engine) baseKernelTimes(varTime bool, scalars []*big.Int, reps int) ([][]float64, error) {
+	r, err := e.timedRunner()
+	if err != nil {
+		return nil, err
+	}
+	kind := ladder.Comb
+	if varTime {
+		kind = ladder.CombVarTime
+	}
+	cr := r.combRunner(kind)
+	if cr == nil {
+		return nil, tuning.ErrNoComb
+	}
+	g := e.curve
+	jobs := make([]ladder.Job, len(scalars))
+	for i, k := range scalars {
+		if err := checkScalar(k); err != nil {
+			return nil, &ItemError{Index: i, Err: err}
+		}
+		j, err := cr.su.Prepare(g.Gx(), g.Gy(), k)
+		if err != nil {
+			return nil, &ItemError{Index: i, Err: err}
+		}
+		jobs[i] = j
+	}
+	return cr.timeJobs(jobs, reps)
+}
+
+// timedRunner returns e's gpu runner for the kernel-only timings.
+func (e *Engine) timedRunner() (*gpuRunner, error) {
 	if err := e.usable(); err != nil {
 		return nil, err
 	}
@@ -505,25 +560,15 @@ func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][
 	if !ok {
 		return nil, tuning.ErrNotGPU
 	}
-	if len(points) != len(scalars) {
-		return nil, errLengthMismatch
-	}
-	su := r.su
-	jobs := make([]ladder.Job, len(points))
-	for i := range points {
-		if err := e.check(points[i], scalars[i]); err != nil {
-			return nil, &ItemError{Index: i, Err: err}
-		}
-		j, err := su.Prepare(points[i].X, points[i].Y, scalars[i])
-		if err != nil {
-			return nil, &ItemError{Index: i, Err: err}
-		}
-		jobs[i] = j
-	}
+	return r, nil
+}
+
+// timeJobs packs jobs and times r's kernel alone on them (gpu.Pool.KernelTimes).
+func (r *gpuRunner) timeJobs(jobs []ladder.Job, reps int) ([][]float64, error) {
 	return r.eng.KernelTimes(len(jobs), func(in, sc []uint32) {
 		parallel(len(jobs), r.workers, minPartItems, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				su.PackInput(in, sc, len(jobs), i, jobs[i])
+				r.su.PackInput(in, sc, len(jobs), i, jobs[i])
 			}
 		})
 	}, reps)

@@ -436,6 +436,50 @@ func TestGPUItemKernelTimes(t *testing.T) {
 	}
 }
 
+// TestBaseKernelTimes: diag.BaseKernelTimes times the comb that k·G
+// batches run on alone, the variable-time one with varTime; a negative
+// scalar is an item error; where the kernel has no comb for the
+// configuration it returns ErrNoComb, and on another backend ErrNotGPU.
+func TestBaseKernelTimes(t *testing.T) {
+	c := curves.P224()
+	d := fakecuda.New()
+	emulate := kernelemu.Launch(d)
+	var launched []string
+	d.OnLaunch = func(fn string, grid, block [3]uint32, params []gpu.HostPtr) error {
+		launched = append(launched, fn)
+		return emulate(fn, grid, block, params)
+	}
+	d.ElapsedMs = 2 // what every pair of events reports
+	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{})
+	require.NoError(t, err)
+	defer eng.Close()
+	ks := []*big.Int{big.NewInt(0), big.NewInt(5), new(big.Int).Sub(c.N(), big.NewInt(1)), new(big.Int).Lsh(c.N(), 1)}
+	for varTime, want := range map[bool]string{false: "ecm_ladder_p224_comb_shenoy_mma_c30", true: "ecm_ladder_p224_combvt_shenoy_mma_c30"} {
+		launched = nil
+		ts, err := diag.BaseKernelTimes(eng, varTime, ks, 2)
+		require.NoError(t, err)
+		require.Equal(t, [][]float64{{2, 2}}, ts, "varTime %v", varTime)
+		require.Equal(t, []string{want, want}, launched, "varTime %v: the comb alone, once a run", varTime)
+	}
+	_, err = diag.BaseKernelTimes(eng, false, []*big.Int{big.NewInt(1), big.NewInt(-1)}, 1)
+	var ie *ecmul.ItemError
+	require.ErrorAs(t, err, &ie)
+	require.Equal(t, 1, ie.Index)
+
+	tile, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, diag.GPU{Mapping: diag.MappingTile})
+	require.NoError(t, err)
+	defer tile.Close()
+	_, err = diag.BaseKernelTimes(tile, true, ks, 1)
+	require.ErrorIs(t, err, diag.ErrNoComb, "the tile mapping has no comb")
+
+	cpu, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU})
+	require.NoError(t, err)
+	defer cpu.Close()
+	_, err = diag.BaseKernelTimes(cpu, false, ks, 1)
+	require.ErrorIs(t, err, diag.ErrNotGPU)
+}
+
 // TestGPUAsyncDriver runs the gpu backend on a fake driver that runs each
 // stream's copies, kernels and event records later, in order, on the
 // stream's own goroutine (fakecuda.Driver.Async), as a GPU does: the

@@ -124,6 +124,10 @@ var ErrNoDevice = gpu.ErrNoDevice
 // ErrNotGPU is returned by KernelTimes on engines of other backends.
 var ErrNotGPU = tuning.ErrNotGPU
 
+// ErrNoComb is returned by BaseKernelTimes where the engine's kernel has no
+// comb for its configuration, so that its k·G batches run on the ladder.
+var ErrNoComb = tuning.ErrNoComb
+
 // Kernel is the kernel configuration an engine of the gpu backend chose.
 type Kernel struct {
 	Entry         string  // the entry point of the kernel image
@@ -264,4 +268,17 @@ func KernelTimes(e *ecmul.Engine, points []*ecmul.Point, scalars []*big.Int, rep
 		return nil, ecmul.ErrNoEngine
 	}
 	return tuning.KernelTimes(e, points, scalars, reps)
+}
+
+// BaseKernelTimes is KernelTimes for k·G: it times the comb kernel that
+// e's k·G batches run on alone, on scalars (reduced mod n), at most one
+// chunk of them; with varTime, the variable-time comb of
+// ScalarBaseMultVarTimeBytes (the fixed-time comb where the kernel has
+// none). It returns ErrNoComb where e's k·G batches run on the ladder, and
+// ErrNotGPU on the other backends.
+func BaseKernelTimes(e *ecmul.Engine, varTime bool, scalars []*big.Int, reps int) ([][]float64, error) {
+	if e == nil {
+		return nil, ecmul.ErrNoEngine
+	}
+	return tuning.BaseKernelTimes(e, varTime, scalars, reps)
 }

@@ -35,15 +35,18 @@ every operation of --op:
          default); on the gpu backend also through ScalarMultBytes, and
          the kernel alone
   base   k·G through Engine.ScalarBaseMultBytes, bytes in and out (the
-         fixed-base comb on the gpu and rns-cpu backends)
+         fixed-base comb on the gpu and rns-cpu backends); on the gpu
+         backend also the comb's kernel alone
   ecdsa  ECDSA signatures verified through ecdsa.Verify (u1·G and u2·Q on
          the engine, their sum on the host): valid signatures of a pool of
-         at most 1,024, cycled
+         at most 1,024, cycled; on the gpu backend also its two kernels
+         alone (the ladder's of u2·Q and the variable-time comb's of u1·G,
+         their times added)
 
 Each configuration, operation and batch size runs once to warm up, then
 --reps times; the median is reported. End-to-end times include validation,
 packing, transfers, conversions, the batched inversion and y-recovery; on
-the gpu backend the kernel of k·P alone is also timed on resident data (CUDA
+the gpu backend the kernels are also timed alone on resident data (CUDA
 events), on at most --chunk items. Every result of base and ecdsa is also
 given as a ratio to k·P of the same curve, configuration and batch when mul
 is measured in the same run (--op mul,base,ecdsa): to its bytes API figure

@@ -499,8 +499,12 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 					r.PerDevice = sharesOf(st)
 				}
 			}
-			if b.backend == ecmul.GPU && op == opMul {
+			switch {
+			case b.backend != ecmul.GPU:
+			case op == opMul:
 				b.measureGPU(ctx, eng, c, v, &r, in, kernelTimes)
+			default:
+				b.measureCombKernels(eng, c, v, &r, in, kernelTimes)
 			}
 			b.rep.Results = append(b.rep.Results, r)
 			fmt.Fprintf(b.stderr, "[%5.0fs] %s batch=%d: %.3f ms, %.0f op/s end to end\n",
@@ -529,12 +533,7 @@ func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.
 			r.BytesTimeline = st.Timeline
 		}
 	}
-	kb := min(batch, b.cfg.chunk)
-	if batch > b.cfg.chunk {
-		if items, ok := diag.ChunkItems(eng, batch); ok {
-			kb = items
-		}
-	}
+	kb := b.kernelBatch(eng, batch)
 	ts, ok := kernelTimes[kb]
 	if !ok {
 		if ts, err = diag.KernelTimes(eng, in.pts[:kb], in.ks[:kb], b.cfg.reps); err == nil {
@@ -544,6 +543,70 @@ func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.
 		}
 	}
 	setKernelFigures(r, kb, ts)
+}
+
+// kernelBatch returns the items a kernel-only timing of a batch launches:
+// the whole batch, or for a batch of more than one chunk one of its chunks.
+func (b *benchRun) kernelBatch(eng *ecmul.Engine, batch int) int {
+	kb := min(batch, b.cfg.chunk)
+	if batch > b.cfg.chunk {
+		if items, ok := diag.ChunkItems(eng, batch); ok {
+			kb = items
+		}
+	}
+	return kb
+}
+
+// measureCombKernels adds the kernel-only figures of base or ecdsa to r,
+// on as many items as measureGPU times k·P's kernel on: for base the
+// comb's kernel alone; for ecdsa the two kernels of a verification, the
+// ladder's of u2·Q and the variable-time comb's of u1·G, each alone, their
+// times added run by run. kernelTimes keeps the times by items launched.
+func (b *benchRun) measureCombKernels(eng *ecmul.Engine, c *curves.Curve, v benchVariant, r *benchResult,
+	in benchItems, kernelTimes map[int][][]float64) {
+	kb := b.kernelBatch(eng, r.Batch)
+	ts, ok := kernelTimes[kb]
+	if !ok {
+		var err error
+		if ts, err = combKernelTimes(eng, r.Op, in.pts[:kb], in.ks[:kb], b.cfg.reps); err != nil {
+			fmt.Fprintf(b.stderr, "ecmul bench: %s %s %s batch %d: kernel timing: %s\n", c.Name(), r.Op, v.label(b.backend), r.Batch, message(err))
+			return
+		}
+		kernelTimes[kb] = ts
+	}
+	setKernelFigures(r, kb, ts)
+}
+
+// combKernelTimes times op's kernels alone on each of eng's GPUs: the
+// comb's on ks for base; for ecdsa the ladder's on pts and ks and the
+// variable-time comb's on ks, each run's two times added.
+func combKernelTimes(eng *ecmul.Engine, op string, pts []*ecmul.Point, ks []*big.Int, reps int) ([][]float64, error) {
+	comb, err := diag.BaseKernelTimes(eng, op == opECDSA, ks, reps)
+	if err != nil || op != opECDSA {
+		return comb, err
+	}
+	ladder, err := diag.KernelTimes(eng, pts, ks, reps)
+	if err != nil {
+		return nil, err
+	}
+	return addRuns(comb, ladder), nil
+}
+
+// addRuns returns the times of a and b, one list per GPU, added run by
+// run; a GPU without the same runs in both (left out of one after a
+// fault) gets nil.
+func addRuns(a, b [][]float64) [][]float64 {
+	sum := make([][]float64, len(a))
+	for i := range a {
+		if i >= len(b) || len(a[i]) == 0 || len(b[i]) != len(a[i]) {
+			continue
+		}
+		sum[i] = make([]float64, len(a[i]))
+		for j := range a[i] {
+			sum[i][j] = a[i][j] + b[i][j]
+		}
+	}
+	return sum
 }
 
 // fail reports a failed measurement of a batch of operation op and counts

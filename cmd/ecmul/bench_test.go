@@ -331,6 +331,14 @@ func TestBenchCSV(t *testing.T) {
 	check(rows[4], jsonObject(t, rep.GPUPeers[0]), "gpu_peer")
 }
 
+// TestAddRuns: ecdsa's kernel-only times are the ladder's and the comb's
+// added run by run, per GPU; a GPU missing runs in either has none.
+func TestAddRuns(t *testing.T) {
+	require.Equal(t, [][]float64{{4, 6}, nil, nil},
+		addRuns([][]float64{{1, 2}, {3}, nil}, [][]float64{{3, 4}, {1, 2}, {5}}))
+	require.Equal(t, [][]float64{nil}, addRuns([][]float64{{1}}, nil))
+}
+
 func TestSetRatios(t *testing.T) {
 	rep := benchReport{
 		Results: []benchResult{{Curve: "P-224", OpsPerSec: 500}, {Curve: "P-256", OpsPerSec: 10}},

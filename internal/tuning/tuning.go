@@ -49,8 +49,15 @@ var (
 	// where the kernel has no comb for the configuration.
 	BaseKernelOf func(e any) (Kernel, bool)
 	KernelTimes  func(e any, points any, scalars []*big.Int, reps int) ([][]float64, error)
+	// BaseKernelTimes is KernelTimes for k·G: the comb kernel alone
+	// (varTime: the variable-time comb).
+	BaseKernelTimes func(e any, varTime bool, scalars []*big.Int, reps int) ([][]float64, error)
 )
 
 // ErrNotGPU is returned by the gpu backend's diagnostics on engines of
 // other backends.
 var ErrNotGPU = errors.New("ecmul: the engine does not use the gpu backend")
+
+// ErrNoComb is returned by BaseKernelTimes where the engine's k·G batches
+// run on the ladder: its kernel has no comb for the configuration.
+var ErrNoComb = errors.New("ecmul: the engine's kernel has no comb for k·G in this configuration")
