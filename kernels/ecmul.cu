@@ -815,23 +815,23 @@ struct FragSharedState {
   // init builds B: lane l = 4g + t supplies column g of each tile (output
   // 4p + g/2, byte 2h + g mod 2 of the constants) at rows 4t … 4t + 3 (+ 16
   // in .y): halves i mod 2 of slots t and t + 4 (of slot t + 8 in .y, whose
-  // upper pair is empty); and the addition constants by slot place.
+  // upper pair is empty); and the addition constants by slot place. Every
+  // thread of the block builds its share of the words, so that the block's
+  // warps wait at its first barrier for a few of them each.
   ECM_DEVICE void init(const uint32_t* __restrict__ k, int tid) {
-    if (tid < int(kWarpLanes)) {
-      const int t = tid & 3, g = tid >> 2;
-#pragma unroll 1
-      for (int tile = 0; tile < Tiles; ++tile) {
-        const int ext = 1 + tile / (2 * F::Slots), p = tile / 2 % F::Slots, h = tile % 2;
-        const int o = 4 * p + (g >> 1), shift = 8 * (2 * h + (g & 1));
-        uint32_t w[2] = {0, 0};
-#pragma unroll 1
-        for (int i = 0; i < 8; ++i) {
-          const int half = i / 4, e = i % 4 >> 1, kk = t + 4 * e + 8 * half;
-          if ((half == 1 && e == 1) || (half == 1 && !F::K32) || kk >= N) continue;
-          w[half] |= (frag_const<N>(k, ext, o, kk, i & 1) >> shift & 0xff) << (8 * (i % 4));
-        }
-        b[tile][tid] = uint2{w[0], w[1]};
+    for (int word = tid; word < Tiles * int(kWarpLanes); word += blockDim.x) {
+      const int tile = word / int(kWarpLanes), lane = word % int(kWarpLanes);
+      const int t = lane & 3, g = lane >> 2;
+      const int ext = 1 + tile / (2 * F::Slots), p = tile / 2 % F::Slots, h = tile % 2;
+      const int o = 4 * p + (g >> 1), shift = 8 * (2 * h + (g & 1));
+      uint32_t w[2] = {0, 0};
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        const int half = i / 4, e = i % 4 >> 1, kk = t + 4 * e + 8 * half;
+        if ((half == 1 && e == 1) || (half == 1 && !F::K32) || kk >= N) continue;
+        w[half] |= (frag_const<N>(k, ext, o, kk, i & 1) >> shift & 0xff) << (8 * (i % 4));
       }
+      b[tile][lane] = uint2{w[0], w[1]};
     }
     for (int w = tid; w < AddConsts * F::Slots * 4; w += blockDim.x) {
       const int kc = w / (F::Slots * 4), j = w % (F::Slots * 4), role = j < N ? j : N;

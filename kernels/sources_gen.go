@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "1471db6584aa5cad5a077a3dfe4187138118a39b731b0afb7256496eb8c66751"
+const SourcesSHA256 = "7d77c44c58da60159c0e0e899d70e0e3440eb910dc800ddb5f58631037190723"
