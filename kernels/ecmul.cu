@@ -776,10 +776,16 @@ ECM_DEVICE void mma_u8(int32_t (&d)[4], const uint32_t (&a)[AW], const uint32_t 
 // frag_combine returns lo + 2^16·mid + 2^32·hi of one output from its two
 // tiles' sums (d: bytes 0 and 1 of the constants, e: bytes 2 and 3; rows g
 // then g + 8), each word below 2^32 and the whole below 2^61 (rns.Params).
+// With ByteMoves, 2^16·mid is added by byte moves on the ALU pipe
+// (add_shl16), else by one multiply-add on the FMA pipe: at 2^20 items on
+// an H100 the byte moves ran P-224 1.8% faster and the 256-bit curves 0.4%
+// slower (bench/h100/2026-11-28-mma-block-init/, call WW).
+template <bool ByteMoves>
 ECM_DEVICE uint64_t frag_combine(const int32_t (&d)[4], const int32_t (&e)[4]) {
   const uint32_t lo = uint32_t(d[0]) + (uint32_t(d[1]) << 8);
   const uint32_t mid = uint32_t(e[0] + d[2]) + (uint32_t(e[1] + d[3]) << 8);
   const uint32_t hi = uint32_t(e[2]) + (uint32_t(e[3]) << 8);
+  if constexpr (ByteMoves) return add_shl16(uint64_t(hi) << 32 | lo, mid);
   return mad_wide(mid, 1u << 16, uint64_t(hi) << 32 | lo);
 }
 
@@ -922,7 +928,7 @@ ECM_DEVICE void frag_extend(const uint2* b, const uint32_t (&v)[FragShape<N>::Sl
       mma_u8(d, a, {lo.x});
       mma_u8(e, a, {hi.x});
     }
-    sum[p] = frag_combine(d, e);
+    sum[p] = frag_combine<!F::K32>(d, e);  // P-224, on m16n8k16 tiles
   }
 }
 

@@ -95,6 +95,22 @@ ECM_DEVICE uint64_t mad_wide(uint32_t a, uint32_t b, uint64_t c) {
 #endif
 }
 
+// add_shl16 returns a + 2^16·v (below 2^64): the two halves of 2^16·v
+// taken by byte moves (PRMT) and added with a carry, all on the ALU pipe;
+// ptxas turns shifts by 16 into a multiply-add on the FMA pipe.
+ECM_DEVICE uint64_t add_shl16(uint64_t a, uint32_t v) {
+#ifdef __CUDA_ARCH__
+  uint32_t lo = uint32_t(a), hi = uint32_t(a >> 32);
+  asm("{\n\t.reg .u32 t, u;\n\tprmt.b32 t, %2, 0, 0x1044;\n\tprmt.b32 u, %2, 0, 0x4432;\n\t"
+      "add.cc.u32 %0, %0, t;\n\taddc.u32 %1, %1, u;\n\t}"
+      : "+r"(lo), "+r"(hi)
+      : "r"(v));
+  return uint64_t(hi) << 32 | lo;
+#else
+  return a + (uint64_t(v) << 16);
+#endif
+}
+
 // Channel<W> is one RNS channel of W bits: its modulus m = 2^W − c and the
 // reductions modulo m, exactly as rns.Modulus does them, for W = 16 (the
 // paper's channels) and W = 30 (rns.WideChannelBits). Acc<Weight> is the

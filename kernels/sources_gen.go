@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "7d77c44c58da60159c0e0e899d70e0e3440eb910dc800ddb5f58631037190723"
+const SourcesSHA256 = "09ac119309c54d8e14aa5d7d75d32131859d3b59bd57dc1eb39f113aefdc93d1"
