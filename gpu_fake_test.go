@@ -355,6 +355,20 @@ func testGPUSmallBatchesOnTeam(t *testing.T, noSpin bool) {
 	require.LessOrEqual(t, runtime.NumGoroutine(), before, "Close stops the team's members")
 }
 
+// recordingDriver makes the engines of the test run on a fake driver whose
+// kernels the CPU twin emulates, and records the entry points launched.
+func recordingDriver(t *testing.T) (*fakecuda.Driver, *[]string) {
+	d := fakecuda.New()
+	emulate := kernelemu.Launch(d)
+	launched := new([]string)
+	d.OnLaunch = func(fn string, grid, block [3]uint32, params []gpu.HostPtr) error {
+		*launched = append(*launched, fn)
+		return emulate(fn, grid, block, params)
+	}
+	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
+	return d, launched
+}
+
 // TestGPUItemKernelsOnLargeBatches: a batch of at most the latency team's
 // size runs the ladder kernel alone, its items prepared and finished on
 // the host; a larger one (here: from 9 items, the valid ones of the batch)
@@ -362,14 +376,7 @@ func testGPUSmallBatchesOnTeam(t *testing.T, noSpin bool) {
 // results.
 func TestGPUItemKernelsOnLargeBatches(t *testing.T) {
 	c := curves.P256()
-	d := fakecuda.New()
-	emulate := kernelemu.Launch(d)
-	var launched []string
-	d.OnLaunch = func(fn string, grid, block [3]uint32, params []gpu.HostPtr) error {
-		launched = append(launched, fn)
-		return emulate(fn, grid, block, params)
-	}
-	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
+	_, launched := recordingDriver(t)
 	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{})
 	require.NoError(t, err)
 	defer eng.Close()
@@ -384,7 +391,7 @@ func TestGPUItemKernelsOnLargeBatches(t *testing.T) {
 		if from > 0 {
 			t.Cleanup(ecmul.GPUItemsFrom(from))
 		}
-		launched = nil
+		*launched = nil
 		res, err := eng.ScalarMult(context.Background(), pts, ks)
 		require.NoError(t, err)
 		require.Equal(t, 9, checkComputed(t, c, pts, ks, res))
@@ -392,13 +399,13 @@ func TestGPUItemKernelsOnLargeBatches(t *testing.T) {
 		require.True(t, ok)
 		require.Equal(t, from > 0, st.ItemKernels, "diag.Stats.ItemKernels")
 		if from == 0 {
-			require.NotContains(t, launched, kc.FinishEntry, "a small batch finishes on the host")
-			require.NotContains(t, launched, prepare)
-			require.NotContains(t, launched, unpack)
+			require.NotContains(t, *launched, kc.FinishEntry, "a small batch finishes on the host")
+			require.NotContains(t, *launched, prepare)
+			require.NotContains(t, *launched, unpack)
 		} else {
-			require.Contains(t, launched, kc.FinishEntry, "a large batch finishes on the GPU")
-			require.Contains(t, launched, prepare)
-			require.Contains(t, launched, unpack, "a large batch of uncompressed points goes up as bytes")
+			require.Contains(t, *launched, kc.FinishEntry, "a large batch finishes on the GPU")
+			require.Contains(t, *launched, prepare)
+			require.Contains(t, *launched, unpack, "a large batch of uncompressed points goes up as bytes")
 		}
 	}
 }
@@ -442,25 +449,18 @@ func TestGPUItemKernelTimes(t *testing.T) {
 // configuration it returns ErrNoComb, and on another backend ErrNotGPU.
 func TestBaseKernelTimes(t *testing.T) {
 	c := curves.P224()
-	d := fakecuda.New()
-	emulate := kernelemu.Launch(d)
-	var launched []string
-	d.OnLaunch = func(fn string, grid, block [3]uint32, params []gpu.HostPtr) error {
-		launched = append(launched, fn)
-		return emulate(fn, grid, block, params)
-	}
+	d, launched := recordingDriver(t)
 	d.ElapsedMs = 2 // what every pair of events reports
-	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
 	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{})
 	require.NoError(t, err)
 	defer eng.Close()
 	ks := []*big.Int{big.NewInt(0), big.NewInt(5), new(big.Int).Sub(c.N(), big.NewInt(1)), new(big.Int).Lsh(c.N(), 1)}
 	for varTime, want := range map[bool]string{false: "ecm_ladder_p224_comb_shenoy_mma_c30", true: "ecm_ladder_p224_combvt_shenoy_mma_c30"} {
-		launched = nil
+		*launched = nil
 		ts, err := diag.BaseKernelTimes(eng, varTime, ks, 2)
 		require.NoError(t, err)
 		require.Equal(t, [][]float64{{2, 2}}, ts, "varTime %v", varTime)
-		require.Equal(t, []string{want, want}, launched, "varTime %v: the comb alone, once a run", varTime)
+		require.Equal(t, []string{want, want}, *launched, "varTime %v: the comb alone, once a run", varTime)
 	}
 	_, err = diag.BaseKernelTimes(eng, false, []*big.Int{big.NewInt(1), big.NewInt(-1)}, 1)
 	var ie *ecmul.ItemError
