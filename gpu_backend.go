@@ -536,13 +536,13 @@ func (e *Engine) baseKernelTimes(varTime bool, scalars []*big.Int, reps int) ([]
 	if cr == nil {
 		return nil, tuning.ErrNoComb
 	}
-	g := e.curve
+	c := e.curve
 	jobs := make([]ladder.Job, len(scalars))
 	for i, k := range scalars {
 		if err := checkScalar(k); err != nil {
 			return nil, &ItemError{Index: i, Err: err}
 		}
-		j, err := cr.su.Prepare(g.Gx(), g.Gy(), k)
+		j, err := cr.su.Prepare(c.Gx(), c.Gy(), k)
 		if err != nil {
 			return nil, &ItemError{Index: i, Err: err}
 		}

@@ -331,6 +331,32 @@ func TestBenchCSV(t *testing.T) {
 	check(rows[4], jsonObject(t, rep.GPUPeers[0]), "gpu_peer")
 }
 
+// TestBenchKernelFiguresGPU (on a GPU host; skipped elsewhere): on the
+// gpu backend every operation gets a kernel-only figure, k·G's comb alone
+// faster than k·P's ladder, and ECDSA's two kernels together slower than
+// the ladder alone.
+func TestBenchKernelFiguresGPU(t *testing.T) {
+	e, err := ecmul.New(ecmul.P224(), ecmul.Options{Backend: ecmul.GPU})
+	if err != nil {
+		t.Skipf("no usable GPU: %v", err)
+	}
+	require.NoError(t, e.Close())
+	jsonPath := filepath.Join(t.TempDir(), "b.json")
+	code, _, errOut := cli(t, "", "bench", "--backend", "gpu", "--curve", "p224", "--op", "mul,base,ecdsa",
+		"--batch", "65536", "--reps", "1", "--peers=false", "--json", jsonPath)
+	require.Equal(t, exitOK, code, errOut)
+	rep, _ := readBenchJSON(t, jsonPath)
+	kernel := map[string]float64{}
+	for _, r := range rep.Results {
+		require.Positive(t, r.KernelOps, "%s", r.Op)
+		require.Positive(t, r.KernelBatch, "%s", r.Op)
+		kernel[r.Op] = r.KernelOps
+	}
+	require.Len(t, kernel, 3)
+	require.Greater(t, kernel["base"], kernel["mul"], "the comb alone against the ladder")
+	require.Less(t, kernel["ecdsa"], kernel["mul"], "the ladder and the variable-time comb against the ladder")
+}
+
 // TestAddRuns: ecdsa's kernel-only times are the ladder's and the comb's
 // added run by run, per GPU; a GPU missing runs in either has none.
 func TestAddRuns(t *testing.T) {
