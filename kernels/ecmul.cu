@@ -37,8 +37,10 @@ enum class BaseExt { Shenoy, Kawamura };
 // of the item's multiplication sets (spread_mul_set), for latency. Mma: 8
 // items per warp, 4 lanes per item, each lane owning three channel slots,
 // whose base extensions are tensor-core products with their fragments in
-// registers (mma_mul_set): no shared memory, no barrier.
-enum class Mapping { Warp, Block, Tile, Spread, Mma };
+// registers (StepsFrag): no shared memory, no barrier. Pair: the mma
+// mapping with 16 items per warp, two in each group of 4 lanes, each lane
+// owning five channel slots of its two items (PairShape).
+enum class Mapping { Warp, Block, Tile, Spread, Mma, Pair };
 
 constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every entry point
 constexpr int kScalarWordBits = 32;           // the bits of a scalar row's word (ladder.Setup.LadderScalar)
@@ -66,12 +68,14 @@ constexpr int kScalarWordBits = 32;           // the bits of a scalar row's word
 // Shape of an item of n channels per base of W bits.
 template <int N, Mapping M, int W = 16>
 struct Shape {
-  static constexpr int Lanes = M == Mapping::Mma ? 4 : N + 1;  // threads per item (per group: Spread)
-  static constexpr int ELane = N;                               // the lane of m_e
-  static constexpr bool Warp = M == Mapping::Warp || M == Mapping::Spread || M == Mapping::Mma;  // items inside a warp
+  static constexpr bool Frag = M == Mapping::Mma || M == Mapping::Pair;  // slots of channels per lane
+  // threads per item (per group: Spread; the pair mapping's 4 lanes hold two)
+  static constexpr int Lanes = M == Mapping::Mma ? 4 : M == Mapping::Pair ? 2 : N + 1;
+  static constexpr int ELane = N;  // the lane of m_e
+  static constexpr bool Warp = M == Mapping::Warp || M == Mapping::Spread || Frag;  // items inside a warp
   static constexpr uint32_t Code = M == Mapping::Warp     ? ecm_warp
                                    : M == Mapping::Spread ? ecm_spread
-                                   : M == Mapping::Mma    ? ecm_warps
+                                   : Frag                 ? ecm_warps
                                                           : ecm_packed;  // EcmShape
   static constexpr int Groups = Warp ? int(kWarpLanes) / Lanes : 1;  // lane groups of a warp
   static constexpr int Items = Warp ? kMaxThreads / int(kWarpLanes) * Groups  // lane groups per block
@@ -467,6 +471,7 @@ ECM_DEVICE uint32_t tile_pow2(int4 s) {
 // policy of the channel width and mapping (Steps16, StepsWide, StepsTile,
 // StepsFrag), each with these members:
 //   Value                       a lane's share of one value (Residue, or Slots)
+//   Alpha                       the α of the lane's item (of its two items: uint2)
 //   Step1 first_step(x, y, i)   step 1: q_j = x_j·y_j·NegR_j in B (given to the exchange),
 //                               P̃_j = ξ̃x_j·ξ̃y_j in B̃, x_e·y_e in m_e
 //   exchange_q<P>()             the q_j of the set reach the lanes that sum them
@@ -481,6 +486,7 @@ ECM_DEVICE uint32_t tile_pow2(int4 s) {
 template <int N, BaseExt V, Mapping M, int K>
 struct Steps16 {
   using Value = Residue;
+  using Alpha = uint32_t;
   using Sh = Shape<N, M>;
   struct Step1 {
     uint32_t te, pt;  // x_e·y_e (mod 2^32), P̃_j unreduced: its 16-bit halves meet T_j and 2^16·T_j
@@ -574,6 +580,7 @@ ECM_DEVICE uint64_t wide_dot(const uint32_t (&w)[L], const uint32_t (&e)[N], uin
 template <int N, Mapping M, int K>
 struct StepsWide {
   using Value = Residue;
+  using Alpha = uint32_t;
   using Sh = Shape<N, M, 30>;
   static constexpr bool shuffled = Exchange<N, M, K, 30>::Shuffle;
   struct Step1 {
@@ -645,6 +652,7 @@ struct StepsWide {
 template <int N, int K>
 struct StepsTile {
   using Value = Residue;
+  using Alpha = uint32_t;
   struct Step1 {
     uint32_t te, pt;
   };
@@ -695,16 +703,17 @@ struct StepsTile {
 };
 
 // ---------------------------------------------------------------------------
-// The mma mapping: the base extensions of wide channels as 8-bit integer
-// matrix products on the tensor cores (mma.sync, u8 × u8 → s32), whose
-// fragments are the registers of the lanes that own the channels.
+// The mma and pair mappings: the base extensions of wide channels as 8-bit
+// integer matrix products on the tensor cores (mma.sync, u8 × u8 → s32),
+// whose fragments are the registers of the lanes that own the channels.
 //
-// A warp holds 8 items of 4 lanes: lane t of group g (warp lane 4g + t) holds
-// slots t, t + 4 and t + 8 of item g, where slot j < n is channel j of B and
-// of B̃, slot n is m_e (its B residue) and the slots above are padding. For
-// one extension, with v_k the residues of the inputs (k < n) and e_ok the
-// constants of output o (a channel of the other base, or m_e for o = n),
-// Σ_k v_k·e_ok ≡ lo + 2^16·mid + 2^32·hi (mod m_o) from the eight byte sums
+// The mma mapping: a warp holds 8 items of 4 lanes: lane t of group g (warp
+// lane 4g + t) holds slots t, t + 4 and t + 8 of item g, where slot j < n is
+// channel j of B and of B̃, slot n is m_e (its B residue) and the slots
+// above are padding. For one extension, with v_k the residues of the inputs
+// (k < n) and e_ok the constants of output o (a channel of the other base,
+// or m_e for o = n), Σ_k v_k·e_ok ≡ lo + 2^16·mid + 2^32·hi (mod m_o) from
+// the eight byte sums
 // D_r[g] = Σ_k Σ_h byte_(h+2r)(v_k)·byte_g(2^(8h)·e_ok mod m_o), h, r ∈ {0, 1},
 // g < 4 (basext.FragmentSum is its CPU model; rns.Params proves every sum
 // exact in s32 and the recombination within its words). The matrices are
@@ -721,37 +730,9 @@ struct StepsTile {
 //    4p + t: its own slot p.
 // Shenoy's α, found on the m_e lane, reaches the item's other lanes by one
 // shuffle; nothing goes through shared memory and nothing waits at a barrier.
-
-template <int N>
-struct FragShape {
-  static constexpr int Lanes = 4;                // lanes per item
-  static constexpr int Slots = (N + 1 + 3) / 4;  // slots per lane: n channels and m_e over 4 lanes
-  static constexpr int ChanSlots = (N + 3) / 4;  // the slots holding a channel on some lane; above, m_e alone
-  static constexpr bool K32 = N > 8;             // slot t + 8 holds a channel on some lane
-  static constexpr int AWords = K32 ? 4 : 2;     // A fragment registers (m16n8k32 or m16n8k16)
-  static constexpr int BWords = K32 ? 2 : 1;     // B fragment registers of one tile
-  static constexpr int ELane = N % 4, ESlot = N / 4;  // where m_e lives
-};
-
-// A lane's value in the mma mapping: one Residue per slot.
-template <int S>
-struct Slots {
-  Residue s[S];
-};
-
-template <int S>
-ECM_DEVICE void cswap(Slots<S>& a, Slots<S>& b, uint32_t mask) {
-#pragma unroll
-  for (int i = 0; i < S; ++i) cswap(a.s[i], b.s[i], mask);
-}
-
-template <int S>
-ECM_DEVICE Slots<S> select_residue(uint32_t mask, const Slots<S>& a, const Slots<S>& b) {
-  Slots<S> r;
-#pragma unroll
-  for (int i = 0; i < S; ++i) r.s[i] = select_residue(mask, a.s[i], b.s[i]);
-  return r;
-}
+//
+// The pair mapping (PairShape) puts two items in each group of 4 lanes, 16
+// in a warp, so that a lane's slots hold no padding; A's rows are items.
 
 // mma_u8 returns the 16 × 8 s32 product of the A and B fragments (no
 // accumulator): m16n8k32 with four A registers, m16n8k16 with two.
@@ -769,7 +750,18 @@ ECM_DEVICE void mma_u8(int32_t (&d)[4], const uint32_t (&a)[AW], const uint32_t 
         : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(0));
   }
 #elif defined(ECM_EMULATION)
-  ecm_emulate_mma_u8(d, a, b);
+  ecm_emulate_mma_u8(d, a, b, false);
+#endif
+}
+
+// mma_u8_add adds the m16n8k16 product of the A and B fragments to d.
+ECM_DEVICE void mma_u8_add(int32_t (&d)[4], const uint32_t (&a)[2], const uint32_t (&b)[1]) {
+#if defined(__CUDA_ARCH__)
+  asm("mma.sync.aligned.m16n8k16.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(b[0]));
+#elif defined(ECM_EMULATION)
+  ecm_emulate_mma_u8(d, a, b, true);
 #endif
 }
 
@@ -787,6 +779,13 @@ ECM_DEVICE uint64_t frag_combine(const int32_t (&d)[4], const int32_t (&e)[4]) {
   const uint32_t hi = uint32_t(e[2]) + (uint32_t(e[3]) << 8);
   if constexpr (ByteMoves) return add_shl16(uint64_t(hi) << 32 | lo, mid);
   return mad_wide(mid, 1u << 16, uint64_t(hi) << 32 | lo);
+}
+
+// pair_combine returns Σ_g 2^(8g)·D_g of one output's four byte sums D_g
+// (rns.Params: each below 2^22, lo and hi below 2^31, the whole below 2^47).
+ECM_DEVICE uint64_t pair_combine(int32_t d0, int32_t d1, int32_t d2, int32_t d3) {
+  const uint32_t lo = uint32_t(d0) + (uint32_t(d1) << 8), hi = uint32_t(d2) + (uint32_t(d3) << 8);
+  return mad_wide(hi, 1u << 16, lo);
 }
 
 // frag_const returns 2^(8h)·e_o,kk of extension ext (1 or 2), reduced mod
@@ -807,67 +806,180 @@ ECM_DEVICE uint32_t frag_const(const uint32_t* __restrict__ k, int ext, int o, i
   return m.reduce(uint64_t(k[L::Ext2 + o * N + kk]) << (8 * h));
 }
 
-// The shared memory of an mma block: the B fragments of both extensions,
-// lane by lane (every warp reads the same), and the addition constants by
-// channel role and by slot place.
-template <int N, int AddConsts>
-struct FragSharedState {
-  using F = FragShape<N>;
-  static constexpr int Tiles = 2 * F::Slots * 2;  // extension, tile pair, half
-  uint2 b[Tiles][kWarpLanes];                          // B of each tile: lane l's registers (.y unused for m16n8k16)
-  uint2 addK[AddConsts][N + 1];                    // [constant][channel role]
-  uint2 addKSlot[AddConsts][F::Slots][4];          // [constant][slot][lane t]: role min(4s + t, n)
+// const_byte returns byte g of frag_const.
+template <int N>
+ECM_DEVICE uint32_t const_byte(const uint32_t* __restrict__ k, int ext, int o, int kk, int h, int g) {
+  return frag_const<N>(k, ext, o, kk, h) >> (8 * g) & 0xff;
+}
 
-  // init builds B: lane l = 4g + t supplies column g of each tile (output
-  // 4p + g/2, byte 2h + g mod 2 of the constants) at rows 4t … 4t + 3 (+ 16
-  // in .y): halves i mod 2 of slots t and t + 4 (of slot t + 8 in .y, whose
-  // upper pair is empty); and the addition constants by slot place. Every
-  // thread of the block builds its share of the words, so that the block's
-  // warps wait at its first barrier for a few of them each.
-  ECM_DEVICE void init(const uint32_t* __restrict__ k, int tid) {
-    for (int word = tid; word < Tiles * int(kWarpLanes); word += blockDim.x) {
-      const int tile = word / int(kWarpLanes), lane = word % int(kWarpLanes);
-      const int t = lane & 3, g = lane >> 2;
-      const int ext = 1 + tile / (2 * F::Slots), p = tile / 2 % F::Slots, h = tile % 2;
-      const int o = 4 * p + (g >> 1), shift = 8 * (2 * h + (g & 1));
-      uint32_t w[2] = {0, 0};
+// The layout of the mma mapping (above): which slot of a lane holds which
+// channel role, and the words of B each lane keeps for the block.
+template <int N>
+struct FragShape {
+  static constexpr int Halves = 1;               // items per lane
+  static constexpr int Slots = (N + 1 + 3) / 4;  // slots per lane: n channels and m_e over 4 lanes
+  static constexpr int ConstSlots = Slots;       // slots with constants of their own
+  static constexpr int ChanSlots = (N + 3) / 4;  // the slots holding a channel on some lane; above, m_e alone
+  static constexpr bool K32 = N > 8;             // slot t + 8 holds a channel on some lane
+  static constexpr int AWords = K32 ? 4 : 2;     // A fragment registers (m16n8k32 or m16n8k16)
+  static constexpr int ELane = N % 4, ESlot = N / 4;  // where m_e lives
+  static constexpr int Tiles = 2 * Slots * 2;    // extension, tile pair, half
+  using BWord = uint2;                           // a lane's B registers of one tile (.y unused for m16n8k16)
+
+  ECM_DEVICE static constexpr int const_slot(int s) { return s; }
+  ECM_DEVICE static constexpr int half(int, int) { return 0; }
+  // role returns the channel role of constant slot cs on lane t: n is m_e, above n padding.
+  ECM_DEVICE static constexpr int role(int cs, int t) { return 4 * cs + t; }
+
+  // b_word returns lane l = 4g + t's B registers of a tile: column g
+  // (output 4p + g/2, byte 2h + g mod 2 of the constants) at rows 4t … 4t + 3
+  // (+ 16 in .y): halves i mod 2 of slots t and t + 4 (of slot t + 8 in .y,
+  // whose upper pair is empty).
+  ECM_DEVICE static BWord b_word(const uint32_t* __restrict__ k, int tile, int lane) {
+    const int t = lane & 3, g = lane >> 2;
+    const int ext = 1 + tile / (2 * Slots), p = tile / 2 % Slots, h = tile % 2;
+    const int o = 4 * p + (g >> 1), byte = 2 * h + (g & 1);
+    uint32_t w[2] = {0, 0};
 #pragma unroll
-      for (int i = 0; i < 8; ++i) {
-        const int half = i / 4, e = i % 4 >> 1, kk = t + 4 * e + 8 * half;
-        if ((half == 1 && e == 1) || (half == 1 && !F::K32) || kk >= N) continue;
-        w[half] |= (frag_const<N>(k, ext, o, kk, i & 1) >> shift & 0xff) << (8 * (i % 4));
-      }
-      b[tile][lane] = uint2{w[0], w[1]};
+    for (int i = 0; i < 8; ++i) {
+      const int half = i / 4, e = i % 4 >> 1, kk = t + 4 * e + 8 * half;
+      if ((half == 1 && e == 1) || (half == 1 && !K32) || kk >= N) continue;
+      w[half] |= const_byte<N>(k, ext, o, kk, i & 1, byte) << (8 * (i % 4));
     }
-    for (int w = tid; w < AddConsts * F::Slots * 4; w += blockDim.x) {
-      const int kc = w / (F::Slots * 4), j = w % (F::Slots * 4), role = j < N ? j : N;
+    return BWord{w[0], w[1]};
+  }
+};
+
+// The layout of the pair mapping: 16 items per warp, two in each group of
+// 4 lanes. Lane t of group g holds items g and g + 8 of its warp (its
+// halves 0 and 1):
+//  - slots 0 and 1: channels t and t + 4 of item g; slots 2 and 3: the same
+//    channels of item g + 8;
+//  - slot 4: of item g + 8·(t mod 2), channel 8 where n = 9 on lanes 0 and
+//    1, and m_e on the others (for n = 8, m_e on every lane, lanes 2 and 3
+//    copies of lanes 0 and 1).
+// Slots of one channel share its constants (constant slots 0, 1 and 2).
+// For one extension of 16 items:
+//  - A (16 × 32, m16n8k32): row r is item r of the warp and column 4j + h
+//    byte h of its channel j < 8, so lane t's four registers are its slots
+//    0, 2, 1 and 3 as they are; channel 8 (n = 9) is an m16n8k16 beside it,
+//    whose A holds item g's at columns 0 … 3 of row g (lane 0's slot 4) and
+//    item g + 8's at columns 4 … 7 of row g + 8 (lane 1's), zeros elsewhere.
+//  - B of tile pair p: column c is the output of lane c/2's constant slot
+//    p, row 4j + h of it byte 2·hh + c mod 2 of 2^(8h)·e_oj mod m_o in tile
+//    hh of the pair; channel 8's B the same at rows 4t + h for t < 2.
+//  - D: lane t receives columns 2t and 2t + 1 of rows g and g + 8: of its
+//    constant slot p's output, bytes 2·hh and 2·hh + 1 of the constants
+//    for both items, and Σ_g 2^(8g)·D_g ≡ Σ_j v_j·e_oj (mod m_o)
+//    (basext.PairSum is its CPU model).
+// Shenoy's α of item g + 8·h comes from lane ELane + h of the group.
+template <int N>
+struct PairShape {
+  static_assert(N == 8 || N == 9, "channels t and t + 4 on every lane, channel 8 in slot 4");
+  static constexpr int Halves = 2, Slots = 5, ConstSlots = 3;
+  static constexpr int ChanSlots = N > 8 ? 5 : 4;  // slot 4 holds m_e alone where n = 8
+  static constexpr bool K16 = N > 8;                // channel 8 on an m16n8k16
+  static constexpr int ESlot = 4, ELane = N > 8 ? 2 : 0;
+  static constexpr int Tiles = 2 * ConstSlots * 2;  // extension, tile pair, half
+  using BWord = uint4;                              // m16n8k32's two registers, m16n8k16's one
+
+  ECM_DEVICE static constexpr int const_slot(int s) { return s < 4 ? s & 1 : 2; }
+  ECM_DEVICE static constexpr int half(int s, int t) { return s < 4 ? s >> 1 : t & 1; }
+  ECM_DEVICE static constexpr int role(int cs, int t) { return cs < 2 ? t + 4 * cs : t < ELane ? 8 : N; }
+
+  ECM_DEVICE static BWord b_word(const uint32_t* __restrict__ k, int tile, int lane) {
+    const int t = lane & 3, c = lane >> 2;
+    const int ext = 1 + tile / (2 * ConstSlots), p = tile / 2 % ConstSlots, byte = 2 * (tile % 2) + (c & 1);
+    const int o = role(p, c >> 1);
+    uint32_t w[3] = {0, 0, 0};
+#pragma unroll
+    for (int h = 0; h < 4; ++h) {
+      w[0] |= const_byte<N>(k, ext, o, t, h, byte) << (8 * h);
+      w[1] |= const_byte<N>(k, ext, o, t + 4, h, byte) << (8 * h);
+      if (K16 && t < 2) w[2] |= const_byte<N>(k, ext, o, 8, h, byte) << (8 * h);
+    }
+    return BWord{w[0], w[1], w[2], 0};
+  }
+};
+
+// A lane's value in the mma and pair mappings: one Residue per slot.
+template <int S>
+struct Slots {
+  Residue s[S];
+};
+
+// One swap mask per slot (the pair mapping: its slots belong to two items).
+template <int S>
+struct SlotMasks {
+  uint32_t m[S];
+};
+
+template <int S>
+ECM_DEVICE void cswap(Slots<S>& a, Slots<S>& b, uint32_t mask) {
+#pragma unroll
+  for (int i = 0; i < S; ++i) cswap(a.s[i], b.s[i], mask);
+}
+
+template <int S>
+ECM_DEVICE void cswap(Slots<S>& a, Slots<S>& b, const SlotMasks<S>& mask) {
+#pragma unroll
+  for (int i = 0; i < S; ++i) cswap(a.s[i], b.s[i], mask.m[i]);
+}
+
+template <int S>
+ECM_DEVICE Slots<S> select_residue(uint32_t mask, const Slots<S>& a, const Slots<S>& b) {
+  Slots<S> r;
+#pragma unroll
+  for (int i = 0; i < S; ++i) r.s[i] = select_residue(mask, a.s[i], b.s[i]);
+  return r;
+}
+
+// The shared memory of an mma or pair block: the B fragments of both
+// extensions, lane by lane (every warp reads the same), and the addition
+// constants by channel role and by constant slot.
+template <int N, int AddConsts, class F>
+struct FragSharedState {
+  typename F::BWord b[F::Tiles][kWarpLanes];  // B of each tile: lane l's registers
+  uint2 addK[AddConsts][N + 1];                // [constant][channel role]
+  uint2 addKSlot[AddConsts][F::ConstSlots][4];  // [constant][constant slot][lane t]
+
+  // init builds B and the addition constants by slot. Every thread of the
+  // block builds its share of the words, so that the block's warps wait at
+  // its first barrier for a few of them each.
+  ECM_DEVICE void init(const uint32_t* __restrict__ k, int tid) {
+    for (int word = tid; word < F::Tiles * int(kWarpLanes); word += blockDim.x)
+      b[word / kWarpLanes][word % kWarpLanes] = F::b_word(k, word / kWarpLanes, word % kWarpLanes);
+    for (int w = tid; w < AddConsts * F::ConstSlots * 4; w += blockDim.x) {
+      const int kc = w / (F::ConstSlots * 4), cs = w / 4 % F::ConstSlots, j = F::role(cs, w % 4), role = j < N ? j : N;
       const uint32_t* e = k + Consts<N>::AddConst + kc * Consts<N>::ElementWords;
-      addKSlot[kc][j / 4][j % 4] = role < N ? uint2{e[role], e[N + role]} : uint2{e[2 * N], 0};
+      addKSlot[kc][cs][w % 4] = role < N ? uint2{e[role], e[N + role]} : uint2{e[2 * N], 0};
     }
   }
 };
 
-// The constants of one lane of the mma mapping, per slot. Slots 0 and 1
-// are channels on every lane (n >= 8); slot 2 is a channel, m_e or padding.
-template <int N>
+// The constants of one lane of the mma or pair mapping, per constant slot.
+// Slots 0 and 1 are channels on every lane (n >= 8); slot 2 is a channel,
+// m_e or padding.
+template <int N, class F>
 struct FragConsts {
-  using F = FragShape<N>;
-  static constexpr int S = F::Slots;
+  static constexpr int S = F::ConstSlots;
   Channel<30> mB[S], mT[S];  // the slot's channels of B and B̃ (m_e in mB on its slot)
   uint32_t negR[S], negR32[S], negMtB[S];
   uint32_t tj[S], tj32[S];  // T_j and 2^32·T_j mod m̃_j (0 off the channels): P̃_j·T_j joins the first sum
-  uint32_t chan2, me2;  // all ones where slot 2 is a channel, where it is m_e
+  uint32_t chan2, me2;      // all ones where slot 2 is a channel, where it is m_e
   uint32_t meMask, pe, mInvE, mtInvE;
-  int eSource;  // the warp lane that holds this item's m_e
+  uint32_t odd;         // pair: all ones on lanes 1 and 3, whose slot 4 is of item g + 8
+  uint32_t k16Lane[2];  // pair: all ones on lane 0, on lane 1 (channel 8's A)
+  int eSource;          // the warp lane that holds m_e of the lane's item (pair: of item g, g + 8's next)
 
-  // chan is all ones where slot s is a channel: the residues an extension reads.
+  // chan is all ones where constant slot s is a channel: the residues an extension reads.
   ECM_DEVICE uint32_t chan(int s) const { return s < 2 ? ~0u : chan2; }
-  // eMask is all ones where slot s is m_e.
+  // eMask is all ones where constant slot s is m_e.
   ECM_DEVICE uint32_t eMask(int s) const { return s < 2 ? 0u : me2; }
 
   // load reads the constants of warp lane l.
   ECM_DEVICE void load(const uint32_t* __restrict__ k, int l) {
-    static_assert(S == 3 && N >= 8, "three slots per lane: n from 8 to 11, a k-step of 8 or 12 channels");
+    static_assert(S == 3 && N >= 8, "three constant slots per lane: n from 8 to 11");
     using L = Layout<N>;
     const int t = l & 3;
     eSource = (l & ~3) | F::ELane;
@@ -877,7 +989,7 @@ struct FragConsts {
     mtInvE = k[L::MtInvE];
 #pragma unroll
     for (int s = 0; s < S; ++s) {
-      const int j = 4 * s + t, jj = j < N ? j : 0;
+      const int j = F::role(s, t), jj = j < N ? j : 0;
       mB[s] = Channel<30>::make(j == N ? meMask + 1 : k[L::ModB + jj], k[L::CB + jj]);
       mT[s] = Channel<30>::make(k[L::ModBT + jj], k[L::CBT + jj]);
       negR[s] = k[L::NegR + jj];
@@ -886,16 +998,20 @@ struct FragConsts {
       tj[s] = j < N ? k[L::T + jj] : 0;
       tj32[s] = mT[s].reduce(uint64_t(tj[s]) << 32);
     }
-    chan2 = opaque(8 + t < N ? ~0u : 0u);
-    me2 = opaque(8 + t == N ? ~0u : 0u);
+    chan2 = opaque(F::role(2, t) < N ? ~0u : 0u);
+    me2 = opaque(F::role(2, t) == N ? ~0u : 0u);
+    odd = opaque(t & 1 ? ~0u : 0u);
+    k16Lane[0] = opaque(t == 0 ? ~0u : 0u);
+    k16Lane[1] = opaque(t == 1 ? ~0u : 0u);
   }
 };
 
-// The view of the block's shared state one mma lane takes: its column of
-// every B and its addition constants.
+// The view of the block's shared state one lane takes: its column of every
+// B and its addition constants.
+template <class F>
 struct FragExchange {
-  const uint2* b;     // &FragSharedState::b[0][lane]: tile i at b[kWarpLanes·i]
-  const uint2* addK;  // &FragSharedState::addKSlot[0][0][t]: constant K, slot s at addK[4·(K·Slots + s)]
+  const typename F::BWord* b;  // &FragSharedState::b[0][lane]: tile i at b[kWarpLanes·i]
+  const uint2* addK;           // &FragSharedState::addKSlot[0][0][t]: constant K, slot s at addK[4·(K·ConstSlots + s)]
   template <class Sh>
   ECM_DEVICE void attach(Sh& sh, int, int, int tid) {
     b = &sh.b[0][tid % kWarpLanes];
@@ -907,7 +1023,7 @@ struct FragExchange {
 // this lane's item, from the inputs v of the lane's slots (zero off the
 // channels) and the extension's B tiles b[32·(2p + h)].
 template <int N>
-ECM_DEVICE void frag_extend(const uint2* b, const uint32_t (&v)[FragShape<N>::Slots],
+ECM_DEVICE void frag_extend(const FragConsts<N, FragShape<N>>&, const uint2* b, const uint32_t (&v)[FragShape<N>::Slots],
                             uint64_t (&sum)[FragShape<N>::Slots]) {
   using F = FragShape<N>;
   uint32_t a[F::AWords];
@@ -932,13 +1048,47 @@ ECM_DEVICE void frag_extend(const uint2* b, const uint32_t (&v)[FragShape<N>::Sl
   }
 }
 
-// The steps of the mma mapping: the wide steps per slot, both extensions
-// from frag_extend, α by one shuffle from the m_e lane.
+// frag_extend of the pair mapping: in sum[s] the extension's sum of the
+// output of slot s, from the inputs v of the lane's slots (zero off the
+// channels, but in slot 4, which k16Lane masks) and the extension's B tiles
+// b[32·(2p + hh)].
 template <int N>
+ECM_DEVICE void frag_extend(const FragConsts<N, PairShape<N>>& k, const uint4* b, const uint32_t (&v)[5],
+                            uint64_t (&sum)[5]) {
+  using F = PairShape<N>;
+  const uint32_t a[4] = {v[0], v[2], v[1], v[3]};  // rows g and g + 8 of channel t, then of channel t + 4
+  uint32_t a16[2] = {0, 0};
+  if constexpr (F::K16) {
+    a16[0] = v[4] & k.k16Lane[0];  // item g's channel 8 at row g, from lane 0
+    a16[1] = v[4] & k.k16Lane[1];  // item g + 8's at row g + 8, from lane 1
+  }
+#pragma unroll
+  for (int p = 0; p < F::ConstSlots; ++p) {
+    int32_t d[4], e[4];
+    const uint4 lo = b[kWarpLanes * (2 * p)], hi = b[kWarpLanes * (2 * p + 1)];
+    mma_u8(d, a, {lo.x, lo.y});
+    mma_u8(e, a, {hi.x, hi.y});
+    if constexpr (F::K16) {
+      mma_u8_add(d, a16, {lo.z});
+      mma_u8_add(e, a16, {hi.z});
+    }
+    if (p < 2) {
+      sum[p] = pair_combine(d[0], d[1], e[0], e[1]);      // item g
+      sum[p + 2] = pair_combine(d[2], d[3], e[2], e[3]);  // item g + 8
+    } else {
+      sum[4] = pair_combine(select(k.odd, d[2], d[0]), select(k.odd, d[3], d[1]), select(k.odd, e[2], e[0]),
+                            select(k.odd, e[3], e[1]));
+    }
+  }
+}
+
+// The steps of the mma and pair mappings: the wide steps per slot, both
+// extensions from frag_extend, α by shuffle from the m_e lane of each item.
+template <int N, class F>
 struct StepsFrag {
-  using F = FragShape<N>;
   static constexpr int S = F::Slots;
   using Value = Slots<S>;
+  using Alpha = std::conditional_t<F::Halves == 2, uint2, uint32_t>;  // α of each item of the lane
   struct Step1 {
     uint32_t q[S];   // zero off the channels: A's padding
     uint64_t pt[S];  // P̃_j unreduced, below 2^60
@@ -950,8 +1100,8 @@ struct StepsFrag {
   struct Sum {
     uint64_t a[S];
   };
-  const FragConsts<N>& k;
-  const FragExchange& ex;
+  const FragConsts<N, F>& k;
+  const FragExchange<F>& ex;
 
   ECM_DEVICE Step1 first_step(const Value& x, const Value& y, int) const {
     Step1 r;
@@ -963,8 +1113,9 @@ struct StepsFrag {
         r.pt[s] = 0;
         continue;
       }
+      const int c = F::const_slot(s);
       const uint64_t xy = mad_wide(x.s[s].b, y.s[s].b, 0);
-      r.q[s] = k.mB[s].reduce(mad_wide(uint32_t(xy), k.negR[s], mad_wide(uint32_t(xy >> 32), k.negR32[s], 0))) & k.chan(s);
+      r.q[s] = k.mB[c].reduce(mad_wide(uint32_t(xy), k.negR[c], mad_wide(uint32_t(xy >> 32), k.negR32[c], 0))) & k.chan(c);
       r.pt[s] = mad_wide(x.s[s].t, y.s[s].t, 0);
     }
     return r;
@@ -976,15 +1127,16 @@ struct StepsFrag {
   // 64-bit sum"); on the m_e slot z_e = (Σ q_k·Ext1E[k]·PE + x_e·y_e)·MInvE.
   ECM_DEVICE void first_extension(int, const Step1& st, Value& z, Partial& e) const {
     uint64_t a[S];
-    frag_extend<N>(ex.b, st.q, a);
+    frag_extend<N>(k, ex.b, st.q, a);
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       if (s >= F::ChanSlots) {  // m_e has no B̃ residue
         z.s[s].t = 0;
         continue;
       }
-      const uint64_t u = mad_wide(uint32_t(st.pt[s] >> 32), k.tj32[s], mad_wide(uint32_t(st.pt[s]), k.tj[s], a[s]));
-      z.s[s].t = k.mT[s].reduce(u);
+      const int c = F::const_slot(s);
+      const uint64_t u = mad_wide(uint32_t(st.pt[s] >> 32), k.tj32[c], mad_wide(uint32_t(st.pt[s]), k.tj[c], a[s]));
+      z.s[s].t = k.mT[c].reduce(u);
     }
     e.ze = ((uint32_t(a[F::ESlot]) & k.meMask) * k.pe + st.te) * k.mInvE & k.meMask;
   }
@@ -993,20 +1145,34 @@ struct StepsFrag {
   // α, computed on the m_e slot and taken from its lane by every lane of
   // the item as soon as it is known, so that the shuffle's latency overlaps
   // the next product's extension
-  ECM_DEVICE void second_extension(int, const Value& z, const Partial& e, Sum& sum, uint32_t& alpha) const {
+  ECM_DEVICE void second_extension(int, const Value& z, const Partial& e, Sum& sum, Alpha& alpha) const {
     uint32_t v[S];
 #pragma unroll
-    for (int s = 0; s < S; ++s) v[s] = z.s[s].t & k.chan(s);
-    frag_extend<N>(ex.b + kWarpLanes * 2 * S, v, sum.a);
+    for (int s = 0; s < S; ++s) v[s] = z.s[s].t & k.chan(F::const_slot(s));
+    frag_extend<N>(k, ex.b + kWarpLanes * F::Tiles / 2, v, sum.a);
     const uint32_t own = (uint32_t(sum.a[F::ESlot]) - e.ze) * k.mtInvE & k.meMask;
-    alpha = __shfl_sync(~0u, own, k.eSource, kWarpLanes);  // blocks of whole warps: every lane is there
+    // blocks of whole warps: every lane is there
+    if constexpr (F::Halves == 2) {
+      alpha = uint2{__shfl_sync(~0u, own, k.eSource, kWarpLanes), __shfl_sync(~0u, own, k.eSource + 1, kWarpLanes)};
+    } else {
+      alpha = __shfl_sync(~0u, own, k.eSource, kWarpLanes);
+    }
   }
   template <int P>
-  ECM_DEVICE void share_alpha(uint32_t (&)[P]) const {}  // second_extension shares each α
-  ECM_DEVICE void finish(const Sum& sum, uint32_t alpha, const Partial& e, Value& z) const {
+  ECM_DEVICE void share_alpha(Alpha (&)[P]) const {}  // second_extension shares each α
+  // alpha_of returns the α of slot s's item.
+  ECM_DEVICE uint32_t alpha_of(uint32_t alpha, int) const { return alpha; }
+  ECM_DEVICE uint32_t alpha_of(uint2 alpha, int s) const {
+    return s < 2 ? alpha.x : s < 4 ? alpha.y : select(k.odd, alpha.y, alpha.x);
+  }
+  ECM_DEVICE void finish(const Sum& sum, Alpha alpha, const Partial& e, Value& z) const {
 #pragma unroll
-    for (int s = 0; s < S; ++s)
-      z.s[s].b = s >= F::ChanSlots ? e.ze : select(k.eMask(s), e.ze, k.mB[s].reduce(mad_wide(alpha, k.negMtB[s], sum.a[s])));
+    for (int s = 0; s < S; ++s) {
+      const int c = F::const_slot(s);
+      z.s[s].b = s >= F::ChanSlots
+                     ? e.ze
+                     : select(k.eMask(c), e.ze, k.mB[c].reduce(mad_wide(alpha_of(alpha, s), k.negMtB[c], sum.a[s])));
+    }
   }
 };
 
@@ -1025,9 +1191,9 @@ ECM_DEVICE StepsTile<N, K> steps_of(const LaneConsts<N, Mapping::Tile>& k, const
   static_assert(V == BaseExt::Shenoy, "the tile mapping computes Shenoy's α");
   return {k, ex};
 }
-template <BaseExt V, int N>
-ECM_DEVICE StepsFrag<N> steps_of(const FragConsts<N>& k, const FragExchange& ex) {
-  static_assert(V == BaseExt::Shenoy, "the mma mapping computes Shenoy's α");
+template <BaseExt V, int N, class F>
+ECM_DEVICE StepsFrag<N, F> steps_of(const FragConsts<N, F>& k, const FragExchange<F>& ex) {
+  static_assert(V == BaseExt::Shenoy, "the mma and pair mappings compute Shenoy's α");
   return {k, ex};
 }
 
@@ -1047,7 +1213,7 @@ ECM_DEVICE void mont_mul_set(const Steps& st, const typename Steps::Value (&x)[P
   for (int i = 0; i < P; ++i) st.first_extension(i, s1[i], z[i], e[i]);
   st.template exchange_xi<P>();
   typename Steps::Sum sum[P];
-  uint32_t alpha[P];
+  typename Steps::Alpha alpha[P];
 #pragma unroll
   for (int i = 0; i < P; ++i) st.second_extension(i, z[i], e[i], sum[i], alpha[i]);
   st.share_alpha(alpha);
@@ -1093,8 +1259,8 @@ struct Dsts {};
     using Init = Steps<ECM_##TAG##_INIT(ECM_STEP)>;                                              \
     using Loop = Steps<ECM_##TAG##_LOOP(ECM_STEP)>;                                              \
     using Final = Steps<ECM_##TAG##_FINAL(ECM_STEP)>;                                            \
-    template <class R>                                                                           \
-    ECM_DEVICE static void swap(R (&r)[ECM_NUM_REGS], uint32_t mask) {                           \
+    template <class R, class Mask>                                                               \
+    ECM_DEVICE static void swap(R (&r)[ECM_NUM_REGS], const Mask& mask) {                        \
       ECM_##TAG##_SWAP(ECM_AS_SWAP)                                                              \
     }                                                                                            \
     template <class R>                                                                           \
@@ -1121,13 +1287,18 @@ struct MappingOf<N, Mapping::Tile, K, AddConsts, 16> {
   using Consts = LaneConsts<N, Mapping::Tile>;
   using Value = Residue;
 };
-template <int N, int K, int AddConsts>
-struct MappingOf<N, Mapping::Mma, K, AddConsts, 30> {
-  using Shared = FragSharedState<N, AddConsts>;
-  using Ex = FragExchange;
-  using Consts = FragConsts<N>;
-  using Value = Slots<FragShape<N>::Slots>;  // three channel slots
+template <class F, int N, int AddConsts>
+struct FragMapping {
+  using Frag = F;
+  using Shared = FragSharedState<N, AddConsts, F>;
+  using Ex = FragExchange<F>;
+  using Consts = FragConsts<N, F>;
+  using Value = Slots<F::Slots>;
 };
+template <int N, int K, int AddConsts>
+struct MappingOf<N, Mapping::Mma, K, AddConsts, 30> : FragMapping<FragShape<N>, N, AddConsts> {};
+template <int N, int K, int AddConsts>
+struct MappingOf<N, Mapping::Pair, K, AddConsts, 30> : FragMapping<PairShape<N>, N, AddConsts> {};
 
 // The state of one lane of one item.
 template <int N, BaseExt V, Mapping M, int W, class Map>
@@ -1136,6 +1307,7 @@ struct Lane {
   static constexpr BaseExt variant = V;
   static constexpr Mapping mapping = M;
   static constexpr int width = W;
+  using Mapped = Map;
   using Value = typename Map::Value;
   Value r[ECM_NUM_REGS];
   typename Map::Consts k;
@@ -1224,19 +1396,20 @@ ECM_DEVICE Residue me_linear(uint2 kc, Residue s1, Residue s2, Residue s3, uint3
   return Residue{b & meMask, 0};
 }
 
-// The addition's sum of a lane's value: per channel, or per slot (Mma).
+// The addition's sum of a lane's value: per channel, or per slot (Mma, Pair).
 template <int K, int C1, int S1, int C2, int S2, int C3, int S3, class C>
 ECM_DEVICE typename C::Value linear(const C& c) {
   constexpr int N = C::n;
-  if constexpr (C::mapping == Mapping::Mma) {
+  if constexpr (Shape<N, C::mapping, C::width>::Frag) {
     typename C::Value z;
-    using F = FragShape<N>;
+    using F = typename C::Mapped::Frag;
 #pragma unroll
     for (int s = 0; s < F::Slots; ++s) {
-      const uint2 kc = c.ex.addK[4 * (K * F::Slots + s)];
+      const int cs = F::const_slot(s);
+      const uint2 kc = c.ex.addK[4 * (K * F::ConstSlots + cs)];
       z.s[s] = s >= F::ChanSlots ? me_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.meMask)
-                                 : channel_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.mB[s],
-                                                              c.k.mT[s], c.k.eMask(s), c.k.meMask);
+                                 : channel_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.mB[cs],
+                                                              c.k.mT[cs], c.k.eMask(cs), c.k.meMask);
     }
     return z;
   } else {
@@ -1403,27 +1576,92 @@ ECM_DEVICE Residue input_residue(const uint32_t* __restrict__ in, int role, uint
   };
 ECM_CURVES(ECM_CURVE)
 
+// The items of a lane: one, or the pair mapping's two (items g and g + 8 of
+// its warp), each with its column, whether it is stored and the column it
+// reads (spare threads compute item 0 and store nothing).
+template <int H>
+struct LaneItems {
+  uint32_t col[H], src[H];
+  bool live[H];
+  // The column, source and liveness of item h, by a select rather than an
+  // index, which could put the arrays in local memory.
+  ECM_DEVICE uint32_t col_of(int h) const { return h == 0 ? col[0] : col[H - 1]; }
+  ECM_DEVICE uint32_t src_of(int h) const { return h == 0 ? src[0] : src[H - 1]; }
+  ECM_DEVICE bool live_of(int h) const { return h == 0 ? live[0] : live[H - 1]; }
+};
+
+// swap_mask returns the swap masks of a lane's slots from those of its
+// items: one mask, or per slot the mask of the slot's item.
+template <class C>
+ECM_DEVICE uint32_t swap_mask(const C&, const uint32_t (&m)[1]) {
+  return m[0];
+}
+template <class C>
+ECM_DEVICE SlotMasks<5> swap_mask(const C& c, const uint32_t (&m)[2]) {
+  using F = typename C::Mapped::Frag;
+  SlotMasks<5> r;
+#pragma unroll
+  for (int s = 0; s < 4; ++s) r.m[s] = m[F::half(s, 0)];
+  r.m[4] = select(c.k.odd, m[1], m[0]);  // lane-dependent, never the scalar
+  return r;
+}
+
+// ladder_bits runs the ladder's bits from the scalars of a lane's H items.
+template <int T, int H, class Sched, class C>
+ECM_DEVICE void ladder_bits(C& c, const uint32_t* __restrict__ scalars, uint32_t stride, const LaneItems<H>& it) {
+  uint32_t prev[H] = {};
+#pragma unroll 1
+  for (int w = (T - 1) / kScalarWordBits; w >= 0; --w) {
+    uint32_t word[H];
+#pragma unroll
+    for (int h = 0; h < H; ++h) word[h] = scalars[w * stride + it.src[h]];
+#pragma unroll 1
+    for (int bit = w == (T - 1) / kScalarWordBits ? (T - 1) % kScalarWordBits : kScalarWordBits - 1; bit >= 0; --bit) {
+      uint32_t mask[H];
+#pragma unroll
+      for (int h = 0; h < H; ++h) {
+        const uint32_t s = (word[h] >> bit & 1) ^ Sched::SwapBit ^ 1;  // 1: swap for this bit
+        mask[h] = 0u - (s ^ prev[h]);
+        prev[h] = s;
+      }
+      Sched::swap(c.r, swap_mask(c, mask));
+      run_steps(c, typename Sched::Loop{});
+    }
+  }
+  uint32_t mask[H];
+#pragma unroll
+  for (int h = 0; h < H; ++h) mask[h] = 0u - prev[h];
+  Sched::swap(c.r, swap_mask(c, mask));
+}
+
 template <class Curve, class Sched, BaseExt V, Mapping M>
 ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
   constexpr int N = Curve::N, W = Curve::W, T = Curve::Bits + Sched::ExtraBits;
   using Sh = Shape<N, M, W>;
   // products per set and lane group: a group computes ⌈MaxMuls/G⌉ in the spread mapping
   constexpr int K = M == Mapping::Spread ? (Sched::MaxMuls + Sh::Groups - 1) / Sh::Groups : Sched::MaxMuls;
+  constexpr int H = M == Mapping::Pair ? 2 : 1;  // items per lane
   using Map = MappingOf<N, M, K, Sched::AddConsts, W>;
   __shared__ typename Map::Shared sh;
+  static_assert(M != Mapping::Pair || !Sched::IsComb, "the pair mapping runs the ladders");
 
   if (blockDim.x > kMaxThreads) __trap();
   if (M == Mapping::Tile && blockDim.x != TileShape<N>::Items * Sh::Lanes) __trap();
-  if ((M == Mapping::Spread || M == Mapping::Mma) && blockDim.x % kWarpLanes != 0) __trap();
+  if ((M == Mapping::Spread || Sh::Frag) && blockDim.x % kWarpLanes != 0) __trap();
   if (count == 0) return;
   const int tid = threadIdx.x;
   int slot, lane;
   ecm_locate(tid, Sh::Lanes, Sh::Code, slot, lane);
   const int item = ecm_item(tid, Sh::Code, slot);
   const uint32_t items = ecm_items_per_block(blockDim.x, Sh::Lanes, Sh::Code);
-  const uint32_t col = blockIdx.x * items + item;
-  const bool live = item < int(items) && col < count;
-  const uint32_t src = live ? col : 0;  // spare threads compute item 0 and store nothing
+  LaneItems<H> it;
+#pragma unroll
+  for (int h = 0; h < H; ++h) {
+    const int i = M == Mapping::Pair ? tid / kWarpLanes * 16 + tid % kWarpLanes / 4 + 8 * h : item;
+    it.col[h] = blockIdx.x * items + i;
+    it.live[h] = i < int(items) && it.col[h] < count;
+    it.src[h] = it.live[h] ? it.col[h] : 0;
+  }
 
   sh.init(consts, tid);
   for (int w = tid; w < Sched::AddConsts * (N + 1); w += blockDim.x) {
@@ -1434,7 +1672,7 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
   __syncthreads();
 
   Lane<N, V, M, W, Map> c;
-  c.k.load(consts, M == Mapping::Mma ? int(tid % kWarpLanes) : lane);  // the mma mapping's constants follow the warp lane
+  c.k.load(consts, Sh::Frag ? int(tid % kWarpLanes) : lane);  // the mma mappings' constants follow the warp lane
   c.ex.attach(sh, slot, lane, tid);
   c.addK = &sh.addK[0][0];
   c.role = lane < N ? lane : N;
@@ -1446,48 +1684,39 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
 #pragma unroll
   for (int i = 0; i < ECM_NUM_REGS; ++i) c.r[i] = typename decltype(c)::Value{};
   const uint32_t* kb = consts + Consts<N>::KB;
-  if constexpr (M == Mapping::Mma) {
+  if constexpr (Sh::Frag) {
+    using F = typename Map::Frag;
+    const int t = tid & 3;
 #pragma unroll
-    for (int s = 0; s < FragShape<N>::Slots; ++s) {
-      const int role = 4 * s + lane < N ? 4 * s + lane : N;
-      if constexpr (!Sched::IsComb) c.r[ECM_R_XG].s[s] = input_residue<N>(in + src, role, stride);
+    for (int s = 0; s < F::Slots; ++s) {
+      const int j = F::role(F::const_slot(s), t), role = j < N ? j : N;
+      if constexpr (!Sched::IsComb) c.r[ECM_R_XG].s[s] = input_residue<N>(in + it.src_of(F::half(s, t)), role, stride);
       c.r[ECM_R_KB].s[s] = input_residue<N>(kb, role, 1);
     }
   } else {
-    if constexpr (!Sched::IsComb) c.r[ECM_R_XG] = input_residue<N>(in + src, c.role, stride);
+    if constexpr (!Sched::IsComb) c.r[ECM_R_XG] = input_residue<N>(in + it.src[0], c.role, stride);
     c.r[ECM_R_KB] = input_residue<N>(kb, c.role, 1);
   }
 
   run_steps(c, typename Sched::Init{});
   if constexpr (Sched::IsComb) {
-    comb_windows<N, Curve::Bits, Sched::AddConsts, Sched>(c, consts, scalars + src, stride);
+    comb_windows<N, Curve::Bits, Sched::AddConsts, Sched>(c, consts, scalars + it.src[0], stride);
   } else {
-    uint32_t prev = 0;
-#pragma unroll 1
-    for (int w = (T - 1) / kScalarWordBits; w >= 0; --w) {
-      const uint32_t word = scalars[w * stride + src];
-#pragma unroll 1
-      for (int bit = w == (T - 1) / kScalarWordBits ? (T - 1) % kScalarWordBits : kScalarWordBits - 1; bit >= 0; --bit) {
-        const uint32_t s = (word >> bit & 1) ^ Sched::SwapBit ^ 1;  // 1: swap for this bit
-        const uint32_t mask = 0u - (s ^ prev);
-        prev = s;
-        Sched::swap(c.r, mask);
-        run_steps(c, typename Sched::Loop{});
-      }
-    }
-    Sched::swap(c.r, 0u - prev);
+    ladder_bits<T, H, Sched>(c, scalars, stride, it);
   }
   run_steps(c, typename Sched::Final{});
 
   // every group of a spread item holds the same registers: the first writes them
-  if constexpr (M == Mapping::Mma) {
+  if constexpr (Sh::Frag) {
+    using F = typename Map::Frag;
+    const int t = tid & 3;
 #pragma unroll
-    for (int s = 0; s < FragShape<N>::Slots; ++s) {
-      const int j = 4 * s + lane;
-      if (live && j < N) write_out<N>(c.r, s, typename Sched::Out{}, out + j * stride + col, stride);
+    for (int s = 0; s < F::Slots; ++s) {
+      const int j = F::role(F::const_slot(s), t), h = F::half(s, t);
+      if (it.live_of(h) && j < N) write_out<N>(c.r, s, typename Sched::Out{}, out + j * stride + it.col_of(h), stride);
     }
-  } else if (live && lane < N && (M != Mapping::Spread || c.group == 0)) {
-    write_out<N>(c.r, 0, typename Sched::Out{}, out + lane * stride + col, stride);
+  } else if (it.live[0] && lane < N && (M != Mapping::Spread || c.group == 0)) {
+    write_out<N>(c.r, 0, typename Sched::Out{}, out + lane * stride + it.col[0], stride);
   }
 }
 

@@ -35,8 +35,10 @@ var (
 	// (lane l: item l/4 of the warp, lane l mod 4 of it), every lane owning
 	// several channels of its item, and runs the base extensions as mma.sync
 	// 8-bit integer products on the tensor cores whose fragments stay in
-	// registers, in blocks of whole warps.
-	Mappings = []string{"warp", "block", "tile", "spread", "mma"}
+	// registers, in blocks of whole warps; "pair" is the mma mapping with
+	// 16 items in a warp, two in each group of 4 lanes (lane l: items l/4
+	// and l/4 + 8 of the warp), so that no lane holds padding.
+	Mappings = []string{"warp", "block", "tile", "spread", "mma", "pair"}
 	// Channels tag the RNS channel widths of rns.Widths: "c16", moduli
 	// 2^16 − c, the paper's; "c30", moduli 2^30 − c, a quarter as many
 	// products per base extension.
@@ -102,7 +104,7 @@ func Supports(schedule, ext, mapping, channels string) bool {
 // a latency variant of the default ladder, runs the co-Z ladder with
 // Shenoy's α on both widths. The mma mapping runs the co-Z ladder and the
 // comb with Shenoy's α on 30-bit channels only, the combinations its CUDA
-// code has so far. The variable-time comb runs on the default
+// code has so far; the pair mapping the co-Z ladder alone. The variable-time comb runs on the default
 // configuration alone (Shenoy's α, the mma mapping, 30-bit channels); on
 // others its work goes to the constant-time comb.
 func (k Kernel) built() bool {
@@ -113,7 +115,7 @@ func (k Kernel) built() bool {
 		return k.Ext == "shenoy" && (k.Mapping == "block" || k.Mapping == "warp" || (k.Mapping == "mma" && k.Channels == "c30"))
 	case k.Mapping == "spread":
 		return k.Ext == "shenoy" && k.Schedule == "coz"
-	case k.Mapping == "mma":
+	case k.Mapping == "mma" || k.Mapping == "pair":
 		return k.Ext == "shenoy" && k.Schedule == "coz" && k.Channels == "c30"
 	case k.Channels == "c30":
 		return k.Ext == "shenoy" && k.Mapping != "tile"
@@ -146,44 +148,53 @@ func (k Kernel) Name() string {
 
 // Lanes returns the threads of one item, for n channels per base: n+1, one
 // per channel and one for m_e; mmaLanes in the mma mapping, whatever n,
-// each lane owning several of the item's channels.
+// each lane owning several of the item's channels; pairLanes in the pair
+// mapping, whose groups of 4 lanes hold two items.
 func (k Kernel) Lanes(n int) int {
-	if k.Mapping == "mma" {
+	switch k.Mapping {
+	case "mma":
 		return mmaLanes
+	case "pair":
+		return pairLanes
 	}
 	return n + 1
 }
 
 // mmaLanes is the lanes of an item in the mma mapping: a quarter of an
-// mma.sync fragment's rows, 8 items to a warp.
-const mmaLanes = 4
+// mma.sync fragment's rows, 8 items to a warp; pairLanes the threads per
+// item of the pair mapping, 16 items to a warp, an item to each row.
+const (
+	mmaLanes  = 4
+	pairLanes = 2
+)
 
 // ItemsPerWarp returns the items a warp holds in the warp mapping, for n
 // channels per base: ⌊32/(n+1)⌋, the last one taking the lanes left over
 // (which compute copies of its m_e lane); 8 in the mma mapping, 4 lanes
-// each; 0 for the other mappings, whose items run across warps.
+// each, and 16 in the pair mapping; 0 for the other mappings, whose items
+// run across warps.
 func (k Kernel) ItemsPerWarp(n int) int {
 	switch k.Mapping {
 	case "warp":
 		return 32 / (n + 1)
-	case "mma":
-		return 32 / mmaLanes
+	case "mma", "pair":
+		return 32 / k.Lanes(n)
 	}
 	return 0
 }
 
 // Threads returns the block size that holds items items, for n channels per
 // base: whole warps of ItemsPerWarp items, then n+1 threads per item left;
-// a warp per item in the spread mapping; in the mma mapping the whole warps
-// of 8 items that hold them, 32·⌈items/8⌉ threads, the last warp's item
-// slots past items computing copies that are not stored. The kernel's
-// ecm_items_per_block (kernels/shape.cuh) inverts it, in the mma mapping up
-// to that rounding.
+// a warp per item in the spread mapping; in the mma and pair mappings the
+// whole warps of 8 or 16 items that hold them, 32·⌈items/8⌉ threads (or
+// /16), the last warp's item slots past items computing copies that are
+// not stored. The kernel's ecm_items_per_block (kernels/shape.cuh) inverts
+// it, in the mma and pair mappings up to that rounding.
 func (k Kernel) Threads(n, items int) int {
 	switch k.Mapping {
 	case "spread":
 		return 32 * items
-	case "mma":
+	case "mma", "pair":
 		ipw := k.ItemsPerWarp(n)
 		return 32 * ((items + ipw - 1) / ipw)
 	}
@@ -196,7 +207,8 @@ func (k Kernel) Threads(n, items int) int {
 // ItemsPerBlock returns the items a block of threads threads holds, for n
 // channels per base, as the kernel counts them (ecm_items_per_block in
 // kernels/shape.cuh): the inverse of Threads. The mma mapping's blocks,
-// whole warps of 4-lane items, hold threads/32·8.
+// whole warps of 4-lane items, hold threads/32·8, the pair mapping's
+// threads/32·16.
 func (k Kernel) ItemsPerBlock(n, threads int) int {
 	switch k.ThreadShape() {
 	case ShapeSpread:
@@ -221,8 +233,8 @@ func (k Kernel) CheckBlock(n, threads int) error {
 		return fmt.Errorf("kernels: %s: a block of %d threads traps: the kernel takes 1 to %d", k.Name(), threads, MaxThreads)
 	case k.Mapping == "spread" && threads%32 != 0:
 		return fmt.Errorf("kernels: %s: a block of %d threads traps: the spread mapping takes whole warps", k.Name(), threads)
-	case k.Mapping == "mma" && threads%32 != 0:
-		return fmt.Errorf("kernels: %s: a block of %d threads traps: the mma mapping takes whole warps", k.Name(), threads)
+	case (k.Mapping == "mma" || k.Mapping == "pair") && threads%32 != 0:
+		return fmt.Errorf("kernels: %s: a block of %d threads traps: the %s mapping takes whole warps", k.Name(), threads, k.Mapping)
 	case k.Mapping == "tile" && threads != TileItems*k.Lanes(n):
 		return fmt.Errorf("kernels: %s: a block of %d threads traps: the tile mapping takes exactly %d", k.Name(), threads, TileItems*k.Lanes(n))
 	case k.ItemsPerBlock(n, threads) == 0:
@@ -236,7 +248,7 @@ const (
 	ShapePacked = 0 // n+1 threads per item packed across the block (block, tile)
 	ShapeWarp   = 1 // whole items inside a warp
 	ShapeSpread = 2 // a warp per item
-	ShapeWarps  = 3 // whole items inside a warp, in blocks of whole warps only (mma)
+	ShapeWarps  = 3 // whole items inside a warp, in blocks of whole warps only (mma, pair)
 )
 
 // ThreadShape returns how the mapping places an item's threads in a block,
@@ -245,7 +257,7 @@ func (k Kernel) ThreadShape() int {
 	switch k.Mapping {
 	case "warp":
 		return ShapeWarp
-	case "mma":
+	case "mma", "pair":
 		return ShapeWarps
 	case "spread":
 		return ShapeSpread
@@ -264,6 +276,10 @@ const spreadRegisters = 128
 // 128, 152 and 168 gave 7.2, 7.6 and 7.5 M op/s, with spills only under 128.
 const mmaRegisters = 152
 
+// pairRegisters is the pair mapping's cap: a lane holds five channel
+// slots of every value, two items' worth.
+const pairRegisters = 232
+
 // MaxRegisters returns the entry point's cap on registers per thread.
 func (k Kernel) MaxRegisters() int {
 	switch k.Mapping {
@@ -271,13 +287,15 @@ func (k Kernel) MaxRegisters() int {
 		return spreadRegisters
 	case "mma":
 		return mmaRegisters
+	case "pair":
+		return pairRegisters
 	}
 	return registerCaps[k.Schedule]
 }
 
 // MaxItemsPerBlock returns the most items a block of at most MaxThreads
 // threads holds, for n channels per base: TileItems for the tile mapping,
-// MaxThreads/32 warps of 8 items for the mma mapping.
+// MaxThreads/32 warps of 8 items for the mma mapping (16 for pair).
 func (k Kernel) MaxItemsPerBlock(n int) int {
 	if k.Mapping == "tile" {
 		return TileItems
@@ -344,6 +362,8 @@ func Find(curve, schedule, ext, mapping, channels string) (Kernel, error) {
 		return Kernel{}, fmt.Errorf("kernels: the combvt schedule runs only with the shenoy extension on the mma mapping and 30-bit channels (c30), not with %s on the %s mapping and %s", ext, mapping, channels)
 	case mapping == "mma":
 		return Kernel{}, fmt.Errorf("kernels: the mma mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels (c30), not %s with %s on %s", schedule, ext, channels)
+	case mapping == "pair":
+		return Kernel{}, fmt.Errorf("kernels: the pair mapping runs only the coz schedule with the shenoy extension on 30-bit channels (c30), not %s with %s on %s", schedule, ext, channels)
 	case channels == "c30" && (ext != "shenoy" || mapping == "tile"):
 		return Kernel{}, fmt.Errorf("kernels: 30-bit channels run the shenoy extension on the warp, block, spread or mma mapping, not %s on %s", ext, mapping)
 	default:

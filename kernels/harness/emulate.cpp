@@ -351,7 +351,8 @@ static uint32_t __byte_perm(uint32_t x, uint32_t y, uint32_t s) {
 }
 
 // mma.sync m16n8k32 (four A registers, two B) or m16n8k16 (two, one), u8 ×
-// u8 → s32, with the PTX ISA's fragment layouts: every lane of the warp
+// u8 → s32, with the PTX ISA's fragment layouts (d += A·B with accumulate,
+// else d = A·B): every lane of the warp
 // leaves its fragments, and after a barrier each takes its four sums. Lane
 // 4g + t holds A's rows g (registers 0, 2) and g + 8 (1, 3) at columns
 // 4t … 4t + 3 (registers 0, 1) and 16 + 4t … (2, 3), one byte per column;
@@ -360,7 +361,7 @@ static uint32_t __byte_perm(uint32_t x, uint32_t y, uint32_t s) {
 #define ECM_EMULATION 1
 static thread_local uint32_t mma_a[1024][4], mma_b[1024][2];
 template <int AW, int BW>
-static void ecm_emulate_mma_u8(int32_t (&d)[4], const uint32_t (&a)[AW], const uint32_t (&b)[BW]) {
+static void ecm_emulate_mma_u8(int32_t (&d)[4], const uint32_t (&a)[AW], const uint32_t (&b)[BW], bool accumulate) {
   const uint32_t me = threadIdx.x, warp = me / 32 * 32;
   for (int i = 0; i < AW; ++i) mma_a[me][i] = a[i];
   for (int i = 0; i < BW; ++i) mma_b[me][i] = b[i];
@@ -376,7 +377,7 @@ static void ecm_emulate_mma_u8(int32_t (&d)[4], const uint32_t (&a)[AW], const u
   };
   for (int i = 0; i < 4; ++i) {
     const int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
-    int32_t sum = 0;
+    int32_t sum = accumulate ? d[i] : 0;
     for (int kk = 0; kk < k; ++kk) sum += aAt(row, kk) * bAt(kk, col);
     d[i] = sum;
   }
