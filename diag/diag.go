@@ -22,9 +22,10 @@ import (
 type GPU struct {
 	Devices []int // CUDA device ordinals to share the work among; nil means every visible device
 	// ItemsPerBlock is the items per thread block: 0 picks four warps'
-	// worth in the warp and mma mappings, the most that fit the block's
-	// threads in the block and spread mappings; the tile mapping takes 16,
-	// no other, and the mma mapping a multiple of 8 (whole warps).
+	// worth in the warp, mma and pair mappings, the most that fit the
+	// block's threads in the block and spread mappings; the tile mapping
+	// takes 16, no other, the mma mapping a multiple of 8 and the pair
+	// mapping of 16 (whole warps).
 	ItemsPerBlock int
 	Mapping       Mapping // how threads take items; MappingDefault lets the library choose
 	// Chunk is the most items per launch (0 means 1<<17): a batch runs in
@@ -52,8 +53,9 @@ type GPU struct {
 type Mapping uint8
 
 const (
-	// MappingDefault is the faster for the curve and the chunk: mma where
-	// the kernel has it (co-Z, Shenoy, 30-bit channels), warp for P-224 on
+	// MappingDefault is the faster for the curve and the chunk: pair where
+	// the kernel has it (co-Z, Shenoy, 30-bit channels), else mma (the
+	// comb on 30-bit channels), warp for P-224 on
 	// 16-bit channels and for the comb, block otherwise, and spread for
 	// chunks of at most SmallChunkItemsPerSM items per multiprocessor where
 	// the kernel has it.
@@ -62,14 +64,15 @@ const (
 	MappingBlock           // the paper's block-wide mapping
 	MappingTile            // blocks of 16 items whose base extensions run on the tensor cores (Shenoy, 16-bit channels)
 	MappingSpread          // a warp per item, its lane groups computing different products at once: the lowest latency for small batches (co-Z, Shenoy)
-	MappingMma             // 8 items a warp, 4 lanes each, whose base extensions run as mma.sync products on the tensor cores, in registers (co-Z, Shenoy, 30-bit channels)
+	MappingMma             // 8 items a warp, 4 lanes each, whose base extensions run as mma.sync products on the tensor cores, in registers (co-Z and the combs, Shenoy, 30-bit channels)
+	MappingPair            // the mma mapping with 16 items a warp, two to each group of 4 lanes (co-Z, Shenoy, 30-bit channels)
 	numMappings
 )
 
-var mappingNames = [numMappings]string{"default", "warp", "block", "tile", "spread", "mma"}
+var mappingNames = [numMappings]string{"default", "warp", "block", "tile", "spread", "mma", "pair"}
 
-// String returns the mapping's name: default, warp, block, tile, spread or
-// mma.
+// String returns the mapping's name: default, warp, block, tile, spread,
+// mma or pair.
 func (m Mapping) String() string {
 	if m < numMappings {
 		return mappingNames[m]
@@ -78,7 +81,7 @@ func (m Mapping) String() string {
 }
 
 // ParseMapping returns the mapping of that name, in any case: default,
-// warp, block, tile, spread or mma.
+// warp, block, tile, spread, mma or pair.
 func ParseMapping(s string) (Mapping, error) {
 	for i, n := range mappingNames {
 		if strings.EqualFold(s, n) {

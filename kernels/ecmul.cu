@@ -781,11 +781,17 @@ ECM_DEVICE uint64_t frag_combine(const int32_t (&d)[4], const int32_t (&e)[4]) {
   return mad_wide(mid, 1u << 16, uint64_t(hi) << 32 | lo);
 }
 
-// pair_combine returns Σ_g 2^(8g)·D_g of one output's four byte sums D_g
-// (rns.Params: each below 2^22, lo and hi below 2^31, the whole below 2^47).
+// pair_combine returns Σ_g 2^(8g)·D_g of one output's four byte sums D_g,
+// each below 2^22 (rns.Params: "pair …"): lo = D_0 + 2^8·D_1 and hi = D_2 +
+// 2^8·D_3, below 2^31, and the sum lo + 2^16·hi, below 2^47, as its two
+// words, each from 32-bit operations: the low word lo + 2^16·hi mod 2^32,
+// the high word (hi + ⌊lo/2^16⌋)/2^16 rounded down, which no carry chain
+// links. At 2^20 items on an H200 this ran P-256 5.5% faster than a 64-bit
+// add of 2^16·hi by byte moves (add_shl16), which ran 3% faster than a
+// multiply-add by 2^16 (bench/h200/2026-11-28-pair/).
 ECM_DEVICE uint64_t pair_combine(int32_t d0, int32_t d1, int32_t d2, int32_t d3) {
   const uint32_t lo = uint32_t(d0) + (uint32_t(d1) << 8), hi = uint32_t(d2) + (uint32_t(d3) << 8);
-  return mad_wide(hi, 1u << 16, lo);
+  return uint64_t((hi + (lo >> 16)) >> 16) << 32 | (lo + (hi << 16));
 }
 
 // frag_const returns 2^(8h)·e_o,kk of extension ext (1 or 2), reduced mod
@@ -887,6 +893,9 @@ struct PairShape {
   ECM_DEVICE static constexpr int half(int s, int t) { return s < 4 ? s >> 1 : t & 1; }
   ECM_DEVICE static constexpr int role(int cs, int t) { return cs < 2 ? t + 4 * cs : t < ELane ? 8 : N; }
 
+  // b_word returns lane l = 4c + t's B registers of a tile: column c at
+  // rows 4t … 4t + 3 (.x: channel t's bytes h = 0 … 3) and 16 + 4t … (.y:
+  // channel t + 4's), and channel 8's B at rows 4t … (.z, t < 2).
   ECM_DEVICE static BWord b_word(const uint32_t* __restrict__ k, int tile, int lane) {
     const int t = lane & 3, c = lane >> 2;
     const int ext = 1 + tile / (2 * ConstSlots), p = tile / 2 % ConstSlots, byte = 2 * (tile % 2) + (c & 1);
@@ -958,8 +967,8 @@ struct FragSharedState {
 };
 
 // The constants of one lane of the mma or pair mapping, per constant slot.
-// Slots 0 and 1 are channels on every lane (n >= 8); slot 2 is a channel,
-// m_e or padding.
+// Constant slots 0 and 1 are channels on every lane (n >= 8); slot 2 is a
+// channel, m_e or padding.
 template <int N, class F>
 struct FragConsts {
   static constexpr int S = F::ConstSlots;
@@ -1090,7 +1099,7 @@ struct StepsFrag {
   using Value = Slots<S>;
   using Alpha = std::conditional_t<F::Halves == 2, uint2, uint32_t>;  // α of each item of the lane
   struct Step1 {
-    uint32_t q[S];   // zero off the channels: A's padding
+    uint32_t q[S];   // zero off the channels, A's padding (but in the pair mapping's slot 4, which A's masks skip)
     uint64_t pt[S];  // P̃_j unreduced, below 2^60
     uint32_t te;     // x_e·y_e (mod 2^32) on the m_e slot
   };
@@ -1115,7 +1124,8 @@ struct StepsFrag {
       }
       const int c = F::const_slot(s);
       const uint64_t xy = mad_wide(x.s[s].b, y.s[s].b, 0);
-      r.q[s] = k.mB[c].reduce(mad_wide(uint32_t(xy), k.negR[c], mad_wide(uint32_t(xy >> 32), k.negR32[c], 0))) & k.chan(c);
+      r.q[s] = k.mB[c].reduce(mad_wide(uint32_t(xy), k.negR[c], mad_wide(uint32_t(xy >> 32), k.negR32[c], 0)));
+      if constexpr (F::Halves == 1) r.q[s] &= k.chan(c);  // the pair mapping's A masks slot 4 itself
       r.pt[s] = mad_wide(x.s[s].t, y.s[s].t, 0);
     }
     return r;
@@ -1148,7 +1158,7 @@ struct StepsFrag {
   ECM_DEVICE void second_extension(int, const Value& z, const Partial& e, Sum& sum, Alpha& alpha) const {
     uint32_t v[S];
 #pragma unroll
-    for (int s = 0; s < S; ++s) v[s] = z.s[s].t & k.chan(F::const_slot(s));
+    for (int s = 0; s < S; ++s) v[s] = F::Halves == 1 ? z.s[s].t & k.chan(s) : z.s[s].t;
     frag_extend<N>(k, ex.b + kWarpLanes * F::Tiles / 2, v, sum.a);
     const uint32_t own = (uint32_t(sum.a[F::ESlot]) - e.ze) * k.mtInvE & k.meMask;
     // blocks of whole warps: every lane is there

@@ -277,8 +277,11 @@ const spreadRegisters = 128
 const mmaRegisters = 152
 
 // pairRegisters is the pair mapping's cap: a lane holds five channel
-// slots of every value, two items' worth.
-const pairRegisters = 232
+// slots of every value, two items' worth. On an H200 (P-256, 2^20 items,
+// 128 threads) caps of 200, 232 and 255 gave 8.27, 8.31 and 8.52 M op/s;
+// below 200 it spills, and smaller blocks that fit more warps gained
+// nothing (bench/h200/2026-11-28-pair/).
+const pairRegisters = 255
 
 // MaxRegisters returns the entry point's cap on registers per thread.
 func (k Kernel) MaxRegisters() int {

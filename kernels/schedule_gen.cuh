@@ -68,7 +68,7 @@
 	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 16, 2, 128, 0) \
 	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 9, 2, 128, 0) \
 	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
-	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, pair, Pair, c30, 2, 3, 232, 0) \
+	ENTRY(p224, P224, coz, Coz, shenoy, Shenoy, pair, Pair, c30, 2, 3, 255, 0) \
 	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 16, 1, 64, 0) \
 	ENTRY(p224, P224, coz, Coz, kawamura, Kawamura, block, Block, c16, 16, 0, 64, 0) \
 	ENTRY(p224, P224, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 16, 1, 96, 0) \
@@ -91,7 +91,7 @@
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 18, 2, 128, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 10, 2, 128, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
-	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, pair, Pair, c30, 2, 3, 232, 0) \
+	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, pair, Pair, c30, 2, 3, 255, 0) \
 	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, kawamura, Kawamura, block, Block, c16, 18, 0, 64, 0) \
 	ENTRY(p256, P256, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 18, 1, 96, 0) \
@@ -114,7 +114,7 @@
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, spread, Spread, c16, 18, 2, 128, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, spread, Spread, c30, 10, 2, 128, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
-	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, pair, Pair, c30, 2, 3, 232, 0) \
+	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, pair, Pair, c30, 2, 3, 255, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, kawamura, Kawamura, block, Block, c16, 18, 0, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, paper, Paper, shenoy, Shenoy, warp, Warp, c16, 18, 1, 96, 0) \

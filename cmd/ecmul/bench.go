@@ -61,7 +61,8 @@ auto backend is resolved first):
            co-Z and Shenoy on 16-bit channels at 16 items per block only,
            the spread mapping co-Z and Shenoy at 16 items per block at most,
            the mma mapping co-Z and Shenoy on 30-bit channels at multiples
-           of 8 items per block up to 128
+           of 8 items per block up to 128, the pair mapping the same at
+           multiples of 16 up to 256
   rns-cpu  curve × schedule × base extension × channel width (30-bit
            channels with Shenoy's extension only)
   cpu      curve
@@ -70,8 +71,9 @@ Every list of the configuration (--schedule, --ext, --channel-bits, --mapping,
 --ipb) is "default" unless given: the value is left for the library to
 choose, as mul, verify and a program with zero ecmul.Options get it (co-Z,
 Shenoy, 30-bit channels or 16 for Kawamura's extension and the tile mapping,
-the mma mapping where the kernel has it (co-Z, Shenoy, 30-bit channels), else
-warp or block by curve and width, with spread for small chunks, and the items
+the pair mapping where the kernel has it (co-Z, Shenoy, 30-bit channels), the
+mma mapping for the comb, else warp or block by curve and width, with spread
+for small chunks, and the items
 per block of that mapping). "default" may be listed beside named
 values, as in --mapping default,warp. With no configuration flag, bench
 measures what the library runs.
@@ -357,7 +359,7 @@ type benchVariant struct {
 // base extension × channel width × mapping × items per block × GPUs on the
 // gpu backend (the combinations the kernel has, for the tile mapping its
 // fixed items per block only, for the spread mapping up to its most, for
-// the mma mapping its whole warps up to its most),
+// the mma and pair mappings their whole warps up to their most),
 // schedule × base extension × channel width on rns-cpu (Kawamura's on
 // 16-bit channels only), a single one on cpu. A zero value (a width or
 // items per block of 0, mapping "default") is left for the library to
@@ -375,7 +377,7 @@ func benchGrid(b ecmul.Backend, schedules []ladder.Kind, exts []basext.Variant, 
 						}
 						for _, n := range ipbs {
 							if n != 0 && (m == "tile" && n != kernels.TileItems || m == "spread" && n > spreadMaxItems ||
-								m == "mma" && (n%mmaItemsPerWarp != 0 || n > mmaMaxItems)) {
+								(m == "mma" || m == "pair") && !wholeWarps(m, n)) {
 								continue
 							}
 							for _, g := range gpus {
@@ -428,13 +430,13 @@ func kernelHas(s ladder.Kind, e basext.Variant, mapping string, bits int) bool {
 // whatever the channels: a warp each.
 var spreadMaxItems = kernels.Kernel{Mapping: "spread"}.MaxItemsPerBlock(0)
 
-// mmaItemsPerWarp and mmaMaxItems are the items of a warp of the mma
-// mapping, whose blocks are whole warps, and the most of a block, whatever
-// the channels: 4 lanes an item.
-var (
-	mmaItemsPerWarp = kernels.Kernel{Mapping: "mma"}.ItemsPerWarp(0)
-	mmaMaxItems     = kernels.Kernel{Mapping: "mma"}.MaxItemsPerBlock(0)
-)
+// wholeWarps reports whether n items per block fill whole warps of the mma
+// or pair mapping, whose blocks are whole warps, up to the most of a block
+// (whatever the channels: 8 or 16 items a warp).
+func wholeWarps(mapping string, n int) bool {
+	k := kernels.Kernel{Mapping: mapping}
+	return n%k.ItemsPerWarp(0) == 0 && n <= k.MaxItemsPerBlock(0)
+}
 
 // options returns the engine options of the variant on backend b, and its
 // gpu backend's settings.
@@ -520,7 +522,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs.StringVar(&f.schedules, "schedule", "default", "comma-separated ladder schedules (rns-cpu and gpu): coz, paper, default (the library's)")
 	fs.StringVar(&f.exts, "ext", "default", "comma-separated base extensions (rns-cpu and gpu): shenoy, kawamura, default (the library's)")
 	fs.StringVar(&f.widths, "channel-bits", "default", "comma-separated RNS channel widths (rns-cpu and gpu): 16, 30 (Shenoy only), default (the library's)")
-	fs.StringVar(&f.mappings, "mapping", "default", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block), spread (a warp per item, co-Z and Shenoy only), mma (8 items a warp, the tensor cores in registers, co-Z and Shenoy on 30-bit channels only, items per block a multiple of 8), default (the library's choice: mma where the kernel has it, else warp or block, and spread for small chunks)")
+	fs.StringVar(&f.mappings, "mapping", "default", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block), spread (a warp per item, co-Z and Shenoy only), mma (8 items a warp, the tensor cores in registers, co-Z and Shenoy on 30-bit channels only, items per block a multiple of 8), pair (the mma mapping with 16 items a warp, items per block a multiple of 16), default (the library's choice: pair where the kernel has it, mma for the comb, else warp or block, and spread for small chunks)")
 	fs.StringVar(&f.ipbs, "ipb", "default", "comma-separated items per block of the gpu backend: numbers, default (the library's for the mapping)")
 	fs.StringVar(&f.gpus, "gpus", "all", "comma-separated numbers of GPUs sharing each batch (the first N devices), or all (gpu)")
 	fs.StringVar(&f.batches, "batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")

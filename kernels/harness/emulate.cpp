@@ -351,9 +351,9 @@ static uint32_t __byte_perm(uint32_t x, uint32_t y, uint32_t s) {
 }
 
 // mma.sync m16n8k32 (four A registers, two B) or m16n8k16 (two, one), u8 ×
-// u8 → s32, with the PTX ISA's fragment layouts (d += A·B with accumulate,
-// else d = A·B): every lane of the warp
-// leaves its fragments, and after a barrier each takes its four sums. Lane
+// u8 → s32 (d = A·B, or d += A·B with accumulate), with the PTX ISA's
+// fragment layouts: every lane of the warp leaves its fragments, and after
+// a barrier each takes its four sums. Lane
 // 4g + t holds A's rows g (registers 0, 2) and g + 8 (1, 3) at columns
 // 4t … 4t + 3 (registers 0, 1) and 16 + 4t … (2, 3), one byte per column;
 // B's column g at rows 4t … 4t + 3 (register 0) and 16 + 4t … (1); D's rows g
