@@ -77,7 +77,7 @@ func TestCurves(t *testing.T) {
 }
 
 // TestKernelOf: diag.KernelOf reports the configuration the gpu backend
-// chose (over the fake driver): the mma mapping on 30-bit channels by
+// chose (over the fake driver): the pair mapping on 30-bit channels by
 // default, with the spread mapping for small chunks, and what a GPU
 // setting asked for; the other backends have none.
 func TestKernelOf(t *testing.T) {
@@ -86,7 +86,8 @@ func TestKernelOf(t *testing.T) {
 	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU})
 	k, ok := diag.KernelOf(e)
 	require.True(t, ok)
-	require.Equal(t, diag.MappingMma, k.Mapping)
+	require.Equal(t, diag.MappingPair, k.Mapping)
+	require.Equal(t, "ecm_ladder_p224_coz_shenoy_pair_c30", k.Entry)
 	require.Equal(t, 30, k.ChannelBits)
 	require.Positive(t, k.ItemsPerBlock)
 	require.NotEmpty(t, k.Entry)
@@ -108,9 +109,10 @@ func TestKernelOf(t *testing.T) {
 }
 
 // TestBaseKernelOf: diag.BaseKernelOf reports what k·G runs on (over the
-// fake driver): the comb on the warp mapping by default, while k·P runs on
-// the mma mapping; the ladder's own configuration where the kernel has no
-// comb (an explicit mma mapping); none on the other backends.
+// fake driver): the comb on the mma mapping by default, while k·P runs on
+// the pair mapping; the comb on the mapping asked for; the ladder's own
+// configuration where the kernel has no comb (an explicit spread or pair
+// mapping); none on the other backends.
 func TestBaseKernelOf(t *testing.T) {
 	c := curves.P224()
 	devicesDriver(t, c, 1)
@@ -120,7 +122,7 @@ func TestBaseKernelOf(t *testing.T) {
 	require.Equal(t, diag.MappingMma, k.Mapping)
 	require.Equal(t, "ecm_ladder_p224_comb_shenoy_mma_c30", k.Entry)
 	l, _ := diag.KernelOf(e)
-	require.Equal(t, "ecm_ladder_p224_coz_shenoy_mma_c30", l.Entry, "k·P keeps its own")
+	require.Equal(t, "ecm_ladder_p224_coz_shenoy_pair_c30", l.Entry, "k·P keeps its own")
 
 	w := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingWarp})
 	k, ok = diag.BaseKernelOf(w)
@@ -131,6 +133,11 @@ func TestBaseKernelOf(t *testing.T) {
 	k, ok = diag.BaseKernelOf(m)
 	require.True(t, ok)
 	require.Equal(t, "ecm_ladder_p224_coz_shenoy_spread_c30", k.Entry, "no comb on the spread mapping: the ladder")
+
+	p := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingPair})
+	k, ok = diag.BaseKernelOf(p)
+	require.True(t, ok)
+	require.Equal(t, "ecm_ladder_p224_coz_shenoy_pair_c30", k.Entry, "no comb on the pair mapping: the ladder")
 
 	_, ok = diag.BaseKernelOf(newEngine(t, c, ecmul.Options{Backend: ecmul.CPU}))
 	require.False(t, ok)

@@ -74,9 +74,9 @@ func TestGPUBackendOnFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, res[4].Err, curves.ErrNotOnCurve)
 	require.Equal(t, 7, checkComputed(t, c, pts, ks, res))
-	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_mma_c30", "ecm_ladder_p224_coz_shenoy_spread_c30", "ecm_prepare_p224_c30",
+	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_pair_c30", "ecm_ladder_p224_coz_shenoy_spread_c30", "ecm_prepare_p224_c30",
 		"ecm_unpack_p224_c30", "ecm_finish_p224_c30", "ecm_pack_p224_c30"},
-		d.FunctionNames(), "the default kernels: mma, spread for small chunks, the prepare, the finish and the wire kernels around them")
+		d.FunctionNames(), "the default kernels: pair, spread for small chunks, the prepare, the finish and the wire kernels around them")
 
 	// the results' coordinates share arrays, but neither changing one in
 	// place nor growing it touches another

@@ -124,15 +124,17 @@ func TestDiagnosticsOffGPU(t *testing.T) {
 	require.False(t, ok)
 }
 
-// TestDiagnosticsChunkItems: on the gpu backend (a fake H100, 132 SMs) a
-// tiny batch is one launch, a small one three launches side by side, a
-// large one launches whole waves of at most GPUOptions.Chunk items, and a
-// batch runs in launches of that size.
+// TestDiagnosticsChunkItems: on the gpu backend (a fake H100, 132 SMs, whose
+// occupancy counts threads alone: a wave of the pair mapping's blocks of 64
+// items is 135,168 items) a tiny batch is one launch, a small one three
+// launches side by side, a large one launches whole waves of at most
+// GPUOptions.Chunk items, and a batch of several waves runs in launches of
+// that size.
 func TestDiagnosticsChunkItems(t *testing.T) {
 	c := curves.P224()
 	restore := ecmul.UseGPUDriver(fakecuda.New(), []byte("fatbin"))
 	defer restore()
-	const chunk = 1 << 17
+	const chunk = 1 << 18
 	e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: chunk})
 	require.NoError(t, err)
 	defer e.Close()
@@ -146,10 +148,10 @@ func TestDiagnosticsChunkItems(t *testing.T) {
 	big, ok := diag.ChunkItems(e, 1<<22)
 	require.True(t, ok)
 	require.LessOrEqual(t, big, chunk)
-	mid, _ := diag.ChunkItems(e, 1<<18)
-	require.Less(t, mid, 1<<18, "a batch of several waves is pipelined")
+	mid, _ := diag.ChunkItems(e, 1<<19)
+	require.Less(t, mid, 1<<19, "a batch of several waves is pipelined")
 	require.Zero(t, big%mid, "both are whole waves")
-	require.GreaterOrEqual(t, (1<<18+mid-1)/mid, 3)
+	require.GreaterOrEqual(t, (1<<19+mid-1)/mid, 3)
 }
 
 // TestCloseStopsRunningBatch: on the cpu and rns-cpu backends, Close during
@@ -260,7 +262,7 @@ func TestNewNamesAnyCase(t *testing.T) {
 	_, err = ecmul.New(pub(c), ecmul.Options{Backend: ecmul.Backend(9)})
 	require.ErrorContains(t, err, `ecmul: Options.Backend is Backend(9)`)
 	_, err = diag.ParseMapping("bogus")
-	require.EqualError(t, err, `ecmul/diag: unknown mapping "bogus" (want default, warp, block, tile, spread, mma, in any case)`)
+	require.EqualError(t, err, `ecmul/diag: unknown mapping "bogus" (want default, warp, block, tile, spread, mma, pair, in any case)`)
 	for _, b := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU, ecmul.Auto, ecmul.GPU} {
 		e, err := diag.New(pub(c), ecmul.Options{Backend: b}, diag.GPU{Mapping: 9})
 		require.ErrorContains(t, err, `ecmul/diag: GPU.Mapping is Mapping(9): want one of default, warp, block, tile, spread, mma`, b)

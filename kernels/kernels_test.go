@@ -68,15 +68,15 @@ func TestEntries(t *testing.T) {
 	// on 16-bit channels every combination of a ladder with the warp and
 	// block mappings, and co-Z with Shenoy on the tile and spread mappings;
 	// on 30-bit ones Shenoy on the warp and block mappings, and co-Z with
-	// Shenoy on the spread and mma mappings; on both, the comb with Shenoy
-	// on the warp and block mappings, and on 30-bit channels on the mma
-	// mapping; the variable-time comb with Shenoy on 30-bit channels and
-	// the mma mapping
+	// Shenoy on the spread, mma and pair mappings; on both, the comb with
+	// Shenoy on the warp and block mappings, and on 30-bit channels on the
+	// mma mapping; the variable-time comb with Shenoy on 30-bit channels
+	// and the mma mapping
 	ladders := len(kernels.Schedules) - 2
 	c16 := ladders*len(kernels.Exts)*2 + 2 + 2
-	c30 := ladders*2 + 2 + 2 + 1 + 1
-	if want := len(kernels.Curves) * (c16 + c30); len(all) != want || want != 66 {
-		t.Fatalf("%d entry points, want %d (66)", len(all), want)
+	c30 := ladders*2 + 3 + 2 + 1 + 1
+	if want := len(kernels.Curves) * (c16 + c30); len(all) != want || want != 69 {
+		t.Fatalf("%d entry points, want %d (69)", len(all), want)
 	}
 	seen := map[string]bool{}
 	for _, k := range all {
@@ -190,6 +190,39 @@ func TestEntries(t *testing.T) {
 			t.Errorf("Find accepts combvt on the %s mapping with %s on %s, or does not say where it runs: %v", bad[0], bad[1], bad[2], err)
 		}
 	}
+	// the pair mapping: 16 items to a warp, two to each group of 4 lanes,
+	// in blocks of whole warps; co-Z with Shenoy on 30-bit channels only
+	k.Mapping = "pair"
+	for _, c := range []struct{ n, items, threads int }{{9, 1, 32}, {9, 16, 32}, {9, 17, 64}, {8, 64, 128}, {9, 256, kernels.MaxThreads}} {
+		if got := k.Threads(c.n, c.items); got != c.threads {
+			t.Errorf("pair mapping, n = %d: %d items take %d threads, want %d", c.n, c.items, got, c.threads)
+		}
+	}
+	if k.Lanes(9) != 2 || k.ItemsPerWarp(9) != 16 || k.ItemsPerBlock(9, 96) != 48 || k.MaxItemsPerBlock(9) != kernels.MaxThreads/32*16 ||
+		k.FixedItemsPerBlock() != 0 || k.ThreadShape() != kernels.ShapeWarps || k.MaxRegisters() != 255 {
+		t.Errorf("pair mapping: %d lanes, %d items per warp, %d items in 96 threads, at most %d items per block, shape %d, %d registers",
+			k.Lanes(9), k.ItemsPerWarp(9), k.ItemsPerBlock(9, 96), k.MaxItemsPerBlock(9), k.ThreadShape(), k.MaxRegisters())
+	}
+	if err := k.CheckBlock(9, 48); err == nil || !strings.Contains(err.Error(), "pair mapping takes whole warps") {
+		t.Errorf("pair mapping: a block of 48 threads: %v", err)
+	}
+	for _, bad := range [][3]string{{"comb", "shenoy", "c30"}, {"combvt", "shenoy", "c30"}, {"paper", "shenoy", "c30"}, {"coz", "shenoy", "c16"}} {
+		if kernels.Supports(bad[0], bad[1], "pair", bad[2]) {
+			t.Errorf("Supports(%s, %s, pair, %s)", bad[0], bad[1], bad[2])
+		}
+		if bad[0] == "combvt" {
+			continue // its own message: where the variable-time comb runs
+		}
+		_, err := kernels.Find("P-256", bad[0], bad[1], "pair", bad[2])
+		if err == nil || !strings.Contains(err.Error(), "pair mapping runs only the coz schedule with the shenoy extension on 30-bit channels") {
+			t.Errorf("Find accepts %s with %s on the pair mapping (%s), or does not say where it runs: %v", bad[0], bad[1], bad[2], err)
+		}
+	}
+	for _, c := range kernels.Curves {
+		if _, err := kernels.Find(c.Curve, "coz", "shenoy", "pair", "c30"); err != nil {
+			t.Errorf("%s: no pair entry point: %v", c.Curve, err)
+		}
+	}
 	if _, err := kernels.ByName("ecm_ladder_p224_coz_shenoy_warp"); err == nil {
 		t.Error("ByName accepts an undeclared entry point")
 	}
@@ -223,8 +256,8 @@ func TestItemsPerBlockInvertsThreads(t *testing.T) {
 			for items := 1; items <= k.MaxItemsPerBlock(n); items++ {
 				threads := k.Threads(n, items)
 				want := items
-				if k.Mapping == "mma" { // whole warps of 8 items
-					want = (items + 7) / 8 * 8
+				if ipw := k.ItemsPerWarp(n); k.ThreadShape() == kernels.ShapeWarps { // whole warps of 8 or 16 items
+					want = (items + ipw - 1) / ipw * ipw
 				}
 				if got := k.ItemsPerBlock(n, threads); got != want {
 					t.Fatalf("%s, n = %d: %d threads hold %d items, want %d, Threads(%d) = %d", k.Name(), n, threads, got, want, items, threads)

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "09ac119309c54d8e14aa5d7d75d32131859d3b59bd57dc1eb39f113aefdc93d1"
+const SourcesSHA256 = "099b274fc61e422b1c6d0ca12a1f7abeba757218f43233e74bc1187f73c0660a"
