@@ -67,6 +67,7 @@ func (p *Params) Bounds() []Bound {
 		bs = append(bs, lt("64-bit extension sums", "(n+1)·(m_max − 1)^2 < 2^64: a sum of n + 1 products of residues fits 64 bits",
 			sq.Mul(sq, big.NewInt(int64(p.N+1))), new(big.Int).Lsh(big.NewInt(1), 64)))
 		bs = append(bs, mmaBounds(p.N, p.maxModulus(), p.Me())...)
+		bs = append(bs, pairBounds(p.N, p.maxModulus(), p.Me())...)
 	} else {
 		bs = append(bs, p.tensorBounds()...)
 	}
@@ -180,20 +181,10 @@ func mmaBounds(n int, mMax, me uint32) []Bound {
 	lo := new(big.Int).Mul(byteSum, big.NewInt(1+1<<8))
 	mid := new(big.Int).Lsh(lo, 1)
 	hi := new(big.Int).Set(lo)
-	// The one more term: α·|−M̃|_{m_j} (α < m_e) after the second extension,
-	// and after the first P̃_j·T_j with P̃_j = x̃·ỹ < (m−1)² left unreduced,
-	// as hi·(2^32·T_j mod m̃_j) + lo·T_j: hi <= (m−1)²/2^32, lo < 2^32.
-	m1 := uint64(mMax - 1)
-	split := bigU(m1 * m1 >> 32 * m1)
-	split.Add(split, new(big.Int).Mul(bigU(1<<32-1), bigU(m1)))
-	extra := bigU(m1 * uint64(max(mMax, me)-1))
-	if split.Cmp(extra) > 0 {
-		extra = split
-	}
 	s := new(big.Int).Lsh(hi, 32)
 	s.Add(s, lo)
 	s.Add(s, new(big.Int).Lsh(mid, 16))
-	s.Add(s, extra)
+	s.Add(s, extraTerm(mMax, me))
 	two32 := new(big.Int).Lsh(big.NewInt(1), 32)
 	return []Bound{
 		lt("mma byte sums exact", "2n·255² < 2^31: each D_r[g], a sum of 2n products of bytes, fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
@@ -201,6 +192,45 @@ func mmaBounds(n int, mMax, me uint32) []Bound {
 		lt("mma mid fits 32 bits", "2·2n·255²·(1 + 2^8) < 2^32: mid = (D_0[2] + D_1[0]) + 2^8·(D_0[3] + D_1[1])", mid, two32),
 		lt("mma hi fits 32 bits", "2n·255²·(1 + 2^8) < 2^32: hi = D_1[2] + 2^8·D_1[3]", hi, two32),
 		lt("mma 64-bit sum", "hi·2^32 + lo + 2^16·mid + the larger of (2^32 − 1)·(m_max − 1) + ⌊(m_max − 1)²/2^32⌋·(m_max − 1) (P̃_j·T_j, P̃_j unreduced) and (m_max − 1)·max(m_max − 1, m_e − 1) (α·|−M̃|) < 2^64: the recombined sum and the extension's one more term fit 64 bits",
+			s, new(big.Int).Lsh(big.NewInt(1), 64)),
+	}
+}
+
+// extraTerm returns the largest one more term of a wide extension's sum:
+// α·|−M̃|_{m_j} (α < m_e) after the second extension, and after the first
+// P̃_j·T_j with P̃_j = x̃·ỹ < (m−1)² left unreduced, as
+// hi·(2^32·T_j mod m̃_j) + lo·T_j: hi <= (m−1)²/2^32, lo < 2^32.
+func extraTerm(mMax, me uint32) *big.Int {
+	m1 := uint64(mMax - 1)
+	split := bigU(m1 * m1 >> 32 * m1)
+	split.Add(split, new(big.Int).Mul(bigU(1<<32-1), bigU(m1)))
+	if extra := bigU(m1 * uint64(max(mMax, me)-1)); extra.Cmp(split) > 0 {
+		return extra
+	}
+	return split
+}
+
+// pairBounds: the pair mapping's extension (basext.PairSum is the model)
+// takes A's rows as items and each residue's four bytes in one row, so an
+// output Σ_k v_k·e_k is four sums of byte products,
+// D_g = Σ_k Σ_{h<4} byte_h(v_k)·byte_g(e'_{k,h}) with e'_{k,h} ≡ 2^(8h)·e_k,
+// each of 4n terms of at most 255² in an s32 accumulator; they recombine
+// into lo = D_0 + 2^8·D_1 and hi = D_2 + 2^8·D_3 in 32 bits, whose sum
+// lo + 2^16·hi the kernel forms as two words from 32-bit operations, the
+// high one hi + ⌊lo/2^16⌋ shifted right by 16; with the extension's one
+// more term it must fit 64 bits. Every byte is taken up to 255.
+func pairBounds(n int, mMax, me uint32) []Bound {
+	byteSum := new(big.Int).Mul(big.NewInt(int64(4*n)), big.NewInt(255*255))
+	word := new(big.Int).Mul(byteSum, big.NewInt(1+1<<8))
+	high := new(big.Int).Add(word, new(big.Int).Rsh(word, 16))
+	s := new(big.Int).Lsh(word, 16)
+	s.Add(s, word).Add(s, extraTerm(mMax, me))
+	two32 := new(big.Int).Lsh(big.NewInt(1), 32)
+	return []Bound{
+		lt("pair byte sums exact", "4n·255² < 2^31: each D_g, a sum of 4n products of bytes, fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
+		lt("pair lo and hi fit 32 bits", "4n·255²·(1 + 2^8) < 2^32: lo = D_0 + 2^8·D_1, hi = D_2 + 2^8·D_3", word, two32),
+		lt("pair high word", "hi + ⌊lo/2^16⌋ < 2^32: the sum's high word, (hi + ⌊lo/2^16⌋)/2^16, from a 32-bit sum that does not wrap", high, two32),
+		lt("pair 64-bit sum", "lo + 2^16·hi + the extension's one more term (as in \"mma 64-bit sum\") < 2^64: the recombined sum and that term fit 64 bits",
 			s, new(big.Int).Lsh(big.NewInt(1), 64)),
 	}
 }

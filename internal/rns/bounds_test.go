@@ -93,3 +93,71 @@ func TestMMABoundsLimits(t *testing.T) {
 	// (2^32 − 1)·(2^30 − 2) + ⌊(2^30 − 2)²/2^32⌋·(2^30 − 2) > (2^30 − 2)·(2^32 − 2)
 	require.Equal(t, 0, sum(16).Cmp(sum(1<<32-1)), "the split P̃_j·T_j binds for every m_e")
 }
+
+var pairNames = []string{"pair byte sums exact", "pair lo and hi fit 32 bits", "pair high word", "pair 64-bit sum"}
+
+// TestPairBounds: wide params carry the pair mapping's four bounds, once
+// each and holding, with the left sides of P-256 (n = 9, m_max = 2^30 − 1)
+// worked out by hand: 4n·255² = 2,340,900, lo = hi = 2,340,900·257 =
+// 601,611,300, the high word's sum 601,611,300 + ⌊601,611,300/2^16⌋ =
+// 601,620,479, and lo + 2^16·hi + (2^32 − 1)·(2^30 − 2) +
+// ⌊(2^30 − 2)²/2^32⌋·(2^30 − 2); 16-bit params have none.
+func TestPairBounds(t *testing.T) {
+	par, err := NewParamsBits(elliptic.P256().Params().P, WideChannelBits)
+	require.NoError(t, err)
+	m1 := big.NewInt(1<<30 - 2)
+	extra := new(big.Int).Mul(big.NewInt(1<<32-1), m1)
+	extra.Add(extra, new(big.Int).Mul(new(big.Int).Rsh(new(big.Int).Mul(m1, m1), 32), m1))
+	s := new(big.Int).Add(big.NewInt(601611300+601611300<<16), extra)
+	want := map[string]*big.Int{
+		"pair byte sums exact":       big.NewInt(2340900),
+		"pair lo and hi fit 32 bits": big.NewInt(601611300),
+		"pair high word":             big.NewInt(601620479),
+		"pair 64-bit sum":            s,
+	}
+	got := map[string]*big.Int{}
+	for _, b := range par.Bounds() {
+		if strings.HasPrefix(b.Name, "pair ") {
+			require.NotContains(t, got, b.Name, "bound listed twice")
+			require.True(t, b.Holds(), b.Name)
+			require.NotEmpty(t, b.Why, b.Name)
+			got[b.Name] = b.Left
+		}
+	}
+	require.Len(t, got, len(want))
+	for name, w := range want {
+		require.Equal(t, 0, w.Cmp(got[name]), "%s: left side %s, want %s", name, got[name], w)
+	}
+	narrow, err := NewParams(elliptic.P256().Params().P)
+	require.NoError(t, err)
+	for _, b := range narrow.Bounds() {
+		require.False(t, strings.HasPrefix(b.Name, "pair "), b.Name)
+	}
+}
+
+// TestPairBoundsLimits: each pair bound fails exactly where its inequality
+// says as n grows: the byte sums at 4n·255² >= 2^31 (n = 8,257), lo and hi
+// at n = 65, the high word's sum at n = 65 too, the 64-bit sum with
+// m_max = 2^30 − 1 never before n = 65 (the words bind first).
+func TestPairBoundsLimits(t *testing.T) {
+	holds := func(n int) map[string]bool {
+		h := map[string]bool{}
+		for _, b := range pairBounds(n, 1<<30-1, 16) {
+			h[b.Name] = b.Holds()
+		}
+		require.Len(t, h, len(pairNames))
+		return h
+	}
+	for _, c := range []struct {
+		name string
+		last int // the largest n for which it holds
+	}{
+		{"pair byte sums exact", 8256},
+		{"pair lo and hi fit 32 bits", 64},
+		{"pair high word", 64},
+	} {
+		require.True(t, holds(c.last)[c.name], "%s at n = %d", c.name, c.last)
+		require.False(t, holds(c.last+1)[c.name], "%s at n = %d", c.name, c.last+1)
+	}
+	require.True(t, holds(64)["pair 64-bit sum"])
+}
