@@ -6,7 +6,8 @@
 # the check fail with a mismatch; one that passes (or whose edit no longer
 # matches the source exactly once, or that does not build) fails this script.
 #
-#   scripts/kernels-mutant.sh [-n ITEMS] [NAME...]   (default: every mutant, 8 items)
+#   scripts/kernels-mutant.sh [-n ITEMS] [NAME...]   (default: every mutant, 32 items: two warps of
+#   the pair mapping, whose second half of each warp, items 8 to 15, 8 items leave out)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,10 @@ mutants=(
   "mma-row-halves|ecmul.cu|a[1] = __byte_perm(v[0], v[1], 0x7632);|a[1] = __byte_perm(v[0], v[1], 0x7610);"
   "mma-alpha-lane|ecmul.cu|__shfl_sync(~0u, own, k.eSource, kWarpLanes)|__shfl_sync(~0u, own, k.eSource ^ 1, kWarpLanes)"
   "mma-me-slot-modulus|ecmul.cu|const uint32_t m = meMask + 1;|const uint32_t m = meMask;"
+  "pair-high-word|ecmul.cu|(hi + (lo >> 16)) >> 16|hi >> 16"
+  "pair-channel8-row|ecmul.cu|a16[1] = v[4] & k.k16Lane[1];|a16[1] = v[4] & k.k16Lane[0];"
+  "pair-alpha-item|ecmul.cu|__shfl_sync(~0u, own, k.eSource + 1, kWarpLanes)|__shfl_sync(~0u, own, k.eSource, kWarpLanes)"
+  "pair-slot4-row|ecmul.cu|select(k.odd, d[2], d[0])|d[0]"
   "finish-crt-beta|finish.cuh|mul_add_word<0>(s, negM.w, uint32_t(beta));|"
   "finish-crt-beta-high|finish.cuh|mul_add_word<1>(s, negM.w, uint32_t(beta >> 32));|"
   "field-top-carry|field.cuh|uint32_t((uint64_t(t[kFeWords]) - borrow) >> 32)|(0u - borrow)"
@@ -51,11 +56,11 @@ mutants=(
   "pack-prefix|wire.cuh|rec[0] = uint8_t(4 & keep);|rec[0] = uint8_t(4);"
 )
 
-items=8
+items=32
 while getopts "n:" opt; do
   case $opt in
     n) items=$OPTARG ;;
-    *) sed -n '9p' "$0" >&2; exit 2 ;;
+    *) sed -n '9,10p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
