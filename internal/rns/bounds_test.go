@@ -157,7 +157,7 @@ func TestPairBoundsLimits(t *testing.T) {
 		{"pair high word", 64},
 	} {
 		require.True(t, holds(c.last)[c.name], "%s at n = %d", c.name, c.last)
-		require.False(t, holds(c.last+1)[c.name], "%s at n = %d", c.name, c.last+1)
+		require.False(t, holds(c.last + 1)[c.name], "%s at n = %d", c.name, c.last+1)
 	}
 	require.True(t, holds(64)["pair 64-bit sum"])
 }
