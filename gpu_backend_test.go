@@ -100,7 +100,7 @@ func TestGPUAgainstReference(t *testing.T) {
 
 // TestGPUWycheproof runs the Wycheproof ECDH vectors through the gpu
 // backend, in the library's default configuration for Shenoy's extension
-// (the mma mapping on 30-bit channels) and the warp mapping for Kawamura's:
+// (the pair mapping on 30-bit channels) and the warp mapping for Kawamura's:
 // every valid and acceptable case whose key decodes matches, every invalid
 // case is rejected.
 func TestGPUWycheproof(t *testing.T) {

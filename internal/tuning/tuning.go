@@ -16,7 +16,7 @@ import (
 type GPU struct {
 	Devices       []int  // CUDA device ordinals; nil means every visible device
 	ItemsPerBlock int    // items per thread block; 0 picks the mapping's default
-	Mapping       string // "" (the library's choice), warp, block, tile, spread or mma
+	Mapping       string // "" (the library's choice), warp, block, tile, spread, mma or pair
 	Chunk         int    // most items per launch; 0 means 1<<17
 	NoSpin        bool   // small batches' host work on fresh goroutines, not a spinning team
 	HostFinish    bool   // finish items on the host (CRT, inversion, bytes) rather than in the GPU's finish kernel
