@@ -55,10 +55,9 @@ type Mapping uint8
 const (
 	// MappingDefault is the faster for the curve and the chunk: pair where
 	// the kernel has it (co-Z, Shenoy, 30-bit channels), else mma (the
-	// comb on 30-bit channels), warp for P-224 on
-	// 16-bit channels and for the comb, block otherwise, and spread for
-	// chunks of at most SmallChunkItemsPerSM items per multiprocessor where
-	// the kernel has it.
+	// combs on 30-bit channels), warp for P-224 on 16-bit channels and for
+	// the comb, block otherwise, and spread for chunks of at most
+	// SmallChunkItemsPerSM items per multiprocessor where the kernel has it.
 	MappingDefault Mapping = iota
 	MappingWarp            // whole items inside a warp
 	MappingBlock           // the paper's block-wide mapping
