@@ -52,24 +52,29 @@ func (f fragment) sum64(extra uint64) uint64 {
 	return uint64(f.hi)<<32 + uint64(f.lo) + uint64(f.mid)<<16 + extra
 }
 
-// shiftedMod returns the pre-shifted constants e'_{k,h} = 2^(8h)·e_k mod m,
-// h ∈ {0, 1}, of the kernel's B matrix for an output modulus m.
-func shiftedMod(e []uint32, m rns.Modulus) [][2]uint32 {
-	ep := make([][2]uint32, len(e))
-	for k, ek := range e {
-		for h := range 2 {
-			ep[k][h] = uint32(uint64(ek) << (8 * h) % uint64(m.M))
-		}
+// preShift returns 2^(8h)·e mod m, or mod 2^32 for m = 0 (the redundant
+// channel m_e = 2^k, whose sums are taken modulo 2^32): a pre-shifted
+// constant of the kernel's B matrices.
+func preShift(e uint32, h int, m uint32) uint32 {
+	if m == 0 {
+		return e << (8 * h)
 	}
-	return ep
+	return uint32(uint64(e) << (8 * h) % uint64(m))
 }
+
+// shiftedMod returns the pre-shifted constants e'_{k,h} = 2^(8h)·e_k mod m,
+// h ∈ {0, 1}, of the mma mapping's B for an output modulus m.
+func shiftedMod(e []uint32, m rns.Modulus) [][2]uint32 { return shifted2(e, m.M) }
 
 // shiftedPow2 returns e'_{k,h} = (e_k << 8h) mod 2^32, h ∈ {0, 1}, the
 // pre-shifted constants of the redundant channel m_e = 2^k.
-func shiftedPow2(e []uint32) [][2]uint32 {
+func shiftedPow2(e []uint32) [][2]uint32 { return shifted2(e, 0) }
+
+// shifted2 returns preShift(e_k, h, m) for h ∈ {0, 1}.
+func shifted2(e []uint32, m uint32) [][2]uint32 {
 	ep := make([][2]uint32, len(e))
 	for k, ek := range e {
-		ep[k] = [2]uint32{ek, ek << 8}
+		ep[k] = [2]uint32{preShift(ek, 0, m), preShift(ek, 1, m)}
 	}
 	return ep
 }

@@ -43,23 +43,18 @@ func (p pairSums) sum64(extra uint64) uint64 {
 
 // pairShiftedMod returns e'_{k,h} = 2^(8h)·e_k mod m, h < 4: the constants
 // of the pair mapping's B for an output modulus m.
-func pairShiftedMod(e []uint32, m rns.Modulus) [][4]uint32 {
-	ep := make([][4]uint32, len(e))
-	for k, ek := range e {
-		for h := range 4 {
-			ep[k][h] = uint32(uint64(ek) << (8 * h) % uint64(m.M))
-		}
-	}
-	return ep
-}
+func pairShiftedMod(e []uint32, m rns.Modulus) [][4]uint32 { return shifted4(e, m.M) }
 
 // pairShiftedPow2 returns e'_{k,h} = (e_k << 8h) mod 2^32, h < 4, the
 // constants of the redundant channel m_e = 2^k.
-func pairShiftedPow2(e []uint32) [][4]uint32 {
+func pairShiftedPow2(e []uint32) [][4]uint32 { return shifted4(e, 0) }
+
+// shifted4 returns preShift(e_k, h, m) for h < 4.
+func shifted4(e []uint32, m uint32) [][4]uint32 {
 	ep := make([][4]uint32, len(e))
 	for k, ek := range e {
 		for h := range 4 {
-			ep[k][h] = ek << (8 * h)
+			ep[k][h] = preShift(ek, h, m)
 		}
 	}
 	return ep

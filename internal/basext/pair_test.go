@@ -1,7 +1,6 @@
 package basext
 
 import (
-	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -65,44 +64,22 @@ func checkPair(t *testing.T, lim map[string]*big.Int, p pairSums, v []uint32, ep
 // every case the byte sums, lo, hi, the two words of the sum and the 64-bit
 // sum must equal their unbounded values and stay within the proved bounds.
 func TestPairSumMatchesBig(t *testing.T) {
-	rng := rand.New(rand.NewPCG(31, 9))
-	for _, c := range curves.All() {
-		par, err := rns.NewParamsBits(c.P(), rns.WideChannelBits)
-		require.NoError(t, err)
-		lim := pairLimits(t, par)
-		tab := NewTables(par)
-		n := par.N
-		var mMax uint32
-		for _, m := range append(append([]rns.Modulus{}, par.B.Moduli...), par.BT.Moduli...) {
-			mMax = max(mMax, m.M)
+	limits := map[*rns.Params]map[string]*big.Int{}
+	forExtensionCases(t, 31, 9, func(par *rns.Params, m *rns.Modulus, fc fragmentCase, name string) {
+		if limits[par] == nil {
+			limits[par] = pairLimits(t, par)
 		}
-		for _, ext := range []struct {
-			name    string
-			in, out []rns.Modulus
-			rows    []uint32
-			rowE    []uint32
-		}{
-			{"B → B̃", par.B.Moduli, par.BT.Moduli, tab.Ext1, tab.Ext1E},
-			{"B̃ → B", par.BT.Moduli, par.B.Moduli, tab.Ext2, tab.Ext2E},
-		} {
-			for j, m := range ext.out {
-				row := ext.rows[j*n : (j+1)*n]
-				for _, fc := range fragmentCases(rng, ext.in, row, m.M, uint64(m.M-1)*uint64(m.M-1)) {
-					name := fmt.Sprintf("%s %s onto m = %d: %s", c.Name(), ext.name, m.M, fc.name)
-					require.Equal(t, want(fc, m.M), PairSum(fc.v, fc.e, m, fc.extra), name)
-					ep := pairShiftedMod(fc.e, m)
-					checkPair(t, lim, pairSumsOf(fc.v, ep), fc.v, ep, fc.extra, name)
-				}
-			}
-			extraMax := uint64(mMax-1) * uint64(max(mMax, par.Me())-1)
-			for _, fc := range fragmentCases(rng, ext.in, ext.rowE, 0, extraMax) {
-				name := fmt.Sprintf("%s %s onto m_e: %s", c.Name(), ext.name, fc.name)
-				require.Equal(t, want(fc, 0), PairSumPow2(fc.v, fc.e, fc.extra), name)
-				ep := pairShiftedPow2(fc.e)
-				checkPair(t, lim, pairSumsOf(fc.v, ep), fc.v, ep, fc.extra, name)
-			}
+		lim := limits[par]
+		if m == nil {
+			require.Equal(t, want(fc, 0), PairSumPow2(fc.v, fc.e, fc.extra), name)
+			ep := pairShiftedPow2(fc.e)
+			checkPair(t, lim, pairSumsOf(fc.v, ep), fc.v, ep, fc.extra, name)
+			return
 		}
-	}
+		require.Equal(t, want(fc, m.M), PairSum(fc.v, fc.e, *m, fc.extra), name)
+		ep := pairShiftedMod(fc.e, *m)
+		checkPair(t, lim, pairSumsOf(fc.v, ep), fc.v, ep, fc.extra, name)
+	})
 }
 
 // TestPairSumAgreesWithFragmentSum: on the extensions' real constants and

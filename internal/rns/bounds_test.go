@@ -31,9 +31,18 @@ func TestMMABounds(t *testing.T) {
 		"mma hi fits 32 bits":  big.NewInt(300805650),
 		"mma 64-bit sum":       s,
 	}
+	requireBounds(t, par, "mma ", want)
+	require.NoError(t, par.Verify())
+}
+
+// requireBounds requires the bounds of wide P-256 params whose names start
+// with prefix to be want's, once each, holding, explained, with want's left
+// sides; and 16-bit P-256 params to have none of them.
+func requireBounds(t *testing.T, par *Params, prefix string, want map[string]*big.Int) {
+	t.Helper()
 	got := map[string]*big.Int{}
 	for _, b := range par.Bounds() {
-		if strings.HasPrefix(b.Name, "mma ") {
+		if strings.HasPrefix(b.Name, prefix) {
 			require.NotContains(t, got, b.Name, "bound listed twice")
 			require.True(t, b.Holds(), b.Name)
 			require.NotEmpty(t, b.Why, b.Name)
@@ -44,12 +53,10 @@ func TestMMABounds(t *testing.T) {
 	for name, w := range want {
 		require.Equal(t, 0, w.Cmp(got[name]), "%s: left side %s, want %s", name, got[name], w)
 	}
-	require.NoError(t, par.Verify())
-
 	narrow, err := NewParams(elliptic.P256().Params().P)
 	require.NoError(t, err)
 	for _, b := range narrow.Bounds() {
-		require.False(t, strings.HasPrefix(b.Name, "mma "), b.Name)
+		require.False(t, strings.HasPrefix(b.Name, prefix), b.Name)
 	}
 }
 
@@ -115,24 +122,7 @@ func TestPairBounds(t *testing.T) {
 		"pair high word":             big.NewInt(601620479),
 		"pair 64-bit sum":            s,
 	}
-	got := map[string]*big.Int{}
-	for _, b := range par.Bounds() {
-		if strings.HasPrefix(b.Name, "pair ") {
-			require.NotContains(t, got, b.Name, "bound listed twice")
-			require.True(t, b.Holds(), b.Name)
-			require.NotEmpty(t, b.Why, b.Name)
-			got[b.Name] = b.Left
-		}
-	}
-	require.Len(t, got, len(want))
-	for name, w := range want {
-		require.Equal(t, 0, w.Cmp(got[name]), "%s: left side %s, want %s", name, got[name], w)
-	}
-	narrow, err := NewParams(elliptic.P256().Params().P)
-	require.NoError(t, err)
-	for _, b := range narrow.Bounds() {
-		require.False(t, strings.HasPrefix(b.Name, "pair "), b.Name)
-	}
+	requireBounds(t, par, "pair ", want)
 }
 
 // TestPairBoundsLimits: each pair bound fails exactly where its inequality
