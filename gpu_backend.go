@@ -120,8 +120,8 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 			g.Mapping = mappingMma
 		}
 		// and the pair mapping beats the mma mapping on the ladders it runs
-		// (an H200, 2^20 items: P-256 9.29 M op/s against 7.33 M, P-224
-		// 14.39 M against 12.00 M; bench/h200/2026-11-28-pair/)
+		// (an H200, 2^20 items, one call: P-256 9.22 M op/s against 7.34 M,
+		// P-224 14.28 M against 12.01 M; bench/h200/2026-11-28-pair/, call F1)
 		if kernels.Supports(su.Schedule.Kind.String(), opts.Extension.String(), mappingPair, kernels.ChannelTag(su.Params.Bits)) {
 			g.Mapping = mappingPair
 		}

@@ -104,9 +104,10 @@ func Supports(schedule, ext, mapping, channels string) bool {
 // a latency variant of the default ladder, runs the co-Z ladder with
 // Shenoy's α on both widths. The mma mapping runs the co-Z ladder and the
 // comb with Shenoy's α on 30-bit channels only, the combinations its CUDA
-// code has so far; the pair mapping the co-Z ladder alone. The variable-time comb runs on the default
-// configuration alone (Shenoy's α, the mma mapping, 30-bit channels); on
-// others its work goes to the constant-time comb.
+// code has so far, and the pair mapping the co-Z ladder alone. The
+// variable-time comb runs with Shenoy's α on the mma mapping and 30-bit
+// channels alone (the default configuration of the combs); on others its
+// work goes to the constant-time comb.
 func (k Kernel) built() bool {
 	switch {
 	case k.Schedule == "combvt":
