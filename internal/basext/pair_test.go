@@ -109,23 +109,7 @@ func TestPairSumAgreesWithFragmentSum(t *testing.T) {
 // catch a recombination that weighs a word or a byte wrongly, so they can
 // fail.
 func TestPairSumWrongRecombinationFails(t *testing.T) {
-	par, err := rns.NewParamsBits(curves.P256().P(), rns.WideChannelBits)
-	require.NoError(t, err)
-	tab := NewTables(par)
-	n := par.N
-	type sumFunc func(v, e []uint32, m rns.Modulus, extra uint64) uint32
-	mismatches := func(sum sumFunc) int {
-		rng := rand.New(rand.NewPCG(3, 4))
-		bad := 0
-		for j, m := range par.B.Moduli {
-			for _, fc := range fragmentCases(rng, par.BT.Moduli, tab.Ext2[j*n:(j+1)*n], m.M, uint64(m.M-1)*uint64(m.M-1)) {
-				if sum(fc.v, fc.e, m, fc.extra) != want(fc, m.M) {
-					bad++
-				}
-			}
-		}
-		return bad
-	}
+	mismatches := mismatchCounter(t, 3, 4)
 	require.Zero(t, mismatches(PairSum))
 	for name, wrong := range map[string]sumFunc{
 		"hi weighted 2^8": func(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
