@@ -23,7 +23,7 @@ mutants=(
   "wide-narrow-fold-mask|rns.cuh|(z & 0x3fffffffu)|(z & 0x1fffffffu)"
   "mma-mid-weight|ecmul.cu|mad_wide(mid, 1u << 16,|mad_wide(mid, 1u << 8,"
   "mma-row-halves|ecmul.cu|a[1] = __byte_perm(v[0], v[1], 0x7632);|a[1] = __byte_perm(v[0], v[1], 0x7610);"
-  "mma-alpha-lane|ecmul.cu|__shfl_sync(~0u, own, k.eSource, kWarpLanes)|__shfl_sync(~0u, own, k.eSource ^ 1, kWarpLanes)"
+  "mma-alpha-lane|ecmul.cu|alpha = __shfl_sync(~0u, own, k.eSource, kWarpLanes);|alpha = __shfl_sync(~0u, own, k.eSource ^ 1, kWarpLanes);"
   "mma-me-slot-modulus|ecmul.cu|const uint32_t m = meMask + 1;|const uint32_t m = meMask;"
   "pair-high-word|ecmul.cu|(hi + (lo >> 16)) >> 16|hi >> 16"
   "pair-channel8-row|ecmul.cu|a16[1] = v[4] & k.k16Lane[1];|a16[1] = v[4] & k.k16Lane[0];"
