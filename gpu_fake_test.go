@@ -233,35 +233,48 @@ func wideChannels(t *testing.T, c *curves.Curve, m diag.Mapping, hostFinish bool
 	requireBytesBatch(t, eng, c, 13, false, 14)
 }
 
-// TestGPUBackendMmaMapping: the mma mapping runs co-Z with Shenoy's
-// extension on 30-bit channels (the width the library picks for it) in
-// whole warps of 8 items, 32 by default; every other configuration is
-// refused with an error naming the mapping.
+// TestGPUBackendMmaMapping: the mma and pair mappings run co-Z with
+// Shenoy's extension on 30-bit channels (the width the library picks for
+// them) in whole warps of 8 or 16 items, four warps by default; every other
+// configuration is refused with an error naming the mapping.
 func TestGPUBackendMmaMapping(t *testing.T) {
 	c := curves.P256()
 	d := fakecuda.New()
 	d.OnLaunch = kernelemu.Launch(d)
 	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingMma})
-	require.NoError(t, err)
-	defer eng.Close()
-	k, ok := diag.KernelOf(eng)
-	require.True(t, ok)
-	require.Equal(t, diag.Kernel{Entry: "ecm_ladder_p256_coz_shenoy_mma_c30", Mapping: diag.MappingMma, ItemsPerBlock: 32, ChannelBits: 30, FinishEntry: "ecm_finish_p256_c30"}, k)
-	for _, bad := range []struct {
-		opts ecmul.Options
-		ipb  int
-		want string
+	for _, m := range []struct {
+		mapping            diag.Mapping
+		schedules          string // what Find says the mapping runs
+		perWarp, atMost    int
+		defaultItems       int
+		tooMany, unaligned int
 	}{
-		{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, 0, "the mma mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels (c30), not coz with shenoy on c16"},
-		{ecmul.Options{Backend: ecmul.GPU, Extension: ecmul.Kawamura}, 0, "the mma mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels (c30), not coz with kawamura on c16"},
-		{ecmul.Options{Backend: ecmul.GPU, Schedule: ecmul.Paper}, 0, "the mma mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels (c30), not paper with shenoy on c30"},
-		{ecmul.Options{Backend: ecmul.GPU}, 12, "12 items per block: the mma mapping runs whole warps of 8 items, so a multiple of 8"},
-		{ecmul.Options{Backend: ecmul.GPU}, 136, "136 items per block: the mma mapping holds at most 128"},
+		{diag.MappingMma, "the coz, comb and combvt schedules", 8, 128, 32, 136, 12},
+		{diag.MappingPair, "the coz schedule", 16, 256, 64, 272, 20},
 	} {
-		e, err := diag.New(pub(c), bad.opts, diag.GPU{Mapping: diag.MappingMma, ItemsPerBlock: bad.ipb})
-		require.ErrorContains(t, err, bad.want, "%+v, %d items per block", bad.opts, bad.ipb)
-		require.Nil(t, e)
+		name := m.mapping.String()
+		eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: m.mapping})
+		require.NoError(t, err)
+		k, ok := diag.KernelOf(eng)
+		require.True(t, ok)
+		require.Equal(t, diag.Kernel{Entry: "ecm_ladder_p256_coz_shenoy_" + name + "_c30", Mapping: m.mapping, ItemsPerBlock: m.defaultItems, ChannelBits: 30, FinishEntry: "ecm_finish_p256_c30"}, k)
+		require.NoError(t, eng.Close())
+		only := "the " + name + " mapping runs only " + m.schedules + " with the shenoy extension on 30-bit channels (c30), not "
+		for _, bad := range []struct {
+			opts ecmul.Options
+			ipb  int
+			want string
+		}{
+			{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, 0, only + "coz with shenoy on c16"},
+			{ecmul.Options{Backend: ecmul.GPU, Extension: ecmul.Kawamura}, 0, only + "coz with kawamura on c16"},
+			{ecmul.Options{Backend: ecmul.GPU, Schedule: ecmul.Paper}, 0, only + "paper with shenoy on c30"},
+			{ecmul.Options{Backend: ecmul.GPU}, m.unaligned, fmt.Sprintf("%d items per block: the %s mapping runs whole warps of %d items, so a multiple of %d", m.unaligned, name, m.perWarp, m.perWarp)},
+			{ecmul.Options{Backend: ecmul.GPU}, m.tooMany, fmt.Sprintf("%d items per block: the %s mapping holds at most %d", m.tooMany, name, m.atMost)},
+		} {
+			e, err := diag.New(pub(c), bad.opts, diag.GPU{Mapping: m.mapping, ItemsPerBlock: bad.ipb})
+			require.ErrorContains(t, err, bad.want, "%s: %+v, %d items per block", name, bad.opts, bad.ipb)
+			require.Nil(t, e)
+		}
 	}
 }
 

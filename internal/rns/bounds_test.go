@@ -67,27 +67,13 @@ func requireBounds(t *testing.T, par *Params, prefix string, want map[string]*bi
 // and the unreduced P̃_j·T_j, not α·|−M̃|, is the larger extra term even for
 // the largest m_e.
 func TestMMABoundsLimits(t *testing.T) {
-	holds := func(n int, me uint32) map[string]bool {
-		h := map[string]bool{}
-		for _, b := range mmaBounds(n, 1<<30-1, me) {
-			h[b.Name] = b.Holds()
-		}
-		require.Len(t, h, len(mmaNames))
-		return h
-	}
-	for _, c := range []struct {
-		name string
-		last int // the largest n for which it holds
-	}{
-		{"mma byte sums exact", 16512},
-		{"mma lo fits 32 bits", 128},
-		{"mma hi fits 32 bits", 128},
-		{"mma mid fits 32 bits", 64},
-		{"mma 64-bit sum", 94},
-	} {
-		require.True(t, holds(c.last, 16)[c.name], "%s at n = %d", c.name, c.last)
-		require.False(t, holds(c.last+1, 16)[c.name], "%s at n = %d", c.name, c.last+1)
-	}
+	requireLimits(t, func(n int) []Bound { return mmaBounds(n, 1<<30-1, 16) }, len(mmaNames), map[string]int{
+		"mma byte sums exact":  16512,
+		"mma lo fits 32 bits":  128,
+		"mma hi fits 32 bits":  128,
+		"mma mid fits 32 bits": 64,
+		"mma 64-bit sum":       94,
+	})
 	sum := func(me uint32) *big.Int {
 		for _, b := range mmaBounds(9, 1<<30-1, me) {
 			if b.Name == "mma 64-bit sum" {
@@ -130,24 +116,32 @@ func TestPairBounds(t *testing.T) {
 // at n = 65, the high word's sum at n = 65 too, the 64-bit sum with
 // m_max = 2^30 − 1 never before n = 65 (the words bind first).
 func TestPairBoundsLimits(t *testing.T) {
-	holds := func(n int) map[string]bool {
-		h := map[string]bool{}
-		for _, b := range pairBounds(n, 1<<30-1, 16) {
-			h[b.Name] = b.Holds()
-		}
-		require.Len(t, h, len(pairNames))
-		return h
+	bounds := func(n int) []Bound { return pairBounds(n, 1<<30-1, 16) }
+	requireLimits(t, bounds, len(pairNames), map[string]int{
+		"pair byte sums exact":       8256,
+		"pair lo and hi fit 32 bits": 64,
+		"pair high word":             64,
+	})
+	require.True(t, holdsAt(t, bounds, len(pairNames), 64)["pair 64-bit sum"])
+}
+
+// holdsAt returns whether each of the count bounds of bounds(n) holds, by name.
+func holdsAt(t *testing.T, bounds func(n int) []Bound, count, n int) map[string]bool {
+	t.Helper()
+	h := map[string]bool{}
+	for _, b := range bounds(n) {
+		h[b.Name] = b.Holds()
 	}
-	for _, c := range []struct {
-		name string
-		last int // the largest n for which it holds
-	}{
-		{"pair byte sums exact", 8256},
-		{"pair lo and hi fit 32 bits", 64},
-		{"pair high word", 64},
-	} {
-		require.True(t, holds(c.last)[c.name], "%s at n = %d", c.name, c.last)
-		require.False(t, holds(c.last + 1)[c.name], "%s at n = %d", c.name, c.last+1)
+	require.Len(t, h, count)
+	return h
+}
+
+// requireLimits requires each bound named in last to hold at n = last[name]
+// and to fail at n = last[name] + 1.
+func requireLimits(t *testing.T, bounds func(n int) []Bound, count int, last map[string]int) {
+	t.Helper()
+	for name, n := range last {
+		require.True(t, holdsAt(t, bounds, count, n)[name], "%s at n = %d", name, n)
+		require.False(t, holdsAt(t, bounds, count, n+1)[name], "%s at n = %d", name, n+1)
 	}
-	require.True(t, holds(64)["pair 64-bit sum"])
 }
