@@ -66,6 +66,7 @@ func (p *Params) Bounds() []Bound {
 			split, new(big.Int).Lsh(big.NewInt(1), 64)))
 		bs = append(bs, lt("64-bit extension sums", "(n+1)·(m_max − 1)^2 < 2^64: a sum of n + 1 products of residues fits 64 bits",
 			sq.Mul(sq, big.NewInt(int64(p.N+1))), new(big.Int).Lsh(big.NewInt(1), 64)))
+		bs = append(bs, p.wideFoldBound())
 		bs = append(bs, mmaBounds(p.N, p.maxModulus(), p.Me())...)
 		bs = append(bs, pairBounds(p.N, p.maxModulus(), p.Me())...)
 	} else {
@@ -104,6 +105,21 @@ func (p *Params) Bounds() []Bound {
 			bigU(worst), bigU(worstM)))
 	}
 	return bs
+}
+
+// wideFoldBound: a wide channel's fold c·(z >> Bits) + (z mod 2^Bits) equals
+// z − (z >> Bits)·m, so the kernel (and Modulus.Reduce64) computes it in
+// 32-bit words as lo32(z) − (z >> Bits)·m, which is exact when both z >> Bits
+// and the fold are below 2^32. The first fold, from the largest input of the
+// reduction, is the largest of either.
+func (p *Params) wideFoldBound() Bound {
+	var worst uint64
+	for _, mod := range append(append([]Modulus{}, p.B.Moduli...), p.BT.Moduli...) {
+		v := mod.reductionInput()
+		worst = max(worst, v>>mod.Bits, mod.foldBound(v))
+	}
+	return lt("wide fold in 32-bit words", "max(z >> 30, c·(z >> 30) + z mod 2^30) < 2^32 for the largest input z of the reduction: the fold is lo32(z) − (z >> 30)·m",
+		bigU(worst), bigU(1<<32))
 }
 
 // Verify re-checks the whole system with math/big: the moduli are of the

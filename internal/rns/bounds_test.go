@@ -145,3 +145,24 @@ func requireLimits(t *testing.T, bounds func(n int) []Bound, count int, last map
 		require.False(t, holdsAt(t, bounds, count, n+1)[name], "%s at n = %d", name, n+1)
 	}
 }
+
+// TestWideFoldBoundLimits: the 32-bit fold lo32(z) − (z >> 30)·m is exact up
+// to c = 14,187 and not at the next odd c. Worked out by hand for the largest
+// input z = (2^32 − 1)·(4c + 1): at c = 14,187, z >> 30 = 226,995 and the
+// largest fold, c·226,994 + 2^30 − 1 = 4,294,105,701, is below 2^32; at
+// c = 14,189 it is 4,295,013,737. The supported curves' moduli have c below
+// a thousand.
+func TestWideFoldBoundLimits(t *testing.T) {
+	holds := func(c uint32) bool {
+		m := Modulus{M: 1<<30 - c, C: c, Bits: WideChannelBits, Folds: 1}
+		b := newBasis([]Modulus{m})
+		return (&Params{Bits: WideChannelBits, N: 1, B: b, BT: b}).wideFoldBound().Holds()
+	}
+	require.True(t, holds(14187))
+	require.False(t, holds(14189))
+	for _, p := range []*big.Int{elliptic.P224().Params().P, elliptic.P256().Params().P} {
+		par, err := NewParamsBits(p, WideChannelBits)
+		require.NoError(t, err)
+		require.True(t, par.wideFoldBound().Holds())
+	}
+}

@@ -117,14 +117,17 @@ func (m Modulus) Reduce(z uint32) uint32 {
 
 // Reduce64 returns z mod m for any 64-bit z. A wide channel computes it as
 // the kernel does: hi·2^32 + lo ≡ hi·(2^32 mod m) + lo, then m.Folds folds
-// and one unsigned min; a 16-bit channel divides.
+// and one unsigned min; a 16-bit channel divides. Each fold
+// c·(z >> Bits) + (z mod 2^Bits) = z − (z >> Bits)·m is taken in 32-bit
+// words, lo32(z) − (z >> Bits)·m, exact because the fold is below 2^32
+// (Params: "wide fold in 32-bit words").
 func (m Modulus) Reduce64(z uint64) uint32 {
 	if m.Bits == ChannelBits {
 		return uint32(z % uint64(m.M))
 	}
 	z = (z>>32)*m.wideHighWeight() + z&(1<<32-1)
 	for range m.Folds {
-		z = uint64(m.C)*(z>>m.Bits) + z&m.lowMask()
+		z = uint64(uint32(z) - uint32(z>>m.Bits)*m.M)
 	}
 	r := uint32(z)
 	return minU32(r, r-m.M)
