@@ -20,8 +20,10 @@ const paramsHelp = `Usage: ecmul params [--curve p224|p256|secp256k1] [--schedul
 
 Derives the RNS system for the curve's prime and proves it: the moduli 2^w − c
 of the bases B and B̃ for the channel width w (--channel-bits), n (channels
-per base), the dynamic ranges, the Shenoy redundant modulus m_e and, for
-16-bit channels only, the Kawamura β = Φ/2^16; then every inequality the
+per base), the dynamic ranges, the Shenoy redundant modulus m_e, for 30-bit
+channels the twist σ_j of B (primes m_j whose −(p·M_j)^{-1} is a square σ_j²:
+B's residues are stored times σ_j, which saves a product per channel) and,
+for 16-bit channels only, the Kawamura β = Φ/2^16; then every inequality the
 algorithm relies on with its two sides (as bit lengths) and whether it holds;
 then the ladder schedule chosen: its reductions per bit, the largest
 multiplication input it can produce (proved below 9u), and for the co-Z ladder
@@ -124,6 +126,9 @@ func printSystem(stdout io.Writer, c *curves.Curve, p *rns.Params) {
 	} {
 		fmt.Fprintf(stdout, "base %s: log2 M = %.3f, %d folds per reduction\n", b.name, log2(b.m), b.fold)
 		fmt.Fprintf(stdout, "  c:       %v\n  moduli:  %v\n", b.cs, b.mods)
+	}
+	if p.Twisted() {
+		fmt.Fprintf(stdout, "  twist σ: %v (B residues stored as x·σ_j, σ_j² ≡ −(p·M_j)^{-1} mod m_j)\n", p.Twist)
 	}
 }
 

@@ -109,3 +109,24 @@ func TestParamsMMABounds(t *testing.T) {
 		}
 	}
 }
+
+// TestParamsTwist: for 30-bit channels params shows B's twist σ_j and the
+// bounds that the twist and the 32-bit fold rely on, holding; 16-bit
+// channels have neither.
+func TestParamsTwist(t *testing.T) {
+	for _, c := range curves.All() {
+		for _, bits := range rns.Widths {
+			code, out, errOut := cli(t, "", "params", "--curve", c.Name(), "--channel-bits", strconv.Itoa(bits))
+			require.Equal(t, exitOK, code, errOut)
+			if bits != rns.WideChannelBits {
+				require.NotContains(t, out, "twist", "%s, %d-bit channels", c.Name(), bits)
+				continue
+			}
+			par, err := rns.NewParamsBits(c.P(), bits)
+			require.NoError(t, err)
+			require.Contains(t, out, fmt.Sprintf("  twist σ: %v ", par.Twist), c.Name())
+			require.Regexp(t, `(?m)^twist squares NegR +0 +<= +0 +yes +`, out, c.Name())
+			require.Regexp(t, `(?m)^wide fold in 32-bit words +\S+ +< +\S+ +yes +`, out, c.Name())
+		}
+	}
+}

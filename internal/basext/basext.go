@@ -65,12 +65,12 @@ func ParseVariant(s string) (Variant, error) {
 type Tables struct {
 	Params *rns.Params
 
-	NegR   []uint32 // B:  −|(p·M_j)^{-1}|_{m_j}, so q_j·|M_j^{-1}| = x_j·y_j·NegR_j
+	NegR   []uint32 // B:  |−(p·M_j)^{-1}·σ_j^{-2}|_{m_j}, so q_j·|M_j^{-1}| = x̂_j·ŷ_j·NegR_j; 1 on twisted systems
 	S      []uint32 // B̃: |p·M̃_j^{-2}|_{m̃_j}
 	T      []uint32 // B̃: |M^{-1}·M̃_j|_{m̃_j}
-	NegMtB []uint32 // B:  |−M̃|_{m_j}, the α correction of the second extension
+	NegMtB []uint32 // B:  |−M̃·σ_j|_{m_j}, the α correction of the second extension
 	Ext1   []uint32 // n×n: Ext1[j·n+k] = |M_k|_{m̃_j}, B → B̃
-	Ext2   []uint32 // n×n: Ext2[j·n+k] = |M̃_k|_{m_j}, B̃ → B
+	Ext2   []uint32 // n×n: Ext2[j·n+k] = |M̃_k·σ_j|_{m_j}, B̃ → B, into stored form
 
 	Ext1E  []uint32 // n: |M_k|_{m_e}
 	Ext2E  []uint32 // n: |M̃_k|_{m_e}
@@ -98,19 +98,21 @@ func NewTables(p *rns.Params) *Tables {
 		partsB[k] = new(big.Int).Quo(p.B.M, big.NewInt(int64(p.B.Moduli[k].M)))
 		partsBT[k] = new(big.Int).Quo(p.BT.M, big.NewInt(int64(p.BT.Moduli[k].M)))
 	}
+	scale, _ := p.ResidueScales()
 	for j := range n {
 		m, mt := p.B.Moduli[j].M, p.BT.Moduli[j].M
-		r := inv(new(big.Int).Mul(p.P, partsB[j]), m)
-		t.NegR = append(t.NegR, (m-r)%m)
+		sigma := big.NewInt(int64(scale[j]))
+		sigmaInv := big.NewInt(int64(inv(sigma, m)))
+		t.NegR = append(t.NegR, mod(new(big.Int).Mul(big.NewInt(int64(p.NegR(j))), new(big.Int).Mul(sigmaInv, sigmaInv)), m))
 		mtjInv := big.NewInt(int64(inv(partsBT[j], mt)))
 		t.S = append(t.S, mod(new(big.Int).Mul(p.P, new(big.Int).Mul(mtjInv, mtjInv)), mt))
 		t.T = append(t.T, mod(new(big.Int).Mul(big.NewInt(int64(inv(p.B.M, mt))), partsBT[j]), mt))
-		t.NegMtB = append(t.NegMtB, (m-mod(p.BT.M, m))%m)
+		t.NegMtB = append(t.NegMtB, mod(new(big.Int).Mul(new(big.Int).Neg(p.BT.M), sigma), m))
 		for k := range n {
 			t.Ext1 = append(t.Ext1, mod(partsB[k], mt))
 		}
 		for k := range n {
-			t.Ext2 = append(t.Ext2, mod(partsBT[k], m))
+			t.Ext2 = append(t.Ext2, mod(new(big.Int).Mul(partsBT[k], sigma), m))
 		}
 	}
 	for k := range n {
@@ -153,7 +155,8 @@ func (mu *Multiplier) Mul(z, x, y *rns.Element) *rns.Element {
 	n := p.N
 	meMask := p.Me() - 1
 
-	// Step 1, in B: q_j·|M_j^{-1}| = −x_j·y_j·(p·M_j)^{-1} mod m_j.
+	// Step 1, in B: q_j·|M_j^{-1}| = −x_j·y_j·(p·M_j)^{-1} mod m_j, with
+	// x̂_j·ŷ_j = x_j·y_j·σ_j² from the stored residues (NegR_j = 1 when twisted).
 	q, xi := mu.q[:n], mu.xi[:n]
 	xb, yb, negR := x.B[:n], y.B[:n], t.NegR[:n]
 	for j, m := range p.B.Moduli[:n] {
@@ -198,7 +201,8 @@ func (mu *Multiplier) Mul(z, x, y *rns.Element) *rns.Element {
 		alpha = g >> rns.ChannelBits
 	}
 
-	// Step 4, B̃ → B exactly: z_j = Σ ξ̃_k·|M̃_k|_{m_j} + α·|−M̃|_{m_j}.
+	// Step 4, B̃ → B exactly, into stored form:
+	// ẑ_j = (Σ ξ̃_k·|M̃_k|_{m_j} + α·|−M̃|_{m_j})·σ_j.
 	zb, negMt := z.B[:n], t.NegMtB[:n]
 	for j, m := range p.B.Moduli[:n] {
 		row := t.Ext2[j*n : (j+1)*n : (j+1)*n]

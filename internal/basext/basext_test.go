@@ -20,9 +20,17 @@ func primes() map[string]*big.Int {
 }
 
 // TestTablesFromDefinitions recomputes a sample of every table from its
-// definition and checks the merged constants do what they are for.
+// definition and checks the merged constants do what they are for, on both
+// channel widths: wide systems are twisted, their NegR all ones (the wide
+// kernels take x̂_j·ŷ_j as q_j and stop on any other table).
 func TestTablesFromDefinitions(t *testing.T) {
-	par, err := rns.NewParams(elliptic.P224().Params().P)
+	for _, bits := range rns.Widths {
+		t.Run(fmt.Sprint(bits), func(t *testing.T) { testTablesFromDefinitions(t, bits) })
+	}
+}
+
+func testTablesFromDefinitions(t *testing.T, bits int) {
+	par, err := rns.NewParamsBits(elliptic.P224().Params().P, bits)
 	require.NoError(t, err)
 	tb := basext.NewTables(par)
 	n := par.N
@@ -31,8 +39,15 @@ func TestTablesFromDefinitions(t *testing.T) {
 		mt := big.NewInt(int64(par.BT.Moduli[j].M))
 		Mj := new(big.Int).Quo(par.B.M, m)
 		Mtj := new(big.Int).Quo(par.BT.M, mt)
-		// NegR_j·p·M_j ≡ −1 (mod m_j)
+		sigma := big.NewInt(int64(par.Twist[j]))
+		if par.Twisted() {
+			require.Equal(t, uint32(1), tb.NegR[j], "NegR_%d of a twisted system", j)
+		} else {
+			require.Equal(t, int64(1), sigma.Int64())
+		}
+		// NegR_j·σ_j²·p·M_j ≡ −1 (mod m_j)
 		v := new(big.Int).Mul(big.NewInt(int64(tb.NegR[j])), new(big.Int).Mul(par.P, Mj))
+		v.Mul(v, new(big.Int).Mul(sigma, sigma))
 		require.Equal(t, new(big.Int).Sub(m, big.NewInt(1)).Int64(), v.Mod(v, m).Int64())
 		// S_j·M̃_j^2 ≡ p (mod m̃_j)
 		v = new(big.Int).Mul(big.NewInt(int64(tb.S[j])), new(big.Int).Mul(Mtj, Mtj))
@@ -40,14 +55,14 @@ func TestTablesFromDefinitions(t *testing.T) {
 		// T_j·M ≡ M̃_j (mod m̃_j)
 		v = new(big.Int).Mul(big.NewInt(int64(tb.T[j])), par.B.M)
 		require.Equal(t, new(big.Int).Mod(Mtj, mt).Int64(), v.Mod(v, mt).Int64())
-		// NegMtB_j + M̃ ≡ 0 (mod m_j)
-		v = new(big.Int).Add(big.NewInt(int64(tb.NegMtB[j])), par.BT.M)
+		// NegMtB_j + M̃·σ_j ≡ 0 (mod m_j)
+		v = new(big.Int).Add(big.NewInt(int64(tb.NegMtB[j])), new(big.Int).Mul(par.BT.M, sigma))
 		require.Zero(t, v.Mod(v, m).Sign())
 		for k := range n {
 			Mk := new(big.Int).Quo(par.B.M, big.NewInt(int64(par.B.Moduli[k].M)))
 			Mtk := new(big.Int).Quo(par.BT.M, big.NewInt(int64(par.BT.Moduli[k].M)))
 			require.Equal(t, new(big.Int).Mod(Mk, mt).Uint64(), uint64(tb.Ext1[j*n+k]))
-			require.Equal(t, new(big.Int).Mod(Mtk, m).Uint64(), uint64(tb.Ext2[j*n+k]))
+			require.Equal(t, new(big.Int).Mod(Mtk.Mul(Mtk, sigma), m).Uint64(), uint64(tb.Ext2[j*n+k]))
 		}
 	}
 	me := big.NewInt(int64(par.Me()))
@@ -62,6 +77,7 @@ func TestTablesFromDefinitions(t *testing.T) {
 	require.Equal(t, par.B.Moduli[3].M, words[l.ModB+3])
 	require.Equal(t, tb.Ext2[n*n-1], words[l.Ext2+n*n-1])
 	require.Equal(t, par.Phi, words[l.Phi])
+	require.Equal(t, tb.NegR[n-1], words[l.NegR+n-1])
 }
 
 // checkProduct verifies z = Mul(x, y): z ≡ x·y·M^{-1} (mod p), z < u, and

@@ -36,7 +36,8 @@ const FixedOffCurve Fixed = 1 << 7
 // kernels/gen.go writes it into kernels/schedule_gen.cuh. Field elements
 // are eight words, least significant first. Channel c of the 2n channels,
 // B's n then B̃'s n, is at Chan + c·ChanWords: its modulus m, then the
-// weights w_k = 2^(32k) mod m (times |M̃_j^{-1}| mod m̃_j in B̃), k < 8, of
+// weights w_k = 2^(32k) mod m (times the stored form's factor,
+// rns.Params.ResidueScales), k < 8, of
 // the words of x·M mod p in its residue.
 type PrepareLayout struct {
 	N      int // the channels of one base

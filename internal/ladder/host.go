@@ -39,7 +39,8 @@ type hostField struct {
 }
 
 // inChannel is one channel of B or B̃ for the input conversion: w[k] is
-// 2^(32k) mod m, times |M̃_j^{-1}|_{m̃_j} for B̃ (the kernel reads ξ̃ there).
+// 2^(32k) mod m times the factor the channel's residues are stored times
+// (rns.Params.ResidueScales: σ_j in B, |M̃_j^{-1}|_{m̃_j} in B̃).
 type inChannel struct {
 	w        [8]uint64
 	m, recip uint64
@@ -86,21 +87,17 @@ func newHostField(par *rns.Params, a int64, b *big.Int) *hostField {
 	t := new(big.Int).Lsh(par.B.M, 256)
 	h.toMont = fp.Element(limbsOf(t.Mod(t, p)))
 	h.montM = fp.Element(limbsOf(new(big.Int).Mod(par.B.M, p)))
+	scaleB, scaleBT := par.ResidueScales()
 	for _, basis := range []struct {
 		b     rns.Basis
-		tilde bool
-	}{{par.B, false}, {par.BT, true}} {
-		for _, mod := range basis.b.Moduli {
+		scale []uint32
+	}{{par.B, scaleB}, {par.BT, scaleBT}} {
+		for j, mod := range basis.b.Moduli {
 			m := uint64(mod.M)
-			scale := uint64(1)
-			if basis.tilde {
-				mj := big.NewInt(int64(mod.M))
-				scale = new(big.Int).ModInverse(new(big.Int).Quo(basis.b.M, mj), mj).Uint64()
-			}
 			ch := inChannel{m: m, recip: ^uint64(0) / m}
 			pow := uint64(1) // 2^(32k) mod m
 			for k := range ch.w {
-				ch.w[k] = pow * scale % m
+				ch.w[k] = pow * uint64(basis.scale[j]) % m
 				pow = (pow << 32) % m
 			}
 			h.in = append(h.in, ch)
@@ -160,9 +157,10 @@ func (h *hostField) montInput(par *rns.Params, x *big.Int) [fp.Limbs]uint64 {
 }
 
 // residues writes the RNS form of v < 2^256 into out (len 2n+1) in the
-// kernel's element order: n residues in B, n values ξ̃ in B̃, then v mod m_e.
-// Per channel the 32-bit words of v are weighted by 2^(32k) mod m (times
-// |M̃_j^{-1}| in B̃): eight products below 2^48 sum below 2^51, reduced once.
+// kernel's element order: n stored residues in B, n values ξ̃ in B̃, then
+// v mod m_e. Per channel the 32-bit words of v are weighted by 2^(32k) mod m
+// times the stored form's factor: eight products below 2^48 sum below 2^51,
+// reduced once.
 // For wide channels (m < 2^30) the products are below 2^62: the first four
 // are reduced, then added to the last four, below 2^64 − 2^33, and reduced.
 func (h *hostField) residues(out []uint32, v *[fp.Limbs]uint64) {

@@ -58,15 +58,12 @@ func (p *Params) Bounds() []Bound {
 		// (P̃_j·T_j, or α·|−M̃|), each below m², in one 64-bit accumulator.
 		sq := new(big.Int).SetUint64(uint64(p.maxModulus() - 1))
 		sq.Mul(sq, sq)
-		// The first step's x·y·NegR, x·y = hi·2^32 + lo, as hi·(2^32·NegR mod m) + lo·NegR.
-		split := new(big.Int).Rsh(sq, 32)
-		split.Add(split, bigU(1<<32-1))
-		split.Mul(split, bigU(uint64(p.maxModulus()-1)))
-		bs = append(bs, lt("64-bit split product", "((m_max − 1)^2 >> 32 + 2^32 − 1)·(m_max − 1) < 2^64: x·y·NegR as hi·(2^32·NegR mod m) + lo·NegR fits 64 bits",
-			split, new(big.Int).Lsh(big.NewInt(1), 64)))
 		bs = append(bs, lt("64-bit extension sums", "(n+1)·(m_max − 1)^2 < 2^64: a sum of n + 1 products of residues fits 64 bits",
 			sq.Mul(sq, big.NewInt(int64(p.N+1))), new(big.Int).Lsh(big.NewInt(1), 64)))
 		bs = append(bs, p.wideFoldBound())
+		if p.Twisted() {
+			bs = append(bs, p.twistBound())
+		}
 		bs = append(bs, mmaBounds(p.N, p.maxModulus(), p.Me())...)
 		bs = append(bs, pairBounds(p.N, p.maxModulus(), p.Me())...)
 	} else {

@@ -121,7 +121,7 @@ func FuzzRNSConversion(f *testing.F) {
 		}
 		r := new(big.Int)
 		for j, m := range par.B.Moduli {
-			if want := r.Mod(x, big.NewInt(int64(m.M))).Uint64(); uint64(z.B[j]) != want {
+			if want := r.Mod(r.Mul(x, big.NewInt(int64(par.Twist[j]))), big.NewInt(int64(m.M))).Uint64(); uint64(z.B[j]) != want {
 				t.Fatalf("x=%x: B channel %d is %d, want %d", x, j, z.B[j], want)
 			}
 		}

@@ -42,6 +42,12 @@ type Params struct {
 	U        *big.Int // u = (n+2)·p: every multiplication output is below u
 	AddBound *big.Int // 9u: every multiplication input is below 9u
 
+	// Twist holds σ_j for every channel of B: B residues are stored as
+	// x·σ_j mod m_j, σ_j² ≡ NegR_j, on twisted (wide) systems, so that the
+	// product of two stored residues is the first step's q_j (twist.go); all
+	// ones otherwise.
+	Twist []uint32
+
 	kawamuraDelta *big.Rat // Δ: the largest total error of the truncated sum; nil for wide channels
 
 	crt *crt // conversion constants, computed once by derive
@@ -109,8 +115,10 @@ func NewParams(p *big.Int) (*Params, error) { return NewParamsBits(p, ChannelBit
 
 // NewParamsBits builds the RNS system of bits-wide channels (16 or 30) for
 // the odd prime p: n is the smallest channel count for which both dynamic
-// ranges exceed (9(n+2))^2·p; the candidate moduli alternate between B (even
-// positions) and B̃ (odd ones). The result has passed Verify.
+// ranges exceed (9(n+2))^2·p. For 16-bit channels the candidate moduli
+// alternate between B (even positions) and B̃ (odd ones); wide systems are
+// twisted, B drawn from the prime candidates (twistedBases). The result has
+// passed Verify.
 func NewParamsBits(p *big.Int, bits int) (*Params, error) {
 	if bits != ChannelBits && bits != WideChannelBits {
 		return nil, fmt.Errorf("rns: %d-bit channels: want %d or %d", bits, ChannelBits, WideChannelBits)
@@ -122,6 +130,10 @@ func NewParamsBits(p *big.Int, bits int) (*Params, error) {
 	if err != nil {
 		return nil, err
 	}
+	need := func(B, BT Basis, n int) bool {
+		least := typeIIBound(p, n)
+		return B.M.Cmp(least) > 0 && BT.M.Cmp(least) > 0
+	}
 	for n := 1; n <= maxChannels; n++ {
 		var b, bt []Modulus
 		for i := range 2 * n {
@@ -131,11 +143,16 @@ func NewParamsBits(p *big.Int, bits int) (*Params, error) {
 				bt = append(bt, cands[i])
 			}
 		}
-		B, BT := newBasis(b), newBasis(bt)
-		need := typeIIBound(p, n)
-		if B.M.Cmp(need) <= 0 || BT.M.Cmp(need) <= 0 {
+		if !need(newBasis(b), newBasis(bt), n) {
 			continue
 		}
+		if bits == WideChannelBits {
+			var ok bool
+			if b, bt, ok = twistedBases(p, cands, n); !ok || !need(newBasis(b), newBasis(bt), n) {
+				continue
+			}
+		}
+		B, BT := newBasis(b), newBasis(bt)
 		par := &Params{P: new(big.Int).Set(p), Bits: bits, N: n, B: B, BT: BT}
 		par.derive()
 		if err := par.Verify(); err != nil {
@@ -160,6 +177,7 @@ func (p *Params) derive() {
 		phi := new(big.Rat).Mul(p.kawamuraDelta, new(big.Rat).SetInt64(1<<ChannelBits))
 		p.Phi = uint32(ceilRat(phi).Uint64())
 	}
+	p.Twist, _ = twists(p.P, p.B, p.Twisted()) // nil on failure, which Verify reports
 	p.crt = newCRT(p)
 }
 

@@ -2,6 +2,7 @@ package rns_test
 
 import (
 	"crypto/elliptic"
+	"fmt"
 	"math/big"
 	mrand "math/rand"
 	"math/rand/v2"
@@ -199,43 +200,51 @@ func TestChannelAddSub(t *testing.T) {
 
 func TestConversions(t *testing.T) {
 	for name, p := range primes() {
-		t.Run(name, func(t *testing.T) {
-			par, err := rns.NewParams(p)
-			require.NoError(t, err)
-			rng := mrand.New(mrand.NewSource(5))
-			lim := par.AddBound
-			vals := []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(p, big.NewInt(1)), p,
-				new(big.Int).Sub(lim, big.NewInt(1))}
-			for range 2000 {
-				vals = append(vals, new(big.Int).Rand(rng, lim))
-			}
-			e := par.NewElement()
-			for _, x := range vals {
-				require.NoError(t, par.ToRNS(&e, x))
-				for j, mod := range par.B.Moduli {
-					require.Equal(t, new(big.Int).Mod(x, big.NewInt(int64(mod.M))).Uint64(), uint64(e.B[j]))
-				}
-				require.Equal(t, new(big.Int).Mod(x, big.NewInt(int64(par.Me()))).Uint64(), uint64(e.E))
-				require.Equal(t, 0, x.Cmp(par.FromRNS(e.B)), "FromRNS(%x)", x)
-				require.Equal(t, 0, x.Cmp(crtref.Exact(par, e.B)))
-			}
-			// The exact CRT covers the whole range of B.
-			top := new(big.Int).Sub(par.B.M, big.NewInt(1))
-			require.Error(t, par.ToRNS(&e, par.B.M))
-			require.Error(t, par.ToRNS(&e, big.NewInt(-1)))
-			if top.Cmp(par.BT.M) < 0 {
-				require.NoError(t, par.ToRNS(&e, top))
-				require.Equal(t, 0, top.Cmp(crtref.Exact(par, e.B)))
-			}
-			// Montgomery domain round trip.
-			for _, x := range vals[:200] {
-				xm := new(big.Int).Mod(x, p)
-				require.Equal(t, 0, xm.Cmp(par.FromMont(par.ToMont(x))))
-			}
-			one := par.ToMont(big.NewInt(1))
-			require.Equal(t, 0, one.Cmp(new(big.Int).Mod(par.B.M, p)), "the Montgomery form of 1 is M mod p")
-		})
+		for _, bits := range rns.Widths {
+			t.Run(fmt.Sprintf("%s/%d", name, bits), func(t *testing.T) { testConversions(t, p, bits) })
+		}
 	}
+}
+
+// testConversions: ToRNS stores x·σ_j mod m_j in B (σ_j = 1 on 16-bit
+// channels), FromRNS and crtref.Exact invert it, and the Montgomery domain
+// round-trips.
+func testConversions(t *testing.T, p *big.Int, bits int) {
+	par, err := rns.NewParamsBits(p, bits)
+	require.NoError(t, err)
+	rng := mrand.New(mrand.NewSource(5))
+	lim := par.AddBound
+	vals := []*big.Int{big.NewInt(0), big.NewInt(1), new(big.Int).Sub(p, big.NewInt(1)), p,
+		new(big.Int).Sub(lim, big.NewInt(1))}
+	for range 2000 {
+		vals = append(vals, new(big.Int).Rand(rng, lim))
+	}
+	e := par.NewElement()
+	for _, x := range vals {
+		require.NoError(t, par.ToRNS(&e, x))
+		for j, mod := range par.B.Moduli {
+			stored := new(big.Int).Mul(x, big.NewInt(int64(par.Twist[j])))
+			require.Equal(t, stored.Mod(stored, big.NewInt(int64(mod.M))).Uint64(), uint64(e.B[j]))
+		}
+		require.Equal(t, new(big.Int).Mod(x, big.NewInt(int64(par.Me()))).Uint64(), uint64(e.E))
+		require.Equal(t, 0, x.Cmp(par.FromRNS(e.B)), "FromRNS(%x)", x)
+		require.Equal(t, 0, x.Cmp(crtref.Exact(par, e.B)))
+	}
+	// The exact CRT covers the whole range of B.
+	top := new(big.Int).Sub(par.B.M, big.NewInt(1))
+	require.Error(t, par.ToRNS(&e, par.B.M))
+	require.Error(t, par.ToRNS(&e, big.NewInt(-1)))
+	if top.Cmp(par.BT.M) < 0 {
+		require.NoError(t, par.ToRNS(&e, top))
+		require.Equal(t, 0, top.Cmp(crtref.Exact(par, e.B)))
+	}
+	// Montgomery domain round trip.
+	for _, x := range vals[:200] {
+		xm := new(big.Int).Mod(x, p)
+		require.Equal(t, 0, xm.Cmp(par.FromMont(par.ToMont(x))))
+	}
+	one := par.ToMont(big.NewInt(1))
+	require.Equal(t, 0, one.Cmp(new(big.Int).Mod(par.B.M, p)), "the Montgomery form of 1 is M mod p")
 }
 
 func TestBadPrimes(t *testing.T) {
