@@ -150,14 +150,24 @@ struct LaneConsts {
   }
 };
 
+// require_twisted stops a wide kernel given the constants of an untwisted
+// base: its first step takes x̂_j·ŷ_j as q_j, which holds only when B's
+// residues are stored twisted, every NegR_j of basext.Tables being 1.
+template <int N>
+ECM_DEVICE void require_twisted(const uint32_t* __restrict__ k) {
+  using L = Layout<N>;
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    if (k[L::NegR + j] != 1) __trap();
+}
+
 // The constants of one lane for wide channels: the same roles as
 // LaneConsts, each constant a whole word (products of 30-bit residues take
 // 64-bit sums, no byte packing).
 template <int N, Mapping M>
 struct WideLaneConsts {
   Channel<30> mB, mT;  // this lane's channels of B and B̃ (m_e in mB on the m_e lane)
-  uint32_t negR, negMtB;
-  uint32_t negR32;  // 2^32·NegR_j mod m_j: x·y·NegR as hi·negR32 + lo·NegR
+  uint32_t negMtB;
   uint32_t ext1[N];  // B → B̃ row, times S_j·T_j; Ext1E on m_e
   uint32_t ext2[N];  // B̃ → B row; Ext2E on m_e
   uint32_t ext2e[M == Mapping::Spread ? N : 1];  // Ext2E on every lane of the spread mapping, which finds α itself
@@ -176,8 +186,7 @@ struct WideLaneConsts {
     mtInvE = k[L::MtInvE];
     mB = Channel<30>::make(isE ? meMask + 1 : k[L::ModB + j], k[L::CB + j]);
     mT = Channel<30>::make(k[L::ModBT + j], k[L::CBT + j]);
-    negR = k[L::NegR + j];
-    negR32 = mB.reduce(uint64_t(negR) << 32);
+    require_twisted<N>(k);
     negMtB = k[L::NegMtB + j];
     const uint32_t st = mT.reduce(uint64_t(k[L::S + j]) * k[L::T + j]);
     tj = isE ? 0 : k[L::T + j];
@@ -595,11 +604,10 @@ struct StepsWide {
   const WideLaneConsts<N, M>& k;
   const Exchange<N, M, K, 30>& ex;
 
-  // With x·y = hi·2^32 + lo, q_j = hi·negR32 + lo·NegR reduced once
-  // (rns.Params proves the sum below 2^64).
+  // The B residues are twisted (rns.Params.Twist): q_j = x̂_j·ŷ_j mod m_j.
   ECM_DEVICE Step1 first_step(const Residue& x, const Residue& y, int i) const {
     const uint64_t xy = mad_wide(x.b, y.b, 0);
-    const uint32_t q = k.mB.reduce(mad_wide(uint32_t(xy), k.negR, mad_wide(uint32_t(xy >> 32), k.negR32, 0)));
+    const uint32_t q = k.mB.reduce(xy);
     ex.put(0, i, q);
     return Step1{uint32_t(xy) & k.meMask, k.mT.reduce(mad_wide(x.t, y.t, 0)), q};
   }
@@ -973,7 +981,7 @@ template <int N, class F>
 struct FragConsts {
   static constexpr int S = F::ConstSlots;
   Channel<30> mB[S], mT[S];  // the slot's channels of B and B̃ (m_e in mB on its slot)
-  uint32_t negR[S], negR32[S], negMtB[S];
+  uint32_t negMtB[S];
   uint32_t tj[S], tj32[S];  // T_j and 2^32·T_j mod m̃_j (0 off the channels): P̃_j·T_j joins the first sum
   uint32_t chan2, me2;      // all ones where slot 2 is a channel, where it is m_e
   uint32_t meMask, pe, mInvE, mtInvE;
@@ -996,13 +1004,12 @@ struct FragConsts {
     pe = k[L::PE];
     mInvE = k[L::MInvE];
     mtInvE = k[L::MtInvE];
+    require_twisted<N>(k);
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       const int j = F::role(s, t), jj = j < N ? j : 0;
       mB[s] = Channel<30>::make(j == N ? meMask + 1 : k[L::ModB + jj], k[L::CB + jj]);
       mT[s] = Channel<30>::make(k[L::ModBT + jj], k[L::CBT + jj]);
-      negR[s] = k[L::NegR + jj];
-      negR32[s] = mB[s].reduce(uint64_t(negR[s]) << 32);
       negMtB[s] = k[L::NegMtB + jj];
       tj[s] = j < N ? k[L::T + jj] : 0;
       tj32[s] = mT[s].reduce(uint64_t(tj[s]) << 32);
@@ -1124,7 +1131,7 @@ struct StepsFrag {
       }
       const int c = F::const_slot(s);
       const uint64_t xy = mad_wide(x.s[s].b, y.s[s].b, 0);
-      r.q[s] = k.mB[c].reduce(mad_wide(uint32_t(xy), k.negR[c], mad_wide(uint32_t(xy >> 32), k.negR32[c], 0)));
+      r.q[s] = k.mB[c].reduce(xy);  // twisted B residues: x̂_j·ŷ_j is q_j
       if constexpr (F::Halves == 1) r.q[s] &= k.chan(c);  // the pair mapping's A masks slot 4 itself
       r.pt[s] = mad_wide(x.s[s].t, y.s[s].t, 0);
     }

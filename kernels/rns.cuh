@@ -153,19 +153,22 @@ struct Channel<30> {
   ECM_DEVICE static Channel make(uint32_t m, uint32_t c) { return Channel{m, c, c << 2}; }
 
   // reduce returns z mod m for any 64-bit z, as rns.Modulus.Reduce64 does:
-  // hi·2^32 + lo ≡ hi·4c + lo < 2^32·(4c + 1), then one fold
+  // hi·2^32 + lo ≡ hi·4c + lo = s < 2^32·(4c + 1), then one fold
   // c·(s >> 30) + (s mod 2^30), below 2m (rns.Params proves one fold enough
   // for every wide modulus of the supported curves), then an unsigned min.
+  // The fold equals s − (s >> 30)·m, which is below 2^32, so it is computed
+  // in 32-bit words as lo32(s) − (s >> 30)·m with no mask (rns.Params: "wide
+  // fold in 32-bit words").
   ECM_DEVICE uint32_t reduce(uint64_t z) const {
     const uint64_t s = mad_wide(uint32_t(z >> 32), hiw, uint32_t(z));
-    const uint32_t t = uint32_t(s >> 30) * c + (uint32_t(s) & 0x3fffffffu);
+    const uint32_t t = uint32_t(s) - uint32_t(s >> 30) * m;
     return umin32(t, t - m);
   }
 
   // reduce returns z mod m for a 32-bit z: the steps above for a high word of
   // zero (the same proved bound: one fold, then an unsigned min).
   ECM_DEVICE uint32_t reduce(uint32_t z) const {
-    const uint32_t t = (z >> 30) * c + (z & 0x3fffffffu);
+    const uint32_t t = z - (z >> 30) * m;
     return umin32(t, t - m);
   }
 };

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "099b274fc61e422b1c6d0ca12a1f7abeba757218f43233e74bc1187f73c0660a"
+const SourcesSHA256 = "e5c833a11129342d1e71906d190d917b834eb01514bdcb7741196deb5a5cc566"
