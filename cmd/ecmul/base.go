@@ -41,8 +41,9 @@ Formats (--format):
                                       failed item.
 
   Hex input is in any case, with or without a 0x prefix, leading zeros
-  allowed. The scalar is any non-negative integer of up to 512 bits, reduced
-  mod n.
+  allowed, and nothing else: at least one digit, no sign (-1, 0x-1 or 0x+1
+  is bad hex), no blank. The scalar is any non-negative integer of up to 512
+  bits, reduced mod n.
 
   Every format answers k ≡ 0 mod n, whose k·G is the point at infinity,
   with "infinity" ({"infinity":true} in jsonl) and an invalid line (more
