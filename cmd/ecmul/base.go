@@ -11,8 +11,13 @@ Computes k·G, G the curve's generator: reads one scalar per non-empty line
 and writes, for each, what "ecmul mul" writes for that scalar with G as the
 point, in input order. Blank lines are skipped and answered by nothing;
 leading and trailing blanks, \r\n line endings and a UTF-8 byte-order mark
-at the very start are accepted. Today it runs mul's variable-base ladder
-with G, constant time as mul's.
+at the very start are accepted.
+
+It runs through Engine.ScalarBaseMultBytes: on the gpu and rns-cpu backends
+the fixed-base comb, a table of multiples of G read whole for every digit of
+the scalar (constant time, as mul's ladder is), or mul's ladder with G where
+the gpu backend's kernel has no comb (--ext kawamura); on the cpu backend
+the reference implementations.
 
 Formats (--format):
 

@@ -28,7 +28,9 @@ const mulHelp = `Usage: ecmul mul [flags] [< input] [> output]
 Multiplies points by scalars: reads one item per non-empty line and writes
 one line per item, in input order. Blank lines are skipped and answered by
 nothing; leading and trailing blanks, \r\n line endings and a UTF-8
-byte-order mark at the very start are accepted.
+byte-order mark at the very start are accepted. k·P runs on the kernel's
+Montgomery ladder (--schedule) on the gpu and rns-cpu backends, and on the
+reference implementations on the cpu backend.
 
 Formats (--format):
 
