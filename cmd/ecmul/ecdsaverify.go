@@ -42,10 +42,10 @@ accepted.
 
 u1·G and u2·Q of a chunk of items are computed on the backend by
 ecdsa.Verify, and their sum on the host, in variable time: the inputs are
-public. On the gpu and rns-cpu backends u2·Q runs on the
-ladder, and u1·G on the variable-time comb; where the gpu backend's kernel
-has none (16-bit channels, --ext kawamura) u1·G runs as "ecmul base" runs
-k·G: on the constant-time comb, or on the ladder where there is no comb.
+public. On the gpu and rns-cpu backends u2·Q runs on the ladder, and u1·G
+on the variable-time comb; where the gpu backend's kernel has none (16-bit
+channels, --ext kawamura) u1·G runs as "ecmul base" runs k·G: on the
+constant-time comb, or on the ladder where there is no comb.
 
 Exit status: 0 when every item is valid, 1 when any item is invalid or an
 error (their count goes to standard error) or the run could not complete,
