@@ -39,6 +39,15 @@ func init() {
 	tuning.BaseKernelTimes = func(e any, varTime bool, scalars []*big.Int, reps int) ([][]float64, error) {
 		return e.(*Engine).baseKernelTimes(varTime, scalars, reps)
 	}
+	tuning.UseGPUDriver = useGPUDriver
+}
+
+// useGPUDriver makes the gpu backend of engines opened from now on use d
+// and image, until restore is called.
+func useGPUDriver(d gpu.Driver, image []byte) (restore func()) {
+	saved := gpuSource
+	gpuSource = func() (gpu.Driver, []byte, error) { return d, image, nil }
+	return func() { gpuSource = saved }
 }
 
 // gpuRunner returns e's gpu backend, ok false for the other backends and

@@ -4,11 +4,7 @@ import "github.com/rnsec/ecmul/internal/gpu"
 
 // UseGPUDriver makes the gpu backend of engines created from now on use d and
 // image, until restore is called.
-func UseGPUDriver(d gpu.Driver, image []byte) (restore func()) {
-	saved := gpuSource
-	gpuSource = func() (gpu.Driver, []byte, error) { return d, image, nil }
-	return func() { gpuSource = saved }
-}
+func UseGPUDriver(d gpu.Driver, image []byte) (restore func()) { return useGPUDriver(d, image) }
 
 // GPUItemsFrom makes batches of at least n items take the gpu backend's
 // prepare and finish kernels, until restore is called.

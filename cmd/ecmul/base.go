@@ -11,8 +11,13 @@ Computes k·G, G the curve's generator: reads one scalar per non-empty line
 and writes, for each, what "ecmul mul" writes for that scalar with G as the
 point, in input order. Blank lines are skipped and answered by nothing;
 leading and trailing blanks, \r\n line endings and a UTF-8 byte-order mark
-at the very start are accepted. Today it runs mul's variable-base ladder
-with G, constant time as mul's.
+at the very start are accepted.
+
+It runs through Engine.ScalarBaseMultBytes: on the gpu and rns-cpu backends
+the fixed-base comb, a table of multiples of G read whole for every digit of
+the scalar (constant time, as mul's ladder is), or mul's ladder with G where
+the gpu backend's kernel has no comb (--ext kawamura); on the cpu backend
+the reference implementations.
 
 Formats (--format):
 
@@ -41,8 +46,9 @@ Formats (--format):
                                       failed item.
 
   Hex input is in any case, with or without a 0x prefix, leading zeros
-  allowed. The scalar is any non-negative integer of up to 512 bits, reduced
-  mod n.
+  allowed, and nothing else: at least one digit, no sign (-1, 0x-1 or 0x+1
+  is bad hex), no blank. The scalar is any non-negative integer of up to 512
+  bits, reduced mod n.
 
   Every format answers k ≡ 0 mod n, whose k·G is the point at infinity,
   with "infinity" ({"infinity":true} in jsonl) and an invalid line (more

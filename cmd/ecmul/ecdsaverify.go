@@ -3,19 +3,17 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math/big"
 	"os"
-	"strings"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/hexcode"
 	"github.com/rnsec/ecmul/internal/stream"
 )
 
@@ -25,8 +23,9 @@ Verifies ECDSA signatures (SEC 1 v2, section 4.1.4): reads one item per
 non-empty line and writes one line per item, in input order.
 
   in:   DIGEST_HEX R_HEX S_HEX QX_HEX QY_HEX
-          DIGEST_HEX  the message's hash, any even number of digits: its
-                      leftmost bits, as many as n has, are the integer e
+          DIGEST_HEX  the message's hash, an even number of digits (at
+                      least two): its leftmost bits, as many as n has, are
+                      the integer e
           R_HEX S_HEX the signature; r or s of 0, n or more is invalid
           QX_HEX QY_HEX  the public key Q
   out:  valid | invalid | error: line N: REASON
@@ -36,12 +35,17 @@ the input from 1, blank lines counted: a wrong field count, bad hex, a
 coordinate of Q not below p, Q not on the curve or (0, 0), a line longer
 than 4096 bytes. The other items are verified all the same. Fields are
 separated by spaces or tabs; hex is in any case, with or without 0x,
-leading zeros allowed. Blank lines are skipped and answered by nothing;
+leading zeros allowed, and nothing else: at least one digit, no sign
+(0x-1 or 0x+1 is bad hex). Blank lines are skipped and answered by nothing;
 \r\n line endings and a UTF-8 byte-order mark at the very start are
 accepted.
 
-u1·G and u2·Q of a chunk of items are computed in one batch on the backend,
-and their sum on the host, in variable time: the inputs are public.
+u1·G and u2·Q of a chunk of items are computed on the backend by
+ecdsa.Verify, and their sum on the host, in variable time: the inputs are
+public. On the gpu and rns-cpu backends u2·Q runs on the ladder, and u1·G
+on the variable-time comb; where the gpu backend's kernel has none (16-bit
+channels, --ext kawamura) u1·G runs as "ecmul base" runs k·G: on the
+constant-time comb, or on the ladder where there is no comb.
 
 Exit status: 0 when every item is valid, 1 when any item is invalid or an
 error (their count goes to standard error) or the run could not complete,
@@ -163,29 +167,24 @@ func (v *verifier) add(line []byte, num int, tooLong bool) error {
 	return nil
 }
 
-// parse appends the item of a line to the chunk's buffers.
+// parse appends the item of a line to the chunk's buffers. Every field is
+// decoded by package hexcode, as every hex field of mul and base is.
 func (v *verifier) parse(line string) error {
 	fields := stream.Fields(line)
 	if len(fields) != 5 {
 		return fmt.Errorf("want 5 fields (DIGEST_HEX R_HEX S_HEX QX_HEX QY_HEX), got %d", len(fields))
 	}
-	digest, err := hex.DecodeString(trim0x(fields[0]))
+	digest, err := decodeDigest(fields[0])
 	if err != nil {
-		return fmt.Errorf("digest: %w", hexError(err))
+		return fmt.Errorf("digest: %w", err)
 	}
 	L := v.c.ByteLen()
 	rs := make([]byte, 2*L)
-	var r, sv big.Int
-	for i, x := range []*big.Int{&r, &sv} {
-		f := fields[1+i]
-		if _, ok := x.SetString(trim0x(f), 16); !ok || strings.ContainsAny(f[:1], "+-") {
+	for i, f := range fields[1:3] {
+		if !decodeSignatureInt(rs[i*L:(i+1)*L], f) {
 			return fmt.Errorf("%c: not hex: %q", "rs"[i], f)
 		}
 	}
-	if r.BitLen() <= 8*L && sv.BitLen() <= 8*L {
-		r.FillBytes(rs[:L])
-		sv.FillBytes(rs[L:])
-	} // else r or s is n or more: left 0, which Verify finds invalid too
 	qx, err := v.c.ParseHexCoordinate(fields[3])
 	if err != nil {
 		return fmt.Errorf("qx: %w", err)
@@ -202,24 +201,45 @@ func (v *verifier) parse(line string) error {
 	return nil
 }
 
-// trim0x cuts a 0x or 0X prefix.
-func trim0x(s string) string {
-	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
-		return s[2:]
+// decodeDigest decodes DIGEST_HEX: an optional 0x or 0X, then an even
+// number of hex digits, at least two.
+func decodeDigest(field string) ([]byte, error) {
+	digits := hexcode.TrimPrefix([]byte(field))
+	if len(digits) == 0 {
+		return nil, errors.New("not hex: no digits")
 	}
-	return s
+	b := make([]byte, (len(digits)+1)/2)
+	if !hexcode.DecodeInto(b, digits) {
+		return nil, fmt.Errorf("not hex: invalid character %s", hexcode.QuoteByte(digits[hexcode.IndexNonHex(digits)]))
+	}
+	if len(digits)%2 == 1 {
+		return nil, errors.New("an odd number of hex digits")
+	}
+	return b, nil
 }
 
-// hexError says what is wrong with a hex field in the command's words.
-func hexError(err error) error {
-	var inv hex.InvalidByteError
-	switch {
-	case errors.As(err, &inv):
-		return fmt.Errorf("not hex: invalid character %q", rune(inv))
-	case errors.Is(err, hex.ErrLength):
-		return errors.New("an odd number of hex digits")
+// decodeSignatureInt decodes R_HEX or S_HEX (an optional 0x or 0X, then
+// hex digits, any number of them) into dst, big-endian, and reports
+// whether the field is such hex. A value of 2^(8·len(dst)) or more leaves
+// dst zero, which ecdsa.Verify finds invalid, as it finds r or s of n or
+// more.
+func decodeSignatureInt(dst []byte, field string) bool {
+	digits := hexcode.TrimPrefix([]byte(field))
+	if len(digits) == 0 {
+		return false
 	}
-	return err
+	b := make([]byte, (len(digits)+1)/2)
+	if !hexcode.DecodeInto(b, digits) {
+		return false
+	}
+	if extra := len(b) - len(dst); extra > 0 {
+		if !allZero(b[:extra]) {
+			return true
+		}
+		b = b[extra:]
+	}
+	copy(dst[len(dst)-len(b):], b)
+	return true
 }
 
 // flush verifies the chunk's items and writes every line's answer.

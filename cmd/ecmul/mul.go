@@ -28,7 +28,9 @@ const mulHelp = `Usage: ecmul mul [flags] [< input] [> output]
 Multiplies points by scalars: reads one item per non-empty line and writes
 one line per item, in input order. Blank lines are skipped and answered by
 nothing; leading and trailing blanks, \r\n line endings and a UTF-8
-byte-order mark at the very start are accepted.
+byte-order mark at the very start are accepted. k·P runs on the kernel's
+Montgomery ladder (--schedule) on the gpu and rns-cpu backends, and on the
+reference implementations on the cpu backend.
 
 Formats (--format):
 
@@ -58,8 +60,10 @@ Formats (--format):
                                       item.
 
   Hex input is in any case, with or without a 0x prefix, leading zeros
-  allowed. The scalar is any non-negative integer of up to 512 bits, reduced
-  mod n. A point must be on the curve, coordinates below p, not (0, 0).
+  allowed, and nothing else: at least one digit, no sign (-1, 0x-1 or 0x+1
+  is bad hex), no blank. The scalar is any non-negative integer of up to 512
+  bits, reduced mod n. A point must be on the curve, coordinates below p,
+  not (0, 0).
 
   Every format answers the point at infinity (k ≡ 0 mod n) with "infinity"
   ({"infinity":true} in jsonl) and an invalid item (bad hex, coordinate >= p,

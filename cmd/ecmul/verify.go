@@ -31,11 +31,15 @@ const verifyHelp = `Usage: ecmul verify [flags]
 Checks a backend against independent implementations: runs --n random items
 of one operation (--op) through the engine and checks every result:
 
-  mul    k·P through Engine.ScalarMult (the default)
+  mul    k·P through Engine.ScalarMult (the default): the ladder on the
+         gpu and rns-cpu backends
   base   k·G through Engine.ScalarBaseMultBytes, G the curve's generator
-         (the fixed-base comb on the gpu and rns-cpu backends)
-  ecdsa  ECDSA verification through package ecdsa (ecdsa.Verify: u1·G and
-         u2·Q on the engine, their sum on the host)
+         (the fixed-base comb on the gpu and rns-cpu backends, the ladder
+         where the gpu backend's kernel has no comb)
+  ecdsa  ECDSA verification through package ecdsa (ecdsa.Verify: u1·G on
+         the engine's variable-time comb, or as base computes k·G where the
+         gpu backend's kernel has none; u2·Q on its ladder; their sum on
+         the host)
 
 mul and base compare every result with curves.ReferenceScalarMult (Go's
 crypto/elliptic for P-224 and P-256, gnark-crypto for secp256k1), for P-256

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/rnsec/ecmul/internal/fp"
+	"github.com/rnsec/ecmul/internal/hexcode"
 )
 
 // Curve holds the domain parameters of a short Weierstrass curve
@@ -133,12 +134,14 @@ func (p *Point) String() string {
 	return fmt.Sprintf("(%#x, %#x)", p.X, p.Y)
 }
 
+// mustHex reads a constant of the curves, by package hexcode as every hex
+// field is read.
 func mustHex(s string) *big.Int {
-	v, ok := new(big.Int).SetString(s, 16)
-	if !ok {
+	b := make([]byte, (len(s)+1)/2)
+	if !hexcode.DecodeInto(b, []byte(s)) {
 		panic("curves: bad constant " + s)
 	}
-	return v
+	return new(big.Int).SetBytes(b)
 }
 
 var (

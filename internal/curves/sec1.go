@@ -1,11 +1,10 @@
 package curves
 
 import (
-	"fmt"
 	"math/big"
-	"strconv"
 
 	"github.com/rnsec/ecmul/internal/fp"
+	"github.com/rnsec/ecmul/internal/hexcode"
 )
 
 // SEC1 prefix bytes (SEC 1 v2, section 2.3.3).
@@ -140,43 +139,32 @@ func (c *Curve) EncodeSEC1(p *Point, compressed bool) []byte {
 }
 
 // ParseHexCoordinate parses a field element written in hexadecimal: digits
-// in either case, an optional 0x or 0X prefix, leading zeros allowed. The
-// value must be below p. Inputs longer than 4·ByteLen characters are
-// rejected before any conversion, so a huge input is never processed in
-// full. Errors wrap ErrEncoding (empty, too long or non-hex input) or
-// ErrCoordinateRange (value not below p).
+// in either case, an optional 0x or 0X prefix, leading zeros allowed, and
+// nothing else (no sign, no blanks). The value must be below p. Inputs
+// longer than 4·ByteLen characters are rejected before any conversion, so a
+// huge input is never processed in full. The digits are decoded by package
+// hexcode, as every hex field of the command's input is. Errors wrap
+// ErrEncoding (empty, too long or non-hex input) or ErrCoordinateRange
+// (value not below p).
 func (c *Curve) ParseHexCoordinate(s string) (*big.Int, error) {
 	if limit := 4 * c.byteLen; len(s) > limit {
 		return nil, c.errorf(ErrEncoding, "hex coordinate is %d characters long, more than the limit of %d", len(s), limit)
 	}
-	digits := s
-	if len(digits) >= 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') {
-		digits = digits[2:]
-	}
-	if digits == "" {
+	digits := hexcode.TrimPrefix([]byte(s))
+	if len(digits) == 0 {
 		return nil, c.errorf(ErrEncoding, "hex coordinate %q has no digits", s)
 	}
-	for i := 0; i < len(digits); i++ {
-		ch := digits[i]
-		if !('0' <= ch && ch <= '9' || 'a' <= ch && ch <= 'f' || 'A' <= ch && ch <= 'F') {
-			return nil, c.errorf(ErrEncoding, "hex coordinate %q has invalid character %s at offset %d", s, quoteByte(ch), len(s)-len(digits)+i)
+	var buf [MaxScalarBytes]byte
+	b := buf[:c.byteLen]
+	if !hexcode.DecodePadded(b, digits, len(digits)) {
+		if i := hexcode.IndexNonHex(digits); i >= 0 {
+			return nil, c.errorf(ErrEncoding, "hex coordinate %q has invalid character %s at offset %d", s, hexcode.QuoteByte(digits[i]), len(s)-len(digits)+i)
 		}
+		return nil, c.errorf(ErrCoordinateRange, "hex coordinate %s is not below p", s) // 2^(8·ByteLen) or more
 	}
-	v, ok := new(big.Int).SetString(digits, 16)
-	if !ok {
-		return nil, c.errorf(ErrEncoding, "hex coordinate %q could not be parsed", s)
-	}
+	v := new(big.Int).SetBytes(b)
 	if v.Cmp(c.p) >= 0 {
 		return nil, c.errorf(ErrCoordinateRange, "hex coordinate %s is not below p", s)
 	}
 	return v, nil
-}
-
-// quoteByte shows a byte of text: quoted when it is printable ASCII, as
-// 0xff when it is not (%q would show a lone byte as the rune of its value).
-func quoteByte(b byte) string {
-	if b >= 0x20 && b < 0x7f {
-		return strconv.QuoteRune(rune(b))
-	}
-	return fmt.Sprintf("0x%02x", b)
 }

@@ -3,13 +3,16 @@
 // the digits, and no branch on a digit's value nor table indexed by one, so
 // that a secret scalar's digits leave no trace in the timing or the cache
 // (only a field's length and whether the whole field is hex decide a
-// branch). The stream's line formats and gen use it.
+// branch). Every hex field of the ecmul command's input is decoded here;
+// the stream's line formats and gen encode with it.
 package hexcode
 
 import (
 	"crypto/subtle"
 	"encoding/binary"
+	"fmt"
 	"slices"
+	"strconv"
 )
 
 // ones has a 1 in each byte; c·ones is c in each byte.
@@ -82,6 +85,29 @@ func DecodePadded(dst, field []byte, maxLen int) bool {
 		field = field[n:]
 	}
 	return DecodeInto(dst, field)
+}
+
+// IndexNonHex returns the offset of the first byte of field that is not a
+// hex digit, or -1 when every byte is one. It branches on the bytes: it is
+// for saying what is wrong with a field the decoders refused, never for
+// deciding whether they accept it.
+func IndexNonHex(field []byte) int {
+	for i, ch := range field {
+		if !('0' <= ch && ch <= '9' || 'a' <= ch|0x20 && ch|0x20 <= 'f') {
+			return i
+		}
+	}
+	return -1
+}
+
+// QuoteByte shows a byte of a refused field in an error message: quoted
+// when it is printable ASCII, as 0xff when it is not (%q would show a lone
+// byte as the rune of its value).
+func QuoteByte(b byte) string {
+	if b >= 0x20 && b < 0x7f {
+		return strconv.QuoteRune(rune(b))
+	}
+	return fmt.Sprintf("0x%02x", b)
 }
 
 // notHex has the top bit of each byte of x that is not a hex digit set.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -104,6 +105,40 @@ func TestDecodePadded(t *testing.T) {
 		ok := DecodePadded(dst, []byte(tc.in), tc.max)
 		if ok != (tc.want != nil) || ok && !bytes.Equal(dst, tc.want) {
 			t.Errorf("DecodePadded(%q, %d) = %v, %x; want %x", tc.in, tc.max, ok, dst, tc.want)
+		}
+	}
+}
+
+// TestIndexNonHex: every byte value, at every place of a field of digits,
+// is found exactly when strings.ContainsRune of the hex digits refuses it.
+func TestIndexNonHex(t *testing.T) {
+	const digits = "0123456789abcdefABCDEF"
+	for n := 1; n <= 9; n++ {
+		for at := range n {
+			for c := range 256 {
+				field := bytes.Repeat([]byte{'7'}, n)
+				field[at] = byte(c)
+				want := -1
+				if !strings.ContainsRune(digits, rune(c)) {
+					want = at
+				}
+				if got := IndexNonHex(field); got != want {
+					t.Fatalf("IndexNonHex(%q) = %d, want %d", field, got, want)
+				}
+			}
+		}
+	}
+	if got := IndexNonHex(nil); got != -1 {
+		t.Fatalf("IndexNonHex(nil) = %d", got)
+	}
+}
+
+// TestQuoteByte: printable ASCII is quoted, any other byte is shown by
+// its value, never as the rune of its value.
+func TestQuoteByte(t *testing.T) {
+	for b, want := range map[byte]string{'g': "'g'", ' ': "' '", '\'': `'\''`, 0: "0x00", '\n': "0x0a", 0x7f: "0x7f", 0xc3: "0xc3", 0xff: "0xff"} {
+		if got := QuoteByte(b); got != want {
+			t.Errorf("QuoteByte(%#x) = %s, want %s", b, got, want)
 		}
 	}
 }

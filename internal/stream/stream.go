@@ -9,7 +9,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -161,22 +160,37 @@ func (cd *codec) parseSEC1(line string) (*ecmul.Point, *big.Int, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	s := fields[1]
-	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
-		s = s[2:]
-	}
-	if limit := 2 * (1 + 2*cd.c.ByteLen()); len(s) > limit {
-		return nil, nil, fmt.Errorf("point: SEC1 hex is %d digits, more than %d", len(s), limit)
-	}
-	b, err := hex.DecodeString(s)
+	b, err := decodeSEC1Hex(fields[1], 1+2*cd.c.ByteLen())
 	if err != nil {
-		return nil, nil, fmt.Errorf("point: SEC1 encoding is not hexadecimal: %v", err)
+		return nil, nil, fmt.Errorf("point: %w", err)
 	}
 	p, err := cd.c.DecodeSEC1(b)
 	if err != nil {
 		return nil, nil, fmt.Errorf("point: %w", err)
 	}
 	return &ecmul.Point{X: p.X, Y: p.Y}, k, nil
+}
+
+// decodeSEC1Hex decodes the hex of a SEC1 encoding of at most limit bytes
+// (an optional 0x or 0X, then an even number of digits) by package
+// hexcode; the encoding's own checks are curves.Curve.DecodeSEC1's.
+func decodeSEC1Hex(field string, limit int) ([]byte, error) {
+	digits := hexcode.TrimPrefix([]byte(field))
+	switch {
+	case len(digits) > 2*limit:
+		return nil, fmt.Errorf("SEC1 hex is %d digits, more than %d", len(digits), 2*limit)
+	case len(digits) == 0:
+		return nil, errors.New("SEC1 encoding is not hexadecimal: no digits")
+	}
+	b := make([]byte, (len(digits)+1)/2)
+	if !hexcode.DecodeInto(b, digits) {
+		i := hexcode.IndexNonHex(digits)
+		return nil, fmt.Errorf("SEC1 encoding is not hexadecimal: invalid character %s at offset %d", hexcode.QuoteByte(digits[i]), len(field)-len(digits)+i)
+	}
+	if len(digits)%2 == 1 {
+		return nil, errors.New("SEC1 encoding is not hexadecimal: an odd number of digits")
+	}
+	return b, nil
 }
 
 // parseJSONL reads {"scalar":"HEX","x":"HEX","y":"HEX"}: exactly these

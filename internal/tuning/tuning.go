@@ -52,6 +52,10 @@ var (
 	// BaseKernelTimes is KernelTimes for k·G: the comb kernel alone
 	// (varTime: the variable-time comb).
 	BaseKernelTimes func(e any, varTime bool, scalars []*big.Int, reps int) ([][]float64, error)
+	// UseGPUDriver makes the gpu backend of engines opened from now on use
+	// d and the kernel image, until restore is called: for tests above the
+	// root package (the ecmul command's) on a fake driver.
+	UseGPUDriver func(d gpu.Driver, image []byte) (restore func())
 )
 
 // ErrNotGPU is returned by the gpu backend's diagnostics on engines of
