@@ -119,8 +119,8 @@ func TestBaseKernelOf(t *testing.T) {
 	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU})
 	k, ok := diag.BaseKernelOf(e)
 	require.True(t, ok)
-	require.Equal(t, diag.MappingMma, k.Mapping)
-	require.Equal(t, "ecm_ladder_p224_comb_shenoy_mma_c30", k.Entry)
+	require.Equal(t, diag.MappingPair, k.Mapping)
+	require.Equal(t, "ecm_ladder_p224_comb_shenoy_pair_c30", k.Entry)
 	l, _ := diag.KernelOf(e)
 	require.Equal(t, "ecm_ladder_p224_coz_shenoy_pair_c30", l.Entry, "k·P keeps its own")
 
@@ -134,10 +134,10 @@ func TestBaseKernelOf(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, "ecm_ladder_p224_coz_shenoy_spread_c30", k.Entry, "no comb on the spread mapping: the ladder")
 
-	p := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingPair})
-	k, ok = diag.BaseKernelOf(p)
+	mma := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingMma})
+	k, ok = diag.BaseKernelOf(mma)
 	require.True(t, ok)
-	require.Equal(t, "ecm_ladder_p224_coz_shenoy_pair_c30", k.Entry, "no comb on the pair mapping: the ladder")
+	require.Equal(t, "ecm_ladder_p224_comb_shenoy_mma_c30", k.Entry, "the comb on the mma mapping asked for")
 
 	_, ok = diag.BaseKernelOf(newEngine(t, c, ecmul.Options{Backend: ecmul.CPU}))
 	require.False(t, ok)

@@ -233,10 +233,10 @@ func wideChannels(t *testing.T, c *curves.Curve, m diag.Mapping, hostFinish bool
 	requireBytesBatch(t, eng, c, 13, false, 14)
 }
 
-// TestGPUBackendMmaMapping: the mma and pair mappings run co-Z with
-// Shenoy's extension on 30-bit channels (the width the library picks for
-// them) in whole warps of 8 or 16 items, four warps by default; every other
-// configuration is refused with an error naming the mapping.
+// TestGPUBackendMmaMapping: the mma and pair mappings run co-Z and the
+// combs with Shenoy's extension on 30-bit channels (the width the library
+// picks for them) in whole warps of 8 or 16 items, four warps by default;
+// every other configuration is refused with an error naming the mapping.
 func TestGPUBackendMmaMapping(t *testing.T) {
 	c := curves.P256()
 	d := fakecuda.New()
@@ -250,7 +250,7 @@ func TestGPUBackendMmaMapping(t *testing.T) {
 		tooMany, unaligned int
 	}{
 		{diag.MappingMma, "the coz, comb and combvt schedules", 8, 128, 32, 136, 12},
-		{diag.MappingPair, "the coz schedule", 16, 256, 64, 272, 20},
+		{diag.MappingPair, "the coz, comb and combvt schedules", 16, 256, 64, 272, 20},
 	} {
 		name := m.mapping.String()
 		eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: m.mapping})
@@ -468,7 +468,7 @@ func TestBaseKernelTimes(t *testing.T) {
 	require.NoError(t, err)
 	defer eng.Close()
 	ks := []*big.Int{big.NewInt(0), big.NewInt(5), new(big.Int).Sub(c.N(), big.NewInt(1)), new(big.Int).Lsh(c.N(), 1)}
-	for varTime, want := range map[bool]string{false: "ecm_ladder_p224_comb_shenoy_mma_c30", true: "ecm_ladder_p224_combvt_shenoy_mma_c30"} {
+	for varTime, want := range map[bool]string{false: "ecm_ladder_p224_comb_shenoy_pair_c30", true: "ecm_ladder_p224_combvt_shenoy_pair_c30"} {
 		*launched = nil
 		ts, err := diag.BaseKernelTimes(eng, varTime, ks, 2)
 		require.NoError(t, err)

@@ -951,6 +951,14 @@ ECM_DEVICE Slots<S> select_residue(uint32_t mask, const Slots<S>& a, const Slots
   return r;
 }
 
+template <int S>
+ECM_DEVICE Slots<S> select_residue(const SlotMasks<S>& mask, const Slots<S>& a, const Slots<S>& b) {
+  Slots<S> r;
+#pragma unroll
+  for (int i = 0; i < S; ++i) r.s[i] = select_residue(mask.m[i], a.s[i], b.s[i]);
+  return r;
+}
+
 // The shared memory of an mma or pair block: the B fragments of both
 // extensions, lane by lane (every warp reads the same), and the addition
 // constants by channel role and by constant slot.
@@ -1280,8 +1288,8 @@ struct Dsts {};
     ECM_DEVICE static void swap(R (&r)[ECM_NUM_REGS], const Mask& mask) {                        \
       ECM_##TAG##_SWAP(ECM_AS_SWAP)                                                              \
     }                                                                                            \
-    template <class R>                                                                           \
-    ECM_DEVICE static void commit(R (&r)[ECM_NUM_REGS], uint32_t keep, uint32_t start) {         \
+    template <class R, class Mask>                                                               \
+    ECM_DEVICE static void commit(R (&r)[ECM_NUM_REGS], const Mask& keep, const Mask& start) {   \
       ECM_##TAG##_COMMIT(ECM_AS_COMMIT)                                                          \
     }                                                                                            \
   };
@@ -1508,49 +1516,108 @@ ECM_DEVICE void comb_row(const uint4* row, uint32_t d, uint32_t neg, uint4 pr, C
   ty = select_residue(neg, ny, ty);
 }
 
-template <int N, int Bits, int AddConsts, class Sched, class C>
+// The items of a lane: one, or the pair mapping's two (items g and g + 8 of
+// its warp), each with its column, whether it is stored and the column it
+// reads (spare threads compute item 0 and store nothing).
+template <int H>
+struct LaneItems {
+  uint32_t col[H], src[H];
+  bool live[H];
+  // The column, source and liveness of item h, by a select rather than an
+  // index, which could put the arrays in local memory.
+  ECM_DEVICE uint32_t col_of(int h) const { return h == 0 ? col[0] : col[H - 1]; }
+  ECM_DEVICE uint32_t src_of(int h) const { return h == 0 ? src[0] : src[H - 1]; }
+  ECM_DEVICE bool live_of(int h) const { return h == 0 ? live[0] : live[H - 1]; }
+};
+
+// per_slot returns the words of a lane's slots from those of its items
+// (swap masks, comb digits): one word, or per slot the word of the slot's
+// item; slot_word reads slot s of either.
+template <class C>
+ECM_DEVICE uint32_t per_slot(const C&, const uint32_t (&m)[1]) {
+  return m[0];
+}
+template <class C>
+ECM_DEVICE SlotMasks<5> per_slot(const C& c, const uint32_t (&m)[2]) {
+  using F = typename C::Mapped::Frag;
+  SlotMasks<5> r;
+#pragma unroll
+  for (int s = 0; s < 4; ++s) r.m[s] = m[F::half(s, 0)];
+  r.m[4] = select(c.k.odd, m[1], m[0]);  // lane-dependent, never the scalar
+  return r;
+}
+
+ECM_DEVICE uint32_t slot_word(uint32_t m, int) { return m; }
+template <int S>
+ECM_DEVICE uint32_t slot_word(const SlotMasks<S>& m, int s) {
+  return m.m[s];
+}
+
+// comb_digit returns the signed digit of window i of a scalar (at its first
+// word, words stride apart): its magnitude d and its sign as a mask neg.
+// The digit is v_i + b_(wi−1) − 2^w·b_(wi+w−1) over bits wi − 1 … wi + w
+// of k (bit −1 reads as 0), read from the word of the lowest and from the
+// next word where they cross into it below bit Bits (k < 2^Bits): which
+// words are read depends on i alone.
+template <int W, int Bits>
+ECM_DEVICE void comb_digit(const uint32_t* __restrict__ scalar, uint32_t stride, int i, uint32_t& d, uint32_t& neg) {
+  uint32_t v;
+  if (i == 0) {
+    v = scalar[0] << 1;
+  } else {
+    const int bit = i * W - 1, w = bit / kScalarWordBits, b = bit % kScalarWordBits;
+    v = scalar[w * stride] >> b;
+    if (b + W + 1 > kScalarWordBits && (w + 1) * kScalarWordBits < Bits) v |= scalar[(w + 1) * stride] << (kScalarWordBits - b);
+  }
+  v &= (2u << W) - 1;
+  const uint32_t raw = (v >> 1) + (v & 1);
+  neg = opaque(0u - (v >> W));
+  d = (((1u << W) - raw) & neg) | (raw & ~neg);
+}
+
+// comb_windows runs the comb's windows for the lane's H items (the pair
+// mapping's two: each slot reads the rows of its own item's digit, and
+// commits by its own item's masks: per_slot's choice for each slot).
+template <int N, int Bits, int AddConsts, class Sched, class C, int H>
 ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const uint32_t* __restrict__ scalars,
-                             uint32_t stride) {
+                             uint32_t stride, const LaneItems<H>& it) {
   constexpr int W = Sched::Window, Rows = 1 << (W - 1), Windows = (Bits + W) / W;
   static_assert(W + 1 <= kScalarWordBits, "a digit's bits lie in two scalar words at most");
   const uint4* table = reinterpret_cast<const uint4*>(consts + Consts<N>::template CombTable<AddConsts>);
   const uint4* pRow = table + Windows * Rows * (N + 1);
-  uint32_t inf = ~0u;  // all ones while the accumulator is the point at infinity
+  uint32_t inf[H];  // all ones while item h's accumulator is the point at infinity
+#pragma unroll
+  for (int h = 0; h < H; ++h) inf[h] = ~0u;
 #pragma unroll 1
   for (int i = 0; i < Windows; ++i) {
-    // bits wi − 1 … wi + w of k (bit −1 reads as 0): from the word of the
-    // lowest, and from the next word where they cross into it below bit
-    // Bits (k < 2^Bits); which words are read depends on i alone
-    uint32_t v;
-    if (i == 0) {
-      v = scalars[0] << 1;
-    } else {
-      const int bit = i * W - 1, w = bit / kScalarWordBits, b = bit % kScalarWordBits;
-      v = scalars[w * stride] >> b;
-      if (b + W + 1 > kScalarWordBits && (w + 1) * kScalarWordBits < Bits)
-        v |= scalars[(w + 1) * stride] << (kScalarWordBits - b);
-    }
-    v &= (2u << W) - 1;
-    // the signed digit v_i + b_(wi−1) − 2^w·b_(wi+w−1): its magnitude d and sign, by masks
-    const uint32_t raw = (v >> 1) + (v & 1), neg = opaque(0u - (v >> W));
-    const uint32_t d = (((1u << W) - raw) & neg) | (raw & ~neg);
+    uint32_t d[H], neg[H];
+#pragma unroll
+    for (int h = 0; h < H; ++h) comb_digit<W, Bits>(scalars + it.src[h], stride, i, d[h], neg[h]);
     const uint4* window = table + i * Rows * (N + 1);
     if constexpr (std::is_same_v<std::decay_t<decltype(c.r[0])>, Residue>) {
-      comb_row<N, Rows, Sched::VarTime>(window + c.role, d, neg, __ldg(pRow + c.role), c.k.mB, c.k.mT, c.k.eMask, c.k.meMask,
-                        c.r[ECM_R_TX], c.r[ECM_R_TY]);
+      comb_row<N, Rows, Sched::VarTime>(window + c.role, d[0], neg[0], __ldg(pRow + c.role), c.k.mB, c.k.mT, c.k.eMask,
+                                        c.k.meMask, c.r[ECM_R_TX], c.r[ECM_R_TY]);
     } else {
-      // the mma mapping: each of the lane's slots, role 4s + lane (m_e past N)
+      // the mma and pair mappings: each of the lane's slots, its channel role (m_e from N on) and item
+      using F = typename C::Mapped::Frag;
+      const int t = threadIdx.x & 3;
+      const auto dOf = per_slot(c, d), negOf = per_slot(c, neg);
 #pragma unroll
-      for (int s = 0; s < FragShape<N>::Slots; ++s) {
-        const int role = 4 * s + c.role < N ? 4 * s + c.role : N;
-        comb_row<N, Rows, Sched::VarTime>(window + role, d, neg, __ldg(pRow + role), c.k.mB[s], c.k.mT[s], c.k.eMask(s), c.k.meMask,
-                          c.r[ECM_R_TX].s[s], c.r[ECM_R_TY].s[s]);
+      for (int s = 0; s < F::Slots; ++s) {
+        const int cs = F::const_slot(s), j = F::role(cs, t), role = j < N ? j : N;
+        comb_row<N, Rows, Sched::VarTime>(window + role, slot_word(dOf, s), slot_word(negOf, s), __ldg(pRow + role), c.k.mB[cs],
+                                          c.k.mT[cs], c.k.eMask(cs), c.k.meMask, c.r[ECM_R_TX].s[s], c.r[ECM_R_TY].s[s]);
       }
     }
     run_steps(c, typename Sched::Loop{});
-    const uint32_t keep = opaque(0u - uint32_t(d == 0));
-    Sched::commit(c.r, keep, inf & ~keep);
-    inf &= keep;
+    uint32_t keep[H], start[H];
+#pragma unroll
+    for (int h = 0; h < H; ++h) {
+      keep[h] = opaque(0u - uint32_t(d[h] == 0));
+      start[h] = inf[h] & ~keep[h];
+      inf[h] &= keep[h];
+    }
+    Sched::commit(c.r, per_slot(c, keep), per_slot(c, start));
   }
 }
 
@@ -1593,36 +1660,6 @@ ECM_DEVICE Residue input_residue(const uint32_t* __restrict__ in, int role, uint
   };
 ECM_CURVES(ECM_CURVE)
 
-// The items of a lane: one, or the pair mapping's two (items g and g + 8 of
-// its warp), each with its column, whether it is stored and the column it
-// reads (spare threads compute item 0 and store nothing).
-template <int H>
-struct LaneItems {
-  uint32_t col[H], src[H];
-  bool live[H];
-  // The column, source and liveness of item h, by a select rather than an
-  // index, which could put the arrays in local memory.
-  ECM_DEVICE uint32_t col_of(int h) const { return h == 0 ? col[0] : col[H - 1]; }
-  ECM_DEVICE uint32_t src_of(int h) const { return h == 0 ? src[0] : src[H - 1]; }
-  ECM_DEVICE bool live_of(int h) const { return h == 0 ? live[0] : live[H - 1]; }
-};
-
-// swap_mask returns the swap masks of a lane's slots from those of its
-// items: one mask, or per slot the mask of the slot's item.
-template <class C>
-ECM_DEVICE uint32_t swap_mask(const C&, const uint32_t (&m)[1]) {
-  return m[0];
-}
-template <class C>
-ECM_DEVICE SlotMasks<5> swap_mask(const C& c, const uint32_t (&m)[2]) {
-  using F = typename C::Mapped::Frag;
-  SlotMasks<5> r;
-#pragma unroll
-  for (int s = 0; s < 4; ++s) r.m[s] = m[F::half(s, 0)];
-  r.m[4] = select(c.k.odd, m[1], m[0]);  // lane-dependent, never the scalar
-  return r;
-}
-
 // ladder_bits runs the ladder's bits from the scalars of a lane's H items.
 template <int T, int H, class Sched, class C>
 ECM_DEVICE void ladder_bits(C& c, const uint32_t* __restrict__ scalars, uint32_t stride, const LaneItems<H>& it) {
@@ -1641,14 +1678,14 @@ ECM_DEVICE void ladder_bits(C& c, const uint32_t* __restrict__ scalars, uint32_t
         mask[h] = 0u - (s ^ prev[h]);
         prev[h] = s;
       }
-      Sched::swap(c.r, swap_mask(c, mask));
+      Sched::swap(c.r, per_slot(c, mask));
       run_steps(c, typename Sched::Loop{});
     }
   }
   uint32_t mask[H];
 #pragma unroll
   for (int h = 0; h < H; ++h) mask[h] = 0u - prev[h];
-  Sched::swap(c.r, swap_mask(c, mask));
+  Sched::swap(c.r, per_slot(c, mask));
 }
 
 template <class Curve, class Sched, BaseExt V, Mapping M>
@@ -1660,7 +1697,6 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
   constexpr int H = M == Mapping::Pair ? 2 : 1;  // items per lane
   using Map = MappingOf<N, M, K, Sched::AddConsts, W>;
   __shared__ typename Map::Shared sh;
-  static_assert(M != Mapping::Pair || !Sched::IsComb, "the pair mapping runs the ladders");
 
   if (blockDim.x > kMaxThreads) __trap();
   if (M == Mapping::Tile && blockDim.x != TileShape<N>::Items * Sh::Lanes) __trap();
@@ -1717,7 +1753,7 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
 
   run_steps(c, typename Sched::Init{});
   if constexpr (Sched::IsComb) {
-    comb_windows<N, Curve::Bits, Sched::AddConsts, Sched>(c, consts, scalars + it.src[0], stride);
+    comb_windows<N, Curve::Bits, Sched::AddConsts, Sched>(c, consts, scalars, stride, it);
   } else {
     ladder_bits<T, H, Sched>(c, scalars, stride, it);
   }

@@ -102,18 +102,18 @@ func Supports(schedule, ext, mapping, channels string) bool {
 // static shared memory a block may have for their product matrices. Wide
 // channels have Shenoy's α only (rns.Params.Kawamura). The spread mapping,
 // a latency variant of the default ladder, runs the co-Z ladder with
-// Shenoy's α on both widths. The mma mapping runs the co-Z ladder and the
-// comb with Shenoy's α on 30-bit channels only, the combinations its CUDA
-// code has so far, and the pair mapping the co-Z ladder alone. The
-// variable-time comb runs with Shenoy's α on the mma mapping and 30-bit
-// channels alone (the default configuration of the combs); on others its
-// work goes to the constant-time comb.
+// Shenoy's α on both widths. The mma and pair mappings run the co-Z ladder
+// and both combs with Shenoy's α on 30-bit channels only, the combinations
+// their CUDA code has. The variable-time comb runs with Shenoy's α on the
+// mma and pair mappings and 30-bit channels alone (the default
+// configurations of the combs); on others its work goes to the
+// constant-time comb.
 func (k Kernel) built() bool {
 	switch {
 	case k.Schedule == "combvt":
-		return k.Ext == "shenoy" && k.Mapping == "mma" && k.Channels == "c30"
+		return k.Ext == "shenoy" && (k.Mapping == "mma" || k.Mapping == "pair") && k.Channels == "c30"
 	case k.Schedule == "comb":
-		return k.Ext == "shenoy" && (k.Mapping == "block" || k.Mapping == "warp" || (k.Mapping == "mma" && k.Channels == "c30"))
+		return k.Ext == "shenoy" && (k.Mapping == "block" || k.Mapping == "warp" || ((k.Mapping == "mma" || k.Mapping == "pair") && k.Channels == "c30"))
 	case k.Mapping == "spread":
 		return k.Ext == "shenoy" && k.Schedule == "coz"
 	case k.Mapping == "mma" || k.Mapping == "pair":
@@ -363,11 +363,9 @@ func Find(curve, schedule, ext, mapping, channels string) (Kernel, error) {
 	case k.built():
 		return k, nil
 	case schedule == "combvt":
-		return Kernel{}, fmt.Errorf("kernels: the combvt schedule runs only with the shenoy extension on the mma mapping and 30-bit channels (c30), not with %s on the %s mapping and %s", ext, mapping, channels)
-	case mapping == "mma":
-		return Kernel{}, fmt.Errorf("kernels: the mma mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels (c30), not %s with %s on %s", schedule, ext, channels)
-	case mapping == "pair":
-		return Kernel{}, fmt.Errorf("kernels: the pair mapping runs only the coz schedule with the shenoy extension on 30-bit channels (c30), not %s with %s on %s", schedule, ext, channels)
+		return Kernel{}, fmt.Errorf("kernels: the combvt schedule runs only with the shenoy extension on the mma or pair mapping and 30-bit channels (c30), not with %s on the %s mapping and %s", ext, mapping, channels)
+	case mapping == "mma" || mapping == "pair":
+		return Kernel{}, fmt.Errorf("kernels: the %s mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels (c30), not %s with %s on %s", mapping, schedule, ext, channels)
 	case channels == "c30" && (ext != "shenoy" || mapping == "tile"):
 		return Kernel{}, fmt.Errorf("kernels: 30-bit channels run the shenoy extension on the warp, block, spread or mma mapping, not %s on %s", ext, mapping)
 	default:

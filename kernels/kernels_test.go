@@ -70,13 +70,13 @@ func TestEntries(t *testing.T) {
 	// on 30-bit ones Shenoy on the warp and block mappings, and co-Z with
 	// Shenoy on the spread, mma and pair mappings; on both, the comb with
 	// Shenoy on the warp and block mappings, and on 30-bit channels on the
-	// mma mapping; the variable-time comb with Shenoy on 30-bit channels
-	// and the mma mapping
+	// mma and pair mappings; the variable-time comb with Shenoy on 30-bit
+	// channels and the mma and pair mappings
 	ladders := len(kernels.Schedules) - 2
 	c16 := ladders*len(kernels.Exts)*2 + 2 + 2
-	c30 := ladders*2 + 3 + 2 + 1 + 1
-	if want := len(kernels.Curves) * (c16 + c30); len(all) != want || want != 69 {
-		t.Fatalf("%d entry points, want %d (69)", len(all), want)
+	c30 := ladders*2 + 3 + 2 + 2 + 2
+	if want := len(kernels.Curves) * (c16 + c30); len(all) != want || want != 75 {
+		t.Fatalf("%d entry points, want %d (75)", len(all), want)
 	}
 	seen := map[string]bool{}
 	for _, k := range all {
@@ -186,12 +186,12 @@ func TestEntries(t *testing.T) {
 	}
 	for _, bad := range [][3]string{{"warp", "shenoy", "c30"}, {"block", "shenoy", "c30"}, {"mma", "shenoy", "c16"}} {
 		_, err := kernels.Find("P-256", "combvt", bad[1], bad[0], bad[2])
-		if err == nil || !strings.Contains(err.Error(), "combvt schedule runs only with the shenoy extension on the mma mapping and 30-bit channels") {
+		if err == nil || !strings.Contains(err.Error(), "combvt schedule runs only with the shenoy extension on the mma or pair mapping and 30-bit channels") {
 			t.Errorf("Find accepts combvt on the %s mapping with %s on %s, or does not say where it runs: %v", bad[0], bad[1], bad[2], err)
 		}
 	}
 	// the pair mapping: 16 items to a warp, two to each group of 4 lanes,
-	// in blocks of whole warps; co-Z with Shenoy on 30-bit channels only
+	// in blocks of whole warps; co-Z and the combs with Shenoy on 30-bit channels only
 	k.Mapping = "pair"
 	for _, c := range []struct{ n, items, threads int }{{9, 1, 32}, {9, 16, 32}, {9, 17, 64}, {8, 64, 128}, {9, 256, kernels.MaxThreads}} {
 		if got := k.Threads(c.n, c.items); got != c.threads {
@@ -206,7 +206,7 @@ func TestEntries(t *testing.T) {
 	if err := k.CheckBlock(9, 48); err == nil || !strings.Contains(err.Error(), "pair mapping takes whole warps") {
 		t.Errorf("pair mapping: a block of 48 threads: %v", err)
 	}
-	for _, bad := range [][3]string{{"comb", "shenoy", "c30"}, {"combvt", "shenoy", "c30"}, {"paper", "shenoy", "c30"}, {"coz", "shenoy", "c16"}} {
+	for _, bad := range [][3]string{{"comb", "shenoy", "c16"}, {"combvt", "shenoy", "c16"}, {"paper", "shenoy", "c30"}, {"coz", "shenoy", "c16"}} {
 		if kernels.Supports(bad[0], bad[1], "pair", bad[2]) {
 			t.Errorf("Supports(%s, %s, pair, %s)", bad[0], bad[1], bad[2])
 		}
@@ -214,13 +214,15 @@ func TestEntries(t *testing.T) {
 			continue // its own message: where the variable-time comb runs
 		}
 		_, err := kernels.Find("P-256", bad[0], bad[1], "pair", bad[2])
-		if err == nil || !strings.Contains(err.Error(), "pair mapping runs only the coz schedule with the shenoy extension on 30-bit channels") {
+		if err == nil || !strings.Contains(err.Error(), "pair mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels") {
 			t.Errorf("Find accepts %s with %s on the pair mapping (%s), or does not say where it runs: %v", bad[0], bad[1], bad[2], err)
 		}
 	}
 	for _, c := range kernels.Curves {
-		if _, err := kernels.Find(c.Curve, "coz", "shenoy", "pair", "c30"); err != nil {
-			t.Errorf("%s: no pair entry point: %v", c.Curve, err)
+		for _, schedule := range []string{"coz", "comb", "combvt"} {
+			if _, err := kernels.Find(c.Curve, schedule, "shenoy", "pair", "c30"); err != nil {
+				t.Errorf("%s: no pair entry point for %s: %v", c.Curve, schedule, err)
+			}
 		}
 	}
 	if _, err := kernels.ByName("ecm_ladder_p224_coz_shenoy_warp"); err == nil {

@@ -82,7 +82,9 @@
 	ENTRY(p224, P224, comb, Comb, shenoy, Shenoy, block, Block, c16, 16, 0, 80, 0) \
 	ENTRY(p224, P224, comb, Comb, shenoy, Shenoy, block, Block, c30, 9, 0, 80, 0) \
 	ENTRY(p224, P224, comb, Comb, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
+	ENTRY(p224, P224, comb, Comb, shenoy, Shenoy, pair, Pair, c30, 2, 3, 255, 0) \
 	ENTRY(p224, P224, combvt, Combvt, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
+	ENTRY(p224, P224, combvt, Combvt, shenoy, Shenoy, pair, Pair, c30, 2, 3, 255, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, warp, Warp, c30, 10, 1, 64, 0) \
 	ENTRY(p256, P256, coz, Coz, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
@@ -105,7 +107,9 @@
 	ENTRY(p256, P256, comb, Comb, shenoy, Shenoy, block, Block, c16, 18, 0, 80, 0) \
 	ENTRY(p256, P256, comb, Comb, shenoy, Shenoy, block, Block, c30, 10, 0, 80, 0) \
 	ENTRY(p256, P256, comb, Comb, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
+	ENTRY(p256, P256, comb, Comb, shenoy, Shenoy, pair, Pair, c30, 2, 3, 255, 0) \
 	ENTRY(p256, P256, combvt, Combvt, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
+	ENTRY(p256, P256, combvt, Combvt, shenoy, Shenoy, pair, Pair, c30, 2, 3, 255, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, warp, Warp, c16, 18, 1, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, warp, Warp, c30, 10, 1, 64, 0) \
 	ENTRY(secp256k1, Secp256k1, coz, Coz, shenoy, Shenoy, block, Block, c16, 18, 0, 64, 0) \
@@ -128,7 +132,9 @@
 	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, block, Block, c16, 18, 0, 80, 0) \
 	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, block, Block, c30, 10, 0, 80, 0) \
 	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
-	ENTRY(secp256k1, Secp256k1, combvt, Combvt, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0)
+	ENTRY(secp256k1, Secp256k1, comb, Comb, shenoy, Shenoy, pair, Pair, c30, 2, 3, 255, 0) \
+	ENTRY(secp256k1, Secp256k1, combvt, Combvt, shenoy, Shenoy, mma, Mma, c30, 4, 3, 152, 0) \
+	ENTRY(secp256k1, Secp256k1, combvt, Combvt, shenoy, Shenoy, pair, Pair, c30, 2, 3, 255, 0)
 #define ECM_SCHEDULES(SCHEDULE) SCHEDULE(COZ_AM3) SCHEDULE(COZ_AM0) SCHEDULE(PAPER_AM3) SCHEDULE(PAPER_AM0) SCHEDULE(COMB_AM3) SCHEDULE(COMB_AM0) SCHEDULE(COMBVT_AM3) SCHEDULE(COMBVT_AM0)
 #define ECM_SCHEDULE_MEMBERS(AM) using Coz = ScheduleCOZ_##AM; using Paper = SchedulePAPER_##AM; using Comb = ScheduleCOMB_##AM; using Combvt = ScheduleCOMBVT_##AM;
 

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "e5c833a11129342d1e71906d190d917b834eb01514bdcb7741196deb5a5cc566"
+const SourcesSHA256 = "d4840a379e819a6dcdb6bc3d35981f50b83c14a363e8d036f72a5b621e05b246"
