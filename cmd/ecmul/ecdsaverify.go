@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"os"
 	"strings"
 
 	"github.com/rnsec/ecmul"
@@ -43,6 +42,10 @@ accepted.
 u1·G and u2·Q of a chunk of items are computed in one batch on the backend,
 and their sum on the host, in variable time: the inputs are public.
 
+--in is checked before --out is touched, and --out is replaced only when
+every item has been answered, so it may be the input; see "ecmul mul
+--help".
+
 Exit status: 0 when every item is valid, 1 when any item is invalid or an
 error (their count goes to standard error) or the run could not complete,
 2 for usage errors.
@@ -62,7 +65,7 @@ func ecdsaVerifyFlagSet(f *ecdsaVerifyFlags) *flag.FlagSet {
 	fs := newFlagSet("ecdsa-verify", ecdsaVerifyHelp)
 	addEngineFlags(fs, &f.mulFlags)
 	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
-	fs.StringVar(&f.out, "out", "-", "output file (- for standard output); not the input file")
+	fs.StringVar(&f.out, "out", "-", "output file (- for standard output), replaced when every item has been answered; may be the input file")
 	fs.IntVar(&f.chunk, "chunk", ecdsaChunk, "items read and verified per batch; memory grows with it, the output does not depend on it")
 	return fs
 }
@@ -83,40 +86,33 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		return report(stderr, "ecdsa-verify", exitUsage, err)
 	}
 	g.Chunk = 0 // the library's own: a batch is 2·--chunk multiplications
-	in := stdin
-	if f.in != "-" {
-		file, err := os.Open(f.in)
-		if err != nil {
-			return report(stderr, "ecdsa-verify", exitFail, err)
-		}
-		defer file.Close()
-		in = file
+	in, closeIn, err := openInput(f.in, stdin)
+	if err != nil {
+		return report(stderr, "ecdsa-verify", exitFail, err)
 	}
-	if overwritesInput(in, f.out) {
-		return usageError(stderr, "ecdsa-verify", "--out %s is the input: creating it would empty the input before it is read (write elsewhere, then rename)", f.out)
+	defer closeIn()
+	out, err := openOutput(f.out, stdout)
+	if err != nil {
+		return report(stderr, "ecdsa-verify", exitFail, err)
 	}
+	defer out.abort()
 	eng, err := diag.New(publicCurve(c), opts, g)
 	if err != nil {
 		return report(stderr, "ecdsa-verify", exitFail, err)
 	}
 	defer eng.Close()
-	out, closeOut, err := createOutput(f.out, stdout)
-	if err != nil {
-		return report(stderr, "ecdsa-verify", exitFail, err)
-	}
-	defer closeOut()
 	v := newVerifier(c, eng, f.chunk, out)
 	err = stream.Lines(in, v.add)
 	if err == nil {
 		err = v.flush()
 	}
 	if err == nil {
-		err = closeOut()
+		err = out.commit()
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return report(stderr, "ecdsa-verify", exitFail, err)
-	}
-	if v.notValid > 0 {
+	case v.notValid > 0:
 		fmt.Fprintf(stderr, "ecmul ecdsa-verify: %d of %d item(s) not valid\n", v.notValid, v.items)
 		return exitFail
 	}

@@ -32,6 +32,9 @@ Formats (--format), the input formats of "ecmul mul":
   raw    SCALAR ‖ X ‖ Y             binary records, L bytes each (28 for
                                     P-224, 32 otherwise), no separators
 
+--out is replaced only when every line has been written, as "ecmul mul
+--help" says.
+
 Exit status: 0 on success, 1 when the output cannot be written, 2 for usage
 errors.
 
@@ -60,7 +63,7 @@ func genFlagSet(f *genFlags) *flag.FlagSet {
 	fs.StringVar(&f.format, "format", "hex", "output format: hex, sec1, jsonl or raw")
 	fs.BoolVar(&f.compressed, "compressed", false, "sec1: write compressed points (02/03||x)")
 	fs.IntVar(&f.pool, "pool", 1024, "number of distinct random points")
-	fs.StringVar(&f.out, "out", "-", "output file (- for standard output)")
+	fs.StringVar(&f.out, "out", "-", "output file (- for standard output), replaced when every line has been written")
 	return fs
 }
 
@@ -95,22 +98,17 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, "gen", exitUsage, err)
 	}
-	out := stdout
-	if file, ok := out.(*os.File); ok {
+	if file, ok := stdout.(*os.File); ok {
 		growPipe(file)
 	}
-	var file *os.File
-	if f.out != "-" {
-		if file, err = os.Create(f.out); err != nil {
-			return report(stderr, "gen", exitFail, err)
-		}
-		out = file
+	out, err := openOutput(f.out, stdout)
+	if err != nil {
+		return report(stderr, "gen", exitFail, err)
 	}
+	defer out.abort()
 	err = genItems(out, c, f.n, f.seed, format, f.compressed, f.pool)
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
+	if err == nil {
+		err = out.commit()
 	}
 	if err != nil {
 		return report(stderr, "gen", exitFail, err)
