@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -42,13 +41,15 @@ accepted.
 u1·G and u2·Q of a chunk of items are computed in one batch on the backend,
 and their sum on the host, in variable time: the inputs are public.
 
---in is checked before --out is touched, and --out is replaced only when
-every item has been answered, so it may be the input; see "ecmul mul
---help".
+On SIGINT or SIGTERM it stops reading, drops the chunk being verified,
+keeps the whole lines of the chunks before and exits 130 (SIGINT) or 143
+(SIGTERM). --in is checked before --out is touched, and --out is replaced
+only when every item has been answered, so it may be the input; see "ecmul
+mul --help".
 
 Exit status: 0 when every item is valid, 1 when any item is invalid or an
 error (their count goes to standard error) or the run could not complete,
-2 for usage errors.
+2 for usage errors, 130 or 143 when SIGINT or SIGTERM stopped it.
 
 Example:
 
@@ -86,6 +87,8 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		return report(stderr, "ecdsa-verify", exitUsage, err)
 	}
 	g.Chunk = 0 // the library's own: a batch is 2·--chunk multiplications
+	ctx, stopSignals := catchSignals()
+	defer stopSignals()
 	in, closeIn, err := openInput(f.in, stdin)
 	if err != nil {
 		return report(stderr, "ecdsa-verify", exitFail, err)
@@ -101,15 +104,18 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		return report(stderr, "ecdsa-verify", exitFail, err)
 	}
 	defer eng.Close()
-	v := newVerifier(c, eng, f.chunk, out)
-	err = stream.Lines(in, v.add)
+	v := newVerifier(ctx, c, eng, f.chunk, out)
+	err = stream.Lines(newCtxReader(ctx, in), v.add)
 	if err == nil {
 		err = v.flush()
 	}
-	if err == nil {
+	sig := stopSignals()
+	if err == nil && sig == nil {
 		err = out.commit()
 	}
 	switch {
+	case sig != nil:
+		return interrupted(stderr, "ecdsa-verify", sig, v.items, out)
 	case err != nil:
 		return report(stderr, "ecdsa-verify", exitFail, err)
 	case v.notValid > 0:
@@ -122,20 +128,21 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 // verifier gathers the items of a chunk, verifies them in one call and
 // writes their answers.
 type verifier struct {
+	ctx             context.Context // ends the run: the chunk being verified is dropped
 	c               *curves.Curve
 	eng             *ecmul.Engine
 	chunk           int
-	w               *bufio.Writer
-	nums            []int   // line numbers of the chunk's lines
-	errs            []error // a line's error, nil for an item
-	idx             []int   // a line's item, -1 for none
+	w               *stream.ItemWriter // writes whole lines
+	nums            []int              // line numbers of the chunk's lines
+	errs            []error            // a line's error, nil for an item
+	idx             []int              // a line's item, -1 for none
 	digests         [][]byte
 	sigs, keys      []byte
 	items, notValid int
 }
 
-func newVerifier(c *curves.Curve, eng *ecmul.Engine, chunk int, out io.Writer) *verifier {
-	return &verifier{c: c, eng: eng, chunk: chunk, w: bufio.NewWriterSize(out, 1<<16)}
+func newVerifier(ctx context.Context, c *curves.Curve, eng *ecmul.Engine, chunk int, out io.Writer) *verifier {
+	return &verifier{ctx: ctx, c: c, eng: eng, chunk: chunk, w: stream.NewLineWriter(out)}
 }
 
 // add takes one line: an item, or its error.
@@ -224,7 +231,7 @@ func (v *verifier) flush() error {
 		return nil
 	}
 	verdicts := make([]ecdsa.Verdict, len(v.digests))
-	if err := ecdsa.Verify(context.Background(), v.eng, verdicts, v.digests, v.sigs, v.keys); err != nil {
+	if err := ecdsa.Verify(v.ctx, v.eng, verdicts, v.digests, v.sigs, v.keys); err != nil {
 		return err
 	}
 	for i, num := range v.nums {

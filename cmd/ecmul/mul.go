@@ -75,25 +75,32 @@ computed, so a stream of any length runs in bounded memory: at most
 --inflight + 2 chunks exist, and with the default chunk the peak RSS stays
 below 300 MiB on the cpu backend and below 600 MiB on the gpu backend (CUDA
 context included). Output keeps the input order and is flushed after every
-chunk; a chunk goes on when it is full, when the input ends, or when no
-line has come for 2 ms, so the answers to a paused stream do not wait for
-more input. --stats prints items, failed items, seconds, op/s, the peak RSS
-and the backend that ran to standard error at the end; a progress line (the
-backend, items answered so far, op/s and, with --in a file, the share of its
-items answered) is drawn on standard error once the run has lasted a second,
-only when standard error is a terminal.
+chunk, every write ending at a line's end; a chunk goes on when it is full,
+when the input ends, or when no line has come for 2 ms, so the answers to a
+paused stream do not wait for more input. --stats prints items, failed
+items, seconds, op/s, the peak RSS and the backend that ran to standard
+error at the end; a progress line (the backend, items answered so far, op/s
+and, with --in a file, the share of its items answered) is drawn on
+standard error once the run has lasted a second, only when standard error
+is a terminal.
+
+Signals: on SIGINT or SIGTERM, mul stops reading and computing, writes the
+answers it has (whole lines, the start of the whole output) and exits 130
+(SIGINT) or 143 (SIGTERM); a second signal ends it at once.
 
 --out: --in is checked first (a directory or a missing file fails before
 --out is touched). --out FILE is written through a temporary file in its
 directory (.FILE.ecmul-RANDOM), renamed over FILE when every item has been
-answered; a run that cannot complete leaves FILE as it was. So --out may
-be the input file; FILE keeps its permissions, a link its target;
-its directory must be writable. A device or FIFO (/dev/null), or a path
-under /dev or /proc, is written directly.
+answered; a run that cannot complete or that a signal stops leaves FILE as
+it was (write to standard output to keep an interrupted run's lines). So
+--out may be the input file; FILE keeps its permissions, a link its
+target; its directory must be writable. A device or FIFO (/dev/null), or a
+path under /dev or /proc, is written directly.
 
 Exit status: 0 when every item succeeded, 1 when any item failed (their count
 goes to standard error) or the run could not complete (unreadable input,
-unwritable output, --backend gpu without a GPU), 2 for usage errors.
+unwritable output, --backend gpu without a GPU), 2 for usage errors, 130 or
+143 when SIGINT or SIGTERM stopped it.
 
 Examples:
 
@@ -244,6 +251,8 @@ func runStream(f *mulFlags, flags func(*mulFlags) *flag.FlagSet, args []string, 
 	if err != nil {
 		return report(stderr, name, exitUsage, err)
 	}
+	ctx, stopSignals := catchSignals()
+	defer stopSignals()
 	in, closeIn, err := openInput(f.in, stdin)
 	if err != nil {
 		return report(stderr, name, exitFail, err)
@@ -261,13 +270,13 @@ func runStream(f *mulFlags, flags func(*mulFlags) *flag.FlagSet, args []string, 
 	}
 	defer eng.Close()
 	f.openTime = time.Since(opened)
-	return mulStream(f, format, eng, in, out, stderr)
+	return mulStream(ctx, stopSignals, f, format, eng, in, out, stderr)
 }
 
 // mulStream runs the stream from in to out and reports on stderr; it
 // returns the exit status. out is replaced (committed) when every item was
-// answered.
-func mulStream(f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reader, out *outputFile, stderr io.Writer) int {
+// answered; when ctx ends, stopSignals says by which signal.
+func mulStream(ctx context.Context, stopSignals func() os.Signal, f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reader, out *outputFile, stderr io.Writer) int {
 	if file, ok := in.(*os.File); ok {
 		growPipe(file)
 	}
@@ -282,16 +291,19 @@ func mulStream(f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reade
 	if err != nil {
 		return report(stderr, f.cmd(), exitFail, err)
 	}
-	sum, err := stream.Mul(context.Background(), eng, in, out, mulOptions(f, format, eng, stderr, prog.add))
+	sum, err := stream.Mul(ctx, eng, in, out, mulOptions(f, format, eng, stderr, prog.add))
 	stopProfile()
 	prog.finish()
-	if err == nil {
+	sig := stopSignals()
+	if err == nil && sig == nil {
 		err = out.commit()
 	}
 	if f.stats {
 		printStats(stderr, "ecmul "+f.cmd(), sum, time.Since(start), f.openTime, eng.Backend())
 	}
 	switch {
+	case sig != nil:
+		return interrupted(stderr, f.cmd(), sig, sum.Items, out)
 	case err != nil:
 		return report(stderr, f.cmd(), exitFail, err)
 	case sum.Failed > 0:
