@@ -60,11 +60,14 @@ Formats (--format):
   --x-only writes only the x coordinate of each result: X_HEX (hex and sec1)
   or {"x":"HEX"} (jsonl).
 
-Streaming, --stats and the progress line are mul's: see "ecmul mul --help".
+Streaming, --stats, the progress line, signals and --out (replaced when
+every item has been answered, and may be the input) are mul's: see "ecmul
+mul --help".
 
 Exit status: 0 when every item succeeded, 1 when any item failed (their count
 goes to standard error) or the run could not complete (unreadable input,
-unwritable output, --backend gpu without a GPU), 2 for usage errors.
+unwritable output, --backend gpu without a GPU), 2 for usage errors, 130 or
+143 when SIGINT or SIGTERM stopped it.
 
 Examples:
 

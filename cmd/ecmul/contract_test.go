@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -67,35 +65,6 @@ func TestChannelBitsUsage(t *testing.T) {
 			"--channel-bits 30 needs --ext shenoy", "--ext kawamura")
 		require.NotContains(t, errOut, "Options.")
 	}
-}
-
-// TestMulRefusesOutputOverInput: --out naming the input file, by the same
-// path, another path or a link, or the file standard input reads, is
-// refused before the input is touched.
-func TestMulRefusesOutputOverInput(t *testing.T) {
-	rng := newRNG(60)
-	in := input(rng, validItems(t, rng, curves.P224(), 5))
-	dir := t.TempDir()
-	path := filepath.Join(dir, "items.txt")
-	require.NoError(t, os.WriteFile(path, []byte(in), 0o644))
-	require.NoError(t, os.Symlink(path, filepath.Join(dir, "link.txt")))
-	require.NoError(t, os.Link(path, filepath.Join(dir, "hard.txt")))
-	for _, out := range []string{path, dir + "/./items.txt", filepath.Join(dir, "link.txt"), filepath.Join(dir, "hard.txt")} {
-		requireUsage(t, []string{"mul", "--backend", "cpu", "--in", path, "--out", out}, "is the input")
-	}
-	stdin, err := os.Open(path)
-	require.NoError(t, err)
-	defer stdin.Close()
-	var stdout, stderr bytes.Buffer
-	require.Equal(t, exitUsage, run([]string{"mul", "--backend", "cpu", "--out", path}, stdin, &stdout, &stderr))
-	require.Contains(t, stderr.String(), "is the input")
-	got, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, in, string(got), "the input is intact")
-
-	// Reading /dev/null while writing it harms nothing.
-	code, _, errOut := cli(t, "", "mul", "--backend", "cpu", "--in", os.DevNull, "--out", os.DevNull)
-	require.Equal(t, exitOK, code, errOut)
 }
 
 // TestMulNamesTheWrongFlag: a bad --chunk or --inflight names that flag

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/diag"
@@ -47,9 +45,15 @@ on the variable-time comb; where the gpu backend's kernel has none (16-bit
 channels, --ext kawamura) u1·G runs as "ecmul base" runs k·G: on the
 constant-time comb, or on the ladder where there is no comb.
 
+On SIGINT or SIGTERM it stops reading, drops the chunk being verified,
+keeps the whole lines of the chunks before and exits 130 (SIGINT) or 143
+(SIGTERM). --in is checked before --out is touched, and --out is replaced
+only when every item has been answered, so it may be the input; see "ecmul
+mul --help".
+
 Exit status: 0 when every item is valid, 1 when any item is invalid or an
 error (their count goes to standard error) or the run could not complete,
-2 for usage errors.
+2 for usage errors, 130 or 143 when SIGINT or SIGTERM stopped it.
 
 Example:
 
@@ -66,7 +70,7 @@ func ecdsaVerifyFlagSet(f *ecdsaVerifyFlags) *flag.FlagSet {
 	fs := newFlagSet("ecdsa-verify", ecdsaVerifyHelp)
 	addEngineFlags(fs, &f.mulFlags)
 	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
-	fs.StringVar(&f.out, "out", "-", "output file (- for standard output); not the input file")
+	fs.StringVar(&f.out, "out", "-", "output file (- for standard output), replaced when every item has been answered; may be the input file")
 	fs.IntVar(&f.chunk, "chunk", ecdsaChunk, "items read and verified per batch; memory grows with it, the output does not depend on it")
 	return fs
 }
@@ -87,40 +91,38 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		return report(stderr, "ecdsa-verify", exitUsage, err)
 	}
 	g.Chunk = 0 // the library's own: a batch is 2·--chunk multiplications
-	in := stdin
-	if f.in != "-" {
-		file, err := os.Open(f.in)
-		if err != nil {
-			return report(stderr, "ecdsa-verify", exitFail, err)
-		}
-		defer file.Close()
-		in = file
+	ctx, stopSignals := catchSignals()
+	defer stopSignals()
+	in, closeIn, err := openInput(f.in, stdin)
+	if err != nil {
+		return report(stderr, "ecdsa-verify", exitFail, err)
 	}
-	if overwritesInput(in, f.out) {
-		return usageError(stderr, "ecdsa-verify", "--out %s is the input: creating it would empty the input before it is read (write elsewhere, then rename)", f.out)
+	defer closeIn()
+	out, err := openOutput(f.out, stdout)
+	if err != nil {
+		return report(stderr, "ecdsa-verify", exitFail, err)
 	}
+	defer out.abort()
 	eng, err := diag.New(publicCurve(c), opts, g)
 	if err != nil {
 		return report(stderr, "ecdsa-verify", exitFail, err)
 	}
 	defer eng.Close()
-	out, closeOut, err := createOutput(f.out, stdout)
-	if err != nil {
-		return report(stderr, "ecdsa-verify", exitFail, err)
-	}
-	defer closeOut()
-	v := newVerifier(c, eng, f.chunk, out)
-	err = stream.Lines(in, v.add)
+	v := newVerifier(ctx, c, eng, f.chunk, out)
+	err = stream.Lines(newCtxReader(ctx, in), v.add)
 	if err == nil {
 		err = v.flush()
 	}
-	if err == nil {
-		err = closeOut()
+	sig := stopSignals()
+	if err == nil && sig == nil {
+		err = out.commit()
 	}
-	if err != nil {
+	switch {
+	case sig != nil:
+		return interrupted(stderr, "ecdsa-verify", sig, v.items, out)
+	case err != nil:
 		return report(stderr, "ecdsa-verify", exitFail, err)
-	}
-	if v.notValid > 0 {
+	case v.notValid > 0:
 		fmt.Fprintf(stderr, "ecmul ecdsa-verify: %d of %d item(s) not valid\n", v.notValid, v.items)
 		return exitFail
 	}
@@ -130,20 +132,21 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 // verifier gathers the items of a chunk, verifies them in one call and
 // writes their answers.
 type verifier struct {
+	ctx             context.Context // ends the run: the chunk being verified is dropped
 	c               *curves.Curve
 	eng             *ecmul.Engine
 	chunk           int
-	w               *bufio.Writer
-	nums            []int   // line numbers of the chunk's lines
-	errs            []error // a line's error, nil for an item
-	idx             []int   // a line's item, -1 for none
+	w               *stream.ItemWriter // writes whole lines
+	nums            []int              // line numbers of the chunk's lines
+	errs            []error            // a line's error, nil for an item
+	idx             []int              // a line's item, -1 for none
 	digests         [][]byte
 	sigs, keys      []byte
 	items, notValid int
 }
 
-func newVerifier(c *curves.Curve, eng *ecmul.Engine, chunk int, out io.Writer) *verifier {
-	return &verifier{c: c, eng: eng, chunk: chunk, w: bufio.NewWriterSize(out, 1<<16)}
+func newVerifier(ctx context.Context, c *curves.Curve, eng *ecmul.Engine, chunk int, out io.Writer) *verifier {
+	return &verifier{ctx: ctx, c: c, eng: eng, chunk: chunk, w: stream.NewLineWriter(out)}
 }
 
 // add takes one line: an item, or its error.
@@ -248,7 +251,7 @@ func (v *verifier) flush() error {
 		return nil
 	}
 	verdicts := make([]ecdsa.Verdict, len(v.digests))
-	if err := ecdsa.Verify(context.Background(), v.eng, verdicts, v.digests, v.sigs, v.keys); err != nil {
+	if err := ecdsa.Verify(v.ctx, v.eng, verdicts, v.digests, v.sigs, v.keys); err != nil {
 		return err
 	}
 	for i, num := range v.nums {

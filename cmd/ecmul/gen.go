@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -32,8 +34,13 @@ Formats (--format), the input formats of "ecmul mul":
   raw    SCALAR ‖ X ‖ Y             binary records, L bytes each (28 for
                                     P-224, 32 otherwise), no separators
 
+On SIGINT or SIGTERM, gen stops drawing, writes the lines it has drawn
+(whole lines, the start of the whole output) and exits 130 (SIGINT) or 143
+(SIGTERM). --out is replaced only when every line has been written, as
+"ecmul mul --help" says.
+
 Exit status: 0 on success, 1 when the output cannot be written, 2 for usage
-errors.
+errors, 130 or 143 when SIGINT or SIGTERM stopped it.
 
 Examples:
 
@@ -60,7 +67,7 @@ func genFlagSet(f *genFlags) *flag.FlagSet {
 	fs.StringVar(&f.format, "format", "hex", "output format: hex, sec1, jsonl or raw")
 	fs.BoolVar(&f.compressed, "compressed", false, "sec1: write compressed points (02/03||x)")
 	fs.IntVar(&f.pool, "pool", 1024, "number of distinct random points")
-	fs.StringVar(&f.out, "out", "-", "output file (- for standard output)")
+	fs.StringVar(&f.out, "out", "-", "output file (- for standard output), replaced when every line has been written")
 	return fs
 }
 
@@ -95,24 +102,25 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(stderr, "gen", exitUsage, err)
 	}
-	out := stdout
-	if file, ok := out.(*os.File); ok {
+	if file, ok := stdout.(*os.File); ok {
 		growPipe(file)
 	}
-	var file *os.File
-	if f.out != "-" {
-		if file, err = os.Create(f.out); err != nil {
-			return report(stderr, "gen", exitFail, err)
-		}
-		out = file
-	}
-	err = genItems(out, c, f.n, f.seed, format, f.compressed, f.pool)
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
-	}
+	ctx, stopSignals := catchSignals()
+	defer stopSignals()
+	out, err := openOutput(f.out, stdout)
 	if err != nil {
+		return report(stderr, "gen", exitFail, err)
+	}
+	defer out.abort()
+	lines, err := genItems(ctx, out, c, f.n, f.seed, format, f.compressed, f.pool)
+	sig := stopSignals()
+	if err == nil && sig == nil {
+		err = out.commit()
+	}
+	switch {
+	case sig != nil:
+		return interrupted(stderr, "gen", sig, int(lines), out)
+	case err != nil:
 		return report(stderr, "gen", exitFail, err)
 	}
 	return exitOK
@@ -154,8 +162,10 @@ func appendGenLine(line []byte, format stream.Format, scalar, point []byte) []by
 	}
 }
 
-// genItems writes count random valid lines of format to w.
-func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format stream.Format, compressed bool, poolSize int) error {
+// genItems writes count random valid lines of format to w, and returns
+// how many it wrote. When ctx ends, it stops drawing, writes the lines
+// drawn and returns ctx's error.
+func genItems(ctx context.Context, w io.Writer, c *curves.Curve, count int64, seed uint64, format stream.Format, compressed bool, poolSize int) (int64, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x6a09e667f3bcc908))
 	pool := &genPool{s: sampler{c, seed}, points: make([]*curves.Point, poolSize)}
 	if count >= int64(poolSize) {
@@ -174,21 +184,33 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format str
 	}
 	failed := make(chan struct{})
 	var werr error
+	var written int64
 	go func() {
 		defer close(failed)
 		for blk := range drawn {
 			if werr = blk.write(w, format, nb, pt.texts); werr != nil {
 				return
 			}
+			written += int64(blk.m)
 			free <- blk
 		}
 	}()
+	stopped := func() (int64, error) { // the blocks drawn are written
+		close(drawn)
+		<-failed
+		return written, cmp.Or(werr, ctx.Err())
+	}
 	for done := int64(0); done < count; {
+		if ctx.Err() != nil {
+			return stopped()
+		}
 		var blk *genBlockBuf
 		select {
 		case blk = <-free:
 		case <-failed:
-			return werr
+			return written, werr
+		case <-ctx.Done():
+			return stopped()
 		}
 		blk.m = int(min(count-done, genBlock))
 		for i := range blk.m {
@@ -201,7 +223,7 @@ func genItems(w io.Writer, c *curves.Curve, count int64, seed uint64, format str
 	}
 	close(drawn)
 	<-failed
-	return werr
+	return written, werr
 }
 
 // pointTexts holds the text of each point of gen's pool in the output

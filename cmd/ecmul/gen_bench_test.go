@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -30,7 +31,7 @@ func BenchmarkGen(b *testing.B) {
 					var m0, m1 runtime.MemStats
 					runtime.ReadMemStats(&m0)
 					for b.Loop() {
-						if err := genItems(io.Discard, c, count, 1, format, false, 1024); err != nil {
+						if _, err := genItems(context.Background(), io.Discard, c, count, 1, format, false, 1024); err != nil {
 							b.Fatal(err)
 						}
 					}

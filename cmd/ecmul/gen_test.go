@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -157,7 +158,7 @@ func TestGenLinesAnyCores(t *testing.T) {
 		for _, procs := range []int{1, 4} {
 			prev := runtime.GOMAXPROCS(procs)
 			var got bytes.Buffer
-			err := genItems(&got, c, count, seed, format, false, pool)
+			_, err := genItems(context.Background(), &got, c, count, seed, format, false, pool)
 			runtime.GOMAXPROCS(prev)
 			require.NoError(t, err)
 			require.True(t, bytes.Equal(want.Bytes(), got.Bytes()), "%s, GOMAXPROCS %d", format, procs)
@@ -183,7 +184,7 @@ func (f *failAfter) Write(p []byte) (int, error) {
 func TestGenStopsOnWriteError(t *testing.T) {
 	c := curves.P224()
 	for _, after := range []int{0, 1 << 20, 5 << 20} {
-		err := genItems(&failAfter{n: after}, c, 8*genBlock, 1, stream.Hex, false, 16)
+		_, err := genItems(context.Background(), &failAfter{n: after}, c, 8*genBlock, 1, stream.Hex, false, 16)
 		require.ErrorIs(t, err, errWriteFailed, "failing after %d bytes", after)
 	}
 }

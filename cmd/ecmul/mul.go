@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rnsec/ecmul"
@@ -81,17 +79,32 @@ computed, so a stream of any length runs in bounded memory: at most
 --inflight + 2 chunks exist, and with the default chunk the peak RSS stays
 below 300 MiB on the cpu backend and below 600 MiB on the gpu backend (CUDA
 context included). Output keeps the input order and is flushed after every
-chunk; a chunk goes on when it is full, when the input ends, or when no line
-has come for 2 ms, so the answers to a paused stream do not wait for more
-input. --stats prints items, failed items, seconds, op/s, the peak RSS and
-the backend that ran to standard error at the end; a progress line (the
-backend, items answered so far, op/s and, with --in a file, the share of its
-items answered) is drawn on standard error once the run has lasted a second,
-only when standard error is a terminal.
+chunk, every write ending at a line's end; a chunk goes on when it is full,
+when the input ends, or when no line has come for 2 ms, so the answers to a
+paused stream do not wait for more input. --stats prints items, failed
+items, seconds, op/s, the peak RSS and the backend that ran to standard
+error at the end; a progress line (the backend, items answered so far, op/s
+and, with --in a file, the share of its items answered) is drawn on
+standard error once the run has lasted a second, only when standard error
+is a terminal.
+
+Signals: on SIGINT or SIGTERM, mul stops reading and computing, writes the
+answers it has (whole lines, the start of the whole output) and exits 130
+(SIGINT) or 143 (SIGTERM); a second signal ends it at once.
+
+--out: --in is checked first (a directory or a missing file fails before
+--out is touched). --out FILE is written through a temporary file in its
+directory (.FILE.ecmul-RANDOM), renamed over FILE when every item has been
+answered; a run that cannot complete or that a signal stops leaves FILE as
+it was (write to standard output to keep an interrupted run's lines). So
+--out may be the input file; FILE keeps its permissions, a link its
+target; its directory must be writable. A device or FIFO (/dev/null), or a
+path under /dev or /proc, is written directly.
 
 Exit status: 0 when every item succeeded, 1 when any item failed (their count
 goes to standard error) or the run could not complete (unreadable input,
-unwritable output, --backend gpu without a GPU), 2 for usage errors.
+unwritable output, --backend gpu without a GPU), 2 for usage errors, 130 or
+143 when SIGINT or SIGTERM stopped it.
 
 Examples:
 
@@ -142,7 +155,7 @@ func streamFlagSet(name, help string, f *mulFlags) *flag.FlagSet {
 	fs := newFlagSet(name, help)
 	addEngineFlags(fs, f)
 	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
-	fs.StringVar(&f.out, "out", "-", "output file (- for standard output); not the input file")
+	fs.StringVar(&f.out, "out", "-", "output file (- for standard output), replaced when every item has been answered; may be the input file")
 	fs.IntVar(&f.chunk, "chunk", stream.DefaultChunk, "items read and computed per batch; memory grows with it, the output does not depend on it")
 	fs.StringVar(&f.format, "format", "hex", "input and output format: hex, sec1, jsonl or raw")
 	fs.BoolVar(&f.xOnly, "x-only", false, "write only the x coordinate of each result")
@@ -242,18 +255,18 @@ func runStream(f *mulFlags, flags func(*mulFlags) *flag.FlagSet, args []string, 
 	if err != nil {
 		return report(stderr, name, exitUsage, err)
 	}
-	in := stdin
-	if f.in != "-" {
-		file, err := os.Open(f.in)
-		if err != nil {
-			return report(stderr, name, exitFail, err)
-		}
-		defer file.Close()
-		in = file
+	ctx, stopSignals := catchSignals()
+	defer stopSignals()
+	in, closeIn, err := openInput(f.in, stdin)
+	if err != nil {
+		return report(stderr, name, exitFail, err)
 	}
-	if overwritesInput(in, f.out) {
-		return usageError(stderr, name, "--out %s is the input: creating it would empty the input before it is read (write elsewhere, then rename)", f.out)
+	defer closeIn()
+	out, err := openOutput(f.out, stdout)
+	if err != nil {
+		return report(stderr, name, exitFail, err)
 	}
+	defer out.abort()
 	opened := time.Now()
 	eng, err := diag.New(publicCurve(c), opts, g)
 	if err != nil {
@@ -261,32 +274,13 @@ func runStream(f *mulFlags, flags func(*mulFlags) *flag.FlagSet, args []string, 
 	}
 	defer eng.Close()
 	f.openTime = time.Since(opened)
-	return mulStream(f, format, eng, in, stdout, stderr)
+	return mulStream(ctx, stopSignals, f, format, eng, in, out, stderr)
 }
 
-// overwritesInput reports whether creating outPath would truncate the
-// regular file that in reads.
-func overwritesInput(in io.Reader, outPath string) bool {
-	file, ok := in.(*os.File)
-	if !ok || outPath == "-" {
-		return false
-	}
-	fi, err := file.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
-	fo, err := os.Stat(outPath)
-	return err == nil && os.SameFile(fi, fo)
-}
-
-// mulStream runs the stream from in to --out (stdout for -) and reports
-// on stderr; it returns the exit status.
-func mulStream(f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reader, stdout, stderr io.Writer) int {
-	out, closeOut, err := createOutput(f.out, stdout)
-	if err != nil {
-		return report(stderr, f.cmd(), exitFail, err)
-	}
-	defer closeOut()
+// mulStream runs the stream from in to out and reports on stderr; it
+// returns the exit status. out is replaced (committed) when every item was
+// answered; when ctx ends, stopSignals says by which signal.
+func mulStream(ctx context.Context, stopSignals func() os.Signal, f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reader, out *outputFile, stderr io.Writer) int {
 	if file, ok := in.(*os.File); ok {
 		growPipe(file)
 	}
@@ -301,34 +295,26 @@ func mulStream(f *mulFlags, format stream.Format, eng *ecmul.Engine, in io.Reade
 	if err != nil {
 		return report(stderr, f.cmd(), exitFail, err)
 	}
-	sum, err := stream.Mul(context.Background(), eng, in, out, mulOptions(f, format, eng, stderr, prog.add))
+	sum, err := stream.Mul(ctx, eng, in, out, mulOptions(f, format, eng, stderr, prog.add))
 	stopProfile()
-	err = cmp.Or(err, closeOut())
 	prog.finish()
+	sig := stopSignals()
+	if err == nil && sig == nil {
+		err = out.commit()
+	}
 	if f.stats {
 		printStats(stderr, "ecmul "+f.cmd(), sum, time.Since(start), f.openTime, eng.Backend())
 	}
-	if err != nil {
+	switch {
+	case sig != nil:
+		return interrupted(stderr, f.cmd(), sig, sum.Items, out)
+	case err != nil:
 		return report(stderr, f.cmd(), exitFail, err)
-	}
-	if sum.Failed > 0 {
+	case sum.Failed > 0:
 		fmt.Fprintf(stderr, "ecmul %s: %d item(s) failed\n", f.cmd(), sum.Failed)
 		return exitFail
 	}
 	return exitOK
-}
-
-// createOutput creates the file path, or returns stdout for "-"; closing
-// it a second time does nothing.
-func createOutput(path string, stdout io.Writer) (out io.Writer, closeOut func() error, err error) {
-	if path == "-" {
-		return stdout, func() error { return nil }, nil
-	}
-	file, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return file, sync.OnceValue(file.Close), nil
 }
 
 // mulOptions returns the stream's options for the flags and the engine.

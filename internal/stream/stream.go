@@ -472,6 +472,10 @@ type mulPipeline struct {
 	free     chan *mulChunk // chunks to fill; inflight+2 exist
 	parsed   chan *mulChunk // chunks filled with lines, in order
 	computed chan *mulChunk // chunks being computed or computed, in order
+	// drained is set, before computed is closed, when compute ends with
+	// the context still going: the reader came to the end of the input
+	// (or to a read error) and every chunk it handed on is in computed.
+	drained bool
 	// readErr is why reading stopped, other than io.EOF. It is set before
 	// parsed is closed, but a cancelled pipeline's writer may finish while
 	// the reader still runs, so it is read and written under its own lock.
@@ -505,6 +509,7 @@ func (p *mulPipeline) compute() {
 	ctx := p.ctx
 	defer close(p.computed)
 	sem := make(chan struct{}, p.inflight)
+	defer func() { p.drained = ctx.Err() == nil }()
 	for ch := range p.parsed {
 		select {
 		case sem <- struct{}{}:
@@ -538,6 +543,9 @@ func (p *mulPipeline) computeChunk(ch *mulChunk) {
 	}
 	if cd.usesBytes() {
 		ch.err = p.computeBytes(&ch.flat, len(ch.valid), progress)
+		if ch.err != nil && p.ctx.Err() != nil {
+			ch.lines = answeredBytes(ch)
+		}
 		if ch.err == nil || !errors.Is(ch.err, ecmul.ErrBatchLayout) {
 			formatBytesChunk(cd, ch)
 		}
@@ -548,18 +556,52 @@ func (p *mulPipeline) computeChunk(ch *mulChunk) {
 	if res == nil && err != nil {
 		return
 	}
+	if err != nil && p.ctx.Err() != nil {
+		ch.lines = answered(ch, res, err)
+	}
 	formatChunk(cd, ch, res)
 }
 
+// answered is the number of lines at the start of ch that have their
+// answer, when the batch of its items, res, ended with the context (err):
+// the lines before its first item left without a result. Only they are
+// written, so that the output of a stream stopped by its context is the
+// start of its whole output.
+func answered(ch *mulChunk, res []ecmul.Result, err error) int {
+	for n, i := range ch.valid {
+		if r := &res[n]; r.X == nil && !r.Infinity && errors.Is(r.Err, err) {
+			return i
+		}
+	}
+	return ch.lines
+}
+
+// answeredBytes is answered for a chunk computed through the bytes API:
+// an item without a result has StatusNotComputed.
+func answeredBytes(ch *mulChunk) int {
+	for n, i := range ch.valid {
+		if ch.flat.status[n] == ecmul.StatusNotComputed {
+			return i
+		}
+	}
+	return ch.lines
+}
+
 // write writes the computed chunks to out in order, flushing after each,
-// and hands each chunk back to be filled again. It stops at the first
-// chunk that failed as a whole, after writing what of it was computed.
+// and hands each chunk back to be filled again; every write to out ends
+// where an item ends (ItemWriter). It stops at the first chunk that failed
+// as a whole, after writing what of it was computed. When the context
+// ends, it writes the chunks computed before, and the answered start of
+// the one being computed, and returns the context's error.
 func (p *mulPipeline) write(out io.Writer) (sum mulSummary, err error) {
-	w := bufio.NewWriterSize(out, 1<<16)
+	w := NewLineWriter(out)
+	if p.cd.format == Raw {
+		w = newRecordWriter(out, p.cd.pointSize())
+	}
 	for ch := range p.computed {
 		<-ch.done
 		if !ch.formatted {
-			return sum, ch.err // nothing of the chunk was computed
+			return sum, p.stopErr(ch.err) // nothing of the chunk was computed
 		}
 		for _, b := range ch.out {
 			if _, err := w.Write(b); err != nil {
@@ -575,7 +617,7 @@ func (p *mulPipeline) write(out io.Writer) (sum mulSummary, err error) {
 		sum.failed += ch.failed
 		if ch.err != nil {
 			w.Flush()
-			return sum, ch.err
+			return sum, p.stopErr(ch.err)
 		}
 		if err := w.Flush(); err != nil {
 			return sum, err
@@ -586,6 +628,10 @@ func (p *mulPipeline) write(out io.Writer) (sum mulSummary, err error) {
 		ch.reset()
 		p.free <- ch
 	}
+	if !p.drained {
+		w.Flush()
+		return sum, p.ctx.Err()
+	}
 	p.readErr.Lock()
 	readErr := p.readErr.err
 	p.readErr.Unlock()
@@ -593,6 +639,15 @@ func (p *mulPipeline) write(out io.Writer) (sum mulSummary, err error) {
 		return sum, readErr
 	}
 	return sum, w.Flush()
+}
+
+// stopErr is err, the error of a chunk that failed as a whole, or the
+// context's error when the context has ended.
+func (p *mulPipeline) stopErr(err error) error {
+	if ctxErr := p.ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	return err
 }
 
 // formatChunk writes the output lines of a computed chunk into ch.out, on
@@ -696,6 +751,14 @@ const DefaultChunk = 1 << 16
 // others are computed all the same; the error is non-nil only when the
 // stream failed as a whole (reading, writing, the engine), after the
 // chunks before it were written.
+//
+// Every write to out ends where an answer ends (a line, or a raw record),
+// in writes of at most WriteSize bytes: a process stopped between two
+// writes leaves whole answers. When ctx ends, Mul stops reading and
+// computing, writes the answers it has (the chunks computed, then the
+// answered lines at the start of the chunk being computed, so that the
+// output is the start of the whole stream's) and returns ctx's error; a
+// read that waits for input is left to its goroutine.
 func Mul(ctx context.Context, eng *ecmul.Engine, in io.Reader, out io.Writer, o Options) (Summary, error) {
 	if o.Format == "" {
 		o.Format = Hex

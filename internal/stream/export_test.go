@@ -1,0 +1,4 @@
+package stream
+
+// NewRecordWriterForTest is newRecordWriter, for the external tests.
+var NewRecordWriterForTest = newRecordWriter
