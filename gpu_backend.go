@@ -119,9 +119,12 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 		if kernels.Supports(su.Schedule.Kind.String(), opts.Extension.String(), mappingMma, kernels.ChannelTag(su.Params.Bits)) {
 			g.Mapping = mappingMma
 		}
-		// and the pair mapping beats the mma mapping on the ladders it runs
-		// (an H200, 2^20 items, one call: P-256 9.22 M op/s against 7.34 M,
-		// P-224 14.28 M against 12.01 M; bench/h200/2026-11-28-pair/, call F1)
+		// and the pair mapping beats the mma mapping on the ladder (an H200,
+		// 2^20 items, one call: P-256 9.22 M op/s against 7.34 M, P-224
+		// 14.28 M against 12.01 M; bench/h200/2026-11-28-pair/, call F1) and
+		// on the combs (P-256 38.6 M against 31.4 M, P-224 57.0 M against
+		// 51.8 M, the variable-time comb 85.7 M against 67.7 M;
+		// bench/h200/2026-11-28-twist/, call G2)
 		if kernels.Supports(su.Schedule.Kind.String(), opts.Extension.String(), mappingPair, kernels.ChannelTag(su.Params.Bits)) {
 			g.Mapping = mappingPair
 		}

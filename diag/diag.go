@@ -64,7 +64,7 @@ const (
 	MappingTile            // blocks of 16 items whose base extensions run on the tensor cores (Shenoy, 16-bit channels)
 	MappingSpread          // a warp per item, its lane groups computing different products at once: the lowest latency for small batches (co-Z, Shenoy)
 	MappingMma             // 8 items a warp, 4 lanes each, whose base extensions run as mma.sync products on the tensor cores, in registers (co-Z and the combs, Shenoy, 30-bit channels)
-	MappingPair            // the mma mapping with 16 items a warp, two to each group of 4 lanes (co-Z, Shenoy, 30-bit channels)
+	MappingPair            // the mma mapping with 16 items a warp, two to each group of 4 lanes (co-Z and the combs, Shenoy, 30-bit channels)
 	numMappings
 )
 

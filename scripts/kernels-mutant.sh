@@ -31,6 +31,8 @@ mutants=(
   "pair-channel8-row|ecmul.cu|a16[1] = v[4] & k.k16Lane[1];|a16[1] = v[4] & k.k16Lane[0];"
   "pair-alpha-item|ecmul.cu|__shfl_sync(~0u, own, k.eSource + 1, kWarpLanes)|__shfl_sync(~0u, own, k.eSource, kWarpLanes)"
   "pair-slot4-row|ecmul.cu|select(k.odd, d[2], d[0])|d[0]"
+  "pair-comb-slot-digit|ecmul.cu|slot_word(dOf, s)|slot_word(dOf, 0)"
+  "pair-comb-commit|ecmul.cu|Sched::commit(c.r, per_slot(c, keep), per_slot(c, start));|Sched::commit(c.r, keep[0], start[0]);"
   "finish-crt-beta|finish.cuh|mul_add_word<0>(s, negM.w, uint32_t(beta));|"
   "finish-crt-beta-high|finish.cuh|mul_add_word<1>(s, negM.w, uint32_t(beta >> 32));|"
   "field-top-carry|field.cuh|uint32_t((uint64_t(t[kFeWords]) - borrow) >> 32)|(0u - borrow)"

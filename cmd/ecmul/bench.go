@@ -71,8 +71,8 @@ Every list of the configuration (--schedule, --ext, --channel-bits, --mapping,
 --ipb) is "default" unless given: the value is left for the library to
 choose, as mul, verify and a program with zero ecmul.Options get it (co-Z,
 Shenoy, 30-bit channels or 16 for Kawamura's extension and the tile mapping,
-the pair mapping where the kernel has it (co-Z, Shenoy, 30-bit channels), the
-mma mapping for the comb, else warp or block by curve and width, with spread
+the pair mapping where the kernel has it (co-Z and the combs, Shenoy, 30-bit
+channels), else warp or block by curve and width, with spread
 for small chunks, and the items
 per block of that mapping). "default" may be listed beside named
 values, as in --mapping default,warp. With no configuration flag, bench
@@ -522,7 +522,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs.StringVar(&f.schedules, "schedule", "default", "comma-separated ladder schedules (rns-cpu and gpu): coz, paper, default (the library's)")
 	fs.StringVar(&f.exts, "ext", "default", "comma-separated base extensions (rns-cpu and gpu): shenoy, kawamura, default (the library's)")
 	fs.StringVar(&f.widths, "channel-bits", "default", "comma-separated RNS channel widths (rns-cpu and gpu): 16, 30 (Shenoy only), default (the library's)")
-	fs.StringVar(&f.mappings, "mapping", "default", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block), spread (a warp per item, co-Z and Shenoy only), mma (8 items a warp, the tensor cores in registers, co-Z and Shenoy on 30-bit channels only, items per block a multiple of 8), pair (the mma mapping with 16 items a warp, items per block a multiple of 16), default (the library's choice: pair where the kernel has it, mma for the comb, else warp or block, and spread for small chunks)")
+	fs.StringVar(&f.mappings, "mapping", "default", "comma-separated thread mappings of the gpu backend: warp, block, tile (the tensor cores, Shenoy only, 16 items per block), spread (a warp per item, co-Z and Shenoy only), mma (8 items a warp, the tensor cores in registers, co-Z and the combs with Shenoy on 30-bit channels only, items per block a multiple of 8), pair (the mma mapping with 16 items a warp, items per block a multiple of 16), default (the library's choice: pair where the kernel has it, else warp or block, and spread for small chunks)")
 	fs.StringVar(&f.ipbs, "ipb", "default", "comma-separated items per block of the gpu backend: numbers, default (the library's for the mapping)")
 	fs.StringVar(&f.gpus, "gpus", "all", "comma-separated numbers of GPUs sharing each batch (the first N devices), or all (gpu)")
 	fs.StringVar(&f.batches, "batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")
