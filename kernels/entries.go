@@ -38,12 +38,53 @@ var (
 	// registers, in blocks of whole warps; "pair" is the mma mapping with
 	// 16 items in a warp, two in each group of 4 lanes (lane l: items l/4
 	// and l/4 + 8 of the warp), so that no lane holds padding.
-	Mappings = []string{"warp", "block", "tile", "spread", "mma", "pair"}
+	Mappings = mappingNames(mappingShapes)
 	// Channels tag the RNS channel widths of rns.Widths: "c16", moduli
 	// 2^16 − c, the paper's; "c30", moduli 2^30 − c, a quarter as many
 	// products per base extension.
 	Channels = channelTags(rns.Widths)
 )
+
+// mappingShape is how a mapping places an item's threads, by its name in
+// Mappings: every method of Kernel that depends on the mapping reads it
+// here.
+type mappingShape struct {
+	name       string
+	shape      int  // the ThreadShape code (kernels/shape.cuh's EcmShape)
+	lanes      int  // threads per item; 0: n+1, one per channel and one for m_e
+	registers  int  // the cap on registers per thread; 0: the schedule's (registerCaps)
+	fixed      int  // the items every block holds; 0: any number up to MaxItemsPerBlock
+	wholeWarps bool // blocks of whole warps only: the kernel traps on others
+}
+
+// mappingShapes are the mappings, in the order of Mappings.
+var mappingShapes = []mappingShape{
+	{name: "warp", shape: ShapeWarp},
+	{name: "block", shape: ShapePacked},
+	{name: "tile", shape: ShapePacked, fixed: TileItems},
+	{name: "spread", shape: ShapeSpread, registers: spreadRegisters, wholeWarps: true},
+	{name: "mma", shape: ShapeWarps, lanes: mmaLanes, registers: mmaRegisters, wholeWarps: true},
+	{name: "pair", shape: ShapeWarps, lanes: pairLanes, registers: pairRegisters, wholeWarps: true},
+}
+
+func mappingNames(ms []mappingShape) []string {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.name
+	}
+	return names
+}
+
+// mapping returns the shape of k's mapping (the zero shape, ShapePacked of
+// n+1 lanes, for a name not in Mappings, which Find refuses).
+func (k Kernel) mapping() mappingShape {
+	for _, m := range mappingShapes {
+		if m.name == k.Mapping {
+			return m
+		}
+	}
+	return mappingShape{}
+}
 
 func channelTags(widths []int) []string {
 	tags := make([]string, len(widths))
@@ -152,11 +193,8 @@ func (k Kernel) Name() string {
 // each lane owning several of the item's channels; pairLanes in the pair
 // mapping, whose groups of 4 lanes hold two items.
 func (k Kernel) Lanes(n int) int {
-	switch k.Mapping {
-	case "mma":
-		return mmaLanes
-	case "pair":
-		return pairLanes
+	if l := k.mapping().lanes; l > 0 {
+		return l
 	}
 	return n + 1
 }
@@ -175,10 +213,8 @@ const (
 // each, and 16 in the pair mapping; 0 for the other mappings, whose items
 // run across warps.
 func (k Kernel) ItemsPerWarp(n int) int {
-	switch k.Mapping {
-	case "warp":
-		return 32 / (n + 1)
-	case "mma", "pair":
+	switch k.ThreadShape() {
+	case ShapeWarp, ShapeWarps:
 		return 32 / k.Lanes(n)
 	}
 	return 0
@@ -192,10 +228,10 @@ func (k Kernel) ItemsPerWarp(n int) int {
 // not stored. The kernel's ecm_items_per_block (kernels/shape.cuh) inverts
 // it, in the mma and pair mappings up to that rounding.
 func (k Kernel) Threads(n, items int) int {
-	switch k.Mapping {
-	case "spread":
+	switch k.ThreadShape() {
+	case ShapeSpread:
 		return 32 * items
-	case "mma", "pair":
+	case ShapeWarps:
 		ipw := k.ItemsPerWarp(n)
 		return 32 * ((items + ipw - 1) / ipw)
 	}
@@ -232,12 +268,10 @@ func (k Kernel) CheckBlock(n, threads int) error {
 	switch {
 	case threads < 1 || threads > MaxThreads:
 		return fmt.Errorf("kernels: %s: a block of %d threads traps: the kernel takes 1 to %d", k.Name(), threads, MaxThreads)
-	case k.Mapping == "spread" && threads%32 != 0:
-		return fmt.Errorf("kernels: %s: a block of %d threads traps: the spread mapping takes whole warps", k.Name(), threads)
-	case (k.Mapping == "mma" || k.Mapping == "pair") && threads%32 != 0:
+	case k.mapping().wholeWarps && threads%32 != 0:
 		return fmt.Errorf("kernels: %s: a block of %d threads traps: the %s mapping takes whole warps", k.Name(), threads, k.Mapping)
-	case k.Mapping == "tile" && threads != TileItems*k.Lanes(n):
-		return fmt.Errorf("kernels: %s: a block of %d threads traps: the tile mapping takes exactly %d", k.Name(), threads, TileItems*k.Lanes(n))
+	case k.FixedItemsPerBlock() > 0 && threads != k.FixedItemsPerBlock()*k.Lanes(n):
+		return fmt.Errorf("kernels: %s: a block of %d threads traps: the %s mapping takes exactly %d", k.Name(), threads, k.Mapping, k.FixedItemsPerBlock()*k.Lanes(n))
 	case k.ItemsPerBlock(n, threads) == 0:
 		return fmt.Errorf("kernels: %s: a block of %d threads holds no item of %d lanes", k.Name(), threads, k.Lanes(n))
 	}
@@ -254,17 +288,7 @@ const (
 
 // ThreadShape returns how the mapping places an item's threads in a block,
 // as a Shape code.
-func (k Kernel) ThreadShape() int {
-	switch k.Mapping {
-	case "warp":
-		return ShapeWarp
-	case "mma", "pair":
-		return ShapeWarps
-	case "spread":
-		return ShapeSpread
-	}
-	return ShapePacked
-}
+func (k Kernel) ThreadShape() int { return k.mapping().shape }
 
 // spreadRegisters is the spread mapping's cap on registers per thread: it
 // runs a few warps per SM, whose latency spills to local memory would add
@@ -286,13 +310,8 @@ const pairRegisters = 255
 
 // MaxRegisters returns the entry point's cap on registers per thread.
 func (k Kernel) MaxRegisters() int {
-	switch k.Mapping {
-	case "spread":
-		return spreadRegisters
-	case "mma":
-		return mmaRegisters
-	case "pair":
-		return pairRegisters
+	if r := k.mapping().registers; r > 0 {
+		return r
 	}
 	return registerCaps[k.Schedule]
 }
@@ -301,10 +320,10 @@ func (k Kernel) MaxRegisters() int {
 // threads holds, for n channels per base: TileItems for the tile mapping,
 // MaxThreads/32 warps of 8 items for the mma mapping (16 for pair).
 func (k Kernel) MaxItemsPerBlock(n int) int {
-	if k.Mapping == "tile" {
-		return TileItems
+	if f := k.FixedItemsPerBlock(); f > 0 {
+		return f
 	}
-	if k.Mapping == "spread" {
+	if k.ThreadShape() == ShapeSpread {
 		return MaxThreads / 32
 	}
 	if ipw := k.ItemsPerWarp(n); ipw > 0 {
@@ -315,12 +334,7 @@ func (k Kernel) MaxItemsPerBlock(n int) int {
 
 // FixedItemsPerBlock returns the items every block must hold (TileItems for
 // the tile mapping), or 0 when any number up to MaxItemsPerBlock runs.
-func (k Kernel) FixedItemsPerBlock() int {
-	if k.Mapping == "tile" {
-		return TileItems
-	}
-	return 0
-}
+func (k Kernel) FixedItemsPerBlock() int { return k.mapping().fixed }
 
 // Entries returns every entry point, in the order of the lists above.
 func Entries() []Kernel {
