@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math/big"
+	"strings"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/diag"
@@ -27,6 +30,28 @@ non-empty line and writes one line per item, in input order.
           R_HEX S_HEX the signature; r or s of 0, n or more is invalid
           QX_HEX QY_HEX  the public key Q
   out:  valid | invalid | error: line N: REASON
+
+--sig der takes the signature as one field, SIG_DER_HEX, in place of
+R_HEX S_HEX: the hex of its ASN.1 DER encoding, SEQUENCE { r INTEGER,
+s INTEGER }, as openssl dgst -sign and crypto/ecdsa.SignASN1 write it. It
+must be strict DER, the one encoding of the two numbers: a BER length
+(indefinite, or long-form where the short form fits), an integer with a
+redundant leading zero byte, a negative integer, another tag or a byte
+after the sequence is an error ("error: line N: sig: ..."). r or s of 0,
+n or more is invalid, as above.
+
+--key sec1 takes the public key as one field, KEY_SEC1_HEX, in place of
+QX_HEX QY_HEX: the hex of its SEC1 encoding, uncompressed (04‖x‖y) or
+compressed (02‖x or 03‖x, y even or odd), the two mixed freely. A key that
+is no SEC1 point (a wrong length or prefix, the point at infinity 00, an x
+with no y on the curve) is an error ("error: line N: key: ...").
+
+--low-s answers invalid for a signature whose s is above n/2, which would
+otherwise verify: the rule of Bitcoin's standardness policy and of
+libsecp256k1, where of the two signatures (r, s) and (r, n − s) only the
+low one is accepted. Signers that normalise s (libsecp256k1, Bitcoin
+Core) meet it; OpenSSL's and crypto/ecdsa's signatures have a high s half
+the time.
 
 A line that cannot be an item gets "error: line N: REASON", N its line in
 the input from 1, blank lines counted: a wrong field count, bad hex, a
@@ -58,12 +83,17 @@ error (their count goes to standard error) or the run could not complete,
 Example:
 
   printf '%s\n' "$DIGEST $R $S $QX $QY" | ecmul ecdsa-verify --curve p256 --backend cpu
+  printf '%s\n' "$DIGEST $SIG_DER $KEY_SEC1" | ecmul ecdsa-verify --curve p256 --sig der --key sec1
+
+  (docs/cli.md shows how to make these fields with openssl.)
 
 Flags:
 `
 
 type ecdsaVerifyFlags struct {
 	mulFlags
+	sig, key string
+	lowS     bool
 }
 
 func ecdsaVerifyFlagSet(f *ecdsaVerifyFlags) *flag.FlagSet {
@@ -72,6 +102,9 @@ func ecdsaVerifyFlagSet(f *ecdsaVerifyFlags) *flag.FlagSet {
 	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
 	fs.StringVar(&f.out, "out", "-", "output file (- for standard output), replaced when every item has been answered; may be the input file")
 	fs.IntVar(&f.chunk, "chunk", ecdsaChunk, "items read and verified per batch; memory grows with it, the output does not depend on it")
+	fs.StringVar(&f.sig, "sig", "rs", "signature encoding: rs (R_HEX S_HEX) or der (SIG_DER_HEX, one strict DER field)")
+	fs.StringVar(&f.key, "key", "xy", "public key encoding: xy (QX_HEX QY_HEX) or sec1 (KEY_SEC1_HEX, compressed or uncompressed)")
+	fs.BoolVar(&f.lowS, "low-s", false, "answer invalid for a signature whose s is above n/2 (Bitcoin's policy, libsecp256k1's rule)")
 	return fs
 }
 
@@ -85,6 +118,10 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	}
 	if f.chunk < 1 {
 		return usageError(stderr, "ecdsa-verify", "--chunk must be at least 1, not %d", f.chunk)
+	}
+	derSig, sec1Key, err := checkEncodings(f.sig, f.key)
+	if err != nil {
+		return report(stderr, "ecdsa-verify", exitUsage, err)
 	}
 	c, opts, g, err := engineConfig(&f.mulFlags)
 	if err != nil {
@@ -109,6 +146,10 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	}
 	defer eng.Close()
 	v := newVerifier(ctx, c, eng, f.chunk, out)
+	v.derSig, v.sec1Key = derSig, sec1Key
+	if f.lowS {
+		v.lowS = new(big.Int).Rsh(c.N(), 1).FillBytes(make([]byte, c.ByteLen()))
+	}
 	err = stream.Lines(newCtxReader(ctx, in), v.add)
 	if err == nil {
 		err = v.flush()
@@ -129,6 +170,26 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	return exitOK
 }
 
+// checkEncodings reads --sig and --key, in any case: whether the
+// signature is one DER field, and whether the key is one SEC1 field.
+func checkEncodings(sig, key string) (derSig, sec1Key bool, err error) {
+	switch strings.ToLower(sig) {
+	case "rs":
+	case "der":
+		derSig = true
+	default:
+		return false, false, fmt.Errorf("--sig: unknown encoding %q (want rs or der)", sig)
+	}
+	switch strings.ToLower(key) {
+	case "xy":
+	case "sec1":
+		sec1Key = true
+	default:
+		return false, false, fmt.Errorf("--key: unknown encoding %q (want xy or sec1)", key)
+	}
+	return derSig, sec1Key, nil
+}
+
 // verifier gathers the items of a chunk, verifies them in one call and
 // writes their answers.
 type verifier struct {
@@ -143,6 +204,8 @@ type verifier struct {
 	digests         [][]byte
 	sigs, keys      []byte
 	items, notValid int
+	derSig, sec1Key bool   // the line's signature is one DER field, its key one SEC1 field
+	lowS            []byte // with --low-s, n/2 (rounded down) in ByteLen bytes: a greater s is invalid
 }
 
 func newVerifier(ctx context.Context, c *curves.Curve, eng *ecmul.Engine, chunk int, out io.Writer) *verifier {
@@ -174,27 +237,49 @@ func (v *verifier) add(line []byte, num int, tooLong bool) error {
 // decoded by package hexcode, as every hex field of mul and base is.
 func (v *verifier) parse(line string) error {
 	fields := stream.Fields(line)
-	if len(fields) != 5 {
-		return fmt.Errorf("want 5 fields (DIGEST_HEX R_HEX S_HEX QX_HEX QY_HEX), got %d", len(fields))
+	if want := v.layout(); len(fields) != len(want) {
+		return fmt.Errorf("want %d fields (%s), got %d", len(want), strings.Join(want, " "), len(fields))
 	}
-	digest, err := decodeDigest(fields[0])
+	digest, err := decodeHexBytes(fields[0])
 	if err != nil {
 		return fmt.Errorf("digest: %w", err)
 	}
 	L := v.c.ByteLen()
-	rs := make([]byte, 2*L)
-	for i, f := range fields[1:3] {
-		if !decodeSignatureInt(rs[i*L:(i+1)*L], f) {
-			return fmt.Errorf("%c: not hex: %q", "rs"[i], f)
+	var rs []byte
+	if v.derSig {
+		rs, err = parseDERHex(fields[1], publicCurve(v.c))
+		if err != nil {
+			return fmt.Errorf("sig: %w", err)
+		}
+		fields = fields[2:]
+	} else {
+		rs = make([]byte, 2*L)
+		for i, f := range fields[1:3] {
+			if !decodeSignatureInt(rs[i*L:(i+1)*L], f) {
+				return fmt.Errorf("%c: not hex: %q", "rs"[i], f)
+			}
+		}
+		fields = fields[3:]
+	}
+	var qx, qy *big.Int
+	if v.sec1Key {
+		q, err := stream.ParseSEC1Hex(v.c, fields[0])
+		if err != nil {
+			return fmt.Errorf("key: %w", err)
+		}
+		qx, qy = q.X, q.Y
+	} else {
+		if qx, err = v.c.ParseHexCoordinate(fields[0]); err != nil {
+			return fmt.Errorf("qx: %w", err)
+		}
+		if qy, err = v.c.ParseHexCoordinate(fields[1]); err != nil {
+			return fmt.Errorf("qy: %w", err)
 		}
 	}
-	qx, err := v.c.ParseHexCoordinate(fields[3])
-	if err != nil {
-		return fmt.Errorf("qx: %w", err)
-	}
-	qy, err := v.c.ParseHexCoordinate(fields[4])
-	if err != nil {
-		return fmt.Errorf("qy: %w", err)
+	if v.lowS != nil && bytes.Compare(rs[L:], v.lowS) > 0 {
+		// s above n/2: zero is an s that Verify finds Invalid, after it
+		// has checked the key as for any other signature
+		clear(rs[L:])
 	}
 	v.digests = append(v.digests, digest)
 	v.sigs = append(v.sigs, rs...)
@@ -204,9 +289,34 @@ func (v *verifier) parse(line string) error {
 	return nil
 }
 
-// decodeDigest decodes DIGEST_HEX: an optional 0x or 0X, then an even
-// number of hex digits, at least two.
-func decodeDigest(field string) ([]byte, error) {
+// layout names the fields of a line for the signature and key encodings
+// chosen.
+func (v *verifier) layout() []string {
+	fields := []string{"DIGEST_HEX"}
+	if v.derSig {
+		fields = append(fields, "SIG_DER_HEX")
+	} else {
+		fields = append(fields, "R_HEX", "S_HEX")
+	}
+	if v.sec1Key {
+		return append(fields, "KEY_SEC1_HEX")
+	}
+	return append(fields, "QX_HEX", "QY_HEX")
+}
+
+// parseDERHex reads SIG_DER_HEX: the hex of a strict DER signature, as
+// ecdsa.ParseDER reads it, returned as r‖s.
+func parseDERHex(field string, c ecmul.Curve) ([]byte, error) {
+	der, err := decodeHexBytes(field)
+	if err != nil {
+		return nil, err
+	}
+	return ecdsa.ParseDER(der, c)
+}
+
+// decodeHexBytes decodes DIGEST_HEX or SIG_DER_HEX: an optional 0x or 0X,
+// then an even number of hex digits, at least two.
+func decodeHexBytes(field string) ([]byte, error) {
 	digits := hexcode.TrimPrefix([]byte(field))
 	if len(digits) == 0 {
 		return nil, errors.New("not hex: no digits")
