@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/big"
 	"strings"
+	"time"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/diag"
@@ -70,6 +71,16 @@ on the variable-time comb; where the gpu backend's kernel has none (16-bit
 channels, --ext kawamura) u1·G runs as "ecmul base" runs k·G: on the
 constant-time comb, or on the ladder where there is no comb.
 
+Items are read and verified --chunk at a time; a chunk goes on when it is
+full, when the input ends, or when no line has come for 2 ms, so the
+answers to a paused stream do not wait for more input, as with mul. The
+output is flushed after every chunk, in whole lines. --stats prints items,
+failed (the items not valid: invalid or an error), seconds, op/s, the peak
+RSS and the backend that ran to standard error at the end; a progress line
+(the backend, items answered so far, op/s and, with --in a file, the share
+of its items answered) is drawn on standard error once the run has lasted
+a second, only when standard error is a terminal.
+
 On SIGINT or SIGTERM it stops reading, drops the chunk being verified,
 keeps the whole lines of the chunks before and exits 130 (SIGINT) or 143
 (SIGTERM). --in is checked before --out is touched, and --out is replaced
@@ -104,6 +115,7 @@ func ecdsaVerifyFlagSet(f *ecdsaVerifyFlags) *flag.FlagSet {
 	fs.IntVar(&f.chunk, "chunk", ecdsaChunk, "items read and verified per batch; memory grows with it, the output does not depend on it")
 	fs.StringVar(&f.sig, "sig", "rs", "signature encoding: rs (R_HEX S_HEX) or der (SIG_DER_HEX, one strict DER field)")
 	fs.StringVar(&f.key, "key", "xy", "public key encoding: xy (QX_HEX QY_HEX) or sec1 (KEY_SEC1_HEX, compressed or uncompressed)")
+	fs.BoolVar(&f.stats, "stats", false, "print items, failed (not valid), seconds, op/s, peak RSS and the backend to standard error at the end")
 	fs.BoolVar(&f.lowS, "low-s", false, "answer invalid for a signature whose s is above n/2 (Bitcoin's policy, libsecp256k1's rule)")
 	return fs
 }
@@ -140,23 +152,28 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		return report(stderr, "ecdsa-verify", exitFail, err)
 	}
 	defer out.abort()
+	opened := time.Now()
 	eng, err := diag.New(publicCurve(c), opts, g)
 	if err != nil {
 		return report(stderr, "ecdsa-verify", exitFail, err)
 	}
 	defer eng.Close()
+	openTime := time.Since(opened)
+	start := time.Now()
+	in, prog := mulProgress(stderr, "ecdsa-verify", eng, in, stream.Hex, false)
 	v := newVerifier(ctx, c, eng, f.chunk, out)
-	v.derSig, v.sec1Key = derSig, sec1Key
+	v.derSig, v.sec1Key, v.progress = derSig, sec1Key, prog.add
 	if f.lowS {
 		v.lowS = new(big.Int).Rsh(c.N(), 1).FillBytes(make([]byte, c.ByteLen()))
 	}
-	err = stream.Lines(newCtxReader(ctx, in), v.add)
-	if err == nil {
-		err = v.flush()
-	}
+	err = v.run(newCtxReader(ctx, in))
+	prog.finish()
 	sig := stopSignals()
 	if err == nil && sig == nil {
 		err = out.commit()
+	}
+	if f.stats {
+		printStats(stderr, "ecmul ecdsa-verify", stream.Summary{Items: v.items, Failed: v.notValid}, time.Since(start), openTime, eng.Backend())
 	}
 	switch {
 	case sig != nil:
@@ -204,12 +221,81 @@ type verifier struct {
 	digests         [][]byte
 	sigs, keys      []byte
 	items, notValid int
-	derSig, sec1Key bool   // the line's signature is one DER field, its key one SEC1 field
-	lowS            []byte // with --low-s, n/2 (rounded down) in ByteLen bytes: a greater s is invalid
+	progress        func(int) // counts the items answered, for the progress line
+	derSig, sec1Key bool      // the line's signature is one DER field, its key one SEC1 field
+	lowS            []byte    // with --low-s, n/2 (rounded down) in ByteLen bytes: a greater s is invalid
 }
 
 func newVerifier(ctx context.Context, c *curves.Curve, eng *ecmul.Engine, chunk int, out io.Writer) *verifier {
 	return &verifier{ctx: ctx, c: c, eng: eng, chunk: chunk, w: stream.NewLineWriter(out)}
+}
+
+// inputLine is one line of the input as stream.Lines yields it, its text
+// copied.
+type inputLine struct {
+	text    []byte
+	num     int
+	tooLong bool
+}
+
+// pauseFlush is how long run waits for the next line before it verifies
+// the lines it holds, as mul does: the answers to a paused stream do not
+// wait for more input.
+var pauseFlush = 2 * time.Millisecond
+
+// run verifies every line of in, chunk by chunk: a chunk goes on when it
+// is full, when the input ends, or when no line has come for pauseFlush.
+// Lines are read on a goroutine of their own, so that a pause is seen
+// while a read waits.
+func (v *verifier) run(in io.Reader) error {
+	lines := make(chan inputLine, 1024)
+	done := make(chan struct{})
+	defer close(done)
+	var readErr error // set before lines is closed
+	go func() {
+		defer close(lines)
+		readErr = stream.Lines(in, func(line []byte, num int, tooLong bool) error {
+			select {
+			case lines <- inputLine{bytes.Clone(line), num, tooLong}:
+				return nil
+			case <-done:
+				return errors.New("stopped")
+			}
+		})
+	}()
+	pause := time.NewTimer(pauseFlush)
+	pause.Stop()
+	for {
+		var l inputLine
+		var ok bool
+		select {
+		case l, ok = <-lines:
+		default:
+			if len(v.nums) == 0 {
+				l, ok = <-lines
+				break
+			}
+			pause.Reset(pauseFlush)
+			select {
+			case l, ok = <-lines:
+				pause.Stop()
+			case <-pause.C:
+				if err := v.flush(); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if !ok {
+			if readErr != nil {
+				return readErr
+			}
+			return v.flush()
+		}
+		if err := v.add(l.text, l.num, l.tooLong); err != nil {
+			return err
+		}
+	}
 }
 
 // add takes one line: an item, or its error.
@@ -384,6 +470,9 @@ func (v *verifier) flush() error {
 		}
 	}
 	v.items += len(v.nums)
+	if v.progress != nil {
+		v.progress(len(v.nums))
+	}
 	v.nums, v.errs, v.idx, v.digests, v.sigs, v.keys = v.nums[:0], v.errs[:0], v.idx[:0], v.digests[:0], v.sigs[:0], v.keys[:0]
 	return v.w.Flush()
 }

@@ -6,9 +6,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -206,4 +208,76 @@ func lowSAsRS(t *testing.T, in string) string {
 		fmt.Fprintf(&b, "%s %x %x %s\n", f[0], r, s, f[2])
 	}
 	return b.String()
+}
+
+// verifyLines returns count valid lines of ecdsa-verify on P-256 (R_HEX
+// S_HEX QX_HEX QY_HEX), each of its own digest.
+func verifyLines(t *testing.T, count int) []string {
+	t.Helper()
+	priv, err := stdecdsa.GenerateKey(elliptic.P256(), nil)
+	require.NoError(t, err)
+	lines := make([]string, count)
+	for i := range lines {
+		d := sha256.Sum256([]byte{byte(i)})
+		r, s, err := stdecdsa.Sign(nil, priv, d[:])
+		require.NoError(t, err)
+		lines[i] = ecdsaLine(d[:], r, s, priv.X, priv.Y)
+	}
+	return lines
+}
+
+// TestECDSAVerifyAnswersAPausedStream: when the input pauses, the lines
+// read so far are answered without waiting for a full chunk or the end of
+// the input, a partial last line included, as mul answers them.
+func TestECDSAVerifyAnswersAPausedStream(t *testing.T) {
+	lines := verifyLines(t, 3)
+	pr, pw := io.Pipe()
+	var out lockedBuffer
+	done := make(chan int)
+	go func() {
+		done <- run([]string{"ecdsa-verify", "--curve", "p256", "--backend", "cpu"}, pr, &out, io.Discard)
+	}()
+	waitFor := func(want string) time.Duration {
+		t.Helper()
+		start := time.Now()
+		for out.String() != want {
+			if time.Since(start) > 5*time.Second {
+				t.Fatalf("after %v the output is %q, want %q", time.Since(start), out.String(), want)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		return time.Since(start)
+	}
+	_, err := io.WriteString(pw, lines[0]+"\n\n")
+	require.NoError(t, err)
+	first := waitFor("valid\n")
+	_, err = io.WriteString(pw, lines[1]+"\nzz\n"+lines[2][:10])
+	require.NoError(t, err)
+	waitFor("valid\nvalid\nerror: line 4: want 5 fields (DIGEST_HEX R_HEX S_HEX QX_HEX QY_HEX), got 1\n")
+	_, err = io.WriteString(pw, lines[2][10:]+"\n")
+	require.NoError(t, err)
+	require.NoError(t, pw.Close())
+	require.Equal(t, exitFail, <-done)
+	require.Equal(t, "valid\nvalid\nerror: line 4: want 5 fields (DIGEST_HEX R_HEX S_HEX QX_HEX QY_HEX), got 1\nvalid\n", out.String())
+	t.Logf("first answer %v after its line", first)
+}
+
+// TestECDSAVerifyStats: --stats prints one line at the end, its failed
+// count the items not valid; without it nothing but the count of those
+// goes to standard error, and no progress line where it is no terminal.
+func TestECDSAVerifyStats(t *testing.T) {
+	withFastProgress(t)
+	lines := verifyLines(t, 5)
+	in := strings.Join(lines, "\n") + "\nbad\n"
+	code, out, errOut := cli(t, in, "ecdsa-verify", "--curve", "p256", "--backend", "cpu", "--chunk", "2", "--stats")
+	require.Equal(t, exitFail, code)
+	require.Equal(t, strings.Repeat("valid\n", 5)+"error: line 6: want 5 fields (DIGEST_HEX R_HEX S_HEX QX_HEX QY_HEX), got 1\n", out)
+	require.Regexp(t, `^ecmul ecdsa-verify: stats: items=6 failed=1 seconds=[0-9.]+ op/s=[0-9]+ peak_rss_mib=\S+ backend=cpu open_seconds=[0-9.]+\n`+
+		`ecmul ecdsa-verify: 1 of 6 item\(s\) not valid\n$`, errOut)
+	code, _, errOut = cli(t, strings.Join(lines, "\n"), "ecdsa-verify", "--curve", "p256", "--backend", "cpu", "--stats")
+	require.Equal(t, exitOK, code)
+	require.Regexp(t, `^ecmul ecdsa-verify: stats: items=5 failed=0 [^\n]*\n$`, errOut)
+	code, _, errOut = cli(t, strings.Join(lines, "\n"), "ecdsa-verify", "--curve", "p256", "--backend", "cpu")
+	require.Equal(t, exitOK, code)
+	require.Empty(t, errOut)
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -73,4 +75,29 @@ func TestOpenSSLRecipe(t *testing.T) {
 			require.Equal(t, shown, out.String()+errOut.String())
 		})
 	}
+}
+
+// TestECDSAVerifyProgressOnTerminal: on a terminal, ecdsa-verify draws the
+// progress line of mul, with the backend, the items answered and, with
+// --in a file, the share of them, and erases it at the end.
+func TestECDSAVerifyProgressOnTerminal(t *testing.T) {
+	withFastProgress(t)
+	master, tty := openPTY(t)
+	defer master.Close()
+	var seen bytes.Buffer
+	var wg sync.WaitGroup
+	wg.Go(func() { io.Copy(&seen, master) })
+	lines := verifyLines(t, 30)
+	inPath := filepath.Join(t.TempDir(), "in.txt")
+	require.NoError(t, os.WriteFile(inPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+	var out bytes.Buffer
+	code := run([]string{"ecdsa-verify", "--curve", "p256", "--backend", "cpu", "--chunk", "3", "--in", inPath}, nil, &out, tty)
+	require.Equal(t, exitOK, code)
+	require.Equal(t, strings.Repeat("valid\n", 30), out.String())
+	tty.Close()
+	wg.Wait()
+	got := seen.String()
+	require.Contains(t, got, "% ecmul ecdsa-verify (cpu): ")
+	require.Regexp(t, `ecmul ecdsa-verify \(cpu\): [1-9]\d* items`, got)
+	require.True(t, strings.HasSuffix(got, "\r\x1b[K"), "the line is erased at the end: %q", got[max(0, len(got)-40):])
 }
