@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,6 +54,14 @@ libsecp256k1, where of the two signatures (r, s) and (r, n − s) only the
 low one is accepted. Signers that normalise s (libsecp256k1, Bitcoin
 Core) meet it; OpenSSL's and crypto/ecdsa's signatures have a high s half
 the time.
+
+--format jsonl reads one JSON object per line, with exactly the keys
+{"digest","r","s","qx","qy"} ("sig" in place of r and s with --sig der,
+"key" in place of qx and qy with --key sec1), each once, each a string of
+the field's hex, nothing after the object, as mul's jsonl; it answers
+{"valid":true}, {"valid":false} or {"error":"line N: REASON"}. The
+default, hex, is the fields above. There is no raw format: a digest has
+no fixed length.
 
 A line that cannot be an item gets "error: line N: REASON", N its line in
 the input from 1, blank lines counted: a wrong field count, bad hex, a
@@ -115,6 +124,7 @@ func ecdsaVerifyFlagSet(f *ecdsaVerifyFlags) *flag.FlagSet {
 	fs.IntVar(&f.chunk, "chunk", ecdsaChunk, "items read and verified per batch; memory grows with it, the output does not depend on it")
 	fs.StringVar(&f.sig, "sig", "rs", "signature encoding: rs (R_HEX S_HEX) or der (SIG_DER_HEX, one strict DER field)")
 	fs.StringVar(&f.key, "key", "xy", "public key encoding: xy (QX_HEX QY_HEX) or sec1 (KEY_SEC1_HEX, compressed or uncompressed)")
+	fs.StringVar(&f.format, "format", "hex", "input and output format: hex (fields separated by blanks) or jsonl (one JSON object per line)")
 	fs.BoolVar(&f.stats, "stats", false, "print items, failed (not valid), seconds, op/s, peak RSS and the backend to standard error at the end")
 	fs.BoolVar(&f.lowS, "low-s", false, "answer invalid for a signature whose s is above n/2 (Bitcoin's policy, libsecp256k1's rule)")
 	return fs
@@ -132,6 +142,10 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		return usageError(stderr, "ecdsa-verify", "--chunk must be at least 1, not %d", f.chunk)
 	}
 	derSig, sec1Key, err := checkEncodings(f.sig, f.key)
+	if err != nil {
+		return report(stderr, "ecdsa-verify", exitUsage, err)
+	}
+	jsonl, err := checkVerifyFormat(f.format)
 	if err != nil {
 		return report(stderr, "ecdsa-verify", exitUsage, err)
 	}
@@ -162,7 +176,7 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	start := time.Now()
 	in, prog := mulProgress(stderr, "ecdsa-verify", eng, in, stream.Hex, false)
 	v := newVerifier(ctx, c, eng, f.chunk, out)
-	v.derSig, v.sec1Key, v.progress = derSig, sec1Key, prog.add
+	v.derSig, v.sec1Key, v.jsonl, v.progress = derSig, sec1Key, jsonl, prog.add
 	if f.lowS {
 		v.lowS = new(big.Int).Rsh(c.N(), 1).FillBytes(make([]byte, c.ByteLen()))
 	}
@@ -207,6 +221,19 @@ func checkEncodings(sig, key string) (derSig, sec1Key bool, err error) {
 	return derSig, sec1Key, nil
 }
 
+// checkVerifyFormat reads --format, in any case: whether it is jsonl.
+func checkVerifyFormat(format string) (jsonl bool, err error) {
+	switch f, err := stream.ParseFormat(format); {
+	case err != nil:
+		return false, fmt.Errorf("--format: %w", err)
+	case f == stream.JSONL:
+		return true, nil
+	case f != stream.Hex:
+		return false, fmt.Errorf("--format %s: ecdsa-verify reads hex or jsonl", f)
+	}
+	return false, nil
+}
+
 // verifier gathers the items of a chunk, verifies them in one call and
 // writes their answers.
 type verifier struct {
@@ -223,6 +250,7 @@ type verifier struct {
 	items, notValid int
 	progress        func(int) // counts the items answered, for the progress line
 	derSig, sec1Key bool      // the line's signature is one DER field, its key one SEC1 field
+	jsonl           bool      // lines are JSON objects, answers too
 	lowS            []byte    // with --low-s, n/2 (rounded down) in ByteLen bytes: a greater s is invalid
 }
 
@@ -322,8 +350,14 @@ func (v *verifier) add(line []byte, num int, tooLong bool) error {
 // parse appends the item of a line to the chunk's buffers. Every field is
 // decoded by package hexcode, as every hex field of mul and base is.
 func (v *verifier) parse(line string) error {
-	fields := stream.Fields(line)
-	if want := v.layout(); len(fields) != len(want) {
+	var fields []string
+	if v.jsonl {
+		var err error
+		if fields, err = stream.JSONStrings(line, v.jsonKeys()); err != nil {
+			return err
+		}
+	} else if fields = stream.Fields(line); len(fields) != len(v.layout()) {
+		want := v.layout()
 		return fmt.Errorf("want %d fields (%s), got %d", len(want), strings.Join(want, " "), len(fields))
 	}
 	digest, err := decodeHexBytes(fields[0])
@@ -390,6 +424,20 @@ func (v *verifier) layout() []string {
 	return append(fields, "QX_HEX", "QY_HEX")
 }
 
+// jsonKeys are the keys of a jsonl line for the encodings chosen: the
+// fields of layout, in lower case without _HEX, and sig and key for the
+// DER and SEC1 fields.
+func (v *verifier) jsonKeys() []string {
+	keys := []string{"digest", "r", "s", "qx", "qy"}
+	if v.derSig {
+		keys = slices.Replace(keys, 1, 3, "sig")
+	}
+	if v.sec1Key {
+		keys = slices.Replace(keys, len(keys)-2, len(keys), "key")
+	}
+	return keys
+}
+
 // parseDERHex reads SIG_DER_HEX: the hex of a strict DER signature, as
 // ecdsa.ParseDER reads it, returned as r‖s.
 func parseDERHex(field string, c ecmul.Curve) ([]byte, error) {
@@ -441,6 +489,12 @@ func decodeSignatureInt(dst []byte, field string) bool {
 	return true
 }
 
+// verdictLine is the answer of a valid or invalid item, in jsonl or not.
+var verdictLine = map[bool]map[bool]string{
+	false: {true: "valid\n", false: "invalid\n"},
+	true:  {true: "{\"valid\":true}\n", false: "{\"valid\":false}\n"},
+}
+
 // flush verifies the chunk's items and writes every line's answer.
 func (v *verifier) flush() error {
 	if len(v.nums) == 0 {
@@ -453,17 +507,20 @@ func (v *verifier) flush() error {
 	for i, num := range v.nums {
 		err := v.errs[i]
 		if err == nil {
-			switch vd := verdicts[v.idx[i]]; vd {
-			case ecdsa.Valid:
-				v.w.WriteString("valid\n")
-			case ecdsa.Invalid:
-				v.w.WriteString("invalid\n")
+			switch vd := verdicts[v.idx[i]]; {
+			case vd == ecdsa.Valid || vd == ecdsa.Invalid:
+				v.w.WriteString(verdictLine[v.jsonl][vd == ecdsa.Valid])
 			default:
 				err = vd.Err()
 			}
 		}
 		if err != nil {
-			fmt.Fprintf(v.w, "error: line %d: %s\n", num, message(err))
+			msg := fmt.Sprintf("line %d: %s", num, message(err))
+			if v.jsonl {
+				v.w.Write(append(stream.AppendJSONError(nil, msg), '\n'))
+			} else {
+				fmt.Fprintf(v.w, "error: %s\n", msg)
+			}
 		}
 		if err != nil || verdicts[v.idx[i]] != ecdsa.Valid {
 			v.notValid++

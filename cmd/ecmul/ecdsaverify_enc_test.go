@@ -281,3 +281,55 @@ func TestECDSAVerifyStats(t *testing.T) {
 	require.Equal(t, exitOK, code)
 	require.Empty(t, errOut)
 }
+
+// TestECDSAVerifyJSONL: --format jsonl reads the fields as the strings of
+// one JSON object, its keys following --sig and --key, as mul reads
+// jsonl, and answers {"valid":...} or {"error":"line N: ..."}; raw and
+// sec1 are usage errors.
+func TestECDSAVerifyJSONL(t *testing.T) {
+	c := curves.P256()
+	priv, err := stdecdsa.GenerateKey(elliptic.P256(), nil)
+	require.NoError(t, err)
+	d := sha256.Sum256([]byte("jsonl"))
+	r, s, err := stdecdsa.Sign(nil, priv, d[:])
+	require.NoError(t, err)
+	key := hex.EncodeToString(c.EncodeSEC1(&curves.Point{X: priv.X, Y: priv.Y}, true))
+	der := derHex(r, s)
+	xy := fmt.Sprintf(`"qx":"%x","qy":"%x"`, priv.X, priv.Y)
+	rs := fmt.Sprintf(`"r":"%x","s":"%x"`, r, s)
+	dg := fmt.Sprintf(`"digest":"%x"`, d)
+	for _, tc := range []struct {
+		args  []string
+		lines []string
+		want  string
+	}{
+		{nil, []string{
+			"{" + dg + "," + rs + "," + xy + "}",
+			"{" + xy + "," + rs + "," + dg + "}", // any order
+			fmt.Sprintf(`{"digest":"%x",%s,%s}`, d[1:], rs, xy),
+			"{" + dg + "," + rs + "," + xy + `,"sig":"00"}`,
+			"{" + dg + "," + rs + "," + xy + "} x",
+			fmt.Sprintf(`{%s,"r":"zz","s":"%x",%s}`, dg, s, xy),
+			"not json",
+		}, `{"valid":true}` + "\n" + `{"valid":true}` + "\n" + `{"valid":false}` + "\n" +
+			`{"error":"line 4: unknown key \"sig\" (want digest, r, s, qx and qy)"}` + "\n" +
+			`{"error":"line 5: data after the JSON object"}` + "\n" +
+			`{"error":"line 6: r: not hex: \"zz\""}` + "\n" +
+			`{"error":"line 7: not a JSON object (want {\"digest\":\"HEX\",\"r\":\"HEX\",\"s\":\"HEX\",\"qx\":\"HEX\",\"qy\":\"HEX\"})"}` + "\n"},
+		{[]string{"--sig", "der", "--key", "sec1"}, []string{
+			fmt.Sprintf(`{%s,"sig":"%s","key":"%s"}`, dg, der, key),
+			fmt.Sprintf(`{%s,"sig":"%s","key":"00"}`, dg, der),
+			fmt.Sprintf(`{%s,%s,"key":"%s"}`, dg, rs, key),
+		}, `{"valid":true}` + "\n" +
+			`{"error":"line 2: key: P-256: SEC1 encoding 0x00 is the point at infinity, which is not an affine point"}` + "\n" +
+			`{"error":"line 3: unknown key \"r\" (want digest, sig and key)"}` + "\n"},
+	} {
+		args := append([]string{"ecdsa-verify", "--curve", "p256", "--backend", "cpu", "--format", "JSONL"}, tc.args...)
+		code, out, errOut := cli(t, strings.Join(tc.lines, "\n")+"\n", args...)
+		require.Equal(t, exitFail, code, errOut)
+		requireSameLines(t, tc.want, out, args)
+	}
+	requireUsage(t, []string{"ecdsa-verify", "--format", "raw"}, "ecdsa-verify reads hex or jsonl")
+	requireUsage(t, []string{"ecdsa-verify", "--format", "sec1"}, "ecdsa-verify reads hex or jsonl")
+	requireUsage(t, []string{"ecdsa-verify", "--format", "xml"}, "--format", "unknown format")
+}

@@ -47,3 +47,15 @@ func ParseSEC1Hex(c *curves.Curve, field string) (*curves.Point, error) {
 	}
 	return c.DecodeSEC1(b)
 }
+
+// JSONStrings reads a line of a jsonl format: a JSON object of exactly the
+// keys given, compared exactly, each once, each a string, nothing after
+// the object; it returns their values in the order of keys.
+func JSONStrings(line string, keys []string) ([]string, error) { return jsonStrings(line, keys) }
+
+// AppendJSONError appends {"error":"MSG"}, the answer of a failed item in
+// the jsonl format, msg on one line.
+func AppendJSONError(dst []byte, msg string) []byte {
+	b, _ := jsonMarshal(map[string]string{"error": OneLine(msg)})
+	return append(dst, b...)
+}
