@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"io"
+
+	"github.com/rnsec/ecmul/internal/curves"
 )
 
 // Lines calls each with every non-empty line of in, blanks around it
@@ -33,3 +35,27 @@ func Lines(in io.Reader, each func(line []byte, num int, tooLong bool) error) er
 // Fields splits a line on runs of spaces and tabs, the only separators the
 // line formats allow.
 func Fields(line string) []string { return fieldsOf(line) }
+
+// ParseSEC1Hex reads a point as mul's sec1 format reads POINT_HEX: an
+// optional 0x or 0X, then the hex of a SEC1 encoding, uncompressed or
+// compressed, decoded by package hexcode and validated by
+// curves.Curve.DecodeSEC1.
+func ParseSEC1Hex(c *curves.Curve, field string) (*curves.Point, error) {
+	b, err := decodeSEC1Hex(field, 1+2*c.ByteLen())
+	if err != nil {
+		return nil, err
+	}
+	return c.DecodeSEC1(b)
+}
+
+// JSONStrings reads a line of a jsonl format: a JSON object of exactly the
+// keys given, compared exactly, each once, each a string, nothing after
+// the object; it returns their values in the order of keys.
+func JSONStrings(line string, keys []string) ([]string, error) { return jsonStrings(line, keys) }
+
+// AppendJSONError appends {"error":"MSG"}, the answer of a failed item in
+// the jsonl format, msg on one line.
+func AppendJSONError(dst []byte, msg string) []byte {
+	b, _ := jsonMarshal(map[string]string{"error": OneLine(msg)})
+	return append(dst, b...)
+}
