@@ -88,24 +88,33 @@ func checkCombSection(t *testing.T, name string, c *curves.Curve, kind ladder.Ki
 // sides, holding; for 16-bit channels none of them.
 func TestParamsMMABounds(t *testing.T) {
 	names := []string{"mma byte sums exact", "mma lo fits 32 bits", "mma mid fits 32 bits", "mma hi fits 32 bits", "mma 64-bit sum"}
+	forParams(t, func(c *curves.Curve, bits int, out string) {
+		if bits != rns.WideChannelBits {
+			require.NotContains(t, out, "mma ", "%s, %d-bit channels", c.Name(), bits)
+			return
+		}
+		par, err := rns.NewParamsBits(c.P(), bits)
+		require.NoError(t, err)
+		left := map[string]string{}
+		for _, b := range par.Bounds() {
+			left[b.Name] = size(b.Left)
+		}
+		for _, name := range names {
+			require.Contains(t, left, name)
+			require.Regexp(t, "(?m)^"+regexp.QuoteMeta(name)+` +`+regexp.QuoteMeta(left[name])+` +< +\S+ +yes +`, out, "%s: %s", c.Name(), name)
+		}
+	})
+}
+
+// forParams runs ecmul params on every curve and channel width and hands
+// each output, which must come with exit status 0, to check.
+func forParams(t *testing.T, check func(c *curves.Curve, bits int, out string)) {
+	t.Helper()
 	for _, c := range curves.All() {
 		for _, bits := range rns.Widths {
 			code, out, errOut := cli(t, "", "params", "--curve", c.Name(), "--channel-bits", strconv.Itoa(bits))
 			require.Equal(t, exitOK, code, errOut)
-			if bits != rns.WideChannelBits {
-				require.NotContains(t, out, "mma ", "%s, %d-bit channels", c.Name(), bits)
-				continue
-			}
-			par, err := rns.NewParamsBits(c.P(), bits)
-			require.NoError(t, err)
-			left := map[string]string{}
-			for _, b := range par.Bounds() {
-				left[b.Name] = size(b.Left)
-			}
-			for _, name := range names {
-				require.Contains(t, left, name)
-				require.Regexp(t, "(?m)^"+regexp.QuoteMeta(name)+` +`+regexp.QuoteMeta(left[name])+` +< +\S+ +yes +`, out, "%s: %s", c.Name(), name)
-			}
+			check(c, bits, out)
 		}
 	}
 }
@@ -114,19 +123,15 @@ func TestParamsMMABounds(t *testing.T) {
 // bounds that the twist and the 32-bit fold rely on, holding; 16-bit
 // channels have neither.
 func TestParamsTwist(t *testing.T) {
-	for _, c := range curves.All() {
-		for _, bits := range rns.Widths {
-			code, out, errOut := cli(t, "", "params", "--curve", c.Name(), "--channel-bits", strconv.Itoa(bits))
-			require.Equal(t, exitOK, code, errOut)
-			if bits != rns.WideChannelBits {
-				require.NotContains(t, out, "twist", "%s, %d-bit channels", c.Name(), bits)
-				continue
-			}
-			par, err := rns.NewParamsBits(c.P(), bits)
-			require.NoError(t, err)
-			require.Contains(t, out, fmt.Sprintf("  twist σ: %v ", par.Twist), c.Name())
-			require.Regexp(t, `(?m)^twist squares NegR +0 +<= +0 +yes +`, out, c.Name())
-			require.Regexp(t, `(?m)^wide fold in 32-bit words +\S+ +< +\S+ +yes +`, out, c.Name())
+	forParams(t, func(c *curves.Curve, bits int, out string) {
+		if bits != rns.WideChannelBits {
+			require.NotContains(t, out, "twist", "%s, %d-bit channels", c.Name(), bits)
+			return
 		}
-	}
+		par, err := rns.NewParamsBits(c.P(), bits)
+		require.NoError(t, err)
+		require.Contains(t, out, fmt.Sprintf("  twist σ: %v ", par.Twist), c.Name())
+		require.Regexp(t, `(?m)^twist squares NegR +0 +<= +0 +yes +`, out, c.Name())
+		require.Regexp(t, `(?m)^wide fold in 32-bit words +\S+ +< +\S+ +yes +`, out, c.Name())
+	})
 }
