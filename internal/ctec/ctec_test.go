@@ -93,7 +93,7 @@ func requireSame(t *testing.T, want, got *curves.Point, format string, args ...a
 	require.Zero(t, want.Y.Cmp(got.Y), "y: %s", msg)
 }
 
-// TestFormulasAgainstBig: Add, AddAffine and Double give what the
+// TestFormulasAgainstBig: Add, AddAffine, Double and Double4 give what the
 // textbook group law gives in math/big, on random points with random Z
 // and on every case a complete formula must cover: P + P, P + (−P),
 // O + P, P + O, O + O, and 2·O.
@@ -124,6 +124,8 @@ func TestFormulasAgainstBig(t *testing.T) {
 				requireSame(t, textbook.Add(s.c, p, q), s.value(t, &r), "Add, case %d", i%6)
 				s.ec.Double(&r, s.projective(rng, p))
 				requireSame(t, textbook.Add(s.c, p, p), s.value(t, &r), "Double, case %d", i%6)
+				s.ec.Double4(&r, s.projective(rng, p))
+				requireSame(t, textbook.Mul(s.c, p, big.NewInt(16)), s.value(t, &r), "Double4, case %d", i%6)
 				if q != nil {
 					s.ec.AddAffine(&r, s.projective(rng, p), s.affine(q))
 					requireSame(t, textbook.Add(s.c, p, q), s.value(t, &r), "AddAffine, case %d", i%6)

@@ -57,9 +57,9 @@ func (t *affineTable) lookup(r *Affine, d uint64) {
 // ScalarMult sets r = k·p for the big-endian scalar k of exactly
 // ScalarBytes bytes, any value (k ≥ n included: the result is then
 // (k mod n)·p). From the top, each four-bit digit d of k costs four
-// doublings of the accumulator and the addition of table[d] (the point at
-// infinity for d = 0), read whole: the work and the addresses are the same
-// for every k. It panics on another length.
+// doublings of the accumulator (Double4) and the addition of table[d]
+// (the point at infinity for d = 0), read whole: the work and the
+// addresses are the same for every k. It panics on another length.
 func (c *Curve) ScalarMult(r *Point, p *Affine, k []byte) {
 	if len(k) != c.size {
 		panic("ctec: ScalarMult: the scalar is not ScalarBytes long")
@@ -70,15 +70,11 @@ func (c *Curve) ScalarMult(r *Point, p *Affine, k []byte) {
 	t.lookup(&acc, uint64(k[0]>>4))
 	for i, b := range k {
 		if i > 0 {
-			for range window {
-				c.Double(&acc, &acc)
-			}
+			c.Double4(&acc, &acc)
 			t.lookup(&e, uint64(b>>4))
 			c.Add(&acc, &acc, &e)
 		}
-		for range window {
-			c.Double(&acc, &acc)
-		}
+		c.Double4(&acc, &acc)
 		t.lookup(&e, uint64(b&0xf))
 		c.Add(&acc, &acc, &e)
 	}
