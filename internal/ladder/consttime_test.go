@@ -1,11 +1,9 @@
 package ladder
 
 import (
-	"encoding/json"
 	"math/big"
 	"math/rand"
 	randv2 "math/rand/v2"
-	"os"
 	"runtime"
 	"testing"
 	"unsafe"
@@ -51,35 +49,16 @@ func skipTiming(t *testing.T) {
 	}
 }
 
-// studyLog reports a Study's outcome: its summary in the test's log and,
-// when $ECMUL_TIMING_JSON names a file, one JSON line appended to it.
-func studyLog(t *testing.T, name string, o timing.Outcome) {
-	t.Helper()
-	t.Logf("%s:\n%s", name, o.Summary())
-	path := os.Getenv("ECMUL_TIMING_JSON")
-	if path == "" {
-		return
-	}
-	line, err := json.Marshal(struct {
-		Test    string         `json:"test"`
-		Limit   float64        `json:"limit"`
-		Outcome timing.Outcome `json:"outcome"`
-	}{name, timing.Default.Limit(o), o})
-	require.NoError(t, err)
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	require.NoError(t, err)
-	_, err = f.Write(append(line, '\n'))
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
-}
-
-// decide runs s and fails the test on what timing.Default finds wrong.
+// decide runs s, logs its outcome (and appends its record to
+// $ECMUL_TIMING_JSON, when set), and fails the test on what
+// timing.Default finds wrong.
 func decide(t *testing.T, name string, s *timing.Study, seed uint64) {
 	t.Helper()
 	s.Goal = timing.Default.Goal()
 	s.Between = runtime.GC
 	o := s.Run(randv2.New(randv2.NewPCG(seed, 0x9e3779b97f4a7c15)))
-	studyLog(t, name, o)
+	t.Logf("%s:\n%s", name, o.Summary())
+	require.NoError(t, timing.AppendRecord(name, o, timing.Default))
 	for _, bad := range timing.Default.Check(o) {
 		t.Error(bad)
 	}

@@ -22,9 +22,11 @@
 package timing
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -408,7 +410,9 @@ func (s *Study) Run(rng *rand.Rand) Outcome {
 // whatever difference it has is at most 1/Ratio of the control's, whose
 // size is known. A leak is caught when its |t| reaches Limit.
 type Rule struct {
-	ControlMin, Bound, Ratio float64
+	ControlMin float64 `json:"control_min"`
+	Bound      float64 `json:"bound"`
+	Ratio      float64 `json:"ratio"`
 }
 
 // Default is the Rule of the project's timing tests: the control seen at
@@ -446,6 +450,41 @@ func (r Rule) Check(o Outcome) []string {
 // Limit returns the |t| from which a class of o fails.
 func (r Rule) Limit(o Outcome) float64 {
 	return min(r.Bound, math.Abs(o.Control.T)/r.Ratio)
+}
+
+// Record is what a Study's outcome leaves for the record: the test's
+// name, the limit a class had to stay below, the rule, and the outcome.
+type Record struct {
+	Test    string  `json:"test"`
+	Limit   float64 `json:"limit"`
+	Rule    Rule    `json:"rule"`
+	Outcome Outcome `json:"outcome"`
+}
+
+// EnvJSON names the environment variable that, when set, names a file to
+// which AppendRecord adds its records.
+const EnvJSON = "ECMUL_TIMING_JSON"
+
+// AppendRecord adds the record of o under r, as one line of JSON, to the
+// file $ECMUL_TIMING_JSON names; without it, it does nothing.
+func AppendRecord(test string, o Outcome, r Rule) error {
+	path := os.Getenv(EnvJSON)
+	if path == "" {
+		return nil
+	}
+	line, err := json.Marshal(Record{Test: test, Limit: r.Limit(o), Rule: r, Outcome: o})
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // Summary is o as lines: the control, then each class, with t, pairs kept

@@ -1,9 +1,12 @@
 package timing_test
 
 import (
+	"encoding/json"
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -310,4 +313,26 @@ func TestSpun(t *testing.T) {
 	c := timing.Clock(set, func() { timing.Spin(1) })
 	require.Greater(t, c.Run(), 0.0)
 	require.Equal(t, 40.0, timing.Default.Goal())
+}
+
+// TestAppendRecord: with $ECMUL_TIMING_JSON set, each record is one line
+// of JSON that reads back; without it, nothing is written.
+func TestAppendRecord(t *testing.T) {
+	o := timing.Outcome{Control: timing.Result{Name: "control", T: 50}, Classes: []timing.Result{{Name: "k = 1", T: 1.5, Rounds: []float64{1, 2}}}, Rounds: 2}
+	t.Setenv(timing.EnvJSON, "")
+	require.NoError(t, timing.AppendRecord("none", o, timing.Default))
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	t.Setenv(timing.EnvJSON, path)
+	require.NoError(t, timing.AppendRecord("a", o, timing.Default))
+	require.NoError(t, timing.AppendRecord("b", o, timing.Default))
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	require.Len(t, lines, 2)
+	var r timing.Record
+	require.NoError(t, json.Unmarshal([]byte(lines[1]), &r))
+	require.Equal(t, "b", r.Test)
+	require.Equal(t, 10.0, r.Limit)
+	require.Equal(t, timing.Default, r.Rule)
+	require.Equal(t, o, r.Outcome)
 }
