@@ -89,6 +89,7 @@ type backendBench struct {
 	status     []ecmul.Status
 	random     [][]byte
 	train      [][]byte
+	pools      [][][]byte // every pool of the bench, for relay
 }
 
 func newBackendBench(t *testing.T, c *curves.Curve, b ecmul.Backend, base bool, rng *rand.Rand) *backendBench {
@@ -103,13 +104,29 @@ func newBackendBench(t *testing.T, c *curves.Curve, b ecmul.Backend, base bool, 
 
 func (bb *backendBench) pool(rng *rand.Rand, gen func(*rand.Rand) *big.Int) [][]byte {
 	L := bb.c.ByteLen()
-	slab := make([]byte, backendPool*L)
 	p := make([][]byte, backendPool)
 	for i := range p {
-		p[i] = slab[i*L : (i+1)*L : (i+1)*L]
-		gen(rng).FillBytes(p[i])
+		p[i] = gen(rng).FillBytes(make([]byte, L))
 	}
+	relayPool(p)
+	bb.pools = append(bb.pools, p)
 	return p
+}
+
+// relayPool moves the pool's scalars, in place in the pool, to a fresh
+// stretch of memory of their own: before each round, so that where the
+// pools lie cannot favour a class in every round (see internal/ladder's
+// decide).
+func relayPool(p [][]byte) {
+	if len(p) == 0 {
+		return
+	}
+	L := len(p[0])
+	slab := make([]byte, len(p)*L)
+	for i, e := range p {
+		p[i] = slab[i*L : (i+1)*L : (i+1)*L]
+		copy(p[i], e)
+	}
 }
 
 func (bb *backendBench) run() {
@@ -129,11 +146,20 @@ func (bb *backendBench) set(special, against [][]byte) func(class, i int) {
 	return func(class, i int) { copy(bb.scalar, sets[class][i%backendPool]) }
 }
 
-// studyBackend runs s on rng, logs and records its outcome, and fails the
-// test on what timing.Default finds wrong.
-func studyBackend(t *testing.T, name string, s *timing.Study, seed uint64) timing.Outcome {
+// studyBackend runs s on rng, the pools of benches moved to fresh memory
+// before each round, logs and records its outcome, and fails the test on
+// what timing.Default finds wrong.
+func studyBackend(t *testing.T, name string, s *timing.Study, seed uint64, benches []*backendBench) timing.Outcome {
 	t.Helper()
-	s.Goal, s.Keep, s.Between = timing.Default.Goal(), 0.5, runtime.GC
+	s.Goal, s.Keep = timing.Default.Goal(), 0.5
+	s.Between = func() {
+		for _, bb := range benches {
+			for _, p := range bb.pools {
+				relayPool(p)
+			}
+		}
+		runtime.GC()
+	}
 	o := s.Run(rand.New(rand.NewPCG(seed, 0x853c49e6748fea9b)))
 	t.Logf("%s:\n%s", name, o.Summary())
 	require.NoError(t, timing.AppendRecord(name, o, timing.Default))
@@ -162,12 +188,14 @@ func TestCPUBackendConstantTime(t *testing.T) {
 	}
 	rng := newRNG(61)
 	s := &timing.Study{Pairs: 150, MinRounds: 5, MaxRounds: rounds(7, 11)}
+	var benches []*backendBench
 	for _, c := range curves.All() {
 		for _, base := range []bool{false, true} {
 			if testing.Short() && (c == curves.P224() || base && c != curves.Secp256k1()) {
 				continue
 			}
 			bb := newBackendBench(t, c, ecmul.CPU, base, rng)
+			benches = append(benches, bb)
 			op := "k·P"
 			if base {
 				op = "k·G"
@@ -187,7 +215,7 @@ func TestCPUBackendConstantTime(t *testing.T) {
 			}
 		}
 	}
-	studyBackend(t, "cpu backend", s, 61)
+	studyBackend(t, "cpu backend", s, 61, benches)
 }
 
 // oldCPU returns the cpu backend's k·P as it was before internal/ctec:
@@ -212,8 +240,9 @@ func (bb *backendBench) oldCPU(t *testing.T) func() {
 	}
 }
 
-// rnsSpin is the rns-cpu backend's control: about a quarter of a call.
-const rnsSpin = 300000
+// rnsSpin is the rns-cpu backend's control: about half a call (whose
+// time varies by a tenth from call to call on a busy machine).
+const rnsSpin = 600000
 
 // TestRNSCPUBackendConstantTime times the rns-cpu backend's k·P and k·G
 // (the co-Z ladder and the comb on 30-bit channels), one item a call, on
@@ -227,13 +256,15 @@ func TestRNSCPUBackendConstantTime(t *testing.T) {
 		t.Skip("timing measurements under the race detector")
 	}
 	rng := newRNG(67)
-	s := &timing.Study{Pairs: 30, MinRounds: 5, MaxRounds: rounds(5, 7)}
+	s := &timing.Study{Pairs: 40, MinRounds: 5, MaxRounds: rounds(6, 8)}
 	c := curves.P256()
+	var benches []*backendBench
 	for _, base := range []bool{false, true} {
 		if testing.Short() && base {
 			continue
 		}
 		bb := newBackendBench(t, c, ecmul.RNSCPU, base, rng)
+		benches = append(benches, bb)
 		op := "k·P"
 		if base {
 			op = "k·G"
@@ -250,7 +281,7 @@ func TestRNSCPUBackendConstantTime(t *testing.T) {
 			s.Control = timing.Class{Name: prefix + "random scalars, one with the spin", Target: timing.Spun(bb.set(bb.random, bb.random), bb.run, rnsSpin)}
 		}
 	}
-	studyBackend(t, "rns-cpu backend", s, 67)
+	studyBackend(t, "rns-cpu backend", s, 67, benches)
 }
 
 // rounds returns the most rounds of a Study: short with -short, else

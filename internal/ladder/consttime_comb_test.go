@@ -160,12 +160,12 @@ func combClasses(t *testing.T, c *curves.Curve) []combClass {
 	}
 }
 
-// combSpin is the control's extra work on the comb: about a tenth of a
+// combSpin is the control's extra work on the comb: about a fifth of a
 // run on P-256 at 30-bit channels. A run of the comb (a quarter of a
 // millisecond) is often cut by other processes on a busy machine, so the
 // Study keeps the faster half of the runs only; and it trains no branch
 // predictor, since a leak of the comb is work skipped.
-const combSpin = 30000
+const combSpin = 50000
 
 // TestCombConstantTime times the comb on the CPU twin (RunComb, k·G for
 // k < n) on scalars with special digits (combClasses) against random
@@ -190,6 +190,7 @@ func TestCombConstantTime(t *testing.T) {
 	skipTiming(t)
 	rng := rand.New(rand.NewSource(53))
 	s := &timing.Study{Pairs: 300, MinRounds: 5, MaxRounds: rounds(7, 11), Keep: 0.5}
+	var pools [][]*big.Int
 	for _, cfg := range []struct {
 		c    *curves.Curve
 		bits int
@@ -211,13 +212,14 @@ func TestCombConstantTime(t *testing.T) {
 				gens = append(gens, cl.against)
 			}
 		}
-		pools := b.pools(rng, gens...)
+		bp := b.pools(rng, gens...)
+		pools = append(append(pools, b.random, b.train), bp...)
 		prefix := cfg.c.Name() + ", comb, " + channelName(cfg.bits) + ", "
 		for _, cl := range classes {
-			special, against := pools[0], b.random
-			pools = pools[1:]
+			special, against := bp[0], b.random
+			bp = bp[1:]
 			if cl.against != nil {
-				against, pools = pools[0], pools[1:]
+				against, bp = bp[0], bp[1:]
 			} else {
 				cl.name += " against random scalars"
 			}
@@ -238,5 +240,12 @@ func TestCombConstantTime(t *testing.T) {
 			}
 		}
 	}
-	decide(t, "comb", s, 53)
+	decide(t, "comb", s, 53, func() {
+		// every scalar to fresh words
+		for _, p := range pools {
+			for i, k := range p {
+				p[i] = new(big.Int).Set(k)
+			}
+		}
+	})
 }
