@@ -263,7 +263,10 @@ func (b *bytesBatch) setResults(out []byte, status []Status) error {
 // on the GPU. On a batch of more than 16,384 uncompressed points the host
 // only copies the bytes in and out, and the GPU decodes and checks the
 // points and prepares the scalars too (SECURITY.md says what runs where).
-// The CPU backends take the same buffers through the *big.Int path.
+// The cpu backend has its own bytes path, constant time from the scalar's
+// bytes to the result's and the status, with no scalar or result in
+// math/big either; the rns-cpu backend takes the same buffers through the
+// *big.Int path.
 func (e *Engine) ScalarMultBytes(ctx context.Context, out []byte, status []Status, scalars, points []byte) error {
 	return e.ScalarMultBytesProgress(ctx, out, status, scalars, points, nil)
 }
@@ -288,7 +291,8 @@ func (e *Engine) ScalarMultBytesProgress(ctx context.Context, out []byte, status
 // (read whole, each row kept by a mask of the scalar's digit); the gpu
 // backend falls back to the ladder with G where the kernel has no comb for
 // its configuration (the tile or spread mapping, the mma mapping on 16-bit
-// channels, or Kawamura's extension). The cpu backend uses the reference implementations.
+// channels, or Kawamura's extension). The cpu backend computes it on its
+// own comb, in constant time too.
 func (e *Engine) ScalarBaseMultBytes(ctx context.Context, out []byte, status []Status, scalars []byte) error {
 	return e.ScalarBaseMultBytesProgress(ctx, out, status, scalars, nil)
 }

@@ -107,3 +107,17 @@ func BenchmarkPut(b *testing.B) {
 		})
 	}
 }
+
+// TestStatusOfMasks: the cpu backend's status comes from Encode's masks:
+// the point at infinity, a point off the curve (a fault), or a point.
+func TestStatusOfMasks(t *testing.T) {
+	const all = ^uint64(0)
+	for _, c := range []struct {
+		inf, on uint64
+		want    Status
+	}{{0, all, StatusPoint}, {all, 0, StatusInfinity}, {0, 0, StatusResultCheck}, {all, all, StatusInfinity}} {
+		if got := statusOfMasks(c.inf, c.on); got != c.want {
+			t.Errorf("infinity %x, on the curve %x: %v, want %v", c.inf, c.on, got, c.want)
+		}
+	}
+}

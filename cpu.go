@@ -2,9 +2,11 @@ package ecmul
 
 import (
 	"context"
+	"math/big"
 	"sync"
 
 	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/ctec"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
@@ -16,28 +18,111 @@ func inChunks(ctx context.Context, items []item, chunk, workers int, do func(par
 	return par.Chunks(ctx, len(items), chunk, workers, func(lo, hi int) error { return do(items[lo:hi]) })
 }
 
-// cpuRunner computes with the reference implementations.
+// cpuRunner computes on the CPU in constant time (internal/ctec): k·P on
+// a four-bit fixed window, k·G on a comb, both with complete formulas, in
+// four-limb Montgomery arithmetic. Nothing that depends on a scalar or a
+// result branches or picks an address, from the scalar's bytes to the
+// result's and its Status on the bytes path (runBytes); the *big.Int
+// path (run) adds math/big's conversions around it.
 type cpuRunner struct {
 	curve   *curves.Curve
+	ec      *ctec.Curve
 	workers int
 }
 
+// cpuChunk is the items a worker of the cpu backend takes at a time: a
+// few milliseconds of work, so that a batch stops soon once its context
+// ends.
+const cpuChunk = 64
+
+func newCPURunner(c *curves.Curve, workers int) (*cpuRunner, error) {
+	ec, err := ctec.For(c)
+	if err != nil {
+		return nil, err
+	}
+	return &cpuRunner{curve: c, ec: ec, workers: workers}, nil
+}
+
+// run computes the items of the *big.Int path: each scalar (validated:
+// at most 512 bits, not negative) is written into 64 bytes and reduced mod
+// n in constant time (curves.Curve.ReduceScalar), then multiplied as on
+// the bytes path; the result's math/big form, and whether it is the point
+// at infinity, are then read with branches, as the API's types need.
 func (r *cpuRunner) run(ctx context.Context, items []item, done func(int)) error {
-	return inChunks(ctx, items, 64, r.workers, func(part []item) error {
+	return inChunks(ctx, items, cpuChunk, r.workers, func(part []item) error {
 		defer done(len(part))
+		L := r.ec.ScalarBytes()
+		f := r.ec.Field()
+		wide := make([]byte, curves.MaxScalarBytes)
+		buf := make([]byte, 3*L)
+		k, xy := buf[:L], buf[L:]
 		for _, it := range part {
-			x, y, ok, err := r.curve.ReferenceScalarMultValid(it.x, it.y, it.k)
-			switch {
-			case err != nil:
+			it.k.FillBytes(wide)
+			if err := r.curve.ReduceScalar(k, wide); err != nil {
 				it.res.Err = err
-			case !ok:
+				continue
+			}
+			var a ctec.Affine
+			f.SetBig(&a.X, it.x)
+			f.SetBig(&a.Y, it.y)
+			var p ctec.Point
+			r.ec.ScalarMult(&p, &a, k)
+			inf, onCurve := r.ec.Encode(xy, &p)
+			switch {
+			case inf != 0:
 				it.res.Infinity = true
+			case onCurve == 0:
+				it.res.Err = ladder.ErrResultCheck
 			default:
-				it.res.X, it.res.Y = x, y
+				it.res.X, it.res.Y = new(big.Int).SetBytes(xy[:L]), new(big.Int).SetBytes(xy[L:])
 			}
 		}
 		return nil
 	})
+}
+
+// runBytes computes a bytes batch: each point is decoded and validated
+// (public, with branches), each scalar's L bytes go to the multiplication
+// as they are (any value: k and k mod n give the same point), and the
+// result's bytes and its Status (a point, the point at infinity, a failed
+// check) are chosen by masks (statusOfMasks, then put). A batch of one
+// point, G (newBaseBatch), runs on the comb, ScalarBaseMultVarTimeBytes's
+// too.
+func (r *cpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int)) error {
+	f := r.ec.Field()
+	return par.Chunks(ctx, b.count, cpuChunk, r.workers, func(lo, hi int) error {
+		defer done(hi - lo)
+		xy := make([]byte, 2*b.size)
+		for i := lo; i < hi; i++ {
+			var p ctec.Point
+			if b.onePoint {
+				r.ec.ScalarBaseMult(&p, b.scalar(i))
+			} else {
+				q, err := r.curve.DecodeSEC1(b.point(i))
+				if err != nil {
+					b.put(i, statusOf(err), nil)
+					continue
+				}
+				var a ctec.Affine
+				f.SetBig(&a.X, q.X)
+				f.SetBig(&a.Y, q.Y)
+				r.ec.ScalarMult(&p, &a, b.scalar(i))
+			}
+			b.put(i, statusOfMasks(r.ec.Encode(xy, &p)), xy)
+		}
+		return nil
+	})
+}
+
+// statusOfMasks returns the Status of a result from Encode's masks, by
+// masks: StatusInfinity for the point at infinity, StatusResultCheck for a
+// point off the curve, StatusPoint otherwise.
+func statusOfMasks(infinity, onCurve uint64) Status {
+	s := uint64(StatusPoint)
+	s = s&^infinity | uint64(StatusInfinity)&infinity
+	bad := ^infinity &^ onCurve
+	s = s&^bad | uint64(StatusResultCheck)&bad
+	return Status(s)
 }
 
 func (r *cpuRunner) close() error { return nil }

@@ -8,8 +8,9 @@
 //
 //   - GPU: the CUDA kernel (one thread per RNS channel), when a GPU is present;
 //   - RNSCPU: the CPU twin of the kernel, the same RNS arithmetic channel for channel;
-//   - CPU: the reference implementations (Go's crypto/elliptic for the NIST
-//     curves, gnark-crypto for secp256k1), on all cores;
+//   - CPU: constant-time scalar multiplication in four-limb Montgomery
+//     arithmetic (a fixed window for k·P, a comb for k·G, complete
+//     formulas), on all cores;
 //   - Auto (the zero value): GPU when a GPU can be used, otherwise CPU.
 //
 // Batches come in two forms: ScalarMult takes *big.Int points and scalars;
@@ -185,7 +186,11 @@ func newEngine(curve Curve, opts Options, g tuning.GPU) (*Engine, error) {
 	e.closing, e.closeAll = context.WithCancelCause(context.Background())
 	switch opts.Backend {
 	case CPU:
-		e.run = &cpuRunner{curve: c, workers: opts.Workers}
+		r, err := newCPURunner(c, opts.Workers)
+		if err != nil {
+			return nil, err
+		}
+		e.run = r
 	case RNSCPU:
 		su, err := ladder.NewSetupBits(c, opts.Schedule.kind(), opts.ChannelBits)
 		if err != nil {
@@ -203,9 +208,13 @@ func newEngine(curve Curve, opts Options, g tuning.GPU) (*Engine, error) {
 			if opts.Backend == GPU {
 				return nil, err
 			}
+			cr, cerr := newCPURunner(c, opts.Workers)
+			if cerr != nil {
+				return nil, cerr
+			}
 			opts.Backend = CPU
 			e.opts.Backend = CPU
-			e.run = &cpuRunner{curve: c, workers: opts.Workers}
+			e.run = cr
 			break
 		}
 		opts.Backend = GPU

@@ -15,7 +15,7 @@ const (
 	Auto   Backend = iota // the gpu backend when a GPU can be used, otherwise the cpu backend
 	GPU                   // the CUDA kernel, one thread per RNS channel
 	RNSCPU                // the CPU twin of the kernel: the same RNS arithmetic, channel for channel
-	CPU                   // the reference implementations (Go's nistec, gnark-crypto for secp256k1) on every core
+	CPU                   // constant-time k·P and k·G in four-limb arithmetic (internal/ctec) on every core
 	numBackends
 )
 

@@ -83,8 +83,8 @@ Curves (--curve): p224, p256, secp256k1 (also P-224, secp224r1, P-256,
 secp256r1, prime256v1). Every name a flag takes (curve, backend, schedule,
 base extension, format, mapping) is accepted in any case.
 Backends (--backend): auto (gpu if one can be used, else cpu), gpu (the CUDA
-kernel), rns-cpu (the kernel's arithmetic on the CPU, slow), cpu (Go's
-crypto/elliptic for P-224 and P-256, gnark-crypto for secp256k1, all cores).
+kernel), rns-cpu (the kernel's arithmetic on the CPU, slow), cpu (constant
+time in four-limb arithmetic, all cores).
 
 Exit status: 0 on success, 1 when an item failed or the work could not be
 done, 2 for usage errors (an unknown flag or value, any argument that is not

@@ -1,162 +1,113 @@
 package ladder
 
 import (
-	"math"
 	"math/big"
 	"math/rand"
+	randv2 "math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
-	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/fp"
+	"github.com/rnsec/ecmul/internal/race"
 	"github.com/rnsec/ecmul/internal/rns"
+	"github.com/rnsec/ecmul/internal/timing"
 )
 
-// The timing tests below follow dudect (Reparaz, Balasch and Verbauwhede,
-// "Dude, is my code constant time?", DATE 2017), with two changes that let
-// them see a branch, not only extra work:
+// The timing tests below measure with internal/timing, in the manner of
+// dudect: runs in pairs, one of a special class of scalars and one of
+// random ones in random order, each measured run preceded by a run on a
+// third, random input (its time dropped) through the same loop, so that
+// the branch predictor expects what a random scalar does and a branch
+// that a special scalar takes the other way costs it a misprediction. Each
+// run's input is first copied, untimed, into the one buffer every run
+// reads, from pools laid out alike (scalarPools), so that the classes
+// differ in their values and not in where their data lies. Pairs with a run among the slowest tenth are dropped, and the
+// statistic is the paired t of the differences within pairs, which drift
+// of the machine's speed leaves alone.
 //
-//   - Before each measured run, the code runs on a third, random input
-//     (its time dropped), through the very same loop: the branch predictor
-//     then expects what a random scalar does, and a branch that a special
-//     scalar takes the other way costs it a misprediction in every measured
-//     run. Without this, in random order, a branch whose two arms do the
-//     same work mispredicts about as often for either class, and no mean
-//     differs (|t| about 1.5 for such a branch in ladderLimbs).
-//   - The measured runs come in pairs, one of each class in random order,
-//     and the statistic is the paired t of the differences within pairs,
-//     so that drift of the machine's speed (frequency, other processes)
-//     cancels.
+// Each test is one timing.Study: its control (random inputs against
+// random inputs, with timing.Spin's known extra work added to the first
+// by a branch), its classes, and a known leak (the code with a branch on
+// the scalar, as code that is not constant time would have), all measured
+// in every round, until the control's |t| reaches timing.Default.Goal().
+// timing.Default decides: the control seen at |t| 20, each class below
+// |t| 10 and a quarter of the control's, the leak at or above that limit.
 //
-// Each run's input is first copied, untimed, into the one buffer every run
-// reads, so that the classes differ in their values and not in where their
-// data lies. Pairs with a run among the slowest tenth of all measured runs
-// are dropped (preemptions, interrupts). One measurement per class decides:
-// the code fails when |t| reaches timingThreshold; there is no second try.
-//
-// Each test runs its positive control first, the measured code with one
-// secret-dependent branch in it, and fails unless the control's |t| reaches
-// the threshold too: a measurement that cannot see a branch on the machine
-// at hand says nothing.
-//
-// What was measured on the 2-core development machine, idle, with
-// go test -run ConstantTime -count=20 ./ladder: every run passed; the
-// real code's |t| stayed at most 3.7 over 1,440 measurements of the scalar
-// path and 6.8 over 480 of the finish (no measurement reached 10, so no
-// false alarm in 1,920); the branch control reached |t| 116 to 361 and the
-// finish's 21 to 90, flagged in all 20 runs. Beside two busy processes
-// (5 runs, all passed): the real code at most 3.5 and 8.0, the controls
-// 166 to 241 and 24 to 35.
+// With -short a test measures the default configuration (the co-Z ladder
+// on 30-bit channels) in a few seconds; without, every curve, schedule and
+// channel width. Under the race detector, whose instrumentation is most of
+// the time measured, they skip. scripts/timing-runs.sh runs them many
+// times and summarises; bench/cpu holds its record on the 2-core machine.
 
-const (
-	// scalarPairs and finishPairs are the numbers of pairs of timed runs
-	// per measurement of the scalar path (about 100 ns a run) and of the
-	// finish (a batch of 16: about 25 µs).
-	scalarPairs, finishPairs = 20000, 5000
-	// timingTrain is how many runs on a random input, their times dropped,
-	// come before each measured run.
-	timingTrain = 1
-	// timingCrop keeps the fastest share of all runs.
-	timingCrop = 0.9
-	// timingThreshold is the |t| from which a measurement says the classes
-	// take different times: dudect's bound for "definitely not constant
-	// time".
-	timingThreshold = 10
-)
-
-// pairedT returns the paired t of the differences d.
-func pairedT(d []float64) float64 {
-	var m, v float64
-	for _, e := range d {
-		m += e
+// skipTiming skips a timing test under the race detector.
+func skipTiming(t *testing.T) {
+	if race.Enabled {
+		t.Skip("timing measurements under the race detector")
 	}
-	m /= float64(len(d))
-	for _, e := range d {
-		v += (e - m) * (e - m)
-	}
-	v /= float64(len(d) - 1)
-	return m / math.Sqrt(v/float64(len(d)))
 }
 
-// trainClass is the class of the training inputs of timeClasses' set.
-const trainClass = 2
-
-// timeClasses times run on pairs of inputs, one of class 0 and one of
-// class 1 in random order, and returns the paired t of class 0's time minus
-// class 1's. set(class, i) sets up the input, untimed, for pair i (or, for
-// trainClass, training run i); before each measured run come train runs
-// on inputs of trainClass, their times dropped.
-func timeClasses(rng *rand.Rand, pairs, train int, set func(class, i int), run func()) float64 {
-	// The schedule of every run, training runs included, so that one loop,
-	// the same for each run, sets its input and times it: the path that
-	// leads to a run, and so the branch predictor's history, does not tell
-	// a training run from a measured one.
-	type slot struct{ class, i int }
-	per := train + 1
-	sched := make([]slot, 0, 2*pairs*per)
-	for i := range pairs {
-		first := rng.Intn(2)
-		for j := range 2 {
-			for r := range train {
-				sched = append(sched, slot{trainClass, (2*i+j)*train + r})
-			}
-			sched = append(sched, slot{first ^ j, i})
-		}
-	}
-	ns := make([]float64, len(sched))
-	runtime.GC()
-	for k, s := range sched {
-		set(s.class, s.i)
-		ns[k] = timed(run)
-	}
-	times := make([][2]float64, pairs)
-	all := make([]float64, 0, 2*pairs)
-	for k, s := range sched {
-		if s.class != trainClass {
-			times[s.i][s.class] = ns[k]
-			all = append(all, ns[k])
-		}
-	}
-	slices.Sort(all)
-	limit := all[int(timingCrop*float64(len(all)))]
-	d := make([]float64, 0, pairs)
-	for _, p := range times {
-		if p[0] <= limit && p[1] <= limit {
-			d = append(d, p[0]-p[1])
-		}
-	}
-	return pairedT(d)
-}
-
-// timed returns how many nanoseconds run takes.
-//
-//go:noinline
-func timed(run func()) float64 {
-	t0 := time.Now()
-	run()
-	return float64(time.Since(t0).Nanoseconds())
-}
-
-// requireSameTime fails when one measurement's |t| reaches the threshold.
-func requireSameTime(t *testing.T, name string, tStat float64) {
+// decide runs s, logs its outcome (and appends its record to
+// $ECMUL_TIMING_JSON, when set), and fails the test on what
+// timing.Default finds wrong. Before each round, relay moves every pool
+// of inputs to fresh memory (then a collection frees the old): where the
+// pools lie, and so which cache sets their copies evict, changes from
+// round to round and cannot favour a class in every round. With pools laid
+// out once for the whole run, a class of the scalar path differed from
+// random scalars by a third of a nanosecond (|t| about 4 in each round,
+// 16 in all) in runs where it did not in others.
+func decide(t *testing.T, name string, s *timing.Study, seed uint64, relay func()) {
 	t.Helper()
-	t.Logf("%s: t = %.2f", name, tStat)
-	if math.Abs(tStat) >= timingThreshold {
-		t.Errorf("%s: |t| = %.2f, at least %d: the classes take different times", name, math.Abs(tStat), timingThreshold)
+	s.Goal = timing.Default.Goal()
+	s.Between = func() {
+		relay()
+		runtime.GC()
+	}
+	o := s.Run(randv2.New(randv2.NewPCG(seed, 0x9e3779b97f4a7c15)))
+	t.Logf("%s:\n%s", name, o.Summary())
+	require.NoError(t, timing.AppendRecord(name, o, timing.Default))
+	for _, bad := range timing.Default.Check(o) {
+		t.Error(bad)
 	}
 }
 
-// requireControlSeen fails when the positive control's |t| stays below the
-// threshold: the measurement cannot see a branch on this machine now.
-func requireControlSeen(t *testing.T, name string, tStat float64) {
-	t.Helper()
-	t.Logf("positive control, %s: t = %.2f", name, tStat)
-	if math.Abs(tStat) < timingThreshold {
-		t.Fatalf("positive control, %s: |t| = %.2f, below %d: the measurement does not see a secret-dependent branch", name, math.Abs(tStat), timingThreshold)
+// scalarPools returns one pool of size scalars of n <= 32 bytes per
+// generator, laid out by relayScalars.
+func scalarPools(rng *rand.Rand, size, n int, gens ...func(*rand.Rand) *big.Int) [][][]byte {
+	pools := make([][][]byte, len(gens))
+	for g, gen := range gens {
+		for range size {
+			pools[g] = append(pools[g], gen(rng).FillBytes(make([]byte, n)))
+		}
+	}
+	relayScalars(pools)
+	return pools
+}
+
+// relayScalars moves each pool's entries, in place in the pool, to a fresh
+// stretch of memory of its own, 32 bytes apart from a cache line's start:
+// every pool falls on the caches' sets the same way, so that copying from
+// one evicts the measured code's data as often as copying from another,
+// and no entry straddles two lines (the copy, untimed, overlaps the start
+// of the timed run). Pools whose entries were dealt to lines of one slab
+// at random measured |t| up to 10 on the real code at 20,000 pairs, from
+// differences under a nanosecond.
+func relayScalars(pools [][][]byte) {
+	const line, stride = 64, 32
+	for _, p := range pools {
+		raw := make([]byte, len(p)*stride+line)
+		off := 0
+		for uintptr(unsafe.Pointer(&raw[off]))%line != 0 {
+			off++
+		}
+		for i, e := range p {
+			at := off + i*stride
+			p[i] = raw[at : at+len(e) : at+len(e)]
+			copy(p[i], e)
+		}
 	}
 }
 
@@ -164,20 +115,26 @@ func requireControlSeen(t *testing.T, name string, tStat float64) {
 // timed against random scalars below n: the results fixed without the
 // ladder (k ≡ 0 and k ≡ −1), the co-Z ladder's 2n (k >= n − 4), the
 // reduction (k >= n), and short scalars.
-func scalarClasses(c *curves.Curve) map[string]func(rng *rand.Rand) *big.Int {
+func scalarClasses(c *curves.Curve) []struct {
+	name string
+	gen  func(*rand.Rand) *big.Int
+} {
 	n := c.N()
 	top := new(big.Int).Lsh(big.NewInt(1), uint(8*c.ByteLen()))
-	return map[string]func(rng *rand.Rand) *big.Int{
-		"k >= n": func(rng *rand.Rand) *big.Int { // reduced by the subtraction
+	return []struct {
+		name string
+		gen  func(*rand.Rand) *big.Int
+	}{
+		{"k >= n", func(rng *rand.Rand) *big.Int { // reduced by the subtraction
 			return new(big.Int).Add(n, new(big.Int).Rand(rng, new(big.Int).Sub(top, n)))
-		},
-		"k = 0":     func(*rand.Rand) *big.Int { return big.NewInt(0) },
-		"k = n":     func(*rand.Rand) *big.Int { return new(big.Int).Set(n) }, // ≡ 0 after the reduction
-		"k = n - 1": func(*rand.Rand) *big.Int { return new(big.Int).Sub(n, big.NewInt(1)) },
-		"k >= n - 4": func(rng *rand.Rand) *big.Int { // the co-Z ladder's 2n
+		}},
+		{"k = 0", func(*rand.Rand) *big.Int { return big.NewInt(0) }},
+		{"k = n", func(*rand.Rand) *big.Int { return new(big.Int).Set(n) }}, // ≡ 0 after the reduction
+		{"k = n - 1", func(*rand.Rand) *big.Int { return new(big.Int).Sub(n, big.NewInt(1)) }},
+		{"k >= n - 4", func(rng *rand.Rand) *big.Int { // the co-Z ladder's 2n
 			return new(big.Int).Sub(n, big.NewInt(1+rng.Int63n(4)))
-		},
-		"k < 2^64": func(rng *rand.Rand) *big.Int { return new(big.Int).SetUint64(rng.Uint64()) },
+		}},
+		{"k < 2^64", func(rng *rand.Rand) *big.Int { return new(big.Int).SetUint64(rng.Uint64()) }},
 	}
 }
 
@@ -189,12 +146,11 @@ func scalarClasses(c *curves.Curve) map[string]func(rng *rand.Rand) *big.Int {
 // and the same for every scalar, is left out of the timed runs, whose
 // noise it would only add to.
 type scalarBench struct {
-	su     *Setup
-	k      []byte // the one buffer every run reads
-	it     Item
-	sc     []uint32
-	random [][]byte // class 1
-	train  [][]byte // trainClass: random too, another pool
+	su    *Setup
+	k     []byte // the one buffer every run reads
+	it    Item
+	sc    []uint32
+	pools [][][]byte // the classes' (scalarClasses), then random, then training
 }
 
 const scalarPool = 512
@@ -203,22 +159,28 @@ func newScalarBench(su *Setup, rng *rand.Rand) *scalarBench {
 	c := su.Curve
 	b := &scalarBench{su: su, k: make([]byte, c.ByteLen()), sc: make([]uint32, su.ScalarWords())}
 	random := func(rng *rand.Rand) *big.Int { return new(big.Int).Rand(rng, c.N()) }
-	b.random, b.train = b.pool(rng, random), b.pool(rng, random)
+	var gens []func(*rand.Rand) *big.Int
+	for _, cl := range scalarClasses(c) {
+		gens = append(gens, cl.gen)
+	}
+	b.pools = scalarPools(rng, scalarPool, c.ByteLen(), append(gens, random, random)...)
 	return b
 }
 
-func (b *scalarBench) pool(rng *rand.Rand, f func(*rand.Rand) *big.Int) [][]byte {
-	p := make([][]byte, scalarPool)
-	for i := range p {
-		p[i] = f(rng).FillBytes(make([]byte, b.su.Curve.ByteLen()))
-	}
-	return p
+// target times run on the pool of class i (the Special class) against
+// the random pool, training on the training pool.
+func (b *scalarBench) target(i int, run func()) timing.Target {
+	n := len(b.pools)
+	sets := [...][][]byte{b.pools[i], b.pools[n-2], timing.Train: b.pools[n-1]}
+	return timing.Clock(func(class, j int) { copy(b.k, sets[class][j%scalarPool]) }, run)
 }
 
-// measure times run on special scalars (class 0) against random ones.
-func (b *scalarBench) measure(rng *rand.Rand, special [][]byte, run func()) float64 {
-	pools := [...][][]byte{special, b.random, trainClass: b.train}
-	return timeClasses(rng, scalarPairs, timingTrain, func(class, i int) { copy(b.k, pools[class][i%scalarPool]) }, run)
+// control times run on random scalars against random scalars, the first
+// with spin steps of timing.Spin added.
+func (b *scalarBench) control(spin int) timing.Target {
+	n := len(b.pools)
+	sets := [...][][]byte{b.pools[n-2], b.pools[n-2], timing.Train: b.pools[n-1]}
+	return timing.Spun(func(class, j int) { copy(b.k, sets[class][j%scalarPool]) }, b.run, spin)
 }
 
 // run is the measured code.
@@ -229,8 +191,8 @@ func (b *scalarBench) run() {
 
 // runBranch is run with the co-Z ladder's choice between 3n and 2n made by
 // a branch on the scalar, as in a copy of ladderLimbs with
-// "if below == 1 { 3n } else { 2n }": the positive control. Both arms do
-// the same work.
+// "if below == 1 { 3n } else { 2n }": the known leak. Both arms do the
+// same work.
 func (b *scalarBench) runBranch() {
 	su := b.su
 	su.prepareScalar(&b.it, b.k, false)
@@ -243,36 +205,78 @@ func (b *scalarBench) runBranch() {
 	su.packScalar(b.sc, 1, 0, &b.it.Scalar)
 }
 
-// TestScalarPathConstantTime times the bytes path's handling of a secret
-// scalar on the host (PrepareBytes on a fixed public point, then PackItem:
-// the reduction mod n, the choice of the ladder multiple, the marks of the
-// fixed results, the packing of the scalar's words) on special scalars,
-// k ≡ 0 and k ≡ −1 among them, against random ones, on every curve,
-// channel width and schedule: no class differs. Its positive control, the
-// same code with a branch on the scalar, must differ.
-func TestScalarPathConstantTime(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing measurements")
-	}
-	rng := rand.New(rand.NewSource(41))
-	{
-		c := curves.P256()
-		b := newScalarBench(newSetupBitsT(t, c, CoZ, rns.WideChannelBits), rng)
-		special := b.pool(rng, scalarClasses(c)["k >= n - 4"])
-		requireControlSeen(t, "P-256, a branch on k >= n - 4", b.measure(rng, special, b.runBranch))
+// scalarSpin is the control's extra work on the scalar path: about as
+// long as a mispredicted branch, a tenth of a run.
+const scalarSpin = 8
+
+// timingConfigs are the configurations a timing test measures: the
+// default one (the co-Z ladder on 30-bit channels) on every curve with
+// -short, every schedule and width otherwise.
+func timingConfigs() []struct {
+	c    *curves.Curve
+	kind Kind
+	bits int
+} {
+	var cs []struct {
+		c    *curves.Curve
+		kind Kind
+		bits int
 	}
 	for _, c := range curves.All() {
 		for _, kind := range Kinds() {
 			for _, bits := range rns.Widths {
-				b := newScalarBench(newSetupBitsT(t, c, kind, bits), rng)
-				for name, f := range scalarClasses(c) {
-					special := b.pool(rng, f)
-					requireSameTime(t, c.Name()+", "+kind.String()+", "+channelName(bits)+", "+name+" against random scalars",
-						b.measure(rng, special, b.run))
+				if testing.Short() && (kind != DefaultKind || bits != rns.WideChannelBits) {
+					continue
 				}
+				cs = append(cs, struct {
+					c    *curves.Curve
+					kind Kind
+					bits int
+				}{c, kind, bits})
 			}
 		}
 	}
+	return cs
+}
+
+// TestScalarPathConstantTime times the bytes path's handling of a secret
+// scalar on the host (PrepareBytes on a fixed public point, then PackItem:
+// the reduction mod n, the choice of the ladder multiple, the marks of the
+// fixed results, the packing of the scalar's words) on special scalars,
+// k ≡ 0 and k ≡ −1 among them, against random ones: no class differs. The
+// control adds scalarSpin multiplications; the known leak, the choice of
+// the co-Z ladder's multiple by a branch, must be caught.
+func TestScalarPathConstantTime(t *testing.T) {
+	skipTiming(t)
+	rng := rand.New(rand.NewSource(41))
+	s := &timing.Study{Pairs: 3000, Train: 1, MinRounds: 7, MaxRounds: rounds(9, 13)}
+	var benches []*scalarBench
+	for _, cfg := range timingConfigs() {
+		b := newScalarBench(newSetupBitsT(t, cfg.c, cfg.kind, cfg.bits), rng)
+		benches = append(benches, b)
+		prefix := cfg.c.Name() + ", " + cfg.kind.String() + ", " + channelName(cfg.bits) + ", "
+		for i, cl := range scalarClasses(cfg.c) {
+			s.Classes = append(s.Classes, timing.Class{Name: prefix + cl.name + " against random scalars", Target: b.target(i, b.run)})
+			if cfg.c == curves.P256() && cfg.kind == CoZ && cfg.bits == rns.WideChannelBits && cl.name == "k >= n - 4" {
+				s.Control = timing.Class{Name: prefix + "random scalars, one with the spin", Target: b.control(scalarSpin)}
+				s.Leaks = append(s.Leaks, timing.Class{Name: prefix + "a branch on k >= n - 4", Target: b.target(i, b.runBranch)})
+			}
+		}
+	}
+	decide(t, "scalar path", s, 41, func() {
+		for _, b := range benches {
+			relayScalars(b.pools)
+		}
+	})
+}
+
+// rounds returns the most rounds of a Study: short with -short, else
+// long.
+func rounds(short, long int) int {
+	if testing.Short() {
+		return short
+	}
+	return long
 }
 
 func channelName(bits int) string {
@@ -293,7 +297,9 @@ type finishBench struct {
 	emit  func(k int, o Outcome, xy []byte)
 }
 
-const finishBatch, finishBatches = 16, 8
+// finishBatch is the items of a batch; finishPool the batches of a pool;
+// finishAt the special item's place in its batch.
+const finishBatch, finishPool, finishAt = 16, 16, 5
 
 // batch is a batch's items and kernel outputs.
 type batch struct {
@@ -309,134 +315,114 @@ func newFinishBench(su *Setup) *finishBench {
 	return b
 }
 
-// batches makes finishBatches batches of scalars from scalar(b, k), item k
-// of batch b, with the items PrepareBytes makes for them on random points
-// and the outputs the ladder gives, in a random RNS representation.
-func (b *finishBench) batches(t *testing.T, rng *rand.Rand, scalar func(b, k int) *big.Int) []batch {
+// setItem puts into item k of bt what PrepareBytes makes for the scalar
+// kk on the point p, and the outputs the ladder gives, in a random RNS
+// representation.
+func (b *finishBench) setItem(t *testing.T, rng *rand.Rand, o *Oracle, bt batch, k int, p *curves.Point, kk *big.Int) {
 	su, c := b.su, b.su.Curve
 	n := su.Params.N
-	o := su.NewOracle()
-	bs := make([]batch, finishBatches)
-	for i := range bs {
-		bs[i] = batch{items: make([]Item, finishBatch), out: make([]uint32, su.OutputRows()*finishBatch)}
-		for k := range finishBatch {
-			kk := scalar(i, k)
-			p := randomPoint(rng, c)
-			require.NoError(t, su.PrepareBytes(&bs[i].items[k], kk.FillBytes(make([]byte, c.ByteLen())), c.EncodeSEC1(p, false)))
-			j, err := su.Prepare(p.X, p.Y, kk)
-			require.NoError(t, err)
-			require.Equal(t, j.Fixed, bs[i].items[k].Fixed)
-			ch := channelsOf(t, su, liftAll(rng, su, montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil)))...)
-			for v := range ch {
-				for r := range n {
-					bs[i].out[(v*n+r)*finishBatch+k] = ch[v][r]
-				}
-			}
+	require.NoError(t, su.PrepareBytes(&bt.items[k], kk.FillBytes(make([]byte, c.ByteLen())), c.EncodeSEC1(p, false)))
+	j, err := su.Prepare(p.X, p.Y, kk)
+	require.NoError(t, err)
+	require.Equal(t, j.Fixed, bt.items[k].Fixed)
+	ch := channelsOf(t, su, liftAll(rng, su, montOutputs(su, o.Run(j.X, j.Scalar, su.Bits, nil)))...)
+	for v := range ch {
+		for r := range n {
+			bt.out[(v*n+r)*finishBatch+k] = ch[v][r]
 		}
 	}
-	return bs
 }
 
-// measure times finish on batches of class 0 against batches of class 1,
-// training on a third set.
-func (b *finishBench) measure(rng *rand.Rand, pairs int, special, random, train []batch, finish func()) float64 {
-	sets := [...][]batch{special, random, trainClass: train}
-	return timeClasses(rng, pairs, timingTrain, func(class, i int) {
-		s := sets[class][i%finishBatches]
+// pools makes the batches the finish is timed on: a random pool, a
+// training pool, and for each scalar of specials a pool that is the
+// random one with item finishAt's scalar replaced by it (on the same
+// point), every batch allocated in turn with its copies.
+func (b *finishBench) pools(t *testing.T, rng *rand.Rand, specials ...*big.Int) (random, train []batch, special [][]batch) {
+	su, c := b.su, b.su.Curve
+	o := su.NewOracle()
+	newBatch := func() batch {
+		return batch{items: make([]Item, finishBatch), out: make([]uint32, su.OutputRows()*finishBatch)}
+	}
+	special = make([][]batch, len(specials))
+	for range finishPool {
+		r, tr := newBatch(), newBatch()
+		var at *curves.Point
+		for k := range finishBatch {
+			p := randomPoint(rng, c)
+			if k == finishAt {
+				at = p
+			}
+			b.setItem(t, rng, o, r, k, p, new(big.Int).Rand(rng, big.NewInt(1).Lsh(big.NewInt(1), 200)))
+			b.setItem(t, rng, o, tr, k, randomPoint(rng, c), new(big.Int).Rand(rng, big.NewInt(1).Lsh(big.NewInt(1), 200)))
+		}
+		random, train = append(random, r), append(train, tr)
+		for i, kk := range specials {
+			s := newBatch()
+			copy(s.items, r.items)
+			copy(s.out, r.out)
+			b.setItem(t, rng, o, s, finishAt, at, kk)
+			special[i] = append(special[i], s)
+		}
+	}
+	return random, train, special
+}
+
+// target times finish on batches of special (the Special class) against
+// batches of random, training on train.
+func (b *finishBench) target(special, random, train []batch, finish func()) timing.Target {
+	return timing.Clock(b.set(special, random, train), finish)
+}
+
+func (b *finishBench) set(special, random, train []batch) func(class, i int) {
+	sets := [...][]batch{special, random, timing.Train: train}
+	return func(class, i int) {
+		s := sets[class][i%finishPool]
 		copy(b.items, s.items)
 		copy(b.out, s.out)
-	}, finish)
+	}
 }
 
 func (b *finishBench) run() { b.su.FinishItems(b.items, b.out, finishBatch, nil, b.emit) }
 
-// runBranchy is run through the paper ladder's finish as it was: Z_P = 0
-// and Z_Q = 0 handled by branches, their items left out of the shared
-// inversion and the y-recovery. The positive control of the finish.
-func (b *finishBench) runBranchy() {
-	su := b.su
-	h := su.host
-	scr := h.scratch(len(b.items) * su.OutputCount())
-	defer h.scratchPool.Put(scr)
-	su.gatherOutputs(h, scr.pr, b.out, finishBatch, nil)
-	branchyAffinePaper(h, len(b.items), itemBases(b.items), scr.pr, &bytesOut{f: h.f, size: su.Curve.ByteLen(), emit: b.emit})
-}
-
-// branchyAffinePaper is affinePaper before k ≡ 0 and k ≡ −1 were masked.
-func branchyAffinePaper(h *hostField, count int, in affineBases, pr []fp.Element, out affineSink) {
-	f := h.f
-	acc := f.One()
-	var sc []affineScratch
-	var idx []int
-	for i := range count {
-		zp, zq := &pr[4*i+1], &pr[4*i+3]
-		xg, yg := in.base(i)
-		switch {
-		case zp.IsZero():
-			out.result(i, xg, yg, ^uint64(0))
-		case zq.IsZero():
-			f.Neg(&yg, &yg)
-			emit(h, out, i, &xg, &yg, 0)
-		default:
-			sc = append(sc, affineScratch{xg: xg, yg: yg})
-			s := &sc[len(sc)-1]
-			f.Mul(&s.w, zp, zq)
-			f.Double(&s.d, &s.yg)
-			f.Mul(&s.d, &s.d, &s.w)
-			s.pre = acc
-			f.Mul(&acc, &acc, &s.d)
-			idx = append(idx, i)
+// relayBatches moves every batch of the pools, in place in its pool, to
+// fresh memory.
+func relayBatches(pools ...[]batch) {
+	for _, p := range pools {
+		for i, bt := range p {
+			p[i] = batch{items: slices.Clone(bt.items), out: slices.Clone(bt.out)}
 		}
 	}
-	var inv fp.Element
-	f.Inverse(&inv, &acc)
-	for k := len(idx) - 1; k >= 0; k-- {
-		i, s := idx[k], &sc[k]
-		var invD fp.Element
-		f.Mul(&invD, &inv, &s.pre)
-		f.Mul(&inv, &inv, &s.d)
-		xp, yp := h.paperPoint(pr[4*i:4*i+4], s, &invD)
-		emit(h, out, i, &xp, &yp, 0)
-	}
 }
+
+// finishSpin is the control's extra work on the finish: about three
+// hundredths of a run, the time of some fifteen field multiplications.
+const finishSpin = 200
 
 // TestFinishConstantTime times the bytes path's finish on batches of 16
 // with one item whose scalar is ≡ 0, or ≡ −1, (its result fixed: the
-// point at infinity, −P) against batches of random scalars, on every
-// curve, channel width and schedule: no class differs. Its positive
-// control, the paper finish as it was (a branch on Z_Q = 0), must differ.
+// point at infinity, −P) against the same batches with a random scalar
+// in that item: no class differs. The control adds finishSpin
+// multiplications to random batches.
 func TestFinishConstantTime(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing measurements")
-	}
+	skipTiming(t)
 	rng := rand.New(rand.NewSource(47))
-	randomK := func(b, k int) *big.Int { return new(big.Int).Rand(rng, big.NewInt(1).Lsh(big.NewInt(1), 200)) }
-	const at = 5 // the special item's place in its batch
-	special := func(c *curves.Curve, v int64) func(b, k int) *big.Int {
-		return func(b, k int) *big.Int {
-			if k == at {
-				return new(big.Int).Mod(big.NewInt(v), c.N())
-			}
-			return randomK(b, k)
+	s := &timing.Study{Pairs: 1000, Train: 1, MinRounds: 5, MaxRounds: rounds(8, 15)}
+	var pools [][]batch
+	for _, cfg := range timingConfigs() {
+		c := cfg.c
+		b := newFinishBench(newSetupBitsT(t, c, cfg.kind, cfg.bits))
+		random, train, special := b.pools(t, rng, new(big.Int).Sub(c.N(), big.NewInt(1)), big.NewInt(0))
+		pools = append(append(pools, random, train), special...)
+		name := c.Name() + ", " + cfg.kind.String() + ", " + channelName(cfg.bits) + ", one item with "
+		s.Classes = append(s.Classes,
+			timing.Class{Name: name + "k ≡ −1 against a random k", Target: b.target(special[0], random, train, b.run)},
+			timing.Class{Name: name + "k ≡ 0 against a random k", Target: b.target(special[1], random, train, b.run)})
+		if c == curves.P256() && cfg.kind == CoZ && cfg.bits == rns.WideChannelBits {
+			s.Control = timing.Class{Name: c.Name() + ", coz, 30-bit channels, random batches, one with the spin",
+				Target: timing.Spun(b.set(random, random, train), b.run, finishSpin)}
 		}
 	}
-	for i, c := range curves.All() {
-		for _, kind := range Kinds() {
-			for _, bits := range rns.Widths {
-				su := newSetupBitsT(t, c, kind, bits)
-				b := newFinishBench(su)
-				random, train := b.batches(t, rng, randomK), b.batches(t, rng, randomK)
-				negOne := b.batches(t, rng, special(c, -1))
-				if i == 0 && kind == Paper && bits == rns.WideChannelBits {
-					requireControlSeen(t, c.Name()+", the paper finish's branch on k ≡ −1", b.measure(rng, 4*finishPairs, negOne, random, train, b.runBranchy))
-				}
-				name := c.Name() + ", " + kind.String() + ", " + channelName(bits) + ", one item with "
-				requireSameTime(t, name+"k ≡ −1 against random scalars", b.measure(rng, finishPairs, negOne, random, train, b.run))
-				zero := b.batches(t, rng, special(c, 0))
-				requireSameTime(t, name+"k ≡ 0 against random scalars", b.measure(rng, finishPairs, zero, random, train, b.run))
-			}
-		}
-	}
+	decide(t, "finish", s, 47, func() { relayBatches(pools...) })
 }
 
 // randomPoint is k·G for a random k.

@@ -1,8 +1,8 @@
 // Package textbook multiplies points in the plainest way: affine
 // chord-and-tangent additions and double-and-add over math/big. It shares
-// no code with the project's ladders or with the libraries they are checked
-// against, so that every backend, the cpu backend included (which wraps
-// those libraries), is compared with something other than itself. It is
+// no code with the project's ladders, with the cpu backend's arithmetic
+// (internal/ctec) or with the libraries they are checked against, so that
+// every backend is compared with something other than itself. It is
 // slow (about a millisecond per scalar multiplication) and not constant
 // time: a test-grade oracle.
 package textbook
