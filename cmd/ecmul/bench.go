@@ -545,15 +545,15 @@ func parseBenchFlags(f *benchFlags) (*benchConfig, error) {
 		jsonPath: f.json, csvPath: f.csv, gpuPeersPath: f.gpuPeers, cpuProfilePath: f.cpuProfile}
 	switch {
 	case cfg.reps < 1:
-		return nil, errors.New("--reps must be at least 1")
+		return nil, fmt.Errorf("--reps must be at least 1, not %d", cfg.reps)
 	case cfg.chunk < 1:
-		return nil, errors.New("--chunk must be at least 1")
+		return nil, fmt.Errorf("--chunk must be at least 1, not %d", cfg.chunk)
 	case cfg.peerSeconds < 1:
-		return nil, errors.New("--peer-seconds must be at least 1")
+		return nil, fmt.Errorf("--peer-seconds must be at least 1, not %d", cfg.peerSeconds)
 	}
 	var err error
 	if cfg.backend, err = ecmul.ParseBackend(f.backend); err != nil {
-		return nil, err
+		return nil, flagNamed("--backend", err)
 	}
 	if err := cfg.parseNames(f); err != nil {
 		return nil, err

@@ -24,7 +24,7 @@ import (
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var f benchFlags
-	if code, ok := parseFlags(benchFlagSet(&f), args, stderr); !ok {
+	if code, ok := parseFlags(benchFlagSet(&f), args, stdout, stderr); !ok {
 		return code
 	}
 	cfg, err := parseBenchFlags(&f)

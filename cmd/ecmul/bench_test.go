@@ -400,7 +400,7 @@ func benchConfigOf(t *testing.T, args ...string) *benchConfig {
 	t.Helper()
 	var f benchFlags
 	var errOut bytes.Buffer
-	_, ok := parseFlags(benchFlagSet(&f), args, &errOut)
+	_, ok := parseFlags(benchFlagSet(&f), args, &errOut, &errOut)
 	require.True(t, ok, errOut.String())
 	cfg, err := parseBenchFlags(&f)
 	require.NoError(t, err)
@@ -415,7 +415,7 @@ func TestBenchDefaultsAreTheLibrarys(t *testing.T) {
 	cfg := benchConfigOf(t)
 	require.Equal(t, []string{"mul"}, cfg.ops, "k·P alone, as before --op")
 	var mf mulFlags
-	_, ok := parseFlags(mulFlagSet(&mf), nil, new(bytes.Buffer))
+	_, ok := parseFlags(mulFlagSet(&mf), nil, new(bytes.Buffer), new(bytes.Buffer))
 	require.True(t, ok)
 	_, mulOpts, mulGPU, err := engineConfig(&mf)
 	require.NoError(t, err)

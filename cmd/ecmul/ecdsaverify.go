@@ -135,7 +135,7 @@ const ecdsaChunk = 1 << 15
 
 func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f ecdsaVerifyFlags
-	if code, ok := parseFlags(ecdsaVerifyFlagSet(&f), args, stderr); !ok {
+	if code, ok := parseFlags(ecdsaVerifyFlagSet(&f), args, stdout, stderr); !ok {
 		return code
 	}
 	if f.chunk < 1 {

@@ -19,30 +19,72 @@ func newFlagSet(name, help string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args into fs, which writes its errors and help to
-// stderr. When the command must not go on, ok is false and code is its exit
-// status: 0 after -h, 2 for a bad flag or any argument that is not a flag
-// (no command takes one).
-func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, false
-		}
-		return exitUsage, false
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "ecmul %s: unexpected argument %q: every setting is a flag (ecmul %[1]s --help lists them)\n", fs.Name(), fs.Arg(0))
-		return exitUsage, false
+// parseFlags parses args into fs. When the command must not go on, ok is
+// false and code is its exit status: 0 after -h or --help, with the help on
+// stdout; 2 for a bad flag or any argument that is not a flag (no command
+// takes one), with a usage error on stderr.
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	fs.SetOutput(io.Discard) // the flag package's own messages and help
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return exitOK, false
+	case err != nil:
+		return usageError(stderr, fs.Name(), "%s", flagError(err)), false
+	case fs.NArg() > 0:
+		return usageError(stderr, fs.Name(), "unexpected argument %q: every setting is a flag", fs.Arg(0)), false
 	}
 	return exitOK, true
 }
 
-// report writes err to w as one line with the command's prefix, and
-// returns code.
+// flagError rewords an error of the flag package, which names a flag with
+// one dash, as the commands name flags: --name.
+func flagError(err error) string {
+	s := err.Error()
+	if name, ok := strings.CutPrefix(s, "flag provided but not defined: -"); ok {
+		return "unknown flag --" + name
+	}
+	if name, ok := strings.CutPrefix(s, "flag needs an argument: -"); ok {
+		return "--" + name + " needs a value"
+	}
+	if strings.HasPrefix(s, "invalid ") { // invalid [boolean] value "V" for [flag] -NAME: REASON
+		for _, sep := range []string{" for flag -", " for -"} {
+			if i := strings.LastIndex(s, sep); i >= 0 {
+				return s[:i] + " for --" + s[i+len(sep):]
+			}
+		}
+	}
+	return s
+}
+
+// report writes err to w as one line with the command's prefix ("ecmul"
+// alone for an empty cmd), and returns code. A usage error (code
+// exitUsage) gets a second line, where to find the help.
 func report(w io.Writer, cmd string, code int, err error) int {
-	fmt.Fprintf(w, "ecmul %s: %s\n", cmd, message(err))
+	fmt.Fprintf(w, "%s: %s\n", strings.TrimSpace("ecmul "+cmd), message(err))
+	if code == exitUsage {
+		fmt.Fprintf(w, "Run %q for help.\n", helpCommand(cmd))
+	}
 	return code
+}
+
+// helpCommand is the command line that prints the help of cmd: the main
+// help for "" and help.
+func helpCommand(cmd string) string {
+	if cmd == "" || cmd == "help" {
+		return "ecmul -h"
+	}
+	return "ecmul " + cmd + " -h"
+}
+
+// flagNamed returns err, if any, as the error of flag.
+func flagNamed(flag string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", flag, err)
 }
 
 // usageError writes a usage error of cmd to w and returns exitUsage.

@@ -81,7 +81,7 @@ func checkGenFlags(f *genFlags) (*curves.Curve, stream.Format, error) {
 	}
 	c, err := curves.ByName(f.curve)
 	if err != nil {
-		return nil, "", err
+		return nil, "", flagNamed("--curve", err)
 	}
 	format, err := stream.ParseFormat(f.format)
 	if err != nil {
@@ -95,7 +95,7 @@ func checkGenFlags(f *genFlags) (*curves.Curve, stream.Format, error) {
 
 func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var f genFlags
-	if code, ok := parseFlags(genFlagSet(&f), args, stderr); !ok {
+	if code, ok := parseFlags(genFlagSet(&f), args, stdout, stderr); !ok {
 		return code
 	}
 	c, format, err := checkGenFlags(&f)

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Exit statuses shared by every command.
@@ -116,12 +117,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if c, ok := lookup(args[0]); ok {
 		return c.run(args[1:], stdin, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "ecmul: unknown command %q\n\n", args[0])
-	usage(stderr)
-	return exitUsage
+	return unknownCommand(stderr, "", args[0])
 }
 
-// runHelp is "ecmul help [COMMAND]": the main help, or a command's on
+// runHelp is "ecmul help [COMMAND]": the main help, or a command's, on
 // standard output.
 func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
@@ -133,11 +132,18 @@ func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c, ok := lookup(args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "ecmul help: unknown command %q\n\n", args[0])
-		usage(stderr)
-		return exitUsage
+		return unknownCommand(stderr, "help", args[0])
 	}
-	return c.run([]string{"-h"}, stdin, stdout, stdout)
+	return c.run([]string{"-h"}, stdin, stdout, stderr)
+}
+
+// unknownCommand reports name, which is no command, as a usage error of
+// cmd ("" for ecmul itself, where a flag must follow a command).
+func unknownCommand(stderr io.Writer, cmd, name string) int {
+	if cmd == "" && strings.HasPrefix(name, "-") {
+		return usageError(stderr, cmd, "unknown flag %s: flags follow the command", name)
+	}
+	return usageError(stderr, cmd, "unknown command %q", name)
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

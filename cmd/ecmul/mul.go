@@ -198,16 +198,20 @@ func engineConfig(f *mulFlags) (*curves.Curve, ecmul.Options, diag.GPU, error) {
 	var ext basext.Variant
 	var kind ladder.Kind
 	c, err := curves.ByName(f.curve)
+	err = flagNamed("--curve", err)
 	if err == nil {
 		o.Backend, err = ecmul.ParseBackend(f.backend)
+		err = flagNamed("--backend", err)
 	}
 	if err == nil {
 		ext, err = basext.ParseVariant(f.ext)
 		o.Extension = extensionOf(ext)
+		err = flagNamed("--ext", err)
 	}
 	if err == nil {
 		kind, err = parseSchedule(f.schedule)
 		o.Schedule = scheduleOf(kind)
+		err = flagNamed("--schedule", err)
 	}
 	if err == nil && f.channelBits != 0 {
 		err = checkChannelBits(f.channelBits, ext)
@@ -244,7 +248,7 @@ func runMul(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // set flags returns.
 func runStream(f *mulFlags, flags func(*mulFlags) *flag.FlagSet, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := f.cmd()
-	if code, ok := parseFlags(flags(f), args, stderr); !ok {
+	if code, ok := parseFlags(flags(f), args, stdout, stderr); !ok {
 		return code
 	}
 	format, err := checkMulFlags(f)

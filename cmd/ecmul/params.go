@@ -53,16 +53,16 @@ func paramsFlagSet(f *paramsFlags) *flag.FlagSet {
 
 func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var f paramsFlags
-	if code, ok := parseFlags(paramsFlagSet(&f), args, stderr); !ok {
+	if code, ok := parseFlags(paramsFlagSet(&f), args, stdout, stderr); !ok {
 		return code
 	}
 	c, err := curves.ByName(f.curve)
 	if err != nil {
-		return report(stderr, "params", exitUsage, err)
+		return report(stderr, "params", exitUsage, flagNamed("--curve", err))
 	}
 	kind, err := parseSchedule(f.schedule)
 	if err != nil {
-		return report(stderr, "params", exitUsage, err)
+		return report(stderr, "params", exitUsage, flagNamed("--schedule", err))
 	}
 	if err := checkChannelBits(f.channelBits, basext.Shenoy); err != nil {
 		return report(stderr, "params", exitUsage, err)
@@ -244,7 +244,7 @@ Exit status 1 when there is no CUDA device, 2 for usage errors.
 func devicesFlagSet() *flag.FlagSet { return newFlagSet("devices", devicesHelp) }
 
 func runDevices(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if code, ok := parseFlags(devicesFlagSet(), args, stderr); !ok {
+	if code, ok := parseFlags(devicesFlagSet(), args, stdout, stderr); !ok {
 		return code
 	}
 	d, err := gpu.DefaultDriver()

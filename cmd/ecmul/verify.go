@@ -182,7 +182,7 @@ func verifyFlagSet(f *verifyFlags) *flag.FlagSet {
 
 func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var f verifyFlags
-	if code, ok := parseFlags(verifyFlagSet(&f), args, stderr); !ok {
+	if code, ok := parseFlags(verifyFlagSet(&f), args, stdout, stderr); !ok {
 		return code
 	}
 	op, err := parseOp(f.op)

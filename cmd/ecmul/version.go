@@ -28,7 +28,7 @@ func versionFlagSet() *flag.FlagSet { return newFlagSet("version", versionHelp) 
 // binary was built from, the Go toolchain and target, and the hash of the
 // CUDA sources behind the embedded kernel image.
 func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if code, ok := parseFlags(versionFlagSet(), args, stderr); !ok {
+	if code, ok := parseFlags(versionFlagSet(), args, stdout, stderr); !ok {
 		return code
 	}
 	fmt.Fprintf(stdout, "ecmul commit %s\n%s %s/%s\nkernel sources sha256 %s\n",
