@@ -89,8 +89,9 @@ time in four-limb arithmetic, all cores).
 
 Exit status: 0 on success, 1 when an item failed or the work could not be
 done, 2 for usage errors (an unknown flag or value, any argument that is not
-a flag), 130 or 143 when SIGINT or SIGTERM stopped a command that streams
-(mul, base, ecdsa-verify, gen) after it wrote the whole lines it had.
+a flag: one line naming it, then where the help is), 130 or 143 when SIGINT
+or SIGTERM stopped a command that streams (mul, base, ecdsa-verify, gen)
+after it wrote the whole lines it had.
 
 Examples:
   echo '2 b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21 bd376388b5f723fb4c22dfe6cd4375a05a07476444d5819985007e34' | ecmul mul

@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -150,4 +152,28 @@ func TestHelpOnStdout(t *testing.T) {
 	require.Empty(t, errOut)
 	require.Greater(t, len(lines(out)), 10)
 	require.True(t, strings.HasPrefix(out, "Usage: ecmul mul"), out)
+}
+
+// TestUsageTranscript runs the usage errors that docs/cli.md shows under
+// Help and compares what they print with what it shows.
+func TestUsageTranscript(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(sourceDir(), "..", "..", "docs", "cli.md"))
+	require.NoError(t, err)
+	_, help, ok := strings.Cut(string(b), "\n## Help\n")
+	require.True(t, ok, "docs/cli.md: no Help section")
+	_, block, ok := strings.Cut(help, "\n```\n$ ")
+	require.True(t, ok, "docs/cli.md: no transcript under Help")
+	block, _, ok = strings.Cut(block, "\n```\n")
+	require.True(t, ok)
+	runs := strings.Split(block, "\n$ ")
+	require.GreaterOrEqual(t, len(runs), 2)
+	for _, r := range runs {
+		cmdLine, shown, _ := strings.Cut(r, "\n")
+		args := strings.Fields(cmdLine)
+		require.Equal(t, "ecmul", args[0], cmdLine)
+		code, out, errOut := cli(t, "", args[1:]...)
+		require.Equal(t, exitUsage, code, cmdLine)
+		require.Empty(t, out, cmdLine)
+		require.Equal(t, shown+"\n", errOut, cmdLine)
+	}
 }
