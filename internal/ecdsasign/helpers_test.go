@@ -1,8 +1,12 @@
 package ecdsasign_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
+	"io"
+	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -10,6 +14,7 @@ import (
 	"github.com/rnsec/ecmul/internal/ctec"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
+	"github.com/rnsec/ecmul/internal/textbook"
 )
 
 // ctecBase is a BaseMult on internal/ctec's constant-time comb, which
@@ -65,3 +70,29 @@ func pad(b []byte, n int) []byte {
 }
 
 func hexOf(b []byte) string { return hex.EncodeToString(b) }
+
+// textbookVerify verifies the signature r‖s of digest under the private
+// key's public key by SEC 1 v2 §4.1.4 in math/big, with the affine
+// arithmetic of internal/textbook: no code of this package or of ctec.
+func textbookVerify(c *curves.Curve, key, digest, sig []byte) bool {
+	n, L := c.N(), c.ByteLen()
+	r, s := new(big.Int).SetBytes(sig[:L]), new(big.Int).SetBytes(sig[L:])
+	if r.Sign() == 0 || r.Cmp(n) >= 0 || s.Sign() == 0 || s.Cmp(n) >= 0 {
+		return false
+	}
+	if len(digest) > L {
+		digest = digest[:L] // bitlen(n) = 8L on these curves
+	}
+	e := new(big.Int).SetBytes(digest)
+	w := new(big.Int).ModInverse(s, n)
+	u1 := new(big.Int).Mul(e, w)
+	u2 := new(big.Int).Mul(r, w)
+	g := c.Generator()
+	q := textbook.Mul(c, g, new(big.Int).SetBytes(key))
+	R := textbook.Add(c, textbook.Mul(c, g, u1), textbook.Mul(c, q, u2))
+	return R != nil && new(big.Int).Mod(R.X, n).Cmp(r) == 0
+}
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 6979)) }
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
