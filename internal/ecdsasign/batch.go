@@ -20,7 +20,7 @@ import (
 // base gave no point (ErrNoPoint). A digest is taken as an integer by its
 // leftmost bitlen(n) bits, as crypto/ecdsa takes it.
 //
-// The items are signed in steps of at most stepItems: the host derives a
+// The items are signed in steps of at most 65,536: the host derives a
 // step's nonces on every core, base computes their k·G in one call, and
 // the host finishes the signatures on every core; items whose r or s is 0
 // go round again with their DRBG's next nonce. With opt.Randomness, item

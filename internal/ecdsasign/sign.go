@@ -48,7 +48,8 @@ type Options struct {
 	// LowS replaces s by n − s when s > (n − 1)/2.
 	LowS bool
 	// Randomness, when not nil, gives ExtraBytes bytes per item that are
-	// mixed into its nonce (RFC 6979 §3.6); nil signs deterministically.
+	// mixed into its nonce (RFC 6979 §3.6): crypto/rand.Reader for hedged
+	// signatures. nil signs deterministically.
 	Randomness io.Reader
 }
 
