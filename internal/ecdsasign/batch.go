@@ -85,6 +85,8 @@ var stepItems = 1 << 16
 // faulty base reaches it.
 const maxRounds = 8
 
+var errRetries = fmt.Errorf("r or s was 0 for %d nonces in a row: k·G is faulty", maxRounds)
+
 // run signs the batch step by step.
 func (b *batch) run(ctx context.Context) error {
 	st := b.newStep(min(stepItems, len(b.digests)))
@@ -123,8 +125,8 @@ func (b *batch) newStep(m int) *step {
 // wipe clears the nonces.
 func (st *step) wipe() { clear(st.scalars) }
 
-// step signs the items [lo, hi): round after round, on the items that
-// still need a nonce.
+// step signs the items [lo, hi): their checks, then round after round on
+// the items that still need a nonce.
 func (b *batch) step(ctx context.Context, st *step, lo, hi int) error {
 	st.lo = lo
 	if st.extra != nil {
@@ -141,18 +143,23 @@ func (b *batch) step(ctx context.Context, st *step, lo, hi int) error {
 		b.errs[i] = nil
 		st.idx = append(st.idx, i)
 	}
-	idx := st.idx
-	for round := 0; len(idx) > 0; round++ {
-		if round == maxRounds {
-			for _, i := range idx {
-				b.errs[i] = &ItemError{Item: i, Err: fmt.Errorf("%w: r or s was 0 for %d nonces", ErrNoPoint, maxRounds)}
-			}
-			break
+	return b.rounds(ctx, st, st.idx)
+}
+
+// rounds signs the items idx, at most maxRounds times over: an item whose
+// r or s is still 0 then fails.
+func (b *batch) rounds(ctx context.Context, st *step, idx []int) error {
+	for round := range maxRounds {
+		if len(idx) == 0 {
+			return nil
 		}
 		var err error
 		if idx, err = b.round(ctx, st, idx, round); err != nil {
 			return err
 		}
+	}
+	for _, i := range idx {
+		b.errs[i] = &ItemError{Item: i, Err: errRetries}
 	}
 	return nil
 }

@@ -170,3 +170,27 @@ func TestSteps(t *testing.T) {
 		require.True(t, textbookVerify(c, keys[i*32:(i+1)*32], digests[i], steps[i]), "item %d", i)
 	}
 }
+
+// TestRetriesEnd: a k·G that gives x = 0 for every nonce fails each item
+// after eight nonces, and does not loop.
+func TestRetriesEnd(t *testing.T) {
+	c := curves.P256()
+	s, err := ecdsasign.New(c)
+	require.NoError(t, err)
+	key := unhex(t, rfcKeys[c])
+	calls := 0
+	base := func(_ context.Context, xs []byte, ok []bool, _ []byte) error {
+		calls++
+		clear(xs)
+		for i := range ok {
+			ok[i] = true
+		}
+		return nil
+	}
+	sigs := make([]byte, 64)
+	errs := make([]error, 1)
+	require.NoError(t, s.Sign(context.Background(), sigs, errs, [][]byte{make([]byte, 32)}, key, base, ecdsasign.Options{}))
+	require.Equal(t, 8, calls)
+	require.EqualError(t, errs[0], "ecdsasign: item 0: r or s was 0 for 8 nonces in a row: k·G is faulty")
+	require.Equal(t, make([]byte, 64), sigs)
+}
