@@ -37,7 +37,7 @@ import (
 // (count·L bytes) and sets ok[i] when item i is an affine point (false for
 // the point at infinity or a result that failed the multiplier's checks).
 // Its error fails the batch. The scalars are secret nonces: it must run in
-// constant time.
+// constant time, and leave them as they are (Sign reads them again).
 type BaseMult func(ctx context.Context, xs []byte, ok []bool, scalars []byte) error
 
 // Options are how Sign signs.
