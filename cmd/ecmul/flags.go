@@ -94,7 +94,7 @@ func usageError(w io.Writer, cmd, format string, a ...any) int {
 
 // packagePrefixes are the prefixes this module's packages may put on their
 // errors. The command's own prefix replaces them: one prefix per message.
-var packagePrefixes = []string{"ecmul", "ecdsa", "basext", "curves", "gpu", "ladder", "rns", "stream"}
+var packagePrefixes = []string{"ecmul", "ecdsa", "ecdsasign", "basext", "curves", "gpu", "ladder", "rns", "stream"}
 
 // message returns err's text on one line without the package prefixes of
 // the errors it wraps; a part in quotes, which may echo the input, is kept

@@ -1,0 +1,216 @@
+package ecdsasign
+
+import (
+	"context"
+	"crypto"
+	"fmt"
+	"io"
+
+	"github.com/rnsec/ecmul/internal/fp"
+	"github.com/rnsec/ecmul/internal/par"
+)
+
+// Sign signs count = len(digests) digests: item i with the private key
+// keys[i·L:(i+1)·L] (big-endian, L = ScalarBytes), its signature r‖s
+// written into sigs[2iL:2(i+1)L] (r and s L bytes each, big-endian: IEEE
+// P1363; AppendDER converts it). errs gets one outcome per item: nil, or
+// an *ItemError, whose signature is then zero, for a private key outside
+// [1, n − 1] (ErrKey; it is never reduced), a digest whose length is not
+// the named hash's or implies no hash (ErrDigest), or an item for which
+// base gave no point (ErrNoPoint). A digest is taken as an integer by its
+// leftmost bitlen(n) bits, as crypto/ecdsa takes it.
+//
+// The items are signed in steps of at most 65,536: the host derives a
+// step's nonces on every core, base computes their k·G in one call, and
+// the host finishes the signatures on every core; items whose r or s is 0
+// go round again with their DRBG's next nonce. With opt.Randomness, item
+// i's additional data are the bytes [i·ExtraBytes, (i+1)·ExtraBytes) read
+// from it.
+//
+// The error is non-nil only when the batch failed as a whole: buffer
+// lengths that do not describe one batch (ErrLayout), a named hash Sign
+// does not take (ErrHash), the context's end, an error reading
+// opt.Randomness, or base's error. sigs is then zero and every item's
+// error says it was not signed.
+func (s *Signer) Sign(ctx context.Context, sigs []byte, errs []error, digests [][]byte, keys []byte, base BaseMult, opt Options) error {
+	b := &batch{o: s.o, opt: opt, sigs: sigs, errs: errs, digests: digests, keys: keys, base: base}
+	err := b.check()
+	if err == nil {
+		err = b.run(ctx)
+	}
+	if err != nil {
+		clear(sigs)
+		for i := range errs {
+			errs[i] = &ItemError{Item: i, Err: errNotSigned}
+		}
+	}
+	return err
+}
+
+// batch is one call of Sign.
+type batch struct {
+	o       *order
+	opt     Options
+	sigs    []byte
+	errs    []error
+	digests [][]byte
+	keys    []byte
+	base    BaseMult
+}
+
+// check checks the buffers' lengths against one another, and the options.
+func (b *batch) check() error {
+	n, L := len(b.digests), b.o.size
+	switch {
+	case len(b.keys) != n*L:
+		return fmt.Errorf("%w: %d digests take %d bytes of private keys (%d each), not %d", ErrLayout, n, n*L, L, len(b.keys))
+	case len(b.sigs) != n*2*L:
+		return fmt.Errorf("%w: %d digests take %d bytes of signatures r‖s (%d each), not %d", ErrLayout, n, n*2*L, 2*L, len(b.sigs))
+	case len(b.errs) != n:
+		return fmt.Errorf("%w: %d digests take %d errors, not %d", ErrLayout, n, n, len(b.errs))
+	case b.opt.Hash != 0 && !supported(b.opt.Hash):
+		return fmt.Errorf("%w: %v", ErrHash, b.opt.Hash)
+	case b.base == nil:
+		return fmt.Errorf("%w: no function for k·G", ErrLayout)
+	}
+	return nil
+}
+
+// stepItems is the most items of one step: enough for base to fill a
+// GPU, few enough that a step's nonces and points take a few MiB.
+var stepItems = 1 << 16
+
+// maxRounds is how often an item goes round before it fails: the RFC's
+// retry is needed with probability about 2^−220 per round, so only a
+// faulty base reaches it.
+const maxRounds = 8
+
+var errRetries = fmt.Errorf("r or s was 0 for %d nonces in a row: k·G is faulty", maxRounds)
+
+// run signs the batch step by step.
+func (b *batch) run(ctx context.Context) error {
+	st := b.newStep(min(stepItems, len(b.digests)))
+	defer st.wipe()
+	for lo := 0; lo < len(b.digests); lo += stepItems {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := b.step(ctx, st, lo, min(lo+stepItems, len(b.digests))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// step holds one step's working memory, reused step after step.
+type step struct {
+	lo      int           // the step's first item
+	hash    []crypto.Hash // per item of the step
+	extra   []byte        // ExtraBytes per item of the step, when hedged
+	scalars []byte        // L per item of a round: its nonce
+	xs      []byte        // L per item of a round: x(k·G)
+	ok      []bool
+	idx     []int
+}
+
+func (b *batch) newStep(m int) *step {
+	L := b.o.size
+	st := &step{hash: make([]crypto.Hash, m), scalars: make([]byte, m*L), xs: make([]byte, m*L), ok: make([]bool, m)}
+	if b.opt.Randomness != nil {
+		st.extra = make([]byte, m*ExtraBytes)
+	}
+	return st
+}
+
+// wipe clears the nonces.
+func (st *step) wipe() { clear(st.scalars) }
+
+// step signs the items [lo, hi): their checks, then round after round on
+// the items that still need a nonce.
+func (b *batch) step(ctx context.Context, st *step, lo, hi int) error {
+	st.lo = lo
+	if st.extra != nil {
+		if _, err := io.ReadFull(b.opt.Randomness, st.extra[:(hi-lo)*ExtraBytes]); err != nil {
+			return fmt.Errorf("ecdsasign: reading randomness: %w", err)
+		}
+	}
+	st.idx = st.idx[:0]
+	for i := lo; i < hi; i++ {
+		if err := b.checkItem(st, i); err != nil {
+			b.errs[i] = &ItemError{Item: i, Err: err}
+			continue
+		}
+		b.errs[i] = nil
+		st.idx = append(st.idx, i)
+	}
+	return b.rounds(ctx, st, st.idx)
+}
+
+// rounds signs the items idx, at most maxRounds times over: an item whose
+// r or s is still 0 then fails.
+func (b *batch) rounds(ctx context.Context, st *step, idx []int) error {
+	for round := range maxRounds {
+		if len(idx) == 0 {
+			return nil
+		}
+		var err error
+		if idx, err = b.round(ctx, st, idx, round); err != nil {
+			return err
+		}
+	}
+	for _, i := range idx {
+		b.errs[i] = &ItemError{Item: i, Err: errRetries}
+	}
+	return nil
+}
+
+// checkItem checks item i's digest length and key range, and picks its
+// hash.
+func (b *batch) checkItem(st *step, i int) error {
+	h, err := hashFor(b.opt.Hash, len(b.digests[i]))
+	if err != nil {
+		return err
+	}
+	st.hash[i-st.lo] = h
+	d := fp.LimbsFromBytes(b.key(i))
+	if b.o.inRange(d) == 0 { // public: the item fails
+		if zeroMask(d) != 0 {
+			return fmt.Errorf("%w: it is 0", ErrKey)
+		}
+		return fmt.Errorf("%w: it is n or more", ErrKey)
+	}
+	return nil
+}
+
+// key returns item i's private key.
+func (b *batch) key(i int) []byte { return b.keys[i*b.o.size : (i+1)*b.o.size] }
+
+// round derives the nonce of each item of idx (its DRBG's candidate
+// number round in [1, n − 1]), has base compute their k·G, finishes their
+// signatures, and returns the items whose r or s was 0, in place of idx.
+func (b *batch) round(ctx context.Context, st *step, idx []int, round int) ([]int, error) {
+	m, L := len(idx), b.o.size
+	par.DoAllCores(m, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			b.nonce(st.scalars[j*L:(j+1)*L], st, idx[j], round)
+		}
+	})
+	clear(st.ok[:m])
+	if err := b.base(ctx, st.xs[:m*L], st.ok[:m], st.scalars[:m*L]); err != nil {
+		return nil, err
+	}
+	again := make([]bool, m)
+	par.DoAllCores(m, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			again[j] = b.finish(st, idx[j], j)
+		}
+	})
+	st.wipe()
+	retry := idx[:0]
+	for j, i := range idx {
+		if again[j] {
+			retry = append(retry, i)
+		}
+	}
+	return retry, nil
+}

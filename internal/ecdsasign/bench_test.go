@@ -1,0 +1,43 @@
+package ecdsasign_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ecdsasign"
+)
+
+// BenchmarkSignHost measures the host's part of Sign per item (the nonce's
+// DRBG, s and the checks, on every core) with a k·G that only writes G's x.
+func BenchmarkSignHost(b *testing.B) {
+	for _, c := range curves.All() {
+		b.Run("curve="+c.Name(), func(b *testing.B) {
+			const count = 4096
+			s, err := ecdsasign.New(c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			L := c.ByteLen()
+			gx := c.Gx().FillBytes(make([]byte, L))
+			base := func(_ context.Context, xs []byte, ok []bool, _ []byte) error {
+				for i := range ok {
+					copy(xs[i*L:], gx)
+					ok[i] = true
+				}
+				return nil
+			}
+			keys := randomKeys(newRand(7), c, count)
+			digests, _ := randomDigests(newRand(8), count, allHashes[2:3])
+			sigs, errs := make([]byte, count*2*L), make([]error, count)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := s.Sign(context.Background(), sigs, errs, digests, keys, base, ecdsasign.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*count), "ns/item")
+		})
+	}
+}

@@ -1,0 +1,9 @@
+package ecdsasign
+
+// SetStepItems sets the most items of one step and returns a function
+// that restores it; tests that use it do not run in parallel.
+func SetStepItems(n int) (restore func()) {
+	old := stepItems
+	stepItems = n
+	return func() { stepItems = old }
+}

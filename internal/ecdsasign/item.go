@@ -1,0 +1,52 @@
+package ecdsasign
+
+import "github.com/rnsec/ecmul/internal/fp"
+
+// nonce writes item i's nonce into k (L bytes): the candidate number skip
+// in [1, n − 1] of its DRBG (RFC 6979 §3.2 step h; skip counts the nonces
+// refused for r = 0 or s = 0). A candidate is the DRBG's next L bytes,
+// whose bitlen(n) leftmost bits are the candidate integer (bits2int).
+func (b *batch) nonce(k []byte, st *step, i, skip int) {
+	o := b.o
+	var h1 [32]byte
+	fp.PutLimbs(h1[:o.size], o.reduce(o.bits2int(b.digests[i]))) // bits2octets
+	var extra []byte
+	if st.extra != nil {
+		extra = st.extra[(i-st.lo)*ExtraBytes : (i-st.lo+1)*ExtraBytes]
+	}
+	d := newDRBG(st.hash[i-st.lo], b.key(i), h1[:o.size], extra)
+	for {
+		d.generate(k)
+		// public: a refused candidate is the RFC's retry
+		if o.inRange(o.bits2int(k)) != 0 {
+			if skip == 0 {
+				return
+			}
+			skip--
+		}
+		d.next()
+	}
+}
+
+// finish computes item i's signature from its nonce and x(k·G), at slot j
+// of the round, and reports whether r or s is 0 (the item goes round
+// again). An item without a point gets ErrNoPoint.
+func (b *batch) finish(st *step, i, j int) (again bool) {
+	o, L := b.o, b.o.size
+	if !st.ok[j] {
+		b.errs[i] = &ItemError{Item: i, Err: ErrNoPoint}
+		return false
+	}
+	r := o.reduce(fp.LimbsFromBytes(st.xs[j*L : (j+1)*L])) // x < 2^(8L) < 2n
+	k := fp.LimbsFromBytes(st.scalars[j*L : (j+1)*L])
+	d := fp.LimbsFromBytes(b.key(i))
+	e := o.bits2int(b.digests[i])
+	s := o.signature(k, d, r, e, b.opt.LowS)
+	if zeroMask(r)|zeroMask(s) != 0 { // public: the RFC's retry
+		return true
+	}
+	sig := b.sigs[2*i*L : 2*(i+1)*L]
+	fp.PutLimbs(sig[:L], r)
+	fp.PutLimbs(sig[L:], s)
+	return false
+}

@@ -1,0 +1,106 @@
+package ecdsasign
+
+import (
+	"math/bits"
+
+	"github.com/rnsec/ecmul/internal/fp"
+)
+
+// order is the arithmetic mod the group order n in four-limb Montgomery
+// form (internal/fp), constant time in its values: no branch or address
+// depends on a key, a nonce or a signature. n's bit length is a multiple
+// of 8 on every curve here, so an L-byte candidate is a candidate nonce
+// as it is.
+type order struct {
+	f    *fp.Field
+	n    [fp.Limbs]uint64
+	half [fp.Limbs]uint64 // (n − 1)/2: s above it is high
+	bits int              // bitlen(n)
+	size int              // L, the bytes of a scalar
+}
+
+// lessMask returns all ones when a < b, else zero.
+func lessMask(a, b [fp.Limbs]uint64) uint64 {
+	var borrow uint64
+	for i := range fp.Limbs {
+		_, borrow = bits.Sub64(a[i], b[i], borrow)
+	}
+	return -borrow
+}
+
+// zeroMask returns all ones when l = 0, else zero.
+func zeroMask(l [fp.Limbs]uint64) uint64 {
+	d := l[0] | l[1] | l[2] | l[3]
+	return ((d | -d) >> 63) - 1
+}
+
+// inRange returns all ones when 1 <= l <= n − 1, else zero.
+func (o *order) inRange(l [fp.Limbs]uint64) uint64 {
+	return ^zeroMask(l) & lessMask(l, o.n)
+}
+
+// reduce returns l mod n for l < 2n: n subtracted under a mask.
+func (o *order) reduce(l [fp.Limbs]uint64) [fp.Limbs]uint64 {
+	var d [fp.Limbs]uint64
+	var borrow uint64
+	for i := range fp.Limbs {
+		d[i], borrow = bits.Sub64(l[i], o.n[i], borrow)
+	}
+	keep := -borrow // l < n
+	for i := range fp.Limbs {
+		d[i] = l[i]&keep | d[i]&^keep
+	}
+	return d
+}
+
+// bits2int returns the leftmost bitlen(n) bits of b as an integer (RFC
+// 6979 §2.3.2; SEC 1's truncation of a digest), for b of at most 64
+// bytes: below 2^bitlen(n), not reduced.
+func (o *order) bits2int(b []byte) [fp.Limbs]uint64 {
+	if size := (o.bits + 7) / 8; len(b) > size {
+		b = b[:size]
+	}
+	e := fp.LimbsFromBytes(b)
+	if excess := len(b)*8 - o.bits; excess > 0 {
+		e[0] = e[0]>>excess | e[1]<<(64-excess)
+		e[1] = e[1]>>excess | e[2]<<(64-excess)
+		e[2] = e[2]>>excess | e[3]<<(64-excess)
+		e[3] >>= excess
+	}
+	return e
+}
+
+// signature returns s = k⁻¹·(e + r·d) mod n for k and d in [1, n − 1],
+// r below n and any e below 2^256, and, when lowS, n − s in place of an s
+// above (n − 1)/2. k⁻¹ is fp's fixed-step safegcd inversion; the rest is
+// Montgomery products and masked selections.
+func (o *order) signature(k, d, r, e [fp.Limbs]uint64, lowS bool) [fp.Limbs]uint64 {
+	f := o.f
+	var ki, dm, rm, em, t fp.Element
+	f.SetLimbs(&ki, k)
+	f.Inverse(&ki, &ki) // k⁻¹·R
+	f.SetLimbs(&dm, d)
+	f.SetLimbs(&rm, r)
+	f.SetLimbs(&em, e) // e mod n
+	f.Mul(&t, &rm, &dm)
+	f.Add(&t, &t, &em)
+	f.Mul(&t, &t, &ki)
+	s := f.FromMont(&t)
+	if lowS {
+		s = o.lowS(s)
+	}
+	return s
+}
+
+// lowS returns n − s when s > (n − 1)/2 and s otherwise, for s below n,
+// choosing by a mask.
+func (o *order) lowS(s [fp.Limbs]uint64) [fp.Limbs]uint64 {
+	var neg fp.Element
+	v := fp.Element(s)
+	o.f.Neg(&neg, &v)
+	high := lessMask(o.half, s)
+	for i := range fp.Limbs {
+		s[i] = s[i]&^high | neg[i]&high
+	}
+	return s
+}

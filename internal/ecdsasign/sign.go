@@ -1,0 +1,108 @@
+// Package ecdsasign signs batches of digests with ECDSA (SEC 1 v2, §4.1.3)
+// on P-224, P-256 and secp256k1, with RFC 6979 nonces, given a function
+// that computes k·G for a batch of nonces: the host derives the nonces,
+// the batch function multiplies, and the host finishes every signature.
+//
+// The nonce of an item comes from RFC 6979's HMAC_DRBG over the hash that
+// Options.Hash names or, when it names none, the one the digest's length
+// implies (20 bytes SHA-1, 28 SHA-224, 32 SHA-256, 48 SHA-384, 64
+// SHA-512); with Options.Randomness, 32 bytes read from it per item are
+// mixed in as RFC 6979 §3.6's additional data (hedged signatures). A nonce
+// outside [1, n − 1], or one that gives r = 0 or s = 0, is followed by the
+// DRBG's next candidate, as the RFC says.
+//
+// Private keys and nonces never pass through math/big or a branch or an
+// address that depends on them: they are fixed-width bytes and four-limb
+// Montgomery values mod n (internal/fp), k⁻¹ is fp's fixed-step safegcd,
+// and the low-s rule negates s under a mask. Whether a key is in range,
+// and whether a candidate nonce is, are public outcomes (an item error,
+// the RFC's retry), as is every signature.
+package ecdsasign
+
+import (
+	"context"
+	"crypto"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/fp"
+)
+
+// BaseMult computes k·G for count scalars, G the curve's generator: the
+// scalars are L-byte big-endian values (L = ByteLen), back to back; it
+// writes the x coordinate of each k·G, L bytes big-endian, into xs
+// (count·L bytes) and sets ok[i] when item i is an affine point (false for
+// the point at infinity or a result that failed the multiplier's checks).
+// Its error fails the batch. The scalars are secret nonces: it must run in
+// constant time, and leave them as they are (Sign reads them again).
+type BaseMult func(ctx context.Context, xs []byte, ok []bool, scalars []byte) error
+
+// Options are how Sign signs.
+type Options struct {
+	// Hash is the hash whose HMAC derives the nonces, and the size every
+	// digest must have; zero for the one each digest's length implies.
+	Hash crypto.Hash
+	// LowS replaces s by n − s when s > (n − 1)/2.
+	LowS bool
+	// Randomness, when not nil, gives ExtraBytes bytes per item that are
+	// mixed into its nonce (RFC 6979 §3.6): crypto/rand.Reader for hedged
+	// signatures. nil signs deterministically.
+	Randomness io.Reader
+}
+
+// ExtraBytes is the length of the additional data read per item for a
+// hedged signature.
+const ExtraBytes = 32
+
+var (
+	// ErrKey is matched by the error of an item whose private key is
+	// outside [1, n − 1].
+	ErrKey = errors.New("private key outside [1, n−1]")
+	// ErrDigest is matched by the error of an item whose digest's length
+	// is not the named hash's, or implies no hash.
+	ErrDigest = errors.New("digest length")
+	// ErrNoPoint is matched by the error of an item for which the batch
+	// function gave no point.
+	ErrNoPoint = errors.New("no point for k·G")
+	// ErrLayout is matched by a batch's error when the buffers' lengths do
+	// not describe one batch.
+	ErrLayout = errors.New("ecdsasign: buffer lengths")
+
+	errNotSigned = errors.New("not signed: the batch failed")
+)
+
+// ItemError is the error of one item of a batch.
+type ItemError struct {
+	Item int   // the item's index in the batch
+	Err  error // what is wrong with it
+}
+
+func (e *ItemError) Error() string { return fmt.Sprintf("ecdsasign: item %d: %v", e.Item, e.Err) }
+
+func (e *ItemError) Unwrap() error { return e.Err }
+
+// Signer signs on one curve. It is immutable and safe for concurrent use.
+type Signer struct {
+	o *order
+}
+
+// New returns the signer of c, one of curves.All.
+func New(c *curves.Curve) (*Signer, error) {
+	n := c.N()
+	f, err := fp.New(n)
+	if err != nil {
+		return nil, fmt.Errorf("ecdsasign: %s: the order: %w", c.Name(), err)
+	}
+	if n.BitLen()%8 != 0 || (n.BitLen()+7)/8 != c.ByteLen() {
+		return nil, fmt.Errorf("ecdsasign: %s: n is not a whole number of bytes of ByteLen", c.Name())
+	}
+	half := fp.LimbsFromBytes(new(big.Int).Rsh(n, 1).Bytes())
+	o := &order{f: f, n: f.Modulus(), half: half, bits: n.BitLen(), size: c.ByteLen()}
+	return &Signer{o: o}, nil
+}
+
+// ScalarBytes returns L: the bytes of a private key and of r and s.
+func (s *Signer) ScalarBytes() int { return s.o.size }
