@@ -802,6 +802,23 @@ ECM_DEVICE uint64_t pair_combine(int32_t d0, int32_t d1, int32_t d2, int32_t d3)
   return uint64_t((hi + (lo >> 16)) >> 16) << 32 | (lo + (hi << 16));
 }
 
+// pair_split returns the sum s of pair_combine as its low word and s >> 30,
+// from the same 32-bit operations, for Channel<30>::fold_split: the second
+// extension's sum is reduced from them with no 64-bit step.
+ECM_DEVICE uint2 pair_split(int32_t d0, int32_t d1, int32_t d2, int32_t d3) {
+  const uint32_t lo = uint32_t(d0) + (uint32_t(d1) << 8), hi = uint32_t(d2) + (uint32_t(d3) << 8);
+  return uint2{lo + (hi << 16), (hi + (lo >> 16)) >> 14};
+}
+
+// combine_into writes one output's four byte sums as pair_combine's 64-bit
+// sum or as pair_split's words.
+ECM_DEVICE void combine_into(uint64_t& out, int32_t d0, int32_t d1, int32_t d2, int32_t d3) {
+  out = pair_combine(d0, d1, d2, d3);
+}
+ECM_DEVICE void combine_into(uint2& out, int32_t d0, int32_t d1, int32_t d2, int32_t d3) {
+  out = pair_split(d0, d1, d2, d3);
+}
+
 // frag_const returns 2^(8h)·e_o,kk of extension ext (1 or 2), reduced mod
 // output o's modulus (mod 2^32 for m_e, o = n), and 0 for padding outputs:
 // Ext1[o][kk]·S_o·T_o mod m̃_o and Ext1E, or Ext2[o][kk] mod m_o and Ext2E.
@@ -915,6 +932,9 @@ struct PairShape {
       w[1] |= const_byte<N>(k, ext, o, t + 4, h, byte) << (8 * h);
       if (K16 && t < 2) w[2] |= const_byte<N>(k, ext, o, 8, h, byte) << (8 * h);
     }
+    // the second extension's row 4t of lanes t = 2, 3: |−M̃·σ_o|_{m_o}, times
+    // the α that pair_alpha puts in A's column 4t
+    if (ext == 2 && t >= 2 && o < N) w[2] = k[Layout<N>::NegMtB + o] >> (8 * byte) & 0xff;
     return BWord{w[0], w[1], w[2], 0};
   }
 };
@@ -995,7 +1015,10 @@ struct FragConsts {
   uint32_t meMask, pe, mInvE, mtInvE;
   uint32_t odd;         // pair: all ones on lanes 1 and 3, whose slot 4 is of item g + 8
   uint32_t k16Lane[2];  // pair: all ones on lane 0, on lane 1 (channel 8's A)
-  int eSource;          // the warp lane that holds m_e of the lane's item (pair: of item g, g + 8's next)
+  int eSource;          // mma: the warp lane that holds m_e of the lane's item
+  uint32_t phi2;        // pair: Φ in both halves of a word (pair_alpha)
+  int quad[2];          // pair: lanes l ^ 1 and l ^ 2, the lane's group partners
+  uint32_t alphaSel[2];  // pair: the byte selections that put α into A's rows g and g + 8 (pair_alpha)
 
   // chan is all ones where constant slot s is a channel: the residues an extension reads.
   ECM_DEVICE uint32_t chan(int s) const { return s < 2 ? ~0u : chan2; }
@@ -1027,6 +1050,11 @@ struct FragConsts {
     odd = opaque(t & 1 ? ~0u : 0u);
     k16Lane[0] = opaque(t == 0 ? ~0u : 0u);
     k16Lane[1] = opaque(t == 1 ? ~0u : 0u);
+    phi2 = k[L::Phi] * 0x10001u;
+    quad[0] = l ^ 1;
+    quad[1] = l ^ 2;
+    alphaSel[0] = opaque(t == 2 ? 0x0004u : 0x3210u);
+    alphaSel[1] = opaque(t == 3 ? 0x0006u : 0x3210u);
   }
 };
 
@@ -1073,63 +1101,92 @@ ECM_DEVICE void frag_extend(const FragConsts<N, FragShape<N>>&, const uint2* b, 
 }
 
 // frag_extend of the pair mapping: in sum[s] the extension's sum of the
-// output of slot s, from the inputs v of the lane's slots (zero off the
-// channels, but in slot 4, which k16Lane masks) and the extension's B tiles
+// output of slot s (pair_combine's, or pair_split's words), from the inputs
+// v of the lane's slots 0 … 3, the m16n8k16 operand a16 (channel 8 on lanes
+// 0 and 1, α on lanes 2 and 3; only where K16) and the extension's B tiles
 // b[32·(2p + hh)].
-template <int N>
+template <int N, bool K16, class Out>
 ECM_DEVICE void frag_extend(const FragConsts<N, PairShape<N>>& k, const uint4* b, const uint32_t (&v)[5],
-                            uint64_t (&sum)[5]) {
+                            const uint32_t (&a16)[2], Out (&sum)[5]) {
   using F = PairShape<N>;
   const uint32_t a[4] = {v[0], v[2], v[1], v[3]};  // rows g and g + 8 of channel t, then of channel t + 4
-  uint32_t a16[2] = {0, 0};
-  if constexpr (F::K16) {
-    a16[0] = v[4] & k.k16Lane[0];  // item g's channel 8 at row g, from lane 0
-    a16[1] = v[4] & k.k16Lane[1];  // item g + 8's at row g + 8, from lane 1
-  }
 #pragma unroll
   for (int p = 0; p < F::ConstSlots; ++p) {
     int32_t d[4], e[4];
     const uint4 lo = b[kWarpLanes * (2 * p)], hi = b[kWarpLanes * (2 * p + 1)];
     mma_u8(d, a, {lo.x, lo.y});
     mma_u8(e, a, {hi.x, hi.y});
-    if constexpr (F::K16) {
+    if constexpr (K16) {
       mma_u8_add(d, a16, {lo.z});
       mma_u8_add(e, a16, {hi.z});
     }
     if (p < 2) {
-      sum[p] = pair_combine(d[0], d[1], e[0], e[1]);      // item g
-      sum[p + 2] = pair_combine(d[2], d[3], e[2], e[3]);  // item g + 8
+      combine_into(sum[p], d[0], d[1], e[0], e[1]);      // item g
+      combine_into(sum[p + 2], d[2], d[3], e[2], e[3]);  // item g + 8
     } else {
-      sum[4] = pair_combine(select(k.odd, d[2], d[0]), select(k.odd, d[3], d[1]), select(k.odd, e[2], e[0]),
-                            select(k.odd, e[3], e[1]));
+      combine_into(sum[4], select(k.odd, d[2], d[0]), select(k.odd, d[3], d[1]), select(k.odd, e[2], e[0]),
+                   select(k.odd, e[3], e[1]));
     }
   }
 }
 
+// channel8_a returns A's m16n8k16 operand of channel 8 from slot 4: item
+// g's at row g from lane 0, item g + 8's at row g + 8 from lane 1, zero
+// elsewhere (and everywhere where n = 8).
+template <int N>
+ECM_DEVICE void channel8_a(const FragConsts<N, PairShape<N>>& k, uint32_t v4, uint32_t (&a16)[2]) {
+  a16[0] = N > 8 ? v4 & k.k16Lane[0] : 0u;
+  a16[1] = N > 8 ? v4 & k.k16Lane[1] : 0u;
+}
+
+// pair_alpha adds to A's m16n8k16 operand (channel8_a's) the α of the second
+// extension of each of the lane's two items, so that the tensor cores add
+// α·|−M̃·σ_j| to every output j (PairShape::b_word's rows 8 and 12):
+// α = ⌊(Σ_l ⌊S_l/2^24⌋ + Φ)/2^6⌋, S_l the sum of the item's ξ̃ on lane l of
+// its group (rns.Params: "pair α …" proves it the exact α of the CRT,
+// ⌊Σ_k ξ̃_k/m̃_k⌋, for every output below u). The two items' sums travel as
+// the halves of one word, summed over the group by two shuffles; α of item
+// g goes to lane 2's column 8 of row g, α of item g + 8 to lane 3's column 12
+// of row g + 8.
+template <int N>
+ECM_DEVICE void pair_alpha(const FragConsts<N, PairShape<N>>& k, const uint32_t (&v)[5], uint32_t (&a16)[2]) {
+  const uint32_t sg = v[0] + v[1] + a16[0], sh = v[2] + v[3] + a16[1];
+  uint32_t sum = (sg >> 24) | (sh >> 24) << 16;
+  sum += __shfl_sync(~0u, sum, k.quad[0], kWarpLanes);
+  sum += __shfl_sync(~0u, sum, k.quad[1], kWarpLanes);
+  const uint32_t alpha = (sum + k.phi2) >> 6;  // byte 0: α of item g; byte 2: of item g + 8
+  a16[0] = __byte_perm(a16[0], alpha, k.alphaSel[0]);
+  a16[1] = __byte_perm(a16[1], alpha, k.alphaSel[1]);
+}
+
 // The steps of the mma and pair mappings: the wide steps per slot, both
-// extensions from frag_extend, α by shuffle from the m_e lane of each item.
+// extensions from frag_extend. The mma mapping finds Shenoy's α on the m_e
+// slot and shuffles it to the item's lanes; the pair mapping finds the same
+// α from the ξ̃'s top bits (pair_alpha) before the second extension, which
+// adds α·|−M̃| on the tensor cores, and keeps no m_e.
 template <int N, class F>
 struct StepsFrag {
   static constexpr int S = F::Slots;
+  static constexpr bool Pair = F::Halves == 2;
   using Value = Slots<S>;
-  using Alpha = std::conditional_t<F::Halves == 2, uint2, uint32_t>;  // α of each item of the lane
+  using Alpha = uint32_t;  // the mma mapping's α (the pair mapping's joins the second extension's sum)
   struct Step1 {
     uint32_t q[S];   // zero off the channels, A's padding (but in the pair mapping's slot 4, which A's masks skip)
     uint64_t pt[S];  // P̃_j unreduced, below 2^60
-    uint32_t te;     // x_e·y_e (mod 2^32) on the m_e slot
+    uint32_t te;     // x_e·y_e (mod 2^32) on the m_e slot (mma)
   };
   struct Partial {
-    uint32_t ze;
+    uint32_t ze;  // z_e (mma)
   };
   struct Sum {
-    uint64_t a[S];
+    std::conditional_t<Pair, uint2, uint64_t> a[S];  // pair: pair_split's words
   };
   const FragConsts<N, F>& k;
   const FragExchange<F>& ex;
 
   ECM_DEVICE Step1 first_step(const Value& x, const Value& y, int) const {
     Step1 r;
-    r.te = uint32_t(mad_wide(x.s[F::ESlot].b, y.s[F::ESlot].b, 0)) & k.meMask;
+    r.te = Pair ? 0u : uint32_t(mad_wide(x.s[F::ESlot].b, y.s[F::ESlot].b, 0)) & k.meMask;
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       if (s >= F::ChanSlots) {  // m_e or padding: no channel to multiply, and A's padding
@@ -1140,7 +1197,7 @@ struct StepsFrag {
       const int c = F::const_slot(s);
       const uint64_t xy = mad_wide(x.s[s].b, y.s[s].b, 0);
       r.q[s] = k.mB[c].reduce(xy);  // twisted B residues: x̂_j·ŷ_j is q_j
-      if constexpr (F::Halves == 1) r.q[s] &= k.chan(c);  // the pair mapping's A masks slot 4 itself
+      if constexpr (!Pair) r.q[s] &= k.chan(c);  // the pair mapping's A masks slot 4 itself
       r.pt[s] = mad_wide(x.s[s].t, y.s[s].t, 0);
     }
     return r;
@@ -1149,10 +1206,11 @@ struct StepsFrag {
   ECM_DEVICE void exchange_q() const {}
   // ξ̃U_j = Σ q_k·(Ext1[j][k]·S_j·T_j) + P̃_j·T_j (mod m̃_j), with
   // P̃_j = hi·2^32 + lo taken as hi·(2^32·T_j) + lo·T_j (rns.Params: "mma
-  // 64-bit sum"); on the m_e slot z_e = (Σ q_k·Ext1E[k]·PE + x_e·y_e)·MInvE.
+  // 64-bit sum"); on the mma mapping's m_e slot z_e = (Σ q_k·Ext1E[k]·PE +
+  // x_e·y_e)·MInvE.
   ECM_DEVICE void first_extension(int, const Step1& st, Value& z, Partial& e) const {
     uint64_t a[S];
-    frag_extend<N>(k, ex.b, st.q, a);
+    extend(ex.b, st.q, a);
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       if (s >= F::ChanSlots) {  // m_e has no B̃ residue
@@ -1163,40 +1221,53 @@ struct StepsFrag {
       const uint64_t u = mad_wide(uint32_t(st.pt[s] >> 32), k.tj32[c], mad_wide(uint32_t(st.pt[s]), k.tj[c], a[s]));
       z.s[s].t = k.mT[c].reduce(u);
     }
-    e.ze = ((uint32_t(a[F::ESlot]) & k.meMask) * k.pe + st.te) * k.mInvE & k.meMask;
+    e.ze = Pair ? 0u : ((uint32_t(a[F::ESlot]) & k.meMask) * k.pe + st.te) * k.mInvE & k.meMask;
+  }
+  // extend runs the first extension on the tensor cores.
+  ECM_DEVICE void extend(const typename F::BWord* b, const uint32_t (&v)[S], uint64_t (&sum)[S]) const {
+    if constexpr (Pair) {
+      uint32_t a16[2];
+      channel8_a<N>(k, v[4], a16);
+      frag_extend<N, F::K16>(k, b, v, a16, sum);
+    } else {
+      frag_extend<N>(k, b, v, sum);
+    }
   }
   template <int P>
   ECM_DEVICE void exchange_xi() const {}
-  // α, computed on the m_e slot and taken from its lane by every lane of
-  // the item as soon as it is known, so that the shuffle's latency overlaps
-  // the next product's extension
+  // the second extension: on the mma mapping α is computed on the m_e slot
+  // and taken from its lane by every lane of the item as soon as it is
+  // known, so that the shuffle's latency overlaps the next product's
+  // extension; on the pair mapping it enters the tensor cores' sum.
   ECM_DEVICE void second_extension(int, const Value& z, const Partial& e, Sum& sum, Alpha& alpha) const {
     uint32_t v[S];
 #pragma unroll
-    for (int s = 0; s < S; ++s) v[s] = F::Halves == 1 ? z.s[s].t & k.chan(s) : z.s[s].t;
-    frag_extend<N>(k, ex.b + kWarpLanes * F::Tiles / 2, v, sum.a);
-    const uint32_t own = (uint32_t(sum.a[F::ESlot]) - e.ze) * k.mtInvE & k.meMask;
-    // blocks of whole warps: every lane is there
-    if constexpr (F::Halves == 2) {
-      alpha = uint2{__shfl_sync(~0u, own, k.eSource, kWarpLanes), __shfl_sync(~0u, own, k.eSource + 1, kWarpLanes)};
+    for (int s = 0; s < S; ++s) v[s] = Pair ? z.s[s].t : z.s[s].t & k.chan(s);
+    const typename F::BWord* b = ex.b + kWarpLanes * F::Tiles / 2;
+    if constexpr (Pair) {
+      uint32_t a16[2];
+      channel8_a<N>(k, v[4], a16);
+      pair_alpha<N>(k, v, a16);
+      frag_extend<N, true>(k, b, v, a16, sum.a);
+      alpha = 0;
     } else {
-      alpha = __shfl_sync(~0u, own, k.eSource, kWarpLanes);
+      frag_extend<N>(k, b, v, sum.a);
+      const uint32_t own = (uint32_t(sum.a[F::ESlot]) - e.ze) * k.mtInvE & k.meMask;
+      alpha = __shfl_sync(~0u, own, k.eSource, kWarpLanes);  // blocks of whole warps: every lane is there
     }
   }
   template <int P>
   ECM_DEVICE void share_alpha(Alpha (&)[P]) const {}  // second_extension shares each α
-  // alpha_of returns the α of slot s's item.
-  ECM_DEVICE uint32_t alpha_of(uint32_t alpha, int) const { return alpha; }
-  ECM_DEVICE uint32_t alpha_of(uint2 alpha, int s) const {
-    return s < 2 ? alpha.x : s < 4 ? alpha.y : select(k.odd, alpha.y, alpha.x);
-  }
   ECM_DEVICE void finish(const Sum& sum, Alpha alpha, const Partial& e, Value& z) const {
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       const int c = F::const_slot(s);
-      z.s[s].b = s >= F::ChanSlots
-                     ? e.ze
-                     : select(k.eMask(c), e.ze, k.mB[c].reduce(mad_wide(alpha_of(alpha, s), k.negMtB[c], sum.a[s])));
+      if constexpr (Pair) {
+        z.s[s].b = s >= F::ChanSlots ? 0u : k.mB[c].fold_split(sum.a[s]);  // slot 4 of lanes 2 and 3: unused
+      } else {
+        z.s[s].b = s >= F::ChanSlots ? e.ze
+                                     : select(k.eMask(c), e.ze, k.mB[c].reduce(mad_wide(alpha, k.negMtB[c], sum.a[s])));
+      }
     }
   }
 };

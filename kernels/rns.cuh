@@ -165,6 +165,14 @@ struct Channel<30> {
     return umin32(t, t - m);
   }
 
+  // fold_split returns s mod m from s's low word and s >> 30 (pair_split),
+  // for s below 2^47: s − (s >> 30)·m is below 2m (rns.Params: "pair second
+  // extension in 32 bits"), then an unsigned min.
+  ECM_DEVICE uint32_t fold_split(uint2 s) const {
+    const uint32_t t = s.x - s.y * m;
+    return umin32(t, t - m);
+  }
+
   // reduce returns z mod m for a 32-bit z: the steps above for a high word of
   // zero (the same proved bound: one fold, then an unsigned min).
   ECM_DEVICE uint32_t reduce(uint32_t z) const {

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "d4840a379e819a6dcdb6bc3d35981f50b83c14a363e8d036f72a5b621e05b246"
+const SourcesSHA256 = "1541693c51c30b002cd1ce08cfcf58ed47959756f31094dccefd93df81d5870b"

@@ -75,6 +75,19 @@ func PairSum(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
 	return m.Reduce64(pairSumsOf(v, pairShiftedMod(e, m)).sum64(extra))
 }
 
+// PairSecondSum returns (Σ_k v_k·e_k + α·negMt) mod m the way the pair
+// mapping's second extension computes an output of B: α (below 2^8) is one
+// more byte of A, whose row of B holds negMt = |−M̃·σ_j|_{m_j} (pair_alpha
+// and PairShape::b_word in kernels/ecmul.cu), and the sum s = lo + 2^16·hi
+// is reduced from its low word and s >> 30 (pair_split and
+// Channel<30>::fold_split): t = lo32(s) − (s >> 30)·m, then min(t, t − m)
+// in 32 bits ("pair second extension in 32 bits" proves t < 2m).
+func PairSecondSum(v, e []uint32, alpha, negMt uint32, m rns.Modulus) uint32 {
+	p := pairSumsOf(append(v[:len(v):len(v)], alpha), append(pairShiftedMod(e, m), [4]uint32{negMt}))
+	t := p.low - (p.hi+p.lo>>16)>>14*m.M
+	return min(t, t-m.M)
+}
+
 // PairSumPow2 is PairSum for the redundant channel m_e = 2^k: (Σ_k v_k·e_k +
 // extra) mod 2^32 for any 32-bit constants e_k, pre-shifted modulo 2^32.
 func PairSumPow2(v, e []uint32, extra uint64) uint32 {

@@ -22,7 +22,7 @@ func pairLimits(t *testing.T, par *rns.Params) map[string]*big.Int {
 			lim[b.Name] = b.Left
 		}
 	}
-	require.Len(t, lim, 4)
+	require.Len(t, lim, 9)
 	return lim
 }
 
@@ -129,5 +129,39 @@ func TestPairSumWrongRecombinationFails(t *testing.T) {
 		},
 	} {
 		require.Positive(t, mismatches(wrong), name)
+	}
+}
+
+// TestPairSecondSumMatchesBig: the pair mapping's second extension, α inside
+// the byte sums and the sum folded from two 32-bit words, equals
+// (Σ_k v_k·Ext2[j][k] + α·NegMtB_j) mod m_j computed in math/big, for every
+// curve and output j, on random residues below 2^30, the largest ones, and
+// α from 0 to 255 (the pair α bounds keep it far lower).
+func TestPairSecondSumMatchesBig(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, c := range curves.All() {
+		par, err := rns.NewParamsBits(c.P(), rns.WideChannelBits)
+		require.NoError(t, err)
+		tab := NewTables(par)
+		n := par.N
+		for i := range 300 {
+			v := make([]uint32, n)
+			for k := range v {
+				v[k] = rng.Uint32N(1 << 30)
+				if i%3 == 0 {
+					v[k] = 1<<30 - 1
+				}
+			}
+			alpha := uint32(i % 256)
+			for j, m := range par.B.Moduli {
+				row := tab.Ext2[j*n : (j+1)*n]
+				want := new(big.Int).Mul(big.NewInt(int64(alpha)), big.NewInt(int64(tab.NegMtB[j])))
+				for k := range v {
+					want.Add(want, new(big.Int).Mul(big.NewInt(int64(v[k])), big.NewInt(int64(row[k]))))
+				}
+				want.Mod(want, big.NewInt(int64(m.M)))
+				require.Equal(t, uint32(want.Uint64()), PairSecondSum(v, row, alpha, tab.NegMtB[j], m), "%s: output %d", c.Name(), j)
+			}
+		}
 	}
 }

@@ -66,6 +66,8 @@ func (p *Params) Bounds() []Bound {
 		}
 		bs = append(bs, mmaBounds(p.N, p.maxModulus(), p.Me())...)
 		bs = append(bs, pairBounds(p.N, p.maxModulus(), p.Me())...)
+		bs = append(bs, p.pairFoldBound())
+		bs = append(bs, p.pairAlphaBounds()...)
 	} else {
 		bs = append(bs, p.tensorBounds()...)
 	}
@@ -227,25 +229,49 @@ func extraTerm(mMax, me uint32) *big.Int {
 // takes A's rows as items and each residue's four bytes in one row, so an
 // output Σ_k v_k·e_k is four sums of byte products,
 // D_g = Σ_k Σ_{h<4} byte_h(v_k)·byte_g(e'_{k,h}) with e'_{k,h} ≡ 2^(8h)·e_k,
-// each of 4n terms of at most 255² in an s32 accumulator; they recombine
+// each of 4n + 1 terms of at most 255² (the second extension's one more is
+// α·|−M̃·σ_j|, α in one byte) in an s32 accumulator; they recombine
 // into lo = D_0 + 2^8·D_1 and hi = D_2 + 2^8·D_3 in 32 bits, whose sum
 // lo + 2^16·hi the kernel forms as two words from 32-bit operations, the
 // high one hi + ⌊lo/2^16⌋ shifted right by 16; with the extension's one
 // more term it must fit 64 bits. Every byte is taken up to 255.
 func pairBounds(n int, mMax, me uint32) []Bound {
-	byteSum := new(big.Int).Mul(big.NewInt(int64(4*n)), big.NewInt(255*255))
+	byteSum := pairByteSum(n)
 	word := new(big.Int).Mul(byteSum, big.NewInt(1+1<<8))
 	high := new(big.Int).Add(word, new(big.Int).Rsh(word, 16))
 	s := new(big.Int).Lsh(word, 16)
 	s.Add(s, word).Add(s, extraTerm(mMax, me))
 	two32 := new(big.Int).Lsh(big.NewInt(1), 32)
 	return []Bound{
-		lt("pair byte sums exact", "4n·255² < 2^31: each D_g, a sum of 4n products of bytes, fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
-		lt("pair lo and hi fit 32 bits", "4n·255²·(1 + 2^8) < 2^32: lo = D_0 + 2^8·D_1, hi = D_2 + 2^8·D_3", word, two32),
+		lt("pair byte sums exact", "(4n + 1)·255² < 2^31: each D_g, a sum of 4n + 1 products of bytes, fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
+		lt("pair lo and hi fit 32 bits", "(4n + 1)·255²·(1 + 2^8) < 2^32: lo = D_0 + 2^8·D_1, hi = D_2 + 2^8·D_3", word, two32),
 		lt("pair high word", "hi + ⌊lo/2^16⌋ < 2^32: the sum's high word, (hi + ⌊lo/2^16⌋)/2^16, from a 32-bit sum that does not wrap", high, two32),
 		lt("pair 64-bit sum", "lo + 2^16·hi + the extension's one more term (as in \"mma 64-bit sum\") < 2^64: the recombined sum and that term fit 64 bits",
 			s, new(big.Int).Lsh(big.NewInt(1), 64)),
 	}
+}
+
+// pairByteSum is the largest D_g of the pair mapping: 4n + 1 products of bytes.
+func pairByteSum(n int) *big.Int {
+	return new(big.Int).Mul(big.NewInt(int64(4*n+1)), big.NewInt(255*255))
+}
+
+// pairFoldBound: the pair mapping reduces its second extension's sum s =
+// lo + 2^16·hi (with α·|−M̃·σ_j| inside, below 2^47) from its low word and
+// s >> 30 as lo32(s) − (s >> 30)·m = (s mod 2^30) + c·(s >> 30), which one
+// unsigned min makes canonical when it is below 2m = 2^31 − 2c: for every
+// m of B, 2^30 − 1 + c·q < 2^31 − 2c with q = s_max >> 30, that is
+// c·(q + 2) < 2^30 + 1.
+func (p *Params) pairFoldBound() Bound {
+	word := new(big.Int).Mul(pairByteSum(p.N), big.NewInt(1+1<<8))
+	s := new(big.Int).Add(word, new(big.Int).Lsh(word, 16))
+	q := new(big.Int).Rsh(s, WideChannelBits)
+	var cMax uint32
+	for _, mod := range p.B.Moduli {
+		cMax = max(cMax, mod.C)
+	}
+	return lt("pair second extension in 32 bits", "c_max·((s_max >> 30) + 2) < 2^30 + 1, s_max = (4n + 1)·255²·(1 + 2^8)·(1 + 2^16): (s mod 2^30) + c·(s >> 30) < 2m, so one fold and one min reduce the sum",
+		new(big.Int).Mul(bigU(uint64(cMax)), q.Add(q, big.NewInt(2))), bigU(1<<WideChannelBits+1))
 }
 
 // maxModulus returns the largest modulus of B and B̃.

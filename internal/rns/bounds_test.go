@@ -89,24 +89,39 @@ func TestMMABoundsLimits(t *testing.T) {
 
 var pairNames = []string{"pair byte sums exact", "pair lo and hi fit 32 bits", "pair high word", "pair 64-bit sum"}
 
-// TestPairBounds: wide params carry the pair mapping's four bounds, once
-// each and holding, with the left sides of P-256 (n = 9, m_max = 2^30 − 1)
-// worked out by hand: 4n·255² = 2,340,900, lo = hi = 2,340,900·257 =
-// 601,611,300, the high word's sum 601,611,300 + ⌊601,611,300/2^16⌋ =
-// 601,620,479, and lo + 2^16·hi + (2^32 − 1)·(2^30 − 2) +
-// ⌊(2^30 − 2)²/2^32⌋·(2^30 − 2); 16-bit params have none.
+// TestPairBounds: wide params carry the pair mapping's bounds, once each and
+// holding, with the left sides of P-256 (n = 9, m_max = 2^30 − 1) worked out
+// by hand: (4n + 1)·255² = 2,405,925, lo = hi = 2,405,925·257 = 618,322,725,
+// the high word's sum 618,322,725 + ⌊618,322,725/2^16⌋ = 618,332,159, and
+// lo + 2^16·hi + (2^32 − 1)·(2^30 − 2) + ⌊(2^30 − 2)²/2^32⌋·(2^30 − 2); the
+// second extension's fold c_max·(⌊s_max/2^30⌋ + 2) with s_max = 618,322,725·
+// (1 + 2^16), ⌊s_max/2^30⌋ = 37,739; and α's: three ξ̃ on a lane, Φ = 5
+// (2^6·Δ is 4·(1 − 2^-24) plus 2^6·Σ_k c_k/2^30, above 2^-22), 2^6·u, and
+// ⌊Σ_k (m̃_k − 1)/2^24⌋ + 5; 16-bit params have none.
 func TestPairBounds(t *testing.T) {
 	par, err := NewParamsBits(elliptic.P256().Params().P, WideChannelBits)
 	require.NoError(t, err)
 	m1 := big.NewInt(1<<30 - 2)
 	extra := new(big.Int).Mul(big.NewInt(1<<32-1), m1)
 	extra.Add(extra, new(big.Int).Mul(new(big.Int).Rsh(new(big.Int).Mul(m1, m1), 32), m1))
-	s := new(big.Int).Add(big.NewInt(601611300+601611300<<16), extra)
+	s := new(big.Int).Add(big.NewInt(618322725+618322725<<16), extra)
+	cMax, mtMax, mtSum := uint32(0), uint32(0), uint64(0)
+	for _, m := range par.B.Moduli {
+		cMax = max(cMax, m.C)
+	}
+	for _, m := range par.BT.Moduli {
+		mtMax, mtSum = max(mtMax, m.M), mtSum+uint64(m.M)-1
+	}
 	want := map[string]*big.Int{
-		"pair byte sums exact":       big.NewInt(2340900),
-		"pair lo and hi fit 32 bits": big.NewInt(601611300),
-		"pair high word":             big.NewInt(601620479),
-		"pair 64-bit sum":            s,
+		"pair byte sums exact":             big.NewInt(2405925),
+		"pair lo and hi fit 32 bits":       big.NewInt(618322725),
+		"pair high word":                   big.NewInt(618332159),
+		"pair 64-bit sum":                  s,
+		"pair second extension in 32 bits": big.NewInt(int64(cMax) * (37739 + 2)),
+		"pair α lane sums fit 32 bits":     big.NewInt(3 * (int64(mtMax) - 1)),
+		"pair α: Φ covers Δ":               big.NewInt(5),
+		"pair α exact":                     new(big.Int).Mul(big.NewInt(64*11), par.P),
+		"pair α in a byte":                 big.NewInt(int64(mtSum>>24) + 5),
 	}
 	requireBounds(t, par, "pair ", want)
 }

@@ -37,7 +37,7 @@ type Params struct {
 	BT   Basis    // the second base B̃ (dynamic range M̃)
 
 	MeBits int    // the Shenoy redundant modulus is m_e = 2^MeBits
-	Phi    uint32 // Kawamura's Φ = ⌈2^16·Δ⌉; β = Φ/2^16 (16-bit channels only)
+	Phi    uint32 // Kawamura's Φ = ⌈2^16·Δ⌉, β = Φ/2^16, on 16-bit channels; the pair mapping's ⌈2^6·Δ⌉ on wide ones (pairalpha.go)
 
 	U        *big.Int // u = (n+2)·p: every multiplication output is below u
 	AddBound *big.Int // 9u: every multiplication input is below 9u
@@ -176,6 +176,9 @@ func (p *Params) derive() {
 		p.kawamuraDelta = kawamuraDelta(p.BT)
 		phi := new(big.Rat).Mul(p.kawamuraDelta, new(big.Rat).SetInt64(1<<ChannelBits))
 		p.Phi = uint32(ceilRat(phi).Uint64())
+	}
+	if p.Wide() {
+		p.Phi = pairAlphaPhi(p.BT)
 	}
 	p.Twist, _ = twists(p.P, p.B, p.Twisted()) // nil on failure, which Verify reports
 	p.crt = newCRT(p)

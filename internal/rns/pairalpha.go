@@ -1,0 +1,81 @@
+package rns
+
+import (
+	"math/big"
+)
+
+// The pair mapping's α. Its second extension needs α = ⌊Σ_k ξ̃_k/m̃_k⌋, the
+// multiple of M̃ that the CRT sum Σ_k ξ̃_k·M̃_k exceeds the extended value X
+// by. The kernel keeps no m_e for it: each of the PairAlphaLanes lanes of an
+// item's group adds its ξ̃ (S_l) and keeps the bits from 2^PairAlphaShift
+// up, and α = ⌊(Σ_l ⌊S_l/2^24⌋ + Φ)/2^6⌋ (kernels/ecmul.cu: pair_alpha).
+// With A = Σ_k ξ̃_k/m̃_k = α + X/M̃ and T = Σ_l ⌊S_l/2^24⌋,
+//
+//	0 <= A − T/2^6 <= Δ = L·(2^24 − 1)/2^30 + Σ_k (m̃_k − 1)·c_k/(m̃_k·2^30),
+//
+// since each floor drops less than 1 and 1/2^30 <= 1/m̃_k differs from 1/m̃_k
+// by c_k/(m̃_k·2^30). So Φ = ⌈2^6·Δ⌉ gives α <= (T + Φ)/2^6 < α + 1 whenever
+// X/M̃ < 1 − Φ/2^6, which pairAlphaBounds proves for every X < u.
+const (
+	PairAlphaLanes = 4                                       // the lanes of an item's group in the pair mapping
+	PairAlphaShift = WideChannelBits - 6                     // the bits of S_l below 2^24 are dropped
+	pairAlphaScale = 1 << (WideChannelBits - PairAlphaShift) // 2^6: T counts units of 2^-6
+)
+
+// pairAlphaDelta returns Δ for the wide basis bt.
+func pairAlphaDelta(bt Basis) *big.Rat {
+	delta := big.NewRat(PairAlphaLanes*(1<<PairAlphaShift-1), 1<<WideChannelBits)
+	for _, mod := range bt.Moduli {
+		m := int64(mod.M)
+		delta.Add(delta, big.NewRat((m-1)*int64(mod.C), m<<WideChannelBits))
+	}
+	return delta
+}
+
+// pairAlphaPhi returns ⌈2^6·Δ⌉ for the wide basis bt.
+func pairAlphaPhi(bt Basis) uint32 {
+	scaled := new(big.Rat).Mul(pairAlphaDelta(bt), new(big.Rat).SetInt64(pairAlphaScale))
+	return uint32(ceilRat(scaled).Uint64())
+}
+
+// PairAlpha computes α the kernel's way from the ξ̃ of one item: lane l
+// holds the channels k < 8 with k mod 4 = l, and channel 8 is on lane half
+// (0 for item g of a group, 1 for item g + 8).
+func (p *Params) PairAlpha(xi []uint32, half int) uint32 {
+	var sums [PairAlphaLanes]uint32
+	for k, x := range xi {
+		l := k % PairAlphaLanes
+		if k >= 2*PairAlphaLanes {
+			l = half
+		}
+		sums[l] += x
+	}
+	var t uint32
+	for _, s := range sums {
+		t += s >> PairAlphaShift
+	}
+	return (t + p.Phi) / pairAlphaScale
+}
+
+// pairAlphaBounds proves the pair mapping's α exact and its words whole.
+func (p *Params) pairAlphaBounds() []Bound {
+	perLane := int64((p.N + PairAlphaLanes - 1) / PairAlphaLanes)
+	var mMax, sum uint64
+	for _, mod := range p.BT.Moduli {
+		mMax = max(mMax, uint64(mod.M))
+		sum += uint64(mod.M) - 1
+	}
+	delta := new(big.Rat).Mul(pairAlphaDelta(p.BT), new(big.Rat).SetInt64(pairAlphaScale))
+	phi := big.NewInt(int64(p.Phi))
+	scale := big.NewInt(pairAlphaScale)
+	return []Bound{
+		lt("pair α lane sums fit 32 bits", "⌈n/4⌉·(m̃_max − 1) < 2^32: S_l, the sum of a lane's ξ̃ of one item, fits a word",
+			new(big.Int).Mul(big.NewInt(perLane), bigU(mMax-1)), bigU(1<<32)),
+		lte("pair α: Φ covers Δ", "⌈2^6·Δ⌉ <= Φ, Δ = 4·(2^24 − 1)/2^30 + Σ_k (m̃_k − 1)·c_k/(m̃_k·2^30) the worst error of the truncated lane sums",
+			ceilRat(delta), phi),
+		lte("pair α exact", "2^6·u <= (2^6 − Φ)·M̃: every extended value X < u has X/M̃ < 1 − Φ/2^6",
+			new(big.Int).Mul(p.U, scale), new(big.Int).Mul(new(big.Int).Sub(scale, phi), p.BT.M)),
+		lt("pair α in a byte", "⌊Σ_k (m̃_k − 1)/2^24⌋ + Φ < 2^14: T + Φ fits its half of a word with no carry, and α, its bits 6 to 13, one byte of A",
+			new(big.Int).Add(bigU(sum>>PairAlphaShift), phi), big.NewInt(1<<14)),
+	}
+}
