@@ -887,29 +887,34 @@ struct FragShape {
 //  - slots 0 and 1: channels t and t + 4 of item g; slots 2 and 3: the same
 //    channels of item g + 8;
 //  - slot 4: of item g + 8·(t mod 2), channel 8 where n = 9 on lanes 0 and
-//    1, and m_e on the others (for n = 8, m_e on every lane, lanes 2 and 3
-//    copies of lanes 0 and 1).
+//    1; the products keep no m_e (pair_alpha finds α), so slot 4 of the
+//    other lanes, and of every lane for n = 8, is not used.
 // Slots of one channel share its constants (constant slots 0, 1 and 2).
 // For one extension of 16 items:
 //  - A (16 × 32, m16n8k32): row r is item r of the warp and column 4j + h
 //    byte h of its channel j < 8, so lane t's four registers are its slots
 //    0, 2, 1 and 3 as they are; channel 8 (n = 9) is an m16n8k16 beside it,
 //    whose A holds item g's at columns 0 … 3 of row g (lane 0's slot 4) and
-//    item g + 8's at columns 4 … 7 of row g + 8 (lane 1's), zeros elsewhere.
+//    item g + 8's at columns 4 … 7 of row g + 8 (lane 1's); in the second
+//    extension also α of item g at column 8 of row g (lane 2's) and of item
+//    g + 8 at column 12 of row g + 8 (lane 3's), zeros elsewhere. That
+//    m16n8k16 runs for n = 8 too, in the second extension only.
 //  - B of tile pair p: column c is the output of lane c/2's constant slot
 //    p, row 4j + h of it byte 2·hh + c mod 2 of 2^(8h)·e_oj mod m_o in tile
-//    hh of the pair; channel 8's B the same at rows 4t + h for t < 2.
+//    hh of the pair; channel 8's B the same at rows 4t + h for t < 2, and
+//    the second extension's rows 8 and 12 byte 2·hh + c mod 2 of
+//    |−M̃·σ_o|_{m_o}, the constant of α.
 //  - D: lane t receives columns 2t and 2t + 1 of rows g and g + 8: of its
 //    constant slot p's output, bytes 2·hh and 2·hh + 1 of the constants
 //    for both items, and Σ_g 2^(8g)·D_g ≡ Σ_j v_j·e_oj (mod m_o)
-//    (basext.PairSum is its CPU model).
-// Shenoy's α of item g + 8·h comes from lane ELane + h of the group.
+//    (basext.PairSum is its CPU model, basext.PairSecondSum the second
+//    extension's with α).
 template <int N>
 struct PairShape {
   static_assert(N == 8 || N == 9, "channels t and t + 4 on every lane, channel 8 in slot 4");
   static constexpr int Halves = 2, Slots = 5, ConstSlots = 3;
-  static constexpr int ChanSlots = N > 8 ? 5 : 4;  // slot 4 holds m_e alone where n = 8
-  static constexpr bool K16 = N > 8;                // channel 8 on an m16n8k16
+  static constexpr int ChanSlots = N > 8 ? 5 : 4;  // slot 4 holds no channel where n = 8
+  static constexpr bool K16 = N > 8;                // channel 8 on an m16n8k16 in both extensions
   static constexpr int ESlot = 4, ELane = N > 8 ? 2 : 0;
   static constexpr int Tiles = 2 * ConstSlots * 2;  // extension, tile pair, half
   using BWord = uint4;                              // m16n8k32's two registers, m16n8k16's one
@@ -1172,7 +1177,7 @@ struct StepsFrag {
   using Alpha = uint32_t;  // the mma mapping's α (the pair mapping's joins the second extension's sum)
   struct Step1 {
     uint32_t q[S];   // zero off the channels, A's padding (but in the pair mapping's slot 4, which A's masks skip)
-    uint64_t pt[S];  // P̃_j unreduced, below 2^60
+    uint64_t pt[S];  // P̃_j unreduced: below 2^60, or 2^64 from a lazy sum (pair)
     uint32_t te;     // x_e·y_e (mod 2^32) on the m_e slot (mma)
   };
   struct Partial {
@@ -1322,7 +1327,7 @@ ECM_DEVICE void mont_mul_set(const Steps& st, const typename Steps::Value (&x)[P
 
 template <int D, int X, int Y>
 struct Mul {};
-template <int D, int K, int C1, int S1, int C2, int S2, int C3, int S3>
+template <int D, int K, int C1, int S1, int C2, int S2, int C3, int S3, int Lazy>
 struct Add {};
 template <class... Ops>
 struct Set {};  // Set<void, Op...>: the void absorbs the X-macros' leading commas
@@ -1334,7 +1339,7 @@ template <int... D>
 struct Dsts {};
 
 #define ECM_AS_MUL(d, x, y) , Mul<d, x, y>
-#define ECM_AS_ADD(d, k, c1, s1, c2, s2, c3, s3) , Add<d, k, c1, s1, c2, s2, c3, s3>
+#define ECM_AS_ADD(d, k, c1, s1, c2, s2, c3, s3, lazy) , Add<d, k, c1, s1, c2, s2, c3, s3, lazy>
 #define ECM_AS_SWAP(a, b) cswap(r[a], r[b], mask);
 #define ECM_AS_COMMIT(d, s, st) r[d] = select_residue(keep, r[d], select_residue(start, r[st], r[s]));
 #define ECM_STEP(TAG, PH, I) \
@@ -1483,6 +1488,16 @@ ECM_DEVICE Residue channel_linear(uint2 kc, Residue s1, Residue s2, Residue s3, 
   return Residue{select(eMask, uint32_t(b) & meMask, mB.reduce(b)), mT.reduce(t)};
 }
 
+// K + c1·s1 + c2·s2 + c3·s3 of one channel, unreduced: below 2^32 since
+// 1 + |c1| + |c2| + |c3| <= 4 and every residue read is canonical.
+template <int C1, int C2, int C3>
+ECM_DEVICE Residue lazy_linear(uint2 kc, Residue s1, Residue s2, Residue s3, Channel<30> mB, Channel<30> mT) {
+  constexpr int weight = 1 + (C1 < 0 ? -C1 : C1) + (C2 < 0 ? -C2 : C2) + (C3 < 0 ? -C3 : C3);
+  static_assert(weight <= 4, "a lazy sum fits 32 bits (ladder.LazyWeight)");
+  return Residue{kc.x + term<uint32_t, C1>(s1.b, mB.m) + term<uint32_t, C2>(s2.b, mB.m) + term<uint32_t, C3>(s3.b, mB.m),
+                 kc.y + term<uint32_t, C1>(s1.t, mT.m) + term<uint32_t, C2>(s2.t, mT.m) + term<uint32_t, C3>(s3.t, mT.m)};
+}
+
 // K + c1·s1 + c2·s2 + c3·s3 of m_e alone (a slot of the mma mapping with no
 // channel): modulo 2^32, then masked to m_e, as channel_linear does for m_e.
 template <int C1, int C2, int C3>
@@ -1492,8 +1507,11 @@ ECM_DEVICE Residue me_linear(uint2 kc, Residue s1, Residue s2, Residue s3, uint3
   return Residue{b & meMask, 0};
 }
 
-// The addition's sum of a lane's value: per channel, or per slot (Mma, Pair).
-template <int K, int C1, int S1, int C2, int S2, int C3, int S3, class C>
+// The addition's sum of a lane's value: per channel, or per slot (Mma,
+// Pair). The pair mapping leaves a lazy sum unreduced: below 2^32
+// (ladder.LazyWeight), it is read only by products (ladder.AddOp.Lazy),
+// whose first steps reduce any 64-bit product of 32-bit residues.
+template <int K, int C1, int S1, int C2, int S2, int C3, int S3, int Lazy, class C>
 ECM_DEVICE typename C::Value linear(const C& c) {
   constexpr int N = C::n;
   if constexpr (Shape<N, C::mapping, C::width>::Frag) {
@@ -1503,9 +1521,13 @@ ECM_DEVICE typename C::Value linear(const C& c) {
     for (int s = 0; s < F::Slots; ++s) {
       const int cs = F::const_slot(s);
       const uint2 kc = c.ex.addK[4 * (K * F::ConstSlots + cs)];
-      z.s[s] = s >= F::ChanSlots ? me_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.meMask)
-                                 : channel_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.mB[cs],
-                                                              c.k.mT[cs], c.k.eMask(cs), c.k.meMask);
+      if constexpr (Lazy && F::Halves == 2) {
+        z.s[s] = lazy_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.mB[cs], c.k.mT[cs]);
+      } else {
+        z.s[s] = s >= F::ChanSlots ? me_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.meMask)
+                                   : channel_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s],
+                                                                c.k.mB[cs], c.k.mT[cs], c.k.eMask(cs), c.k.meMask);
+      }
     }
     return z;
   } else {
@@ -1515,10 +1537,10 @@ ECM_DEVICE typename C::Value linear(const C& c) {
 }
 
 // An addition set: every sum reads the registers as they were before the set.
-template <class C, int... D, int... K, int... C1, int... S1, int... C2, int... S2, int... C3, int... S3>
-ECM_DEVICE void add_set(C& c, Set<void, Add<D, K, C1, S1, C2, S2, C3, S3>...>) {
+template <class C, int... D, int... K, int... C1, int... S1, int... C2, int... S2, int... C3, int... S3, int... L>
+ECM_DEVICE void add_set(C& c, Set<void, Add<D, K, C1, S1, C2, S2, C3, S3, L>...>) {
   constexpr int P = sizeof...(D);
-  const typename C::Value z[P] = {linear<K, C1, S1, C2, S2, C3, S3>(c)...};
+  const typename C::Value z[P] = {linear<K, C1, S1, C2, S2, C3, S3, L>(c)...};
   store(c.r, z, Dsts<D...>{}, std::make_integer_sequence<int, P>{});
 }
 

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "1541693c51c30b002cd1ce08cfcf58ed47959756f31094dccefd93df81d5870b"
+const SourcesSHA256 = "4c8ac3e2266aaa8532cd417a0239882838bfb0afe91c3d4b657ae1adc7565669"

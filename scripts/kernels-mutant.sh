@@ -33,6 +33,7 @@ mutants=(
   "pair-alpha-item|ecmul.cu|alphaSel[1] = opaque(t == 3 ? 0x0006u|alphaSel[1] = opaque(t == 3 ? 0x0004u"
   "pair-alpha-partner|ecmul.cu|quad[1] = l ^ 2;|quad[1] = l ^ 1;"
   "pair-alpha-row|ecmul.cu|if (ext == 2 && t >= 2 && o < N)|if (ext == 2 && t >= 3 && o < N)"
+  "pair-lazy-constant|ecmul.cu|return Residue{kc.x + term<uint32_t, C1>(s1.b, mB.m)|return Residue{term<uint32_t, C1>(s1.b, mB.m)"
   "pair-split-shift|ecmul.cu|(hi + (lo >> 16)) >> 14|(hi + (lo >> 16)) >> 15"
   "pair-slot4-row|ecmul.cu|select(k.odd, d[2], d[0])|d[0]"
   "pair-comb-slot-digit|ecmul.cu|slot_word(dOf, s)|slot_word(dOf, 0)"

@@ -160,6 +160,8 @@ func printSchedule(w io.Writer, su *ladder.Setup) {
 	s, p := su.Schedule, su.Params
 	fmt.Fprintf(w, "schedule %s: %d iterations\n", s.Kind, su.Bits)
 	fmt.Fprintf(w, "reductions per bit: %d\n", s.MulsPerBit())
+	lazy, adds := s.LazyPerBit()
+	fmt.Fprintf(w, "additions per bit: %d, %d of them lazy (the pair mapping leaves their sums, below 2^32, unreduced: only products read them)\n", adds, lazy)
 	printMulInput(w, s, p)
 	if s.Kind == ladder.CoZ {
 		fmt.Fprintf(w, "ladder scalars k mod n + 3n (+ 2n when k mod n >= n − 4): no prefix meets Q = O, R = O or Q = −R\n"+

@@ -53,6 +53,7 @@ func NewSchedule(kind Kind, a int64, b *big.Int, par *rns.Params) (*Schedule, *C
 	for i, op := range s.Adds() {
 		op.Const = i
 	}
+	markLazy(s)
 	return s, newConstants(s, a, b, par), nil
 }
 

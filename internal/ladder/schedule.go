@@ -95,6 +95,10 @@ type AddOp struct {
 	Mont   []MontTerm
 	Offset *big.Int // a multiple of p, derived by the schedule builder
 	Const  int      // index of Offset + Σ Coef·k̄ in Schedule.AddConsts
+	// Lazy: every channel's sum fits 32 bits and Dst is read only by
+	// multiplications before it is written again (markLazy), so the kernel
+	// may leave the sum unreduced.
+	Lazy bool
 }
 
 // Step is one multiplication set followed by one addition set: Type II

@@ -65,7 +65,7 @@ func (p *Params) Bounds() []Bound {
 			bs = append(bs, p.twistBound())
 		}
 		bs = append(bs, mmaBounds(p.N, p.maxModulus(), p.Me())...)
-		bs = append(bs, pairBounds(p.N, p.maxModulus(), p.Me())...)
+		bs = append(bs, pairBounds(p.N, p.maxModulus())...)
 		bs = append(bs, p.pairFoldBound())
 		bs = append(bs, p.pairAlphaBounds()...)
 	} else {
@@ -211,6 +211,14 @@ func mmaBounds(n int, mMax, me uint32) []Bound {
 	}
 }
 
+// lazyExtraTerm returns the largest P̃_j·T_j term of the pair mapping's
+// first extension, P̃_j a product of two residues below 2^32.
+func lazyExtraTerm(mMax uint32) *big.Int {
+	m1 := bigU(uint64(mMax - 1))
+	t := new(big.Int).Mul(bigU(1<<32-2), m1)
+	return t.Add(t, new(big.Int).Mul(bigU(1<<32-1), m1))
+}
+
 // extraTerm returns the largest one more term of a wide extension's sum:
 // α·|−M̃|_{m_j} (α < m_e) after the second extension, and after the first
 // P̃_j·T_j with P̃_j = x̃·ỹ < (m−1)² left unreduced, as
@@ -233,20 +241,23 @@ func extraTerm(mMax, me uint32) *big.Int {
 // α·|−M̃·σ_j|, α in one byte) in an s32 accumulator; they recombine
 // into lo = D_0 + 2^8·D_1 and hi = D_2 + 2^8·D_3 in 32 bits, whose sum
 // lo + 2^16·hi the kernel forms as two words from 32-bit operations, the
-// high one hi + ⌊lo/2^16⌋ shifted right by 16; with the extension's one
-// more term it must fit 64 bits. Every byte is taken up to 255.
-func pairBounds(n int, mMax, me uint32) []Bound {
+// high one hi + ⌊lo/2^16⌋ shifted right by 16; with the first extension's
+// one more term P̃_j·T_j it must fit 64 bits. The pair mapping leaves lazy
+// sums unreduced (ladder.AddOp.Lazy), so P̃_j is a product of residues
+// below 2^32: hi·(2^32·T_j mod m̃_j) + lo·T_j with hi <= 2^32 − 2 and
+// lo <= 2^32 − 1. Every byte is taken up to 255.
+func pairBounds(n int, mMax uint32) []Bound {
 	byteSum := pairByteSum(n)
 	word := new(big.Int).Mul(byteSum, big.NewInt(1+1<<8))
 	high := new(big.Int).Add(word, new(big.Int).Rsh(word, 16))
 	s := new(big.Int).Lsh(word, 16)
-	s.Add(s, word).Add(s, extraTerm(mMax, me))
+	s.Add(s, word).Add(s, lazyExtraTerm(mMax))
 	two32 := new(big.Int).Lsh(big.NewInt(1), 32)
 	return []Bound{
 		lt("pair byte sums exact", "(4n + 1)·255² < 2^31: each D_g, a sum of 4n + 1 products of bytes, fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
 		lt("pair lo and hi fit 32 bits", "(4n + 1)·255²·(1 + 2^8) < 2^32: lo = D_0 + 2^8·D_1, hi = D_2 + 2^8·D_3", word, two32),
 		lt("pair high word", "hi + ⌊lo/2^16⌋ < 2^32: the sum's high word, (hi + ⌊lo/2^16⌋)/2^16, from a 32-bit sum that does not wrap", high, two32),
-		lt("pair 64-bit sum", "lo + 2^16·hi + the extension's one more term (as in \"mma 64-bit sum\") < 2^64: the recombined sum and that term fit 64 bits",
+		lt("pair 64-bit sum", "lo + 2^16·hi + (2^32 − 2)·(m_max − 1) + (2^32 − 1)·(m_max − 1) (P̃_j·T_j of residues below 2^32) < 2^64: the first extension's sum and that term fit 64 bits",
 			s, new(big.Int).Lsh(big.NewInt(1), 64)),
 	}
 }

@@ -93,7 +93,8 @@ var pairNames = []string{"pair byte sums exact", "pair lo and hi fit 32 bits", "
 // holding, with the left sides of P-256 (n = 9, m_max = 2^30 − 1) worked out
 // by hand: (4n + 1)·255² = 2,405,925, lo = hi = 2,405,925·257 = 618,322,725,
 // the high word's sum 618,322,725 + ⌊618,322,725/2^16⌋ = 618,332,159, and
-// lo + 2^16·hi + (2^32 − 1)·(2^30 − 2) + ⌊(2^30 − 2)²/2^32⌋·(2^30 − 2); the
+// lo + 2^16·hi + (2^32 − 1)·(2^30 − 2) + (2^32 − 2)·(2^30 − 2) (a product
+// of lazy residues below 2^32, times T_j); the
 // second extension's fold c_max·(⌊s_max/2^30⌋ + 2) with s_max = 618,322,725·
 // (1 + 2^16), ⌊s_max/2^30⌋ = 37,739; and α's: three ξ̃ on a lane, Φ = 5
 // (2^6·Δ is 4·(1 − 2^-24) plus 2^6·Σ_k c_k/2^30, above 2^-22), 2^6·u, and
@@ -103,7 +104,7 @@ func TestPairBounds(t *testing.T) {
 	require.NoError(t, err)
 	m1 := big.NewInt(1<<30 - 2)
 	extra := new(big.Int).Mul(big.NewInt(1<<32-1), m1)
-	extra.Add(extra, new(big.Int).Mul(new(big.Int).Rsh(new(big.Int).Mul(m1, m1), 32), m1))
+	extra.Add(extra, new(big.Int).Mul(big.NewInt(1<<32-2), m1))
 	s := new(big.Int).Add(big.NewInt(618322725+618322725<<16), extra)
 	cMax, mtMax, mtSum := uint32(0), uint32(0), uint64(0)
 	for _, m := range par.B.Moduli {
@@ -127,11 +128,11 @@ func TestPairBounds(t *testing.T) {
 }
 
 // TestPairBoundsLimits: each pair bound fails exactly where its inequality
-// says as n grows: the byte sums at 4n·255² >= 2^31 (n = 8,257), lo and hi
+// says as n grows: the byte sums at (4n + 1)·255² >= 2^31 (n = 8,257), lo and hi
 // at n = 65, the high word's sum at n = 65 too, the 64-bit sum with
 // m_max = 2^30 − 1 never before n = 65 (the words bind first).
 func TestPairBoundsLimits(t *testing.T) {
-	bounds := func(n int) []Bound { return pairBounds(n, 1<<30-1, 16) }
+	bounds := func(n int) []Bound { return pairBounds(n, 1<<30-1) }
 	requireLimits(t, bounds, len(pairNames), map[string]int{
 		"pair byte sums exact":       8256,
 		"pair lo and hi fit 32 bits": 64,
