@@ -18,7 +18,6 @@ import (
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/ecdsatest"
 	"github.com/rnsec/ecmul/internal/textbook"
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
@@ -51,7 +50,7 @@ func TestWycheproof(t *testing.T) {
 		for _, b := range backends {
 			name := strings.TrimSuffix(wf.File, "_test.json.gz") + "/backend=" + b.String()
 			t.Run(name, func(t *testing.T) {
-				n, err := ecdsatest.Run(context.Background(), engine(t, c, b), f)
+				n, err := runWycheproof(context.Background(), engine(t, c, b), f)
 				require.NoError(t, err)
 				t.Logf("%s: %v", name, n)
 			})
@@ -72,7 +71,7 @@ func TestGPUWycheproof(t *testing.T) {
 		require.NoError(t, err)
 		name := strings.TrimSuffix(wf.File, "_test.json.gz")
 		t.Run(name, func(t *testing.T) {
-			n, err := ecdsatest.Run(context.Background(), e, f)
+			n, err := runWycheproof(context.Background(), e, f)
 			require.NoError(t, err)
 			t.Logf("%s/backend=gpu: %v", name, n)
 		})

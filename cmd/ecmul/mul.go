@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/rns"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 const mulHelp = `Usage: ecmul mul [flags] [< input] [> output]

@@ -18,11 +18,11 @@ import (
 	gnarkecdsa "github.com/consensys/gnark-crypto/ecc/secp256k1/ecdsa"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/textbook"
 )
 
