@@ -57,9 +57,10 @@ func Example_bigInt() {
 
 	g := c.Generator()
 	off := &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(2)}
-	res, err := eng.ScalarMult(context.Background(),
-		[]*ecmul.Point{g, off, g},
-		[]*big.Int{big.NewInt(2), big.NewInt(5), c.Order()})
+	res := make([]ecmul.Result, 3)
+	err = eng.ScalarMult(context.Background(), res,
+		[]*big.Int{big.NewInt(2), big.NewInt(5), c.Order()},
+		[]*ecmul.Point{g, off, g})
 	if err != nil {
 		fmt.Println(err)
 		return

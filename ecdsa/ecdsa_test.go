@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/textbook"
@@ -63,7 +62,7 @@ func TestWycheproof(t *testing.T) {
 func TestGPUWycheproof(t *testing.T) {
 	for _, wf := range wycheproof.ECDSAFiles {
 		e, err := ecmul.New(publicCurve(wf.Curve), ecmul.Options{Backend: ecmul.GPU})
-		if errors.Is(err, diag.ErrNoDevice) {
+		if errors.Is(err, ecmul.ErrNoDevice) {
 			t.Skip("no GPU")
 		}
 		require.NoError(t, err)
@@ -412,8 +411,8 @@ func TestBatchErrors(t *testing.T) {
 	}
 	require.NoError(t, ecdsa.Verify(ctx, e, nil, nil, nil, nil), "an empty batch")
 
-	require.ErrorIs(t, ecdsa.Verify(ctx, nil, nil, nil, nil, nil), ecmul.ErrNoEngine)
-	require.ErrorIs(t, ecdsa.Verify(ctx, new(ecmul.Engine), nil, nil, nil, nil), ecmul.ErrNoEngine)
+	require.ErrorIs(t, ecdsa.Verify(ctx, nil, nil, nil, nil, nil), ecmul.ErrClosed)
+	require.ErrorIs(t, ecdsa.Verify(ctx, new(ecmul.Engine), nil, nil, nil, nil), ecmul.ErrClosed)
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()

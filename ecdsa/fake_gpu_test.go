@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
+	internalengine "github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
-	"github.com/rnsec/ecmul/internal/tuning"
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
 
@@ -21,7 +21,7 @@ import (
 func TestECDSAWycheproofFakeGPU(t *testing.T) {
 	d := fakecuda.New()
 	d.OnLaunch = kernelemu.Launch(d)
-	t.Cleanup(tuning.UseGPUDriver(d, []byte("fatbin")))
+	t.Cleanup(internalengine.UseGPUDriver(d, []byte("fatbin")))
 	for _, wf := range wycheproof.ECDSAFiles {
 		t.Run(strings.TrimSuffix(wf.File, "_test.json.gz"), func(t *testing.T) {
 			f, err := wycheproof.LoadECDSA(wycheproof.Path(wf.File))

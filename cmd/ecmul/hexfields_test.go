@@ -422,7 +422,7 @@ func FuzzHexFields(f *testing.F) {
 // branches on every digit.
 func TestHexDecodedByHexcode(t *testing.T) {
 	root := filepath.Join(sourceDir(), "..", "..")
-	dirs := []string{"cmd/ecmul", "internal/curves", ".", "ecdsa", "diag"}
+	dirs := []string{"cmd/ecmul", "internal/engine", "internal/curves", ".", "ecdsa", "diag"}
 	files := 0
 	for _, dir := range dirs {
 		walkRoot := filepath.Join(root, dir)

@@ -192,32 +192,32 @@ func checkChannelBits(bits int, ext basext.Variant) error {
 
 // engineConfig reads the engine flags: the curve, the options and the gpu
 // backend's settings they describe. Its errors are usage errors.
-func engineConfig(f *mulFlags) (*curves.Curve, ecmul.Options, diag.GPU, error) {
+func engineConfig(f *mulFlags) (*curves.Curve, ecmul.Options, diag.Tuning, error) {
 	var o ecmul.Options
-	var g diag.GPU
+	var g diag.Tuning
 	var ext basext.Variant
 	var kind ladder.Kind
 	c, err := curves.ByName(f.curve)
 	if err == nil {
-		o.Backend, err = ecmul.ParseBackend(f.backend)
+		o.Backend, err = parseBackend(f.backend)
 	}
 	if err == nil {
 		ext, err = basext.ParseVariant(f.ext)
-		o.Extension = extensionOf(ext)
+		g.Extension = extensionOf(ext)
 	}
 	if err == nil {
 		kind, err = parseSchedule(f.schedule)
-		o.Schedule = scheduleOf(kind)
+		g.Schedule = scheduleOf(kind)
 	}
 	if err == nil && f.channelBits != 0 {
 		err = checkChannelBits(f.channelBits, ext)
 	}
 	if err == nil {
-		g.Devices, err = parseDevices(f.devices)
+		o.Devices, err = parseDevices(f.devices)
 	}
 	// a batch is one --chunk: the GPU's launches and pinned buffers take
 	// that size too
-	o.ChannelBits, g.Chunk, g.NoSpin = f.channelBits, f.chunk, f.noSpin
+	g.ChannelBits, g.Chunk, g.NoSpin = f.channelBits, f.chunk, f.noSpin
 	return c, o, g, err
 }
 

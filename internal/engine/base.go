@@ -1,34 +1,30 @@
-package ecmul
+package engine
 
 import (
 	"context"
 	"math/big"
 )
 
-// ScalarBaseMult returns scalars[i]·G for every i, G the curve's
+// ScalarBaseMult sets res[i] to scalars[i]·G for every i, G the curve's
 // generator: ScalarMult with G as every point, computed as
 // ScalarBaseMultBytes computes it (the fixed-base comb on the gpu and
-// rns-cpu backends). A missing or negative scalar, or one of more than 512
-// bits, gets its own *ItemError and the others are computed all the same;
-// scalars are reduced mod n, and a multiple of n gives the point at
-// infinity. The error is ScalarMult's: non-nil only when the batch as a
-// whole failed, the items without a result then carrying it too.
-func (e *Engine) ScalarBaseMult(ctx context.Context, scalars []*big.Int) ([]Result, error) {
-	return e.ScalarBaseMultProgress(ctx, scalars, nil)
-}
-
-// ScalarBaseMultProgress is ScalarBaseMult with progress reports, as
-// ScalarMultProgress makes them (the invalid scalars count as answered
-// first).
-func (e *Engine) ScalarBaseMultProgress(ctx context.Context, scalars []*big.Int, progress func(done, total int)) ([]Result, error) {
+// rns-cpu backends). Progress goes to the function ctx carries, the
+// invalid scalars counting as answered first.
+func (e *Engine) ScalarBaseMult(ctx context.Context, res []Result, scalars []*big.Int) error {
 	if err := e.usable(); err != nil {
-		return nil, err
+		failAll(res, err)
+		return err
 	}
-	res := make([]Result, len(scalars))
+	if len(res) != len(scalars) {
+		failAll(res, errLengthMismatch)
+		return errLengthMismatch
+	}
+	clear(res)
+	progress := progressOf(ctx)
 	valid := make([]int, 0, len(scalars))
 	for i, k := range scalars {
 		if err := checkScalar(k); err != nil {
-			res[i].Err = &ItemError{Index: i, Err: err}
+			res[i].Err = err
 			continue
 		}
 		valid = append(valid, i)
@@ -53,7 +49,9 @@ func (e *Engine) ScalarBaseMultProgress(ctx context.Context, scalars []*big.Int,
 	if progress != nil {
 		inner = func(done, _ int) { progress(invalid+done, len(scalars)) }
 	}
-	err := e.ScalarBaseMultBytesProgress(ctx, out, status, in, inner)
+	err := e.bytesCall(ctx, status, inner, func() (*bytesBatch, error) {
+		return newBaseBatch(e.curve, out, status, in, e.base)
+	})
 	for j, i := range valid {
 		r := &res[i]
 		switch s := status[j]; s {
@@ -63,12 +61,10 @@ func (e *Engine) ScalarBaseMultProgress(ctx context.Context, scalars []*big.Int,
 		case StatusInfinity:
 			r.Infinity = true
 		case StatusNotComputed:
-			if err != nil {
-				r.Err = &ItemError{Index: i, Err: err}
-			}
+			r.Err = err
 		default:
-			r.Err = &ItemError{Index: i, Err: s.Err()}
+			r.Err = s.Err()
 		}
 	}
-	return res, err
+	return err
 }

@@ -1,0 +1,139 @@
+package ecmul
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"unsafe"
+
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/engine"
+)
+
+// Options configure an Engine. The zero value is the auto backend on every
+// core and every visible GPU, with the library's RNS settings (package
+// diag's New takes others).
+type Options struct {
+	Backend Backend // where the arithmetic runs; the zero value is Auto
+	// Devices are the CUDA device ordinals the gpu backend shares each
+	// batch among; nil means every visible device.
+	Devices []int
+	// Workers is how many goroutines share a batch's host work; 0 means
+	// GOMAXPROCS. On the gpu backend, a batch of at most 16,384 items runs
+	// it on the calling goroutine and min(Workers, GOMAXPROCS) − 2 others
+	// (when that is at least 1) that the Engine keeps until Close: after
+	// each such batch they spin for up to 2 ms (yielding their processors
+	// every 100 µs), so that the next one finds them running, then park
+	// (diag.Tuning.NoSpin turns this off).
+	Workers int
+	Logger  *slog.Logger // where events of note go (a GPU left out after a fault); nil means slog.Default()
+}
+
+// Backend names where the arithmetic runs. Its zero value is Auto.
+type Backend uint8
+
+const (
+	Auto   Backend = iota // the gpu backend when a GPU can be used, otherwise the cpu backend
+	GPU                   // the CUDA kernel, one thread per RNS channel
+	RNSCPU                // the CPU twin of the kernel: the same RNS arithmetic, channel for channel
+	CPU                   // constant-time k·P and k·G in four-limb arithmetic on every core
+)
+
+// String returns the backend's name: auto, gpu, rns-cpu or cpu.
+func (b Backend) String() string { return engine.Backend(b).String() }
+
+// Engine multiplies batches of points by scalars on one curve. It is safe
+// for concurrent use. Make one with New; every call on an Engine not made
+// by New, and every call after Close, returns an error matching ErrClosed.
+type Engine struct {
+	e *engine.Engine
+}
+
+func init() {
+	engine.SetPublic(func(e *engine.Engine) *Engine { return &Engine{e} }, (*Engine).impl)
+}
+
+// impl is the engine behind e, nil for an Engine not made by New.
+func (e *Engine) impl() *engine.Engine {
+	if e == nil {
+		return nil
+	}
+	return e.e
+}
+
+// New returns an Engine for curve c. With Backend GPU it fails, matching
+// ErrNoDevice, when no GPU can be used; Auto then falls back to CPU.
+func New(c Curve, opts Options) (*Engine, error) {
+	if c.c == nil {
+		return nil, fmt.Errorf("ecmul: %w: the zero Curve is not one", curves.ErrUnknownCurve)
+	}
+	e, err := engine.New(c.c, engineOptions(opts), engine.GPUConfig{})
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{e}, nil
+}
+
+// engineOptions is o in package engine's terms.
+func engineOptions(o Options) engine.Options {
+	return engine.Options{Backend: engine.Backend(o.Backend), Devices: o.Devices, Workers: o.Workers, Logger: o.Logger}
+}
+
+// Curve returns the engine's curve (the zero Curve for an Engine not made
+// by New).
+func (e *Engine) Curve() Curve { return Curve{e.impl().Curve()} }
+
+// Backend returns the backend in use: GPU, RNSCPU or CPU, Auto resolved
+// (Auto for an Engine not made by New).
+func (e *Engine) Backend() Backend { return Backend(e.impl().Backend()) }
+
+// Close releases the engine's GPU resources, if any. Batches still running
+// end with an error matching ErrClosed; a second Close returns ErrClosed.
+func (e *Engine) Close() error { return e.impl().Close() }
+
+// ScalarMult sets res[i] to scalars[i]·points[i] for every i; res, scalars
+// and points have one length (else ErrBatchLayout). Each Result carries its
+// own error when the item is invalid: a missing or invalid point (not on
+// the curve, a coordinate outside [0, p), (0, 0)), a missing or negative
+// scalar, or one of more than 512 bits; the valid items are computed all
+// the same. Scalars are reduced mod n; a multiple of n gives the point at
+// infinity. The error is non-nil only when the batch as a whole failed
+// (lengths differ, ctx ended, Close, a GPU fault): then the items without
+// a result carry that error too, and no item is reported computed that was
+// not. Once ctx ends, validation stops within a few hundred items per
+// worker (on the gpu backend, within one chunk) and computing within one
+// chunk; the invalid items found before keep their own error. A nil ctx is
+// context.Background().
+func (e *Engine) ScalarMult(ctx context.Context, res []Result, scalars []*big.Int, points []*Point) error {
+	return e.impl().ScalarMult(ctx, engineResults(res), scalars, enginePoints(points))
+}
+
+// ScalarBaseMult sets res[i] to scalars[i]·G for every i, G the curve's
+// generator: ScalarMult with G as every point, computed as
+// ScalarBaseMultBytes computes it (the fixed-base comb on the gpu and
+// rns-cpu backends), with ScalarMult's errors.
+func (e *Engine) ScalarBaseMult(ctx context.Context, res []Result, scalars []*big.Int) error {
+	return e.impl().ScalarBaseMult(ctx, engineResults(res), scalars)
+}
+
+// engineResults is res as package engine's results: the same memory, the
+// two types having one underlying type.
+func engineResults(res []Result) []engine.Result {
+	return unsafe.Slice((*engine.Result)(unsafe.SliceData(res)), len(res))
+}
+
+// enginePoints is points as package engine's points, the same memory:
+// *Point and *engine.Point convert to one another (pointPointer).
+func enginePoints(points []*Point) []*engine.Point {
+	return unsafe.Slice((**engine.Point)(unsafe.Pointer(unsafe.SliceData(points))), len(points))
+}
+
+// pointPointer makes the build fail unless Point and engine.Point have one
+// underlying type, as enginePoints takes them to.
+var _ = (*engine.Point)((*Point)(nil))
+
+// engineStatus is status as package engine's statuses, the same memory.
+func engineStatus(status []Status) []engine.Status {
+	return unsafe.Slice((*engine.Status)(unsafe.SliceData(status)), len(status))
+}
