@@ -153,3 +153,33 @@ func Example_scalarMultBytes() {
 	// 1: infinity (invalid point: false)
 	// 2: coordinate out of range (invalid point: true)
 }
+
+// ExampleWithProgress follows a batch as it goes: the last report has every
+// item answered.
+func ExampleWithProgress() {
+	c := ecmul.P256()
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer eng.Close()
+
+	const n = 300
+	scalars, points := make([]*big.Int, n), make([]*ecmul.Point, n)
+	for i := range n {
+		scalars[i], points[i] = big.NewInt(int64(i+1)), c.Generator()
+	}
+	var last string
+	ctx := ecmul.WithProgress(context.Background(), func(done, total int) {
+		last = fmt.Sprintf("%d of %d", done, total)
+	})
+	res := make([]ecmul.Result, n)
+	if err := eng.ScalarMult(ctx, res, scalars, points); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("last report:", last)
+	// Output:
+	// last report: 300 of 300
+}
