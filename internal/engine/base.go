@@ -52,12 +52,12 @@ func (e *Engine) ScalarBaseMult(ctx context.Context, res []Result, scalars []*bi
 	err := e.bytesCall(ctx, status, inner, func() (*bytesBatch, error) {
 		return newBaseBatch(e.curve, out, status, in, e.base)
 	})
+	slab := newResultSlab(len(valid), L)
 	for j, i := range valid {
 		r := &res[i]
 		switch s := status[j]; s {
 		case StatusPoint:
-			xy := out[j*(1+2*L)+1 : (j+1)*(1+2*L)]
-			r.X, r.Y = new(big.Int).SetBytes(xy[:L]), new(big.Int).SetBytes(xy[L:])
+			slab.set(r, j, out[j*(1+2*L)+1:(j+1)*(1+2*L)])
 		case StatusInfinity:
 			r.Infinity = true
 		case StatusNotComputed:

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -555,6 +556,32 @@ func checkScalar(k *big.Int) error {
 		return errScalarTooLarge
 	}
 	return nil
+}
+
+// resultSlab holds the coordinates of a batch's *big.Int results: two
+// big.Ints and their words per item, in two allocations for the whole
+// batch rather than some per result, so that a batch leaves the collector
+// two objects to mark, not millions. A result's words are capped at its
+// share, so that arithmetic on it never writes into another's.
+type resultSlab struct {
+	ints  []big.Int
+	words []big.Word
+	w     int // words of a coordinate
+}
+
+// newResultSlab returns a slab for n results of coordinates of size bytes.
+func newResultSlab(n, size int) *resultSlab {
+	w := (size + bits.UintSize/8 - 1) / (bits.UintSize / 8)
+	return &resultSlab{ints: make([]big.Int, 2*n), words: make([]big.Word, 2*w*n), w: w}
+}
+
+// set gives r the coordinates xy (x‖y, big-endian, of equal lengths), on
+// item i's share of the slab.
+func (s *resultSlab) set(r *Result, i int, xy []byte) {
+	L, w := len(xy)/2, s.w
+	ws := s.words[2*w*i : 2*w*(i+1)]
+	r.X = s.ints[2*i].SetBits(ws[:0:w]).SetBytes(xy[:L])
+	r.Y = s.ints[2*i+1].SetBits(ws[w : w : 2*w]).SetBytes(xy[L:])
 }
 
 // setAffine stores a ladder result (or its error) into r.

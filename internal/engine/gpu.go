@@ -331,12 +331,12 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 // and preparing them skips the equation. On the wire kernels (batches
 // above the latency batches) the bytes are the chunks' own buffers; a
 // smaller batch stages them, 3L+2 per item beside the *big.Int values (a
-// point's bytes hold its result once read). Each result's coordinates take
-// one allocation, on the drain's goroutines.
+// point's bytes hold its result once read). The results' coordinates share
+// the batch's slab (resultSlab).
 func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) item, checks *itemChecks, done func(int)) error {
 	c := r.su.Curve
 	L, order := c.ByteLen(), c.N()
-	w := (L + bits.UintSize/8 - 1) / (bits.UintSize / 8) // words of a coordinate
+	slab := newResultSlab(n, L)
 	b := &bytesBatch{count: n, size: L, pointSize: 1 + 2*L, outPointBytes: 1 + 2*L, validPoints: checks == nil}
 	g := c.EncodeSEC1(c.Generator(), false)
 	fill := func(i int, scalar, point []byte) {
@@ -365,12 +365,7 @@ func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) ite
 		}
 		switch s {
 		case StatusPoint:
-			// one allocation per result, on the drain's goroutines: the
-			// two coordinates and their words (slabs of results measured
-			// slower: the large allocations' lock and clearing)
-			xy, a := result[1:], new(affineResult)
-			res.X = a.x.SetBits(a.words[:0:w]).SetBytes(xy[:L])
-			res.Y = a.y.SetBits(a.words[w : w : 2*w]).SetBytes(xy[L:])
+			slab.set(res, i, result[1:])
 		case StatusInfinity:
 			res.Infinity = true
 		case StatusNotOnCurve:
@@ -414,13 +409,6 @@ func fillBytes(b []byte, x *big.Int) {
 		}
 	}
 	copy(b, buf[len(buf)-len(b):])
-}
-
-// affineResult holds the coordinates of one *big.Int result and their
-// words, enough for the largest curve (curves.MaxByteLen).
-type affineResult struct {
-	x, y  big.Int
-	words [2 * ((curves.MaxByteLen + bits.UintSize/8 - 1) / (bits.UintSize / 8))]big.Word
 }
 
 // stagingPool keeps the *big.Int path's byte buffers (scalars, points and
