@@ -13,10 +13,6 @@ func UseGPUDriver(d gpu.Driver, image []byte) (restore func()) { return engine.U
 // prepare and finish kernels, until restore is called.
 func GPUItemsFrom(n int) (restore func()) { return engine.ItemKernelsFrom(n) }
 
-// LatencyTeamStarted reports whether e's gpu backend has started the team
-// that runs small batches' host work.
-func LatencyTeamStarted(e *Engine) bool { return e.impl().LatencyTeamStarted() }
-
 // The causes of invalid items, for tests that tell them apart.
 var (
 	ErrNilPoint       = engine.ErrNilPoint

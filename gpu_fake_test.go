@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand"
-	"runtime"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
@@ -301,73 +298,6 @@ func TestChannelBitsOption(t *testing.T) {
 		require.Equal(t, 3, checkComputed(t, c, pts, ks, res))
 		require.NoError(t, eng.Close())
 	}
-}
-
-// TestGPUSmallBatchesOnTeam: with cores to spare (four processors, four
-// workers), small batches' host work runs on the engine's spinning team:
-// batches from several callers at once, on the *big.Int and the bytes API,
-// each get their own correct results and item errors, and Close stops the
-// team's members and releases every driver resource. With
-// GPUOptions.NoSpin no team starts, and the same holds.
-func TestGPUSmallBatchesOnTeam(t *testing.T) {
-	for _, noSpin := range []bool{false, true} {
-		t.Run(fmt.Sprintf("NoSpin=%v", noSpin), func(t *testing.T) { testGPUSmallBatchesOnTeam(t, noSpin) })
-	}
-}
-
-// testGPUSmallBatchesOnTeam is TestGPUSmallBatchesOnTeam with the team
-// (noSpin false) or, as GPUOptions.NoSpin asks, without one.
-func testGPUSmallBatchesOnTeam(t *testing.T, noSpin bool) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	c := curves.P224()
-	d := faultDriver(t, c)
-	before := runtime.NumGoroutine()
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, Workers: 4}, diag.Tuning{Chunk: 50, NoSpin: noSpin})
-	require.NoError(t, err)
-	pts, ks := fakeBatch(t, c, 130) // three chunks, two on the team's members and the caller
-	L := c.ByteLen()
-	scalars, points := make([]byte, len(ks)*L), make([]byte, 0, len(pts)*(1+2*L))
-	for i := range pts {
-		new(big.Int).Mod(ks[i], c.N()).FillBytes(scalars[i*L : (i+1)*L])
-		points = append(points, 4)
-		points = append(points, pts[i].X.FillBytes(make([]byte, L))...)
-		points = append(points, pts[i].Y.FillBytes(make([]byte, L))...)
-	}
-	var wg sync.WaitGroup
-	for range 2 {
-		wg.Go(func() {
-			for range 2 {
-				res, err := scalarMult(eng, context.Background(), pts, ks)
-				assert.NoError(t, err)
-				assert.ErrorIs(t, res[len(pts)/2].Err, curves.ErrNotOnCurve)
-				assert.Equal(t, len(pts)-1, checkComputed(t, c, pts, ks, res))
-
-				out, status := make([]byte, len(pts)*(1+2*L)), make([]ecmul.Status, len(pts))
-				assert.NoError(t, eng.ScalarMultBytes(context.Background(), out, status, scalars, points))
-				for i, r := range res {
-					switch {
-					case r.Err != nil:
-						assert.ErrorIs(t, status[i].Err(), curves.ErrNotOnCurve, "item %d", i)
-						continue
-					case r.Infinity:
-						assert.Equal(t, ecmul.StatusInfinity, status[i], "item %d", i)
-						continue
-					}
-					assert.Equal(t, ecmul.StatusPoint, status[i], "item %d", i)
-					assert.Equal(t, c.EncodeSEC1(cp(&ecmul.Point{X: r.X, Y: r.Y}), false), out[i*(1+2*L):(i+1)*(1+2*L)], "item %d", i)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	require.Equal(t, !noSpin, ecmul.LatencyTeamStarted(eng))
-	require.NoError(t, eng.Close())
-	require.Zero(t, d.Live(), "Close releases every driver resource")
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	require.LessOrEqual(t, runtime.NumGoroutine(), before, "Close stops the team's members")
 }
 
 // recordingDriver makes the engines of the test run on a fake driver whose

@@ -23,13 +23,6 @@ func ItemKernelsFrom(n int) (restore func()) {
 	return func() { gpuItemsMinBatch = saved }
 }
 
-// LatencyTeamStarted reports whether e's gpu backend has started the team
-// that runs small batches' host work.
-func (e *Engine) LatencyTeamStarted() bool {
-	r, ok := e.gpuRunner()
-	return ok && r.team != nil
-}
-
 // gpuRunner returns e's gpu backend, ok false for the other backends and
 // for a nil Engine.
 func (e *Engine) gpuRunner() (r *gpuRunner, ok bool) {
