@@ -119,11 +119,12 @@ func TestScalarMultBytes(t *testing.T) {
 			out := bytes.Repeat([]byte{0xee}, n*(1+2*c.ByteLen()))
 			status := make([]ecmul.Status, n)
 			var last int
-			err := e.ScalarMultBytesProgress(context.Background(), out, status, b.scalars, b.points, func(done, total int) {
+			ctx := ecmul.WithProgress(context.Background(), func(done, total int) {
 				require.Equal(t, n, total)
 				require.Greater(t, done, last)
 				last = done
 			})
+			err := e.ScalarMultBytes(ctx, out, status, b.scalars, b.points)
 			require.NoError(t, err)
 			require.Equal(t, n, last, "progress reaches the total")
 			requireBytesResults(t, c, b, out, status)
@@ -138,7 +139,7 @@ func TestScalarMultBytesGPUFake(t *testing.T) {
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
 			devicesDriver(t, c, 2)
-			e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 5})
+			e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 5})
 			for _, compressed := range []bool{false, true} {
 				b := newBytesItems(t, c, 23, compressed, 12)
 				out := bytes.Repeat([]byte{0xee}, len(b.want)*(1+2*c.ByteLen()))
@@ -157,7 +158,7 @@ func TestScalarMultBytesGPUFake(t *testing.T) {
 func TestScalarMultBytesGPUFails(t *testing.T) {
 	c := curves.P224()
 	d := devicesDriver(t, c, 2)
-	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 4})
+	e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 4})
 	b := newBytesItems(t, c, 12, false, 13)
 	out := make([]byte, len(b.want)*(1+2*c.ByteLen()))
 	status := make([]ecmul.Status, len(b.want))
@@ -213,7 +214,7 @@ func TestScalarMultBytesLayout(t *testing.T) {
 	out, st, sc, pts = ok()
 	require.ErrorIs(t, e.ScalarMultBytes(context.Background(), out, st, sc, pts), ecmul.ErrClosed)
 	var zero ecmul.Engine
-	require.ErrorIs(t, zero.ScalarMultBytes(context.Background(), out, st, sc, pts), ecmul.ErrNoEngine)
+	require.ErrorIs(t, zero.ScalarMultBytes(context.Background(), out, st, sc, pts), ecmul.ErrClosed)
 }
 
 // TestScalarMultBytesWholeBatchStatus: a call that fails before it
@@ -250,8 +251,8 @@ func TestScalarMultBytesWholeBatchStatus(t *testing.T) {
 	var none *ecmul.Engine
 	st = stale(2)
 	err = none.ScalarMultBytes(context.Background(), make([]byte, 2*(1+2*L)), st, append(k, k...), append(g, g...))
-	require.ErrorIs(t, err, ecmul.ErrNoEngine)
-	require.Equal(t, make([]ecmul.Status, 2), st, "ErrNoEngine")
+	require.ErrorIs(t, err, ecmul.ErrClosed)
+	require.Equal(t, make([]ecmul.Status, 2), st, "not made by New")
 }
 
 // TestScalarMultBytesCancelledDecodesNothing: on the CPU backends, a bytes
@@ -354,7 +355,7 @@ func FuzzScalarMultBytes(f *testing.F) {
 	cpu, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU})
 	require.NoError(f, err)
 	devicesDriver(f, c, 2)
-	gpuEng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 2})
+	gpuEng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 2})
 	require.NoError(f, err)
 	f.Cleanup(func() { cpu.Close(); gpuEng.Close() })
 	f.Fuzz(func(t *testing.T, scalars, points []byte, onGPU bool) {
@@ -407,7 +408,7 @@ func TestScalarMultBytesFormats(t *testing.T) {
 			L := c.ByteLen()
 			b := newBytesItems(t, c, 21, false, 31)
 			for _, bk := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU, ecmul.GPU} {
-				e := newEngine(t, c, ecmul.Options{Backend: bk}, diag.GPU{Chunk: 8})
+				e := newEngine(t, c, ecmul.Options{Backend: bk}, diag.Tuning{Chunk: 8})
 				for _, f := range outFormats(L) {
 					n := len(b.want)
 					out := bytes.Repeat([]byte{0xee}, n*f.size)
@@ -450,7 +451,7 @@ func bytesAllocs(t *testing.T, c *curves.Curve, op func(e *ecmul.Engine, n int, 
 	d := devicesDriver(t, c, 1)
 	d.OnLaunch = nil
 	return func(n int) float64 {
-		e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, Workers: 2}, diag.GPU{Chunk: n})
+		e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, Workers: 2}, diag.Tuning{Chunk: n})
 		sc := bytes.Repeat([]byte{7}, n*c.ByteLen())
 		return testing.AllocsPerRun(5, op(e, n, sc))
 	}

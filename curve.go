@@ -3,6 +3,7 @@ package ecmul
 import (
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/rnsec/ecmul/internal/curves"
 )
@@ -31,17 +32,14 @@ func ParseCurve(name string) (Curve, error) {
 	return Curve{c}, nil
 }
 
-// Name returns the curve's canonical name: "P-224", "P-256" or
+// String returns the curve's canonical name: "P-224", "P-256" or
 // "secp256k1" ("" for the zero Curve).
-func (c Curve) Name() string {
+func (c Curve) String() string {
 	if c.c == nil {
 		return ""
 	}
 	return c.c.Name()
 }
-
-// String returns the curve's name.
-func (c Curve) String() string { return c.Name() }
 
 // ByteLen returns the length in bytes of a field element and of a scalar:
 // 28 for P-224, 32 for P-256 and secp256k1 (0 for the zero Curve). An
@@ -73,8 +71,16 @@ func (c Curve) Order() *big.Int {
 	return c.c.N()
 }
 
-// Point is an affine point (x, y) of a curve. The point at infinity has no
-// affine form: a Result says it with its Infinity flag.
-type Point struct {
-	X, Y *big.Int
+// unprefixed is err read without its package's prefix, still matching the
+// errors err matches.
+func unprefixed(err error, prefix string) error {
+	return prefixedError{strings.TrimPrefix(err.Error(), prefix), err}
 }
+
+type prefixedError struct {
+	msg string
+	err error
+}
+
+func (e prefixedError) Error() string { return e.msg }
+func (e prefixedError) Unwrap() error { return e.err }

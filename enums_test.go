@@ -18,9 +18,8 @@ func TestEnumsParseTheirNames(t *testing.T) {
 		values []any
 		parse  func(string) (any, error)
 	}{
-		{[]any{ecmul.Auto, ecmul.GPU, ecmul.RNSCPU, ecmul.CPU}, func(s string) (any, error) { return ecmul.ParseBackend(s) }},
-		{[]any{ecmul.CoZ, ecmul.Paper}, func(s string) (any, error) { return ecmul.ParseSchedule(s) }},
-		{[]any{ecmul.Shenoy, ecmul.Kawamura}, func(s string) (any, error) { return ecmul.ParseExtension(s) }},
+		{[]any{diag.CoZ, diag.Paper}, func(s string) (any, error) { return diag.ParseSchedule(s) }},
+		{[]any{diag.Shenoy, diag.Kawamura}, func(s string) (any, error) { return diag.ParseExtension(s) }},
 		{[]any{diag.MappingDefault, diag.MappingWarp, diag.MappingBlock, diag.MappingTile, diag.MappingSpread, diag.MappingMma},
 			func(s string) (any, error) { return diag.ParseMapping(s) }},
 	}
@@ -37,21 +36,24 @@ func TestEnumsParseTheirNames(t *testing.T) {
 		require.ErrorContains(t, err, "unknown")
 	}
 	require.Equal(t, "Backend(9)", ecmul.Backend(9).String())
-	require.Equal(t, "Schedule(9)", ecmul.Schedule(9).String())
-	require.Equal(t, "Extension(9)", ecmul.Extension(9).String())
+	require.Equal(t, "Schedule(9)", diag.Schedule(9).String())
+	require.Equal(t, "Extension(9)", diag.Extension(9).String())
 	require.Equal(t, "Mapping(9)", diag.Mapping(9).String())
-	s, err := ecmul.ParseSchedule("Default")
+	s, err := diag.ParseSchedule("Default")
 	require.NoError(t, err)
-	require.Equal(t, ecmul.CoZ, s)
+	require.Equal(t, diag.CoZ, s)
+	for b, name := range []string{"auto", "gpu", "rns-cpu", "cpu"} {
+		require.Equal(t, name, ecmul.Backend(b).String())
+	}
 }
 
 // TestCurves: the curves are values that compare with ==, found by any
 // of their names in any case, with the parameters of package curves.
 func TestCurves(t *testing.T) {
 	for _, c := range []ecmul.Curve{ecmul.P224(), ecmul.P256(), ecmul.Secp256k1()} {
-		k, err := curves.ByName(c.Name())
+		k, err := curves.ByName(c.String())
 		require.NoError(t, err)
-		for _, name := range []string{c.Name(), strings.ToLower(c.Name()), strings.ToUpper(c.String())} {
+		for _, name := range []string{c.String(), strings.ToLower(c.String()), strings.ToUpper(c.String())} {
 			got, err := ecmul.ParseCurve(name)
 			require.NoError(t, err, name)
 			require.Equal(t, c, got, name)
@@ -70,7 +72,7 @@ func TestCurves(t *testing.T) {
 	require.ErrorIs(t, err, curves.ErrUnknownCurve)
 	require.ErrorContains(t, err, `ecmul: unknown curve "P-384"`)
 	var zero ecmul.Curve
-	require.Equal(t, "", zero.Name())
+	require.Equal(t, "", zero.String())
 	require.Zero(t, zero.ByteLen())
 	require.Nil(t, zero.Generator())
 	require.Nil(t, zero.Order())
@@ -94,7 +96,7 @@ func TestKernelOf(t *testing.T) {
 	require.NotEmpty(t, k.SmallEntry)
 	require.Equal(t, diag.SmallChunkItemsPerSM, k.SmallItemsPerSM)
 
-	w := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, diag.GPU{Mapping: diag.MappingWarp, ItemsPerBlock: 4})
+	w := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{ChannelBits: 16, Mapping: diag.MappingWarp, ItemsPerBlock: 4})
 	k, ok = diag.KernelOf(w)
 	require.True(t, ok)
 	require.Equal(t, diag.MappingWarp, k.Mapping)
@@ -124,17 +126,17 @@ func TestBaseKernelOf(t *testing.T) {
 	l, _ := diag.KernelOf(e)
 	require.Equal(t, "ecm_ladder_p224_coz_shenoy_pair_c30", l.Entry, "k·P keeps its own")
 
-	w := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingWarp})
+	w := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Mapping: diag.MappingWarp})
 	k, ok = diag.BaseKernelOf(w)
 	require.True(t, ok)
 	require.Equal(t, "ecm_ladder_p224_comb_shenoy_warp_c30", k.Entry, "the comb on the mapping asked for")
 
-	m := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingSpread})
+	m := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Mapping: diag.MappingSpread})
 	k, ok = diag.BaseKernelOf(m)
 	require.True(t, ok)
 	require.Equal(t, "ecm_ladder_p224_coz_shenoy_spread_c30", k.Entry, "no comb on the spread mapping: the ladder")
 
-	mma := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: diag.MappingMma})
+	mma := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Mapping: diag.MappingMma})
 	k, ok = diag.BaseKernelOf(mma)
 	require.True(t, ok)
 	require.Equal(t, "ecm_ladder_p224_comb_shenoy_mma_c30", k.Entry, "the comb on the mma mapping asked for")

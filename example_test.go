@@ -57,9 +57,10 @@ func Example_bigInt() {
 
 	g := c.Generator()
 	off := &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(2)}
-	res, err := eng.ScalarMult(context.Background(),
-		[]*ecmul.Point{g, off, g},
-		[]*big.Int{big.NewInt(2), big.NewInt(5), c.Order()})
+	res := make([]ecmul.Result, 3)
+	err = eng.ScalarMult(context.Background(), res,
+		[]*big.Int{big.NewInt(2), big.NewInt(5), c.Order()},
+		[]*ecmul.Point{g, off, g})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -151,4 +152,34 @@ func Example_scalarMultBytes() {
 	// 0: 047cf27b188d034f7e…
 	// 1: infinity (invalid point: false)
 	// 2: coordinate out of range (invalid point: true)
+}
+
+// ExampleWithProgress follows a batch as it goes: the last report has every
+// item answered.
+func ExampleWithProgress() {
+	c := ecmul.P256()
+	eng, err := ecmul.New(c, ecmul.Options{Backend: ecmul.CPU})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer eng.Close()
+
+	const n = 300
+	scalars, points := make([]*big.Int, n), make([]*ecmul.Point, n)
+	for i := range n {
+		scalars[i], points[i] = big.NewInt(int64(i+1)), c.Generator()
+	}
+	var last string
+	ctx := ecmul.WithProgress(context.Background(), func(done, total int) {
+		last = fmt.Sprintf("%d of %d", done, total)
+	})
+	res := make([]ecmul.Result, n)
+	if err := eng.ScalarMult(ctx, res, scalars, points); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("last report:", last)
+	// Output:
+	// last report: 300 of 300
 }

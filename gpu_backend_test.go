@@ -33,7 +33,7 @@ func gpuEngine(t *testing.T, c *curves.Curve, ext basext.Variant, mapping string
 // gpuEngineSchedule is gpuEngine with a ladder schedule.
 func gpuEngineSchedule(t *testing.T, c *curves.Curve, s ladder.Kind, ext basext.Variant, mapping string) *ecmul.Engine {
 	t.Helper()
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, Schedule: sched(s), Extension: extOf(ext)}, diag.GPU{Mapping: mappingOf(mapping), Chunk: 4096})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Schedule: sched(s), Extension: extOf(ext), Mapping: mappingOf(mapping), Chunk: 4096})
 	if errors.Is(err, gpu.ErrNoDevice) {
 		t.Skip("no CUDA device")
 	}
@@ -75,7 +75,7 @@ func TestGPUAgainstReference(t *testing.T) {
 					bad := map[int]error{len(pts): curves.ErrNotOnCurve, len(pts) + 1: curves.ErrInfinity, len(pts) + 2: curves.ErrCoordinateRange}
 					pts = append(pts, &ecmul.Point{X: big.NewInt(1), Y: big.NewInt(1)}, &ecmul.Point{X: big.NewInt(0), Y: big.NewInt(0)}, &ecmul.Point{X: c.P(), Y: c.Gy()})
 					ks = append(ks, one, one, one)
-					res, err := eng.ScalarMult(context.Background(), pts, ks)
+					res, err := scalarMult(eng, context.Background(), pts, ks)
 					require.NoError(t, err)
 					for i := range pts {
 						if want, ok := bad[i]; ok {
@@ -159,7 +159,7 @@ func TestGPUWycheproof(t *testing.T) {
 					}
 					pts, ks, cases = append(pts, ep(p)), append(ks, tc.Private), append(cases, tc)
 				}
-				res, err := eng.ScalarMult(context.Background(), pts, ks)
+				res, err := scalarMult(eng, context.Background(), pts, ks)
 				require.NoError(t, err)
 				matched, valid := 0, 0
 				for i, tc := range cases {
@@ -227,7 +227,7 @@ func TestGPUConcurrent(t *testing.T) {
 	for g := range 16 {
 		wg.Go(func() {
 			k := big.NewInt(int64(g + 2))
-			res, err := eng.ScalarMult(context.Background(), []*ecmul.Point{ep(c.Generator())}, []*big.Int{k})
+			res, err := scalarMult(eng, context.Background(), []*ecmul.Point{ep(c.Generator())}, []*big.Int{k})
 			if err != nil {
 				errs <- err
 				return
@@ -277,14 +277,14 @@ func gpuBatch(t *testing.T, c *curves.Curve, n int) ([]*ecmul.Point, []*big.Int)
 // block sizes are refused before anything is allocated.
 func TestGPURealChunking(t *testing.T) {
 	c := curves.P224()
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 1000})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 1000})
 	if errors.Is(err, gpu.ErrNoDevice) {
 		t.Skip("no CUDA device")
 	}
 	require.NoError(t, err)
 	defer eng.Close()
 	pts, ks := gpuBatch(t, c, 3*1000+7)
-	res, err := eng.ScalarMult(context.Background(), pts, ks)
+	res, err := scalarMult(eng, context.Background(), pts, ks)
 	require.NoError(t, err)
 	for i := range pts {
 		x, y, _, err := c.ReferenceScalarMult(pts[i].X, pts[i].Y, ks[i])
@@ -292,7 +292,7 @@ func TestGPURealChunking(t *testing.T) {
 		require.NoError(t, res[i].Err, "item %d", i)
 		require.True(t, x.Cmp(res[i].X) == 0 && y.Cmp(res[i].Y) == 0, "item %d", i)
 	}
-	for _, g := range []diag.GPU{{Chunk: 1 << 40}, {ItemsPerBlock: 1 << 20}} {
+	for _, g := range []diag.Tuning{{Chunk: 1 << 40}, {ItemsPerBlock: 1 << 20}} {
 		_, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, g)
 		require.Error(t, err, "%+v", g)
 	}
@@ -305,7 +305,7 @@ func TestGPURealChunking(t *testing.T) {
 func TestGPURealCancel(t *testing.T) {
 	c := curves.P224()
 	const chunk = 4096
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: chunk})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: chunk})
 	if errors.Is(err, gpu.ErrNoDevice) {
 		t.Skip("no CUDA device")
 	}
@@ -314,18 +314,18 @@ func TestGPURealCancel(t *testing.T) {
 	pts, ks := gpuBatch(t, c, 64*chunk)
 	// the time of one chunk and of the whole batch on this device
 	t0 := time.Now()
-	_, err = eng.ScalarMult(context.Background(), pts[:chunk], ks[:chunk])
+	_, err = scalarMult(eng, context.Background(), pts[:chunk], ks[:chunk])
 	require.NoError(t, err)
 	perChunk := time.Since(t0)
 	t0 = time.Now()
-	_, err = eng.ScalarMult(context.Background(), pts, ks)
+	_, err = scalarMult(eng, context.Background(), pts, ks)
 	require.NoError(t, err)
 	whole := time.Since(t0)
 
 	ctx, cancel := context.WithTimeout(context.Background(), whole/2)
 	defer cancel()
 	t0 = time.Now()
-	res, err := eng.ScalarMult(ctx, pts, ks)
+	res, err := scalarMult(eng, ctx, pts, ks)
 	late := time.Since(t0) - whole/2
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	computed := 0

@@ -222,7 +222,7 @@ func TestGPUKernelsConstantTime(t *testing.T) {
 	cfg := gpuTimingDefault()
 	for _, c := range cfg.curves {
 		t.Run(c.Name(), func(t *testing.T) {
-			eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: cfg.batch})
+			eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: cfg.batch})
 			if errors.Is(err, gpu.ErrNoDevice) {
 				t.Skip("no CUDA device")
 			}
@@ -249,7 +249,7 @@ func TestGPUTimingStudyOnFakeDriver(t *testing.T) {
 	c := curves.P256()
 	d := fakecuda.New()
 	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{})
 	require.NoError(t, err)
 	defer eng.Close()
 	cfg := gpuTimingConfig{batch: 4, pairs: 40, minRounds: 3, maxRounds: 3, allClasses: true}

@@ -63,7 +63,7 @@ func TestGPUDeviceFailsMidBatch(t *testing.T) {
 			d := devicesDriver(t, c, devices)
 			var log syncBuffer
 			eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU,
-				Logger: slog.New(slog.NewTextHandler(&log, nil))}, diag.GPU{Chunk: 2})
+				Logger: slog.New(slog.NewTextHandler(&log, nil))}, diag.Tuning{Chunk: 2})
 			require.NoError(t, err)
 			defer eng.Close()
 			fc := newFaultCase(t, c, 13, 0)
@@ -78,7 +78,7 @@ func TestGPUDeviceFailsMidBatch(t *testing.T) {
 				return emulate(fn, grid, block, params)
 			}
 			d.FailOn(1, "LaunchKernel", 1, nil)
-			res, err := eng.ScalarMult(context.Background(), fc.pts, fc.ks)
+			res, err := scalarMult(eng, context.Background(), fc.pts, fc.ks)
 			d.ClearFailures()
 			d.OnLaunch = emulate
 			require.NoError(t, err)
@@ -92,7 +92,7 @@ func TestGPUDeviceFailsMidBatch(t *testing.T) {
 			require.Contains(t, log.String(), "cuLaunchKernel")
 
 			launches := d.CallsOn(1, "LaunchKernel")
-			res, err = eng.ScalarMult(context.Background(), fc.pts, fc.ks)
+			res, err = scalarMult(eng, context.Background(), fc.pts, fc.ks)
 			require.NoError(t, err)
 			require.Equal(t, len(fc.pts)-1, requireHonest(t, fc, res, nil))
 			st, _ = diag.LastBatch(eng)
@@ -103,15 +103,15 @@ func TestGPUDeviceFailsMidBatch(t *testing.T) {
 	}
 }
 
-// TestGPUDevicesOption: Options.GPU.Devices picks the GPUs; an ordinal the
+// TestGPUDevicesOption: Options.Devices picks the GPUs; an ordinal the
 // driver does not have fails New, holding nothing.
 func TestGPUDevicesOption(t *testing.T) {
 	c := curves.P224()
 	d := devicesDriver(t, c, 3)
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Devices: []int{2, 0}, Chunk: 2})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, Devices: []int{2, 0}}, diag.Tuning{Chunk: 2})
 	require.NoError(t, err)
 	fc := newFaultCase(t, c, 7, 0)
-	res, err := eng.ScalarMult(context.Background(), fc.pts, fc.ks)
+	res, err := scalarMult(eng, context.Background(), fc.pts, fc.ks)
 	require.NoError(t, err)
 	require.Equal(t, len(fc.pts)-1, requireHonest(t, fc, res, nil))
 	st, _ := diag.LastBatch(eng)
@@ -121,7 +121,7 @@ func TestGPUDevicesOption(t *testing.T) {
 	require.NoError(t, eng.Close())
 	require.Zero(t, d.Live())
 
-	_, err = diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Devices: []int{0, 3}})
+	_, err = ecmul.New(pub(c), ecmul.Options{Backend: ecmul.GPU, Devices: []int{0, 3}})
 	require.ErrorContains(t, err, "device 3")
 	require.Zero(t, d.Live())
 }

@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand"
-	"runtime"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
@@ -66,11 +63,11 @@ func checkComputed(t *testing.T, c *curves.Curve, pts []*ecmul.Point, ks []*big.
 func TestGPUBackendOnFakeDriver(t *testing.T) {
 	c := curves.P224()
 	d := faultDriver(t, c)
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 3})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 3})
 	require.NoError(t, err)
 	require.Equal(t, ecmul.GPU, eng.Backend())
 	pts, ks := fakeBatch(t, c, 8)
-	res, err := eng.ScalarMult(context.Background(), pts, ks)
+	res, err := scalarMult(eng, context.Background(), pts, ks)
 	require.NoError(t, err)
 	require.ErrorIs(t, res[4].Err, curves.ErrNotOnCurve)
 	require.Equal(t, 7, checkComputed(t, c, pts, ks, res))
@@ -124,10 +121,10 @@ func TestGPUBackendFaults(t *testing.T) {
 			if f.mapping == diag.MappingDefault {
 				smallBatchesInPlace(t)
 			}
-			eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 2, Mapping: f.mapping})
+			eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 2, Mapping: f.mapping})
 			require.NoError(t, err)
 			d.FailAt(call, 2, nil)
-			res, err := eng.ScalarMult(context.Background(), pts, ks)
+			res, err := scalarMult(eng, context.Background(), pts, ks)
 			d.ClearFailures()
 			var ce *gpu.CUDAError
 			require.ErrorAs(t, err, &ce)
@@ -141,7 +138,7 @@ func TestGPUBackendFaults(t *testing.T) {
 			require.Greater(t, failed, 1, "the items of the failed chunk carry the error")
 			checkComputed(t, c, pts, ks, res)
 
-			res, err = eng.ScalarMult(context.Background(), pts, ks)
+			res, err = scalarMult(eng, context.Background(), pts, ks)
 			require.NoError(t, err, "the engine is usable after a fault")
 			require.Equal(t, len(pts)-1, checkComputed(t, c, pts, ks, res))
 			require.NoError(t, eng.Close())
@@ -164,7 +161,7 @@ func TestGPUBackendFaults(t *testing.T) {
 func TestGPUBackendCancel(t *testing.T) {
 	c := curves.P224()
 	d := faultDriver(t, c)
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 2})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 2})
 	require.NoError(t, err)
 	defer eng.Close()
 	pts, ks := fakeBatch(t, c, 9)
@@ -178,7 +175,7 @@ func TestGPUBackendCancel(t *testing.T) {
 		cancel()
 		return emulate(fn, grid, block, params)
 	}
-	res, err := eng.ScalarMult(ctx, pts, ks)
+	res, err := scalarMult(eng, ctx, pts, ks)
 	require.ErrorIs(t, err, context.Canceled)
 	require.LessOrEqual(t, launches, 2, "stops within one chunk of the cancellation")
 	require.Less(t, checkComputed(t, c, pts, ks, res), len(pts)-1)
@@ -204,12 +201,12 @@ func TestGPUBackendWideChannels(t *testing.T) {
 // the GPU or on the host, and checks every result.
 func wideChannels(t *testing.T, c *curves.Curve, m diag.Mapping, hostFinish bool) {
 	d := faultDriver(t, c)
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, ChannelBits: 30}, diag.GPU{Mapping: m, Chunk: 5, HostFinish: hostFinish})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{ChannelBits: 30, Mapping: m, Chunk: 5, HostFinish: hostFinish})
 	require.NoError(t, err)
 	defer eng.Close()
-	require.Equal(t, 30, eng.ChannelBits())
+	require.Equal(t, 30, diag.ChannelBits(eng))
 	pts, ks := fakeBatch(t, c, 12)
-	res, err := eng.ScalarMult(context.Background(), pts, ks)
+	res, err := scalarMult(eng, context.Background(), pts, ks)
 	require.NoError(t, err)
 	require.Equal(t, 11, checkComputed(t, c, pts, ks, res))
 	k, err := kernels.Find(c.Name(), "coz", "shenoy", m.String(), "c30")
@@ -253,7 +250,7 @@ func TestGPUBackendMmaMapping(t *testing.T) {
 		{diag.MappingPair, "the coz, comb and combvt schedules", 16, 256, 64, 272, 20},
 	} {
 		name := m.mapping.String()
-		eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Mapping: m.mapping})
+		eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Mapping: m.mapping})
 		require.NoError(t, err)
 		k, ok := diag.KernelOf(eng)
 		require.True(t, ok)
@@ -261,17 +258,19 @@ func TestGPUBackendMmaMapping(t *testing.T) {
 		require.NoError(t, eng.Close())
 		only := "the " + name + " mapping runs only " + m.schedules + " with the shenoy extension on 30-bit channels (c30), not "
 		for _, bad := range []struct {
-			opts ecmul.Options
+			opts diag.Tuning
 			ipb  int
 			want string
 		}{
-			{ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, 0, only + "coz with shenoy on c16"},
-			{ecmul.Options{Backend: ecmul.GPU, Extension: ecmul.Kawamura}, 0, only + "coz with kawamura on c16"},
-			{ecmul.Options{Backend: ecmul.GPU, Schedule: ecmul.Paper}, 0, only + "paper with shenoy on c30"},
-			{ecmul.Options{Backend: ecmul.GPU}, m.unaligned, fmt.Sprintf("%d items per block: the %s mapping runs whole warps of %d items, so a multiple of %d", m.unaligned, name, m.perWarp, m.perWarp)},
-			{ecmul.Options{Backend: ecmul.GPU}, m.tooMany, fmt.Sprintf("%d items per block: the %s mapping holds at most %d", m.tooMany, name, m.atMost)},
+			{diag.Tuning{ChannelBits: 16}, 0, only + "coz with shenoy on c16"},
+			{diag.Tuning{Extension: diag.Kawamura}, 0, only + "coz with kawamura on c16"},
+			{diag.Tuning{Schedule: diag.Paper}, 0, only + "paper with shenoy on c30"},
+			{diag.Tuning{}, m.unaligned, fmt.Sprintf("%d items per block: the %s mapping runs whole warps of %d items, so a multiple of %d", m.unaligned, name, m.perWarp, m.perWarp)},
+			{diag.Tuning{}, m.tooMany, fmt.Sprintf("%d items per block: the %s mapping holds at most %d", m.tooMany, name, m.atMost)},
 		} {
-			e, err := diag.New(pub(c), bad.opts, diag.GPU{Mapping: m.mapping, ItemsPerBlock: bad.ipb})
+			tune := bad.opts
+			tune.Mapping, tune.ItemsPerBlock = m.mapping, bad.ipb
+			e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, tune)
 			require.ErrorContains(t, err, bad.want, "%s: %+v, %d items per block", name, bad.opts, bad.ipb)
 			require.Nil(t, e)
 		}
@@ -282,90 +281,23 @@ func TestGPUBackendMmaMapping(t *testing.T) {
 // channels take Shenoy's extension only.
 func TestChannelBitsOption(t *testing.T) {
 	c := curves.P256()
-	for _, bad := range []ecmul.Options{
-		{Backend: ecmul.RNSCPU, ChannelBits: 24},
-		{Backend: ecmul.RNSCPU, ChannelBits: -16},
-		{Backend: ecmul.RNSCPU, ChannelBits: 30, Extension: ecmul.Kawamura},
+	for _, bad := range []diag.Tuning{
+		{ChannelBits: 24},
+		{ChannelBits: -16},
+		{ChannelBits: 30, Extension: diag.Kawamura},
 	} {
-		_, err := ecmul.New(pub(c), bad)
+		_, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.RNSCPU}, bad)
 		require.Error(t, err, "%+v", bad)
 	}
 	for _, bits := range []int{0, 16, 30} {
-		eng, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.RNSCPU, ChannelBits: bits})
+		eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.RNSCPU}, diag.Tuning{ChannelBits: bits})
 		require.NoError(t, err)
 		pts, ks := fakeBatch(t, c, 4)
-		res, err := eng.ScalarMult(context.Background(), pts, ks)
+		res, err := scalarMult(eng, context.Background(), pts, ks)
 		require.NoError(t, err)
 		require.Equal(t, 3, checkComputed(t, c, pts, ks, res))
 		require.NoError(t, eng.Close())
 	}
-}
-
-// TestGPUSmallBatchesOnTeam: with cores to spare (four processors, four
-// workers), small batches' host work runs on the engine's spinning team:
-// batches from several callers at once, on the *big.Int and the bytes API,
-// each get their own correct results and item errors, and Close stops the
-// team's members and releases every driver resource. With
-// GPUOptions.NoSpin no team starts, and the same holds.
-func TestGPUSmallBatchesOnTeam(t *testing.T) {
-	for _, noSpin := range []bool{false, true} {
-		t.Run(fmt.Sprintf("NoSpin=%v", noSpin), func(t *testing.T) { testGPUSmallBatchesOnTeam(t, noSpin) })
-	}
-}
-
-// testGPUSmallBatchesOnTeam is TestGPUSmallBatchesOnTeam with the team
-// (noSpin false) or, as GPUOptions.NoSpin asks, without one.
-func testGPUSmallBatchesOnTeam(t *testing.T, noSpin bool) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	c := curves.P224()
-	d := faultDriver(t, c)
-	before := runtime.NumGoroutine()
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, Workers: 4}, diag.GPU{Chunk: 50, NoSpin: noSpin})
-	require.NoError(t, err)
-	pts, ks := fakeBatch(t, c, 130) // three chunks, two on the team's members and the caller
-	L := c.ByteLen()
-	scalars, points := make([]byte, len(ks)*L), make([]byte, 0, len(pts)*(1+2*L))
-	for i := range pts {
-		new(big.Int).Mod(ks[i], c.N()).FillBytes(scalars[i*L : (i+1)*L])
-		points = append(points, 4)
-		points = append(points, pts[i].X.FillBytes(make([]byte, L))...)
-		points = append(points, pts[i].Y.FillBytes(make([]byte, L))...)
-	}
-	var wg sync.WaitGroup
-	for range 2 {
-		wg.Go(func() {
-			for range 2 {
-				res, err := eng.ScalarMult(context.Background(), pts, ks)
-				assert.NoError(t, err)
-				assert.ErrorIs(t, res[len(pts)/2].Err, curves.ErrNotOnCurve)
-				assert.Equal(t, len(pts)-1, checkComputed(t, c, pts, ks, res))
-
-				out, status := make([]byte, len(pts)*(1+2*L)), make([]ecmul.Status, len(pts))
-				assert.NoError(t, eng.ScalarMultBytes(context.Background(), out, status, scalars, points))
-				for i, r := range res {
-					switch {
-					case r.Err != nil:
-						assert.ErrorIs(t, status[i].Err(), curves.ErrNotOnCurve, "item %d", i)
-						continue
-					case r.Infinity:
-						assert.Equal(t, ecmul.StatusInfinity, status[i], "item %d", i)
-						continue
-					}
-					assert.Equal(t, ecmul.StatusPoint, status[i], "item %d", i)
-					assert.Equal(t, c.EncodeSEC1(cp(&ecmul.Point{X: r.X, Y: r.Y}), false), out[i*(1+2*L):(i+1)*(1+2*L)], "item %d", i)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	require.Equal(t, !noSpin, ecmul.LatencyTeamStarted(eng))
-	require.NoError(t, eng.Close())
-	require.Zero(t, d.Live(), "Close releases every driver resource")
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	require.LessOrEqual(t, runtime.NumGoroutine(), before, "Close stops the team's members")
 }
 
 // recordingDriver makes the engines of the test run on a fake driver whose
@@ -390,7 +322,7 @@ func recordingDriver(t *testing.T) (*fakecuda.Driver, *[]string) {
 func TestGPUItemKernelsOnLargeBatches(t *testing.T) {
 	c := curves.P256()
 	_, launched := recordingDriver(t)
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{})
 	require.NoError(t, err)
 	defer eng.Close()
 	pts, ks := fakeBatch(t, c, 10)
@@ -405,7 +337,7 @@ func TestGPUItemKernelsOnLargeBatches(t *testing.T) {
 			t.Cleanup(ecmul.GPUItemsFrom(from))
 		}
 		*launched = nil
-		res, err := eng.ScalarMult(context.Background(), pts, ks)
+		res, err := scalarMult(eng, context.Background(), pts, ks)
 		require.NoError(t, err)
 		require.Equal(t, 9, checkComputed(t, c, pts, ks, res))
 		st, ok := diag.LastBatch(eng)
@@ -432,7 +364,7 @@ func TestGPUItemKernelTimes(t *testing.T) {
 	d.OnLaunch = kernelemu.Launch(d)
 	d.ElapsedMs = 2 // what every pair of events reports
 	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 4, Mapping: diag.MappingBlock})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 4, Mapping: diag.MappingBlock})
 	require.NoError(t, err)
 	defer eng.Close()
 	pts, ks := fakeBatch(t, c, 10)
@@ -440,7 +372,7 @@ func TestGPUItemKernelTimes(t *testing.T) {
 		if from > 0 {
 			t.Cleanup(ecmul.GPUItemsFrom(from))
 		}
-		res, err := eng.ScalarMult(context.Background(), pts, ks)
+		res, err := scalarMult(eng, context.Background(), pts, ks)
 		require.NoError(t, err)
 		require.Equal(t, 9, checkComputed(t, c, pts, ks, res))
 		st, ok := diag.LastBatch(eng)
@@ -464,7 +396,7 @@ func TestBaseKernelTimes(t *testing.T) {
 	c := curves.P224()
 	d, launched := recordingDriver(t)
 	d.ElapsedMs = 2 // what every pair of events reports
-	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{})
+	eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{})
 	require.NoError(t, err)
 	defer eng.Close()
 	ks := []*big.Int{big.NewInt(0), big.NewInt(5), new(big.Int).Sub(c.N(), big.NewInt(1)), new(big.Int).Lsh(c.N(), 1)}
@@ -476,11 +408,10 @@ func TestBaseKernelTimes(t *testing.T) {
 		require.Equal(t, []string{want, want}, *launched, "varTime %v: the comb alone, once a run", varTime)
 	}
 	_, err = diag.BaseKernelTimes(eng, false, []*big.Int{big.NewInt(1), big.NewInt(-1)}, 1)
-	var ie *ecmul.ItemError
-	require.ErrorAs(t, err, &ie)
-	require.Equal(t, 1, ie.Index)
+	require.ErrorIs(t, err, ecmul.ErrInvalidScalar)
+	require.ErrorContains(t, err, "item 1")
 
-	tile, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU, ChannelBits: 16}, diag.GPU{Mapping: diag.MappingTile})
+	tile, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{ChannelBits: 16, Mapping: diag.MappingTile})
 	require.NoError(t, err)
 	defer tile.Close()
 	_, err = diag.BaseKernelTimes(tile, true, ks, 1)
@@ -513,11 +444,11 @@ func TestGPUAsyncDriver(t *testing.T) {
 				if from > 0 {
 					t.Cleanup(ecmul.GPUItemsFrom(from))
 				}
-				eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 3, Mapping: mapping})
+				eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 3, Mapping: mapping})
 				require.NoError(t, err)
 				defer eng.Close()
 				for range 4 {
-					res, err := eng.ScalarMult(context.Background(), pts, ks)
+					res, err := scalarMult(eng, context.Background(), pts, ks)
 					require.NoError(t, err)
 					require.Equal(t, len(pts)-1, checkComputed(t, c, pts, ks, res))
 					requireBytesBatch(t, eng, c, 19, false, 7)

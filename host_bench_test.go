@@ -31,7 +31,7 @@ func BenchmarkGPUHostPath(b *testing.B) {
 func hostPath(b *testing.B, c *curves.Curve, count int, finish string) {
 	d := fakecuda.New()
 	restore := ecmul.UseGPUDriver(d, []byte("fatbin"))
-	e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 1 << 14, HostFinish: finish == "host"})
+	e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 1 << 14, HostFinish: finish == "host"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func hostPath(b *testing.B, c *curves.Curve, count int, finish string) {
 	out, status := make([]byte, count*(1+2*L)), make([]ecmul.Status, count)
 	b.Run(fmt.Sprintf("curve=%s/finish=%s/api=big", c.Name(), finish), func(b *testing.B) {
 		for b.Loop() {
-			if _, err := e.ScalarMult(context.Background(), pts, ks); err != nil {
+			if _, err := scalarMult(e, context.Background(), pts, ks); err != nil {
 				b.Fatal(err)
 			}
 		}

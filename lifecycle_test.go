@@ -27,7 +27,7 @@ func TestLifecycleCPUBackends(t *testing.T) {
 		t.Run(string(b), func(t *testing.T) {
 			e, err := ecmul.New(pub(c), ecmul.Options{Backend: b})
 			require.NoError(t, err)
-			res, err := e.ScalarMult(nil, pts, ks) // documented: a nil ctx is context.Background()
+			res, err := scalarMult(e, nil, pts, ks) // documented: a nil ctx is context.Background()
 			require.NoError(t, err)
 			wx, wy, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), ks[0])
 			require.NoError(t, err)
@@ -36,12 +36,12 @@ func TestLifecycleCPUBackends(t *testing.T) {
 
 			require.NoError(t, e.Close())
 			require.ErrorIs(t, e.Close(), ecmul.ErrClosed)
-			res, err = e.ScalarMult(context.Background(), pts, ks)
+			res, err = scalarMult(e, context.Background(), pts, ks)
 			require.ErrorIs(t, err, ecmul.ErrClosed)
-			require.Nil(t, res)
-			res, err = e.ScalarMult(context.Background(), nil, nil)
+			requireNoneComputed(t, res, ecmul.ErrClosed)
+			res, err = scalarMult(e, context.Background(), nil, nil)
 			require.ErrorIs(t, err, ecmul.ErrClosed)
-			require.Nil(t, res)
+			require.Empty(t, res)
 			_, err = diag.KernelTimes(e, pts, ks, 1)
 			require.ErrorIs(t, err, ecmul.ErrClosed)
 			require.Equal(t, b, e.Backend(), "a closed engine still says what it was")
@@ -50,7 +50,7 @@ func TestLifecycleCPUBackends(t *testing.T) {
 }
 
 // TestZeroEngine: a zero Engine and a nil *Engine answer every method
-// without a panic: ErrNoEngine or a zero value.
+// without a panic: ErrClosed or a zero value.
 func TestZeroEngine(t *testing.T) {
 	c := curves.P224()
 	pts := []*ecmul.Point{ep(c.Generator())}
@@ -58,16 +58,16 @@ func TestZeroEngine(t *testing.T) {
 	for name, e := range map[string]*ecmul.Engine{"zero": {}, "nil": nil} {
 		t.Run(name, func(t *testing.T) {
 			require.NotPanics(t, func() {
-				res, err := e.ScalarMult(context.Background(), pts, ks)
-				require.ErrorIs(t, err, ecmul.ErrNoEngine)
-				require.Nil(t, res)
-				require.ErrorIs(t, e.Close(), ecmul.ErrNoEngine)
+				res, err := scalarMult(e, context.Background(), pts, ks)
+				require.ErrorIs(t, err, ecmul.ErrClosed)
+				requireNoneComputed(t, res, ecmul.ErrClosed)
+				require.ErrorIs(t, e.Close(), ecmul.ErrClosed)
 				require.Equal(t, ecmul.Curve{}, e.Curve())
 				require.Empty(t, e.Backend())
 				_, ok := diag.LastBatch(e)
 				require.False(t, ok)
 				_, err = diag.KernelTimes(e, pts, ks, 1)
-				require.ErrorIs(t, err, ecmul.ErrNoEngine)
+				require.ErrorIs(t, err, ecmul.ErrClosed)
 			})
 		})
 	}
@@ -79,19 +79,19 @@ func TestNewRejectsNegativeOptions(t *testing.T) {
 	c := curves.P224()
 	for name, o := range map[string]struct {
 		opts ecmul.Options
-		gpu  diag.GPU
+		gpu  diag.Tuning
 	}{
-		"Options.Workers":   {ecmul.Options{Backend: ecmul.CPU, Workers: -3}, diag.GPU{}},
-		"GPU.Devices":       {ecmul.Options{Backend: ecmul.CPU}, diag.GPU{Devices: []int{0, -1}}},
-		"GPU.ItemsPerBlock": {ecmul.Options{Backend: ecmul.CPU}, diag.GPU{ItemsPerBlock: -8}},
-		"GPU.Chunk":         {ecmul.Options{Backend: ecmul.CPU}, diag.GPU{Chunk: -1}},
+		"Options.Workers":      {ecmul.Options{Backend: ecmul.CPU, Workers: -3}, diag.Tuning{}},
+		"Options.Devices":      {ecmul.Options{Backend: ecmul.CPU, Devices: []int{0, -1}}, diag.Tuning{}},
+		"Tuning.ItemsPerBlock": {ecmul.Options{Backend: ecmul.CPU}, diag.Tuning{ItemsPerBlock: -8}},
+		"Tuning.Chunk":         {ecmul.Options{Backend: ecmul.CPU}, diag.Tuning{Chunk: -1}},
 	} {
 		e, err := diag.New(pub(c), o.opts, o.gpu)
 		require.ErrorContains(t, err, "ecmul: "+name, name)
 		require.Nil(t, e)
 	}
-	e, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU, Schedule: 7})
-	require.ErrorContains(t, err, "Options.Schedule")
+	e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.CPU}, diag.Tuning{Schedule: 7})
+	require.ErrorContains(t, err, "Tuning.Schedule")
 	require.Nil(t, e)
 	e, err = ecmul.New(pub(new(curves.Curve)), ecmul.Options{Backend: ecmul.CPU})
 	require.ErrorIs(t, err, curves.ErrUnknownCurve, "the zero Curve")
@@ -135,7 +135,7 @@ func TestDiagnosticsChunkItems(t *testing.T) {
 	restore := ecmul.UseGPUDriver(fakecuda.New(), []byte("fatbin"))
 	defer restore()
 	const chunk = 1 << 18
-	e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: chunk})
+	e, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: chunk})
 	require.NoError(t, err)
 	defer e.Close()
 	for _, n := range []int{1, 500} {
@@ -193,7 +193,7 @@ func TestCloseStopsRunningBatch(t *testing.T) {
 			require.NoError(t, err)
 			var res []ecmul.Result
 			after, err := closeDuring(t, e, func() (err error) {
-				res, err = e.ScalarMult(context.Background(), points, scalars)
+				res, err = scalarMult(e, context.Background(), points, scalars)
 				return err
 			})
 			require.ErrorIs(t, err, ecmul.ErrClosed)
@@ -241,31 +241,27 @@ func TestCloseStopsRunningBatch(t *testing.T) {
 	}
 }
 
-// TestNewNamesAnyCase: the names of the backend and the mapping are read
-// in any case, by ParseBackend and diag.ParseMapping, into values New
-// takes; New refuses a value that names nothing on every backend, naming
-// the option.
+// TestNewNamesAnyCase: the names of the mapping are read in any case, by
+// diag.ParseMapping, into values New takes; New refuses a value that names
+// nothing on every backend, naming the option.
 func TestNewNamesAnyCase(t *testing.T) {
 	c := curves.P224()
-	for name, want := range map[string]ecmul.Backend{"CPU": ecmul.CPU, "Rns-Cpu": ecmul.RNSCPU, "AUTO": ecmul.CPU} {
-		b, err := ecmul.ParseBackend(name)
-		require.NoError(t, err, name)
+	for b, want := range map[ecmul.Backend]ecmul.Backend{ecmul.CPU: ecmul.CPU, ecmul.RNSCPU: ecmul.RNSCPU, ecmul.Auto: ecmul.CPU} {
+		name := b.String()
 		m, err := diag.ParseMapping("WARP")
 		require.NoError(t, err)
-		e, err := diag.New(pub(c), ecmul.Options{Backend: b}, diag.GPU{Mapping: m})
+		e, err := diag.New(pub(c), ecmul.Options{Backend: b}, diag.Tuning{Mapping: m})
 		require.NoError(t, err, name)
 		require.Equal(t, want, e.Backend(), name)
 		require.NoError(t, e.Close())
 	}
-	_, err := ecmul.ParseBackend("tpu")
-	require.EqualError(t, err, `ecmul: unknown backend "tpu" (want auto, gpu, rns-cpu or cpu)`)
-	_, err = ecmul.New(pub(c), ecmul.Options{Backend: ecmul.Backend(9)})
+	_, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.Backend(9)})
 	require.ErrorContains(t, err, `ecmul: Options.Backend is Backend(9)`)
 	_, err = diag.ParseMapping("bogus")
 	require.EqualError(t, err, `ecmul/diag: unknown mapping "bogus" (want default, warp, block, tile, spread, mma, pair, in any case)`)
 	for _, b := range []ecmul.Backend{ecmul.CPU, ecmul.RNSCPU, ecmul.Auto, ecmul.GPU} {
-		e, err := diag.New(pub(c), ecmul.Options{Backend: b}, diag.GPU{Mapping: 9})
-		require.ErrorContains(t, err, `ecmul/diag: GPU.Mapping is Mapping(9): want one of default, warp, block, tile, spread, mma`, b)
+		e, err := diag.New(pub(c), ecmul.Options{Backend: b}, diag.Tuning{Mapping: 9})
+		require.ErrorContains(t, err, `ecmul/diag: Tuning.Mapping is Mapping(9): want one of default, warp, block, tile, spread, mma`, b)
 		require.Nil(t, e, b)
 	}
 }
@@ -278,16 +274,17 @@ func TestErrorsOnePrefix(t *testing.T) {
 	_, err := ecmul.New(pub(new(curves.Curve)), ecmul.Options{Backend: ecmul.CPU})
 	require.ErrorIs(t, err, curves.ErrUnknownCurve)
 	errs = append(errs, err)
-	for _, o := range []ecmul.Options{{Backend: 9}, {Backend: ecmul.CPU, Schedule: 9}, {Backend: ecmul.CPU, Extension: 9}, {Backend: ecmul.CPU, ChannelBits: 17}} {
-		_, err := ecmul.New(pub(c), o)
+	_, err = ecmul.New(pub(c), ecmul.Options{Backend: 9})
+	errs = append(errs, err)
+	for _, g := range []diag.Tuning{{Schedule: 9}, {Extension: 9}, {ChannelBits: 17}} {
+		_, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.CPU}, g)
 		errs = append(errs, err)
 	}
-	_, err = diag.New(pub(c), ecmul.Options{Backend: ecmul.CPU}, diag.GPU{Mapping: 9})
+	_, err = diag.New(pub(c), ecmul.Options{Backend: ecmul.CPU}, diag.Tuning{Mapping: 9})
 	errs = append(errs, err)
 	for _, parse := range []func(string) error{
-		func(s string) error { _, err := ecmul.ParseBackend(s); return err },
-		func(s string) error { _, err := ecmul.ParseSchedule(s); return err },
-		func(s string) error { _, err := ecmul.ParseExtension(s); return err },
+		func(s string) error { _, err := diag.ParseSchedule(s); return err },
+		func(s string) error { _, err := diag.ParseExtension(s); return err },
 		func(s string) error { _, err := ecmul.ParseCurve(s); return err },
 		func(s string) error { _, err := diag.ParseMapping(s); return err },
 	} {
@@ -302,7 +299,7 @@ func TestErrorsOnePrefix(t *testing.T) {
 	require.ErrorIs(t, err, ecmul.ErrClosed)
 	errs = append(errs, err)
 	cpu := newEngine(t, c, ecmul.Options{Backend: ecmul.CPU})
-	res, err := cpu.ScalarMult(context.Background(), []*ecmul.Point{{X: c.Gx(), Y: c.Gx()}}, []*big.Int{big.NewInt(1)})
+	res, err := scalarMult(cpu, context.Background(), []*ecmul.Point{{X: c.Gx(), Y: c.Gx()}}, []*big.Int{big.NewInt(1)})
 	require.NoError(t, err)
 	errs = append(errs, res[0].Err)
 	_, err = c.ParseHexCoordinate("zz")
@@ -320,5 +317,16 @@ func TestErrorsOnePrefix(t *testing.T) {
 			n += strings.Count(err.Error(), p)
 		}
 		require.LessOrEqual(t, n, 1, "%q", err.Error())
+	}
+}
+
+// requireNoneComputed checks that no result of a call that failed before
+// it started, with err, is reported computed, each carrying err.
+func requireNoneComputed(t *testing.T, res []ecmul.Result, err error) {
+	t.Helper()
+	for i, r := range res {
+		require.ErrorIs(t, r.Err, err, "item %d", i)
+		require.Nil(t, r.X, "item %d", i)
+		require.False(t, r.Infinity, "item %d", i)
 	}
 }

@@ -27,12 +27,12 @@ func TestScalarMultProgress(t *testing.T) {
 		{Backend: ecmul.GPU},
 	} {
 		t.Run(o.Backend.String(), func(t *testing.T) {
-			e, err := diag.New(pub(c), o, diag.GPU{Chunk: 7}) // the gpu backend's chunk; the others ignore it
+			e, err := diag.New(pub(c), o, diag.Tuning{Chunk: 7}) // the gpu backend's chunk; the others ignore it
 			require.NoError(t, err)
 			defer e.Close()
 			var inside atomic.Int32
 			var calls []int
-			res, err := e.ScalarMultProgress(context.Background(), fc.pts, fc.ks, func(done, total int) {
+			ctx := ecmul.WithProgress(context.Background(), func(done, total int) {
 				require.Equal(t, int32(1), inside.Add(1), "calls overlap")
 				defer inside.Add(-1)
 				require.Equal(t, len(fc.pts), total)
@@ -41,11 +41,12 @@ func TestScalarMultProgress(t *testing.T) {
 				}
 				calls = append(calls, done)
 			})
+			res, err := scalarMult(e, ctx, fc.pts, fc.ks)
 			require.NoError(t, err)
 			require.Equal(t, len(fc.pts)-len(fc.bad), requireHonest(t, fc, res, err))
 			require.Greater(t, len(calls), 1, "several reports for a batch of several chunks")
 			require.Equal(t, len(fc.pts), calls[len(calls)-1])
-			res, err = e.ScalarMultProgress(context.Background(), nil, nil, func(int, int) { t.Error("a call for an empty batch") })
+			res, err = scalarMult(e, ecmul.WithProgress(context.Background(), func(int, int) { t.Error("a call for an empty batch") }), nil, nil)
 			require.NoError(t, err)
 			require.Empty(t, res)
 		})
@@ -63,7 +64,7 @@ func TestScalarMultProgressCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	last := 0
-	_, err = e.ScalarMultProgress(ctx, fc.pts, fc.ks, func(done, _ int) { last = done })
+	_, err = scalarMult(e, ecmul.WithProgress(ctx, func(done, _ int) { last = done }), fc.pts, fc.ks)
 	require.ErrorIs(t, err, context.Canceled)
 	require.Less(t, last, len(fc.pts))
 }

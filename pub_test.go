@@ -1,6 +1,9 @@
 package ecmul_test
 
 import (
+	"context"
+	"math/big"
+
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/basext"
@@ -26,7 +29,7 @@ func pub(c any) ecmul.Curve {
 
 // impl is the implementation of the library's curve c.
 func impl(c ecmul.Curve) *curves.Curve {
-	k, _ := curves.ByName(c.Name())
+	k, _ := curves.ByName(c.String())
 	return k
 }
 
@@ -53,8 +56,8 @@ func cp(p any) *curves.Point {
 }
 
 // sched is the library's name of the ladder schedule k.
-func sched(k ladder.Kind) ecmul.Schedule {
-	s, err := ecmul.ParseSchedule(k.String())
+func sched(k ladder.Kind) diag.Schedule {
+	s, err := diag.ParseSchedule(k.String())
 	if err != nil {
 		panic(err)
 	}
@@ -62,8 +65,8 @@ func sched(k ladder.Kind) ecmul.Schedule {
 }
 
 // extOf is the library's name of the base extension v.
-func extOf(v basext.Variant) ecmul.Extension {
-	x, err := ecmul.ParseExtension(v.String())
+func extOf(v basext.Variant) diag.Extension {
+	x, err := diag.ParseExtension(v.String())
 	if err != nil {
 		panic(err)
 	}
@@ -80,4 +83,18 @@ func mappingOf(name string) diag.Mapping {
 		panic(err)
 	}
 	return m
+}
+
+// scalarMult is e.ScalarMult into a fresh slice of results.
+func scalarMult(e *ecmul.Engine, ctx context.Context, pts []*ecmul.Point, ks []*big.Int) ([]ecmul.Result, error) {
+	res := make([]ecmul.Result, len(ks))
+	err := e.ScalarMult(ctx, res, ks, pts)
+	return res, err
+}
+
+// scalarBaseMult is e.ScalarBaseMult into a fresh slice of results.
+func scalarBaseMult(e *ecmul.Engine, ctx context.Context, ks []*big.Int) ([]ecmul.Result, error) {
+	res := make([]ecmul.Result, len(ks))
+	err := e.ScalarBaseMult(ctx, res, ks)
+	return res, err
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/curves"
 )
 
@@ -21,7 +22,7 @@ var fuzzEngines = sync.OnceValue(func() map[string][2]*ecmul.Engine {
 		if err != nil {
 			panic(err)
 		}
-		rns, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.RNSCPU, Extension: ecmul.Kawamura, Workers: 1})
+		rns, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.RNSCPU, Workers: 1}, diag.Tuning{Extension: diag.Kawamura})
 		if err != nil {
 			panic(err)
 		}
@@ -146,7 +147,7 @@ func FuzzScalarMult(f *testing.F) {
 			}
 		}
 		g := ep(c.Generator())
-		res, err := e.ScalarMult(context.Background(), []*ecmul.Point{g, p}, []*big.Int{big.NewInt(3), k})
+		res, err := scalarMult(e, context.Background(), []*ecmul.Point{g, p}, []*big.Int{big.NewInt(3), k})
 		if err != nil || len(res) != 2 {
 			t.Fatalf("the batch failed: %v (%d results)", err, len(res))
 		}
@@ -162,10 +163,6 @@ func FuzzScalarMult(f *testing.F) {
 
 		r := res[1]
 		if want := expectedErrs(c, p, k); want != nil {
-			var ie *ecmul.ItemError
-			if !errors.As(r.Err, &ie) || ie.Index != 1 {
-				t.Fatalf("%s %s: item %v·%v: error %v, want an *ItemError for index 1 wrapping one of %v", c.Name(), e.Backend(), k, p, r.Err, want)
-			}
 			if !slices.ContainsFunc(want, func(w error) bool { return errors.Is(r.Err, w) }) {
 				t.Fatalf("%s %s: item %v·%v: error %v, want one of %v", c.Name(), e.Backend(), k, p, r.Err, want)
 			}

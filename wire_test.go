@@ -76,7 +76,7 @@ func TestScalarMultBytesWire(t *testing.T) {
 			}
 			L := c.ByteLen()
 			b := withWireItems(t, c, newBytesItems(t, c, 24, false, 41))
-			e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 7})
+			e := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 7})
 			for _, f := range outFormats(L) {
 				n := len(b.want)
 				out := bytes.Repeat([]byte{0xee}, n*f.size)
@@ -122,19 +122,16 @@ func TestScalarMultWireErrors(t *testing.T) {
 	pts[7] = nil
 	ks[8] = big.NewInt(-1)
 	ks[10] = new(big.Int).Lsh(big.NewInt(1), 600)
-	gpuEng := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.GPU{Chunk: 5})
+	gpuEng := newEngine(t, c, ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 5})
 	cpuEng := newEngine(t, c, ecmul.Options{Backend: ecmul.CPU})
-	got, err := gpuEng.ScalarMult(context.Background(), pts, ks)
+	got, err := scalarMult(gpuEng, context.Background(), pts, ks)
 	require.NoError(t, err)
-	want, err := cpuEng.ScalarMult(context.Background(), pts, ks)
+	want, err := scalarMult(cpuEng, context.Background(), pts, ks)
 	require.NoError(t, err)
 	for i := range pts {
 		if want[i].Err != nil {
 			require.Error(t, got[i].Err, "item %d", i)
 			require.Equal(t, want[i].Err.Error(), got[i].Err.Error(), "item %d", i)
-			var ie *ecmul.ItemError
-			require.ErrorAs(t, got[i].Err, &ie)
-			require.Equal(t, i, ie.Index)
 			continue
 		}
 		require.NoError(t, got[i].Err, "item %d", i)
@@ -174,7 +171,7 @@ func TestScalarMultBytesWireRandom(t *testing.T) {
 				}
 			}
 			run := func(bk ecmul.Backend) ([]byte, []ecmul.Status) {
-				e := newEngine(t, c, ecmul.Options{Backend: bk}, diag.GPU{Chunk: 16})
+				e := newEngine(t, c, ecmul.Options{Backend: bk}, diag.Tuning{Chunk: 16})
 				out, status := make([]byte, n*(1+2*L)), make([]ecmul.Status, n)
 				require.NoError(t, e.ScalarMultBytes(context.Background(), out, status, scalars, points))
 				return out, status

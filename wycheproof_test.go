@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
@@ -51,15 +52,16 @@ func TestWycheproofECDH(t *testing.T) {
 	type backend struct {
 		name   string
 		opts   ecmul.Options
+		tune   diag.Tuning
 		sample bool
 	}
 	backends := []backend{
-		{"cpu", ecmul.Options{Backend: ecmul.CPU}, false},
-		{"rns-cpu", ecmul.Options{Backend: ecmul.RNSCPU}, testing.Short()},
-		{"rns-cpu-kawamura", ecmul.Options{Backend: ecmul.RNSCPU, Extension: ecmul.Kawamura}, true},
+		{"cpu", ecmul.Options{Backend: ecmul.CPU}, diag.Tuning{}, false},
+		{"rns-cpu", ecmul.Options{Backend: ecmul.RNSCPU}, diag.Tuning{}, testing.Short()},
+		{"rns-cpu-kawamura", ecmul.Options{Backend: ecmul.RNSCPU}, diag.Tuning{Extension: diag.Kawamura}, true},
 	}
 	if gpuPresent() {
-		backends = append(backends, backend{"gpu", ecmul.Options{Backend: ecmul.GPU}, false})
+		backends = append(backends, backend{"gpu", ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{}, false})
 	}
 	var table []string
 	for _, wf := range wycheproof.ECDHFiles {
@@ -71,7 +73,7 @@ func TestWycheproofECDH(t *testing.T) {
 		for _, bk := range backends {
 			name := strings.TrimSuffix(wf.File, "_test.json.gz") + "/backend=" + bk.name
 			t.Run(name, func(t *testing.T) {
-				n := runWycheproof(t, wf.Curve, f, newEngine(t, wf.Curve, bk.opts), bk.sample)
+				n := runWycheproof(t, wf.Curve, f, newEngine(t, wf.Curve, bk.opts, bk.tune), bk.sample)
 				line := fmt.Sprintf("%-28s %-16s valid matched %3d, acceptable matched %d / rejected %3d, invalid rejected %2d, raw points rejected by the engine %2d, not sampled %3d",
 					strings.TrimSuffix(wf.File, ".json.gz"), bk.name, n.validMatched, n.acceptMatched, n.acceptRejected, n.invalidRejected, n.engineRejected, n.sampledOut)
 				t.Log(line)
@@ -125,7 +127,7 @@ func runWycheproof(t *testing.T, c *curves.Curve, f *wycheproof.File, e *ecmul.E
 		items = append(items, pending{tc: tc})
 	}
 
-	res, err := e.ScalarMult(context.Background(), points, scalars)
+	res, err := scalarMult(e, context.Background(), points, scalars)
 	require.NoError(t, err)
 	require.Len(t, res, len(items))
 	for i, it := range items {

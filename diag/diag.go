@@ -1,7 +1,8 @@
-// Package diag tunes and inspects the gpu backend of an ecmul.Engine: the
-// GPU settings (devices, mapping, items per block, chunk), the kernel
-// configuration the library chose, where the time of the last batch went,
-// device by device, and the kernel's time alone.
+// Package diag tunes and inspects an ecmul.Engine: the RNS settings of the
+// rns-cpu and gpu backends (schedule, base extension, channel width), the
+// gpu backend's kernel settings (mapping, items per block, chunk), the
+// kernel configuration the library chose, where the time of the last batch
+// went, device by device, and the kernel's time alone.
 //
 // Benchmarks, the ecmul command's bench and troubleshooting import it;
 // computing needs none of it, and a program that only multiplies imports
@@ -14,13 +15,22 @@ import (
 	"strings"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/gpu"
-	"github.com/rnsec/ecmul/internal/tuning"
 )
 
-// GPU configures the gpu backend; zero values pick the library's defaults.
-type GPU struct {
-	Devices []int // CUDA device ordinals to share the work among; nil means every visible device
+// Tuning configures the rns-cpu and gpu backends; zero values pick the
+// library's defaults.
+type Tuning struct {
+	Schedule  Schedule  // ladder of the rns-cpu and gpu backends; the zero value is CoZ
+	Extension Extension // base extension of the rns-cpu and gpu backends; the zero value is Shenoy
+	// ChannelBits is the width of the RNS channels of the rns-cpu and gpu
+	// backends: 16 (moduli 2^16 − c, the paper's) or 30 (moduli 2^30 − c,
+	// Shenoy's extension only, not on the tile mapping). 0 picks 30, the
+	// faster on every curve, or 16 where Kawamura's extension or the tile
+	// mapping is asked for.
+	ChannelBits int
 	// ItemsPerBlock is the items per thread block: 0 picks four warps'
 	// worth in the warp, mma and pair mappings, the most that fit the
 	// block's threads in the block and spread mappings; the tile mapping
@@ -35,7 +45,7 @@ type GPU struct {
 	// next.
 	Chunk int
 	// NoSpin runs small batches' host work on fresh goroutines instead of
-	// the Engine's spinning team (ecmul.Options.Workers): slower small
+	// the gpu backend's spinning team (ecmul.Options.Workers): slower small
 	// batches on an idle host, but no processors held between batches,
 	// for a host whose cores other busy work shares (where a member that
 	// the OS takes off its core midway stalls the batch).
@@ -103,32 +113,44 @@ func (m Mapping) name() string {
 // H200 of 132 multiprocessors).
 const SmallChunkItemsPerSM = 8
 
-// New returns an Engine for curve c, as ecmul.New does, with the gpu
-// backend configured by g (which the other backends ignore, though its
-// values are checked).
-func New(c ecmul.Curve, opts ecmul.Options, g GPU) (*ecmul.Engine, error) {
-	if g.Mapping >= numMappings {
-		return nil, fmt.Errorf("ecmul/diag: GPU.Mapping is %v: want one of %s", g.Mapping, strings.Join(mappingNames[:], ", "))
+// New returns an Engine for curve c, as ecmul.New does, with the rns-cpu
+// and gpu backends configured by t (which the cpu backend ignores, though
+// its values are checked).
+func New(c ecmul.Curve, opts ecmul.Options, t Tuning) (*ecmul.Engine, error) {
+	if t.Mapping >= numMappings {
+		return nil, fmt.Errorf("ecmul/diag: Tuning.Mapping is %v: want one of %s", t.Mapping, strings.Join(mappingNames[:], ", "))
 	}
-	e, err := tuning.NewEngine(c, opts, tuning.GPU{
-		Devices: g.Devices, ItemsPerBlock: g.ItemsPerBlock, Mapping: g.Mapping.name(), Chunk: g.Chunk, NoSpin: g.NoSpin, HostFinish: g.HostFinish,
+	cc, err := curves.ByName(c.String())
+	if err != nil {
+		return nil, fmt.Errorf("ecmul: %w: the zero Curve is not one", curves.ErrUnknownCurve)
+	}
+	o := engine.Options{
+		Backend: engine.Backend(opts.Backend), Devices: opts.Devices, Workers: opts.Workers, Logger: opts.Logger,
+		Schedule: engine.Schedule(t.Schedule), Extension: engine.Extension(t.Extension), ChannelBits: t.ChannelBits,
+	}
+	e, err := engine.New(cc, o, engine.GPUConfig{
+		ItemsPerBlock: t.ItemsPerBlock, Mapping: t.Mapping.name(), Chunk: t.Chunk, NoSpin: t.NoSpin, HostFinish: t.HostFinish,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return e.(*ecmul.Engine), nil
+	return engine.Wrap[*ecmul.Engine](e), nil
 }
 
-// ErrNoDevice is matched by New's error, with ecmul.GPU as the backend, on
-// a host where no GPU can be used.
-var ErrNoDevice = gpu.ErrNoDevice
+// impl is the engine behind e, nil for an Engine not made by New.
+func impl(e *ecmul.Engine) *engine.Engine { return engine.Unwrap(e) }
+
+// ChannelBits returns the width of the RNS channels e computes in: 16 or
+// 30 on the rns-cpu and gpu backends, 0 on the cpu backend and for an
+// Engine not made by New.
+func ChannelBits(e *ecmul.Engine) int { return impl(e).ChannelBits() }
 
 // ErrNotGPU is returned by KernelTimes on engines of other backends.
-var ErrNotGPU = tuning.ErrNotGPU
+var ErrNotGPU = engine.ErrNotGPU
 
 // ErrNoComb is returned by BaseKernelTimes where the engine's kernel has no
 // comb for its configuration, so that its k·G batches run on the ladder.
-var ErrNoComb = tuning.ErrNoComb
+var ErrNoComb = engine.ErrNoComb
 
 // Kernel is the kernel configuration an engine of the gpu backend chose.
 type Kernel struct {
@@ -147,31 +169,23 @@ type Kernel struct {
 
 // KernelOf returns the kernel configuration of e's gpu backend; ok is
 // false for the other backends and for an Engine not made by New.
-func KernelOf(e *ecmul.Engine) (k Kernel, ok bool) { return kernelVia(tuning.KernelOf, e) }
+func KernelOf(e *ecmul.Engine) (k Kernel, ok bool) { return kernelFrom(impl(e).KernelOf()) }
 
-// kernelVia returns the configuration that get reports for e.
-func kernelVia(get func(e any) (tuning.Kernel, bool), e *ecmul.Engine) (Kernel, bool) {
-	if e == nil {
-		return Kernel{}, false
-	}
-	t, ok := get(e)
+// kernelFrom is the configuration t in this package's terms.
+func kernelFrom(t engine.Kernel, ok bool) (Kernel, bool) {
 	if !ok {
 		return Kernel{}, false
 	}
-	return kernelFrom(t), true
-}
-
-func kernelFrom(t tuning.Kernel) Kernel {
 	m, _ := ParseMapping(t.Mapping)
 	return Kernel{Entry: t.Entry, Mapping: m, ItemsPerBlock: t.ItemsPerBlock, ChannelBits: t.ChannelBits,
-		SmallEntry: t.SmallEntry, SmallItemsPerSM: t.SmallItemsPerSM, FinishEntry: t.FinishEntry}
+		SmallEntry: t.SmallEntry, SmallItemsPerSM: t.SmallItemsPerSM, FinishEntry: t.FinishEntry}, true
 }
 
 // BaseKernelOf returns the kernel configuration e's k·G batches run on:
 // the fixed-base comb's (opened here if no k·G batch has opened it yet), or
 // the ladder's where the kernel has no comb for e's configuration; ok is
 // false for the other backends and for an Engine not made by New.
-func BaseKernelOf(e *ecmul.Engine) (k Kernel, ok bool) { return kernelVia(tuning.BaseKernelOf, e) }
+func BaseKernelOf(e *ecmul.Engine) (k Kernel, ok bool) { return kernelFrom(impl(e).BaseKernelOf()) }
 
 // Stats says where the time of a batch went, in milliseconds summed over
 // its chunks, and each device's share.
@@ -237,10 +251,7 @@ func stats(st gpu.Stats) Stats {
 // went, device by device, with the fault of any device that failed during it; ok is false
 // for the other backends and for an Engine not made by New.
 func LastBatch(e *ecmul.Engine) (st Stats, ok bool) {
-	if e == nil {
-		return Stats{}, false
-	}
-	g, ok := tuning.LastBatch(e)
+	g, ok := impl(e).LastBatch()
 	if !ok {
 		return Stats{}, false
 	}
@@ -253,10 +264,7 @@ func LastBatch(e *ecmul.Engine) (st Stats, ok bool) {
 // launches side by side, or one when it is tiny), so that a kernel-only
 // timing can launch the same; ok is false for the other backends.
 func ChunkItems(e *ecmul.Engine, count int) (items int, ok bool) {
-	if e == nil {
-		return 0, false
-	}
-	return tuning.ChunkItems(e, count)
+	return impl(e).ChunkItems(count)
 }
 
 // KernelTimes times the kernel alone (no conversions, no transfers) on
@@ -266,10 +274,14 @@ func ChunkItems(e *ecmul.Engine, count int) (items int, ok bool) {
 // nil for a GPU left out after a fault), or ErrNotGPU on the other
 // backends.
 func KernelTimes(e *ecmul.Engine, points []*ecmul.Point, scalars []*big.Int, reps int) ([][]float64, error) {
-	if e == nil {
-		return nil, ecmul.ErrNoEngine
+	if impl(e) == nil {
+		return nil, ecmul.ErrClosed
 	}
-	return tuning.KernelTimes(e, points, scalars, reps)
+	pts := make([]*engine.Point, len(points))
+	for i, p := range points {
+		pts[i] = (*engine.Point)(p)
+	}
+	return impl(e).KernelTimes(pts, scalars, reps)
 }
 
 // BaseKernelTimes is KernelTimes for k·G: it times the comb kernel that
@@ -279,8 +291,46 @@ func KernelTimes(e *ecmul.Engine, points []*ecmul.Point, scalars []*big.Int, rep
 // none). It returns ErrNoComb where e's k·G batches run on the ladder, and
 // ErrNotGPU on the other backends.
 func BaseKernelTimes(e *ecmul.Engine, varTime bool, scalars []*big.Int, reps int) ([][]float64, error) {
-	if e == nil {
-		return nil, ecmul.ErrNoEngine
+	if impl(e) == nil {
+		return nil, ecmul.ErrClosed
 	}
-	return tuning.BaseKernelTimes(e, varTime, scalars, reps)
+	return impl(e).BaseKernelTimes(varTime, scalars, reps)
+}
+
+// Schedule is the ladder the rns-cpu and gpu backends run. Its zero value
+// is CoZ.
+type Schedule uint8
+
+const (
+	CoZ   Schedule = iota // Hamburg's co-Z ladder: 11 RNS reductions per bit (the default)
+	Paper                 // the x-only ladder of Antão, Bajard and Sousa: 18 per bit
+)
+
+// String returns the schedule's name: coz or paper.
+func (s Schedule) String() string { return engine.Schedule(s).String() }
+
+// ParseSchedule returns the schedule of that name, in any case: coz, paper,
+// or default (CoZ).
+func ParseSchedule(s string) (Schedule, error) {
+	v, err := engine.ParseSchedule(s)
+	return Schedule(v), err
+}
+
+// Extension is the base extension of the RNS Montgomery multiplication.
+// Its zero value is Shenoy.
+type Extension uint8
+
+const (
+	Shenoy   Extension = iota // Shenoy's, exact by a redundant modulus (the default)
+	Kawamura                  // Kawamura's, with a floating-point correction (16-bit channels only)
+)
+
+// String returns the extension's name: shenoy or kawamura.
+func (x Extension) String() string { return engine.Extension(x).String() }
+
+// ParseExtension returns the base extension of that name, in any case:
+// shenoy or kawamura.
+func ParseExtension(s string) (Extension, error) {
+	v, err := engine.ParseExtension(s)
+	return Extension(v), err
 }

@@ -145,16 +145,16 @@ func verdictOf(s ecmul.Status) Verdict {
 //
 // The error is non-nil only when the call failed as a whole: buffer
 // lengths that do not describe one batch (matching ecmul.ErrBatchLayout),
-// the context's end, or the engine's own error (ecmul.ErrClosed,
-// ecmul.ErrNoEngine, a GPU fault: the first of the two calls' errors, which
-// ends the other call); every verdict is then NotVerified.
+// the context's end, or the engine's own error (ecmul.ErrClosed, also for
+// an Engine not made by New, a GPU fault: the first of the two calls'
+// errors, which ends the other call); every verdict is then NotVerified.
 // Verify does not modify its inputs.
 func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests [][]byte, sigs, keys []byte) error {
 	clear(verdicts)
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	c, err := curves.ByName(e.Curve().Name())
+	c, err := curves.ByName(e.Curve().String())
 	if err != nil {
 		// the engine's own error: no curve means no engine
 		return e.ScalarMultBytes(ctx, nil, nil, nil, nil)

@@ -15,10 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/ecdsatest"
 	"github.com/rnsec/ecmul/internal/textbook"
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
@@ -51,7 +49,7 @@ func TestWycheproof(t *testing.T) {
 		for _, b := range backends {
 			name := strings.TrimSuffix(wf.File, "_test.json.gz") + "/backend=" + b.String()
 			t.Run(name, func(t *testing.T) {
-				n, err := ecdsatest.Run(context.Background(), engine(t, c, b), f)
+				n, err := runWycheproof(context.Background(), engine(t, c, b), f)
 				require.NoError(t, err)
 				t.Logf("%s: %v", name, n)
 			})
@@ -64,7 +62,7 @@ func TestWycheproof(t *testing.T) {
 func TestGPUWycheproof(t *testing.T) {
 	for _, wf := range wycheproof.ECDSAFiles {
 		e, err := ecmul.New(publicCurve(wf.Curve), ecmul.Options{Backend: ecmul.GPU})
-		if errors.Is(err, diag.ErrNoDevice) {
+		if errors.Is(err, ecmul.ErrNoDevice) {
 			t.Skip("no GPU")
 		}
 		require.NoError(t, err)
@@ -72,7 +70,7 @@ func TestGPUWycheproof(t *testing.T) {
 		require.NoError(t, err)
 		name := strings.TrimSuffix(wf.File, "_test.json.gz")
 		t.Run(name, func(t *testing.T) {
-			n, err := ecdsatest.Run(context.Background(), e, f)
+			n, err := runWycheproof(context.Background(), e, f)
 			require.NoError(t, err)
 			t.Logf("%s/backend=gpu: %v", name, n)
 		})
@@ -413,8 +411,8 @@ func TestBatchErrors(t *testing.T) {
 	}
 	require.NoError(t, ecdsa.Verify(ctx, e, nil, nil, nil, nil), "an empty batch")
 
-	require.ErrorIs(t, ecdsa.Verify(ctx, nil, nil, nil, nil, nil), ecmul.ErrNoEngine)
-	require.ErrorIs(t, ecdsa.Verify(ctx, new(ecmul.Engine), nil, nil, nil, nil), ecmul.ErrNoEngine)
+	require.ErrorIs(t, ecdsa.Verify(ctx, nil, nil, nil, nil, nil), ecmul.ErrClosed)
+	require.ErrorIs(t, ecdsa.Verify(ctx, new(ecmul.Engine), nil, nil, nil, nil), ecmul.ErrClosed)
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()

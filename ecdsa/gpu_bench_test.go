@@ -41,7 +41,7 @@ func BenchmarkVerifyGPU(b *testing.B) {
 			b.Fatal(err)
 		}
 		e, err := ecmul.New(pc, ecmul.Options{Backend: ecmul.GPU})
-		if errors.Is(err, diag.ErrNoDevice) {
+		if errors.Is(err, ecmul.ErrNoDevice) {
 			b.Skip("no GPU")
 		}
 		if err != nil {

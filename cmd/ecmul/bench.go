@@ -440,14 +440,14 @@ func wholeWarps(mapping string, n int) bool {
 
 // options returns the engine options of the variant on backend b, and its
 // gpu backend's settings.
-func (v benchVariant) options(b ecmul.Backend, chunk int, hostFinish bool) (ecmul.Options, diag.GPU) {
-	o := ecmul.Options{Backend: b, Schedule: scheduleOf(v.schedule), Extension: extensionOf(v.ext), ChannelBits: v.bits}
-	var g diag.GPU
+func (v benchVariant) options(b ecmul.Backend, chunk int, hostFinish bool) (ecmul.Options, diag.Tuning) {
+	o := ecmul.Options{Backend: b}
+	g := diag.Tuning{Schedule: scheduleOf(v.schedule), Extension: extensionOf(v.ext), ChannelBits: v.bits}
 	if b == ecmul.GPU {
-		m, _ := diag.ParseMapping(v.mapping) // "default" is MappingDefault
-		g = diag.GPU{Mapping: m, ItemsPerBlock: v.ipb, Chunk: chunk, HostFinish: hostFinish}
+		g.Mapping, _ = diag.ParseMapping(v.mapping) // "default" is MappingDefault
+		g.ItemsPerBlock, g.Chunk, g.HostFinish = v.ipb, chunk, hostFinish
 		for d := range v.gpus {
-			g.Devices = append(g.Devices, d)
+			o.Devices = append(o.Devices, d)
 		}
 	}
 	return o, g
@@ -489,7 +489,7 @@ type benchConfig struct {
 	gpus              []int // numbers of devices; 0 stands for all
 	reps, chunk       int
 	peers             bool
-	hostFinish        bool // diag.GPU.HostFinish
+	hostFinish        bool // diag.Tuning.HostFinish
 	peerSeconds       int
 	jsonPath, csvPath string
 	gpuPeersPath      string
@@ -552,7 +552,7 @@ func parseBenchFlags(f *benchFlags) (*benchConfig, error) {
 		return nil, fmt.Errorf("--peer-seconds must be at least 1, not %d", cfg.peerSeconds)
 	}
 	var err error
-	if cfg.backend, err = ecmul.ParseBackend(f.backend); err != nil {
+	if cfg.backend, err = parseBackend(f.backend); err != nil {
 		return nil, flagNamed("--backend", err)
 	}
 	if err := cfg.parseNames(f); err != nil {

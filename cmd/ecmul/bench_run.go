@@ -71,8 +71,9 @@ func timeRepsCPU(reps int, once func() error) (ms, cpuMs float64, err error) {
 // timeBatch runs the batch once to warm up, then reps times, and returns
 // the median wall time in milliseconds.
 func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []*big.Int, reps int) (float64, error) {
+	res := make([]ecmul.Result, len(pts))
 	return timeReps(reps, func() error {
-		res, err := eng.ScalarMult(ctx, pts, ks)
+		err := eng.ScalarMult(ctx, res, ks, pts)
 		if err != nil {
 			return err
 		}
@@ -464,14 +465,14 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 		return
 	}
 	defer eng.Close()
-	v.bits = eng.ChannelBits() // as it runs, for the messages
+	v.bits = diag.ChannelBits(eng) // as it runs, for the messages
 	first := len(b.rep.Results)
 	for _, op := range b.cfg.ops {
 		kernelTimes := map[int][][]float64{}
 		for _, batch := range b.cfg.batches {
 			r := benchResult{Curve: c.Name(), Backend: eng.Backend().String(), Op: op, Batch: batch}
 			if b.backend != ecmul.CPU {
-				r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), eng.ChannelBits()
+				r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), diag.ChannelBits(eng)
 			}
 			kernelOf := diag.KernelOf
 			if op == opBase {

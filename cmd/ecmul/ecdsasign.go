@@ -9,10 +9,10 @@ import (
 	"io"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
 	"github.com/rnsec/ecmul/internal/hexcode"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // The core of "ecmul ecdsa-sign": one item per line, DIGEST_HEX

@@ -17,9 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // signLines runs ecdsa-sign's core on in, chunk lines per call of Sign,

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/hexcode"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 const ecdsaVerifyHelp = `Usage: ecmul ecdsa-verify [flags] [< input] [> output]

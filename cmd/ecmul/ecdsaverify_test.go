@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/ecdsatest"
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
 
@@ -139,7 +138,7 @@ func TestECDSAVerifyWycheproof(t *testing.T) {
 			f, err := wycheproof.LoadECDSA(wycheproof.Path(wf.File))
 			require.NoError(t, err)
 			L := wf.Curve.ByteLen()
-			h, err := ecdsatest.NewHash(f.Hash)
+			h, err := wycheproof.NewHash(f.Hash)
 			require.NoError(t, err)
 			var in, want strings.Builder
 			for _, g := range f.Groups {

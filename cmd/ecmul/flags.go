@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rnsec/ecmul/internal/stream"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 )
 
 // newFlagSet returns the flag set of command name, whose usage prints help

@@ -12,10 +12,10 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/hexcode"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 const genHelp = `Usage: ecmul gen [flags] [> output]

@@ -8,8 +8,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // BenchmarkGen writes gen's lines (hex) or records (raw) to io.Discard:

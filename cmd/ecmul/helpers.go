@@ -1,7 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
@@ -16,9 +20,22 @@ func publicCurve(c *curves.Curve) ecmul.Curve {
 	return pc
 }
 
+// parseBackend returns the backend of that name, in any case: auto, gpu,
+// rns-cpu or cpu.
+func parseBackend(s string) (ecmul.Backend, error) {
+	names := make([]string, 0, 4)
+	for b := ecmul.Auto; b <= ecmul.CPU; b++ {
+		if strings.EqualFold(s, b.String()) {
+			return b, nil
+		}
+		names = append(names, b.String())
+	}
+	return 0, fmt.Errorf("ecmul: unknown backend %q (want %s or %s)", s, strings.Join(names[:3], ", "), names[3])
+}
+
 // scheduleOf is the library's name of the ladder schedule k.
-func scheduleOf(k ladder.Kind) ecmul.Schedule {
-	s, err := ecmul.ParseSchedule(k.String())
+func scheduleOf(k ladder.Kind) diag.Schedule {
+	s, err := diag.ParseSchedule(k.String())
 	if err != nil {
 		panic(err)
 	}
@@ -26,8 +43,8 @@ func scheduleOf(k ladder.Kind) ecmul.Schedule {
 }
 
 // extensionOf is the library's name of the base extension v.
-func extensionOf(v basext.Variant) ecmul.Extension {
-	x, err := ecmul.ParseExtension(v.String())
+func extensionOf(v basext.Variant) diag.Extension {
+	x, err := diag.ParseExtension(v.String())
 	if err != nil {
 		panic(err)
 	}

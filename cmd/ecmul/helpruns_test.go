@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
-	"github.com/rnsec/ecmul/internal/tuning"
 	"github.com/rnsec/ecmul/kernels"
 )
 
@@ -107,7 +107,7 @@ func TestHelpNamesWhatRuns(t *testing.T) {
 		}
 		return emulate(fn, grid, block, params)
 	}
-	t.Cleanup(tuning.UseGPUDriver(d, []byte("fatbin")))
+	t.Cleanup(engine.UseGPUDriver(d, []byte("fatbin")))
 
 	c := curves.P256()
 	runs := helpRuns(c)

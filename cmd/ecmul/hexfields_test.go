@@ -16,8 +16,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // The hex fields of every command that reads hex, checked against the
@@ -422,7 +422,7 @@ func FuzzHexFields(f *testing.F) {
 // branches on every digit.
 func TestHexDecodedByHexcode(t *testing.T) {
 	root := filepath.Join(sourceDir(), "..", "..")
-	dirs := []string{"cmd/ecmul", "internal/stream", "internal/curves", ".", "ecdsa", "diag"}
+	dirs := []string{"cmd/ecmul", "internal/engine", "internal/curves", ".", "ecdsa", "diag"}
 	files := 0
 	for _, dir := range dirs {
 		walkRoot := filepath.Join(root, dir)

@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/rns"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 const mulHelp = `Usage: ecmul mul [flags] [< input] [> output]
@@ -192,36 +192,36 @@ func checkChannelBits(bits int, ext basext.Variant) error {
 
 // engineConfig reads the engine flags: the curve, the options and the gpu
 // backend's settings they describe. Its errors are usage errors.
-func engineConfig(f *mulFlags) (*curves.Curve, ecmul.Options, diag.GPU, error) {
+func engineConfig(f *mulFlags) (*curves.Curve, ecmul.Options, diag.Tuning, error) {
 	var o ecmul.Options
-	var g diag.GPU
+	var g diag.Tuning
 	var ext basext.Variant
 	var kind ladder.Kind
 	c, err := curves.ByName(f.curve)
 	err = flagNamed("--curve", err)
 	if err == nil {
-		o.Backend, err = ecmul.ParseBackend(f.backend)
+		o.Backend, err = parseBackend(f.backend)
 		err = flagNamed("--backend", err)
 	}
 	if err == nil {
 		ext, err = basext.ParseVariant(f.ext)
-		o.Extension = extensionOf(ext)
+		g.Extension = extensionOf(ext)
 		err = flagNamed("--ext", err)
 	}
 	if err == nil {
 		kind, err = parseSchedule(f.schedule)
-		o.Schedule = scheduleOf(kind)
+		g.Schedule = scheduleOf(kind)
 		err = flagNamed("--schedule", err)
 	}
 	if err == nil && f.channelBits != 0 {
 		err = checkChannelBits(f.channelBits, ext)
 	}
 	if err == nil {
-		g.Devices, err = parseDevices(f.devices)
+		o.Devices, err = parseDevices(f.devices)
 	}
 	// a batch is one --chunk: the GPU's launches and pinned buffers take
 	// that size too
-	o.ChannelBits, g.Chunk, g.NoSpin = f.channelBits, f.chunk, f.noSpin
+	g.ChannelBits, g.Chunk, g.NoSpin = f.channelBits, f.chunk, f.noSpin
 	return c, o, g, err
 }
 

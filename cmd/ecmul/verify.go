@@ -18,11 +18,11 @@ import (
 	gnarkecdsa "github.com/consensys/gnark-crypto/ecc/secp256k1/ecdsa"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/textbook"
 )
 
@@ -108,7 +108,7 @@ Flags:
 `
 
 // scalarMultFunc computes a batch, as ecmul.Engine.ScalarMult does.
-type scalarMultFunc func(ctx context.Context, points []*ecmul.Point, scalars []*big.Int) ([]ecmul.Result, error)
+type scalarMultFunc func(ctx context.Context, res []ecmul.Result, scalars []*big.Int, points []*ecmul.Point) error
 
 // scalarBaseMultFunc computes k·G of a batch, as
 // ecmul.Engine.ScalarBaseMultBytes does.
@@ -206,7 +206,7 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	cfg := verifyConfig{curve: c, op: op, n: f.n, seed: f.seed, chunk: f.chunk, overlap: eng.Backend() == ecmul.GPU}
 	cfg.header = "backend=" + eng.Backend().String()
 	if eng.Backend() == ecmul.GPU || eng.Backend() == ecmul.RNSCPU {
-		cfg.header += fmt.Sprintf(" schedule=%s ext=%s channel-bits=%d", opts.Schedule, opts.Extension, eng.ChannelBits())
+		cfg.header += fmt.Sprintf(" schedule=%s ext=%s channel-bits=%d", g.Schedule, g.Extension, diag.ChannelBits(eng))
 	}
 	return verifyRun(context.Background(), engineCalls(eng), cfg, stdout, stderr)
 }
@@ -418,12 +418,7 @@ func pointText(c *curves.Curve, x, y *big.Int) string {
 func resultText(c *curves.Curve, r *ecmul.Result) string {
 	switch {
 	case r.Err != nil:
-		msg := r.Err.Error()
-		var ie *ecmul.ItemError
-		if errors.As(r.Err, &ie) {
-			msg = ie.Err.Error()
-		}
-		return "error(" + stream.OneLine(msg) + ")"
+		return "error(" + stream.OneLine(r.Err.Error()) + ")"
 	case r.Infinity:
 		return "infinity"
 	case r.X == nil || r.Y == nil || r.X.Sign() < 0 || r.Y.Sign() < 0 || r.X.Cmp(c.P()) >= 0 || r.Y.Cmp(c.P()) >= 0:
@@ -455,13 +450,11 @@ func (o *mulOp) references() string { return referencesOf(o.c) }
 func (o *mulOp) run(ctx context.Context, lo, hi int64) (itemCheck, time.Duration, error) {
 	pts, ks := o.items.items(lo, hi)
 	t0 := time.Now()
-	res, err := o.mult(ctx, pts, ks)
+	res := make([]ecmul.Result, len(pts))
+	err := o.mult(ctx, res, ks, pts)
 	el := time.Since(t0)
-	if len(res) != len(pts) {
-		if err == nil {
-			err = fmt.Errorf("the engine returned %d results for %d items", len(res), len(pts))
-		}
-		return nil, el, err
+	if err != nil && !slices.ContainsFunc(res, func(r ecmul.Result) bool { return r.X != nil || r.Infinity }) {
+		return nil, el, err // nothing computed: no item to check
 	}
 	return func(i int) (string, bool) { return checkItem(o.c, lo+int64(i), pts[i], ks[i], &res[i]) }, el, err
 }

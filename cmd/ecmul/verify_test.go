@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // summary is the items=… line of verify's output.
@@ -67,15 +67,15 @@ type faultyEngine struct {
 	spoil  map[int64]func(*ecmul.Result)
 }
 
-func (f *faultyEngine) scalarMult(ctx context.Context, pts []*ecmul.Point, ks []*big.Int) ([]ecmul.Result, error) {
-	res, err := f.eng.ScalarMult(ctx, pts, ks)
+func (f *faultyEngine) scalarMult(ctx context.Context, res []ecmul.Result, ks []*big.Int, pts []*ecmul.Point) error {
+	err := f.eng.ScalarMult(ctx, res, ks, pts)
 	for i := range res {
 		if s := f.spoil[f.offset+int64(i)]; s != nil {
 			s(&res[i])
 		}
 	}
 	f.offset += int64(len(pts))
-	return res, err
+	return err
 }
 
 func TestVerifyReportsMismatches(t *testing.T) {
@@ -87,7 +87,7 @@ func TestVerifyReportsMismatches(t *testing.T) {
 			f := &faultyEngine{eng: eng, spoil: map[int64]func(*ecmul.Result){
 				37: func(r *ecmul.Result) { r.X = new(big.Int).Add(r.X, big.NewInt(1)) },
 				50: func(r *ecmul.Result) {
-					*r = ecmul.Result{Err: &ecmul.ItemError{Index: 50 % 16, Err: errors.New("GPU fault")}}
+					*r = ecmul.Result{Err: errors.New("GPU fault")}
 				},
 				3: func(r *ecmul.Result) { *r = ecmul.Result{Infinity: true} },                     // 3·P is not infinity
 				8: func(r *ecmul.Result) { *r = ecmul.Result{X: big.NewInt(1), Y: big.NewInt(2)} }, // n·P is infinity
@@ -133,18 +133,17 @@ func TestVerifyReportsMismatches(t *testing.T) {
 func TestVerifyBatchError(t *testing.T) {
 	c := curves.P224()
 	calls := 0
-	fail := func(ctx context.Context, pts []*ecmul.Point, ks []*big.Int) ([]ecmul.Result, error) {
+	fail := func(ctx context.Context, res []ecmul.Result, ks []*big.Int, pts []*ecmul.Point) error {
 		calls++
 		if calls == 2 {
-			return nil, errors.New("device lost")
+			return errors.New("device lost")
 		}
-		res := make([]ecmul.Result, len(pts))
 		for i := range res {
 			x, y, ok, err := c.ReferenceScalarMult(pts[i].X, pts[i].Y, ks[i])
 			require.NoError(t, err)
 			res[i] = ecmul.Result{X: x, Y: y, Infinity: !ok}
 		}
-		return res, nil
+		return nil
 	}
 	for _, overlap := range []bool{false, true} {
 		calls = 0

@@ -1,9 +1,12 @@
 package wycheproof
 
 import (
+	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash"
 
 	"github.com/rnsec/ecmul/internal/curves"
 )
@@ -155,4 +158,17 @@ func parseECDSA(data []byte) (*ECDSAFile, error) {
 		return nil, fmt.Errorf("file has %d tests, numberOfTests says %d", n, jf.NumberOfTests)
 	}
 	return out, nil
+}
+
+// NewHash returns the hash that a vector file names (its "sha" field).
+func NewHash(name string) (hash.Hash, error) {
+	switch name {
+	case "SHA-224":
+		return sha256.New224(), nil
+	case "SHA-256":
+		return sha256.New(), nil
+	case "SHA-512":
+		return sha512.New(), nil
+	}
+	return nil, fmt.Errorf("wycheproof: no hash %q", name)
 }

@@ -1,4 +1,4 @@
-package ecmul
+package engine
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package ecmul_test
+package ecdsa_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/internal/ecdsatest"
+	internalengine "github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
 	"github.com/rnsec/ecmul/internal/wycheproof"
@@ -21,16 +21,16 @@ import (
 func TestECDSAWycheproofFakeGPU(t *testing.T) {
 	d := fakecuda.New()
 	d.OnLaunch = kernelemu.Launch(d)
-	t.Cleanup(ecmul.UseGPUDriver(d, []byte("fatbin")))
+	t.Cleanup(internalengine.UseGPUDriver(d, []byte("fatbin")))
 	for _, wf := range wycheproof.ECDSAFiles {
 		t.Run(strings.TrimSuffix(wf.File, "_test.json.gz"), func(t *testing.T) {
 			f, err := wycheproof.LoadECDSA(wycheproof.Path(wf.File))
 			require.NoError(t, err)
-			e, err := ecmul.New(pub(wf.Curve), ecmul.Options{Backend: ecmul.GPU})
+			e, err := ecmul.New(publicCurve(wf.Curve), ecmul.Options{Backend: ecmul.GPU})
 			require.NoError(t, err)
 			defer e.Close()
 			require.Equal(t, ecmul.GPU, e.Backend())
-			n, err := ecdsatest.Run(context.Background(), e, f)
+			n, err := runWycheproof(context.Background(), e, f)
 			require.NoError(t, err)
 			t.Logf("%s/backend=gpu (fake driver): %v", wf.File, n)
 		})

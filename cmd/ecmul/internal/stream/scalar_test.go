@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/rnsec/ecmul"
-	"github.com/rnsec/ecmul/internal/stream"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/stretchr/testify/require"
 )
 

@@ -1,8 +1,7 @@
-package ecmul
+package engine
 
 import (
 	"context"
-	"math/big"
 	"sync"
 
 	"github.com/rnsec/ecmul/internal/basext"
@@ -49,36 +48,43 @@ func newCPURunner(c *curves.Curve, workers int) (*cpuRunner, error) {
 // the bytes path; the result's math/big form, and whether it is the point
 // at infinity, are then read with branches, as the API's types need.
 func (r *cpuRunner) run(ctx context.Context, items []item, done func(int)) error {
-	return inChunks(ctx, items, cpuChunk, r.workers, func(part []item) error {
-		defer done(len(part))
-		L := r.ec.ScalarBytes()
-		f := r.ec.Field()
-		wide := make([]byte, curves.MaxScalarBytes)
-		buf := make([]byte, 3*L)
-		k, xy := buf[:L], buf[L:]
-		for _, it := range part {
-			it.k.FillBytes(wide)
-			if err := r.curve.ReduceScalar(k, wide); err != nil {
+	L := r.ec.ScalarBytes()
+	slab := newResultSlab(len(items), L)
+	return par.Chunks(ctx, len(items), cpuChunk, r.workers, func(lo, hi int) error {
+		defer done(hi - lo)
+		var wide [curves.MaxScalarBytes]byte
+		var buf [3 * curves.MaxByteLen]byte
+		k, xy := buf[:L], buf[L:3*L]
+		for i := lo; i < hi; i++ {
+			it := items[i]
+			it.k.FillBytes(wide[:])
+			if err := r.curve.ReduceScalar(k, wide[:]); err != nil {
 				it.res.Err = err
 				continue
 			}
-			var a ctec.Affine
-			f.SetBig(&a.X, it.x)
-			f.SetBig(&a.Y, it.y)
-			var p ctec.Point
-			r.ec.ScalarMult(&p, &a, k)
-			inf, onCurve := r.ec.Encode(xy, &p)
-			switch {
-			case inf != 0:
-				it.res.Infinity = true
-			case onCurve == 0:
-				it.res.Err = ladder.ErrResultCheck
-			default:
-				it.res.X, it.res.Y = new(big.Int).SetBytes(xy[:L]), new(big.Int).SetBytes(xy[L:])
-			}
+			r.multiply(it, k, xy, slab, i)
 		}
 		return nil
 	})
+}
+
+// multiply computes item i, its scalar reduced into k, with xy as scratch.
+func (r *cpuRunner) multiply(it item, k, xy []byte, slab *resultSlab, i int) {
+	f := r.ec.Field()
+	var a ctec.Affine
+	f.SetBig(&a.X, it.x)
+	f.SetBig(&a.Y, it.y)
+	var p ctec.Point
+	r.ec.ScalarMult(&p, &a, k)
+	inf, onCurve := r.ec.Encode(xy, &p)
+	switch {
+	case inf != 0:
+		it.res.Infinity = true
+	case onCurve == 0:
+		it.res.Err = ladder.ErrResultCheck
+	default:
+		slab.set(it.res, i, xy)
+	}
 }
 
 // runBytes computes a bytes batch: each point is decoded and validated

@@ -1,9 +1,8 @@
-package ecmul
+package engine
 
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // The errors of an Engine's calls; test for them with errors.Is. An item's
@@ -22,10 +21,8 @@ var (
 	// buffers of ScalarMultBytes whose lengths do not agree.
 	ErrBatchLayout = errors.New("ecmul: batch layout")
 	// ErrClosed is returned by every call on an Engine after its Close,
-	// a second Close included.
+	// a second Close included, and on an Engine not made by New.
 	ErrClosed = errors.New("ecmul: engine closed")
-	// ErrNoEngine is returned by the methods of an Engine not made by New.
-	ErrNoEngine = errors.New("ecmul: engine not made by New")
 )
 
 // maxScalarBits is the largest scalar accepted; scalars are reduced mod n.
@@ -38,8 +35,20 @@ var (
 	errNilScalar      = classError{"scalar is missing", ErrInvalidScalar}
 	errScalarNegative = classError{"scalar is negative", ErrInvalidScalar}
 	errScalarTooLarge = classError{fmt.Sprintf("scalar exceeds %d bits", maxScalarBits), ErrInvalidScalar}
-	errLengthMismatch = classError{"ecmul: points and scalars differ in length", ErrBatchLayout}
+	errLengthMismatch = classError{"ecmul: results, scalars and points differ in length", ErrBatchLayout}
 )
+
+// The causes of invalid items, for tests above this package that tell
+// them apart.
+var (
+	ErrNilPoint       error = errNilPoint
+	ErrNilScalar      error = errNilScalar
+	ErrScalarNegative error = errScalarNegative
+	ErrScalarTooLarge error = errScalarTooLarge
+)
+
+// MaxScalarBits is the largest scalar accepted.
+const MaxScalarBits = maxScalarBits
 
 // classError is a cause that reads as msg and matches class.
 type classError struct {
@@ -67,27 +76,3 @@ func invalidPoint(err error) error {
 	}
 	return pointError{err}
 }
-
-// ItemError is the error of one item of a batch: its index in the batch
-// and its cause.
-type ItemError struct {
-	Index int
-	Err   error
-}
-
-func (e *ItemError) Error() string { return fmt.Sprintf("item %d: %v", e.Index, e.Err) }
-func (e *ItemError) Unwrap() error { return e.Err }
-
-// unprefixed is err read without its package's prefix, still matching the
-// errors err matches.
-func unprefixed(err error, prefix string) error {
-	return prefixedError{strings.TrimPrefix(err.Error(), prefix), err}
-}
-
-type prefixedError struct {
-	msg string
-	err error
-}
-
-func (e prefixedError) Error() string { return e.msg }
-func (e prefixedError) Unwrap() error { return e.err }

@@ -1,38 +1,10 @@
-// Package ecmul computes batched elliptic-curve scalar multiplications
-// k_i·P_i for NIST P-224, P-256 and secp256k1, on an NVIDIA GPU with the RNS
-// arithmetic of Antão, Bajard and Sousa and a constant-time Montgomery
-// ladder, or on the CPU.
-//
-// Curves are values: P224(), P256(), Secp256k1(), or ParseCurve(name). An
-// Engine is bound to one curve and one Backend:
-//
-//   - GPU: the CUDA kernel (one thread per RNS channel), when a GPU is present;
-//   - RNSCPU: the CPU twin of the kernel, the same RNS arithmetic channel for channel;
-//   - CPU: constant-time scalar multiplication in four-limb Montgomery
-//     arithmetic (a fixed window for k·P, a comb for k·G, complete
-//     formulas), on all cores;
-//   - Auto (the zero value): GPU when a GPU can be used, otherwise CPU.
-//
-// Batches come in two forms: ScalarMult takes *big.Int points and scalars;
-// ScalarMultBytes takes fixed-width big-endian scalars and SEC1 points in
-// flat buffers and writes a Status per item and the results, as
-// uncompressed or compressed SEC1 points or as x alone (ECDH's shared
-// secret), into the caller's buffers, with no allocation per item and, on
-// the gpu backend, without taking a scalar or a result through math/big or
-// a branch on them. ScalarBaseMultBytes is ScalarMultBytes with the
-// curve's generator G as every item's point (k·G: key generation,
-// signing), computed from a table of G's multiples. On a host with several GPUs the gpu backend shares each batch
-// among them.
-//
-// Every point is validated before any arithmetic; an invalid item gets its
-// own error (matching ErrInvalidPoint or ErrInvalidScalar) and the other
-// items of the batch still get their results.
-//
-// The gpu backend's own settings (devices, mapping, items per block, chunk)
-// and its measurements (per-device statistics, kernel timing, the kernel
-// configuration chosen) are package diag's; a program that only multiplies
-// imports this package alone.
-package ecmul
+// Package engine is the library behind the root package ecmul: the
+// backends (the gpu runner over package gpu, the rns-cpu twin of the
+// kernel, the constant-time cpu backend), the *big.Int and bytes batch
+// paths, validation, chunking and progress. The root package is a facade
+// over it; package diag reaches its tuning and measurements through Wrap
+// and Unwrap.
+package engine
 
 import (
 	"context"
@@ -40,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -49,16 +22,15 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/rns"
-	"github.com/rnsec/ecmul/internal/tuning"
 	"github.com/rnsec/ecmul/kernels"
 )
 
 // Options configure an Engine. The zero value is the auto backend with
 // the co-Z ladder and Shenoy's base extension on 30-bit channels, on every
-// core. The gpu backend's own settings (devices, mapping, items per block,
-// chunk) are package diag's: its New takes them beside these.
+// core, on every visible GPU.
 type Options struct {
 	Backend   Backend   // where the arithmetic runs; the zero value is Auto
+	Devices   []int     // CUDA device ordinals to share the work among; nil means every visible device
 	Schedule  Schedule  // ladder of the rns-cpu and gpu backends; the zero value is CoZ
 	Extension Extension // base extension of the rns-cpu and gpu backends; the zero value is Shenoy
 	// ChannelBits is the width of the RNS channels of the rns-cpu and gpu
@@ -73,7 +45,7 @@ type Options struct {
 	// (when that is at least 1) that the Engine keeps until Close: after
 	// each such batch they spin for up to 2 ms (yielding their processors
 	// every 100 µs), so that the next one finds them running, then park
-	// (diag.GPU.NoSpin turns this off).
+	// (diag.Tuning.NoSpin turns this off).
 	Workers int
 	Logger  *slog.Logger // where events of note go (a GPU left out after a fault); nil means slog.Default()
 }
@@ -82,18 +54,22 @@ type Options struct {
 type Result struct {
 	X, Y     *big.Int
 	Infinity bool
-	Err      error // nil when the item was computed; an *ItemError otherwise
+	Err      error // nil when the item was computed; the item's own error or the batch's otherwise
+}
+
+// Point is an affine point (x, y).
+type Point struct {
+	X, Y *big.Int
 }
 
 // Engine multiplies batches of points by scalars on one curve. It is safe
-// for concurrent use. Make one with New; every method of a zero or nil
-// Engine returns ErrNoEngine (or a zero value), and every call after Close
-// returns an error matching ErrClosed.
+// for concurrent use. Make one with New; every method of a nil Engine, and
+// every call after Close, returns an error matching ErrClosed.
 type Engine struct {
 	curve   *curves.Curve
 	backend Backend
 	opts    Options
-	gpu     tuning.GPU
+	gpu     GPUConfig
 	setup   *ladder.Setup // nil for the cpu backend
 	run     runner
 	base    []byte // G as an uncompressed SEC1 point: every item's point in ScalarBaseMultBytes
@@ -108,7 +84,7 @@ type Engine struct {
 func (e *Engine) usable() error {
 	switch {
 	case e == nil || e.run == nil:
-		return ErrNoEngine
+		return ErrClosed
 	case e.closed.Load():
 		return e.closedErr()
 	}
@@ -136,15 +112,10 @@ type item struct {
 	res     *Result
 }
 
-// New returns an Engine for curve c. With Backend GPU it fails when no GPU
-// can be used; Auto then falls back to CPU.
-func New(c Curve, opts Options) (*Engine, error) {
-	return newEngine(c, opts, tuning.GPU{})
-}
-
-// newEngine is New with the gpu backend's settings (diag.New).
-func newEngine(curve Curve, opts Options, g tuning.GPU) (*Engine, error) {
-	c := curve.c
+// New returns an Engine for curve c with the gpu backend configured by g.
+// With Backend GPU it fails when no GPU can be used; Auto then falls back
+// to CPU.
+func New(c *curves.Curve, opts Options, g GPUConfig) (*Engine, error) {
 	if c == nil {
 		return nil, fmt.Errorf("ecmul: %w: the zero Curve is not one", curves.ErrUnknownCurve)
 	}
@@ -165,10 +136,10 @@ func newEngine(curve Curve, opts Options, g tuning.GPU) (*Engine, error) {
 		g.Mapping = kernels.Mappings[i]
 	}
 	if opts.Extension >= numExtensions {
-		return nil, fmt.Errorf("ecmul: Options.Extension is %v: want Shenoy or Kawamura", opts.Extension)
+		return nil, fmt.Errorf("ecmul: Tuning.Extension is %v: want Shenoy or Kawamura", opts.Extension)
 	}
 	if opts.Schedule >= numSchedules {
-		return nil, fmt.Errorf("ecmul: Options.Schedule is %v: want CoZ or Paper", opts.Schedule)
+		return nil, fmt.Errorf("ecmul: Tuning.Schedule is %v: want CoZ or Paper", opts.Schedule)
 	}
 	if opts.ChannelBits == 0 {
 		opts.ChannelBits = rns.WideChannelBits
@@ -177,7 +148,7 @@ func newEngine(curve Curve, opts Options, g tuning.GPU) (*Engine, error) {
 		}
 	}
 	if !slices.Contains(rns.Widths, opts.ChannelBits) {
-		return nil, fmt.Errorf("ecmul: Options.ChannelBits = %d: want %v", opts.ChannelBits, rns.Widths)
+		return nil, fmt.Errorf("ecmul: Tuning.ChannelBits = %d: want %v", opts.ChannelBits, rns.Widths)
 	}
 	if opts.ChannelBits != rns.ChannelBits && opts.Extension != Shenoy {
 		return nil, fmt.Errorf("ecmul: %d-bit channels take Shenoy's base extension, not %v", opts.ChannelBits, opts.Extension)
@@ -225,18 +196,18 @@ func newEngine(curve Curve, opts Options, g tuning.GPU) (*Engine, error) {
 }
 
 // checkSigns refuses negative counts, naming the option.
-func checkSigns(o Options, g tuning.GPU) error {
+func checkSigns(o Options, g GPUConfig) error {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"Options.Workers", o.Workers}, {"GPU.ItemsPerBlock", g.ItemsPerBlock}, {"GPU.Chunk", g.Chunk}} {
+	}{{"Options.Workers", o.Workers}, {"Tuning.ItemsPerBlock", g.ItemsPerBlock}, {"Tuning.Chunk", g.Chunk}} {
 		if f.v < 0 {
 			return fmt.Errorf("ecmul: %s = %d: must not be negative (0 picks the default)", f.name, f.v)
 		}
 	}
-	for _, d := range g.Devices {
+	for _, d := range o.Devices {
 		if d < 0 {
-			return fmt.Errorf("ecmul: GPU.Devices holds %d: device ordinals are not negative", d)
+			return fmt.Errorf("ecmul: Options.Devices holds %d: device ordinals are not negative", d)
 		}
 	}
 	return nil
@@ -244,7 +215,7 @@ func checkSigns(o Options, g tuning.GPU) error {
 
 // ChannelBits returns the width of the RNS channels the engine computes in:
 // 16 or 30 on the rns-cpu and gpu backends, 0 on the cpu backend (and for
-// an Engine not made by New).
+// a nil Engine).
 func (e *Engine) ChannelBits() int {
 	if e == nil || e.setup == nil {
 		return 0
@@ -252,17 +223,16 @@ func (e *Engine) ChannelBits() int {
 	return e.setup.Params.Bits
 }
 
-// Curve returns the engine's curve (the zero Curve for an Engine not made
-// by New).
-func (e *Engine) Curve() Curve {
+// Curve returns the engine's curve (nil for a nil Engine).
+func (e *Engine) Curve() *curves.Curve {
 	if e == nil {
-		return Curve{}
+		return nil
 	}
-	return Curve{e.curve}
+	return e.curve
 }
 
 // Backend returns the backend in use: GPU, RNSCPU or CPU, Auto resolved
-// (Auto for an Engine not made by New).
+// (Auto for a nil Engine).
 func (e *Engine) Backend() Backend {
 	if e == nil {
 		return Auto
@@ -274,7 +244,7 @@ func (e *Engine) Backend() Backend {
 // end with an error matching ErrClosed; a second Close returns ErrClosed.
 func (e *Engine) Close() error {
 	if e == nil || e.run == nil {
-		return ErrNoEngine
+		return ErrClosed
 	}
 	if !e.closed.CompareAndSwap(false, true) {
 		return e.closedErr()
@@ -312,106 +282,74 @@ func (e *Engine) batchErr(err error) error {
 	return err
 }
 
-// ScalarMult returns scalars[i]·points[i] for every i. Each Result carries
-// its own error (an *ItemError) when the item is invalid: a missing or
-// invalid point (not on the curve, a coordinate outside [0, p), (0, 0)), a
-// missing or negative scalar, or one of more than 512 bits; the valid items
-// are computed all the same. Scalars are reduced mod n; a multiple of n
-// gives the point at infinity. The error is non-nil only when the batch as
-// a whole failed (lengths differ, ctx ended, a GPU fault): then the items
-// without a result carry that error too, and no item is reported computed
-// that was not. Once ctx ends, validation stops within validateBlock items
-// per worker (on the gpu backend, which validates each chunk's items as it
-// fills it, within one chunk) and computing within one chunk; the invalid
-// items found before keep their own error. A nil ctx is
-// context.Background(). After Close, or
-// on an Engine not made by New, it returns no results and ErrClosed or
-// ErrNoEngine.
-func (e *Engine) ScalarMult(ctx context.Context, points []*Point, scalars []*big.Int) ([]Result, error) {
-	return e.ScalarMultProgress(ctx, points, scalars, nil)
-}
-
-// ScalarMultProgress is ScalarMult that also reports how far the batch has
-// got: progress(done, total) is called as items get their results, done
-// counting the items answered so far (invalid ones included, once
-// validation is over) and total the batch's length. The calls come from the
-// engine's goroutines, one at a time, with done growing from call to call;
-// the last one has done == total when the batch completes, and fewer when
-// it fails as a whole. They come about once per chunk of the gpu backend
-// and once per few items on the CPU backends; progress must return quickly,
-// since the batch waits for it. A nil progress is ScalarMult.
-func (e *Engine) ScalarMultProgress(ctx context.Context, points []*Point, scalars []*big.Int, progress func(done, total int)) ([]Result, error) {
+// ScalarMult sets res[i] to scalars[i]·points[i] for every i: the root
+// package's ScalarMult, whose doc says what each Result holds. Progress
+// goes to the function ctx carries (WithProgress).
+func (e *Engine) ScalarMult(ctx context.Context, res []Result, scalars []*big.Int, points []*Point) error {
 	if err := e.usable(); err != nil {
-		return nil, err
+		failAll(res, err)
+		return err
 	}
-	if len(points) != len(scalars) {
-		return nil, errLengthMismatch
+	if len(points) != len(scalars) || len(res) != len(scalars) {
+		failAll(res, errLengthMismatch)
+		return errLengthMismatch
+	}
+	clear(res)
+	if len(points) == 0 {
+		return nil
 	}
 	ctx, release := e.batchContext(ctx)
 	defer release()
-	res := make([]Result, len(points))
-	if len(points) == 0 {
-		return res, nil
-	}
-	rep := newReporter(progress, len(points))
-	var err error
-	cr, checking := e.run.(checkingRunner)
-	checking = checking && ctx.Err() == nil // an ended ctx: the first items are validated all the same
-	if checking {
-		checks := itemChecks{
-			coordinates: func(i int) error { return e.checkCoordinates(points[i], scalars[i]) },
-			full:        func(i int) error { return e.check(points[i], scalars[i]) },
-		}
-		err = cr.runChecked(ctx, len(points), func(i int) item { return itemOf(points[i], scalars[i], &res[i]) }, &checks, rep.add)
-	} else if err = e.validate(ctx, points, scalars, res); err == nil {
-		items := e.validItems(points, scalars, res)
-		rep.add(len(points) - len(items))
-		if len(items) > 0 {
-			err = e.run.run(ctx, items, rep.add)
-		}
-	}
+	rep := newReporter(progressOf(ctx), len(points))
+	err := e.scalarMult(ctx, res, scalars, points, rep)
 	err = e.batchErr(err)
 	if err != nil {
-		if checking && context.Cause(ctx) == nil {
+		if _, checking := e.run.(checkingRunner); checking && context.Cause(ctx) == nil {
 			// a fault: the items not yet checked are, as they would have
 			// been before the batch; once ctx has ended, validation stops
 			e.checkUnanswered(points, scalars, res)
 		}
 		failItems(res, err)
-		return res, err
 	}
-	e.split(len(res))(len(res), itemBlock, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			if r := &res[i]; r.Err != nil {
-				if _, ok := r.Err.(*ItemError); !ok {
-					r.Err = &ItemError{Index: i, Err: r.Err}
-				}
-			}
+	return err
+}
+
+// scalarMult validates and computes the items of a batch: on a
+// checkingRunner as it loads them, otherwise all first.
+func (e *Engine) scalarMult(ctx context.Context, res []Result, scalars []*big.Int, points []*Point, rep *reporter) error {
+	cr, checking := e.run.(checkingRunner)
+	if checking && ctx.Err() == nil { // an ended ctx: the first items are validated all the same
+		checks := itemChecks{
+			coordinates: func(i int) error { return e.checkCoordinates(points[i], scalars[i]) },
+			full:        func(i int) error { return e.check(points[i], scalars[i]) },
 		}
-	})
-	return res, nil
+		return cr.runChecked(ctx, len(points), func(i int) item { return itemOf(points[i], scalars[i], &res[i]) }, &checks, rep.add)
+	}
+	if err := e.validate(ctx, points, scalars, res); err != nil {
+		return err
+	}
+	items := e.validItems(points, scalars, res)
+	rep.add(len(points) - len(items))
+	if len(items) == 0 {
+		return nil
+	}
+	return e.run.run(ctx, items, rep.add)
+}
+
+// failAll gives every result the error of a call that failed before it
+// started.
+func failAll(res []Result, err error) {
+	for i := range res {
+		res[i] = Result{Err: err}
+	}
 }
 
 // failItems gives the error of a batch that failed as a whole, err, to
-// every item of res left without a result, and wraps every item's own
-// error in an ItemError. Millions of items may be left: their errors share
-// one allocation, whose capacity covers every item from the first such one
-// on, so appending never moves the earlier ones.
+// every item of res left without a result.
 func failItems(res []Result, err error) {
-	var batchErrs []ItemError
 	for i := range res {
-		r := &res[i]
-		switch {
-		case r.X == nil && !r.Infinity && r.Err == nil:
-			if batchErrs == nil {
-				batchErrs = make([]ItemError, 0, len(res)-i)
-			}
-			batchErrs = append(batchErrs, ItemError{Index: i, Err: err})
-			r.Err = &batchErrs[len(batchErrs)-1]
-		case r.Err != nil:
-			if _, ok := r.Err.(*ItemError); !ok {
-				r.Err = &ItemError{Index: i, Err: r.Err}
-			}
+		if r := &res[i]; r.X == nil && !r.Infinity && r.Err == nil {
+			r.Err = err
 		}
 	}
 }
@@ -448,9 +386,7 @@ func (e *Engine) checkUnanswered(points []*Point, scalars []*big.Int, res []Resu
 	e.split(len(res))(len(res), itemBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if r := &res[i]; r.X == nil && !r.Infinity && r.Err == nil {
-				if err := e.check(points[i], scalars[i]); err != nil {
-					r.Err = &ItemError{Index: i, Err: err}
-				}
+				r.Err = e.check(points[i], scalars[i])
 			}
 		}
 	})
@@ -499,6 +435,24 @@ func (e *Engine) validItems(points []*Point, scalars []*big.Int, res []Result) [
 	return items
 }
 
+// progressKey is the key of the progress function a context carries.
+type progressKey struct{}
+
+// WithProgress returns ctx carrying progress, which every batch run under
+// it reports to (nil: none).
+func WithProgress(ctx context.Context, progress func(done, total int)) context.Context {
+	return context.WithValue(ctx, progressKey{}, progress)
+}
+
+// progressOf returns the progress function ctx carries, or nil.
+func progressOf(ctx context.Context) func(done, total int) {
+	if ctx == nil {
+		return nil
+	}
+	fn, _ := ctx.Value(progressKey{}).(func(done, total int))
+	return fn
+}
+
 // reporter serialises a batch's progress calls.
 type reporter struct {
 	mu          sync.Mutex
@@ -538,7 +492,7 @@ type splitter interface {
 func (e *Engine) validate(ctx context.Context, points []*Point, scalars []*big.Int, res []Result) error {
 	return e.forItems(ctx, len(points), func(i int) {
 		if err := e.check(points[i], scalars[i]); err != nil {
-			res[i].Err = &ItemError{Index: i, Err: err}
+			res[i].Err = err
 		}
 	})
 }
@@ -602,6 +556,32 @@ func checkScalar(k *big.Int) error {
 		return errScalarTooLarge
 	}
 	return nil
+}
+
+// resultSlab holds the coordinates of a batch's *big.Int results: two
+// big.Ints and their words per item, in two allocations for the whole
+// batch rather than some per result, so that a batch leaves the collector
+// two objects to mark, not millions. A result's words are capped at its
+// share, so that arithmetic on it never writes into another's.
+type resultSlab struct {
+	ints  []big.Int
+	words []big.Word
+	w     int // words of a coordinate
+}
+
+// newResultSlab returns a slab for n results of coordinates of size bytes.
+func newResultSlab(n, size int) *resultSlab {
+	w := (size + bits.UintSize/8 - 1) / (bits.UintSize / 8)
+	return &resultSlab{ints: make([]big.Int, 2*n), words: make([]big.Word, 2*w*n), w: w}
+}
+
+// set gives r the coordinates xy (x‖y, big-endian, of equal lengths), on
+// item i's share of the slab.
+func (s *resultSlab) set(r *Result, i int, xy []byte) {
+	L, w := len(xy)/2, s.w
+	ws := s.words[2*w*i : 2*w*(i+1)]
+	r.X = s.ints[2*i].SetBits(ws[:0:w]).SetBytes(xy[:L])
+	r.Y = s.ints[2*i+1].SetBits(ws[w : w : 2*w]).SetBytes(xy[L:])
 }
 
 // setAffine stores a ladder result (or its error) into r.

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // BenchmarkMulCompressed streams the same SEC1 items, uncompressed and

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/rnsec/ecmul/internal/stream"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 )
 
 // TestLines: blank lines are skipped but counted, \r\n and a leading BOM

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // ExampleMul answers a stream of hex lines, in order: a good item, a point

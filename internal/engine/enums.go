@@ -1,4 +1,4 @@
-package ecmul
+package engine
 
 import (
 	"fmt"
@@ -23,13 +23,6 @@ var backendNames = [numBackends]string{"auto", "gpu", "rns-cpu", "cpu"}
 
 // String returns the backend's name: auto, gpu, rns-cpu or cpu.
 func (b Backend) String() string { return enumName(backendNames[:], int(b), "Backend") }
-
-// ParseBackend returns the backend of that name, in any case: auto, gpu,
-// rns-cpu or cpu.
-func ParseBackend(s string) (Backend, error) {
-	i, err := parseEnum(backendNames[:], s, "backend")
-	return Backend(i), err
-}
 
 // Schedule is the ladder the rns-cpu and gpu backends run. Its zero value
 // is CoZ.

@@ -159,7 +159,8 @@ func FuzzParseLine(f *testing.F) {
 		if fm == SEC1 && !fzOnCurve(c, p.X, p.Y) {
 			t.Fatalf("%s %s %q: accepted a point off the curve", c.Name(), fm, line)
 		}
-		res, err := fzEngines()[c].ScalarMult(context.Background(), []*ecmul.Point{p}, []*big.Int{k})
+		res := make([]ecmul.Result, 1)
+		err = fzEngines()[c].ScalarMult(context.Background(), res, []*big.Int{k}, []*ecmul.Point{p})
 		if err != nil {
 			t.Fatal(err)
 		}

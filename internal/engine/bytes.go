@@ -1,4 +1,4 @@
-package ecmul
+package engine
 
 import (
 	"context"
@@ -233,91 +233,26 @@ func (b *bytesBatch) setResults(out []byte, status []Status) error {
 	return nil
 }
 
-// ScalarMultBytes multiplies count points by count scalars, bytes in and
-// bytes out, as crypto/ecdh and nistec take them. With L =
-// Curve().ByteLen():
-//
-//   - scalars holds count scalars of L bytes each, big-endian, any value
-//     (reduced mod n), so count = len(scalars)/L;
-//   - points holds count SEC1 points, all uncompressed (0x04‖x‖y, 1+2L
-//     bytes each) or all compressed (0x02/0x03‖x, 1+L bytes each): the
-//     length says which;
-//   - out receives count results where status[i] is StatusPoint, zero bytes
-//     otherwise, all in the format its length says: count·(1+2L) bytes for
-//     uncompressed SEC1 points (0x04‖x‖y), count·(1+L) for compressed ones
-//     (0x02/0x03‖x), count·L for x alone (ECDH's shared secret);
-//   - status receives one Status per item: len(status) must be exactly
-//     count.
-//
-// A bad point gets its own status and the other items are computed all the
-// same. The error is non-nil only when the call failed as a whole: buffer
-// lengths other than these (ErrBatchLayout), the context's end, Close
-// (ErrClosed), an Engine not made by New (ErrNoEngine), a GPU fault. Then
-// every item without a result has StatusNotComputed, the zero Status (a bad
-// point whose chunk was not reached included); when the call fails before
-// it starts, every element of status is set to it, whatever its length.
-//
-// On the gpu backend nothing is allocated per item and neither a scalar
-// nor a result passes through math/big: scalars are reduced and lifted to
-// their ladder multiple in constant time, and multiplied in constant time
-// on the GPU. On a batch of more than 16,384 uncompressed points the host
-// only copies the bytes in and out, and the GPU decodes and checks the
-// points and prepares the scalars too (SECURITY.md says what runs where).
-// The cpu backend has its own bytes path, constant time from the scalar's
-// bytes to the result's and the status, with no scalar or result in
-// math/big either; the rns-cpu backend takes the same buffers through the
-// *big.Int path.
+// ScalarMultBytes is the root package's ScalarMultBytes, whose doc says
+// what the buffers hold; progress goes to the function ctx carries.
 func (e *Engine) ScalarMultBytes(ctx context.Context, out []byte, status []Status, scalars, points []byte) error {
-	return e.ScalarMultBytesProgress(ctx, out, status, scalars, points, nil)
-}
-
-// ScalarMultBytesProgress is ScalarMultBytes with progress reports, as
-// ScalarMultProgress makes them.
-func (e *Engine) ScalarMultBytesProgress(ctx context.Context, out []byte, status []Status, scalars, points []byte, progress func(done, total int)) error {
-	return e.bytesCall(ctx, status, progress, func() (*bytesBatch, error) {
+	return e.bytesCall(ctx, status, progressOf(ctx), func() (*bytesBatch, error) {
 		return newBytesBatch(e.curve, out, status, scalars, points)
 	})
 }
 
-// ScalarBaseMultBytes computes k·G for count scalars, G the curve's
-// generator, bytes in and bytes out: it is ScalarMultBytes with G as every
-// item's point, and takes scalars, out and status as ScalarMultBytes does
-// (L-byte big-endian scalars of any value, reduced mod n; out's length
-// picks uncompressed SEC1 points, compressed ones or x alone; one Status
-// per item, StatusInfinity for k ≡ 0 mod n). Its errors, and the status of
-// the items of a call that fails as a whole, are ScalarMultBytes's, and so
-// is its constant time. The gpu and rns-cpu backends compute it on the
-// fixed-base comb, a table of multiples of G uploaded once per Engine
-// (read whole, each row kept by a mask of the scalar's digit); the gpu
-// backend falls back to the ladder with G where the kernel has no comb for
-// its configuration (the tile or spread mapping, the mma mapping on 16-bit
-// channels, or Kawamura's extension). The cpu backend computes it on its
-// own comb, in constant time too.
+// ScalarBaseMultBytes is ScalarMultBytes with G, the curve's generator, as
+// every item's point, on the fixed-base comb where the backend has one.
 func (e *Engine) ScalarBaseMultBytes(ctx context.Context, out []byte, status []Status, scalars []byte) error {
-	return e.ScalarBaseMultBytesProgress(ctx, out, status, scalars, nil)
-}
-
-// ScalarBaseMultBytesProgress is ScalarBaseMultBytes with progress
-// reports, as ScalarMultProgress makes them.
-func (e *Engine) ScalarBaseMultBytesProgress(ctx context.Context, out []byte, status []Status, scalars []byte, progress func(done, total int)) error {
-	return e.bytesCall(ctx, status, progress, func() (*bytesBatch, error) {
+	return e.bytesCall(ctx, status, progressOf(ctx), func() (*bytesBatch, error) {
 		return newBaseBatch(e.curve, out, status, scalars, e.base)
 	})
 }
 
 // ScalarBaseMultVarTimeBytes is ScalarBaseMultBytes for public scalars
-// only: its time depends on the scalars, so it must never be given a
-// secret one (a private key, an ECDSA nonce). It takes and returns what
-// ScalarBaseMultBytes does, with the same results, errors and statuses.
-// The gpu and rns-cpu backends compute it on a comb of 10-bit windows
-// whose rows are read at their digits' addresses, at most half the mixed
-// additions of ScalarBaseMultBytes' comb; where the gpu backend's kernel
-// has no such comb (any configuration but the default's: Shenoy's
-// extension, 30-bit channels and the mma mapping), and on the cpu backend,
-// it computes as ScalarBaseMultBytes does. Package ecdsa computes the u1·G
-// of verification with it.
+// only, on the variable-time comb where the backend has one.
 func (e *Engine) ScalarBaseMultVarTimeBytes(ctx context.Context, out []byte, status []Status, scalars []byte) error {
-	return e.bytesCall(ctx, status, nil, func() (*bytesBatch, error) {
+	return e.bytesCall(ctx, status, progressOf(ctx), func() (*bytesBatch, error) {
 		b, err := newBaseBatch(e.curve, out, status, scalars, e.base)
 		if b != nil {
 			b.comb = ladder.CombVarTime

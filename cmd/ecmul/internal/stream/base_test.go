@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/stream"
 )
 
 // baseScalars are scalars of every kind base takes: the edge scalars 0, 1,

@@ -551,15 +551,27 @@ func (p *mulPipeline) computeChunk(ch *mulChunk) {
 		}
 		return
 	}
-	res, err := p.eng.ScalarMultProgress(p.ctx, ch.pts, ch.ks, progress)
+	res := make([]ecmul.Result, len(ch.pts))
+	err := p.eng.ScalarMult(ecmul.WithProgress(p.ctx, progress), res, ch.ks, ch.pts)
 	ch.err = err
-	if res == nil && err != nil {
+	if errors.Is(err, ecmul.ErrBatchLayout) || errors.Is(err, ecmul.ErrClosed) && closedBefore(res, err) {
 		return
 	}
 	if err != nil && p.ctx.Err() != nil {
 		ch.lines = answered(ch, res, err)
 	}
 	formatChunk(cd, ch, res)
+}
+
+// closedBefore says whether the engine was closed before the batch, res,
+// started: every item then carries err.
+func closedBefore(res []ecmul.Result, err error) bool {
+	for i := range res {
+		if res[i].Err != err {
+			return false
+		}
+	}
+	return true
 }
 
 // answered is the number of lines at the start of ch that have their
@@ -656,10 +668,6 @@ func (p *mulPipeline) stopErr(err error) error {
 func formatChunk(cd *codec, ch *mulChunk, res []ecmul.Result) {
 	for n, i := range ch.valid {
 		if e := res[n].Err; e != nil {
-			var ie *ecmul.ItemError
-			if errors.As(e, &ie) {
-				e = ie.Err // the item index of a batch means nothing to the reader
-			}
 			ch.errs[i] = &lineError{ch.nums[i], e, cd.unit()}
 		}
 	}
@@ -786,7 +794,7 @@ func ParseLine(c *curves.Curve, f Format, line string) (*ecmul.Point, *big.Int, 
 // CurveOf returns the implementation of c, nil for the zero Curve: the
 // codec reads and writes points with it.
 func CurveOf(c ecmul.Curve) *curves.Curve {
-	k, err := curves.ByName(c.Name())
+	k, err := curves.ByName(c.String())
 	if err != nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package ecmul
+package engine
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/internal/tuning"
 	"github.com/rnsec/ecmul/kernels"
 )
 
@@ -44,15 +43,15 @@ const smallChunkItemsPerSM = 8
 type gpuRunner struct {
 	su      *ladder.Setup
 	eng     *gpu.Pool
-	opts    Options    // as New was given them, for the comb's runner
-	gpuOpts tuning.GPU // as given (Mapping "" when the library chose it) and with the chunk filled in
+	opts    Options   // as New was given them, for the comb's runner
+	gpuOpts GPUConfig // as given (Mapping "" when the library chose it) and with the chunk filled in
 	workers int
-	noSpin  bool // diag.GPU.NoSpin
+	noSpin  bool // diag.Tuning.NoSpin
 	log     *slog.Logger
 	items   sync.Pool // *[]ladder.Item: a chunk's items on the bytes path
 	stats   gpu.Stats
 	statsMu sync.Mutex
-	kernel  tuning.Kernel // the configuration chosen
+	kernel  Kernel // the configuration chosen
 
 	teamOnce sync.Once
 	team     *par.Team // small batches' host work (latencyTeam); nil until the first
@@ -92,7 +91,7 @@ var gpuSource = func() (gpu.Driver, []byte, error) {
 	return d, image, err
 }
 
-func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) {
+func newGPURunner(su *ladder.Setup, opts Options, g GPUConfig) (runner, error) {
 	d, image, err := gpuSource()
 	if err != nil {
 		return nil, gpuError{err}
@@ -171,7 +170,7 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 	if err := gpuFinish(&cfg, su, g); err != nil {
 		return nil, gpuError{err}
 	}
-	eng, err := gpu.OpenPool(d, cfg, g.Devices)
+	eng, err := gpu.OpenPool(d, cfg, opts.Devices)
 	if err != nil {
 		return nil, gpuError{err}
 	}
@@ -179,7 +178,7 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 	if log == nil {
 		log = slog.Default()
 	}
-	kc := tuning.Kernel{Entry: k.Name(), Mapping: g.Mapping, ItemsPerBlock: g.ItemsPerBlock, ChannelBits: su.Params.Bits}
+	kc := Kernel{Entry: k.Name(), Mapping: g.Mapping, ItemsPerBlock: g.ItemsPerBlock, ChannelBits: su.Params.Bits}
 	if cfg.Small != nil {
 		kc.SmallEntry, kc.SmallItemsPerSM = cfg.Small.Entry, cfg.Small.ItemsPerSM
 	}
@@ -198,7 +197,7 @@ func newGPURunner(su *ladder.Setup, opts Options, g tuning.GPU) (runner, error) 
 // (ladder.Setup.FinishOnGPU) and g does not ask for the host's; the
 // finish's rows (the base and the fixed result) then follow the ladder's
 // inputs.
-func gpuFinish(cfg *gpu.Config, su *ladder.Setup, g tuning.GPU) error {
+func gpuFinish(cfg *gpu.Config, su *ladder.Setup, g GPUConfig) error {
 	if g.HostFinish || !su.FinishOnGPU() {
 		return nil
 	}
@@ -332,19 +331,19 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 // and preparing them skips the equation. On the wire kernels (batches
 // above the latency batches) the bytes are the chunks' own buffers; a
 // smaller batch stages them, 3L+2 per item beside the *big.Int values (a
-// point's bytes hold its result once read). Each result's coordinates take
-// one allocation, on the drain's goroutines.
+// point's bytes hold its result once read). The results' coordinates share
+// the batch's slab (resultSlab).
 func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) item, checks *itemChecks, done func(int)) error {
 	c := r.su.Curve
 	L, order := c.ByteLen(), c.N()
-	w := (L + bits.UintSize/8 - 1) / (bits.UintSize / 8) // words of a coordinate
+	slab := newResultSlab(n, L)
 	b := &bytesBatch{count: n, size: L, pointSize: 1 + 2*L, outPointBytes: 1 + 2*L, validPoints: checks == nil}
 	g := c.EncodeSEC1(c.Generator(), false)
 	fill := func(i int, scalar, point []byte) {
 		it := items(i)
 		if checks != nil {
 			if err := checks.coordinates(i); err != nil {
-				it.res.Err = &ItemError{Index: i, Err: err}
+				it.res.Err = err
 				clear(scalar)
 				copy(point, g)
 				return
@@ -366,19 +365,14 @@ func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) ite
 		}
 		switch s {
 		case StatusPoint:
-			// one allocation per result, on the drain's goroutines: the
-			// two coordinates and their words (slabs of results measured
-			// slower: the large allocations' lock and clearing)
-			xy, a := result[1:], new(affineResult)
-			res.X = a.x.SetBits(a.words[:0:w]).SetBytes(xy[:L])
-			res.Y = a.y.SetBits(a.words[w : w : 2*w]).SetBytes(xy[L:])
+			slab.set(res, i, result[1:])
 		case StatusInfinity:
 			res.Infinity = true
 		case StatusNotOnCurve:
 			res.Err = s.Err()
 			if checks != nil {
 				if err := checks.full(i); err != nil {
-					res.Err = &ItemError{Index: i, Err: err} // the error validation gives it
+					res.Err = err // the error validation gives it
 				}
 			}
 		default:
@@ -415,13 +409,6 @@ func fillBytes(b []byte, x *big.Int) {
 		}
 	}
 	copy(b, buf[len(buf)-len(b):])
-}
-
-// affineResult holds the coordinates of one *big.Int result and their
-// words, enough for the largest curve (curves.MaxByteLen).
-type affineResult struct {
-	x, y  big.Int
-	words [2 * ((curves.MaxByteLen + bits.UintSize/8 - 1) / (bits.UintSize / 8))]big.Word
 }
 
 // stagingPool keeps the *big.Int path's byte buffers (scalars, points and
@@ -518,11 +505,11 @@ func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][
 	jobs := make([]ladder.Job, len(points))
 	for i := range points {
 		if err := e.check(points[i], scalars[i]); err != nil {
-			return nil, &ItemError{Index: i, Err: err}
+			return nil, fmt.Errorf("item %d: %w", i, err)
 		}
 		j, err := r.su.Prepare(points[i].X, points[i].Y, scalars[i])
 		if err != nil {
-			return nil, &ItemError{Index: i, Err: err}
+			return nil, fmt.Errorf("item %d: %w", i, err)
 		}
 		jobs[i] = j
 	}
@@ -544,17 +531,17 @@ func (e *Engine) baseKernelTimes(varTime bool, scalars []*big.Int, reps int) ([]
 	}
 	cr := r.combRunner(kind)
 	if cr == nil {
-		return nil, tuning.ErrNoComb
+		return nil, ErrNoComb
 	}
 	c := e.curve
 	jobs := make([]ladder.Job, len(scalars))
 	for i, k := range scalars {
 		if err := checkScalar(k); err != nil {
-			return nil, &ItemError{Index: i, Err: err}
+			return nil, fmt.Errorf("item %d: %w", i, err)
 		}
 		j, err := cr.su.Prepare(c.Gx(), c.Gy(), k)
 		if err != nil {
-			return nil, &ItemError{Index: i, Err: err}
+			return nil, fmt.Errorf("item %d: %w", i, err)
 		}
 		jobs[i] = j
 	}
@@ -568,7 +555,7 @@ func (e *Engine) timedRunner() (*gpuRunner, error) {
 	}
 	r, ok := e.run.(*gpuRunner)
 	if !ok {
-		return nil, tuning.ErrNotGPU
+		return nil, ErrNotGPU
 	}
 	return r, nil
 }

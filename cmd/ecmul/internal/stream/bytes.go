@@ -280,11 +280,11 @@ func (p *mulPipeline) computeBytes(r *flatItems, n int, progress func(done, tota
 	r.status = r.status[:n]
 	switch {
 	case p.cd.base:
-		return p.eng.ScalarBaseMultBytesProgress(p.ctx, r.out, r.status, r.scalars, progress)
+		return p.eng.ScalarBaseMultBytes(ecmul.WithProgress(p.ctx, progress), r.out, r.status, r.scalars)
 	case p.opts.bytesMul != nil:
 		return p.opts.bytesMul(p.ctx, r.out, r.status, r.scalars, r.points, progress)
 	}
-	return p.eng.ScalarMultBytesProgress(p.ctx, r.out, r.status, r.scalars, r.points, progress)
+	return p.eng.ScalarMultBytes(ecmul.WithProgress(p.ctx, progress), r.out, r.status, r.scalars, r.points)
 }
 
 // formatBytesChunk writes a computed chunk's output, on all cores: raw

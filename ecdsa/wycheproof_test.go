@@ -1,59 +1,39 @@
-// Package ecdsatest runs Wycheproof's ECDSA verification vectors through
-// package ecdsa on an Engine: the tests of package ecdsa (cpu and rns-cpu
-// backends) and of the root package (the gpu backend on a fake driver)
-// share it.
-package ecdsatest
+package ecdsa_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/sha512"
 	"fmt"
-	"hash"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
 
-// Counts is what one file did on one backend: the valid cases that
+// wycheproofCounts is what one file did on one backend: the valid cases that
 // verified, and the invalid ones rejected by their length (P1363), by
 // ParseDER, or by Verify.
-type Counts struct {
+type wycheproofCounts struct {
 	Valid                       int
 	RejectedLength, RejectedDER int
 	RejectedVerify              int
 	SampledOut                  int
 }
 
-func (n Counts) String() string {
+func (n wycheproofCounts) String() string {
 	return fmt.Sprintf("valid %d, invalid rejected %d (length %d, DER %d, verify %d)",
 		n.Valid, n.RejectedLength+n.RejectedDER+n.RejectedVerify, n.RejectedLength, n.RejectedDER, n.RejectedVerify)
 }
 
-// NewHash returns the hash Wycheproof names name.
-func NewHash(name string) (hash.Hash, error) {
-	switch name {
-	case "SHA-224":
-		return sha256.New224(), nil
-	case "SHA-256":
-		return sha256.New(), nil
-	case "SHA-512":
-		return sha512.New(), nil
-	}
-	return nil, fmt.Errorf("ecdsatest: no hash %q", name)
-}
-
-// Run verifies every case of f in one call of ecdsa.Verify on e, and returns the counts, or an error naming the
+// runWycheproof verifies every case of f in one call of ecdsa.Verify on e, and returns the counts, or an error naming the
 // first case whose outcome is not Wycheproof's: a valid case must verify;
 // an invalid one must have a P1363 signature of the wrong length, fail
 // ParseDER, or be Invalid. (The files have no acceptable case; one would
 // be allowed either outcome.)
-func Run(ctx context.Context, e *ecmul.Engine, f *wycheproof.ECDSAFile) (Counts, error) {
-	var n Counts
+func runWycheproof(ctx context.Context, e *ecmul.Engine, f *wycheproof.ECDSAFile) (wycheproofCounts, error) {
+	var n wycheproofCounts
 	c := e.Curve()
 	L := c.ByteLen()
-	h, err := NewHash(f.Hash)
+	h, err := wycheproof.NewHash(f.Hash)
 	if err != nil {
 		return n, err
 	}
