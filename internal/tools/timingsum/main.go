@@ -75,9 +75,62 @@ type study struct {
 	// carry over to the next rounds, as a confirmation's fresh rounds.
 	RoundCorrelation float64 `json:"round_t_correlation"`
 	RoundPairs       int     `json:"round_t_pairs"`
+	// Halves splits each class's rounds of a first measurement into two
+	// halves, each taken as a measurement of its own (the median of its
+	// rounds' t times √rounds), and counts, per threshold, the classes
+	// whose first half reached it, whose second half did, and whose both
+	// did with the same sign: what a confirmation would repeat, and what
+	// independent halves would repeat by chance (first × second /
+	// classes / 2).
+	Halves []halves `json:"split_halves"`
 
 	controlT, limit, diff, median, rounds, maxAbs []float64
 	lag                                           [][2]float64
+}
+
+// halves is one threshold's count of split-half crossings.
+type halves struct {
+	Threshold float64 `json:"threshold"`
+	Classes   int     `json:"classes"`
+	First     int     `json:"first_half"`
+	Second    int     `json:"second_half"`
+	Both      int     `json:"both_same_sign"`
+	Expected  float64 `json:"both_if_independent"`
+}
+
+// thresholds are the |t| at which halves counts crossings.
+var thresholds = []float64{2, 3, 4}
+
+// median returns the median of v.
+func median(v []float64) float64 {
+	s := slices.Sorted(slices.Values(v))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// split adds the split-half statistics of one class's rounds to s.
+func (s *study) split(rounds []float64) {
+	h := len(rounds) / 2
+	if h < 2 {
+		return
+	}
+	if s.Halves == nil {
+		for _, x := range thresholds {
+			s.Halves = append(s.Halves, halves{Threshold: x})
+		}
+	}
+	a, b := median(rounds[:h])*math.Sqrt(float64(h)), median(rounds[h:2*h])*math.Sqrt(float64(h))
+	for i := range s.Halves {
+		x := &s.Halves[i]
+		x.Classes++
+		x.First += b2i(math.Abs(a) >= x.Threshold)
+		x.Second += b2i(math.Abs(b) >= x.Threshold)
+		x.Both += b2i(math.Abs(a) >= x.Threshold && math.Abs(b) >= x.Threshold && a*b > 0)
+		x.Expected = float64(x.First) * float64(x.Second) / float64(x.Classes) / 2
+	}
 }
 
 // correlation returns Pearson's correlation of the pairs' two values.
@@ -223,6 +276,7 @@ func add(s *study, r timing.Record, run int) string {
 		a := math.Abs(c.T)
 		s.ClassMaxAbsT[c.Name] = max(s.ClassMaxAbsT[c.Name], a)
 		alarm = alarm || a >= r.Limit
+		s.split(c.Rounds)
 		for i := 1; i < len(c.Rounds); i++ {
 			s.lag = append(s.lag, [2]float64{c.Rounds[i-1], c.Rounds[i]})
 		}
