@@ -44,6 +44,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -300,6 +301,11 @@ type Study struct {
 	// Between, when set, runs before each round (a runtime.GC, say), so
 	// that what it clears does not fall inside a measurement.
 	Between func()
+	// Fresh, when set, measures Decide's confirmation in place of Run:
+	// the named classes and leaks beside the control, in a fresh process
+	// (Subprocess), so that what a process's memory layout makes of a
+	// class is not carried into its confirmation.
+	Fresh func(classes, leaks []string) (Outcome, error)
 }
 
 // Result is a measurement's outcome over its rounds. Each round's pairs
@@ -479,9 +485,9 @@ type Decision struct {
 }
 
 // Decide measures s (Run) and decides under r. What the first measurement
-// finds wrong is measured again, in fresh rounds beside the control: the
-// classes at or above the limit and the leaks below it, or, when the
-// control was not seen, everything. A failure counts only when the
+// finds wrong is measured again, in fresh rounds beside the control (in a
+// fresh process, when Fresh is set): the classes at or above the limit
+// and the leaks below it, or, when the control was not seen, everything. A failure counts only when the
 // confirmation repeats it: a class fails when both measurements reach
 // their limits with the same sign, a leak is missed and the control
 // unseen when both measurements miss them. A difference in the code is
@@ -506,15 +512,26 @@ func (s *Study) Decide(rng *rand.Rand, r Rule) Decision {
 	if !unseen && len(classes) == 0 && len(leaks) == 0 {
 		return d
 	}
-	again := *s
-	again.Classes, again.Leaks = nil, nil
+	var cn, ln []string
 	for _, i := range classes {
-		again.Classes = append(again.Classes, s.Classes[i])
+		cn = append(cn, s.Classes[i].Name)
 	}
 	for _, i := range leaks {
-		again.Leaks = append(again.Leaks, s.Leaks[i])
+		ln = append(ln, s.Leaks[i].Name)
 	}
-	c := again.Run(rng)
+	var c Outcome
+	if s.Fresh != nil {
+		var err error
+		if c, err = s.Fresh(cn, ln); err == nil {
+			err = c.measured(cn, ln)
+		}
+		if err != nil {
+			d.Failures = append(d.Failures, "confirmation: "+err.Error())
+			return d
+		}
+	} else {
+		c = s.only(cn, ln).Run(rng)
+	}
 	d.Confirm = &c
 	limit2 := r.Limit(c)
 	tc, tc2 := math.Abs(first.Control.T), math.Abs(c.Control.T)
@@ -537,6 +554,121 @@ func (s *Study) Decide(rng *rand.Rand, r Rule) Decision {
 		}
 	}
 	return d
+}
+
+// only returns s with the classes and leaks of these names alone, in
+// s's order; unknown names are left out.
+func (s *Study) only(classes, leaks []string) *Study {
+	again := *s
+	again.Classes, again.Leaks = nil, nil
+	for _, c := range s.Classes {
+		if slices.Contains(classes, c.Name) {
+			again.Classes = append(again.Classes, c)
+		}
+	}
+	for _, l := range s.Leaks {
+		if slices.Contains(leaks, l.Name) {
+			again.Leaks = append(again.Leaks, l)
+		}
+	}
+	return &again
+}
+
+// measured returns an error unless o holds exactly the classes and leaks
+// of these names, in this order.
+func (o Outcome) measured(classes, leaks []string) error {
+	var cn, ln []string
+	for _, c := range o.Classes {
+		cn = append(cn, c.Name)
+	}
+	for _, l := range o.Leaks {
+		ln = append(ln, l.Name)
+	}
+	if !slices.Equal(cn, classes) || !slices.Equal(ln, leaks) {
+		return fmt.Errorf("measured classes %q and leaks %q, not %q and %q", cn, ln, classes, leaks)
+	}
+	return nil
+}
+
+// EnvConfirm names the environment variable that makes a test process
+// measure a confirmation for the process that started it (Subprocess):
+// the file that holds the request and then the outcome.
+const EnvConfirm = "ECMUL_TIMING_CONFIRM"
+
+// confirmRequest is what Subprocess asks of the process it starts.
+type confirmRequest struct {
+	Classes []string `json:"classes"`
+	Leaks   []string `json:"leaks"`
+}
+
+// Subprocess returns a Study.Fresh that runs the test binary again
+// (os.Args[0]) for test alone (with -test.short when short), where the
+// test's Study, built as in the first process, measures the classes and
+// leaks asked (Serve) and hands back its Outcome.
+func Subprocess(test string, short bool) func(classes, leaks []string) (Outcome, error) {
+	return func(classes, leaks []string) (Outcome, error) {
+		f, err := os.CreateTemp("", "timing-confirm-*.json")
+		if err != nil {
+			return Outcome{}, err
+		}
+		path := f.Name()
+		defer os.Remove(path)
+		req, _ := json.Marshal(confirmRequest{Classes: classes, Leaks: leaks})
+		_, err = f.Write(req)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return Outcome{}, err
+		}
+		args := []string{"-test.run=^" + test + "$", "-test.count=1"}
+		if short {
+			args = append(args, "-test.short")
+		}
+		cmd := exec.Command(os.Args[0], args...)
+		for _, e := range os.Environ() {
+			if !strings.HasPrefix(e, EnvJSON+"=") && !strings.HasPrefix(e, EnvConfirm+"=") {
+				cmd.Env = append(cmd.Env, e)
+			}
+		}
+		cmd.Env = append(cmd.Env, EnvConfirm+"="+path)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return Outcome{}, fmt.Errorf("%s %s: %v\n%s", os.Args[0], strings.Join(args, " "), err, out)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return Outcome{}, err
+		}
+		var o Outcome
+		if err := json.Unmarshal(data, &o); err != nil {
+			return Outcome{}, fmt.Errorf("the confirmation's outcome: %w", err)
+		}
+		return o, nil
+	}
+}
+
+// Serve reports whether this process was started by Subprocess; if so, it
+// measures the classes and leaks asked beside the control, with the order
+// of rng, and writes the Outcome back for the first process.
+func (s *Study) Serve(rng *rand.Rand) (bool, error) {
+	path := os.Getenv(EnvConfirm)
+	if path == "" {
+		return false, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return true, err
+	}
+	var req confirmRequest
+	if err := json.Unmarshal(data, &req); err != nil {
+		return true, err
+	}
+	o := s.only(req.Classes, req.Leaks).Run(rng)
+	out, err := json.Marshal(o)
+	if err != nil {
+		return true, err
+	}
+	return true, os.WriteFile(path, out, 0o644)
 }
 
 // Summary is d as lines: the first measurement's Summary, the

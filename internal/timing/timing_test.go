@@ -465,3 +465,72 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// helperStudy is the Study TestServeHelper serves: a control of a clear
+// difference, classes a, b and c without one, and leak l.
+func helperStudy(rng *rand.Rand, b float64) *timing.Study {
+	s := &timing.Study{
+		Control: timing.Class{Name: "control", Target: fakeTarget(rng, 100, 2, 2)},
+		Pairs:   2000, MinRounds: 3, MaxRounds: 3,
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		delta := 0.0
+		if name == "b" {
+			delta = b
+		}
+		s.Classes = append(s.Classes, timing.Class{Name: name, Target: fakeTarget(rng, 100, delta, 2)})
+	}
+	s.Leaks = []timing.Class{{Name: "l", Target: fakeTarget(rng, 100, 2, 2)}}
+	return s
+}
+
+// TestServeHelper is the process TestSubprocess starts: it serves
+// helperStudy's confirmation, and skips when run otherwise.
+func TestServeHelper(t *testing.T) {
+	served, err := helperStudy(rand.New(rand.NewPCG(15, 16)), 0).Serve(rand.New(rand.NewPCG(17, 18)))
+	if !served {
+		t.Skip("a process for TestSubprocess")
+	}
+	require.NoError(t, err)
+}
+
+// TestSubprocess: Subprocess measures what it is asked in a new process,
+// and Decide, confirming there, clears a class that differs in the first
+// process only and fails one that differs in both; a confirmation that
+// does not measure what was asked fails the Study.
+func TestSubprocess(t *testing.T) {
+	fresh := timing.Subprocess("TestServeHelper", testing.Short())
+	o, err := fresh([]string{"a", "c"}, []string{"l"})
+	require.NoError(t, err)
+	require.Len(t, o.Classes, 2)
+	require.Equal(t, "c", o.Classes[1].Name)
+	require.Len(t, o.Leaks, 1)
+	require.Equal(t, 3, o.Rounds)
+	require.Greater(t, o.Control.T, 20.0)
+
+	rng := rand.New(rand.NewPCG(19, 20))
+	rule := timing.Rule{ControlMin: 20, Bound: 10, Ratio: 4}
+	s := helperStudy(rng, 1) // b differs here, not in the new process
+	s.Fresh = fresh
+	d := s.Decide(rng, rule)
+	require.GreaterOrEqual(t, math.Abs(d.First.Classes[1].T), 10.0, d.Summary())
+	require.NotNil(t, d.Confirm)
+	require.Len(t, d.Confirm.Classes, 1)
+	require.Equal(t, "b", d.Confirm.Classes[0].Name)
+	require.Empty(t, d.Failures, d.Summary())
+
+	s.Fresh = func(classes, leaks []string) (timing.Outcome, error) {
+		return timing.Outcome{Control: timing.Result{Name: "control", T: 100},
+			Classes: []timing.Result{{Name: "b", T: 30}}, Rounds: 3}, nil
+	}
+	d = s.Decide(rng, rule)
+	require.Len(t, d.Failures, 1, d.Summary())
+	require.True(t, strings.HasPrefix(d.Failures[0], "b: "), d.Failures[0])
+
+	s.Fresh = func(classes, leaks []string) (timing.Outcome, error) {
+		return timing.Outcome{Control: timing.Result{Name: "control", T: 100}, Rounds: 3}, nil
+	}
+	d = s.Decide(rng, rule)
+	require.Len(t, d.Failures, 1, d.Summary())
+	require.Contains(t, d.Failures[0], "confirmation: measured")
+}
