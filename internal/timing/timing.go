@@ -21,21 +21,27 @@
 // below the control's, and each leak's must not.
 //
 // Study.Decide confirms before it fails: what the first measurement finds
-// wrong is measured again, in fresh rounds beside the control, and counts
-// only when that measurement repeats it (a class at or above the limit
-// with the same sign, the control or a leak missed again). Without a
-// difference in the code, a class crosses the limit only when something
-// outside it favoured one class during that measurement (other processes'
-// bursts, where the inputs lay in memory); fresh rounds, with the inputs
-// moved and the order drawn anew, do not inherit it, so a class that
-// crosses in a share p of measurements is confirmed in about p/2 of those
-// (the same sign), and a Study of N such classes raises a false alarm in
-// about N·p²/2 of its runs: with p below 1/1,000 and N = 72, below 4 in
-// 100,000. A difference in the code is there in every measurement: a leak
-// whose |t| is twice the limit or more is confirmed about as surely as it
-// is first seen. bench/cpu records p, the correlation of a class's t from
-// round to round (near 0: the rounds are independent), and the
-// confirmations of the tests' runs.
+// wrong is measured again, beside the control, in a fresh process of the
+// test binary (Subprocess), and counts only when that measurement repeats
+// it (a class at or above the limit with the same sign, the control or a
+// leak missed again). Without a difference in the code, a class crosses
+// the limit only when something outside the code favoured it: a burst of
+// other processes' work during the measurement, which fresh rounds do not
+// inherit (over the rounds of bench/cpu's records, a class's t in one
+// half of its rounds repeats a crossing of the other half about as often
+// as independent halves would), or a state that lasts as long as one
+// process (where its memory lies, presumably), which made one class of
+// the scalar path 1.3 ns faster than random scalars in every round of one
+// process in 36 (|t| 48, then 48 again in that process) and no class in
+// any other. A fresh process inherits neither. So a
+// class that crosses in a share p of processes is confirmed in about p/2
+// of those (the same sign), and a Study of N such classes raises a false
+// alarm in about N·p²/2 of its runs: with p = 1/(36·72), one crossing of
+// the scalar path's 72 classes in 36 runs, about 1 in 190,000. A
+// difference in the code is there in every process: a leak whose |t| is
+// twice the limit or more is confirmed about as surely as it is first
+// seen, and the known leaks measure |t| 140 and more against a limit of at
+// most 10.
 package timing
 
 import (
