@@ -148,8 +148,9 @@ func (bb *backendBench) set(special, against [][]byte) func(class, i int) {
 
 // studyBackend runs s on rng, the pools of benches moved to fresh memory
 // before each round, logs and records its outcome, and fails the test on
-// what timing.Default finds wrong.
-func studyBackend(t *testing.T, name string, s *timing.Study, seed uint64, benches []*backendBench) timing.Outcome {
+// what timing.Default finds wrong and a confirmation, in a new process,
+// repeats.
+func studyBackend(t *testing.T, name string, s *timing.Study, seed uint64, benches []*backendBench) timing.Decision {
 	t.Helper()
 	s.Goal, s.Keep = timing.Default.Goal(), 0.5
 	s.Between = func() {
@@ -160,13 +161,18 @@ func studyBackend(t *testing.T, name string, s *timing.Study, seed uint64, bench
 		}
 		runtime.GC()
 	}
-	o := s.Run(rand.New(rand.NewPCG(seed, 0x853c49e6748fea9b)))
-	t.Logf("%s:\n%s", name, o.Summary())
-	require.NoError(t, timing.AppendRecord(name, o, timing.Default))
-	for _, bad := range timing.Default.Check(o) {
+	if served, err := s.Serve(rand.New(rand.NewPCG(seed, 1))); served {
+		require.NoError(t, err)
+		return timing.Decision{}
+	}
+	s.Fresh = timing.Subprocess(t.Name(), testing.Short())
+	d := s.Decide(rand.New(rand.NewPCG(seed, 0x853c49e6748fea9b)), timing.Default)
+	t.Logf("%s:\n%s", name, d.Summary())
+	require.NoError(t, timing.AppendDecision(name, d, timing.Default))
+	for _, bad := range d.Failures {
 		t.Error(bad)
 	}
-	return o
+	return d
 }
 
 // cpuSpin is the cpu backend's control: timing.Spin's work of about a

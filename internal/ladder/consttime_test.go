@@ -35,7 +35,9 @@ import (
 // the scalar, as code that is not constant time would have), all measured
 // in every round, until the control's |t| reaches timing.Default.Goal().
 // timing.Default decides: the control seen at |t| 20, each class below
-// |t| 10 and a quarter of the control's, the leak at or above that limit.
+// |t| 10 and a quarter of the control's, the leak at or above that limit;
+// what fails is measured again, in a new process, and fails only when
+// that repeats it (timing.Study.Decide).
 //
 // With -short a test measures the default configuration (the co-Z ladder
 // on 30-bit channels) in a few seconds; without, every curve, schedule and
@@ -52,7 +54,8 @@ func skipTiming(t *testing.T) {
 
 // decide runs s, logs its outcome (and appends its record to
 // $ECMUL_TIMING_JSON, when set), and fails the test on what
-// timing.Default finds wrong. Before each round, relay moves every pool
+// timing.Default finds wrong in it and its confirmation (Study.Decide), measured
+// in a new run of the test binary (timing.Subprocess), where decide serves it. Before each round, relay moves every pool
 // of inputs to fresh memory (then a collection frees the old): where the
 // pools lie, and so which cache sets their copies evict, changes from
 // round to round and cannot favour a class in every round. With pools laid
@@ -66,10 +69,15 @@ func decide(t *testing.T, name string, s *timing.Study, seed uint64, relay func(
 		relay()
 		runtime.GC()
 	}
-	o := s.Run(randv2.New(randv2.NewPCG(seed, 0x9e3779b97f4a7c15)))
-	t.Logf("%s:\n%s", name, o.Summary())
-	require.NoError(t, timing.AppendRecord(name, o, timing.Default))
-	for _, bad := range timing.Default.Check(o) {
+	if served, err := s.Serve(randv2.New(randv2.NewPCG(seed, 1))); served {
+		require.NoError(t, err)
+		return
+	}
+	s.Fresh = timing.Subprocess(t.Name(), testing.Short())
+	d := s.Decide(randv2.New(randv2.NewPCG(seed, 0x9e3779b97f4a7c15)), timing.Default)
+	t.Logf("%s:\n%s", name, d.Summary())
+	require.NoError(t, timing.AppendDecision(name, d, timing.Default))
+	for _, bad := range d.Failures {
 		t.Error(bad)
 	}
 }

@@ -19,6 +19,30 @@
 // the control's |t| reaches its goal. A Rule then decides: the control
 // must be seen, each class's |t| must stay below a fixed bound and far
 // below the control's, and each leak's must not.
+//
+// Study.Decide confirms before it fails: what the first measurement finds
+// wrong is measured again, beside the control, in a fresh process of the
+// test binary (Subprocess), and counts only when that measurement repeats
+// it (a class at or above the limit with the same sign, the control or a
+// leak missed again). Without a difference in the code, a class crosses
+// the limit only when something outside the code favoured it: a burst of
+// other processes' work during the measurement, or a state that lasts as
+// long as one process (where its memory lies, presumably). The second
+// kind is real: in bench/cpu's records a class's t in one half of its
+// rounds repeats a crossing of |t| 3 in the other half with the same sign
+// 14 times in 8,900 class measurements against 3.8 expected of independent
+// halves, and the scalar path's k < 2^64 on one configuration measured
+// |t| 48 in one process, then 48 again in a confirmation in that process,
+// and near 0 elsewhere. A fresh process inherits neither kind: in 50 runs
+// the one class that crossed (|t| 37.9) measured 0.12 in its fresh
+// process, and no class crossed in two runs. So a class that crosses in a
+// share p of processes is confirmed in about p/2 of those (the same
+// sign), and a Study of N such classes raises a false alarm in about
+// N·p²/2 of its runs: with p = 1/(50·72), one crossing of the scalar
+// path's 72 classes in 50 runs, about 1 in 360,000. A difference in the
+// code is there in every process: a leak whose |t| is twice the limit or
+// more is confirmed about as surely as it is first seen, and the known
+// leaks measure |t| 140 and more against a limit of at most 10.
 package timing
 
 import (
@@ -27,6 +51,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -283,6 +308,11 @@ type Study struct {
 	// Between, when set, runs before each round (a runtime.GC, say), so
 	// that what it clears does not fall inside a measurement.
 	Between func()
+	// Fresh, when set, measures Decide's confirmation in place of Run:
+	// the named classes and leaks beside the control, in a fresh process
+	// (Subprocess), so that what a process's memory layout makes of a
+	// class is not carried into its confirmation.
+	Fresh func(classes, leaks []string) (Outcome, error)
 }
 
 // Result is a measurement's outcome over its rounds. Each round's pairs
@@ -452,13 +482,229 @@ func (r Rule) Limit(o Outcome) float64 {
 	return min(r.Bound, math.Abs(o.Control.T)/r.Ratio)
 }
 
+// Decision is a Study decided under a Rule: its first measurement, the
+// confirmation when the first found something wrong, and what is wrong
+// (nothing when the Study passes).
+type Decision struct {
+	First    Outcome
+	Confirm  *Outcome
+	Failures []string
+}
+
+// Decide measures s (Run) and decides under r. What the first measurement
+// finds wrong is measured again, in fresh rounds beside the control (in a
+// fresh process, when Fresh is set): the classes at or above the limit
+// and the leaks below it, or, when the control was not seen, everything. A failure counts only when the
+// confirmation repeats it: a class fails when both measurements reach
+// their limits with the same sign, a leak is missed and the control
+// unseen when both measurements miss them. A difference in the code is
+// there in every measurement; a disturbance of the machine that favoured
+// one class during one measurement is not.
+func (s *Study) Decide(rng *rand.Rand, r Rule) Decision {
+	first := s.Run(rng)
+	d := Decision{First: first}
+	limit := r.Limit(first)
+	unseen := math.Abs(first.Control.T) < r.ControlMin
+	var classes, leaks []int
+	for i, c := range first.Classes {
+		if unseen || math.Abs(c.T) >= limit {
+			classes = append(classes, i)
+		}
+	}
+	for i, l := range first.Leaks {
+		if unseen || math.Abs(l.T) < limit {
+			leaks = append(leaks, i)
+		}
+	}
+	if !unseen && len(classes) == 0 && len(leaks) == 0 {
+		return d
+	}
+	var cn, ln []string
+	for _, i := range classes {
+		cn = append(cn, s.Classes[i].Name)
+	}
+	for _, i := range leaks {
+		ln = append(ln, s.Leaks[i].Name)
+	}
+	var c Outcome
+	if s.Fresh != nil {
+		var err error
+		if c, err = s.Fresh(cn, ln); err == nil {
+			err = c.measured(cn, ln)
+		}
+		if err != nil {
+			d.Failures = append(d.Failures, "confirmation: "+err.Error())
+			return d
+		}
+	} else {
+		c = s.only(cn, ln).Run(rng)
+	}
+	d.Confirm = &c
+	limit2 := r.Limit(c)
+	tc, tc2 := math.Abs(first.Control.T), math.Abs(c.Control.T)
+	if unseen && tc2 < r.ControlMin {
+		d.Failures = append(d.Failures, fmt.Sprintf("control %q: |t| = %.2f, then %.2f, below %.0f: the measurement does not see its difference",
+			c.Control.Name, tc, tc2, r.ControlMin))
+	}
+	for j, i := range classes {
+		t1, t2 := first.Classes[i].T, c.Classes[j].T
+		if math.Abs(t1) >= limit && math.Abs(t2) >= limit2 && t1*t2 > 0 {
+			d.Failures = append(d.Failures, fmt.Sprintf("%s: t = %.2f, then %.2f, at least %.2f and %.2f (min(%.0f, control's |t| / %.0f)): the class takes a different time",
+				c.Classes[j].Name, t1, t2, limit, limit2, r.Bound, r.Ratio))
+		}
+	}
+	for j, i := range leaks {
+		t1, t2 := math.Abs(first.Leaks[i].T), math.Abs(c.Leaks[j].T)
+		if t1 < limit && t2 < limit2 {
+			d.Failures = append(d.Failures, fmt.Sprintf("leak %q: |t| = %.2f, then %.2f, below %.2f and %.2f: the measurement misses a secret-dependent branch",
+				c.Leaks[j].Name, t1, t2, limit, limit2))
+		}
+	}
+	return d
+}
+
+// only returns s with the classes and leaks of these names alone, in
+// s's order; unknown names are left out.
+func (s *Study) only(classes, leaks []string) *Study {
+	again := *s
+	again.Classes, again.Leaks = nil, nil
+	for _, c := range s.Classes {
+		if slices.Contains(classes, c.Name) {
+			again.Classes = append(again.Classes, c)
+		}
+	}
+	for _, l := range s.Leaks {
+		if slices.Contains(leaks, l.Name) {
+			again.Leaks = append(again.Leaks, l)
+		}
+	}
+	return &again
+}
+
+// measured returns an error unless o holds exactly the classes and leaks
+// of these names, in this order.
+func (o Outcome) measured(classes, leaks []string) error {
+	var cn, ln []string
+	for _, c := range o.Classes {
+		cn = append(cn, c.Name)
+	}
+	for _, l := range o.Leaks {
+		ln = append(ln, l.Name)
+	}
+	if !slices.Equal(cn, classes) || !slices.Equal(ln, leaks) {
+		return fmt.Errorf("measured classes %q and leaks %q, not %q and %q", cn, ln, classes, leaks)
+	}
+	return nil
+}
+
+// EnvConfirm names the environment variable that makes a test process
+// measure a confirmation for the process that started it (Subprocess):
+// the file that holds the request and then the outcome.
+const EnvConfirm = "ECMUL_TIMING_CONFIRM"
+
+// confirmRequest is what Subprocess asks of the process it starts.
+type confirmRequest struct {
+	Classes []string `json:"classes"`
+	Leaks   []string `json:"leaks"`
+}
+
+// Subprocess returns a Study.Fresh that runs the test binary again
+// (os.Args[0]) for test alone (with -test.short when short), where the
+// test's Study, built as in the first process, measures the classes and
+// leaks asked (Serve) and hands back its Outcome.
+func Subprocess(test string, short bool) func(classes, leaks []string) (Outcome, error) {
+	return func(classes, leaks []string) (Outcome, error) {
+		f, err := os.CreateTemp("", "timing-confirm-*.json")
+		if err != nil {
+			return Outcome{}, err
+		}
+		path := f.Name()
+		defer os.Remove(path)
+		req, _ := json.Marshal(confirmRequest{Classes: classes, Leaks: leaks})
+		_, err = f.Write(req)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return Outcome{}, err
+		}
+		args := []string{"-test.run=^" + test + "$", "-test.count=1"}
+		if short {
+			args = append(args, "-test.short")
+		}
+		cmd := exec.Command(os.Args[0], args...)
+		for _, e := range os.Environ() {
+			if !strings.HasPrefix(e, EnvJSON+"=") && !strings.HasPrefix(e, EnvConfirm+"=") {
+				cmd.Env = append(cmd.Env, e)
+			}
+		}
+		cmd.Env = append(cmd.Env, EnvConfirm+"="+path)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return Outcome{}, fmt.Errorf("%s %s: %v\n%s", os.Args[0], strings.Join(args, " "), err, out)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return Outcome{}, err
+		}
+		var o Outcome
+		if err := json.Unmarshal(data, &o); err != nil {
+			return Outcome{}, fmt.Errorf("the confirmation's outcome: %w", err)
+		}
+		return o, nil
+	}
+}
+
+// Serve reports whether this process was started by Subprocess; if so, it
+// measures the classes and leaks asked beside the control, with the order
+// of rng, and writes the Outcome back for the first process.
+func (s *Study) Serve(rng *rand.Rand) (bool, error) {
+	path := os.Getenv(EnvConfirm)
+	if path == "" {
+		return false, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return true, err
+	}
+	var req confirmRequest
+	if err := json.Unmarshal(data, &req); err != nil {
+		return true, err
+	}
+	o := s.only(req.Classes, req.Leaks).Run(rng)
+	out, err := json.Marshal(o)
+	if err != nil {
+		return true, err
+	}
+	return true, os.WriteFile(path, out, 0o644)
+}
+
+// Summary is d as lines: the first measurement's Summary, the
+// confirmation's, and the failures.
+func (d Decision) Summary() string {
+	var b strings.Builder
+	b.WriteString(d.First.Summary())
+	if d.Confirm != nil {
+		b.WriteString("confirmation:\n")
+		b.WriteString(d.Confirm.Summary())
+	}
+	for _, f := range d.Failures {
+		fmt.Fprintf(&b, "failure: %s\n", f)
+	}
+	return b.String()
+}
+
 // Record is what a Study's outcome leaves for the record: the test's
-// name, the limit a class had to stay below, the rule, and the outcome.
+// name, the limit a class had to stay below, the rule, and the outcome;
+// for a Decision, its confirmation with that measurement's limit, and
+// what was found wrong.
 type Record struct {
-	Test    string  `json:"test"`
-	Limit   float64 `json:"limit"`
-	Rule    Rule    `json:"rule"`
-	Outcome Outcome `json:"outcome"`
+	Test         string   `json:"test"`
+	Limit        float64  `json:"limit"`
+	Rule         Rule     `json:"rule"`
+	Outcome      Outcome  `json:"outcome"`
+	Confirm      *Outcome `json:"confirm,omitempty"`
+	ConfirmLimit float64  `json:"confirm_limit,omitempty"`
+	Failures     []string `json:"failures,omitempty"`
 }
 
 // EnvJSON names the environment variable that, when set, names a file to
@@ -468,11 +714,29 @@ const EnvJSON = "ECMUL_TIMING_JSON"
 // AppendRecord adds the record of o under r, as one line of JSON, to the
 // file $ECMUL_TIMING_JSON names; without it, it does nothing.
 func AppendRecord(test string, o Outcome, r Rule) error {
+	return appendRecord(Record{Test: test, Limit: r.Limit(o), Rule: r, Outcome: o})
+}
+
+// AppendDecision adds the record of d under r as AppendRecord does.
+func AppendDecision(test string, d Decision, r Rule) error {
+	return appendRecord(d.Record(test, r))
+}
+
+// Record returns d's record under r.
+func (d Decision) Record(test string, r Rule) Record {
+	rec := Record{Test: test, Limit: r.Limit(d.First), Rule: r, Outcome: d.First, Confirm: d.Confirm, Failures: d.Failures}
+	if d.Confirm != nil {
+		rec.ConfirmLimit = r.Limit(*d.Confirm)
+	}
+	return rec
+}
+
+func appendRecord(rec Record) error {
 	path := os.Getenv(EnvJSON)
 	if path == "" {
 		return nil
 	}
-	line, err := json.Marshal(Record{Test: test, Limit: r.Limit(o), Rule: r, Outcome: o})
+	line, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}

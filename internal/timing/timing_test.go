@@ -2,11 +2,14 @@ package timing_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -335,4 +338,199 @@ func TestAppendRecord(t *testing.T) {
 	require.Equal(t, 10.0, r.Limit)
 	require.Equal(t, timing.Default, r.Rule)
 	require.Equal(t, o, r.Outcome)
+}
+
+// phasedTarget returns a Target whose runs take 100 plus noise, and
+// delta() more on the special class's: a difference that may change
+// between rounds.
+func phasedTarget(rng *rand.Rand, delta func() float64) timing.Target {
+	special := false
+	return timing.Target{
+		Set: func(c, _ int) { special = c == timing.Special },
+		Run: func() float64 {
+			v := 100 + 2*rng.NormFloat64()
+			if special {
+				v += delta()
+			}
+			return v
+		},
+	}
+}
+
+// TestDecide: a class that differs during the first measurement only, or
+// the other way in the confirmation, passes; one that differs in both
+// fails; a control or a leak unseen in one measurement is measured again
+// and passes, unseen in both it fails; a Study with nothing wrong is not
+// measured again.
+func TestDecide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	round := 0 // rounds of both measurements: 1 to 3 the first, 4 to 6 the confirmation
+	first := func() bool { return round <= 3 }
+	const size = 1.0
+	constant := func(d float64) func() float64 { return func() float64 { return d } }
+	onlyFirst := func(d float64) func() float64 {
+		return func() float64 {
+			if first() {
+				return d
+			}
+			return 0
+		}
+	}
+	flips := func() float64 {
+		if first() {
+			return size
+		}
+		return -size
+	}
+	rule := timing.Rule{ControlMin: 20, Bound: 10, Ratio: 4}
+	study := func(control func() float64, classes map[string]func() float64, leaks ...func() float64) *timing.Study {
+		round = 0
+		s := &timing.Study{
+			Control: timing.Class{Name: "control", Target: phasedTarget(rng, control)},
+			Pairs:   2000, MinRounds: 3, MaxRounds: 3,
+			Between: func() { round++ },
+		}
+		for _, name := range slices.Sorted(maps.Keys(classes)) {
+			s.Classes = append(s.Classes, timing.Class{Name: name, Target: phasedTarget(rng, classes[name])})
+		}
+		for i, l := range leaks {
+			s.Leaks = append(s.Leaks, timing.Class{Name: fmt.Sprintf("leak %d", i), Target: phasedTarget(rng, l)})
+		}
+		return s
+	}
+
+	// nothing wrong: one measurement
+	d := study(constant(2*size), map[string]func() float64{"same": constant(0)}, constant(2*size)).Decide(rng, rule)
+	require.Nil(t, d.Confirm)
+	require.Empty(t, d.Failures, d.Summary())
+	require.Equal(t, 3, round)
+
+	// a disturbed first measurement and a sign that flips pass; a
+	// difference in both fails, and only the suspects are measured again
+	d = study(constant(2*size), map[string]func() float64{
+		"disturbed": onlyFirst(size), "flips": flips, "leaks": constant(size), "same": constant(0),
+	}).Decide(rng, rule)
+	require.NotNil(t, d.Confirm, d.Summary())
+	require.Equal(t, 6, round)
+	var again []string
+	for _, c := range d.Confirm.Classes {
+		again = append(again, c.Name)
+	}
+	require.Equal(t, []string{"disturbed", "flips", "leaks"}, again)
+	for _, c := range d.First.Classes[:3] {
+		require.GreaterOrEqual(t, math.Abs(c.T), rule.Limit(d.First), d.Summary())
+	}
+	require.Len(t, d.Failures, 1, d.Summary())
+	require.True(t, strings.HasPrefix(d.Failures[0], "leaks: "), d.Failures[0])
+
+	// a leak missed in the first measurement only is caught; missed in
+	// both, it fails
+	d = study(constant(2*size), nil, func() float64 {
+		if first() {
+			return 0
+		}
+		return size
+	}, constant(0)).Decide(rng, rule)
+	require.NotNil(t, d.Confirm)
+	require.Len(t, d.Confirm.Leaks, 2)
+	require.Len(t, d.Failures, 1, d.Summary())
+	require.Contains(t, d.Failures[0], `leak "leak 1"`)
+
+	// a control unseen in the first measurement: everything is measured
+	// again, and passes
+	d = study(func() float64 { return 2 * size * float64(1-btoi(first())) },
+		map[string]func() float64{"same": constant(0), "also same": constant(0)}, constant(2*size)).Decide(rng, rule)
+	require.Less(t, math.Abs(d.First.Control.T), rule.ControlMin)
+	require.NotNil(t, d.Confirm)
+	require.Len(t, d.Confirm.Classes, 2)
+	require.Len(t, d.Confirm.Leaks, 1)
+	require.Empty(t, d.Failures, d.Summary())
+
+	// a control unseen in both fails
+	d = study(constant(0), map[string]func() float64{"same": constant(0)}).Decide(rng, rule)
+	require.NotEmpty(t, d.Failures, d.Summary())
+	require.True(t, strings.HasPrefix(d.Failures[0], `control "control"`), d.Failures[0])
+
+	// the record holds both measurements and the failures
+	rec := d.Record("t", rule)
+	require.Equal(t, d.First, rec.Outcome)
+	require.Equal(t, d.Confirm, rec.Confirm)
+	require.Equal(t, rule.Limit(*d.Confirm), rec.ConfirmLimit)
+	require.Equal(t, d.Failures, rec.Failures)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// helperStudy is the Study TestServeHelper serves: a control of a clear
+// difference, classes a, b and c without one, and leak l.
+func helperStudy(rng *rand.Rand, b float64) *timing.Study {
+	s := &timing.Study{
+		Control: timing.Class{Name: "control", Target: fakeTarget(rng, 100, 2, 2)},
+		Pairs:   2000, MinRounds: 3, MaxRounds: 3,
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		delta := 0.0
+		if name == "b" {
+			delta = b
+		}
+		s.Classes = append(s.Classes, timing.Class{Name: name, Target: fakeTarget(rng, 100, delta, 2)})
+	}
+	s.Leaks = []timing.Class{{Name: "l", Target: fakeTarget(rng, 100, 2, 2)}}
+	return s
+}
+
+// TestServeHelper is the process TestSubprocess starts: it serves
+// helperStudy's confirmation, and skips when run otherwise.
+func TestServeHelper(t *testing.T) {
+	served, err := helperStudy(rand.New(rand.NewPCG(15, 16)), 0).Serve(rand.New(rand.NewPCG(17, 18)))
+	if !served {
+		t.Skip("a process for TestSubprocess")
+	}
+	require.NoError(t, err)
+}
+
+// TestSubprocess: Subprocess measures what it is asked in a new process,
+// and Decide, confirming there, clears a class that differs in the first
+// process only and fails one that differs in both; a confirmation that
+// does not measure what was asked fails the Study.
+func TestSubprocess(t *testing.T) {
+	fresh := timing.Subprocess("TestServeHelper", testing.Short())
+	o, err := fresh([]string{"a", "c"}, []string{"l"})
+	require.NoError(t, err)
+	require.Len(t, o.Classes, 2)
+	require.Equal(t, "c", o.Classes[1].Name)
+	require.Len(t, o.Leaks, 1)
+	require.Equal(t, 3, o.Rounds)
+	require.Greater(t, o.Control.T, 20.0)
+
+	rng := rand.New(rand.NewPCG(19, 20))
+	rule := timing.Rule{ControlMin: 20, Bound: 10, Ratio: 4}
+	s := helperStudy(rng, 1) // b differs here, not in the new process
+	s.Fresh = fresh
+	d := s.Decide(rng, rule)
+	require.GreaterOrEqual(t, math.Abs(d.First.Classes[1].T), 10.0, d.Summary())
+	require.NotNil(t, d.Confirm)
+	require.Len(t, d.Confirm.Classes, 1)
+	require.Equal(t, "b", d.Confirm.Classes[0].Name)
+	require.Empty(t, d.Failures, d.Summary())
+
+	s.Fresh = func(classes, leaks []string) (timing.Outcome, error) {
+		return timing.Outcome{Control: timing.Result{Name: "control", T: 100},
+			Classes: []timing.Result{{Name: "b", T: 30}}, Rounds: 3}, nil
+	}
+	d = s.Decide(rng, rule)
+	require.Len(t, d.Failures, 1, d.Summary())
+	require.True(t, strings.HasPrefix(d.Failures[0], "b: "), d.Failures[0])
+
+	s.Fresh = func(classes, leaks []string) (timing.Outcome, error) {
+		return timing.Outcome{Control: timing.Result{Name: "control", T: 100}, Rounds: 3}, nil
+	}
+	d = s.Decide(rng, rule)
+	require.Len(t, d.Failures, 1, d.Summary())
+	require.Contains(t, d.Failures[0], "confirmation: measured")
 }
