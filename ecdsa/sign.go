@@ -181,7 +181,8 @@ func itemError(i int, err error) error {
 // AppendDER appends to dst the ASN.1 DER encoding of the signature sig =
 // r‖s that Sign writes (two halves of c.ByteLen() bytes): SEQUENCE { r
 // INTEGER, s INTEGER }, as crypto/ecdsa.SignASN1 and OpenSSL write it.
-// ParseDER is its inverse.
+// ParseDER is its inverse. A sig of another length is an error matching
+// ErrInvalidSignature.
 func AppendDER(dst, sig []byte, c ecmul.Curve) ([]byte, error) {
 	if L := c.ByteLen(); L == 0 || len(sig) != 2*L {
 		return dst, fmt.Errorf("%w: a signature r‖s of %s is %d bytes, not %d", ErrInvalidSignature, c, 2*c.ByteLen(), len(sig))

@@ -2,6 +2,7 @@ package ecdsa_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto"
 	stdecdsa "crypto/ecdsa"
@@ -176,4 +177,25 @@ func TestSignBatchErrors(t *testing.T) {
 	closed.Close()
 	require.ErrorIs(t, ecdsa.Sign(ctx, closed, sigs, errs, digests, keys, ecdsa.SignOptions{}), ecmul.ErrClosed)
 	require.ErrorIs(t, ecdsa.Sign(ctx, closed, nil, nil, nil, nil, ecdsa.SignOptions{}), ecmul.ErrClosed)
+}
+
+// TestAppendDER: AppendDER is ParseDER's inverse on Sign's r‖s, minimal
+// DER for leading zero bytes and high bits, and refuses a sig of another
+// length.
+func TestAppendDER(t *testing.T) {
+	c := ecmul.P224()
+	for _, sig := range [][]byte{
+		append(make([]byte, 27), append([]byte{1}, append(make([]byte, 27), 2)...)...),
+		bytes.Repeat([]byte{0xff}, 56),
+		append(bytes.Repeat([]byte{0x7f}, 28), bytes.Repeat([]byte{0x80}, 28)...),
+	} {
+		der, err := ecdsa.AppendDER([]byte{9}, sig, c)
+		require.NoError(t, err)
+		require.Equal(t, byte(9), der[0])
+		rs, err := ecdsa.ParseDER(der[1:], c)
+		require.NoError(t, err)
+		require.Equal(t, sig, rs)
+	}
+	_, err := ecdsa.AppendDER(nil, make([]byte, 64), c)
+	require.ErrorIs(t, err, ecdsa.ErrInvalidSignature)
 }

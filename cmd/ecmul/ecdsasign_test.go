@@ -7,6 +7,7 @@ import (
 	"crypto"
 	stdecdsa "crypto/ecdsa"
 	"crypto/elliptic"
+	"encoding/asn1"
 	"encoding/hex"
 	"fmt"
 	"math/big"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 )
@@ -212,5 +214,69 @@ func FuzzDecodePrivateKey(f *testing.F) {
 		}
 		require.NoError(t, err)
 		require.Equal(t, want.FillBytes(make([]byte, 32)), dst)
+	})
+}
+
+// FuzzECDSASignLine: a line of ecdsa-sign on P-256 is answered by an
+// error line naming it exactly when the grammar (two fields, hex as
+// refHex reads it, a digest of 20, 28, 32, 48 or 64 bytes, a key in
+// [1, n − 1], at most 4096 bytes) refuses it, and otherwise by
+// crypto/ecdsa's deterministic signature of the digest with that key.
+func FuzzECDSASignLine(f *testing.F) {
+	key := "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721"
+	for _, s := range []string{
+		digestOf(crypto.SHA256, "sample") + " " + key,
+		"0x" + digestOf(crypto.SHA1, "x") + "\t0X0" + key,
+		digestOf(crypto.SHA512, "y") + " 1",
+		digestOf(crypto.SHA256, "z") + " 0", "00 1", "zz 1", "a b c", "",
+		digestOf(crypto.SHA384, "w") + " -1",
+	} {
+		f.Add(s)
+	}
+	c := curves.P256()
+	e, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.CPU})
+	require.NoError(f, err)
+	f.Cleanup(func() { e.Close() })
+	hashOf := map[int]crypto.Hash{20: crypto.SHA1, 28: crypto.SHA224, 32: crypto.SHA256, 48: crypto.SHA384, 64: crypto.SHA512}
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\r\n") || strings.HasPrefix(line, "\xef\xbb\xbf") || strings.TrimSpace(line) == "" {
+			t.Skip("one non-blank line, as the reading of lines leaves it")
+		}
+		var out bytes.Buffer
+		s := newSigner(context.Background(), c, e, ecdsa.SignOptions{}, 1, &out)
+		require.NoError(t, runChunks(strings.NewReader(line+"\n"), s))
+		got := strings.TrimSuffix(out.String(), "\n")
+		want := func() string {
+			if len(line) > stream.MaxLine {
+				return ""
+			}
+			vals := strings.FieldsFunc(strings.TrimSpace(line), func(r rune) bool { return r == ' ' || r == '\t' })
+			if len(vals) != 2 {
+				return ""
+			}
+			dv, digits, ok := refHex(vals[0])
+			h, known := hashOf[digits/2]
+			if !ok || digits%2 == 1 || !known {
+				return ""
+			}
+			d, _, ok := refHex(vals[1])
+			if !ok || d.Sign() == 0 || d.Cmp(c.N()) >= 0 {
+				return ""
+			}
+			priv, err := stdecdsa.ParseRawPrivateKey(elliptic.P256(), d.FillBytes(make([]byte, 32)))
+			require.NoError(t, err)
+			der, err := priv.Sign(nil, dv.FillBytes(make([]byte, digits/2)), h)
+			require.NoError(t, err)
+			var sig struct{ R, S *big.Int }
+			_, err = asn1.Unmarshal(der, &sig)
+			require.NoError(t, err)
+			return fmt.Sprintf("%064x %064x", sig.R, sig.S)
+		}()
+		if want == "" {
+			require.True(t, strings.HasPrefix(got, "error: line 1: "), "%q: %q", line, got)
+			require.NotContains(t, got, "\n")
+			return
+		}
+		require.Equal(t, want, got, "%q", line)
 	})
 }
