@@ -1,6 +1,18 @@
-// Package ecdsa verifies batches of ECDSA signatures (SEC 1 v2, §4.1.4) on
-// an ecmul.Engine of P-224, P-256 or secp256k1, on whatever backend the
-// Engine was made with (gpu, rns-cpu or cpu).
+// Package ecdsa signs and verifies batches of ECDSA signatures (SEC 1 v2,
+// §4.1.3 and §4.1.4) on an ecmul.Engine of P-224, P-256 or secp256k1, on
+// whatever backend the Engine was made with (gpu, rns-cpu or cpu).
+//
+// Sign derives each item's nonce k on the host (RFC 6979, deterministic
+// unless hedged), computes k·G through the Engine's constant-time
+// ScalarBaseMultBytes, and finishes s = k⁻¹(e + r·d) mod n on the host in
+// constant time; secp256k1's signatures get a low s by default, as
+// libsecp256k1's do.
+//
+//	sigs := make([]byte, len(digests)*2*eng.Curve().ByteLen())
+//	errs := make([]error, len(digests))
+//	err := ecdsa.Sign(ctx, eng, sigs, errs, digests, keys, ecdsa.SignOptions{})
+//	// err: the batch failed as a whole; otherwise errs[i] == nil for each
+//	// item signed, its signature r‖s in sigs
 //
 // Verify computes u1·G of the items of a batch through the Engine's
 // ScalarBaseMultVarTimeBytes (the variable-time comb on the gpu and

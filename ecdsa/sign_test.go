@@ -15,27 +15,12 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/ecdsasign"
 	"github.com/rnsec/ecmul/internal/textbook"
 )
 
-// engineBase is ecdsasign's k·G on an Engine: ScalarBaseMultBytes, its
-// out x alone (L bytes per item), an item ok when its status is a point.
-func engineBase(e *ecmul.Engine) ecdsasign.BaseMult {
-	return func(ctx context.Context, xs []byte, ok []bool, scalars []byte) error {
-		status := make([]ecmul.Status, len(ok))
-		if err := e.ScalarBaseMultBytes(ctx, xs, status, scalars); err != nil {
-			return err
-		}
-		for i, s := range status {
-			ok[i] = s == ecmul.StatusPoint
-		}
-		return nil
-	}
-}
-
 // TestSignVerifies signs random digests of every hash size with random
-// keys, plain and low-s, with k·G on the cpu and rns-cpu backends' combs:
+// keys through Sign, s low and as computed, with k·G on the cpu and
+// rns-cpu backends' combs:
 // every signature verifies with Verify on the cpu backend, with
 // crypto/ecdsa on P-224 and P-256, and the low-s ones with gnark-crypto
 // on secp256k1 (which refuses a high s).
@@ -51,14 +36,13 @@ func signVerifies(t *testing.T, c *curves.Curve, b ecmul.Backend) {
 	const count = 20
 	e := engine(t, publicCurve(c), b)
 	v := engine(t, publicCurve(c), ecmul.CPU)
-	s, err := ecdsasign.New(c)
-	require.NoError(t, err)
 	keys, pubs, digests := signItems(c, count)
 	L := c.ByteLen()
 	for _, lowS := range []bool{false, true} {
 		sigs := make([]byte, count*2*L)
 		errs := make([]error, count)
-		require.NoError(t, s.Sign(context.Background(), sigs, errs, digests, keys, engineBase(e), ecdsasign.Options{LowS: lowS}))
+		rule := map[bool]ecdsa.LowS{false: ecdsa.LowSOff, true: ecdsa.LowSOn}[lowS]
+		require.NoError(t, ecdsa.Sign(context.Background(), e, sigs, errs, digests, keys, ecdsa.SignOptions{LowS: rule}))
 		for i := range count {
 			require.NoError(t, errs[i])
 		}
@@ -114,7 +98,7 @@ func otherVerify(t *testing.T, c *curves.Curve, pub, digest, sig []byte) bool {
 	std := map[*curves.Curve]elliptic.Curve{curves.P224(): elliptic.P224(), curves.P256(): elliptic.P256()}[c]
 	pk, err := stdecdsa.ParseUncompressedPublicKey(std, pub)
 	require.NoError(t, err)
-	der, err := ecdsasign.AppendDER(nil, sig)
+	der, err := ecdsa.AppendDER(nil, sig, publicCurve(c))
 	require.NoError(t, err)
 	return stdecdsa.VerifyASN1(pk, digest, der)
 }

@@ -2,91 +2,239 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
+	"github.com/rnsec/ecmul/diag"
+	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
 	"github.com/rnsec/ecmul/internal/hexcode"
 )
 
-// The core of "ecmul ecdsa-sign": one item per line, DIGEST_HEX
-// PRIVATE_KEY_HEX ({"digest":"HEX","key":"HEX"} in jsonl), answered by
-// R_HEX S_HEX, or SIG_DER_HEX with --der ({"r":"HEX","s":"HEX"} or
-// {"sig":"HEX"} in jsonl), or "error: line N: REASON" as mul answers.
+const ecdsaSignHelp = `Usage: ecmul ecdsa-sign [flags] [< input] [> output]
 
-// signOptions resolves ecdsa-sign's options for curve c: hash names the
-// hash of the nonces' HMAC ("" for the one each digest's length implies);
-// lowS, when not nil, says whether s is made low, which by default it is
-// on secp256k1 alone, as libsecp256k1 signs; hedged mixes 32 bytes of
-// crypto/rand into each nonce.
-func signOptions(c *curves.Curve, hash string, lowS *bool, hedged bool) (ecdsasign.Options, error) {
-	var opt ecdsasign.Options
+Signs digests with ECDSA (SEC 1 v2, section 4.1.3) and RFC 6979 nonces:
+reads one item per non-empty line and writes one line per item, in input
+order.
+
+  in:   DIGEST_HEX PRIVATE_KEY_HEX
+          DIGEST_HEX       the message's hash: 20, 28, 32, 48 or 64 bytes
+                           (SHA-1 to SHA-512), or --hash's length; its
+                           leftmost bits, as many as n has, are the integer e
+          PRIVATE_KEY_HEX  the private key d, in [1, n − 1]: 0, n or more
+                           is an error, never reduced
+  out:  R_HEX S_HEX | error: line N: REASON
+          r and s zero-padded to the field size (56 digits for P-224, 64
+          otherwise); SIG_DER_HEX with --der
+
+The nonce k of an item comes from RFC 6979's HMAC_DRBG over the hash that
+--hash names (sha1, sha224, sha256, sha384 or sha512) or, by default, the
+one the digest's length implies; a digest of another length is an error.
+The signatures are deterministic: on P-224 and P-256 they are those of Go's
+crypto/ecdsa (PrivateKey.Sign with a nil random source) and of RFC 6979's
+vectors. --hedged mixes 32 bytes of crypto/rand into each nonce (RFC 6979
+section 3.6): the signatures then change from run to run.
+
+--low-s replaces s by n − s when s is above n/2, the form libsecp256k1 and
+Bitcoin's policy require. It is on by default for secp256k1, as
+libsecp256k1 signs, and off for P-224 and P-256, as OpenSSL and
+crypto/ecdsa sign; --low-s=true or --low-s=false sets it on any curve.
+
+--der writes each signature as one field, SIG_DER_HEX: the hex of its
+ASN.1 DER encoding, SEQUENCE { r INTEGER, s INTEGER }, as openssl dgst
+-sign writes it and ecdsa-verify reads it in its SIG_DER_HEX form.
+
+--format jsonl reads {"digest":"HEX","key":"HEX"} per line, exactly these
+keys, as mul reads jsonl, and answers {"r":"HEX","s":"HEX"} ({"sig":"HEX"}
+with --der) or {"error":"line N: REASON"}. There is no raw format: a digest
+has no fixed length.
+
+A line that cannot be signed gets "error: line N: REASON", N its line in
+the input from 1, blank lines counted: a wrong field count, bad hex (an odd
+digest included), a digest of the wrong length, a key outside [1, n − 1],
+a line longer than 4096 bytes. The other items are signed all the same.
+Fields and hex are read as ecdsa-verify reads them.
+
+k·G of a chunk of nonces is computed on the backend by ecdsa.Sign through
+Engine.ScalarBaseMultBytes, as "ecmul base" computes it: on the fixed-base
+comb, a table of multiples of G read whole for every digit (constant time),
+or on the ladder with G where the gpu backend's kernel has no comb (--ext
+kawamura). The host derives the nonces and computes s = k⁻¹(e + r·d) mod n
+in constant time too: no key or nonce passes through a branch, a table
+index or math/big (SECURITY.md).
+
+Items are read and signed --chunk at a time; a chunk goes on when it is
+full, when the input ends, or when no line has come for 2 ms, as with mul.
+--stats (failed: the items not signed), the progress line, signals and
+--in/--out are ecdsa-verify's: see "ecmul ecdsa-verify --help".
+
+Exit status: 0 when every item is signed, 1 when any item is an error
+(their count goes to standard error) or the run could not complete, 2 for
+usage errors, 130 or 143 when SIGINT or SIGTERM stopped it.
+
+Examples:
+
+  printf '%s %s\n' "$DIGEST" "$KEY" | ecmul ecdsa-sign --curve p256 --backend cpu
+  ecmul ecdsa-sign --curve secp256k1 --der --in items.txt --out sigs.txt
+
+Flags:
+`
+
+type ecdsaSignFlags struct {
+	mulFlags
+	hash              string
+	lowS, der, hedged bool
+}
+
+func ecdsaSignFlagSet(f *ecdsaSignFlags) *flag.FlagSet {
+	fs := newFlagSet("ecdsa-sign", ecdsaSignHelp)
+	addEngineFlags(fs, &f.mulFlags)
+	fs.StringVar(&f.in, "in", "-", "input file (- for standard input)")
+	fs.StringVar(&f.out, "out", "-", "output file (- for standard output), replaced when every item has been answered; may be the input file")
+	fs.IntVar(&f.chunk, "chunk", ecdsaChunk, "items read and signed per batch; memory grows with it, the output does not depend on it")
+	fs.StringVar(&f.format, "format", "hex", "input and output format: hex (fields separated by blanks) or jsonl (one JSON object per line)")
+	fs.StringVar(&f.hash, "hash", "", "hash of the nonces' HMAC, and the digests' length: sha1, sha224, sha256, sha384 or sha512 (default: the one of each digest's length)")
+	fs.BoolVar(&f.lowS, "low-s", false, "replace s by n − s when s > n/2 (default: on for secp256k1, as libsecp256k1 signs; off for P-224 and P-256)")
+	fs.BoolVar(&f.der, "der", false, "write each signature as one field, the hex of its DER encoding (SIG_DER_HEX)")
+	fs.BoolVar(&f.hedged, "hedged", false, "mix 32 bytes of crypto/rand into each nonce (RFC 6979 section 3.6): not deterministic")
+	fs.BoolVar(&f.stats, "stats", false, "print items, failed (not signed), seconds, op/s, peak RSS and the backend to standard error at the end")
+	return fs
+}
+
+func runECDSASign(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f ecdsaSignFlags
+	fs := ecdsaSignFlagSet(&f)
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if f.chunk < 1 {
+		return usageError(stderr, "ecdsa-sign", "--chunk must be at least 1, not %d", f.chunk)
+	}
+	jsonl, err := checkLineFormat("ecdsa-sign", f.format)
+	if err != nil {
+		return report(stderr, "ecdsa-sign", exitUsage, err)
+	}
+	c, opts, g, err := engineConfig(&f.mulFlags)
+	if err != nil {
+		return report(stderr, "ecdsa-sign", exitUsage, err)
+	}
+	var lowS *bool
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "low-s" {
+			lowS = &f.lowS
+		}
+	})
+	sopts, err := signOptions(f.hash, lowS, f.hedged)
+	if err != nil {
+		return report(stderr, "ecdsa-sign", exitUsage, err)
+	}
+	g.Chunk = 0 // the library's own
+	ctx, stopSignals := catchSignals()
+	defer stopSignals()
+	in, closeIn, err := openInput(f.in, stdin)
+	if err != nil {
+		return report(stderr, "ecdsa-sign", exitFail, err)
+	}
+	defer closeIn()
+	out, err := openOutput(f.out, stdout)
+	if err != nil {
+		return report(stderr, "ecdsa-sign", exitFail, err)
+	}
+	defer out.abort()
+	opened := time.Now()
+	eng, err := diag.New(publicCurve(c), opts, g)
+	if err != nil {
+		return report(stderr, "ecdsa-sign", exitFail, err)
+	}
+	defer eng.Close()
+	openTime := time.Since(opened)
+	start := time.Now()
+	in, prog := mulProgress(stderr, "ecdsa-sign", eng, in, stream.Hex, false)
+	s := newSigner(ctx, c, eng, sopts, f.chunk, out)
+	s.der, s.jsonl, s.progress = f.der, jsonl, prog.add
+	err = runChunks(newCtxReader(ctx, in), s)
+	prog.finish()
+	sig := stopSignals()
+	if err == nil && sig == nil {
+		err = out.commit()
+	}
+	if f.stats {
+		printStats(stderr, "ecmul ecdsa-sign", stream.Summary{Items: s.items, Failed: s.failed}, time.Since(start), openTime, eng.Backend())
+	}
+	switch {
+	case sig != nil:
+		return interrupted(stderr, "ecdsa-sign", sig, s.items, out)
+	case err != nil:
+		return report(stderr, "ecdsa-sign", exitFail, err)
+	case s.failed > 0:
+		fmt.Fprintf(stderr, "ecmul ecdsa-sign: %d of %d item(s) failed\n", s.failed, s.items)
+		return exitFail
+	}
+	return exitOK
+}
+
+// signOptions resolves ecdsa-sign's options: hash names the hash of the
+// nonces' HMAC ("" for the one each digest's length implies); lowS, when
+// not nil, says whether s is made low, which by default it is on secp256k1
+// alone (ecdsa.LowSDefault); hedged mixes crypto/rand into each nonce.
+func signOptions(hash string, lowS *bool, hedged bool) (ecdsa.SignOptions, error) {
+	opts := ecdsa.SignOptions{Hedged: hedged}
 	if hash != "" {
 		h, err := ecdsasign.ParseHash(hash)
 		if err != nil {
-			return opt, fmt.Errorf("--hash: %w", err)
+			return opts, fmt.Errorf("--hash: %w", err)
 		}
-		opt.Hash = h
+		opts.Hash = h
 	}
-	opt.LowS = c == curves.Secp256k1()
-	if lowS != nil {
-		opt.LowS = *lowS
+	switch {
+	case lowS == nil:
+	case *lowS:
+		opts.LowS = ecdsa.LowSOn
+	default:
+		opts.LowS = ecdsa.LowSOff
 	}
-	if hedged {
-		opt.Randomness = rand.Reader
-	}
-	return opt, nil
+	return opts, nil
 }
 
-// engineBaseMult is the k·G of signing on e: ScalarBaseMultBytes, the
-// engine's constant-time comb, its out x alone.
-func engineBaseMult(e *ecmul.Engine) ecdsasign.BaseMult {
-	return func(ctx context.Context, xs []byte, ok []bool, scalars []byte) error {
-		status := make([]ecmul.Status, len(ok))
-		if err := e.ScalarBaseMultBytes(ctx, xs, status, scalars); err != nil {
-			return err
-		}
-		for i, s := range status {
-			ok[i] = s == ecmul.StatusPoint
-		}
-		return nil
-	}
-}
-
-// signer gathers the items of a chunk, signs them in one call and writes
-// their answers.
+// signer gathers the items of a chunk, signs them in one call of
+// ecdsa.Sign and writes their answers: R_HEX S_HEX, or SIG_DER_HEX with
+// der ({"r":"HEX","s":"HEX"} or {"sig":"HEX"} in jsonl), or "error: line
+// N: REASON".
 type signer struct {
+	ctx        context.Context // ends the run: the chunk being signed is dropped
 	c          *curves.Curve
-	s          *ecdsasign.Signer
-	base       ecdsasign.BaseMult
-	opt        ecdsasign.Options
-	der, jsonl bool // answers in DER, lines and answers in jsonl
-	w          *stream.ItemWriter
-	nums       []int   // line numbers of the chunk's lines
-	errs       []error // a line's error, nil for an item
-	idx        []int   // a line's item, -1 for none
+	eng        *ecmul.Engine
+	opts       ecdsa.SignOptions
+	chunk      int
+	der, jsonl bool               // answers in DER, lines and answers in jsonl
+	w          *stream.ItemWriter // writes whole lines
+	nums       []int              // line numbers of the chunk's lines
+	errs       []error            // a line's error, nil for an item
+	idx        []int              // a line's item, -1 for none
 	digests    [][]byte
 	keys       []byte
 	items      int
 	failed     int
+	progress   func(int) // counts the items answered, for the progress line
 }
 
-func newSigner(c *curves.Curve, base ecdsasign.BaseMult, opt ecdsasign.Options, der, jsonl bool, out io.Writer) (*signer, error) {
-	s, err := ecdsasign.New(c)
-	if err != nil {
-		return nil, err
-	}
-	return &signer{c: c, s: s, base: base, opt: opt, der: der, jsonl: jsonl, w: stream.NewLineWriter(out)}, nil
+func newSigner(ctx context.Context, c *curves.Curve, eng *ecmul.Engine, opts ecdsa.SignOptions, chunk int, out io.Writer) *signer {
+	return &signer{ctx: ctx, c: c, eng: eng, opts: opts, chunk: chunk, w: stream.NewLineWriter(out)}
 }
 
-// add takes one line: an item, or its error.
-func (s *signer) add(line []byte, num int, tooLong bool) {
+// pending reports whether lines wait to be signed.
+func (s *signer) pending() bool { return len(s.nums) > 0 }
+
+// add takes one line: an item, or its error; a full chunk is signed.
+func (s *signer) add(line []byte, num int, tooLong bool) error {
 	s.nums = append(s.nums, num)
 	var err error
 	if tooLong {
@@ -100,6 +248,10 @@ func (s *signer) add(line []byte, num int, tooLong bool) {
 	} else {
 		s.idx = append(s.idx, len(s.digests)-1)
 	}
+	if len(s.nums) >= s.chunk {
+		return s.flush()
+	}
+	return nil
 }
 
 // parse appends the item of a line to the chunk's buffers.
@@ -117,12 +269,14 @@ func (s *signer) parse(line string) error {
 	if err != nil {
 		return fmt.Errorf("digest: %w", err)
 	}
-	key := make([]byte, s.c.ByteLen())
-	if err := decodePrivateKey(key, fields[1]); err != nil {
+	L := s.c.ByteLen()
+	s.keys = append(s.keys, make([]byte, L)...)
+	if err := decodePrivateKey(s.keys[len(s.keys)-L:], fields[1]); err != nil {
+		clear(s.keys[len(s.keys)-L:])
+		s.keys = s.keys[:len(s.keys)-L]
 		return fmt.Errorf("key: %w", err)
 	}
 	s.digests = append(s.digests, digest)
-	s.keys = append(s.keys, key...)
 	return nil
 }
 
@@ -146,14 +300,14 @@ func decodePrivateKey(dst []byte, field string) error {
 		high |= v
 	}
 	if high != 0 {
-		return fmt.Errorf("%w: it is n or more", ecdsasign.ErrKey)
+		return fmt.Errorf("%w: it is n or more", ecdsa.ErrPrivateKey)
 	}
 	copy(dst, b[extra:])
 	return nil
 }
 
 // flush signs the chunk's items and writes every line's answer.
-func (s *signer) flush(ctx context.Context) error {
+func (s *signer) flush() error {
 	if len(s.nums) == 0 {
 		return nil
 	}
@@ -161,17 +315,18 @@ func (s *signer) flush(ctx context.Context) error {
 	sigs := make([]byte, len(s.digests)*2*L)
 	errs := make([]error, len(s.digests))
 	defer clear(s.keys)
-	if err := s.s.Sign(ctx, sigs, errs, s.digests, s.keys, s.base, s.opt); err != nil {
+	if err := ecdsa.Sign(s.ctx, s.eng, sigs, errs, s.digests, s.keys, s.opts); err != nil {
 		return err
 	}
 	for i, num := range s.nums {
 		err := s.errs[i]
 		if err == nil {
 			j := s.idx[i]
-			if err = itemReason(errs[j]); err == nil {
+			if err = errs[j]; err == nil {
 				s.w.WriteString(s.answer(sigs[j*2*L : (j+1)*2*L]))
 				continue
 			}
+			err = itemReason(err, j)
 		}
 		s.failed++
 		msg := fmt.Sprintf("line %d: %s", num, message(err))
@@ -182,32 +337,35 @@ func (s *signer) flush(ctx context.Context) error {
 		}
 	}
 	s.items += len(s.nums)
+	if s.progress != nil {
+		s.progress(len(s.nums))
+	}
 	s.nums, s.errs, s.idx, s.digests, s.keys = s.nums[:0], s.errs[:0], s.idx[:0], s.digests[:0], s.keys[:0]
 	return s.w.Flush()
 }
 
-// itemReason is an item's error without the item's index, which the
-// answer replaces by its line.
-func itemReason(err error) error {
-	var ie *ecdsasign.ItemError
-	if errors.As(err, &ie) {
-		return ie.Err
+// itemReason is the error of item j of ecdsa.Sign without the item,
+// which the answer's line number replaces.
+func itemReason(err error, j int) error {
+	msg, ok := strings.CutPrefix(message(err), fmt.Sprintf("item %d: ", j))
+	if !ok {
+		return err
 	}
-	return err
+	return errors.New(msg)
 }
 
 // answer is the line of a signature r‖s.
 func (s *signer) answer(sig []byte) string {
 	L := len(sig) / 2
-	r, sv := hex.EncodeToString(sig[:L]), hex.EncodeToString(sig[L:])
 	if s.der {
-		der, _ := ecdsasign.AppendDER(nil, sig) // r‖s of 2·ByteLen bytes: always encodes
+		der, _ := ecdsa.AppendDER(nil, sig, publicCurve(s.c)) // r‖s of 2·ByteLen bytes: always encodes
 		d := hex.EncodeToString(der)
 		if s.jsonl {
 			return `{"sig":"` + d + "\"}\n"
 		}
 		return d + "\n"
 	}
+	r, sv := hex.EncodeToString(sig[:L]), hex.EncodeToString(sig[L:])
 	if s.jsonl {
 		return `{"r":"` + r + `","s":"` + sv + "\"}\n"
 	}

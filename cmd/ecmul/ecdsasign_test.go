@@ -7,6 +7,7 @@ import (
 	"crypto"
 	stdecdsa "crypto/ecdsa"
 	"crypto/elliptic"
+	"encoding/asn1"
 	"encoding/hex"
 	"fmt"
 	"math/big"
@@ -18,30 +19,22 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
+	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
-	"github.com/rnsec/ecmul/internal/ecdsasign"
 )
 
 // signLines runs ecdsa-sign's core on in, chunk lines per call of Sign,
 // with k·G on the cpu backend, and returns its output, items and failed
 // items.
-func signLines(t *testing.T, c *curves.Curve, opt ecdsasign.Options, der, jsonl bool, chunk int, in string) (string, int, int) {
+func signLines(t *testing.T, c *curves.Curve, opts ecdsa.SignOptions, der, jsonl bool, chunk int, in string) (string, int, int) {
 	t.Helper()
 	e, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.CPU})
 	require.NoError(t, err)
 	defer e.Close()
 	var out bytes.Buffer
-	s, err := newSigner(c, engineBaseMult(e), opt, der, jsonl, &out)
-	require.NoError(t, err)
-	ctx := context.Background()
-	require.NoError(t, stream.Lines(strings.NewReader(in), func(line []byte, num int, tooLong bool) error {
-		s.add(line, num, tooLong)
-		if len(s.nums) >= chunk {
-			return s.flush(ctx)
-		}
-		return nil
-	}))
-	require.NoError(t, s.flush(ctx))
+	s := newSigner(context.Background(), c, e, opts, chunk, &out)
+	s.der, s.jsonl = der, jsonl
+	require.NoError(t, runChunks(strings.NewReader(in), s))
 	return out.String(), s.items, s.failed
 }
 
@@ -87,7 +80,7 @@ func TestECDSASignLines(t *testing.T) {
 		"error: line 11: key: not hex\n" +
 		"461d93f31b6540894788fd206c07cfa0cc35f46fa3c91816fff1040ad1581a04 39af9f15de0db8d97e72719c74820d304ce5226e32dedae67519e840d1194e55\n"
 	for _, chunk := range []int{1, 4, 100} {
-		out, items, failed := signLines(t, c, ecdsasign.Options{}, false, false, chunk, in)
+		out, items, failed := signLines(t, c, ecdsa.SignOptions{}, false, false, chunk, in)
 		require.Equal(t, want, out, "chunk %d", chunk)
 		require.Equal(t, 11, items)
 		require.Equal(t, 8, failed)
@@ -113,14 +106,14 @@ func TestECDSASignFormats(t *testing.T) {
 		fmt.Fprintf(&wantDER, "%x\n", sig)
 		fmt.Fprintf(&wantJSONDER, "{\"sig\":\"%x\"}\n", sig)
 	}
-	out, _, failed := signLines(t, c, ecdsasign.Options{}, true, false, 3, in.String())
+	out, _, failed := signLines(t, c, ecdsa.SignOptions{}, true, false, 3, in.String())
 	require.Equal(t, wantDER.String(), out)
 	require.Zero(t, failed)
-	out, _, _ = signLines(t, c, ecdsasign.Options{}, true, true, 3, jin.String())
+	out, _, _ = signLines(t, c, ecdsa.SignOptions{}, true, true, 3, jin.String())
 	require.Equal(t, wantJSONDER.String(), out)
 
-	plain, _, _ := signLines(t, c, ecdsasign.Options{}, false, false, 3, in.String())
-	out, _, _ = signLines(t, c, ecdsasign.Options{}, false, true, 3, jin.String()+"{\"digest\":\"00\"}\n")
+	plain, _, _ := signLines(t, c, ecdsa.SignOptions{}, false, false, 3, in.String())
+	out, _, _ = signLines(t, c, ecdsa.SignOptions{}, false, true, 3, jin.String()+"{\"digest\":\"00\"}\n")
 	var want strings.Builder
 	for _, l := range strings.Split(strings.TrimSpace(plain), "\n") {
 		r, s, _ := strings.Cut(l, " ")
@@ -156,7 +149,7 @@ func TestECDSASignSecp256k1(t *testing.T) {
 		lowS *bool
 		want string
 	}{{nil, low.String()}, {&off, high.String()}} {
-		opt, err := signOptions(c, "", tc.lowS, false)
+		opt, err := signOptions("", tc.lowS, false)
 		require.NoError(t, err)
 		out, _, failed := signLines(t, c, opt, false, false, 8, in.String())
 		require.Zero(t, failed)
@@ -166,18 +159,18 @@ func TestECDSASignSecp256k1(t *testing.T) {
 }
 
 func TestSignOptions(t *testing.T) {
-	opt, err := signOptions(curves.P256(), "SHA-384", nil, true)
+	opts, err := signOptions("SHA-384", nil, true)
 	require.NoError(t, err)
-	require.Equal(t, crypto.SHA384, opt.Hash)
-	require.False(t, opt.LowS)
-	require.NotNil(t, opt.Randomness)
-	_, err = signOptions(curves.P256(), "md5", nil, false)
+	require.Equal(t, ecdsa.SignOptions{Hash: crypto.SHA384, LowS: ecdsa.LowSDefault, Hedged: true}, opts)
+	_, err = signOptions("md5", nil, false)
 	require.ErrorContains(t, err, `--hash: ecdsasign: unsupported hash "md5"`)
-	on := true
-	opt, err = signOptions(curves.P224(), "", &on, false)
+	on, off := true, false
+	opts, err = signOptions("", &on, false)
 	require.NoError(t, err)
-	require.True(t, opt.LowS)
-	require.Nil(t, opt.Randomness)
+	require.Equal(t, ecdsa.SignOptions{LowS: ecdsa.LowSOn}, opts)
+	opts, err = signOptions("", &off, false)
+	require.NoError(t, err)
+	require.Equal(t, ecdsa.SignOptions{LowS: ecdsa.LowSOff}, opts)
 }
 
 // TestDecodePrivateKey: any number of leading zeros, 0x, and a value of
@@ -188,7 +181,7 @@ func TestDecodePrivateKey(t *testing.T) {
 	require.Equal(t, []byte{0, 0, 0x12, 0x34}, dst)
 	require.NoError(t, decodePrivateKey(dst, "FFFFFFFF"))
 	require.Equal(t, []byte{0xff, 0xff, 0xff, 0xff}, dst)
-	require.ErrorIs(t, decodePrivateKey(dst, "100000000"), ecdsasign.ErrKey)
+	require.ErrorIs(t, decodePrivateKey(dst, "100000000"), ecdsa.ErrPrivateKey)
 	for _, bad := range []string{"", "0x", "-1", "12 34", "0xg"} {
 		require.Error(t, decodePrivateKey(dst, bad), "%q", bad)
 	}
@@ -211,15 +204,79 @@ func FuzzDecodePrivateKey(f *testing.F) {
 		isHex := digits != "" && strings.Trim(digits, "0123456789abcdefABCDEF") == ""
 		if !isHex {
 			require.Error(t, err)
-			require.NotErrorIs(t, err, ecdsasign.ErrKey)
+			require.NotErrorIs(t, err, ecdsa.ErrPrivateKey)
 			return
 		}
 		want, _ := new(big.Int).SetString(digits, 16)
 		if want.BitLen() > 256 {
-			require.ErrorIs(t, err, ecdsasign.ErrKey)
+			require.ErrorIs(t, err, ecdsa.ErrPrivateKey)
 			return
 		}
 		require.NoError(t, err)
 		require.Equal(t, want.FillBytes(make([]byte, 32)), dst)
+	})
+}
+
+// FuzzECDSASignLine: a line of ecdsa-sign on P-256 is answered by an
+// error line naming it exactly when the grammar (two fields, hex as
+// refHex reads it, a digest of 20, 28, 32, 48 or 64 bytes, a key in
+// [1, n − 1], at most 4096 bytes) refuses it, and otherwise by
+// crypto/ecdsa's deterministic signature of the digest with that key.
+func FuzzECDSASignLine(f *testing.F) {
+	key := "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721"
+	for _, s := range []string{
+		digestOf(crypto.SHA256, "sample") + " " + key,
+		"0x" + digestOf(crypto.SHA1, "x") + "\t0X0" + key,
+		digestOf(crypto.SHA512, "y") + " 1",
+		digestOf(crypto.SHA256, "z") + " 0", "00 1", "zz 1", "a b c", "",
+		digestOf(crypto.SHA384, "w") + " -1",
+	} {
+		f.Add(s)
+	}
+	c := curves.P256()
+	e, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.CPU})
+	require.NoError(f, err)
+	f.Cleanup(func() { e.Close() })
+	hashOf := map[int]crypto.Hash{20: crypto.SHA1, 28: crypto.SHA224, 32: crypto.SHA256, 48: crypto.SHA384, 64: crypto.SHA512}
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\r\n") || strings.HasPrefix(line, "\xef\xbb\xbf") || strings.TrimSpace(line) == "" {
+			t.Skip("one non-blank line, as the reading of lines leaves it")
+		}
+		var out bytes.Buffer
+		s := newSigner(context.Background(), c, e, ecdsa.SignOptions{}, 1, &out)
+		require.NoError(t, runChunks(strings.NewReader(line+"\n"), s))
+		got := strings.TrimSuffix(out.String(), "\n")
+		want := func() string {
+			if len(line) > stream.MaxLine {
+				return ""
+			}
+			vals := strings.FieldsFunc(strings.TrimSpace(line), func(r rune) bool { return r == ' ' || r == '\t' })
+			if len(vals) != 2 {
+				return ""
+			}
+			dv, digits, ok := refHex(vals[0])
+			h, known := hashOf[digits/2]
+			if !ok || digits%2 == 1 || !known {
+				return ""
+			}
+			d, _, ok := refHex(vals[1])
+			if !ok || d.Sign() == 0 || d.Cmp(c.N()) >= 0 {
+				return ""
+			}
+			priv, err := stdecdsa.ParseRawPrivateKey(elliptic.P256(), d.FillBytes(make([]byte, 32)))
+			require.NoError(t, err)
+			der, err := priv.Sign(nil, dv.FillBytes(make([]byte, digits/2)), h)
+			require.NoError(t, err)
+			var sig struct{ R, S *big.Int }
+			_, err = asn1.Unmarshal(der, &sig)
+			require.NoError(t, err)
+			return fmt.Sprintf("%064x %064x", sig.R, sig.S)
+		}()
+		if want == "" {
+			require.True(t, strings.HasPrefix(got, "error: line 1: "), "%q: %q", line, got)
+			require.NotContains(t, got, "\n")
+			return
+		}
+		require.Equal(t, want, got, "%q", line)
 	})
 }

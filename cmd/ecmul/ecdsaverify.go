@@ -145,7 +145,7 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if err != nil {
 		return report(stderr, "ecdsa-verify", exitUsage, err)
 	}
-	jsonl, err := checkVerifyFormat(f.format)
+	jsonl, err := checkLineFormat("ecdsa-verify", f.format)
 	if err != nil {
 		return report(stderr, "ecdsa-verify", exitUsage, err)
 	}
@@ -221,15 +221,16 @@ func checkEncodings(sig, key string) (derSig, sec1Key bool, err error) {
 	return derSig, sec1Key, nil
 }
 
-// checkVerifyFormat reads --format, in any case: whether it is jsonl.
-func checkVerifyFormat(format string) (jsonl bool, err error) {
+// checkLineFormat reads --format of ecdsa-verify or ecdsa-sign (cmd), in
+// any case: whether it is jsonl.
+func checkLineFormat(cmd, format string) (jsonl bool, err error) {
 	switch f, err := stream.ParseFormat(format); {
 	case err != nil:
 		return false, fmt.Errorf("--format: %w", err)
 	case f == stream.JSONL:
 		return true, nil
 	case f != stream.Hex:
-		return false, fmt.Errorf("--format %s: ecdsa-verify reads hex or jsonl", f)
+		return false, fmt.Errorf("--format %s: %s reads hex or jsonl", f, cmd)
 	}
 	return false, nil
 }
@@ -266,16 +267,30 @@ type inputLine struct {
 	tooLong bool
 }
 
-// pauseFlush is how long run waits for the next line before it verifies
-// the lines it holds, as mul does: the answers to a paused stream do not
-// wait for more input.
+// pauseFlush is how long runChunks waits for the next line before it
+// answers the lines it holds, as mul does: the answers to a paused stream
+// do not wait for more input.
 var pauseFlush = 2 * time.Millisecond
 
-// run verifies every line of in, chunk by chunk: a chunk goes on when it
-// is full, when the input ends, or when no line has come for pauseFlush.
-// Lines are read on a goroutine of their own, so that a pause is seen
-// while a read waits.
-func (v *verifier) run(in io.Reader) error {
+// run verifies every line of in, chunk by chunk, as runChunks runs them.
+func (v *verifier) run(in io.Reader) error { return runChunks(in, v) }
+
+// pending reports whether lines wait to be verified.
+func (v *verifier) pending() bool { return len(v.nums) > 0 }
+
+// chunker is a command that answers lines a chunk at a time: add takes a
+// line (and answers the chunk when it is full), pending reports whether
+// lines wait for their answers, and flush answers them.
+type chunker interface {
+	add(line []byte, num int, tooLong bool) error
+	pending() bool
+	flush() error
+}
+
+// runChunks feeds every line of in to ch and has it answer its lines when
+// the input ends or when no line has come for pauseFlush. Lines are read
+// on a goroutine of their own, so that a pause is seen while a read waits.
+func runChunks(in io.Reader, ch chunker) error {
 	lines := make(chan inputLine, 1024)
 	done := make(chan struct{})
 	defer close(done)
@@ -299,7 +314,7 @@ func (v *verifier) run(in io.Reader) error {
 		select {
 		case l, ok = <-lines:
 		default:
-			if len(v.nums) == 0 {
+			if !ch.pending() {
 				l, ok = <-lines
 				break
 			}
@@ -308,7 +323,7 @@ func (v *verifier) run(in io.Reader) error {
 			case l, ok = <-lines:
 				pause.Stop()
 			case <-pause.C:
-				if err := v.flush(); err != nil {
+				if err := ch.flush(); err != nil {
 					return err
 				}
 				continue
@@ -318,9 +333,9 @@ func (v *verifier) run(in io.Reader) error {
 			if readErr != nil {
 				return readErr
 			}
-			return v.flush()
+			return ch.flush()
 		}
-		if err := v.add(l.text, l.num, l.tooLong); err != nil {
+		if err := ch.add(l.text, l.num, l.tooLong); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	stdecdsa "crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/sha256"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -26,9 +27,9 @@ type fileCommand struct {
 	wantOut string // what the command writes to standard output
 }
 
-// fileCommands are mul, base and ecdsa-verify with inputs whose answers
-// include a failed item (exit status 1: every item answered all the same),
-// and mul with every item valid.
+// fileCommands are mul, base, ecdsa-verify and ecdsa-sign with inputs
+// whose answers include a failed item (exit status 1: every item answered
+// all the same), and mul with every item valid.
 func fileCommands(t *testing.T) []fileCommand {
 	t.Helper()
 	c := curves.P224()
@@ -45,6 +46,7 @@ func fileCommands(t *testing.T) []fileCommand {
 		{args: []string{"mul", "--backend", "cpu"}, in: input(rng, bad), code: exitFail},
 		{args: []string{"base", "--backend", "cpu"}, in: "2\n1 2\n", code: exitFail},
 		{args: []string{"ecdsa-verify", "--curve", "p256", "--backend", "cpu"}, in: ecdsaLine(d[:], r, s, priv.X, priv.Y) + "\nx\n", code: exitFail},
+		{args: []string{"ecdsa-sign", "--curve", "p256", "--backend", "cpu"}, in: fmt.Sprintf("%x %x\nx\n", d, priv.D), code: exitFail},
 	}
 	for i, fc := range cmds {
 		code, out, errOut := cli(t, fc.in, fc.args...)

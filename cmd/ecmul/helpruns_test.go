@@ -75,6 +75,7 @@ func helpRuns(c *curves.Curve) map[string][]helpRun {
 		runs["mul"] = append(runs["mul"], helpRun{with(), mulLine})
 		runs["base"] = append(runs["base"], helpRun{with(), "2\n"})
 		runs["ecdsa-verify"] = append(runs["ecdsa-verify"], helpRun{with(), ecdsaLine})
+		runs["ecdsa-sign"] = append(runs["ecdsa-sign"], helpRun{with(), fx["digest"] + " c0ffee\n"})
 		for _, op := range opNames {
 			runs["verify"] = append(runs["verify"], helpRun{with("--op", op, "--n", "2"), ""})
 		}

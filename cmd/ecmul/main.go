@@ -5,6 +5,7 @@
 //	ecmul base    compute k·G for scalars, one per line
 //	ecmul verify  check a backend on random items against the references
 //	ecmul gen     write random valid input lines for mul
+//	ecmul ecdsa-sign    sign digests with ECDSA (RFC 6979), one item per line
 //	ecmul ecdsa-verify  verify ECDSA signatures, one item per line
 //	ecmul params  show the RNS bases and every bound, proved for a curve
 //	ecmul devices list the CUDA devices
@@ -46,6 +47,8 @@ func commands() []command {
 			func() *flag.FlagSet { return verifyFlagSet(new(verifyFlags)) }, runVerify},
 		{"gen", "write random valid input lines for mul",
 			func() *flag.FlagSet { return genFlagSet(new(genFlags)) }, runGen},
+		{"ecdsa-sign", "sign digests with ECDSA and RFC 6979 nonces, one item per line: R_HEX S_HEX or DER",
+			func() *flag.FlagSet { return ecdsaSignFlagSet(new(ecdsaSignFlags)) }, runECDSASign},
 		{"ecdsa-verify", "verify ECDSA signatures, one item per line: valid or invalid",
 			func() *flag.FlagSet { return ecdsaVerifyFlagSet(new(ecdsaVerifyFlags)) }, runECDSAVerify},
 		{"params", "show the RNS bases and every bound, proved for a curve",
@@ -90,8 +93,8 @@ time in four-limb arithmetic, all cores).
 Exit status: 0 on success, 1 when an item failed or the work could not be
 done, 2 for usage errors (an unknown flag or value, any argument that is not
 a flag: one line naming it, then where the help is), 130 or 143 when SIGINT
-or SIGTERM stopped a command that streams (mul, base, ecdsa-verify, gen)
-after it wrote the whole lines it had.
+or SIGTERM stopped a command that streams (mul, base, ecdsa-sign,
+ecdsa-verify, gen) after it wrote the whole lines it had.
 
 Examples:
   echo '2 b70e0cbd6bb4bf7f321390b94a03c1d356c21122343280d6115c1d21 bd376388b5f723fb4c22dfe6cd4375a05a07476444d5819985007e34' | ecmul mul

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -156,9 +157,9 @@ func stopSignal(i int) syscall.Signal {
 
 // TestSignalStopsAtWholeLines signals real ecmul processes at random
 // moments: mul with its output to a slowly read pipe, to a file and to
-// --out, and base, ecdsa-verify and gen to a pipe. Each stops with exit
-// status 130 (SIGINT) or 143 (SIGTERM), its output the start of the whole
-// answer in whole lines, and --out left as it was.
+// --out, and base, ecdsa-verify, ecdsa-sign and gen to a pipe. Each stops
+// with exit status 130 (SIGINT) or 143 (SIGTERM), its output the start of
+// the whole answer in whole lines, and --out left as it was.
 func TestSignalStopsAtWholeLines(t *testing.T) {
 	trials := 2
 	if !testing.Short() {
@@ -253,7 +254,7 @@ func TestSignalStopsAtWholeLines(t *testing.T) {
 		})
 	}
 
-	// base, ecdsa-verify and gen to a pipe: their output is the start of
+	// base, ecdsa-verify, ecdsa-sign and gen to a pipe: their output is the start of
 	// a whole run's
 	baseIn := func() []byte {
 		var b bytes.Buffer
@@ -282,12 +283,24 @@ func TestSignalStopsAtWholeLines(t *testing.T) {
 		}
 		return b.Bytes()
 	}
+	signIn := func() []byte {
+		var b bytes.Buffer
+		for i := range 10000 {
+			if i%10 == 0 {
+				fmt.Fprintf(&b, "%x %x\n", sha256.Sum256([]byte{byte(i)}), i+1)
+			} else {
+				b.WriteString("x\n")
+			}
+		}
+		return b.Bytes()
+	}
 	for k, tc := range []struct {
 		args []string
 		in   []byte
 	}{
 		{[]string{"base", "--backend", "cpu", "--chunk", "2048"}, baseIn()},
 		{[]string{"ecdsa-verify", "--curve", "p256", "--backend", "cpu", "--chunk", "512"}, ecdsaIn()},
+		{[]string{"ecdsa-sign", "--curve", "p256", "--backend", "cpu", "--chunk", "512"}, signIn()},
 		{[]string{"gen", "--n", "50000", "--pool", "64"}, nil},
 	} {
 		t.Run(tc.args[0], func(t *testing.T) {
