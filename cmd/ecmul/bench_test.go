@@ -132,7 +132,7 @@ func TestBenchUsage(t *testing.T) {
 		{"--backend", "fpga"},
 		{"--chunk", "0"},
 		{"--peer-seconds", "0"},
-		{"--op", "sign"},
+		{"--op", "signing"},
 		{"--op", ""},
 		{"--op", "mul,verify"},
 		{"--nope"},
