@@ -337,7 +337,7 @@ func TestBenchCSV(t *testing.T) {
 // TestBenchKernelFiguresGPU (on a GPU host; skipped elsewhere): on the
 // gpu backend every operation gets a kernel-only figure, k·G's comb alone
 // faster than k·P's ladder, and ECDSA's two kernels together slower than
-// the ladder alone.
+// the ladder alone; signing's end-to-end figure gets its ratio to k·G.
 func TestBenchKernelFiguresGPU(t *testing.T) {
 	e, err := ecmul.New(ecmul.P224(), ecmul.Options{Backend: ecmul.GPU})
 	if err != nil {
@@ -345,7 +345,7 @@ func TestBenchKernelFiguresGPU(t *testing.T) {
 	}
 	require.NoError(t, e.Close())
 	jsonPath := filepath.Join(t.TempDir(), "b.json")
-	code, _, errOut := cli(t, "", "bench", "--backend", "gpu", "--curve", "p224", "--op", "mul,base,ecdsa",
+	code, _, errOut := cli(t, "", "bench", "--backend", "gpu", "--curve", "p224", "--op", "mul,base,ecdsa,sign",
 		"--batch", "65536", "--reps", "1", "--peers=false", "--json", jsonPath)
 	require.Equal(t, exitOK, code, errOut)
 	rep, _ := readBenchJSON(t, jsonPath)
@@ -354,8 +354,11 @@ func TestBenchKernelFiguresGPU(t *testing.T) {
 		require.Positive(t, r.KernelOps, "%s", r.Op)
 		require.Positive(t, r.KernelBatch, "%s", r.Op)
 		kernel[r.Op] = r.KernelOps
+		if r.Op == opSign {
+			require.Positive(t, r.RatioToBase)
+		}
 	}
-	require.Len(t, kernel, 3)
+	require.Len(t, kernel, 4)
 	require.Greater(t, kernel["base"], kernel["mul"], "the comb alone against the ladder")
 	require.Less(t, kernel["ecdsa"], kernel["mul"], "the ladder and the variable-time comb against the ladder")
 }
