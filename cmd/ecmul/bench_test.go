@@ -502,8 +502,10 @@ func TestBenchTableNamesEverySetting(t *testing.T) {
 	row := tableRow(benchResult{Curve: "P-256", Backend: "gpu", Op: "base", Schedule: "coz", Ext: "shenoy", ChannelBits: 30, Mapping: "block",
 		ItemsPerBlock: 51, Batch: 4, RatioToMul: 1.5})
 	require.Equal(t, []string{"P-256", "base", "gpu", "coz", "shenoy", "30", "block", "51", "-", "4"}, row[:10])
-	require.Equal(t, "1.50x", row[len(row)-1])
+	require.Equal(t, []string{"1.50x", "-"}, row[len(row)-2:], "vs k·P, vs k·G")
 	require.Len(t, row, len(benchColumns))
+	row = tableRow(benchResult{Curve: "P-256", Backend: "cpu", Op: "sign", Batch: 4, RatioToBase: 0.625})
+	require.Equal(t, []string{"-", "0.62x"}, row[len(row)-2:], "vs k·P, vs k·G")
 }
 
 // TestHelpStaysInTheRepository: no help points at a file outside the
