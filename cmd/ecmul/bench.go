@@ -42,6 +42,10 @@ every operation of --op:
          at most 1,024, cycled; on the gpu backend also its two kernels
          alone (the ladder's of u2·Q and the variable-time comb's of u1·G,
          their times added)
+  sign   ECDSA signatures made through ecdsa.Sign with its default options
+         (RFC 6979 nonces, k·G as base computes it, the rest on the host):
+         SHA-256 digests under random keys, a pool of at most 1,024 pairs,
+         cycled; on the gpu backend also the comb's kernel alone, as base
 
 Each configuration, operation and batch size runs once to warm up, then
 --reps times; the median is reported. End-to-end times include validation,
@@ -50,7 +54,9 @@ the gpu backend the kernels are also timed alone on resident data (CUDA
 events), on at most --chunk items. Every result of base and ecdsa is also
 given as a ratio to k·P of the same curve, configuration and batch when mul
 is measured in the same run (--op mul,base,ecdsa): to its bytes API figure
-where there is one (gpu), else to its end-to-end one.
+where there is one (gpu), else to its end-to-end one. Every result of sign
+is given as a ratio to k·G ("vs k·G") of the same curve, configuration and
+batch when base is measured in the same run (--op base,sign).
 
 The grid is every combination of the lists given that the backend has (the
 auto backend is resolved first):
@@ -80,8 +86,8 @@ measures what the library runs.
 
 In the same run it measures the CPU peers of this host, for each operation:
 the cpu backend on all cores and, when openssl is installed, "openssl speed
--multi <cores>" on P-224 and P-256 (ecdhpN for mul; ecdsapN for base, its
-signing figure, and for ecdsa, its verification figure), and prints
+-multi <cores>" on P-224 and P-256 (ecdhpN for mul; ecdsapN for base and
+sign, its signing figure, and for ecdsa, its verification figure), and prints
 every figure as a ratio to the best peer of its operation. Results go to a
 table on standard output, --json (the full report) and --csv (one row per
 result, kind "result", and one per peer, kind "peer"; every row repeats the
@@ -95,7 +101,7 @@ Examples:
   ecmul bench --backend gpu --curve p224,p256 --json gpu.json
   ecmul bench --backend gpu --curve p224 --mapping warp,block --ipb 4,8 --channel-bits 16
   ecmul bench --backend cpu --curve p256,secp256k1 --batch 1,64,4096 --csv cpu.csv
-  ecmul bench --backend gpu --curve p256 --op mul,base,ecdsa --json ops.json
+  ecmul bench --backend gpu --curve p256 --op mul,base,ecdsa,sign --json ops.json
 
 Exit status: 0 on success, 1 when a configuration failed (the others are
 still reported) or the results cannot be written, 2 for usage errors.
@@ -107,7 +113,7 @@ Flags:
 type benchResult struct {
 	Curve       string `json:"curve"`
 	Backend     string `json:"backend"`
-	Op          string `json:"op"` // mul (k·P), base (k·G through ScalarBaseMultBytes) or ecdsa (ecdsa.Verify)
+	Op          string `json:"op"` // mul (k·P), base (k·G through ScalarBaseMultBytes), ecdsa (ecdsa.Verify) or sign (ecdsa.Sign)
 	Schedule    string `json:"schedule,omitempty"`
 	Ext         string `json:"ext,omitempty"`
 	ChannelBits int    `json:"channel_bits,omitempty"`
@@ -153,6 +159,9 @@ type benchResult struct {
 	// the same curve, configuration and batch measured in the same run:
 	// its BytesOpsPerSec where measured, else its OpsPerSec.
 	RatioToMul float64 `json:"ratio_to_mul,omitempty"`
+	// RatioToBase is, for sign, OpsPerSec over the k·G figure (base) of
+	// the same curve, configuration and batch measured in the same run.
+	RatioToBase float64 `json:"ratio_to_base,omitempty"`
 	// PerDevice is each GPU's share when several share the batch.
 	PerDevice []deviceShare `json:"per_device,omitempty"`
 }
@@ -195,9 +204,9 @@ type benchReport struct {
 }
 
 // geccOps are the operations of gecc.sh's benchmarks (`gecc.sh OUT all`),
-// by the name it prints: k·P, k·G, ECDSA verification and signing, the
-// first three as bench names them.
-var geccOps = map[string]string{"gecc": opMul, "gecc-fixed": opBase, "gecc-verify": opECDSA, "gecc-sign": "sign"}
+// by the name it prints: k·P, k·G, ECDSA verification and signing, as
+// bench names them.
+var geccOps = map[string]string{"gecc": opMul, "gecc-fixed": opBase, "gecc-verify": opECDSA, "gecc-sign": opSign}
 
 // readGPUPeers parses lines "NAME batch=N op/s=X", each a GPU peer's
 // kernel-only figure (gecc…: gECC's SM2 256-bit benchmarks, their
@@ -294,7 +303,8 @@ func benchInputs(c *curves.Curve, batch int) ([]*ecmul.Point, []*big.Int) {
 
 // opensslSpeed is what openssl speed measures for each operation: the
 // test's name per curve and how to read its figure (ECDH for k·P; ECDSA
-// signing, whose cost is k·G and an inversion, for k·G; ECDSA verification).
+// signing, whose cost is k·G and an inversion, for k·G and for signing;
+// ECDSA verification).
 var opensslSpeed = map[string]struct {
 	test  map[string]string
 	line  *regexp.Regexp // the figure is the last group of the last match
@@ -306,6 +316,8 @@ var opensslSpeed = map[string]struct {
 		regexp.MustCompile(`ecdsa \((nistp\d+)\)\s+[\d.]+s\s+[\d.]+s\s+([\d.]+)`), " (ECDSA signing: k·G and an inversion)"},
 	opECDSA: {map[string]string{"P-224": "ecdsap224", "P-256": "ecdsap256"},
 		regexp.MustCompile(`ecdsa \((nistp\d+)\)\s+[\d.]+s\s+[\d.]+s\s+[\d.]+\s+([\d.]+)`), " (ECDSA verification)"},
+	opSign: {map[string]string{"P-224": "ecdsap224", "P-256": "ecdsap256"},
+		regexp.MustCompile(`ecdsa \((nistp\d+)\)\s+[\d.]+s\s+[\d.]+s\s+([\d.]+)`), " (ECDSA signing)"},
 }
 
 // opensslPeer runs openssl speed on every core for the curve and the
@@ -479,7 +491,7 @@ func orUnset(n int) string {
 // benchConfig is a parsed bench command line.
 type benchConfig struct {
 	curves            []*curves.Curve
-	ops               []string // opMul, opBase, opECDSA
+	ops               []string // opMul, opBase, opECDSA, opSign
 	backend           ecmul.Backend
 	schedules         []ladder.Kind
 	exts              []basext.Variant
@@ -518,7 +530,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs.StringVar(&f.curves, "curve", "p224", "comma-separated curves: p224, p256, secp256k1")
 	fs.StringVar(&f.backend, "backend", "auto", "backend: auto, gpu, rns-cpu or cpu")
 	f.ops = new(string)
-	fs.StringVar(f.ops, "op", opMul, "comma-separated operations: mul (k·P), base (k·G through ScalarBaseMultBytes), ecdsa (ECDSA verification through ecdsa.Verify)")
+	fs.StringVar(f.ops, "op", opMul, "comma-separated operations: mul (k·P), base (k·G through ScalarBaseMultBytes), ecdsa (ECDSA verification through ecdsa.Verify), sign (ECDSA signing through ecdsa.Sign)")
 	fs.StringVar(&f.schedules, "schedule", "default", "comma-separated ladder schedules (rns-cpu and gpu): coz, paper, default (the library's)")
 	fs.StringVar(&f.exts, "ext", "default", "comma-separated base extensions (rns-cpu and gpu): shenoy, kawamura, default (the library's)")
 	fs.StringVar(&f.widths, "channel-bits", "default", "comma-separated RNS channel widths (rns-cpu and gpu): 16, 30 (Shenoy only), default (the library's)")

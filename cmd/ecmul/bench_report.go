@@ -115,7 +115,7 @@ func writeBenchCSV(w io.Writer, rep *benchReport) error {
 // benchColumns are the table's columns: the configuration, then the
 // figures.
 var benchColumns = []string{"curve", "op", "backend", "schedule", "ext", "bits", "mapping", "ipb", "gpus", "batch",
-	"latency ms", "end-to-end op/s", "bytes API op/s", "kernel op/s", "vs best peer", "vs k·P"}
+	"latency ms", "end-to-end op/s", "bytes API op/s", "kernel op/s", "vs best peer", "vs k·P", "vs k·G"}
 
 // printBench writes the report as a table: its header line, the peers,
 // then a row per result.
@@ -153,5 +153,5 @@ func tableRow(r benchResult) []string {
 	}
 	return []string{r.Curve, dash(r.Op), r.Backend, dash(r.Schedule), dash(r.Ext), dash(strconv.Itoa(r.ChannelBits)), dash(r.Mapping), dash(strconv.Itoa(r.ItemsPerBlock)),
 		dash(strconv.Itoa(r.GPUs)), strconv.Itoa(r.Batch), fmt.Sprintf("%.3f", r.LatencyMs), fmt.Sprintf("%.0f", r.OpsPerSec),
-		figure(r.BytesOpsPerSec, "%.0f"), figure(r.KernelOps, "%.0f"), figure(r.RatioToPeer, "%.2fx"), figure(r.RatioToMul, "%.2fx")}
+		figure(r.BytesOpsPerSec, "%.0f"), figure(r.KernelOps, "%.0f"), figure(r.RatioToPeer, "%.2fx"), figure(r.RatioToMul, "%.2fx"), figure(r.RatioToBase, "%.2fx")}
 }

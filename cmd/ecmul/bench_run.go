@@ -137,6 +137,58 @@ func timeECDSA(ctx context.Context, eng *ecmul.Engine, sigs benchSigs, reps int)
 	})
 }
 
+// timeSign is timeBatch of ecdsa.Sign with its default options on the
+// items, every one of which must be signed.
+func timeSign(ctx context.Context, eng *ecmul.Engine, in benchSignItems, reps int) (float64, error) {
+	sigs := make([]byte, len(in.digests)*2*eng.Curve().ByteLen())
+	errs := make([]error, len(in.digests))
+	return timeReps(reps, func() error {
+		if err := ecdsa.Sign(ctx, eng, sigs, errs, in.digests, in.keys, ecdsa.SignOptions{}); err != nil {
+			return err
+		}
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// benchSignItems are signing's inputs as ecdsa.Sign takes them.
+type benchSignItems struct {
+	digests [][]byte
+	keys    []byte
+}
+
+// benchSignInputs returns count SHA-256-sized digests and private keys in
+// [1, n), cycling through a pool of at most 1,024 drawn as the scalars of
+// benchInputs are.
+func benchSignInputs(c *curves.Curve, count int) benchSignItems {
+	L := c.ByteLen()
+	rng := sampler{c, 1}.rng(streamBenchPoint, 1<<60)
+	ks := newScalarSampler(c.N())
+	pool := min(count, 1024)
+	digests, keys := make([]byte, pool*32), make([]byte, pool*L)
+	for i := range pool {
+		copy(keys[i*L:], ks.next(rng))
+		for j := range 32 {
+			digests[i*32+j] = byte(rng.Uint32())
+		}
+	}
+	in := benchSignItems{digests: make([][]byte, count)}
+	for i := range in.digests {
+		in.digests[i] = digests[i%pool*32 : i%pool*32+32]
+	}
+	in.keys = bytes.Repeat(keys, (count+pool-1)/pool)[:count*L]
+	return in
+}
+
+// prefix returns the first n items.
+func (s benchSignItems) prefix(c *curves.Curve, n int) benchSignItems {
+	return benchSignItems{digests: s.digests[:n], keys: s.keys[:n*c.ByteLen()]}
+}
+
 // benchBytes encodes inputs for the bytes API: big-endian scalars and
 // uncompressed SEC1 points.
 func benchBytes(c *curves.Curve, pts []*ecmul.Point, ks []*big.Int) (scalars, points []byte) {
@@ -271,25 +323,32 @@ func setRatios(rep *benchReport) {
 	}
 }
 
-// setMulRatios sets the ratio to k·P of every result of base and ecdsa
-// among the results of one configuration: its op/s over the bytes API
+// setMulRatios sets, among the results of one configuration, the ratio
+// to k·P of every result of base and ecdsa: its op/s over the bytes API
 // figure of the mul result of the same batch where measured, else over its
-// end-to-end figure.
+// end-to-end figure; and the ratio to k·G of every result of sign: its
+// op/s over the base result's of the same batch.
 func setMulRatios(results []benchResult) {
-	mul := map[int]float64{}
+	mul, base := map[int]float64{}, map[int]float64{}
 	for _, r := range results {
-		if r.Op == opMul {
+		switch r.Op {
+		case opMul:
 			mul[r.Batch] = r.OpsPerSec
 			if r.BytesOpsPerSec > 0 {
 				mul[r.Batch] = r.BytesOpsPerSec
 			}
+		case opBase:
+			base[r.Batch] = r.OpsPerSec
 		}
 	}
 	for i := range results {
 		r := &results[i]
-		r.RatioToMul = 0
-		if m := mul[r.Batch]; r.Op != opMul && m > 0 {
+		r.RatioToMul, r.RatioToBase = 0, 0
+		if m := mul[r.Batch]; (r.Op == opBase || r.Op == opECDSA) && m > 0 {
 			r.RatioToMul = r.OpsPerSec / m
+		}
+		if b := base[r.Batch]; r.Op == opSign && b > 0 {
+			r.RatioToBase = r.OpsPerSec / b
 		}
 	}
 }
@@ -378,12 +437,13 @@ func newBenchRun(cfg *benchConfig, stderr io.Writer) (*benchRun, error) {
 // benchItems are the inputs of a curve's largest batch, a smaller batch
 // taking their first items: the points for k·P's bytes API on the gpu
 // backend only, the scalars' bytes there and for k·G, the signatures for
-// ECDSA.
+// ECDSA verification, the digests and keys for signing.
 type benchItems struct {
 	pts             []*ecmul.Point
 	ks              []*big.Int
 	scalars, points []byte
 	sigs            benchSigs
+	signs           benchSignItems
 }
 
 // measureCurve measures the peers and every configuration of the grid on
@@ -405,6 +465,9 @@ func (b *benchRun) measureCurve(ctx context.Context, c *curves.Curve) {
 	if slices.Contains(cfg.ops, opECDSA) {
 		in.sigs = benchSignatures(c, most)
 	}
+	if slices.Contains(cfg.ops, opSign) {
+		in.signs = benchSignInputs(c, most)
+	}
 	if cfg.peers {
 		b.measurePeers(ctx, c, in)
 	}
@@ -414,7 +477,7 @@ func (b *benchRun) measureCurve(ctx context.Context, c *curves.Curve) {
 }
 
 // measurePeers measures, for each operation, openssl speed (ECDH for mul,
-// ECDSA signing for base, ECDSA verification for ecdsa) and the cpu
+// ECDSA signing for base and sign, ECDSA verification for ecdsa) and the cpu
 // backend on c; a peer that cannot run is skipped with a message.
 func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve, in benchItems) {
 	for _, op := range b.cfg.ops {
@@ -449,6 +512,8 @@ func (b *benchRun) timeOp(ctx context.Context, eng *ecmul.Engine, c *curves.Curv
 		return timeBase(ctx, eng, in.scalars[:batch*c.ByteLen()], batch, b.cfg.reps)
 	case opECDSA:
 		return timeECDSA(ctx, eng, in.sigs.prefix(c, batch), b.cfg.reps)
+	case opSign:
+		return timeSign(ctx, eng, in.signs.prefix(c, batch), b.cfg.reps)
 	}
 	return timeBatch(ctx, eng, in.pts[:batch], in.ks[:batch], b.cfg.reps)
 }
@@ -475,7 +540,7 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 				r.Schedule, r.Ext, r.ChannelBits = v.schedule.String(), v.ext.String(), diag.ChannelBits(eng)
 			}
 			kernelOf := diag.KernelOf
-			if op == opBase {
+			if op == opBase || op == opSign {
 				kernelOf = diag.BaseKernelOf // the comb's configuration, not the ladder's
 			}
 			if k, ok := kernelOf(eng); ok {
@@ -493,7 +558,7 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 				if st.ItemKernels {
 					r.Finish = "gpu"
 				}
-				if op != opECDSA { // ecdsa.Verify makes two batches: the last is u2·Q's alone
+				if op != opECDSA && op != opSign { // ecdsa.Verify makes two batches, ecdsa.Sign one per 65,536 items: the last is part of the call
 					r.FillMs, r.DrainMs, r.WaitMs = st.FillMs, st.DrainMs, st.WaitMs
 					r.CopyMs, r.GPUPipelineMs, r.DeviceKernelsMs = st.CopyMs, st.WallMs, st.KernelMs
 					r.PrepareMs, r.FinishMs = st.PrepareMs, st.FinishMs
@@ -558,9 +623,9 @@ func (b *benchRun) kernelBatch(eng *ecmul.Engine, batch int) int {
 	return kb
 }
 
-// measureCombKernels adds the kernel-only figures of base or ecdsa to r,
-// on as many items as measureGPU times k·P's kernel on: for base the
-// comb's kernel alone; for ecdsa the two kernels of a verification, the
+// measureCombKernels adds the kernel-only figures of base, sign or ecdsa
+// to r, on as many items as measureGPU times k·P's kernel on: for base and
+// sign the comb's kernel alone (signing's k·G); for ecdsa the two kernels of a verification, the
 // ladder's of u2·Q and the variable-time comb's of u1·G, each alone, their
 // times added run by run. kernelTimes keeps the times by items launched.
 func (b *benchRun) measureCombKernels(eng *ecmul.Engine, c *curves.Curve, v benchVariant, r *benchResult,
@@ -579,7 +644,7 @@ func (b *benchRun) measureCombKernels(eng *ecmul.Engine, c *curves.Curve, v benc
 }
 
 // combKernelTimes times op's kernels alone on each of eng's GPUs: the
-// comb's on ks for base; for ecdsa the ladder's on pts and ks and the
+// comb's on ks for base and sign; for ecdsa the ladder's on pts and ks and the
 // variable-time comb's on ks, each run's two times added.
 func combKernelTimes(eng *ecmul.Engine, op string, pts []*ecmul.Point, ks []*big.Int, reps int) ([][]float64, error) {
 	comb, err := diag.BaseKernelTimes(eng, op == opECDSA, ks, reps)

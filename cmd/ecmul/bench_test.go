@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,6 +19,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/basext"
+	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
 )
 
@@ -132,7 +135,7 @@ func TestBenchUsage(t *testing.T) {
 		{"--backend", "fpga"},
 		{"--chunk", "0"},
 		{"--peer-seconds", "0"},
-		{"--op", "sign"},
+		{"--op", "signing"},
 		{"--op", ""},
 		{"--op", "mul,verify"},
 		{"--nope"},
@@ -334,7 +337,7 @@ func TestBenchCSV(t *testing.T) {
 // TestBenchKernelFiguresGPU (on a GPU host; skipped elsewhere): on the
 // gpu backend every operation gets a kernel-only figure, k·G's comb alone
 // faster than k·P's ladder, and ECDSA's two kernels together slower than
-// the ladder alone.
+// the ladder alone; signing's end-to-end figure gets its ratio to k·G.
 func TestBenchKernelFiguresGPU(t *testing.T) {
 	e, err := ecmul.New(ecmul.P224(), ecmul.Options{Backend: ecmul.GPU})
 	if err != nil {
@@ -342,7 +345,7 @@ func TestBenchKernelFiguresGPU(t *testing.T) {
 	}
 	require.NoError(t, e.Close())
 	jsonPath := filepath.Join(t.TempDir(), "b.json")
-	code, _, errOut := cli(t, "", "bench", "--backend", "gpu", "--curve", "p224", "--op", "mul,base,ecdsa",
+	code, _, errOut := cli(t, "", "bench", "--backend", "gpu", "--curve", "p224", "--op", "mul,base,ecdsa,sign",
 		"--batch", "65536", "--reps", "1", "--peers=false", "--json", jsonPath)
 	require.Equal(t, exitOK, code, errOut)
 	rep, _ := readBenchJSON(t, jsonPath)
@@ -351,8 +354,11 @@ func TestBenchKernelFiguresGPU(t *testing.T) {
 		require.Positive(t, r.KernelOps, "%s", r.Op)
 		require.Positive(t, r.KernelBatch, "%s", r.Op)
 		kernel[r.Op] = r.KernelOps
+		if r.Op == opSign {
+			require.Positive(t, r.RatioToBase)
+		}
 	}
-	require.Len(t, kernel, 3)
+	require.Len(t, kernel, 4)
 	require.Greater(t, kernel["base"], kernel["mul"], "the comb alone against the ladder")
 	require.Less(t, kernel["ecdsa"], kernel["mul"], "the ladder and the variable-time comb against the ladder")
 }
@@ -496,8 +502,10 @@ func TestBenchTableNamesEverySetting(t *testing.T) {
 	row := tableRow(benchResult{Curve: "P-256", Backend: "gpu", Op: "base", Schedule: "coz", Ext: "shenoy", ChannelBits: 30, Mapping: "block",
 		ItemsPerBlock: 51, Batch: 4, RatioToMul: 1.5})
 	require.Equal(t, []string{"P-256", "base", "gpu", "coz", "shenoy", "30", "block", "51", "-", "4"}, row[:10])
-	require.Equal(t, "1.50x", row[len(row)-1])
+	require.Equal(t, []string{"1.50x", "-"}, row[len(row)-2:], "vs k·P, vs k·G")
 	require.Len(t, row, len(benchColumns))
+	row = tableRow(benchResult{Curve: "P-256", Backend: "cpu", Op: "sign", Batch: 4, RatioToBase: 0.625})
+	require.Equal(t, []string{"-", "0.62x"}, row[len(row)-2:], "vs k·P, vs k·G")
 }
 
 // TestHelpStaysInTheRepository: no help points at a file outside the
@@ -562,18 +570,99 @@ func TestBenchOps(t *testing.T) {
 	require.Equal(t, []string{"mul", "mul", "base", "base", "ecdsa", "ecdsa"}, ops)
 }
 
-// TestBenchOpsPeers: without mul, no ratio to k·P; the cpu backend is
-// measured as a peer of each operation, and so is openssl speed (signing
-// for base, verification for ecdsa) where it runs; each result is divided
-// by its operation's best peer.
-func TestBenchOpsPeers(t *testing.T) {
+// TestBenchSign runs sign beside base on the cpu and rns-cpu backends:
+// a result per batch, every signature made (a failed item fails the
+// batch), each result's ratio to k·G of its batch in the JSON, the CSV
+// (ratio_to_base) and the table ("vs k·G"), and no ratio to k·P; without
+// base, no ratio to k·G.
+func TestBenchSign(t *testing.T) {
+	for _, backend := range []string{"cpu", "rns-cpu"} {
+		t.Run(backend, func(t *testing.T) {
+			dir := t.TempDir()
+			jsonPath, csvPath := filepath.Join(dir, "b.json"), filepath.Join(dir, "b.csv")
+			code, out, errOut := cli(t, "", "bench", "--backend", backend, "--curve", "p224,secp256k1", "--op", "base,sign",
+				"--batch", "3,1", "--reps", "1", "--peers=false", "--json", jsonPath, "--csv", csvPath)
+			require.Equal(t, exitOK, code, errOut)
+			rep, _ := readBenchJSON(t, jsonPath)
+			require.Len(t, rep.Results, 8)
+			base := map[string]float64{}
+			for _, r := range rep.Results {
+				require.Equal(t, backend, r.Backend)
+				require.Positive(t, r.OpsPerSec)
+				require.Zero(t, r.RatioToMul, "%s %s", r.Curve, r.Op)
+				k := fmt.Sprint(r.Curve, r.Batch)
+				if r.Op == opBase {
+					require.Zero(t, r.RatioToBase)
+					base[k] = r.OpsPerSec
+					continue
+				}
+				require.Equal(t, opSign, r.Op)
+				require.InDelta(t, r.OpsPerSec/base[k], r.RatioToBase, 1e-9, "%s batch %d", r.Curve, r.Batch)
+			}
+			_, rows := readCSV(t, csvPath)
+			require.Len(t, rows, len(rep.Results))
+			for i, row := range rows {
+				if rep.Results[i].Op == opSign {
+					f, err := strconv.ParseFloat(row["ratio_to_base"], 64)
+					require.NoError(t, err)
+					require.Equal(t, rep.Results[i].RatioToBase, f)
+				} else {
+					require.Empty(t, row["ratio_to_base"])
+				}
+			}
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			require.True(t, strings.HasSuffix(lines[1], "vs k·P  vs k·G"), lines[1])
+			for i, l := range lines[2:] {
+				f := strings.Fields(l)
+				want := "-"
+				if rep.Results[i].Op == opSign {
+					want = fmt.Sprintf("%.2fx", rep.Results[i].RatioToBase)
+				}
+				require.Equal(t, want, f[len(f)-1], l)
+			}
+		})
+	}
 	jsonPath := filepath.Join(t.TempDir(), "b.json")
-	code, out, errOut := cli(t, "", "bench", "--backend", "rns-cpu", "--curve", "p256", "--op", "ecdsa,base",
-		"--batch", "2", "--reps", "1", "--peer-seconds", "1", "--json", jsonPath)
+	code, _, errOut := cli(t, "", "bench", "--backend", "cpu", "--curve", "p256", "--op", "mul,sign",
+		"--batch", "2", "--reps", "1", "--peers=false", "--json", jsonPath)
 	require.Equal(t, exitOK, code, errOut)
 	rep, _ := readBenchJSON(t, jsonPath)
 	require.Len(t, rep.Results, 2)
-	for i, op := range []string{"ecdsa", "base"} {
+	require.Equal(t, opSign, rep.Results[1].Op)
+	require.Zero(t, rep.Results[1].RatioToBase, "no base in the run")
+	require.Zero(t, rep.Results[1].RatioToMul, "sign is compared with k·G alone")
+}
+
+// TestBenchSignInputs: the digests are SHA-256's length, the keys in
+// [1, n), a batch's inputs are the largest batch's first ones.
+func TestBenchSignInputs(t *testing.T) {
+	for _, c := range curves.All() {
+		in := benchSignInputs(c, 1500)
+		L := c.ByteLen()
+		require.Len(t, in.digests, 1500)
+		require.Len(t, in.keys, 1500*L)
+		for i := range in.digests {
+			require.Len(t, in.digests[i], 32)
+			d := new(big.Int).SetBytes(in.keys[i*L : (i+1)*L])
+			require.True(t, d.Sign() > 0 && d.Cmp(c.N()) < 0, "key %d", i)
+		}
+		small := benchSignInputs(c, 10)
+		require.Equal(t, small, in.prefix(c, 10))
+	}
+}
+
+// TestBenchOpsPeers: without mul, no ratio to k·P; the cpu backend is
+// measured as a peer of each operation, and so is openssl speed (signing
+// for base and sign, verification for ecdsa) where it runs; each result is
+// divided by its operation's best peer.
+func TestBenchOpsPeers(t *testing.T) {
+	jsonPath := filepath.Join(t.TempDir(), "b.json")
+	code, out, errOut := cli(t, "", "bench", "--backend", "rns-cpu", "--curve", "p256", "--op", "ecdsa,base,sign",
+		"--batch", "2", "--reps", "1", "--peer-seconds", "1", "--json", jsonPath)
+	require.Equal(t, exitOK, code, errOut)
+	rep, _ := readBenchJSON(t, jsonPath)
+	require.Len(t, rep.Results, 3)
+	for i, op := range []string{"ecdsa", "base", "sign"} {
 		best, cpu, openssl := 0.0, 0, 0
 		for _, p := range rep.Peers {
 			if p.Op != op {
@@ -616,7 +705,7 @@ func TestOpenSSLFigure(t *testing.T) {
 	for _, c := range []struct {
 		op, out string
 		want    float64
-	}{{opMul, ecdh, 135247.5}, {opBase, ecdsa, 421194.0}, {opECDSA, ecdsa, 132251.5}} {
+	}{{opMul, ecdh, 135247.5}, {opBase, ecdsa, 421194.0}, {opECDSA, ecdsa, 132251.5}, {opSign, ecdsa, 421194.0}} {
 		got, err := opensslFigure(c.op, c.out)
 		require.NoError(t, err, c.op)
 		require.Equal(t, c.want, got, c.op)

@@ -25,7 +25,8 @@ import (
 // optional 0x or 0X, then at least one digit 0-9, a-f or A-F, and nothing
 // else (no sign, no blank, no other character); a scalar has at most 512
 // digits and 512 bits, a coordinate at most 4·L characters (0x included)
-// and a value below p, a SEC1 point and a digest an even number of digits.
+// and a value below p, a SEC1 point and a digest an even number of digits,
+// a private key any number of digits and a value in [1, n − 1].
 
 // hexTarget is a command and line format that reads hex fields.
 type hexTarget struct {
@@ -41,9 +42,12 @@ var hexTargets = []hexTarget{
 	{[]string{"base", "--format", "sec1"}, []string{"scalar"}},
 	{[]string{"base", "--format", "jsonl"}, []string{"scalar"}},
 	{[]string{"ecdsa-verify"}, []string{"digest", "r", "s", "qx", "qy"}},
+	{[]string{"ecdsa-sign"}, []string{"digest", "key"}},
+	{[]string{"ecdsa-sign", "--format", "jsonl"}, []string{"digest", "key"}},
 }
 
-// format is the line format of mul or base, "" for ecdsa-verify.
+// format is the line format of mul, base or ecdsa-sign, "" for
+// ecdsa-verify and ecdsa-sign's hex lines.
 func (h hexTarget) format() string {
 	if len(h.args) < 3 {
 		return ""
@@ -85,6 +89,7 @@ func hexFixture(c *curves.Curve) map[string]string {
 		"point":  "04" + fieldHex(c, p.X) + fieldHex(c, p.Y),
 		"digest": fmt.Sprintf("%x", digest), "r": fmt.Sprintf("%x", r), "s": fmt.Sprintf("%x", s),
 		"qx": fieldHex(c, q.X), "qy": fieldHex(c, q.Y),
+		"key": fmt.Sprintf("%x", d),
 	}
 }
 
@@ -168,6 +173,10 @@ func refAnswer(c *curves.Curve, h hexTarget, texts []string) (answer string, ok 
 			if len(vals[i]) > 4*L || val.Cmp(p) >= 0 {
 				return "", false
 			}
+		case "key":
+			if val.Sign() == 0 || val.Cmp(n) >= 0 {
+				return "", false
+			}
 		case "point", "digest":
 			if digits%2 == 1 || kind == "point" && digits > 2*(1+2*L) {
 				return "", false
@@ -180,6 +189,16 @@ func refAnswer(c *curves.Curve, h hexTarget, texts []string) (answer string, ok 
 			}
 		}
 		v[kind] = val
+	}
+	if h.args[0] == "ecdsa-sign" {
+		if digestHash(digest) == 0 {
+			return "", false
+		}
+		r, s := textbookSign(c, v["key"], digest)
+		if h.jsonl() {
+			return fmt.Sprintf(`{"r":"%s","s":"%s"}`, fieldHex(c, r), fieldHex(c, s)), true
+		}
+		return fieldHex(c, r) + " " + fieldHex(c, s), true
 	}
 	if h.args[0] == "ecdsa-verify" {
 		if !refOnCurve(c, v["qx"], v["qy"]) {
@@ -289,6 +308,12 @@ func hexSpellings(kind, v string, L int) map[string]int {
 	case "digest":
 		m[v[1:]] = spellError // odd
 		m["0"+v] = spellError
+	case "key":
+		m["0"+v] = spellSame // odd: a key has any number of digits
+		m["0x"+strings.Repeat("0", 300)+v] = spellSame
+		m["0"] = spellError                            // outside [1, n − 1]
+		m["1"+strings.Repeat("0", 2*L)] = spellError   // 2^(8L): n or more
+		m["0x1"+strings.Repeat("0", 2*L)] = spellError // the same with 0x
 	case "r", "s":
 		m["00"+v] = spellSame
 		m["0"+v] = spellSame
@@ -298,8 +323,8 @@ func hexSpellings(kind, v string, L int) map[string]int {
 	return m
 }
 
-// TestHexFieldSpellings: every hex field of mul, base (each line format)
-// and ecdsa-verify, on every curve, written with a sign after 0x or
+// TestHexFieldSpellings: every hex field of mul, base (each line format),
+// ecdsa-verify and ecdsa-sign (each line format), on every curve, written with a sign after 0x or
 // before it, a blank, an empty or doubled prefix, a non-hex or non-ASCII
 // character, an odd or excessive length, gets an error line that names
 // the field, or the field count when a blank splits it (for r and s,
@@ -353,6 +378,8 @@ func TestHexFieldSpellings(t *testing.T) {
 							require.Equal(t, fmt.Sprintf("%s: not hex: %q", kind, s), reason, where)
 						case kind == "scalar":
 							require.True(t, strings.HasPrefix(reason, "scalar "), where)
+						case kind == "key": // ecdsa.Sign's range check names the key its own way
+							require.Regexp(t, `^(key: |private key outside \[1, n−1\])`, reason, where)
 						default:
 							require.True(t, strings.HasPrefix(reason, kind+": "), where)
 						}
@@ -369,7 +396,7 @@ func TestHexFieldSpellings(t *testing.T) {
 }
 
 // FuzzHexFields puts any text in place of one field of a valid item of
-// mul, base (each line format) or ecdsa-verify, on any curve, and checks
+// mul, base (each line format), ecdsa-verify or ecdsa-sign, on any curve, and checks
 // the command's answer against the grammar and the references: an error
 // line exactly when the grammar or the item's validity refuses the line,
 // else the references' result.

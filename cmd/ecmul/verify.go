@@ -40,6 +40,8 @@ of one operation (--op) through the engine and checks every result:
          the engine's variable-time comb, or as base computes k·G where the
          gpu backend's kernel has none; u2·Q on its ladder; their sum on
          the host)
+  sign   ECDSA signing through package ecdsa (ecdsa.Sign: k·G as base
+         computes it, the rest on the host)
 
 mul and base compare every result with curves.ReferenceScalarMult (Go's
 crypto/elliptic for P-224 and P-256, gnark-crypto for secp256k1), for P-256
@@ -49,7 +51,12 @@ cpu backend included, is only compared with itself. ecdsa compares every
 verdict with the one the item was made to have, with crypto/ecdsa's (for
 secp256k1 gnark-crypto's, after SEC 1's range check of r and s, given n-s
 for an s above n/2, which it refuses: n-s verifies exactly when s does) and
-with a textbook verification over math/big.
+with a textbook verification over math/big. sign checks every signature
+with crypto/ecdsa.Verify (for secp256k1 gnark-crypto's, as for ecdsa) and
+the textbook verification, requires s <= n/2 on secp256k1 (ecdsa.Sign's
+default there), and compares every deterministic signature bit for bit
+with RFC 6979 as the textbook derives it over math/big and, for P-224 and
+P-256, with crypto/ecdsa's PrivateKey.Sign(nil, digest, hash).
 
 Items of mul: random valid points k·G (one fresh point per 32 items) and
 random scalars in [1, n); the first items, and about one in 32 after them,
@@ -71,6 +78,15 @@ that its integer keeps, flipped), wrong-key (another random key). The first
 items take each case once; after them, about one item in four takes a
 random case and the others are valid.
 
+Items of sign: a random private key in [1, n) and a random digest of 20,
+28, 32, 48 or 64 bytes (the hash of the nonces' HMAC the one its length
+implies), each of a case: deterministic (the default options), hedged
+(SignOptions.Hedged: checked by verification alone), key=1, key=n-1, and
+three that must fail: key=0 and key=n (ecdsa.ErrPrivateKey), a digest of
+33 bytes (ecdsa.ErrDigestLength), with a zero signature. The first items
+take each case once; after them, about one item in four takes a random
+case and the others are deterministic.
+
 Item i depends only on --op, --seed and i, so a seed reproduces a run, and
 --chunk changes nothing but memory and speed.
 
@@ -84,12 +100,14 @@ Output (standard output), key=value fields:
   verify curve=P-256 op=mul backend=gpu ext=shenoy n=1000000 seed=1 chunk=65536 references=crypto/elliptic,gnark-crypto,textbook
   mismatch index=I scalar=HEX point=X,Y got=X,Y|infinity|error(REASON) want=X,Y|infinity
   mismatch index=I case=CASE digest=HEX r=HEX s=HEX key=X,Y got=valid|invalid|error(REASON) want=valid|invalid
+  mismatch index=I case=CASE digest=HEX key=D got=R,S|error(REASON) want=R,S|valid(REFERENCE=VERDICT)|low-s|error(REASON)
   items=N mismatches=M item_errors=E seconds=S engine_seconds=T engine_op/s=R reference_cores=C
   PASS | FAIL
 
 The first mismatch line is that of mul and base (point=G for base), the
-second that of ecdsa. engine_seconds and engine_op/s time the engine alone
-(for ecdsa, the whole of ecdsa.Verify: signatures per second); seconds is
+second that of ecdsa, the third that of sign (key=D the private key).
+engine_seconds and engine_op/s time the engine alone (for ecdsa, the whole
+of ecdsa.Verify, for sign of ecdsa.Sign: signatures per second); seconds is
 the whole run, references included. A "mismatch" line is written for every
 item whose result differs from the references, or that failed (item_errors:
 an error instead of a point, or a verdict other than valid or invalid), or
@@ -103,6 +121,7 @@ Examples:
 
   ecmul verify --curve p256 --backend gpu --n 1000000 --seed 7
   ecmul verify --curve secp256k1 --backend gpu --op ecdsa --n 100000
+  ecmul verify --curve p256 --backend gpu --op sign --n 100000
 
 Flags:
 `
@@ -124,6 +143,7 @@ type verifyEngine struct {
 	mult  scalarMultFunc
 	base  scalarBaseMultFunc
 	ecdsa ecdsaVerifyFunc
+	sign  ecdsaSignFunc
 }
 
 // engineCalls returns eng's calls.
@@ -131,6 +151,9 @@ func engineCalls(eng *ecmul.Engine) verifyEngine {
 	return verifyEngine{mult: eng.ScalarMult, base: eng.ScalarBaseMultBytes,
 		ecdsa: func(ctx context.Context, verdicts []ecdsa.Verdict, digests [][]byte, sigs, keys []byte) error {
 			return ecdsa.Verify(ctx, eng, verdicts, digests, sigs, keys)
+		},
+		sign: func(ctx context.Context, sigs []byte, errs []error, digests [][]byte, keys []byte, opts ecdsa.SignOptions) error {
+			return ecdsa.Sign(ctx, eng, sigs, errs, digests, keys, opts)
 		}}
 }
 
@@ -139,9 +162,10 @@ const (
 	opMul   = "mul"   // k·P
 	opBase  = "base"  // k·G
 	opECDSA = "ecdsa" // ECDSA verification
+	opSign  = "sign"  // ECDSA signing
 )
 
-var opNames = []string{opMul, opBase, opECDSA}
+var opNames = []string{opMul, opBase, opECDSA, opSign}
 
 // parseOp reads an operation's name, in any case.
 func parseOp(s string) (string, error) {
@@ -154,7 +178,7 @@ func parseOp(s string) (string, error) {
 // verifyConfig describes a verify run.
 type verifyConfig struct {
 	curve   *curves.Curve
-	op      string // opMul, opBase or opECDSA; "" is opMul
+	op      string // opMul, opBase, opECDSA or opSign; "" is opMul
 	n       int64
 	seed    uint64
 	chunk   int
@@ -173,7 +197,7 @@ type verifyFlags struct {
 func verifyFlagSet(f *verifyFlags) *flag.FlagSet {
 	fs := newFlagSet("verify", verifyHelp)
 	addEngineFlags(fs, &f.mulFlags)
-	fs.StringVar(&f.op, "op", opMul, "operation checked: mul (k·P), base (k·G) or ecdsa (ECDSA verification)")
+	fs.StringVar(&f.op, "op", opMul, "operation checked: mul (k·P), base (k·G), ecdsa (ECDSA verification) or sign (ECDSA signing)")
 	fs.Int64Var(&f.n, "n", 10000, "number of items")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
 	fs.IntVar(&f.chunk, "chunk", 1<<16, "items per batch (on the gpu backend, batches of more than 16,384 items also run the prepare and finish kernels)")
@@ -234,6 +258,8 @@ func newVerifyOp(eng verifyEngine, cfg verifyConfig) verifyOp {
 		return &baseOp{c: cfg.curve, items: newBaseItems(cfg.curve, cfg.seed), base: eng.base}
 	case opECDSA:
 		return &ecdsaOp{c: cfg.curve, items: ecdsaItems{cfg.curve, cfg.seed}, verify: eng.ecdsa}
+	case opSign:
+		return &signOp{c: cfg.curve, items: signItems{cfg.curve, cfg.seed}, sign: eng.sign}
 	}
 	return &mulOp{c: cfg.curve, items: newVerifyItems(cfg.curve, cfg.seed), mult: eng.mult}
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 )
 
-// TestVerifyOps runs verify --op base and --op ecdsa on the CPU backends:
+// TestVerifyOps runs verify --op base, ecdsa and sign on the CPU backends:
 // every item matches, the header names the operation and its references.
 func TestVerifyOps(t *testing.T) {
 	type run struct {
@@ -25,13 +25,14 @@ func TestVerifyOps(t *testing.T) {
 		backend string
 		n       int
 	}
-	runs := []run{{"base", "cpu", 120}, {"base", "rns-cpu", 40}, {"ecdsa", "cpu", 60}, {"ecdsa", "rns-cpu", 24}}
+	runs := []run{{"base", "cpu", 120}, {"base", "rns-cpu", 40}, {"ecdsa", "cpu", 60}, {"ecdsa", "rns-cpu", 24}, {"sign", "cpu", 60}, {"sign", "rns-cpu", 24}}
 	if testing.Short() {
-		runs = []run{{"base", "cpu", 30}, {"base", "rns-cpu", 14}, {"ecdsa", "cpu", 12}, {"ecdsa", "rns-cpu", 9}}
+		runs = []run{{"base", "cpu", 30}, {"base", "rns-cpu", 14}, {"ecdsa", "cpu", 12}, {"ecdsa", "rns-cpu", 9}, {"sign", "cpu", 12}, {"sign", "rns-cpu", 9}}
 	}
 	refs := map[string]map[string]string{
 		"base":  {"P-224": "crypto/elliptic,textbook", "P-256": "crypto/elliptic,gnark-crypto,textbook", "secp256k1": "gnark-crypto,textbook"},
 		"ecdsa": {"P-224": "crypto/ecdsa,textbook", "P-256": "crypto/ecdsa,textbook", "secp256k1": "gnark-crypto,textbook"},
+		"sign":  {"P-224": "crypto/ecdsa,textbook", "P-256": "crypto/ecdsa,textbook", "secp256k1": "gnark-crypto,textbook"},
 	}
 	for _, c := range curves.All() {
 		for _, r := range runs {
@@ -54,7 +55,7 @@ func TestVerifyOps(t *testing.T) {
 }
 
 func TestVerifyOpUsage(t *testing.T) {
-	for _, op := range []string{"sign", "", "mul,base"} {
+	for _, op := range []string{"signing", "", "mul,base"} {
 		code, out, errOut := cli(t, "", "verify", "--backend", "cpu", "--op", op, "--n", "1")
 		require.Equal(t, exitUsage, code, "%q", op)
 		require.Empty(t, out)
