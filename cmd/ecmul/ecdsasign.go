@@ -351,6 +351,9 @@ func itemReason(err error, j int) error {
 	if !ok {
 		return err
 	}
+	if errors.Is(err, ecdsa.ErrPrivateKey) {
+		msg = "key: " + msg // as for a key the parser refuses
+	}
 	return errors.New(msg)
 }
 

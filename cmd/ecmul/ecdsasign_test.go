@@ -71,8 +71,8 @@ func TestECDSASignLines(t *testing.T) {
 	want := "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716 f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8\n" +
 		"0cbcc86fd6abd1d99e703e1ec50069ee5c0b4ba4b9ac60e409e8ec5910d81a89 01b9d7b73dfaa60d5651ec4591a0136f87653e0fd780c3b1bc872ffdeae479b1\n" +
 		"error: line 4: digest length: a digest of 31 bytes implies no hash (20, 28, 32, 48 or 64 bytes); name one\n" +
-		"error: line 5: private key outside [1, n−1]: it is 0\n" +
-		"error: line 6: private key outside [1, n−1]: it is n or more\n" +
+		"error: line 5: key: private key outside [1, n−1]: it is 0\n" +
+		"error: line 6: key: private key outside [1, n−1]: it is n or more\n" +
 		"error: line 7: key: private key outside [1, n−1]: it is n or more\n" +
 		"error: line 8: digest: an odd number of hex digits\n" +
 		"error: line 9: want 2 fields (DIGEST_HEX PRIVATE_KEY_HEX), got 3\n" +

@@ -379,7 +379,7 @@ func TestHexFieldSpellings(t *testing.T) {
 						case kind == "scalar":
 							require.True(t, strings.HasPrefix(reason, "scalar "), where)
 						case kind == "key": // ecdsa.Sign's range check names the key its own way
-							require.Regexp(t, `^(key: |private key outside \[1, n−1\])`, reason, where)
+							require.Regexp(t, `^key: `, reason, where)
 						default:
 							require.True(t, strings.HasPrefix(reason, kind+": "), where)
 						}
