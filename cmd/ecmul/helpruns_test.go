@@ -93,6 +93,9 @@ func helpRuns(c *curves.Curve) map[string][]helpRun {
 // command runs the ladder while it runs the comb, or that leaves out a
 // family it runs, fails.
 func TestHelpNamesWhatRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every command on emulated kernels: in the full suite")
+	}
 	for _, s := range kernels.Schedules {
 		require.Contains(t, kernelFamilies, s, "the kernel's schedule %s has no family in the help texts' words", s)
 	}
