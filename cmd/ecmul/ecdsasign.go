@@ -209,16 +209,13 @@ func signOptions(hash string, lowS *bool, hedged bool) (ecdsa.SignOptions, error
 // der ({"r":"HEX","s":"HEX"} or {"sig":"HEX"} in jsonl), or "error: line
 // N: REASON".
 type signer struct {
-	ctx        context.Context // ends the run: the chunk being signed is dropped
-	c          *curves.Curve
-	eng        *ecmul.Engine
-	opts       ecdsa.SignOptions
-	chunk      int
+	ctx  context.Context // ends the run: the chunk being signed is dropped
+	c    *curves.Curve
+	eng  *ecmul.Engine
+	opts ecdsa.SignOptions
+	lineChunk
 	der, jsonl bool               // answers in DER, lines and answers in jsonl
 	w          *stream.ItemWriter // writes whole lines
-	nums       []int              // line numbers of the chunk's lines
-	errs       []error            // a line's error, nil for an item
-	idx        []int              // a line's item, -1 for none
 	digests    [][]byte
 	keys       []byte
 	items      int
@@ -227,28 +224,12 @@ type signer struct {
 }
 
 func newSigner(ctx context.Context, c *curves.Curve, eng *ecmul.Engine, opts ecdsa.SignOptions, chunk int, out io.Writer) *signer {
-	return &signer{ctx: ctx, c: c, eng: eng, opts: opts, chunk: chunk, w: stream.NewLineWriter(out)}
+	return &signer{ctx: ctx, c: c, eng: eng, opts: opts, lineChunk: lineChunk{chunk: chunk}, w: stream.NewLineWriter(out)}
 }
-
-// pending reports whether lines wait to be signed.
-func (s *signer) pending() bool { return len(s.nums) > 0 }
 
 // add takes one line: an item, or its error; a full chunk is signed.
 func (s *signer) add(line []byte, num int, tooLong bool) error {
-	s.nums = append(s.nums, num)
-	var err error
-	if tooLong {
-		err = fmt.Errorf("longer than %d bytes", stream.MaxLine)
-	} else {
-		err = s.parse(string(line))
-	}
-	s.errs = append(s.errs, err)
-	if err != nil {
-		s.idx = append(s.idx, -1)
-	} else {
-		s.idx = append(s.idx, len(s.digests)-1)
-	}
-	if len(s.nums) >= s.chunk {
+	if s.take(line, num, tooLong, s.parse, func() int { return len(s.digests) }) {
 		return s.flush()
 	}
 	return nil

@@ -238,14 +238,11 @@ func checkLineFormat(cmd, format string) (jsonl bool, err error) {
 // verifier gathers the items of a chunk, verifies them in one call and
 // writes their answers.
 type verifier struct {
-	ctx             context.Context // ends the run: the chunk being verified is dropped
-	c               *curves.Curve
-	eng             *ecmul.Engine
-	chunk           int
+	ctx context.Context // ends the run: the chunk being verified is dropped
+	c   *curves.Curve
+	eng *ecmul.Engine
+	lineChunk
 	w               *stream.ItemWriter // writes whole lines
-	nums            []int              // line numbers of the chunk's lines
-	errs            []error            // a line's error, nil for an item
-	idx             []int              // a line's item, -1 for none
 	digests         [][]byte
 	sigs, keys      []byte
 	items, notValid int
@@ -256,7 +253,7 @@ type verifier struct {
 }
 
 func newVerifier(ctx context.Context, c *curves.Curve, eng *ecmul.Engine, chunk int, out io.Writer) *verifier {
-	return &verifier{ctx: ctx, c: c, eng: eng, chunk: chunk, w: stream.NewLineWriter(out)}
+	return &verifier{ctx: ctx, c: c, eng: eng, lineChunk: lineChunk{chunk: chunk}, w: stream.NewLineWriter(out)}
 }
 
 // inputLine is one line of the input as stream.Lines yields it, its text
@@ -275,9 +272,6 @@ var pauseFlush = 2 * time.Millisecond
 // run verifies every line of in, chunk by chunk, as runChunks runs them.
 func (v *verifier) run(in io.Reader) error { return runChunks(in, v) }
 
-// pending reports whether lines wait to be verified.
-func (v *verifier) pending() bool { return len(v.nums) > 0 }
-
 // chunker is a command that answers lines a chunk at a time: add takes a
 // line (and answers the chunk when it is full), pending reports whether
 // lines wait for their answers, and flush answers them.
@@ -285,6 +279,38 @@ type chunker interface {
 	add(line []byte, num int, tooLong bool) error
 	pending() bool
 	flush() error
+}
+
+// lineChunk is the bookkeeping of a chunk of lines that ecdsa-verify and
+// ecdsa-sign answer together: each line's number, its error (nil for an
+// item) and its item.
+type lineChunk struct {
+	chunk int     // lines a chunk takes before it is answered
+	nums  []int   // line numbers of the chunk's lines
+	errs  []error // a line's error, nil for an item
+	idx   []int   // a line's item, -1 for none
+}
+
+// pending reports whether lines wait to be answered.
+func (c *lineChunk) pending() bool { return len(c.nums) > 0 }
+
+// take records one line: too long, or parsed by parse, after which items
+// is the chunk's item count. It reports whether the chunk is full.
+func (c *lineChunk) take(line []byte, num int, tooLong bool, parse func(string) error, items func() int) bool {
+	c.nums = append(c.nums, num)
+	var err error
+	if tooLong {
+		err = fmt.Errorf("longer than %d bytes", stream.MaxLine)
+	} else {
+		err = parse(string(line))
+	}
+	c.errs = append(c.errs, err)
+	item := -1
+	if err == nil {
+		item = items() - 1
+	}
+	c.idx = append(c.idx, item)
+	return len(c.nums) >= c.chunk
 }
 
 // runChunks feeds every line of in to ch and has it answer its lines when
@@ -343,20 +369,7 @@ func runChunks(in io.Reader, ch chunker) error {
 
 // add takes one line: an item, or its error.
 func (v *verifier) add(line []byte, num int, tooLong bool) error {
-	v.nums = append(v.nums, num)
-	var err error
-	if tooLong {
-		err = fmt.Errorf("longer than %d bytes", stream.MaxLine)
-	} else {
-		err = v.parse(string(line))
-	}
-	v.errs = append(v.errs, err)
-	if err != nil {
-		v.idx = append(v.idx, -1)
-	} else {
-		v.idx = append(v.idx, len(v.digests)-1)
-	}
-	if len(v.nums) >= v.chunk {
+	if v.take(line, num, tooLong, v.parse, func() int { return len(v.digests) }) {
 		return v.flush()
 	}
 	return nil
