@@ -1294,7 +1294,7 @@ ECM_DEVICE StepsTile<N, K> steps_of(const LaneConsts<N, Mapping::Tile>& k, const
 }
 template <BaseExt V, int N, class F>
 ECM_DEVICE StepsFrag<N, F> steps_of(const FragConsts<N, F>& k, const FragExchange<F>& ex) {
-  static_assert(V == BaseExt::Shenoy, "the mma and pair mappings compute Shenoy's α");
+  static_assert(V == BaseExt::Shenoy, "the mma and pair mappings run as the shenoy entry points");
   return {k, ex};
 }
 

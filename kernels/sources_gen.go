@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "4c8ac3e2266aaa8532cd417a0239882838bfb0afe91c3d4b657ae1adc7565669"
+const SourcesSHA256 = "5ad11e713b67b2095a207c1ffadd1b7525d1b4ac71d661c0db481fe6e04ee613"

@@ -59,11 +59,12 @@ const (
 func (s *Schedule) readByMulsOnly(r Reg, phase, i int) bool {
 	switch phase {
 	case phaseInit:
+		// the rest of Init, the swap before the first pass, then Loop
 		ok, killed := scanSteps(s.Init[i:], r)
 		if !ok || killed {
 			return ok
 		}
-		return s.readByMulsOnly(r, phaseLoop, 0)
+		return !s.swaps(r) && s.readByMulsOnly(r, phaseLoop, 0)
 	case phaseLoop:
 		// the rest of this pass, the loop's end, then one whole pass (which
 		// covers the rest of every later one) and Final
@@ -98,10 +99,8 @@ func (s *Schedule) readByMulsOnly(r Reg, phase, i int) bool {
 // Sum and Start (both count as reads other than a multiplication's), the
 // comb's next row writes TX and TY.
 func (s *Schedule) loopEnd(r Reg) (ok, killed bool) {
-	for _, sw := range s.Swap {
-		if sw[0] == r || sw[1] == r {
-			return false, false
-		}
+	if s.swaps(r) {
+		return false, false
 	}
 	for _, c := range s.Commit {
 		if c.Dst == r || c.Sum == r || c.Start == r {
@@ -109,6 +108,16 @@ func (s *Schedule) loopEnd(r Reg) (ok, killed bool) {
 		}
 	}
 	return true, s.Kind.IsComb() && (r == TX || r == TY)
+}
+
+// swaps reports whether a swap of the ladder moves r.
+func (s *Schedule) swaps(r Reg) bool {
+	for _, sw := range s.Swap {
+		if sw[0] == r || sw[1] == r {
+			return true
+		}
+	}
+	return false
 }
 
 // scanSteps reports whether steps read r only as a multiplication operand

@@ -8,8 +8,9 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 )
 
-// taintRun runs the schedule's register traffic forward, Init, three passes
-// of Loop (each followed by its swaps and commits, and the comb's next row)
+// taintRun runs the schedule's register traffic forward, Init, the swap
+// before the first pass, three passes of Loop (each followed by its swaps
+// and commits, and the comb's next row)
 // and Final, marking a register unreduced when a lazy addition writes it and
 // reduced when a multiplication or another addition does; it returns the
 // first place an unreduced register is read other than by a multiplication
@@ -34,17 +35,26 @@ func taintRun(s *Schedule) string {
 		}
 		return ""
 	}
+	swap := func() string {
+		for _, sw := range s.Swap {
+			if unreduced[sw[0]] || unreduced[sw[1]] {
+				return "a swap moves " + sw[0].String()
+			}
+		}
+		return ""
+	}
 	if at := run("init", s.Init); at != "" {
 		return at
+	}
+	if at := swap(); at != "" {
+		return "before the loop: " + at
 	}
 	for range 3 {
 		if at := run("loop", s.Loop); at != "" {
 			return at
 		}
-		for _, sw := range s.Swap {
-			if unreduced[sw[0]] || unreduced[sw[1]] {
-				return "a swap moves " + sw[0].String()
-			}
+		if at := swap(); at != "" {
+			return at
 		}
 		for _, c := range s.Commit {
 			if unreduced[c.Dst] || unreduced[c.Sum] || unreduced[c.Start] {
@@ -99,8 +109,9 @@ func TestLazyAdditions(t *testing.T) {
 }
 
 // TestTaintRunCatchesWrongLazy: marking the co-Z loop's XRG sum lazy (the
-// swap after the pass moves it) is caught, and so is Init's XQG sum (the
-// loop's first sum reads XQG).
+// swap after the pass moves it) is caught, and so are Init's XQG sum and
+// the paper ladder's Init sums, which the swap before the first pass moves
+// (markLazy leaves them reduced).
 func TestTaintRunCatchesWrongLazy(t *testing.T) {
 	su, err := NewSetupKind(curves.P256(), CoZ)
 	require.NoError(t, err)
@@ -117,5 +128,19 @@ func TestTaintRunCatchesWrongLazy(t *testing.T) {
 			}
 		}
 	}
-	require.Equal(t, "loop: an addition reads XQG", taintRun(s))
+	require.Equal(t, "before the loop: a swap moves XQG", taintRun(s))
+	paper, err := NewSetupKind(curves.P256(), Paper)
+	require.NoError(t, err)
+	moved := 0
+	for i := range paper.Schedule.Init {
+		for j := range paper.Schedule.Init[i].Adds {
+			if op := &paper.Schedule.Init[i].Adds[j]; paper.Schedule.swaps(op.Dst) {
+				require.False(t, op.Lazy, "markLazy: Init's %s sum, which the swap moves", op.Dst)
+				op.Lazy = true
+				moved++
+			}
+		}
+	}
+	require.Positive(t, moved)
+	require.Contains(t, taintRun(paper.Schedule), "before the loop: a swap moves")
 }
