@@ -446,6 +446,25 @@ type benchItems struct {
 	signs           benchSignItems
 }
 
+// live says which inputs the run holds: the *big.Int data a collection
+// marks on every batch of ScalarMult, and the byte buffers beside them.
+func (in benchItems) live() string {
+	parts := []string{fmt.Sprintf("%d points (*ecmul.Point) and %d scalars (*big.Int)", len(in.pts), len(in.ks))}
+	if len(in.scalars) > 0 {
+		parts = append(parts, fmt.Sprintf("%d B of scalar bytes", len(in.scalars)))
+	}
+	if len(in.points) > 0 {
+		parts = append(parts, fmt.Sprintf("%d B of point bytes", len(in.points)))
+	}
+	if n := len(in.sigs.digests); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d signatures to verify", n))
+	}
+	if n := len(in.signs.digests); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d digests and keys to sign", n))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // measureCurve measures the peers and every configuration of the grid on
 // curve c.
 func (b *benchRun) measureCurve(ctx context.Context, c *curves.Curve) {
@@ -468,6 +487,7 @@ func (b *benchRun) measureCurve(ctx context.Context, c *curves.Curve) {
 	if slices.Contains(cfg.ops, opSign) {
 		in.signs = benchSignInputs(c, most)
 	}
+	fmt.Fprintf(b.stderr, "bench: %s inputs kept live for the whole run (smaller batches take their first items): %s\n", c.Name(), in.live())
 	if cfg.peers {
 		b.measurePeers(ctx, c, in)
 	}

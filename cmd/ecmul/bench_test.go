@@ -197,6 +197,9 @@ func TestBenchCPUGrid(t *testing.T) {
 		"--reps", "2", "--peers=false", "--json", jsonPath, "--csv", csvPath)
 	require.Equal(t, exitOK, code, errOut)
 	require.Contains(t, out, "P-224")
+	// the largest batch's inputs, said once per curve
+	require.Contains(t, errOut, "bench: P-224 inputs kept live for the whole run (smaller batches take their first items): 4 points (*ecmul.Point) and 4 scalars (*big.Int)")
+	require.Equal(t, 2, strings.Count(errOut, "inputs kept live"))
 
 	rep, _ := readBenchJSON(t, jsonPath)
 	require.Equal(t, 2, rep.Reps)
