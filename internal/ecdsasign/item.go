@@ -8,13 +8,16 @@ import "github.com/rnsec/ecmul/internal/fp"
 // whose bitlen(n) leftmost bits are the candidate integer (bits2int).
 func (b *batch) nonce(k []byte, st *step, i, skip int) {
 	o := b.o
-	var h1 [32]byte
-	fp.PutLimbs(h1[:o.size], o.reduce(o.bits2int(b.digests[i]))) // bits2octets
+	d := drbgPool.Get().(*drbg)
+	defer drbgPool.Put(d)
+	defer d.wipe()
+	h1 := d.h1[:o.size]
+	fp.PutLimbs(h1, o.reduce(o.bits2int(b.digests[i]))) // bits2octets
 	var extra []byte
 	if st.extra != nil {
 		extra = st.extra[(i-st.lo)*ExtraBytes : (i-st.lo+1)*ExtraBytes]
 	}
-	d := newDRBG(st.hash[i-st.lo], b.key(i), h1[:o.size], extra)
+	d.seed(st.hash[i-st.lo], b.key(i), h1, extra)
 	for {
 		d.generate(k)
 		// public: a refused candidate is the RFC's retry
