@@ -20,9 +20,9 @@ import (
 	"sync/atomic"
 
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/rns"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // Options configure an Engine. The zero value is the auto backend with

@@ -13,9 +13,9 @@ import (
 
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // The mappings of kernels.Mappings the gpu backend names in its choices.

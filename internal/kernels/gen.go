@@ -19,9 +19,9 @@ import (
 
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/rns"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // maxTerms is the fixed arity of an addition in the generated lists.
