@@ -47,7 +47,7 @@ gpu-check:
 experiment:
 	scripts/experiment.sh $(OUT)
 
-# Kernels: the CUDA fatbin that package kernels embeds, and its dev tools.
+# Kernels: the CUDA fatbin that internal/kernels embeds, and its dev tools.
 # nvcc is needed for kernels, kernels-fatbin and kernels-harness; Go for
 # kernels, kernels-hash, kernels-check and kernels-mutant; a C++20 compiler
 # for kernels-emulate, kernels-check and kernels-mutant.
@@ -56,7 +56,7 @@ experiment:
 
 NVCC ?= nvcc
 CXX ?= g++
-KERNEL_SOURCES := $(wildcard kernels/*.cu kernels/*.cuh)
+KERNEL_SOURCES := $(wildcard internal/kernels/*.cu internal/kernels/*.cuh)
 KERNEL_GENCODE := -gencode arch=compute_80,code=sm_80 -gencode arch=compute_86,code=sm_86 \
 	-gencode arch=compute_89,code=sm_89 -gencode arch=compute_90,code=sm_90 \
 	-gencode arch=compute_90,code=compute_90
@@ -71,30 +71,30 @@ CUDA_LIBS ?= -L/usr/local/cuda/lib64/stubs -lcuda
 # kernels rebuilds the fatbin and records the hash of the sources it came from.
 kernels: kernels-fatbin kernels-hash
 
-kernels-fatbin: kernels/ecmul.fatbin
+kernels-fatbin: internal/kernels/ecmul.fatbin
 
-kernels/ecmul.fatbin: $(KERNEL_SOURCES)
-	$(NVCC) $(KERNEL_NVCCFLAGS) --fatbin $(KERNEL_GENCODE) -o $@ kernels/ecmul.cu
+internal/kernels/ecmul.fatbin: $(KERNEL_SOURCES)
+	$(NVCC) $(KERNEL_NVCCFLAGS) --fatbin $(KERNEL_GENCODE) -o $@ internal/kernels/ecmul.cu
 
 kernels-hash:
-	cd kernels && go run hash.go
+	cd internal/kernels && go run hash.go
 
 # kernels-harness builds the GPU harness (bit-exactness and timing on a GPU).
-kernels-harness: kernels/harness/harness
+kernels-harness: internal/kernels/harness/harness
 
-kernels/harness/harness: kernels/harness/harness.cu kernels/harness/vectors.h kernels/schedule_gen.cuh
-	$(NVCC) -std=c++17 -O2 -o $@ kernels/harness/harness.cu $(CUDA_LIBS)
+internal/kernels/harness/harness: internal/kernels/harness/harness.cu internal/kernels/harness/vectors.h internal/kernels/schedule_gen.cuh
+	$(NVCC) -std=c++17 -O2 -o $@ internal/kernels/harness/harness.cu $(CUDA_LIBS)
 
 # kernels-emulate builds the CPU emulation of the kernel (bit-exactness without a GPU).
-kernels-emulate: kernels/harness/emulate
+kernels-emulate: internal/kernels/harness/emulate
 
 # On x86-64 the emulation switches between its fibers' stacks itself, which
 # shadow stacks (-fcf-protection, on by default in some compilers) forbid.
 EMULATE_CXXFLAGS := -std=c++20 -O2 -fno-strict-aliasing -Wall -Wno-unknown-pragmas -pthread \
 	$(if $(filter x86_64,$(shell uname -m)),-fcf-protection=none)
 
-kernels/harness/emulate: kernels/harness/emulate.cpp kernels/harness/vectors.h $(KERNEL_SOURCES)
-	$(CXX) $(EMULATE_CXXFLAGS) -o $@ kernels/harness/emulate.cpp
+internal/kernels/harness/emulate: internal/kernels/harness/emulate.cpp internal/kernels/harness/vectors.h $(KERNEL_SOURCES)
+	$(CXX) $(EMULATE_CXXFLAGS) -o $@ internal/kernels/harness/emulate.cpp
 
 # kernels-check runs every entry point of the kernel source on the CPU
 # emulation against the CPU twin, on vectors written in the same run

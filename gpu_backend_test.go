@@ -20,9 +20,9 @@ import (
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/wycheproof"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // gpuEngine returns a gpu-backend engine, or skips the test without a GPU.

@@ -15,7 +15,7 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/kernelemu"
-	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/internal/kernels"
 )
 
 // withWireItems adds to b the items that only the wire kernels decide on

@@ -18,8 +18,8 @@ log "kernels"
 if ! make -B kernels-fatbin >"$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"; exit 1
 fi
-cp kernels/ecmul.fatbin "$OUT/ecmul.fatbin"
-export ECMUL_FATBIN=$PWD/kernels/ecmul.fatbin
+cp internal/kernels/ecmul.fatbin "$OUT/ecmul.fatbin"
+export ECMUL_FATBIN=$PWD/internal/kernels/ecmul.fatbin
 
 status=0
 if [[ $what == verify || $what == all ]]; then

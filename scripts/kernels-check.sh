@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # kernels-check.sh checks the kernel source without a GPU: it builds the CPU
-# emulation of kernels/ecmul.cu (kernels/harness/emulate) and kernelvec,
-# writes vectors for every curve, schedule and channel width, and runs every
-# entry point on them at its block sizes, comparing each output word with
-# the CPU twin's; and the same for the kernels around the ladder of the
-# co-Z ladder and the comb: the wire kernels (kernels/wire.cuh) on
-# kernelvec -unpack and -pack vectors and the prepare kernel
-# (kernels/prepare.cuh) on kernelvec -prepare vectors, first (they take
-# seconds), and the finish kernel (kernels/finish.cuh) on kernelvec -finish
-# vectors, last. It fails on any mismatch, or when an entry point of
-# kernels/schedule_gen.cuh (a ladder's, or an unpack's, prepare's,
-# finish's or pack's of ECM_CURVES) was not run.
+# emulation of internal/kernels/ecmul.cu (internal/kernels/harness/emulate)
+# and kernelvec, writes vectors for every curve, schedule and channel width,
+# and runs every entry point on them at its block sizes, comparing each
+# output word with the CPU twin's; and the same for the kernels around the
+# ladder of the co-Z ladder and the comb: the wire kernels (wire.cuh) on
+# kernelvec -unpack and -pack vectors and the prepare kernel (prepare.cuh)
+# on kernelvec -prepare vectors, first (they take seconds), and the finish
+# kernel (finish.cuh) on kernelvec -finish vectors, last. It fails on any
+# mismatch, or when an entry point of internal/kernels/schedule_gen.cuh (a
+# ladder's, or an unpack's, prepare's, finish's or pack's of ECM_CURVES)
+# was not run.
 #
 #   scripts/kernels-check.sh [-n ITEMS] [-e EMULATOR] [-k KERNELVEC] [-o DIR] [-s SEED] [-q]
 #
@@ -48,7 +48,7 @@ start=$(date +%s)
 mkdir -p "$dir"
 if [[ -z $emu ]]; then
   make --no-print-directory kernels-emulate
-  emu=kernels/harness/emulate
+  emu=internal/kernels/harness/emulate
 fi
 if [[ -z $vec ]]; then
   go build -o "$dir/kernelvec" ./internal/tools/kernelvec
@@ -58,8 +58,8 @@ fi
 curves="p224 p256 secp256k1"
 schedules="coz paper comb combvt"
 widths="16 30"
-# the ladder entry points the kernel declares (kernels/schedule_gen.cuh)
-ladders=$(grep -oE '^[[:space:]]*ENTRY\([a-z0-9]+, [A-Za-z0-9]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, c[0-9]+' kernels/schedule_gen.cuh |
+# the ladder entry points the kernel declares (internal/kernels/schedule_gen.cuh)
+ladders=$(grep -oE '^[[:space:]]*ENTRY\([a-z0-9]+, [A-Za-z0-9]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, [a-z]+, [A-Za-z]+, c[0-9]+' internal/kernels/schedule_gen.cuh |
   sed -E 's/^[[:space:]]*ENTRY\(([a-z0-9]+), [A-Za-z0-9]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, ([a-z]+), [A-Za-z]+, (c[0-9]+)/ecm_ladder_\1_\2_\3_\4_\5/' | sort -u)
 # widths_of CURVE SCHEDULE: the channel widths it has ladder entry points of
 widths_of() {
@@ -135,7 +135,7 @@ run_kernel finish "$finish_schedules" "$finish_items"
 # every entry point the kernel declares ran, and passed
 declared=$ladders
 for k in unpack prepare finish pack; do
-  declared+=$'\n'$(grep -oE '^[[:space:]]*CURVE\([a-z0-9]+, [A-Za-z0-9]+, c[0-9]+' kernels/schedule_gen.cuh |
+  declared+=$'\n'$(grep -oE '^[[:space:]]*CURVE\([a-z0-9]+, [A-Za-z0-9]+, c[0-9]+' internal/kernels/schedule_gen.cuh |
     sed -E "s/^[[:space:]]*CURVE\\(([a-z0-9]+), [A-Za-z0-9]+, (c[0-9]+)/ecm_${k}_\\1_\\2/" | sort -u)
 done
 passed=$(awk '/: bit-exact$/ { print $1 }' "$log" | sort -u)

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# name | file under kernels/ | text | the wrong text (\n: a line break)
+# name | file under internal/kernels/ | text | the wrong text (\n: a line break)
 mutants=(
   "fold-shift|rns.cuh|z + (z >> 16) * neg|z + (z >> 15) * neg"
   "wide-fold-modulus|rns.cuh|uint32_t(s) - uint32_t(s >> 30) * m|uint32_t(s) - uint32_t(s >> 30) * c"
@@ -87,18 +87,18 @@ for m in "${mutants[@]}"; do
   [[ $# -gt 0 && $want != *" $name "* ]] && continue
   src=$tmp/$name/kernels
   mkdir -p "$src/harness"
-  cp kernels/*.cu kernels/*.cuh "$src/"
-  cp kernels/harness/emulate.cpp kernels/harness/vectors.h "$src/harness/"
+  cp internal/kernels/*.cu internal/kernels/*.cuh "$src/"
+  cp internal/kernels/harness/emulate.cpp internal/kernels/harness/vectors.h "$src/harness/"
   export FROM=${from//\\n/$'\n'} TO=${to//\\n/$'\n'}
   n=$(perl -0ne 'print scalar(() = /\Q$ENV{FROM}\E/g)' "$src/$file")
   if [[ $n != 1 ]]; then
-    echo "mutant $name: '$from' is $n times in kernels/$file, want once (update the mutant)"
+    echo "mutant $name: '$from' is $n times in internal/kernels/$file, want once (update the mutant)"
     broken=$((broken + 1))
     continue
   fi
   line=$(perl -0ne '/\Q$ENV{FROM}\E/ and print 1 + (() = substr($_, 0, $-[0]) =~ /\n/g)' "$src/$file")
   perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$src/$file"
-  echo "mutant $name: kernels/$file line $line: '$from' -> '$to'"
+  echo "mutant $name: internal/kernels/$file line $line: '$from' -> '$to'"
   if ! $CXX "${cxxflags[@]}" -o "$src/harness/emulate" "$src/harness/emulate.cpp" 2>"$tmp/$name.build"; then
     echo "  does not build:"; head -5 "$tmp/$name.build" | sed 's/^/    /'
     broken=$((broken + 1))

@@ -15,7 +15,7 @@ import (
 	"github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
-	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/internal/kernels"
 )
 
 // kernelFamilies names the kernel's schedules (kernels.Schedules, the

@@ -21,7 +21,7 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
-	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/internal/kernels"
 )
 
 // cli runs the command line args with stdin and returns the exit status
@@ -660,7 +660,7 @@ func sourceDir() string {
 func TestVersion(t *testing.T) {
 	code, out, errOut := cli(t, "", "version")
 	require.Equal(t, exitOK, code, errOut)
-	sum, err := kernels.SourcesHash(os.DirFS(filepath.Join(sourceDir(), "..", "..", "kernels")))
+	sum, err := kernels.SourcesHash(os.DirFS(filepath.Join(sourceDir(), "..", "..", "internal", "kernels")))
 	require.NoError(t, err)
 	require.Regexp(t, `^ecmul commit (unknown|[0-9a-f]{40}(-dirty)?)\ngo1\.[0-9.]+ `+runtime.GOOS+`/`+runtime.GOARCH+`\n`, out)
 	require.Contains(t, out, "kernel sources sha256 "+sum+"\n")

@@ -6,7 +6,7 @@ import (
 	"io"
 	"runtime"
 
-	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/internal/kernels"
 )
 
 const versionHelp = `Usage: ecmul version

@@ -89,7 +89,7 @@ func fragmentForPow2(v, e []uint32) fragment { return fragmentSums(v, shiftedPow
 // and constants e_k < m of a 30-bit channel m = 2^30 − c, the way the
 // kernel's mma mapping computes a base extension's output on the tensor
 // cores with mma.sync (u8 × u8 → s32): it is the CPU model of frag_extend and frag_combine
-// in kernels/ecmul.cu.
+// in internal/kernels/ecmul.cu.
 //
 // The two low bytes of each residue multiply the pre-shifted constants
 // e'_{k,h} = 2^(8h)·e_k mod m (byte h of v_k weighs 2^(8h)), its two high

@@ -4,8 +4,9 @@ import "github.com/rnsec/ecmul/internal/rns"
 
 // Layout gives the offset, in 32-bit words, of each table inside Words for
 // n channels per base. The kernel computes the same offsets from n
-// (Layout<N> in kernels/rns.cuh) from the sizes that kernels/gen.go writes
-// from LayoutFor (ECM_BASEXT_LAYOUT in kernels/schedule_gen.cuh).
+// (Layout<N> in internal/kernels/rns.cuh) from the sizes that
+// internal/kernels/gen.go writes from LayoutFor (ECM_BASEXT_LAYOUT in
+// internal/kernels/schedule_gen.cuh).
 type Layout struct {
 	ModB, CB, ModBT, CBT, NegR, S, T, NegMtB, Ext1, Ext2, Ext1E, Ext2E int
 	MeMask, PE, MInvE, MtInvE, Phi, KawMask                            int

@@ -64,7 +64,7 @@ func shifted4(e []uint32, m uint32) [][4]uint32 {
 // constants e_k < m of a 30-bit channel m = 2^30 − c, the way the kernel's
 // pair mapping computes a base extension's output on the tensor cores: it
 // is the CPU model of the pair mapping's frag_extend and pair_combine in
-// kernels/ecmul.cu. Byte h of v_k meets the constant e'_{k,h} =
+// internal/kernels/ecmul.cu. Byte h of v_k meets the constant e'_{k,h} =
 // 2^(8h)·e_k mod m, and byte g of e'_{k,h} weighs 2^(8g), so
 //
 //	Σ_k v_k·e_k ≡ Σ_k Σ_h byte_h(v_k)·e'_{k,h} = Σ_g 2^(8g)·D_g = lo + 2^16·hi  (mod m);
@@ -78,8 +78,8 @@ func PairSum(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
 // PairSecondSum returns (Σ_k v_k·e_k + α·negMt) mod m the way the pair
 // mapping's second extension computes an output of B: α (below 2^8) is one
 // more byte of A, whose row of B holds negMt = |−M̃·σ_j|_{m_j} (pair_alpha
-// and PairShape::b_word in kernels/ecmul.cu), and the sum s = lo + 2^16·hi
-// is reduced from its low word and s >> 30 (pair_split and
+// and PairShape::b_word in internal/kernels/ecmul.cu), and the sum
+// s = lo + 2^16·hi is reduced from its low word and s >> 30 (pair_split and
 // Channel<30>::fold_split): t = lo32(s) − (s >> 30)·m, then min(t, t − m)
 // in 32 bits ("pair second extension in 32 bits" proves t < 2m).
 func PairSecondSum(v, e []uint32, alpha, negMt uint32, m rns.Modulus) uint32 {

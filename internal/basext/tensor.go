@@ -20,7 +20,7 @@ func byteSums(v, e []uint32) (d [2][2]uint32) {
 // below 2^16, the way the kernel's tile mapping computes it on the tensor
 // cores: D00 + 2^8·(D01 + D10) + c·D11 in 32 bits (2^16 ≡ c mod m = 2^16 − c,
 // below 2^32 by rns.Params.Bounds), then one reduction. It is the CPU model
-// of tile_mod in kernels/ecmul.cu.
+// of tile_mod in internal/kernels/ecmul.cu.
 func ByteSplitSum(v, e []uint32, m rns.Modulus) uint32 {
 	d := byteSums(v, e)
 	return m.Reduce(d[0][0] + (d[0][1]+d[1][0])<<8 + m.C*d[1][1])

@@ -20,9 +20,9 @@ import (
 	"sync/atomic"
 
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/rns"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // Options configure an Engine. The zero value is the auto backend with
@@ -36,8 +36,8 @@ type Options struct {
 	// ChannelBits is the width of the RNS channels of the rns-cpu and gpu
 	// backends: 16 (moduli 2^16 − c, the paper's) or 30 (moduli 2^30 − c,
 	// Shenoy's extension only, not on the tile mapping). 0 picks 30, the
-	// faster on every curve (kernels/README.md), or 16 where Kawamura's
-	// extension or the tile mapping is asked for.
+	// faster on every curve (internal/kernels/README.md), or 16 where
+	// Kawamura's extension or the tile mapping is asked for.
 	ChannelBits int
 	// Workers is how many goroutines share a batch's host work; 0 means
 	// GOMAXPROCS. On the gpu backend, a batch of at most 16,384 items runs

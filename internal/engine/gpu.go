@@ -13,9 +13,9 @@ import (
 
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // The mappings of kernels.Mappings the gpu backend names in its choices.
@@ -112,9 +112,10 @@ func newGPURunner(su *ladder.Setup, opts Options, g GPUConfig) (runner, error) {
 		}
 		// the mma mapping beats both where it exists (an H100, 2^20 items:
 		// P-256 7.6 M op/s against 6.2 M on the block mapping, P-224 11.1 M
-		// against 8.4 M; kernels/README.md), the comb's too (2^22 items end
-		// to end, 4-bit windows: P-256 20.4 M against 19.8 M on the warp
-		// mapping, P-224 30.1 M against 23.2 M, bench/h100/2026-11-27-comb-mma/)
+		// against 8.4 M; internal/kernels/README.md), the comb's too (2^22
+		// items end to end, 4-bit windows: P-256 20.4 M against 19.8 M on the
+		// warp mapping, P-224 30.1 M against 23.2 M,
+		// bench/h100/2026-11-27-comb-mma/)
 		if kernels.Supports(su.Schedule.Kind.String(), opts.Extension.String(), mappingMma, kernels.ChannelTag(su.Params.Bits)) {
 			g.Mapping = mappingMma
 		}

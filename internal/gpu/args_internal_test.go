@@ -4,7 +4,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/internal/kernels"
 )
 
 // TestKernelArgsFollowTheDeclaration: every argument kernels.Args declares

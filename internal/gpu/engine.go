@@ -10,7 +10,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/internal/kernels"
 )
 
 // Config describes one ladder kernel and how to launch it.

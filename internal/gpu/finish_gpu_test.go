@@ -11,9 +11,9 @@ import (
 
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // TestFinishKernelMatchesCPUTwin runs the ladder and then the finish kernel

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/internal/kernels"
 )
 
 // KernelImageEnv names a file whose contents replace the embedded fatbin:

@@ -15,9 +15,9 @@ import (
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // gpuItems is the number of random items per curve the kernel is checked

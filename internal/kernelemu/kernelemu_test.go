@@ -12,8 +12,8 @@ import (
 	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // launch holds one entry point's buffers on a fake device, the output

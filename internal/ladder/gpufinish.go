@@ -8,9 +8,9 @@ import (
 	"github.com/rnsec/ecmul/internal/fp"
 )
 
-// The finish kernel (kernels/finish.cuh) does on the GPU what FinishItems
-// does on the host, for the co-Z ladder and the comb: the CRT of the three
-// outputs, the inversion of the denominator, the affine point, the
+// The finish kernel (internal/kernels/finish.cuh) does on the GPU what
+// FinishItems does on the host, for the co-Z ladder and the comb: the CRT of
+// the three outputs, the inversion of the denominator, the affine point, the
 // selection of fixed results, the on-curve check and the big-endian bytes.
 // One thread finishes one item, in eight 32-bit limbs of Montgomery
 // arithmetic with R = 2^256 (the same R as internal/fp), with one Fermat
@@ -31,10 +31,10 @@ import (
 // results can overwrite the outputs in place.
 
 // FinishLayout is where the finish kernel finds its constants, in words;
-// kernels/gen.go writes it into kernels/schedule_gen.cuh. Every field
-// element is eight words, least significant first; channel j's CRT term is
-// its float64 weight in the estimate β (low word first) and then its eight
-// words of weight in the sum, at CRT + j·CRTTerm.
+// internal/kernels/gen.go writes it into internal/kernels/schedule_gen.cuh.
+// Every field element is eight words, least significant first; channel j's
+// CRT term is its float64 weight in the estimate β (low word first) and then
+// its eight words of weight in the sum, at CRT + j·CRTTerm.
 type FinishLayout struct {
 	N       int // the B channels
 	RowAt   int // the first finish row of the input buffer

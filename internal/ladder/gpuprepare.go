@@ -6,8 +6,8 @@ import (
 	"github.com/rnsec/ecmul/internal/fp"
 )
 
-// The prepare kernel (kernels/prepare.cuh) does on the GPU, before the
-// ladder, what PrepareBytes and PackItem do on the host after a point's
+// The prepare kernel (internal/kernels/prepare.cuh) does on the GPU, before
+// the ladder, what PrepareBytes and PackItem do on the host after a point's
 // decoding: the Montgomery forms of the base, the check of the curve's
 // equation, and the kernel's input in RNS. The host then only decodes the
 // SEC1 bytes into words, checks the coordinates against p, prepares the
@@ -33,12 +33,12 @@ import (
 const FixedOffCurve Fixed = 1 << 7
 
 // PrepareLayout is where the prepare kernel finds its constants, in words;
-// kernels/gen.go writes it into kernels/schedule_gen.cuh. Field elements
-// are eight words, least significant first. Channel c of the 2n channels,
-// B's n then B̃'s n, is at Chan + c·ChanWords: its modulus m, then the
-// weights w_k = 2^(32k) mod m (times the stored form's factor,
-// rns.Params.ResidueScales), k < 8, of
-// the words of x·M mod p in its residue.
+// internal/kernels/gen.go writes it into internal/kernels/schedule_gen.cuh.
+// Field elements are eight words, least significant first. Channel c of the
+// 2n channels, B's n then B̃'s n, is at Chan + c·ChanWords: its modulus m,
+// then the weights w_k = 2^(32k) mod m (times the stored form's factor,
+// rns.Params.ResidueScales), k < 8, of the words of x·M mod p in its
+// residue.
 type PrepareLayout struct {
 	N      int // the channels of one base
 	RowAt  int // the first finish row (FinishRowAt)

@@ -7,8 +7,9 @@ import "github.com/rnsec/ecmul/internal/basext"
 // table of basext.Tables.Words from word 0, then elements of Element words
 // (ElementRows): the curve's b at KB, addition constant i at
 // AddConstAt(i), and for the comb, its table (Setup.CombTableWords) at
-// CombTable. kernels/gen.go writes it into kernels/schedule_gen.cuh for
-// every n the kernel is built for (Consts<N> in kernels/rns.cuh).
+// CombTable. internal/kernels/gen.go writes it into
+// internal/kernels/schedule_gen.cuh for every n the kernel is built for
+// (Consts<N> in internal/kernels/rns.cuh).
 type ConstLayout struct {
 	Element  int // words of one element: ElementRows(n)
 	KB       int // the curve's b, right after the basext table

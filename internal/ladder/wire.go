@@ -2,9 +2,9 @@ package ladder
 
 import "github.com/rnsec/ecmul/internal/fp"
 
-// The wire kernels (kernels/wire.cuh) take the rest of the bytes path's
-// per-item work onto the GPU, so that the host only copies a chunk's bytes
-// in and out. Around the prepare and finish kernels:
+// The wire kernels (internal/kernels/wire.cuh) take the rest of the bytes
+// path's per-item work onto the GPU, so that the host only copies a chunk's
+// bytes in and out. Around the prepare and finish kernels:
 //
 //   - unpack, before the prepare kernel, reads a chunk's wire input (the
 //     caller's bytes as they came, WireInBytes per item) and writes what

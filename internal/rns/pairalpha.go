@@ -8,7 +8,8 @@ import (
 // multiple of M̃ that the CRT sum Σ_k ξ̃_k·M̃_k exceeds the extended value X
 // by. The kernel keeps no m_e for it: each of the PairAlphaLanes lanes of an
 // item's group adds its ξ̃ (S_l) and keeps the bits from 2^PairAlphaShift
-// up, and α = ⌊(Σ_l ⌊S_l/2^24⌋ + Φ)/2^6⌋ (kernels/ecmul.cu: pair_alpha).
+// up, and α = ⌊(Σ_l ⌊S_l/2^24⌋ + Φ)/2^6⌋ (internal/kernels/ecmul.cu:
+// pair_alpha).
 // With A = Σ_k ξ̃_k/m̃_k = α + X/M̃ and T = Σ_l ⌊S_l/2^24⌋,
 //
 //	0 <= A − T/2^6 <= Δ = L·(2^24 − 1)/2^30 + Σ_k (m̃_k − 1)·c_k/(m̃_k·2^30),

@@ -19,7 +19,7 @@ import (
 	"unsafe"
 
 	"github.com/rnsec/ecmul/internal/gpu"
-	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/internal/kernels"
 )
 
 // DeviceSpec describes one simulated device.

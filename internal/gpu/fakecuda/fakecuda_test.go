@@ -11,7 +11,7 @@ import (
 
 	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
-	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/internal/kernels"
 )
 
 // setup retains and binds the primary context of device 0.

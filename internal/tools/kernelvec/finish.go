@@ -10,9 +10,9 @@ import (
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/kernelemu"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // Finish vectors (-finish) hold, little-endian uint32 words: magic

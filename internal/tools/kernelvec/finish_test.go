@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // forEachVectors runs test, as a subtest, on the vectors that parts makes

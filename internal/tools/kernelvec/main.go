@@ -1,8 +1,8 @@
 // Command kernelvec writes test vectors for the CUDA kernel's standalone
-// harness and CPU emulation (kernels/harness): the constants, packed inputs
-// and the outputs of the CPU RNS executor, which the kernel must reproduce
-// bit for bit with every base extension (the executor runs each one the
-// channels support, and they must agree).
+// harness and CPU emulation (internal/kernels/harness): the constants,
+// packed inputs and the outputs of the CPU RNS executor, which the kernel
+// must reproduce bit for bit with every base extension (the executor runs
+// each one the channels support, and they must agree).
 //
 // File format, little-endian uint32 words: magic 0x56434345, version 2, n,
 // m_e bits, ladder bits t, scalar words W, items I, outputs per item V,
@@ -10,13 +10,13 @@
 // V·n·I expected outputs, in the layouts of package ladder (row r of item i
 // at r·I + i). The comb's inputs are zeros: its kernel reads none.
 //
-// With -finish it writes vectors for the finish kernel (kernels/finish.cuh)
-// instead, for the co-Z ladder or the comb: their format is in finish.go.
-// With -prepare it writes vectors for the prepare kernel
-// (kernels/prepare.cuh), for the co-Z ladder or the comb: their format is
-// in prepare.go. With -unpack and -pack it writes vectors for the wire
-// kernels (kernels/wire.cuh), for the co-Z ladder or the comb: their
-// formats are in unpack.go and pack.go.
+// With -finish it writes vectors for the finish kernel
+// (internal/kernels/finish.cuh) instead, for the co-Z ladder or the comb:
+// their format is in finish.go. With -prepare it writes vectors for the
+// prepare kernel (internal/kernels/prepare.cuh), for the co-Z ladder or the
+// comb: their format is in prepare.go. With -unpack and -pack it writes
+// vectors for the wire kernels (internal/kernels/wire.cuh), for the co-Z
+// ladder or the comb: their formats are in unpack.go and pack.go.
 package main
 
 import (

@@ -7,8 +7,8 @@ import (
 	"slices"
 
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // Pack vectors (-pack) hold, little-endian uint32 words: magic 0x4b434345,

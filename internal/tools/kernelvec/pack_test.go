@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // TestMakePack holds the pack vectors to what their items are for: every

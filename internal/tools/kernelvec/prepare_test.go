@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // TestMakePrepare holds the prepare vectors to what their edge items are

@@ -8,8 +8,8 @@ import (
 	"slices"
 
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // Unpack vectors (-unpack) hold, little-endian uint32 words: magic

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // TestMakeUnpack holds the unpack vectors to what their edge items are

@@ -50,7 +50,7 @@ var (
 // here.
 type mappingShape struct {
 	name       string
-	shape      int  // the ThreadShape code (kernels/shape.cuh's EcmShape)
+	shape      int  // the ThreadShape code (shape.cuh's EcmShape)
 	lanes      int  // threads per item; 0: n+1, one per channel and one for m_e
 	registers  int  // the cap on registers per thread; 0: the schedule's (registerCaps)
 	fixed      int  // the items every block holds; 0: any number up to MaxItemsPerBlock
@@ -106,7 +106,7 @@ func ChannelTag(bits int) string { return fmt.Sprintf("c%d", bits) }
 // Arg is one argument of every entry point: its name and its C type.
 type Arg struct{ Name, CType string }
 
-// Args are the arguments of every entry point, in order (kernels/README.md
+// Args are the arguments of every entry point, in order (README.md
 // gives their layouts): gen.go writes them into schedule_gen.cuh, where
 // ecmul.cu declares its entry points with them (ECM_KERNEL_PARAMS) and the
 // GPU harness and the CPU emulation pass them (ECM_KERNEL_ARG_LIST,
@@ -166,7 +166,7 @@ func (k Kernel) built() bool {
 }
 
 // registerCaps is each schedule's cap on registers per thread
-// (__maxnreg__), the fastest of 56 to 96 on an H200 (kernels/README.md):
+// (__maxnreg__), the fastest of 56 to 96 on an H200 (README.md):
 // under 64 registers twice as many warps share an SM, which the co-Z
 // ladder's short multiplication sets need more than the few bytes it spills.
 // The comb's sets of four products spill 124 bytes under 64: on an H100
@@ -178,7 +178,7 @@ var registerCaps = map[string]int{"coz": 64, "paper": 96, "comb": 80, "combvt": 
 type CurveTag struct{ Curve, Tag string }
 
 // Kernel is one entry point: ecm_ladder_<tag>_<schedule>_<ext>_<mapping>_<channels>,
-// with the arguments and launch limits kernels/README.md gives.
+// with the arguments and launch limits README.md gives.
 type Kernel struct {
 	Curve, Tag, Schedule, Ext, Mapping, Channels string
 }
@@ -225,7 +225,7 @@ func (k Kernel) ItemsPerWarp(n int) int {
 // a warp per item in the spread mapping; in the mma and pair mappings the
 // whole warps of 8 or 16 items that hold them, 32·⌈items/8⌉ threads (or
 // /16), the last warp's item slots past items computing copies that are
-// not stored. The kernel's ecm_items_per_block (kernels/shape.cuh) inverts
+// not stored. The kernel's ecm_items_per_block (shape.cuh) inverts
 // it, in the mma and pair mappings up to that rounding.
 func (k Kernel) Threads(n, items int) int {
 	switch k.ThreadShape() {
@@ -243,7 +243,7 @@ func (k Kernel) Threads(n, items int) int {
 
 // ItemsPerBlock returns the items a block of threads threads holds, for n
 // channels per base, as the kernel counts them (ecm_items_per_block in
-// kernels/shape.cuh): the inverse of Threads. The mma mapping's blocks,
+// shape.cuh): the inverse of Threads. The mma mapping's blocks,
 // whole warps of 4-lane items, hold threads/32·8, the pair mapping's
 // threads/32·16.
 func (k Kernel) ItemsPerBlock(n, threads int) int {
@@ -278,7 +278,7 @@ func (k Kernel) CheckBlock(n, threads int) error {
 	return nil
 }
 
-// Shape codes of ThreadShape, the kernel's EcmShape (kernels/shape.cuh).
+// Shape codes of ThreadShape, the kernel's EcmShape (shape.cuh).
 const (
 	ShapePacked = 0 // n+1 threads per item packed across the block (block, tile)
 	ShapeWarp   = 1 // whole items inside a warp
@@ -397,9 +397,9 @@ func ByName(name string) (Kernel, error) {
 	return Kernel{}, fmt.Errorf("kernels: no entry point %q", name)
 }
 
-// FinishThreads is the block size of the finish kernel (kernels/finish.cuh)
-// and of the prepare kernel (kernels/prepare.cuh), whose launches run one
-// item per thread on ⌈count/FinishThreads⌉ blocks.
+// FinishThreads is the block size of the finish kernel (finish.cuh) and of
+// the prepare kernel (prepare.cuh), whose launches run one item per thread
+// on ⌈count/FinishThreads⌉ blocks.
 const FinishThreads = 128
 
 // FinishItemsPerThread is the most items one thread of the finish kernel
@@ -417,12 +417,11 @@ func FinishGrid(count int) int {
 
 // The prefixes of the entry points of the kernels around the ladder, one
 // for each curve and channel width (ECM_CURVES in schedule_gen.cuh): the
-// prepare kernel (kernels/prepare.cuh), before the ladder, and the finish
-// kernel (kernels/finish.cuh), after it; the unpack kernel before the
-// prepare and the pack kernel after the finish (kernels/wire.cuh). The
-// schedule is read from their constants (ladder.PrepareLayout,
-// ladder.FinishLayout: the unpack kernel takes the prepare's, the pack
-// kernel the finish's), not their names.
+// prepare kernel (prepare.cuh), before the ladder, and the finish kernel
+// (finish.cuh), after it; the unpack kernel before the prepare and the pack
+// kernel after the finish (wire.cuh). The schedule is read from their
+// constants (ladder.PrepareLayout, ladder.FinishLayout: the unpack kernel
+// takes the prepare's, the pack kernel the finish's), not their names.
 const (
 	preparePrefix = "ecm_prepare_"
 	finishPrefix  = "ecm_finish_"

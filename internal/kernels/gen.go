@@ -19,9 +19,9 @@ import (
 
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/rns"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 // maxTerms is the fixed arity of an addition in the generated lists.
@@ -150,7 +150,7 @@ func curveWidths() []curveWidth {
 // emitBasextLayout writes ECM_BASEXT_LAYOUT(F): the tables of
 // basext.Tables.Words in the order of basext.LayoutFor, one F(name, size)
 // each, the size in 32-bit words as a polynomial of N, the channels per base
-// (kernels/rns.cuh makes the offsets of Layout<N> from it). The polynomials
+// (rns.cuh makes the offsets of Layout<N> from it). The polynomials
 // are fitted to LayoutFor at n = 1, 2, 3 and checked at every n up to
 // maxLayoutN.
 func emitBasextLayout(b *bytes.Buffer) {
@@ -204,7 +204,7 @@ func emitBasextLayout(b *bytes.Buffer) {
 // words, the curve's b, the first addition constant) per n of ECM_CURVES;
 // ECM_COMB_ALIGN, the alignment of the comb's table; and ECM_COMB_TABLES(COMB),
 // one COMB(n, addition constants, offset of the table) per curve and
-// channel width the comb runs on (kernels/rns.cuh builds Consts<N> from
+// channel width the comb runs on (rns.cuh builds Consts<N> from
 // them and checks its CombTable against the offsets).
 func emitConstLayout(b *bytes.Buffer) {
 	fmt.Fprintf(b, "// The constants after the basext table (ladder.ConstLayout): per n, CONSTS(n, element\n")
@@ -247,7 +247,7 @@ func emitConstLayout(b *bytes.Buffer) {
 }
 
 // emitFinishLayout writes the interface of the kernels around the ladder
-// (kernels/prepare.cuh and kernels/finish.cuh): ECM_PREPARE_<FIELD> and
+// (prepare.cuh and finish.cuh): ECM_PREPARE_<FIELD> and
 // ECM_FINISH_<FIELD> for each offset of their constants
 // (ladder.PrepareLayout, ladder.FinishLayout), the words of the finish
 // rows, the Outcome codes the finish writes and the Fixed codes they read

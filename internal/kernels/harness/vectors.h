@@ -94,7 +94,7 @@ inline size_t compare(const char* what, const std::vector<uint32_t>& got,
 ECM_CURVES(ECM_AS_CHANNELS)
 #undef ECM_AS_CHANNELS
 
-// Every entry point (kernels/entries.go): its symbol, the
+// Every entry point (internal/kernels/entries.go): its symbol, the
 // CURVE_SCHEDULE_CHANNELS its vectors are for, its channels per base, lanes
 // per item, and how a block's threads take items (shape.cuh).
 struct EntryShape {

@@ -1,14 +1,15 @@
 // rates.cu measures, on the GPU, each instruction form the ecmul kernel
 // issues: its throughput per SM per clock (lane-ops/clock/SM = warp
 // instructions × 32 / SM cycles; MACs for mma) and its latency (cycles per
-// dependent op of one chain in one warp). kernels/README's floors are
-// computed from these figures instead of assumed ones.
+// dependent op of one chain in one warp). The floors in
+// internal/kernels/README.md are computed from these figures instead of
+// assumed ones.
 //
-//   nvcc -std=c++17 -O3 -arch=sm_90 -o rates kernels/harness/rates.cu
+//   nvcc -std=c++17 -O3 -arch=sm_90 -o rates internal/kernels/harness/rates.cu
 //   ./rates [OUT.json] [OP]        OP: run only the forms whose op name contains it
 //
-// kernels/harness/rates.sh builds and runs it and checks, in the SASS, that
-// the timed loop of every kernel issues the opcodes its form names.
+// internal/kernels/harness/rates.sh builds and runs it and checks, in the
+// SASS, that the timed loop of every kernel issues the opcodes its form names.
 //
 // How: one small kernel template, rate_kernel<Op, Chains>, per form. Every
 // thread keeps Chains independent chains and runs kUnroll steps of each per

@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/rns"
-	"github.com/rnsec/ecmul/kernels"
 )
 
 func TestSourcesMatchFatbin(t *testing.T) {
@@ -68,7 +68,7 @@ func TestHeaderIsGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(got) != string(want) {
-		t.Fatal("schedule_gen.cuh is stale: run go generate ./kernels, then make kernels")
+		t.Fatal("schedule_gen.cuh is stale: run go generate ./internal/kernels, then make kernels")
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/rnsec/ecmul/kernels"
+	"github.com/rnsec/ecmul/internal/kernels"
 )
 
 func main() {

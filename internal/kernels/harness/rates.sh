@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# rates.sh builds the instruction-rate microbenchmark (kernels/harness/rates.cu),
-# runs it on the GPU, and checks that the timed loop of every one of its
-# kernels issues the instruction form it claims to measure: it dumps the SASS
+# rates.sh builds the instruction-rate microbenchmark
+# (internal/kernels/harness/rates.cu), runs it on the GPU, and checks that
+# the timed loop of every one of its kernels issues the instruction form it
+# claims to measure: it dumps the SASS
 # (cuobjdump), finds each kernel rate_kernel<Op, Chains> and its timed loop
 # (the longest backward branch, as sass_loop.py does), counts the loop's
 # opcodes and compares them with what rates.json says each op issues
@@ -11,7 +12,7 @@
 # instructions its pass() adds; a "composite" one (a sequence such as
 # the wide channel's reduce, or a form ptxas splits) only the counts of its listed opcodes.
 #
-#   kernels/harness/rates.sh OUTDIR [OP]      OP: only the forms whose op name contains it
+#   internal/kernels/harness/rates.sh OUTDIR [OP]      OP: only the forms whose op name contains it
 #
 # OUTDIR gets: rates (the binary), build.log (ptxas registers per kernel),
 # device.txt, rates.txt (the table), rates.json, rates.sass and

@@ -4,7 +4,7 @@
 # compute-sanitizer, the SASS of the P-224 entry points, and the CPU peer
 # (OpenSSL) on the same host. Full logs go to OUTDIR; a summary is printed last.
 #
-#   kernels/harness/device.sh VECDIR OUTDIR
+#   internal/kernels/harness/device.sh VECDIR OUTDIR
 #
 # VECDIR holds kernelvec files CURVE_SCHEDULE_CHANNELS.bin for the curves p224,
 # p256, secp256k1, the schedules coz and paper and the channels c16 and c30.
@@ -12,8 +12,8 @@ set -u -o pipefail
 vec=${1:?vector folder}
 out=${2:?output folder}
 mkdir -p "$out"
-h=kernels/harness/harness
-fb=kernels/ecmul.fatbin
+h=internal/kernels/harness/harness
+fb=internal/kernels/ecmul.fatbin
 
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.limit --format=csv

@@ -7,7 +7,7 @@
 # occupancy, pipes) as text, and the SASS with per-instruction stall samples
 # as CSV.
 #
-#   kernels/harness/profile.sh FATBIN VECDIR OUTDIR ENTRY THREADS [BATCH]
+#   internal/kernels/harness/profile.sh FATBIN VECDIR OUTDIR ENTRY THREADS [BATCH]
 #     ENTRY e.g. ecm_ladder_p256_coz_shenoy_block_c30; its kernelvec file is
 #     VECDIR/CURVE_SCHEDULE_CHANNELS.bin
 set -u -o pipefail
@@ -21,7 +21,7 @@ mkdir -p "$out"
 key=$(sed -E 's/^ecm_ladder_([a-z0-9]+)_([a-z]+)_[a-z]+_[a-z]+_(c[0-9]+)$/\1_\2_\3/' <<<"$entry")
 rep="$out/$entry"
 ncu --set full --import-source yes --launch-skip 2 --launch-count 1 -k "regex:^$entry\$" \
-  -f -o "$rep" kernels/harness/harness "$fb" "$key" "$vec/$key.bin" \
+  -f -o "$rep" internal/kernels/harness/harness "$fb" "$key" "$vec/$key.bin" \
   --threads "$threads" --batches "$batch" --only "$entry" >"$out/$entry-ncu.log" 2>&1 || { tail -5 "$out/$entry-ncu.log"; [ -f "$rep.ncu-rep" ] || exit 1; }
 ncu --import "$rep.ncu-rep" --page details >"$rep-details.txt" 2>&1
 ncu --import "$rep.ncu-rep" --page source --print-source sass --csv >"$rep-sass.csv" 2>&1 || true

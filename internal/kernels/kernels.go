@@ -3,12 +3,12 @@
 // by `make kernels` and embedded here, and the hash of the sources that
 // fatbin was built from. README.md lists the entry points and their limits.
 //
-// Its importers are this module's: the root package and internal/gpu (the
+// Its importers are this module's: internal/engine and internal/gpu (the
 // entry point of a configuration and its fatbin), the ecmul command's bench
-// (the grid of configurations) and the emulator and harness tools. It stays
-// outside internal/ because the Makefile, the scripts and the kernel
-// harness address its CUDA sources by this path; a program using the
-// library has no reason to import it.
+// (the grid of configurations) and the emulator and harness tools. It is
+// internal because a program using the library has no reason to import it;
+// the Makefile, the scripts and the kernel harness address its CUDA sources
+// by this path, internal/kernels.
 package kernels
 
 import (
