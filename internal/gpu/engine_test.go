@@ -243,10 +243,10 @@ func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 		wantBlock uint32
 		wantGrid  uint32
 	}{
-		{1, true, 32, 1},      // one warp of one item
-		{264, true, 64, 132},  // 2 per SM: two items per block
-		{265, false, 64, 67},  // past 2 per SM: the main kernel, 4 items per block
-		{2000, false, 64, 75}, // chunks of 300
+		{1, true, 32, 1},     // one warp of one item
+		{264, true, 64, 132}, // 2 per SM: two items per block
+		{265, false, 64, 67}, // past 2 per SM: the main kernel, 4 items per block
+		{700, false, 64, 75}, // chunks of 300: three launches
 	} {
 		f := newFixture(t, c.items)
 		main, err := kernels.ByName(f.cfg.Entry)
