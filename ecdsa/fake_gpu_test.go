@@ -16,13 +16,19 @@ import (
 
 // TestECDSAWycheproofFakeGPU runs Wycheproof's ECDSA vectors through
 // package ecdsa on the gpu backend, its kernel emulated by the CPU twin on
-// a fake driver: every outcome is
-// Wycheproof's. Package ecdsa's own tests run them on cpu and rns-cpu.
+// a fake driver: every outcome is Wycheproof's. Package ecdsa's own tests
+// run them on cpu and rns-cpu. With -short (the race detector's run) it
+// takes one file per curve.
 func TestECDSAWycheproofFakeGPU(t *testing.T) {
 	d := fakecuda.New()
 	d.OnLaunch = kernelemu.Launch(d)
 	t.Cleanup(internalengine.UseGPUDriver(d, []byte("fatbin")))
+	seen := map[string]bool{}
 	for _, wf := range wycheproof.ECDSAFiles {
+		if testing.Short() && seen[wf.Curve.Name()] {
+			continue
+		}
+		seen[wf.Curve.Name()] = true
 		t.Run(strings.TrimSuffix(wf.File, "_test.json.gz"), func(t *testing.T) {
 			f, err := wycheproof.LoadECDSA(wycheproof.Path(wf.File))
 			require.NoError(t, err)
