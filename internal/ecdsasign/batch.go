@@ -111,19 +111,26 @@ type step struct {
 	xs      []byte        // L per item of a round: x(k·G)
 	ok      []bool
 	idx     []int
+	kinv    []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
+	pre     []fp.Element // per item of a round: invertAll's running products
 }
 
 func (b *batch) newStep(m int) *step {
 	L := b.o.size
-	st := &step{hash: make([]crypto.Hash, m), scalars: make([]byte, m*L), xs: make([]byte, m*L), ok: make([]bool, m)}
+	st := &step{hash: make([]crypto.Hash, m), scalars: make([]byte, m*L), xs: make([]byte, m*L), ok: make([]bool, m),
+		kinv: make([]fp.Element, m), pre: make([]fp.Element, m)}
 	if b.opt.Randomness != nil {
 		st.extra = make([]byte, m*ExtraBytes)
 	}
 	return st
 }
 
-// wipe clears the nonces.
-func (st *step) wipe() { clear(st.scalars) }
+// wipe clears the nonces, their inverses and products.
+func (st *step) wipe() {
+	clear(st.scalars)
+	clear(st.kinv)
+	clear(st.pre)
+}
 
 // step signs the items [lo, hi): their checks, then round after round on
 // the items that still need a nonce.
@@ -201,6 +208,10 @@ func (b *batch) round(ctx context.Context, st *step, idx []int, round int) ([]in
 	}
 	again := make([]bool, m)
 	par.DoAllCores(m, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			b.o.f.SetLimbs(&st.kinv[j], fp.LimbsFromBytes(st.scalars[j*L:(j+1)*L]))
+		}
+		b.o.invertAll(st.kinv[lo:hi], st.pre[lo:hi])
 		for j := lo; j < hi; j++ {
 			again[j] = b.finish(st, idx[j], j)
 		}

@@ -31,8 +31,8 @@ func (b *batch) nonce(k []byte, st *step, i, skip int) {
 	}
 }
 
-// finish computes item i's signature from its nonce and x(k·G), at slot j
-// of the round, and reports whether r or s is 0 (the item goes round
+// finish computes item i's signature from its nonce's inverse and x(k·G),
+// at slot j of the round, and reports whether r or s is 0 (the item goes round
 // again). An item without a point gets ErrNoPoint.
 func (b *batch) finish(st *step, i, j int) (again bool) {
 	o, L := b.o, b.o.size
@@ -41,10 +41,9 @@ func (b *batch) finish(st *step, i, j int) (again bool) {
 		return false
 	}
 	r := o.reduce(fp.LimbsFromBytes(st.xs[j*L : (j+1)*L])) // x < 2^(8L) < 2n
-	k := fp.LimbsFromBytes(st.scalars[j*L : (j+1)*L])
 	d := fp.LimbsFromBytes(b.key(i))
 	e := o.bits2int(b.digests[i])
-	s := o.signature(k, d, r, e, b.opt.LowS)
+	s := o.signatureInv(&st.kinv[j], d, r, e, b.opt.LowS)
 	if zeroMask(r)|zeroMask(s) != 0 { // public: the RFC's retry
 		return true
 	}

@@ -75,21 +75,51 @@ func (o *order) bits2int(b []byte) [fp.Limbs]uint64 {
 // above (n − 1)/2. k⁻¹ is fp's fixed-step safegcd inversion; the rest is
 // Montgomery products and masked selections.
 func (o *order) signature(k, d, r, e [fp.Limbs]uint64, lowS bool) [fp.Limbs]uint64 {
+	var ki fp.Element
+	o.f.SetLimbs(&ki, k)
+	o.f.Inverse(&ki, &ki) // k⁻¹·R
+	return o.signatureInv(&ki, d, r, e, lowS)
+}
+
+// signatureInv is signature given k⁻¹ in Montgomery form (k⁻¹·R).
+func (o *order) signatureInv(ki *fp.Element, d, r, e [fp.Limbs]uint64, lowS bool) [fp.Limbs]uint64 {
 	f := o.f
-	var ki, dm, rm, em, t fp.Element
-	f.SetLimbs(&ki, k)
-	f.Inverse(&ki, &ki) // k⁻¹·R
+	var dm, rm, em, t fp.Element
 	f.SetLimbs(&dm, d)
 	f.SetLimbs(&rm, r)
 	f.SetLimbs(&em, e) // e mod n
 	f.Mul(&t, &rm, &dm)
 	f.Add(&t, &t, &em)
-	f.Mul(&t, &t, &ki)
+	f.Mul(&t, &t, ki)
 	s := f.FromMont(&t)
 	if lowS {
 		s = o.lowS(s)
 	}
 	return s
+}
+
+// invertAll replaces every nonce of ks (Montgomery form, each in
+// [1, n − 1]) by its inverse, in Montgomery form, by Montgomery's trick:
+// the running products into pre, one inversion of the last, then two
+// products per nonce on the way back. The sequence of operations is fixed
+// by len(ks) alone, and a nonce is never 0 mod n, so no product is.
+func (o *order) invertAll(ks, pre []fp.Element) {
+	f, m := o.f, len(ks)
+	if m == 0 {
+		return
+	}
+	pre[0] = ks[0]
+	for i := 1; i < m; i++ {
+		f.Mul(&pre[i], &pre[i-1], &ks[i])
+	}
+	var inv, t fp.Element
+	f.Inverse(&inv, &pre[m-1]) // (k_0⋯k_{m−1})⁻¹·R
+	for i := m - 1; i > 0; i-- {
+		f.Mul(&t, &inv, &pre[i-1]) // k_i⁻¹·R
+		f.Mul(&inv, &inv, &ks[i])  // (k_0⋯k_{i−1})⁻¹·R
+		ks[i] = t
+	}
+	ks[0] = inv
 }
 
 // lowS returns n − s when s > (n − 1)/2 and s otherwise, for s below n,

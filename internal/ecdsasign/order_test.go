@@ -151,3 +151,31 @@ func requireBig(t *testing.T, x, y *big.Int, format string, args ...any) {
 	t.Helper()
 	require.Zero(t, x.Cmp(y), "%s: want %x, got %x", fmt.Sprintf(format, args...), x, y)
 }
+
+// TestInvertAllMatchesBig inverts batches of 1, 2, 3 and 37 nonces (1,
+// n − 2, n − 1 and random values in [1, n − 1]) by Montgomery's trick:
+// every inverse is math/big's ModInverse.
+func TestInvertAllMatchesBig(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for name, o := range orders(t) {
+		n := toBig(o.n)
+		vals := edges(rng, n, 40)[1:] // no 0: a nonce is in [1, n − 1]
+		for i, v := range vals {
+			if v.Sign() == 0 {
+				vals[i] = big.NewInt(3)
+			}
+		}
+		for _, m := range []int{1, 2, 3, 37} {
+			ks, pre := make([]fp.Element, m), make([]fp.Element, m)
+			for i := range m {
+				o.f.SetLimbs(&ks[i], fromBig(vals[i]))
+			}
+			o.invertAll(ks, pre)
+			for i := range m {
+				got := toBig(o.f.FromMont(&ks[i]))
+				want := new(big.Int).ModInverse(vals[i], n)
+				require.Zero(t, want.Cmp(got), "%s, batch of %d, item %d: %v⁻¹", name, m, i, vals[i])
+			}
+		}
+	}
+}
