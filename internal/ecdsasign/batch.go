@@ -132,8 +132,8 @@ func (st *step) wipe() {
 	clear(st.pre)
 }
 
-// step signs the items [lo, hi): their checks, then round after round on
-// the items that still need a nonce.
+// step signs the items [lo, hi): their checks on every core, then round
+// after round on the items that still need a nonce.
 func (b *batch) step(ctx context.Context, st *step, lo, hi int) error {
 	st.lo = lo
 	if st.extra != nil {
@@ -141,14 +141,19 @@ func (b *batch) step(ctx context.Context, st *step, lo, hi int) error {
 			return fmt.Errorf("ecdsasign: reading randomness: %w", err)
 		}
 	}
+	par.DoAllCores(hi-lo, func(_, a, z int) {
+		for i := lo + a; i < lo+z; i++ {
+			b.errs[i] = nil
+			if err := b.checkItem(st, i); err != nil {
+				b.errs[i] = &ItemError{Item: i, Err: err}
+			}
+		}
+	})
 	st.idx = st.idx[:0]
 	for i := lo; i < hi; i++ {
-		if err := b.checkItem(st, i); err != nil {
-			b.errs[i] = &ItemError{Item: i, Err: err}
-			continue
+		if b.errs[i] == nil {
+			st.idx = append(st.idx, i)
 		}
-		b.errs[i] = nil
-		st.idx = append(st.idx, i)
 	}
 	return b.rounds(ctx, st, st.idx)
 }
