@@ -42,7 +42,7 @@ func (sb *signBench) run() {
 		f.SetLimbs(&sb.ks[i+1], k)
 	}
 	sb.o.invertAll(sb.ks[:], sb.pre[:])
-	sb.sink = sb.o.signatureInv(&sb.ks[0], sb.d, sb.r, sb.e, true)
+	sb.sink = sb.o.signature(&sb.ks[0], sb.d, sb.r, sb.e, true)
 }
 
 // leakyRun is run after a k⁻¹ from math/big's ModInverse, whose time

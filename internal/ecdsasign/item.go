@@ -43,7 +43,7 @@ func (b *batch) finish(st *step, i, j int) (again bool) {
 	r := o.reduce(fp.LimbsFromBytes(st.xs[j*L : (j+1)*L])) // x < 2^(8L) < 2n
 	d := fp.LimbsFromBytes(b.key(i))
 	e := o.bits2int(b.digests[i])
-	s := o.signatureInv(&st.kinv[j], d, r, e, b.opt.LowS)
+	s := o.signature(&st.kinv[j], d, r, e, b.opt.LowS)
 	if zeroMask(r)|zeroMask(s) != 0 { // public: the RFC's retry
 		return true
 	}

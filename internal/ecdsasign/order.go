@@ -70,19 +70,11 @@ func (o *order) bits2int(b []byte) [fp.Limbs]uint64 {
 	return e
 }
 
-// signature returns s = k⁻¹·(e + r·d) mod n for k and d in [1, n − 1],
-// r below n and any e below 2^256, and, when lowS, n − s in place of an s
-// above (n − 1)/2. k⁻¹ is fp's fixed-step safegcd inversion; the rest is
-// Montgomery products and masked selections.
-func (o *order) signature(k, d, r, e [fp.Limbs]uint64, lowS bool) [fp.Limbs]uint64 {
-	var ki fp.Element
-	o.f.SetLimbs(&ki, k)
-	o.f.Inverse(&ki, &ki) // k⁻¹·R
-	return o.signatureInv(&ki, d, r, e, lowS)
-}
-
-// signatureInv is signature given k⁻¹ in Montgomery form (k⁻¹·R).
-func (o *order) signatureInv(ki *fp.Element, d, r, e [fp.Limbs]uint64, lowS bool) [fp.Limbs]uint64 {
+// signature returns s = k⁻¹·(e + r·d) mod n for k⁻¹ in Montgomery form
+// (k⁻¹·R, from invertAll) and d in [1, n − 1], r below n and any e below
+// 2^256, and, when lowS, n − s in place of an s above (n − 1)/2: Montgomery
+// products and masked selections.
+func (o *order) signature(ki *fp.Element, d, r, e [fp.Limbs]uint64, lowS bool) [fp.Limbs]uint64 {
 	f := o.f
 	var dm, rm, em, t fp.Element
 	f.SetLimbs(&dm, d)
