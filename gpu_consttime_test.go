@@ -30,7 +30,8 @@ import (
 // reads a table row at its digit's address. Every batch has the same
 // points (k·P) in the same order, so that the classes differ in their
 // scalars alone; each call packs and copies its batch up, untimed, then
-// launches the kernel once. It runs on a GPU host:
+// launches the kernel twice and times the second launch, which the first
+// keeps from waiting on the host's launch call. It runs on a GPU host:
 //
 //	ECMUL_TIMING_JSON=gpu-timing.jsonl ./ecmul.test -test.run 'TestGPUKernelsConstantTime' -test.v
 //
@@ -174,9 +175,9 @@ func gpuTimingStudy(t *testing.T, eng *ecmul.Engine, c *curves.Curve, cfg gpuTim
 	for i := range points {
 		points[i] = randPoint(t, rng, c)
 	}
-	ladder := func(ks []*big.Int) (float64, error) { return firstDevice(diag.KernelTimes(eng, points, ks, 1)) }
-	comb := func(ks []*big.Int) (float64, error) { return firstDevice(diag.BaseKernelTimes(eng, false, ks, 1)) }
-	combVT := func(ks []*big.Int) (float64, error) { return firstDevice(diag.BaseKernelTimes(eng, true, ks, 1)) }
+	ladder := func(ks []*big.Int) (float64, error) { return firstDevice(diag.KernelTimes(eng, points, ks, 1, 1)) }
+	comb := func(ks []*big.Int) (float64, error) { return firstDevice(diag.BaseKernelTimes(eng, false, ks, 1, 1)) }
+	combVT := func(ks []*big.Int) (float64, error) { return firstDevice(diag.BaseKernelTimes(eng, true, ks, 1, 1)) }
 	random := gpuPool(rng, gpuPoolBatches, cfg.batch, func(rng *rand.Rand) *big.Int { return randBelow(rng, c.N()) })
 	s := &timing.Study{Pairs: cfg.pairs, MinRounds: cfg.minRounds, MaxRounds: cfg.maxRounds, Stat: timing.ByWelch}
 	// the control: scalars below 2^20, whose 10-bit windows are zero but

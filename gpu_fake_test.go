@@ -402,25 +402,30 @@ func TestBaseKernelTimes(t *testing.T) {
 	ks := []*big.Int{big.NewInt(0), big.NewInt(5), new(big.Int).Sub(c.N(), big.NewInt(1)), new(big.Int).Lsh(c.N(), 1)}
 	for varTime, want := range map[bool]string{false: "ecm_ladder_p224_comb_shenoy_pair_c30", true: "ecm_ladder_p224_combvt_shenoy_pair_c30"} {
 		*launched = nil
-		ts, err := diag.BaseKernelTimes(eng, varTime, ks, 2)
+		ts, err := diag.BaseKernelTimes(eng, varTime, ks, 1, 2)
 		require.NoError(t, err)
 		require.Equal(t, [][]float64{{2, 2}}, ts, "varTime %v", varTime)
-		require.Equal(t, []string{want, want}, *launched, "varTime %v: the comb alone, once a run", varTime)
+		require.Equal(t, []string{want, want, want, want}, *launched, "varTime %v: the comb alone, behind an untimed launch, twice", varTime)
+		*launched = nil
+		ts, err = diag.BaseKernelTimes(eng, varTime, ks, 4, 1)
+		require.NoError(t, err)
+		require.Equal(t, [][]float64{{2}}, ts, "varTime %v", varTime)
+		require.Equal(t, []string{want, want, want, want}, *launched, "varTime %v: four launches, one span", varTime)
 	}
-	_, err = diag.BaseKernelTimes(eng, false, []*big.Int{big.NewInt(1), big.NewInt(-1)}, 1)
+	_, err = diag.BaseKernelTimes(eng, false, []*big.Int{big.NewInt(1), big.NewInt(-1)}, 1, 1)
 	require.ErrorIs(t, err, ecmul.ErrInvalidScalar)
 	require.ErrorContains(t, err, "item 1")
 
 	tile, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{ChannelBits: 16, Mapping: diag.MappingTile})
 	require.NoError(t, err)
 	defer tile.Close()
-	_, err = diag.BaseKernelTimes(tile, true, ks, 1)
+	_, err = diag.BaseKernelTimes(tile, true, ks, 1, 1)
 	require.ErrorIs(t, err, diag.ErrNoComb, "the tile mapping has no comb")
 
 	cpu, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU})
 	require.NoError(t, err)
 	defer cpu.Close()
-	_, err = diag.BaseKernelTimes(cpu, false, ks, 1)
+	_, err = diag.BaseKernelTimes(cpu, false, ks, 1, 1)
 	require.ErrorIs(t, err, diag.ErrNotGPU)
 }
 

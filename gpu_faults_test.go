@@ -273,7 +273,7 @@ func TestGPUAfterClose(t *testing.T) {
 	res, err = scalarMult(eng, context.Background(), nil, nil)
 	require.ErrorIs(t, err, ecmul.ErrClosed)
 	require.Empty(t, res)
-	_, err = diag.KernelTimes(eng, fc.pts[:1], fc.ks[:1], 1)
+	_, err = diag.KernelTimes(eng, fc.pts[:1], fc.ks[:1], 1, 1)
 	require.ErrorIs(t, err, ecmul.ErrClosed)
 }
 

@@ -268,12 +268,15 @@ func ChunkItems(e *ecmul.Engine, count int) (items int, ok bool) {
 }
 
 // KernelTimes times the kernel alone (no conversions, no transfers) on
-// valid points and scalars, at most one chunk of them, launched reps times
-// on data resident on each GPU e uses, all GPUs at once. It returns each
-// launch's milliseconds, one list per GPU (in the order of e's devices;
-// nil for a GPU left out after a fault), or ErrNotGPU on the other
-// backends.
-func KernelTimes(e *ecmul.Engine, points []*ecmul.Point, scalars []*big.Int, reps int) ([][]float64, error) {
+// valid points and scalars, at most one chunk of them, resident on each
+// GPU e uses, all GPUs at once. Each of reps times launches launches of
+// them queued as a batch's chunks are, in turn on the GPU's streams, from
+// the first one's start to the last one's end; a single launch is timed
+// behind an untimed one, so that no host call delays its start. It
+// returns those milliseconds, one list per GPU (in the order of e's
+// devices; nil for a GPU left out after a fault), or ErrNotGPU on the
+// other backends.
+func KernelTimes(e *ecmul.Engine, points []*ecmul.Point, scalars []*big.Int, launches, reps int) ([][]float64, error) {
 	if impl(e) == nil {
 		return nil, ecmul.ErrClosed
 	}
@@ -281,7 +284,7 @@ func KernelTimes(e *ecmul.Engine, points []*ecmul.Point, scalars []*big.Int, rep
 	for i, p := range points {
 		pts[i] = (*engine.Point)(p)
 	}
-	return impl(e).KernelTimes(pts, scalars, reps)
+	return impl(e).KernelTimes(pts, scalars, launches, reps)
 }
 
 // BaseKernelTimes is KernelTimes for k·G: it times the comb kernel that
@@ -290,11 +293,11 @@ func KernelTimes(e *ecmul.Engine, points []*ecmul.Point, scalars []*big.Int, rep
 // ScalarBaseMultVarTimeBytes (the fixed-time comb where the kernel has
 // none). It returns ErrNoComb where e's k·G batches run on the ladder, and
 // ErrNotGPU on the other backends.
-func BaseKernelTimes(e *ecmul.Engine, varTime bool, scalars []*big.Int, reps int) ([][]float64, error) {
+func BaseKernelTimes(e *ecmul.Engine, varTime bool, scalars []*big.Int, launches, reps int) ([][]float64, error) {
 	if impl(e) == nil {
 		return nil, ecmul.ErrClosed
 	}
-	return impl(e).BaseKernelTimes(varTime, scalars, reps)
+	return impl(e).BaseKernelTimes(varTime, scalars, launches, reps)
 }
 
 // Schedule is the ladder the rns-cpu and gpu backends run. Its zero value

@@ -51,7 +51,9 @@ Each configuration, operation and batch size runs once to warm up, then
 --reps times; the median is reported. End-to-end times include validation,
 packing, transfers, conversions, the batched inversion and y-recovery; on
 the gpu backend the kernels are also timed alone on resident data (CUDA
-events), on at most --chunk items. Every result of base and ecdsa is also
+events): a batch of at most --chunk items in one launch, a larger one as
+the whole chunks that cover each GPU's share, queued on its streams as the
+batch's chunks are. Every result of base and ecdsa is also
 given as a ratio to k·P of the same curve, configuration and batch when mul
 is measured in the same run (--op mul,base,ecdsa): to its bytes API figure
 where there is one (gpu), else to its end-to-end one. Every result of sign

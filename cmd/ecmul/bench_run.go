@@ -619,28 +619,37 @@ func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.
 			r.BytesTimeline = st.Timeline
 		}
 	}
-	kb := b.kernelBatch(eng, batch)
-	ts, ok := kernelTimes[kb]
+	kb, launches := b.kernelBatch(eng, batch)
+	ts, ok := kernelTimes[kb*launches]
 	if !ok {
-		if ts, err = diag.KernelTimes(eng, in.pts[:kb], in.ks[:kb], b.cfg.reps); err == nil {
-			kernelTimes[kb] = ts
+		if ts, err = diag.KernelTimes(eng, in.pts[:kb], in.ks[:kb], launches, b.cfg.reps); err == nil {
+			kernelTimes[kb*launches] = ts
 		} else {
 			fmt.Fprintf(b.stderr, "ecmul bench: %s %s batch %d: kernel timing: %s\n", c.Name(), v.label(b.backend), batch, message(err))
 		}
 	}
-	setKernelFigures(r, kb, ts)
+	setKernelFigures(r, kb*launches, ts)
 }
 
-// kernelBatch returns the items a kernel-only timing of a batch launches:
-// the whole batch, or for a batch of more than one chunk one of its chunks.
-func (b *benchRun) kernelBatch(eng *ecmul.Engine, batch int) int {
-	kb := min(batch, b.cfg.chunk)
-	if batch > b.cfg.chunk {
-		if items, ok := diag.ChunkItems(eng, batch); ok {
-			kb = items
-		}
+// kernelBatch returns what a kernel-only timing of a batch launches on
+// each GPU: the whole batch in one launch, or for a batch of more than one
+// chunk as many of its chunks as cover a GPU's share (the last one whole),
+// queued as the batch's are, so that one launch's last wave overlaps the
+// next one's first as in the batch.
+func (b *benchRun) kernelBatch(eng *ecmul.Engine, batch int) (items, launches int) {
+	if batch <= b.cfg.chunk {
+		return batch, 1
 	}
-	return kb
+	items, ok := diag.ChunkItems(eng, batch)
+	if !ok {
+		return b.cfg.chunk, 1
+	}
+	devices := 1
+	if st, ok := diag.LastBatch(eng); ok {
+		devices = max(1, len(st.Devices))
+	}
+	share := (batch + devices - 1) / devices
+	return items, (share + items - 1) / items
 }
 
 // measureCombKernels adds the kernel-only figures of base, sign or ecdsa
@@ -650,28 +659,28 @@ func (b *benchRun) kernelBatch(eng *ecmul.Engine, batch int) int {
 // times added run by run. kernelTimes keeps the times by items launched.
 func (b *benchRun) measureCombKernels(eng *ecmul.Engine, c *curves.Curve, v benchVariant, r *benchResult,
 	in benchItems, kernelTimes map[int][][]float64) {
-	kb := b.kernelBatch(eng, r.Batch)
-	ts, ok := kernelTimes[kb]
+	kb, launches := b.kernelBatch(eng, r.Batch)
+	ts, ok := kernelTimes[kb*launches]
 	if !ok {
 		var err error
-		if ts, err = combKernelTimes(eng, r.Op, in.pts[:kb], in.ks[:kb], b.cfg.reps); err != nil {
+		if ts, err = combKernelTimes(eng, r.Op, in.pts[:kb], in.ks[:kb], launches, b.cfg.reps); err != nil {
 			fmt.Fprintf(b.stderr, "ecmul bench: %s %s %s batch %d: kernel timing: %s\n", c.Name(), r.Op, v.label(b.backend), r.Batch, message(err))
 			return
 		}
-		kernelTimes[kb] = ts
+		kernelTimes[kb*launches] = ts
 	}
-	setKernelFigures(r, kb, ts)
+	setKernelFigures(r, kb*launches, ts)
 }
 
 // combKernelTimes times op's kernels alone on each of eng's GPUs: the
 // comb's on ks for base and sign; for ecdsa the ladder's on pts and ks and the
 // variable-time comb's on ks, each run's two times added.
-func combKernelTimes(eng *ecmul.Engine, op string, pts []*ecmul.Point, ks []*big.Int, reps int) ([][]float64, error) {
-	comb, err := diag.BaseKernelTimes(eng, op == opECDSA, ks, reps)
+func combKernelTimes(eng *ecmul.Engine, op string, pts []*ecmul.Point, ks []*big.Int, launches, reps int) ([][]float64, error) {
+	comb, err := diag.BaseKernelTimes(eng, op == opECDSA, ks, launches, reps)
 	if err != nil || op != opECDSA {
 		return comb, err
 	}
-	ladder, err := diag.KernelTimes(eng, pts, ks, reps)
+	ladder, err := diag.KernelTimes(eng, pts, ks, launches, reps)
 	if err != nil {
 		return nil, err
 	}

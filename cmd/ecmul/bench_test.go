@@ -20,6 +20,8 @@ import (
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/basext"
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/engine"
+	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/ladder"
 )
 
@@ -743,4 +745,26 @@ func TestTimeRepsCPU(t *testing.T) {
 	require.GreaterOrEqual(t, cpuMs, 40.0, "a busy core is counted")
 	require.Less(t, cpuMs, 300.0, "the warm-up is not")
 	require.GreaterOrEqual(t, ms, 0.5*cpuMs, "the wall time of one busy goroutine")
+}
+
+// TestBenchKernelBatchCoversTheBatch: the kernel-only timing of a batch of
+// one chunk launches it whole; a larger batch's launches whole chunks of
+// the size the batch runs in, as many as cover it (one GPU, a fake driver).
+func TestBenchKernelBatchCoversTheBatch(t *testing.T) {
+	t.Cleanup(engine.UseGPUDriver(fakecuda.New(), []byte("fatbin")))
+	const chunk = 4096
+	eng, err := diag.New(ecmul.P256(), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: chunk})
+	require.NoError(t, err)
+	defer eng.Close()
+	b := &benchRun{cfg: &benchConfig{chunk: chunk}}
+	items, launches := b.kernelBatch(eng, 1000)
+	require.Equal(t, [2]int{1000, 1}, [2]int{items, launches})
+	for _, batch := range []int{chunk + 1, 50000, 1 << 20} {
+		items, launches = b.kernelBatch(eng, batch)
+		want, ok := diag.ChunkItems(eng, batch)
+		require.True(t, ok)
+		require.Equal(t, want, items, "batch %d", batch)
+		require.GreaterOrEqual(t, items*launches, batch, "batch %d", batch)
+		require.Less(t, items*(launches-1), batch, "batch %d", batch)
+	}
 }

@@ -82,13 +82,14 @@ func (e *Engine) ChunkItems(count int) (items int, ok bool) {
 }
 
 // KernelTimes times the kernel alone on valid points and scalars, at most
-// one chunk of them, launched reps times on each GPU (gpu.Pool.KernelTimes).
-func (e *Engine) KernelTimes(points []*Point, scalars []*big.Int, reps int) ([][]float64, error) {
-	return e.kernelTimes(points, scalars, reps)
+// one chunk of them, reps times launches launches on each GPU
+// (gpu.Pool.KernelTimes).
+func (e *Engine) KernelTimes(points []*Point, scalars []*big.Int, launches, reps int) ([][]float64, error) {
+	return e.kernelTimes(points, scalars, launches, reps)
 }
 
 // BaseKernelTimes is KernelTimes for k·G: the comb kernel alone (varTime:
 // the variable-time comb).
-func (e *Engine) BaseKernelTimes(varTime bool, scalars []*big.Int, reps int) ([][]float64, error) {
-	return e.baseKernelTimes(varTime, scalars, reps)
+func (e *Engine) BaseKernelTimes(varTime bool, scalars []*big.Int, launches, reps int) ([][]float64, error) {
+	return e.baseKernelTimes(varTime, scalars, launches, reps)
 }

@@ -495,7 +495,7 @@ func (r *gpuRunner) lastStats() gpu.Stats {
 	return r.stats
 }
 
-func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][]float64, error) {
+func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, launches, reps int) ([][]float64, error) {
 	r, err := e.timedRunner()
 	if err != nil {
 		return nil, err
@@ -514,14 +514,14 @@ func (e *Engine) kernelTimes(points []*Point, scalars []*big.Int, reps int) ([][
 		}
 		jobs[i] = j
 	}
-	return r.timeJobs(jobs, reps)
+	return r.timeJobs(jobs, launches, reps)
 }
 
 // baseKernelTimes is kernelTimes for k·G: the comb kernel that k·G
 // batches run on (varTime: that of ScalarBaseMultVarTimeBytes) alone, on
 // scalars. It fails where k·G runs on the ladder (no comb for the
 // configuration).
-func (e *Engine) baseKernelTimes(varTime bool, scalars []*big.Int, reps int) ([][]float64, error) {
+func (e *Engine) baseKernelTimes(varTime bool, scalars []*big.Int, launches, reps int) ([][]float64, error) {
 	r, err := e.timedRunner()
 	if err != nil {
 		return nil, err
@@ -546,7 +546,7 @@ func (e *Engine) baseKernelTimes(varTime bool, scalars []*big.Int, reps int) ([]
 		}
 		jobs[i] = j
 	}
-	return cr.timeJobs(jobs, reps)
+	return cr.timeJobs(jobs, launches, reps)
 }
 
 // timedRunner returns e's gpu runner for the kernel-only timings.
@@ -562,14 +562,14 @@ func (e *Engine) timedRunner() (*gpuRunner, error) {
 }
 
 // timeJobs packs jobs and times r's kernel alone on them (gpu.Pool.KernelTimes).
-func (r *gpuRunner) timeJobs(jobs []ladder.Job, reps int) ([][]float64, error) {
+func (r *gpuRunner) timeJobs(jobs []ladder.Job, launches, reps int) ([][]float64, error) {
 	return r.eng.KernelTimes(len(jobs), func(in, sc []uint32) {
 		parallel(len(jobs), r.workers, minPartItems, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				r.su.PackInput(in, sc, len(jobs), i, jobs[i])
 			}
 		})
-	}, reps)
+	}, launches, reps)
 }
 
 // runBytes is run for a bytes batch: items are prepared from their bytes

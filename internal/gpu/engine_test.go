@@ -396,10 +396,44 @@ func TestKernelTimesOnDeviceBuffers(t *testing.T) {
 	_, err = eng.Run(context.Background(), f.batch(got, drained, &mu))
 	require.NoError(t, err)
 	require.Equal(t, f.want, got)
-	_, err = eng.KernelTimes(1, func(in, sc []uint32) { f.su.PackInput(in, sc, 1, 0, f.jobs[0]) }, 1)
+	_, err = eng.KernelTimes(1, func(in, sc []uint32) { f.su.PackInput(in, sc, 1, 0, f.jobs[0]) }, 1, 1)
 	require.NoError(t, err)
-	require.Len(t, inputs, 2)
-	require.NotEqual(t, inputs[0], inputs[1], "the timed launch read the pinned buffer the small chunk used in place")
+	require.Len(t, inputs, 3, "the chunk, then an untimed launch and the timed one")
+	require.NotEqual(t, inputs[0], inputs[2], "the timed launch read the pinned buffer the small chunk used in place")
+	require.Equal(t, inputs[1], inputs[2], "the untimed launch runs where the timed one does")
+}
+
+// TestKernelTimesSpreadsLaunches: a timing of several launches runs them
+// in turn on every slot's device buffers, as a batch's chunks run, each
+// on the items filled once, and reports one span per rep.
+func TestKernelTimesSpreadsLaunches(t *testing.T) {
+	f := newFixture(t, 1)
+	var mu sync.Mutex
+	var inputs []gpu.DevicePtr
+	emu := f.d.OnLaunch
+	f.d.OnLaunch = func(fn string, g, b [3]uint32, params []unsafe.Pointer) error {
+		mu.Lock()
+		inputs = append(inputs, *(*gpu.DevicePtr)(params[1]))
+		mu.Unlock()
+		return emu(fn, g, b, params)
+	}
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	defer eng.Close()
+	fills := 0
+	ms, err := eng.KernelTimes(1, func(in, sc []uint32) { fills++; f.su.PackInput(in, sc, 1, 0, f.jobs[0]) }, 5, 2)
+	require.NoError(t, err)
+	require.Len(t, ms, 2)
+	require.Equal(t, 1, fills)
+	require.Len(t, inputs, 10, "no untimed launch before several")
+	distinct := map[gpu.DevicePtr]bool{}
+	for i, in := range inputs {
+		distinct[in] = true
+		require.Equal(t, inputs[i%5%3], in, "launch %d", i) // each rep from the first slot
+	}
+	require.Len(t, distinct, 3, "every slot's buffers")
+	_, err = eng.KernelTimes(1, func(in, sc []uint32) {}, 0, 1)
+	require.Error(t, err)
 }
 
 // TestEngineAsyncSlowDrains runs chunks on a fake driver whose streams run

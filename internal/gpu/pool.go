@@ -243,9 +243,9 @@ func chunkFor(count, chunk, devices, wave int) int {
 }
 
 // KernelTimes runs Engine.KernelTimes on every device that takes part in
-// the next Run, all at once, and returns each device's launch times in the
-// order of Devices (nil for a device left out).
-func (p *Pool) KernelTimes(count int, fill func(in, scalars []uint32), reps int) ([][]float64, error) {
+// the next Run, all at once, and returns each device's times in the order
+// of Devices (nil for a device left out).
+func (p *Pool) KernelTimes(count int, fill func(in, scalars []uint32), launches, reps int) ([][]float64, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done {
@@ -257,7 +257,7 @@ func (p *Pool) KernelTimes(count int, fill func(in, scalars []uint32), reps int)
 	errs := make([]error, len(p.engines))
 	var wg sync.WaitGroup
 	for _, ei := range p.active() {
-		wg.Go(func() { times[ei], errs[ei] = p.engines[ei].KernelTimes(count, fill, reps) })
+		wg.Go(func() { times[ei], errs[ei] = p.engines[ei].KernelTimes(count, fill, launches, reps) })
 	}
 	wg.Wait()
 	return times, errors.Join(errs...)
