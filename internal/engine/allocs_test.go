@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/big"
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/rnsec/ecmul/internal/curves"
@@ -119,5 +122,33 @@ func TestResultSlabApart(t *testing.T) {
 	}
 	if x.Cmp(wantX) != 0 || y.Cmp(wantY) != 0 {
 		t.Errorf("item 1 is (%x, %x), want (%x, %x)", wantX, wantY, x, y)
+	}
+}
+
+// TestWordsOfMatchesSetBytes: the slab's word-at-a-time decoding gives
+// big.Int.SetBytes's value on random bytes and on zeros, ones and single
+// bytes, for every length up to four words.
+func TestWordsOfMatchesSetBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const wordBytes = bits.UintSize / 8
+	for L := 1; L <= 4*wordBytes; L++ {
+		w := (L + wordBytes - 1) / wordBytes
+		cases := [][]byte{make([]byte, L), bytes.Repeat([]byte{0xff}, L)}
+		one := make([]byte, L)
+		one[0] = 0x80
+		cases = append(cases, one)
+		for range 20 {
+			b := make([]byte, L)
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			cases = append(cases, b)
+		}
+		for _, b := range cases {
+			got := new(big.Int).SetBits(wordsOf(make([]big.Word, w), b))
+			if want := new(big.Int).SetBytes(b); got.Cmp(want) != 0 {
+				t.Fatalf("%d bytes %x: %x, want %x", L, b, got, want)
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ package engine
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -559,29 +560,81 @@ func checkScalar(k *big.Int) error {
 }
 
 // resultSlab holds the coordinates of a batch's *big.Int results: two
-// big.Ints and their words per item, in two allocations for the whole
-// batch rather than some per result, so that a batch leaves the collector
-// two objects to mark, not millions. A result's words are capped at its
-// share, so that arithmetic on it never writes into another's.
+// big.Ints and their words per item, in pieces of slabPieceItems results,
+// each piece two allocations made by the first goroutine that stores a
+// result in it, so that a batch leaves the collector a few objects to mark
+// rather than millions, and no one core clears the whole batch's memory
+// before the work starts. A result's words are capped at its share, so
+// that arithmetic on it never writes into another's.
 type resultSlab struct {
+	pieces []atomic.Pointer[slabPiece]
+	n, w   int // results, words of a coordinate
+}
+
+// slabPiece is the memory of slabPieceItems results (fewer in the last
+// piece): their big.Ints and words.
+type slabPiece struct {
 	ints  []big.Int
 	words []big.Word
-	w     int // words of a coordinate
 }
+
+// slabPieceItems is the results of a slab's piece: 2 MiB of 256-bit
+// coordinates on a 64-bit host.
+const slabPieceItems = 16384
 
 // newResultSlab returns a slab for n results of coordinates of size bytes.
 func newResultSlab(n, size int) *resultSlab {
 	w := (size + bits.UintSize/8 - 1) / (bits.UintSize / 8)
-	return &resultSlab{ints: make([]big.Int, 2*n), words: make([]big.Word, 2*w*n), w: w}
+	return &resultSlab{pieces: make([]atomic.Pointer[slabPiece], (n+slabPieceItems-1)/slabPieceItems), n: n, w: w}
+}
+
+// piece returns the piece that holds result i, allocating it on first use,
+// and i's index there.
+func (s *resultSlab) piece(i int) (*slabPiece, int) {
+	p := &s.pieces[i/slabPieceItems]
+	if pc := p.Load(); pc != nil {
+		return pc, i % slabPieceItems
+	}
+	items := min(slabPieceItems, s.n-i/slabPieceItems*slabPieceItems)
+	pc := &slabPiece{ints: make([]big.Int, 2*items), words: make([]big.Word, 2*s.w*items)}
+	if !p.CompareAndSwap(nil, pc) {
+		pc = p.Load()
+	}
+	return pc, i % slabPieceItems
 }
 
 // set gives r the coordinates xy (x‖y, big-endian, of equal lengths), on
 // item i's share of the slab.
 func (s *resultSlab) set(r *Result, i int, xy []byte) {
+	pc, j := s.piece(i)
 	L, w := len(xy)/2, s.w
-	ws := s.words[2*w*i : 2*w*(i+1)]
-	r.X = s.ints[2*i].SetBits(ws[:0:w]).SetBytes(xy[:L])
-	r.Y = s.ints[2*i+1].SetBits(ws[w : w : 2*w]).SetBytes(xy[L:])
+	ws := pc.words[2*w*j : 2*w*(j+1)]
+	r.X = pc.ints[2*j].SetBits(wordsOf(ws[:w:w], xy[:L]))
+	r.Y = pc.ints[2*j+1].SetBits(wordsOf(ws[w:2*w:2*w], xy[L:]))
+}
+
+// wordsOf writes the big-endian bytes b into ws, least significant word
+// first, a word at a time (big.Int.SetBytes goes byte by byte), and
+// returns ws; len(ws)·W must hold b, W the bytes of a word.
+func wordsOf(ws []big.Word, b []byte) []big.Word {
+	const wordBytes = bits.UintSize / 8
+	for j := range ws {
+		hi := len(b) - j*wordBytes
+		var v uint64
+		if hi >= wordBytes {
+			if wordBytes == 8 {
+				v = binary.BigEndian.Uint64(b[hi-8 : hi])
+			} else {
+				v = uint64(binary.BigEndian.Uint32(b[hi-4 : hi]))
+			}
+		} else {
+			for _, c := range b[:max(hi, 0)] {
+				v = v<<8 | uint64(c)
+			}
+		}
+		ws[j] = big.Word(v)
+	}
+	return ws
 }
 
 // setAffine stores a ladder result (or its error) into r.
