@@ -324,7 +324,8 @@ func (e *Engine) scalarMult(ctx context.Context, res []Result, scalars []*big.In
 			coordinates: func(i int) error { return e.checkCoordinates(points[i], scalars[i]) },
 			full:        func(i int) error { return e.check(points[i], scalars[i]) },
 		}
-		return cr.runChecked(ctx, len(points), func(i int) item { return itemOf(points[i], scalars[i], &res[i]) }, &checks, rep.add)
+		items := func(i int) item { return itemOf(points[i], scalars[i], &res[i]) }
+		return cr.runChecked(ctx, len(points), items, func(i int) *Result { return &res[i] }, &checks, rep.add)
 	}
 	if err := e.validate(ctx, points, scalars, res); err != nil {
 		return err
@@ -357,10 +358,11 @@ func failItems(res []Result, err error) {
 
 // checkingRunner is a runner that validates the items itself, as it loads
 // them (the gpu backend, whose loads run beside the GPU's work): it takes
-// every item of the batch, n of them, items(i) the i-th, and checks says
-// what is wrong with one.
+// every item of the batch, n of them, items(i) the i-th and results(i)
+// its result alone (which a drain reads without the item's inputs), and
+// checks says what is wrong with one.
 type checkingRunner interface {
-	runChecked(ctx context.Context, n int, items func(i int) item, checks *itemChecks, done func(n int)) error
+	runChecked(ctx context.Context, n int, items func(i int) item, results func(i int) *Result, checks *itemChecks, done func(n int)) error
 }
 
 // itemChecks validate the items of a batch for a checkingRunner:

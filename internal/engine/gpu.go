@@ -316,7 +316,7 @@ const minPartItems = 16
 // run is the *big.Int path on validated items: runChecked with nothing
 // left to check.
 func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error {
-	return r.runChecked(ctx, len(items), func(i int) item { return items[i] }, nil, done)
+	return r.runChecked(ctx, len(items), func(i int) item { return items[i] }, func(i int) *Result { return items[i].res }, nil, done)
 }
 
 // runChecked is the *big.Int path, a convenience over runBytes: each
@@ -334,7 +334,7 @@ func (r *gpuRunner) run(ctx context.Context, items []item, done func(int)) error
 // smaller batch stages them, 3L+2 per item beside the *big.Int values (a
 // point's bytes hold its result once read). The results' coordinates share
 // the batch's slab (resultSlab).
-func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) item, checks *itemChecks, done func(int)) error {
+func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) item, results func(i int) *Result, checks *itemChecks, done func(int)) error {
 	c := r.su.Curve
 	L, order := c.ByteLen(), c.N()
 	slab := newResultSlab(n, L)
@@ -360,7 +360,7 @@ func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) ite
 		fillBytes(point[1+L:], it.y)
 	}
 	keep := func(i int, s Status, result []byte) {
-		res := items(i).res
+		res := results(i)
 		if res.Err != nil {
 			return // invalid: checked as it was loaded
 		}
