@@ -405,8 +405,10 @@ const FinishThreads = 128
 // FinishItemsPerThread is the most items one thread of the finish kernel
 // finishes, with one inversion for all of them (Montgomery's trick): a
 // launch on count items of T threads in all, T·FinishItemsPerThread >= count,
-// gives thread t the items t, t + T, t + 2T, … below count.
-const FinishItemsPerThread = 8
+// gives thread t the items t, t + T, t + 2T, … below count. Sixteen rather
+// than eight halve the inversion's share of an item (about 33 of some 50
+// field products).
+const FinishItemsPerThread = 16
 
 // FinishGrid returns the blocks of FinishThreads threads of a finish launch
 // on count items.

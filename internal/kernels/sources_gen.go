@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "5ad11e713b67b2095a207c1ffadd1b7525d1b4ac71d661c0db481fe6e04ee613"
+const SourcesSHA256 = "8e96a83ed0175b1c0cacb02c89bfbbd2b4cab7fbfbc19308130d82b10816e050"
