@@ -381,14 +381,7 @@ func TestKernelTimesOnDeviceBuffers(t *testing.T) {
 	f := newFixture(t, 1)
 	f.cfg.Small = smallSpread(t, f)
 	var mu sync.Mutex
-	var inputs []gpu.DevicePtr // each launch's input buffer
-	emu := f.d.OnLaunch
-	f.d.OnLaunch = func(fn string, g, b [3]uint32, params []unsafe.Pointer) error {
-		mu.Lock()
-		inputs = append(inputs, *(*gpu.DevicePtr)(params[1]))
-		mu.Unlock()
-		return emu(fn, g, b, params)
-	}
+	inputs := launchInputs(f, &mu)
 	eng, err := gpu.Open(f.d, f.cfg)
 	require.NoError(t, err)
 	defer eng.Close()
@@ -398,17 +391,14 @@ func TestKernelTimesOnDeviceBuffers(t *testing.T) {
 	require.Equal(t, f.want, got)
 	_, err = eng.KernelTimes(1, func(in, sc []uint32) { f.su.PackInput(in, sc, 1, 0, f.jobs[0]) }, 1, 1)
 	require.NoError(t, err)
-	require.Len(t, inputs, 3, "the chunk, then an untimed launch and the timed one")
-	require.NotEqual(t, inputs[0], inputs[2], "the timed launch read the pinned buffer the small chunk used in place")
-	require.Equal(t, inputs[1], inputs[2], "the untimed launch runs where the timed one does")
+	require.Len(t, *inputs, 3, "the chunk, then an untimed launch and the timed one")
+	require.NotEqual(t, (*inputs)[0], (*inputs)[2], "the timed launch read the pinned buffer the small chunk used in place")
+	require.Equal(t, (*inputs)[1], (*inputs)[2], "the untimed launch runs where the timed one does")
 }
 
-// TestKernelTimesSpreadsLaunches: a timing of several launches runs them
-// in turn on every slot's device buffers, as a batch's chunks run, each
-// on the items filled once, and reports one span per rep.
-func TestKernelTimesSpreadsLaunches(t *testing.T) {
-	f := newFixture(t, 1)
-	var mu sync.Mutex
+// launchInputs records the input buffer of each launch on f's driver,
+// under mu, which then emulates it as before.
+func launchInputs(f *fixture, mu *sync.Mutex) *[]gpu.DevicePtr {
 	var inputs []gpu.DevicePtr
 	emu := f.d.OnLaunch
 	f.d.OnLaunch = func(fn string, g, b [3]uint32, params []unsafe.Pointer) error {
@@ -417,6 +407,16 @@ func TestKernelTimesSpreadsLaunches(t *testing.T) {
 		mu.Unlock()
 		return emu(fn, g, b, params)
 	}
+	return &inputs
+}
+
+// TestKernelTimesSpreadsLaunches: a timing of several launches runs them
+// in turn on every slot's device buffers, as a batch's chunks run, each
+// on the items filled once, and reports one span per rep.
+func TestKernelTimesSpreadsLaunches(t *testing.T) {
+	f := newFixture(t, 1)
+	var mu sync.Mutex
+	recorded := launchInputs(f, &mu)
 	eng, err := gpu.Open(f.d, f.cfg)
 	require.NoError(t, err)
 	defer eng.Close()
@@ -425,6 +425,7 @@ func TestKernelTimesSpreadsLaunches(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, ms, 2)
 	require.Equal(t, 1, fills)
+	inputs := *recorded
 	require.Len(t, inputs, 10, "no untimed launch before several")
 	distinct := map[gpu.DevicePtr]bool{}
 	for i, in := range inputs {
