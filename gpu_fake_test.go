@@ -262,9 +262,9 @@ func TestGPUBackendMmaMapping(t *testing.T) {
 			ipb  int
 			want string
 		}{
-			{diag.Tuning{ChannelBits: 16}, 0, only + "coz with shenoy on c16"},
-			{diag.Tuning{Extension: diag.Kawamura}, 0, only + "coz with kawamura on c16"},
-			{diag.Tuning{Schedule: diag.Paper}, 0, only + "paper with shenoy on c30"},
+			{diag.Tuning{ChannelBits: 16}, 0, only + "coz with shenoy on 16-bit channels (c16)"},
+			{diag.Tuning{Extension: diag.Kawamura}, 0, only + "coz with kawamura on 16-bit channels (c16)"},
+			{diag.Tuning{Schedule: diag.Paper}, 0, only + "paper with shenoy on 30-bit channels (c30)"},
 			{diag.Tuning{}, m.unaligned, fmt.Sprintf("%d items per block: the %s mapping runs whole warps of %d items, so a multiple of %d", m.unaligned, name, m.perWarp, m.perWarp)},
 			{diag.Tuning{}, m.tooMany, fmt.Sprintf("%d items per block: the %s mapping holds at most %d", m.tooMany, name, m.atMost)},
 		} {

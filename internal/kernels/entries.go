@@ -55,17 +55,40 @@ type mappingShape struct {
 	registers  int  // the cap on registers per thread; 0: the schedule's (registerCaps)
 	fixed      int  // the items every block holds; 0: any number up to MaxItemsPerBlock
 	wholeWarps bool // blocks of whole warps only: the kernel traps on others
+	// The entry points its CUDA code has: the schedules it runs with
+	// Shenoy's α on the channels of widths, and those of kawamura also
+	// with Kawamura's α on 16-bit channels (rns.Params.Kawamura).
+	schedules, widths, kawamura []string
 }
 
-// mappingShapes are the mappings, in the order of Mappings.
+// mappingShapes are the mappings, in the order of Mappings. The tile
+// mapping runs the co-Z ladder with Shenoy's α on 16-bit channels only:
+// Kawamura's needs every residue of a row whole, which its byte matrices
+// do not keep, and the paper's sets of 7 products would need more than the
+// 48 KiB of static shared memory a block may have for their product
+// matrices. The spread mapping, a latency variant of the default ladder,
+// runs the co-Z ladder. The mma and pair mappings run the co-Z ladder and
+// both combs on 30-bit channels only, the variable-time comb with them
+// alone (the default configurations of the combs; on others its work goes
+// to the constant-time comb).
 var mappingShapes = []mappingShape{
-	{name: "warp", shape: ShapeWarp},
-	{name: "block", shape: ShapePacked},
-	{name: "tile", shape: ShapePacked, fixed: TileItems},
-	{name: "spread", shape: ShapeSpread, registers: spreadRegisters, wholeWarps: true},
-	{name: "mma", shape: ShapeWarps, lanes: mmaLanes, registers: mmaRegisters, wholeWarps: true},
-	{name: "pair", shape: ShapeWarps, lanes: pairLanes, registers: pairRegisters, wholeWarps: true},
+	{name: "warp", shape: ShapeWarp, schedules: packedSchedules, widths: both, kawamura: ladderSchedules},
+	{name: "block", shape: ShapePacked, schedules: packedSchedules, widths: both, kawamura: ladderSchedules},
+	{name: "tile", shape: ShapePacked, fixed: TileItems, schedules: cozOnly, widths: only16},
+	{name: "spread", shape: ShapeSpread, registers: spreadRegisters, wholeWarps: true, schedules: cozOnly, widths: both},
+	{name: "mma", shape: ShapeWarps, lanes: mmaLanes, registers: mmaRegisters, wholeWarps: true, schedules: tensorSchedules, widths: only30},
+	{name: "pair", shape: ShapeWarps, lanes: pairLanes, registers: pairRegisters, wholeWarps: true, schedules: tensorSchedules, widths: only30},
 }
+
+// The schedule and width lists of mappingShapes.
+var (
+	cozOnly         = []string{"coz"}
+	ladderSchedules = []string{"coz", "paper"}
+	packedSchedules = []string{"coz", "paper", "comb"}
+	tensorSchedules = []string{"coz", "comb", "combvt"}
+	only16, only30  = []string{"c16"}, []string{"c30"}
+	both            = []string{"c16", "c30"}
+)
 
 func mappingNames(ms []mappingShape) []string {
 	names := make([]string, len(ms))
@@ -136,33 +159,44 @@ func Supports(schedule, ext, mapping, channels string) bool {
 	return Kernel{Schedule: schedule, Ext: ext, Mapping: mapping, Channels: channels}.built()
 }
 
-// built reports whether the entry point has CUDA code. The tile mapping
-// runs the co-Z ladder with Shenoy's α on 16-bit channels only: Kawamura's
-// needs every residue of a row whole, which its byte matrices do not keep,
-// and the paper's sets of 7 products would need more than the 48 KiB of
-// static shared memory a block may have for their product matrices. Wide
-// channels have Shenoy's α only (rns.Params.Kawamura). The spread mapping,
-// a latency variant of the default ladder, runs the co-Z ladder with
-// Shenoy's α on both widths. The mma and pair mappings run the co-Z ladder
-// and both combs with Shenoy's α on 30-bit channels only, the combinations
-// their CUDA code has. The variable-time comb runs with Shenoy's α on the
-// mma and pair mappings and 30-bit channels alone (the default
-// configurations of the combs); on others its work goes to the
-// constant-time comb.
+// built reports whether the entry point has CUDA code: a combination its
+// mapping's row of mappingShapes lists.
 func (k Kernel) built() bool {
-	switch {
-	case k.Schedule == "combvt":
-		return k.Ext == "shenoy" && (k.Mapping == "mma" || k.Mapping == "pair") && k.Channels == "c30"
-	case k.Schedule == "comb":
-		return k.Ext == "shenoy" && (k.Mapping == "block" || k.Mapping == "warp" || ((k.Mapping == "mma" || k.Mapping == "pair") && k.Channels == "c30"))
-	case k.Mapping == "spread":
-		return k.Ext == "shenoy" && k.Schedule == "coz"
-	case k.Mapping == "mma" || k.Mapping == "pair":
-		return k.Ext == "shenoy" && k.Schedule == "coz" && k.Channels == "c30"
-	case k.Channels == "c30":
-		return k.Ext == "shenoy" && k.Mapping != "tile"
+	m := k.mapping()
+	if !slices.Contains(m.schedules, k.Schedule) || !slices.Contains(m.widths, k.Channels) {
+		return false
 	}
-	return k.Mapping != "tile" || k.Ext == "shenoy" && k.Schedule == "coz"
+	return k.Ext == "shenoy" || k.Ext == "kawamura" && k.Channels == "c16" && slices.Contains(m.kawamura, k.Schedule)
+}
+
+// runs says what a mapping's CUDA code runs, as Find's errors give it.
+func (m mappingShape) runs() string {
+	s := fmt.Sprintf("%s with the shenoy extension on %s", schedulesText(m.schedules), widthsText(m.widths))
+	if len(m.kawamura) > 0 {
+		s += fmt.Sprintf(", and %s with the kawamura extension on 16-bit channels (c16)", schedulesText(m.kawamura))
+	}
+	return s
+}
+
+// schedulesText reads "the coz schedule" or "the coz, comb and combvt
+// schedules".
+func schedulesText(s []string) string {
+	if len(s) == 1 {
+		return "the " + s[0] + " schedule"
+	}
+	return "the " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1] + " schedules"
+}
+
+// widthsText reads "30-bit channels (c30)" or "16- or 30-bit channels".
+func widthsText(tags []string) string {
+	if len(tags) == 1 {
+		return fmt.Sprintf("%d-bit channels (%s)", ChannelBits(tags[0]), tags[0])
+	}
+	bits := make([]string, len(tags))
+	for i, t := range tags {
+		bits[i] = strconv.Itoa(ChannelBits(t))
+	}
+	return strings.Join(bits[:len(bits)-1], "-, ") + "- or " + bits[len(bits)-1] + "-bit channels"
 }
 
 // registerCaps is each schedule's cap on registers per thread
@@ -373,18 +407,34 @@ func Find(curve, schedule, ext, mapping, channels string) (Kernel, error) {
 		return Kernel{}, fmt.Errorf("kernels: unknown channel width %q (want %s)", channels, strings.Join(Channels, " or "))
 	}
 	k := Kernel{Curve: curve, Tag: Curves[i].Tag, Schedule: schedule, Ext: ext, Mapping: mapping, Channels: channels}
-	switch {
-	case k.built():
+	if k.built() {
 		return k, nil
-	case schedule == "combvt":
-		return Kernel{}, fmt.Errorf("kernels: the combvt schedule runs only with the shenoy extension on the mma or pair mapping and 30-bit channels (c30), not with %s on the %s mapping and %s", ext, mapping, channels)
-	case mapping == "mma" || mapping == "pair":
-		return Kernel{}, fmt.Errorf("kernels: the %s mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels (c30), not %s with %s on %s", mapping, schedule, ext, channels)
-	case channels == "c30" && (ext != "shenoy" || mapping == "tile"):
-		return Kernel{}, fmt.Errorf("kernels: 30-bit channels run the shenoy extension on the warp, block, spread or mma mapping, not %s on %s", ext, mapping)
-	default:
-		return Kernel{}, fmt.Errorf("kernels: the %s mapping runs only the coz schedule with the shenoy extension, not %s with %s", mapping, schedule, ext)
 	}
+	err := fmt.Errorf("kernels: the %s mapping runs only %s, not %s with %s on %s",
+		mapping, k.mapping().runs(), schedule, ext, widthsText([]string{channels}))
+	if !slices.Contains(k.mapping().schedules, schedule) {
+		err = fmt.Errorf("%w; the %s schedule runs only on the %s mapping", err, schedule, orText(mappingsRunning(schedule)))
+	}
+	return Kernel{}, err
+}
+
+// orText reads "a", "a or b", "a, b or c".
+func orText(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// mappingsRunning returns the mappings whose CUDA code runs schedule.
+func mappingsRunning(schedule string) []string {
+	var out []string
+	for _, m := range mappingShapes {
+		if slices.Contains(m.schedules, schedule) {
+			out = append(out, m.name)
+		}
+	}
+	return out
 }
 
 // ByName returns the entry point whose symbol is name.

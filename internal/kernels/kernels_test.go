@@ -3,6 +3,7 @@ package kernels_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -186,7 +187,7 @@ func TestEntries(t *testing.T) {
 		}
 		_, err := kernels.Find("P-224", bad[0], bad[1], "mma", bad[2])
 		if err == nil || !strings.Contains(err.Error(), "mma mapping runs only the coz, comb and combvt schedules with the shenoy extension on 30-bit channels") ||
-			!strings.Contains(err.Error(), "not "+bad[0]+" with "+bad[1]+" on "+bad[2]) {
+			!strings.Contains(err.Error(), fmt.Sprintf("not %s with %s on %s-bit channels (%s)", bad[0], bad[1], strings.TrimPrefix(bad[2], "c"), bad[2])) {
 			t.Errorf("Find accepts %s with %s on the mma mapping (%s), or names neither: %v", bad[0], bad[1], bad[2], err)
 		}
 	}
@@ -195,7 +196,11 @@ func TestEntries(t *testing.T) {
 	}
 	for _, bad := range [][3]string{{"warp", "shenoy", "c30"}, {"block", "shenoy", "c30"}, {"mma", "shenoy", "c16"}} {
 		_, err := kernels.Find("P-256", "combvt", bad[1], bad[0], bad[2])
-		if err == nil || !strings.Contains(err.Error(), "combvt schedule runs only with the shenoy extension on the mma or pair mapping and 30-bit channels") {
+		where := "the combvt schedule runs only on the mma or pair mapping" // a mapping without it
+		if bad[0] == "mma" {
+			where = "on 30-bit channels (c30), not combvt with shenoy on 16-bit channels (c16)"
+		}
+		if err == nil || !strings.Contains(err.Error(), where) {
 			t.Errorf("Find accepts combvt on the %s mapping with %s on %s, or does not say where it runs: %v", bad[0], bad[1], bad[2], err)
 		}
 	}
