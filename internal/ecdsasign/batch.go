@@ -21,9 +21,10 @@ import (
 // leftmost bitlen(n) bits, as crypto/ecdsa takes it.
 //
 // The items are signed in steps of at most 65,536: the host derives a
-// step's nonces on every core, base computes their k·G in one call, and
-// the host finishes the signatures on every core; items whose r or s is 0
-// go round again with their DRBG's next nonce. With opt.Randomness, item
+// step's nonces on every core, base computes their k·G in one call while
+// the host checks the next step's items and derives their nonces, and the
+// host finishes the signatures on every core; items whose r or s is 0 go
+// round again with their DRBG's next nonce. With opt.Randomness, item
 // i's additional data are the bytes [i·ExtraBytes, (i+1)·ExtraBytes) read
 // from it.
 //
@@ -87,54 +88,45 @@ const maxRounds = 8
 
 var errRetries = fmt.Errorf("r or s was 0 for %d nonces in a row: k·G is faulty", maxRounds)
 
-// run signs the batch step by step.
+// run signs the batch step by step, two steps in flight: while base
+// computes the k·G of one step, the host checks the next step's items and
+// derives their nonces; it then finishes the first step's signatures.
 func (b *batch) run(ctx context.Context) error {
-	st := b.newStep(min(stepItems, len(b.digests)))
-	defer st.wipe()
-	for lo := 0; lo < len(b.digests); lo += stepItems {
-		if err := ctx.Err(); err != nil {
+	n := len(b.digests)
+	cur, next := b.newStep(min(stepItems, n)), b.newStep(min(stepItems, n))
+	defer cur.wipe()
+	defer next.wipe()
+	if err := b.prepare(ctx, cur, 0, min(stepItems, n)); err != nil {
+		return err
+	}
+	for lo := 0; lo < n; lo += stepItems {
+		computed := make(chan error, 1)
+		go func() { computed <- b.compute(ctx, cur, cur.idx) }()
+		var err error
+		if hi := lo + stepItems; hi < n {
+			err = b.prepare(ctx, next, hi, min(hi+stepItems, n))
+		}
+		if cerr := <-computed; cerr != nil {
+			return cerr
+		}
+		if err != nil {
 			return err
 		}
-		if err := b.step(ctx, st, lo, min(lo+stepItems, len(b.digests))); err != nil {
+		if err := b.rounds(ctx, cur, b.complete(cur, cur.idx), 1); err != nil {
 			return err
 		}
+		cur, next = next, cur
 	}
 	return nil
 }
 
-// step holds one step's working memory, reused step after step.
-type step struct {
-	lo      int           // the step's first item
-	hash    []crypto.Hash // per item of the step
-	extra   []byte        // ExtraBytes per item of the step, when hedged
-	scalars []byte        // L per item of a round: its nonce
-	xs      []byte        // L per item of a round: x(k·G)
-	ok      []bool
-	idx     []int
-	kinv    []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
-	pre     []fp.Element // per item of a round: invertAll's running products
-}
-
-func (b *batch) newStep(m int) *step {
-	L := b.o.size
-	st := &step{hash: make([]crypto.Hash, m), scalars: make([]byte, m*L), xs: make([]byte, m*L), ok: make([]bool, m),
-		kinv: make([]fp.Element, m), pre: make([]fp.Element, m)}
-	if b.opt.Randomness != nil {
-		st.extra = make([]byte, m*ExtraBytes)
+// prepare readies the items [lo, hi) as a step: their additional data
+// when hedged, their checks on every core, and the first nonces of those
+// that pass.
+func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	return st
-}
-
-// wipe clears the nonces, their inverses and products.
-func (st *step) wipe() {
-	clear(st.scalars)
-	clear(st.kinv)
-	clear(st.pre)
-}
-
-// step signs the items [lo, hi): their checks on every core, then round
-// after round on the items that still need a nonce.
-func (b *batch) step(ctx context.Context, st *step, lo, hi int) error {
 	st.lo = lo
 	if st.extra != nil {
 		if _, err := io.ReadFull(b.opt.Randomness, st.extra[:(hi-lo)*ExtraBytes]); err != nil {
@@ -155,20 +147,57 @@ func (b *batch) step(ctx context.Context, st *step, lo, hi int) error {
 			st.idx = append(st.idx, i)
 		}
 	}
-	return b.rounds(ctx, st, st.idx)
+	b.derive(st, st.idx, 0)
+	return nil
 }
 
-// rounds signs the items idx, at most maxRounds times over: an item whose
-// r or s is still 0 then fails.
-func (b *batch) rounds(ctx context.Context, st *step, idx []int) error {
-	for round := range maxRounds {
+// step holds one step's working memory, reused step after step.
+type step struct {
+	lo      int           // the step's first item
+	hash    []crypto.Hash // per item of the step
+	extra   []byte        // ExtraBytes per item of the step, when hedged
+	scalars []byte        // L per item of a round: its nonce
+	xs      []byte        // L per item of a round: x(k·G)
+	ok      []bool
+	again   []bool // per item of a round: r or s was 0
+	idx     []int
+	kinv    []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
+	pre     []fp.Element // per item of a round: invertAll's running products
+}
+
+func (b *batch) newStep(m int) *step {
+	L := b.o.size
+	st := &step{hash: make([]crypto.Hash, m), scalars: make([]byte, m*L), xs: make([]byte, m*L), ok: make([]bool, m), again: make([]bool, m),
+		kinv: make([]fp.Element, m), pre: make([]fp.Element, m)}
+	if b.opt.Randomness != nil {
+		st.extra = make([]byte, m*ExtraBytes)
+	}
+	return st
+}
+
+// wipe clears the nonces, their inverses and products.
+func (st *step) wipe() {
+	clear(st.scalars)
+	clear(st.kinv)
+	clear(st.pre)
+}
+
+// rounds signs the items idx again, from round first to maxRounds − 1,
+// each round with their DRBGs' next nonces: an item whose r or s is still
+// 0 then fails.
+func (b *batch) rounds(ctx context.Context, st *step, idx []int, first int) error {
+	for round := first; round < maxRounds; round++ {
 		if len(idx) == 0 {
 			return nil
 		}
-		var err error
-		if idx, err = b.round(ctx, st, idx, round); err != nil {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
+		b.derive(st, idx, round)
+		if err := b.compute(ctx, st, idx); err != nil {
+			return err
+		}
+		idx = b.complete(st, idx)
 	}
 	for _, i := range idx {
 		b.errs[i] = &ItemError{Item: i, Err: errRetries}
@@ -197,21 +226,30 @@ func (b *batch) checkItem(st *step, i int) error {
 // key returns item i's private key.
 func (b *batch) key(i int) []byte { return b.keys[i*b.o.size : (i+1)*b.o.size] }
 
-// round derives the nonce of each item of idx (its DRBG's candidate
-// number round in [1, n − 1]), has base compute their k·G, finishes their
-// signatures, and returns the items whose r or s was 0, in place of idx.
-func (b *batch) round(ctx context.Context, st *step, idx []int, round int) ([]int, error) {
-	m, L := len(idx), b.o.size
-	par.DoAllCores(m, func(_, lo, hi int) {
+// derive writes the nonce of each item of idx, its DRBG's candidate
+// number round in [1, n − 1], on every core.
+func (b *batch) derive(st *step, idx []int, round int) {
+	L := b.o.size
+	par.DoAllCores(len(idx), func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			b.nonce(st.scalars[j*L:(j+1)*L], st, idx[j], round)
 		}
 	})
+}
+
+// compute has base compute the k·G of the nonces of idx.
+func (b *batch) compute(ctx context.Context, st *step, idx []int) error {
+	m, L := len(idx), b.o.size
 	clear(st.ok[:m])
-	if err := b.base(ctx, st.xs[:m*L], st.ok[:m], st.scalars[:m*L]); err != nil {
-		return nil, err
-	}
-	again := make([]bool, m)
+	return b.base(ctx, st.xs[:m*L], st.ok[:m], st.scalars[:m*L])
+}
+
+// complete finishes the signatures of the items of idx from their nonces
+// and k·G on every core, wipes the nonces, and returns the items whose r
+// or s was 0, in place of idx.
+func (b *batch) complete(st *step, idx []int) []int {
+	m, L := len(idx), b.o.size
+	again := st.again[:m]
 	par.DoAllCores(m, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			b.o.f.SetLimbs(&st.kinv[j], fp.LimbsFromBytes(st.scalars[j*L:(j+1)*L]))
@@ -228,5 +266,5 @@ func (b *batch) round(ctx context.Context, st *step, idx []int, round int) ([]in
 			retry = append(retry, i)
 		}
 	}
-	return retry, nil
+	return retry
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/big"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 
@@ -193,4 +194,54 @@ func TestRetriesEnd(t *testing.T) {
 	require.Equal(t, 8, calls)
 	require.EqualError(t, errs[0], "ecdsasign: item 0: r or s was 0 for 8 nonces in a row: k·G is faulty")
 	require.Equal(t, make([]byte, 64), sigs)
+}
+
+// TestStepsInFlight signs in steps of 5 items, two in flight: k·G runs
+// for one step at a time (never two calls at once) and for every step in
+// order; a k·G that fails on the third step, while the fourth's nonces
+// are being derived, fails the batch, its signatures zero and every item
+// not signed.
+func TestStepsInFlight(t *testing.T) {
+	c := curves.P256()
+	s, err := ecdsasign.New(c)
+	require.NoError(t, err)
+	const count = 23
+	rng := newRand(9)
+	keys := randomKeys(rng, c, count)
+	digests, _ := randomDigests(rng, count, allHashes)
+	defer ecdsasign.SetStepItems(5)()
+	boom := errors.New("boom")
+	for _, failAt := range []int{0, 3} {
+		var inside, calls atomic.Int32
+		var sizes []int
+		ct := ctecBase(t, c, nil)
+		base := func(ctx context.Context, xs []byte, ok []bool, ks []byte) error {
+			if inside.Add(1) != 1 {
+				t.Error("two k·G calls at once")
+			}
+			defer inside.Add(-1)
+			sizes = append(sizes, len(ok))
+			if calls.Add(1) == int32(failAt) {
+				return boom
+			}
+			return ct(ctx, xs, ok, ks)
+		}
+		sigs, errs := make([]byte, count*2*c.ByteLen()), make([]error, count)
+		err := s.Sign(context.Background(), sigs, errs, digests, keys, base, ecdsasign.Options{})
+		if failAt == 0 {
+			require.NoError(t, err)
+			require.Equal(t, []int{5, 5, 5, 5, 3}, sizes, "a call per step, in order")
+			whole, _ := signAll(t, c, digests, keys, ecdsasign.Options{})
+			for i := range count {
+				require.NoError(t, errs[i])
+				require.Equal(t, whole[i], sigs[2*i*c.ByteLen():2*(i+1)*c.ByteLen()], "item %d", i)
+			}
+			continue
+		}
+		require.ErrorIs(t, err, boom)
+		require.Equal(t, make([]byte, len(sigs)), sigs)
+		for i, e := range errs {
+			require.ErrorContains(t, e, "not signed", "item %d", i)
+		}
+	}
 }
