@@ -549,7 +549,7 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 	v.bits = diag.ChannelBits(eng) // as it runs, for the messages
 	first := len(b.rep.Results)
 	for _, op := range b.cfg.ops {
-		kernelTimes := map[int][][]float64{}
+		kernelTimes := map[kernelLaunches][][]float64{}
 		for _, batch := range b.cfg.batches {
 			r := benchResult{Curve: c.Name(), Backend: eng.Backend().String(), Op: op, Batch: batch}
 			if b.backend != ecmul.CPU {
@@ -603,7 +603,7 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 // keeps the kernel's times by items launched, for the configuration's
 // other batches.
 func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.Curve, v benchVariant, r *benchResult,
-	in benchItems, kernelTimes map[int][][]float64) {
+	in benchItems, kernelTimes map[kernelLaunches][][]float64) {
 	batch, L := r.Batch, c.ByteLen()
 	ms, cpuMs, err := timeBytes(ctx, eng, in.scalars[:batch*L], in.points[:batch*(1+2*L)], batch, b.cfg.reps)
 	if err != nil {
@@ -615,37 +615,44 @@ func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.
 			r.BytesTimeline = st.Timeline
 		}
 	}
-	kb, launches := b.kernelBatch(eng, batch)
-	ts, ok := kernelTimes[kb*launches]
+	kl := b.kernelBatch(eng, batch)
+	ts, ok := kernelTimes[kl]
 	if !ok {
-		if ts, err = diag.KernelTimes(eng, in.pts[:kb], in.ks[:kb], launches, b.cfg.reps); err == nil {
-			kernelTimes[kb*launches] = ts
+		if ts, err = diag.KernelTimes(eng, in.pts[:kl.items], in.ks[:kl.items], kl.launches, b.cfg.reps); err == nil {
+			kernelTimes[kl] = ts
 		} else {
 			fmt.Fprintf(b.stderr, "ecmul bench: %s %s batch %d: kernel timing: %s\n", c.Name(), v.label(b.backend), batch, message(err))
 		}
 	}
-	setKernelFigures(r, kb*launches, ts)
+	setKernelFigures(r, kl.total(), ts)
 }
+
+// kernelLaunches is what a kernel-only timing launches on each GPU:
+// launches launches of items items.
+type kernelLaunches struct{ items, launches int }
+
+// total is the items a timing covers on each GPU.
+func (k kernelLaunches) total() int { return k.items * k.launches }
 
 // kernelBatch returns what a kernel-only timing of a batch launches on
 // each GPU: the whole batch in one launch, or for a batch of more than one
 // chunk as many of its chunks as cover a GPU's share (the last one whole),
 // queued as the batch's are, so that one launch's last wave overlaps the
 // next one's first as in the batch.
-func (b *benchRun) kernelBatch(eng *ecmul.Engine, batch int) (items, launches int) {
+func (b *benchRun) kernelBatch(eng *ecmul.Engine, batch int) kernelLaunches {
 	if batch <= b.cfg.chunk {
-		return batch, 1
+		return kernelLaunches{batch, 1}
 	}
 	items, ok := diag.ChunkItems(eng, batch)
 	if !ok {
-		return b.cfg.chunk, 1
+		return kernelLaunches{b.cfg.chunk, 1}
 	}
 	devices := 1
 	if st, ok := diag.LastBatch(eng); ok {
 		devices = max(1, len(st.Devices))
 	}
 	share := (batch + devices - 1) / devices
-	return items, (share + items - 1) / items
+	return kernelLaunches{items, (share + items - 1) / items}
 }
 
 // measureCombKernels adds the kernel-only figures of base, sign or ecdsa
@@ -654,18 +661,18 @@ func (b *benchRun) kernelBatch(eng *ecmul.Engine, batch int) (items, launches in
 // ladder's of u2·Q and the variable-time comb's of u1·G, each alone, their
 // times added run by run. kernelTimes keeps the times by items launched.
 func (b *benchRun) measureCombKernels(eng *ecmul.Engine, c *curves.Curve, v benchVariant, r *benchResult,
-	in benchItems, kernelTimes map[int][][]float64) {
-	kb, launches := b.kernelBatch(eng, r.Batch)
-	ts, ok := kernelTimes[kb*launches]
+	in benchItems, kernelTimes map[kernelLaunches][][]float64) {
+	kl := b.kernelBatch(eng, r.Batch)
+	ts, ok := kernelTimes[kl]
 	if !ok {
 		var err error
-		if ts, err = combKernelTimes(eng, r.Op, in.pts[:kb], in.ks[:kb], launches, b.cfg.reps); err != nil {
+		if ts, err = combKernelTimes(eng, r.Op, in.pts[:kl.items], in.ks[:kl.items], kl.launches, b.cfg.reps); err != nil {
 			fmt.Fprintf(b.stderr, "ecmul bench: %s %s %s batch %d: kernel timing: %s\n", c.Name(), r.Op, v.label(b.backend), r.Batch, message(err))
 			return
 		}
-		kernelTimes[kb*launches] = ts
+		kernelTimes[kl] = ts
 	}
-	setKernelFigures(r, kb*launches, ts)
+	setKernelFigures(r, kl.total(), ts)
 }
 
 // combKernelTimes times op's kernels alone on each of eng's GPUs: the
