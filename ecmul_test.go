@@ -624,3 +624,13 @@ func BenchmarkLadder(b *testing.B) {
 		}
 	}
 }
+
+// TestNewRejectsFinishItemsOutOfRange: the finish kernel's items per thread
+// must be 0 (the library's) or 1 to diag.MaxFinishItemsPerThread.
+func TestNewRejectsFinishItemsOutOfRange(t *testing.T) {
+	for _, n := range []int{-1, diag.MaxFinishItemsPerThread + 1} {
+		e, err := diag.New(pub(curves.P224()), ecmul.Options{Backend: ecmul.RNSCPU}, diag.Tuning{FinishItemsPerThread: n})
+		require.ErrorContains(t, err, "FinishItemsPerThread", n)
+		require.Nil(t, e, n)
+	}
+}

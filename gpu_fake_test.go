@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
@@ -460,5 +462,32 @@ func TestGPUAsyncDriver(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestFinishItemsPerThreadSetsTheGrid: diag.Tuning.FinishItemsPerThread is
+// the items each thread of the finish launch takes (one block for 129
+// items at the library's 16 a thread, two at one a thread), and the results
+// stay right.
+func TestFinishItemsPerThreadSetsTheGrid(t *testing.T) {
+	c := curves.P224()
+	d := faultDriver(t, c)
+	emu := d.OnLaunch
+	for _, tc := range []struct{ perThread, blocks int }{{0, 1}, {1, 2}} {
+		var grids []uint32
+		d.OnLaunch = func(fn string, g, b [3]uint32, params []unsafe.Pointer) error {
+			if strings.HasPrefix(fn, "ecm_finish_") {
+				grids = append(grids, g[0])
+			}
+			return emu(fn, g, b, params)
+		}
+		eng, err := diag.New(pub(c), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{Chunk: 129, FinishItemsPerThread: tc.perThread})
+		require.NoError(t, err)
+		pts, ks := fakeBatch(t, c, 129)
+		res, err := scalarMult(eng, context.Background(), pts, ks)
+		require.NoError(t, err)
+		require.Equal(t, 128, checkComputed(t, c, pts, ks, res), "%+v", tc)
+		require.Equal(t, []uint32{uint32(tc.blocks)}, grids, "%+v", tc)
+		require.NoError(t, eng.Close())
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/kernels"
 )
 
 // Tuning configures the rns-cpu and gpu backends; zero values pick the
@@ -56,7 +57,19 @@ type Tuning struct {
 	// kernel, which the co-Z ladder and the comb run by default: for
 	// comparing the two.
 	HostFinish bool
+	// FinishItemsPerThread is how many items each thread of the GPU's
+	// finish kernel takes, all of them sharing one inversion, in a chunk
+	// that three or more chunks of its batch follow: 1 to
+	// MaxFinishItemsPerThread, 0 for the library's (64). More share the
+	// inversion's 260 or so field products among more items, on fewer
+	// threads, whose longer chains later chunks overlap; a batch's last
+	// three chunks take at most 16 a thread, for the batch's latency.
+	FinishItemsPerThread int
 }
+
+// MaxFinishItemsPerThread is the most items one thread of the finish
+// kernel takes (Tuning.FinishItemsPerThread).
+const MaxFinishItemsPerThread = kernels.FinishItemsMax
 
 // Mapping is how the gpu backend's threads take items. Its zero value,
 // MappingDefault, lets the library choose.
@@ -120,6 +133,10 @@ func New(c ecmul.Curve, opts ecmul.Options, t Tuning) (*ecmul.Engine, error) {
 	if t.Mapping >= numMappings {
 		return nil, fmt.Errorf("ecmul/diag: Tuning.Mapping is %v: want one of %s", t.Mapping, strings.Join(mappingNames[:], ", "))
 	}
+	if t.FinishItemsPerThread < 0 || t.FinishItemsPerThread > MaxFinishItemsPerThread {
+		return nil, fmt.Errorf("ecmul/diag: Tuning.FinishItemsPerThread is %d: want 1 to %d, or 0 for the library's",
+			t.FinishItemsPerThread, MaxFinishItemsPerThread)
+	}
 	cc, err := curves.ByName(c.String())
 	if err != nil {
 		return nil, fmt.Errorf("ecmul: %w: the zero Curve is not one", curves.ErrUnknownCurve)
@@ -130,6 +147,7 @@ func New(c ecmul.Curve, opts ecmul.Options, t Tuning) (*ecmul.Engine, error) {
 	}
 	e, err := engine.New(cc, o, engine.GPUConfig{
 		ItemsPerBlock: t.ItemsPerBlock, Mapping: t.Mapping.name(), Chunk: t.Chunk, NoSpin: t.NoSpin, HostFinish: t.HostFinish,
+		FinishItems: t.FinishItemsPerThread,
 	})
 	if err != nil {
 		return nil, err

@@ -123,7 +123,10 @@ type benchResult struct {
 	// Finish is where the last batch's items were prepared and finished
 	// (binary ↔ RNS, inversion, bytes): "gpu" (the prepare and finish
 	// kernels) or "host"; gpu backend only.
-	Finish        string  `json:"finish,omitempty"`
+	Finish string `json:"finish,omitempty"`
+	// FinishItems is the items each thread of the finish kernel took
+	// (--finish-items, or the library's), where Finish is "gpu".
+	FinishItems   int     `json:"finish_items,omitempty"`
 	ItemsPerBlock int     `json:"items_per_block,omitempty"`
 	GPUs          int     `json:"gpus,omitempty"` // devices sharing each batch
 	Batch         int     `json:"batch"`
@@ -454,12 +457,12 @@ func wholeWarps(mapping string, n int) bool {
 
 // options returns the engine options of the variant on backend b, and its
 // gpu backend's settings.
-func (v benchVariant) options(b ecmul.Backend, chunk int, hostFinish bool) (ecmul.Options, diag.Tuning) {
+func (v benchVariant) options(b ecmul.Backend, chunk int, hostFinish bool, finishItems int) (ecmul.Options, diag.Tuning) {
 	o := ecmul.Options{Backend: b}
 	g := diag.Tuning{Schedule: scheduleOf(v.schedule), Extension: extensionOf(v.ext), ChannelBits: v.bits}
 	if b == ecmul.GPU {
 		g.Mapping, _ = diag.ParseMapping(v.mapping) // "default" is MappingDefault
-		g.ItemsPerBlock, g.Chunk, g.HostFinish = v.ipb, chunk, hostFinish
+		g.ItemsPerBlock, g.Chunk, g.HostFinish, g.FinishItemsPerThread = v.ipb, chunk, hostFinish, finishItems
 		for d := range v.gpus {
 			o.Devices = append(o.Devices, d)
 		}
@@ -504,6 +507,7 @@ type benchConfig struct {
 	reps, chunk       int
 	peers             bool
 	hostFinish        bool // diag.Tuning.HostFinish
+	finishItems       int  // diag.Tuning.FinishItemsPerThread
 	peerSeconds       int
 	jsonPath, csvPath string
 	gpuPeersPath      string
@@ -518,7 +522,7 @@ var benchMappings = append([]string{"default"}, kernels.Mappings...)
 type benchFlags struct {
 	curves, backend, schedules, exts, widths, mappings string
 	ipbs, gpus, batches                                string
-	reps, chunk, peerSeconds                           int
+	reps, chunk, peerSeconds, finishItems              int
 	peers, hostFinish                                  bool
 	json, csv, cpuProfile, gpuPeers                    string
 
@@ -543,6 +547,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs.IntVar(&f.reps, "reps", 3, "timed runs per configuration and batch, after one warm-up run (the median is reported)")
 	fs.IntVar(&f.chunk, "chunk", 1<<17, "most items per kernel launch (gpu)")
 	fs.BoolVar(&f.hostFinish, "host-finish", false, "finish the items on the host (CRT, inversion, bytes) instead of in the GPU's finish kernel (gpu)")
+	fs.IntVar(&f.finishItems, "finish-items", 0, fmt.Sprintf("items each thread of the GPU's finish kernel takes, sharing one inversion, in a chunk that three or more chunks of its batch follow (the last three take at most 16): 1 to %d, 0 for the library's (gpu)", diag.MaxFinishItemsPerThread))
 	fs.BoolVar(&f.peers, "peers", true, "measure the CPU peers in the same run")
 	fs.IntVar(&f.peerSeconds, "peer-seconds", 3, "seconds of each openssl speed run")
 	fs.StringVar(&f.json, "json", "", "write the full report as JSON to this file")
@@ -555,7 +560,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 // parseBenchFlags checks the whole command line before anything is
 // measured. Its errors are usage errors.
 func parseBenchFlags(f *benchFlags) (*benchConfig, error) {
-	cfg := &benchConfig{reps: f.reps, chunk: f.chunk, hostFinish: f.hostFinish, peers: f.peers, peerSeconds: f.peerSeconds,
+	cfg := &benchConfig{reps: f.reps, chunk: f.chunk, hostFinish: f.hostFinish, finishItems: f.finishItems, peers: f.peers, peerSeconds: f.peerSeconds,
 		jsonPath: f.json, csvPath: f.csv, gpuPeersPath: f.gpuPeers, cpuProfilePath: f.cpuProfile}
 	switch {
 	case cfg.reps < 1:
@@ -564,6 +569,8 @@ func parseBenchFlags(f *benchFlags) (*benchConfig, error) {
 		return nil, fmt.Errorf("--chunk must be at least 1, not %d", cfg.chunk)
 	case cfg.peerSeconds < 1:
 		return nil, fmt.Errorf("--peer-seconds must be at least 1, not %d", cfg.peerSeconds)
+	case cfg.finishItems < 0 || cfg.finishItems > diag.MaxFinishItemsPerThread:
+		return nil, fmt.Errorf("--finish-items must be 0 to %d, not %d", diag.MaxFinishItemsPerThread, cfg.finishItems)
 	}
 	var err error
 	if cfg.backend, err = parseBackend(f.backend); err != nil {

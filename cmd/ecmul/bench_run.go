@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/par"
 )
 
@@ -538,7 +540,7 @@ func (b *benchRun) timeOp(ctx context.Context, eng *ecmul.Engine, c *curves.Curv
 // batch size, in increasing order; a batch that fails ends the operation
 // on the configuration.
 func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchVariant, in benchItems) {
-	o, g := v.options(b.backend, b.cfg.chunk, b.cfg.hostFinish)
+	o, g := v.options(b.backend, b.cfg.chunk, b.cfg.hostFinish, b.cfg.finishItems)
 	eng, err := diag.New(publicCurve(c), o, g)
 	if err != nil {
 		fmt.Fprintf(b.stderr, "ecmul bench: %s %s: %s (configuration skipped)\n", c.Name(), v.label(b.backend), message(err))
@@ -572,7 +574,7 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 				r.GPUs = len(st.Devices)
 				r.Finish = "host"
 				if st.ItemKernels {
-					r.Finish = "gpu"
+					r.Finish, r.FinishItems = "gpu", cmp.Or(b.cfg.finishItems, kernels.FinishItemsPerThread)
 				}
 				if op != opECDSA && op != opSign { // ecdsa.Verify makes two batches, ecdsa.Sign one per 65,536 items: the last is part of the call
 					r.FillMs, r.DrainMs, r.WaitMs = st.FillMs, st.DrainMs, st.WaitMs

@@ -108,8 +108,8 @@ func TestBenchGrid(t *testing.T) {
 	require.Equal(t, []benchVariant{
 		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "warp", ipb: 1, gpus: 1},
 		{schedule: ladder.CoZ, ext: basext.Shenoy, bits: 16, mapping: "warp", ipb: 1, gpus: 0}}, g)
-	o0, g0 := g[0].options(ecmul.GPU, 1, false)
-	o1, g1 := g[1].options(ecmul.GPU, 1, true)
+	o0, g0 := g[0].options(ecmul.GPU, 1, false, 0)
+	o1, g1 := g[1].options(ecmul.GPU, 1, true, 0)
 	require.Equal(t, []int{0}, o0.Devices)
 	require.Nil(t, o1.Devices, "all devices")
 	require.False(t, g0.HostFinish)
@@ -433,7 +433,7 @@ func TestBenchDefaultsAreTheLibrarys(t *testing.T) {
 	for _, b := range []ecmul.Backend{ecmul.GPU, ecmul.RNSCPU} {
 		grid := benchGrid(b, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)
 		require.Len(t, grid, 1, "%s", b)
-		o, g := grid[0].options(b, cfg.chunk, false)
+		o, g := grid[0].options(b, cfg.chunk, false, 0)
 		require.Equal(t, diag.Tuning{}.Schedule, g.Schedule, "%s", b)
 		require.Equal(t, diag.Tuning{}.Extension, g.Extension, "%s", b)
 		require.Zero(t, g.ChannelBits, "%s: the library picks the width", b)
@@ -462,7 +462,7 @@ func TestBenchDefaultsAreTheLibrarys(t *testing.T) {
 	require.Equal(t, []string{"mma", "spread"}, cfg.mappings)
 	grid := benchGrid(ecmul.GPU, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)
 	require.Equal(t, []benchVariant{{mapping: "mma", ipb: 16}, {mapping: "spread", ipb: 16}}, grid)
-	_, g := grid[0].options(ecmul.GPU, cfg.chunk, false)
+	_, g := grid[0].options(ecmul.GPU, cfg.chunk, false, 0)
 	require.Equal(t, diag.MappingMma, g.Mapping)
 }
 

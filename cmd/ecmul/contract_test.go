@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
+	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/rns"
@@ -74,6 +75,14 @@ func TestMulNamesTheWrongFlag(t *testing.T) {
 	require.NotContains(t, errOut, "inflight")
 	errOut = requireUsage(t, []string{"mul", "--inflight", "-1"}, "--inflight must be at least 0, not -1")
 	require.NotContains(t, errOut, "chunk")
+}
+
+// TestBenchRefusesFinishItemsOutOfRange: --finish-items takes 0 to the
+// finish kernel's most items per thread.
+func TestBenchRefusesFinishItemsOutOfRange(t *testing.T) {
+	for _, n := range []string{"-1", strconv.Itoa(diag.MaxFinishItemsPerThread + 1)} {
+		requireUsage(t, []string{"bench", "--finish-items", n}, "--finish-items must be 0 to "+strconv.Itoa(diag.MaxFinishItemsPerThread)+", not "+n)
+	}
 }
 
 // TestNamesInAnyCase: every name a flag takes is accepted in any case.

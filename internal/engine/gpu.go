@@ -220,7 +220,8 @@ func gpuFinish(cfg *gpu.Config, su *ladder.Setup, g GPUConfig) error {
 	}
 	cfg.InRows = su.GPUInputRows()
 	cfg.Prepare = &gpu.PrepareKernel{Entry: prepare, Constants: su.PrepareConstants(), Unpack: unpack}
-	cfg.Finish = &gpu.FinishKernel{Entry: entry, Constants: su.FinishConstants(), ResultRows: su.ResultRows(), Pack: pack}
+	cfg.Finish = &gpu.FinishKernel{Entry: entry, Constants: su.FinishConstants(), ResultRows: su.ResultRows(), Pack: pack,
+		ItemsPerThread: g.FinishItems}
 	return nil
 }
 

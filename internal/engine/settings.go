@@ -12,6 +12,7 @@ type GPUConfig struct {
 	Chunk         int    // most items per launch; 0 means 1<<17
 	NoSpin        bool   // small batches' host work on fresh goroutines, not a spinning team
 	HostFinish    bool   // finish items on the host (CRT, inversion, bytes) rather than in the GPU's finish kernel
+	FinishItems   int    // items per thread of the GPU's finish kernel; 0 picks kernels.FinishItemsPerThread
 }
 
 // Kernel is the kernel configuration an engine of the gpu backend chose.

@@ -1,6 +1,10 @@
 package gpu
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rnsec/ecmul/internal/kernels"
+)
 
 // TestChunkFor: chunks of whole waves, pipelineDepth or more per device for
 // a batch of several waves, pipelineDepth chunks of at least minSplitChunk
@@ -47,5 +51,29 @@ func TestChunkFor(t *testing.T) {
 		if c.count > 0 && (got < 1 || got > c.chunk) {
 			t.Errorf("chunkFor(%d, %d, %d, %d) = %d: outside [1, chunk]", c.count, c.chunk, c.devices, c.wave, got)
 		}
+	}
+}
+
+// TestFinishItemsByChunk: a chunk that a pipeline's worth of later chunks
+// follows finishes Config.Finish.ItemsPerThread items a thread
+// (kernels.FinishItemsPerThread for 0), one of a batch's last chunks at
+// most kernels.FinishItemsLastChunk, and an engine without a finish kernel
+// none.
+func TestFinishItemsByChunk(t *testing.T) {
+	for _, c := range []struct{ perThread, notLast, last int }{
+		{0, kernels.FinishItemsPerThread, kernels.FinishItemsLastChunk},
+		{kernels.FinishItemsMax, kernels.FinishItemsMax, kernels.FinishItemsLastChunk},
+		{4, 4, 4},
+	} {
+		e := &Engine{cfg: Config{Finish: &FinishKernel{ItemsPerThread: c.perThread}}}
+		if got := e.finishItems(false); got != c.notLast {
+			t.Errorf("%d a thread: a chunk others follow takes %d, want %d", c.perThread, got, c.notLast)
+		}
+		if got := e.finishItems(true); got != c.last {
+			t.Errorf("%d a thread: the last chunk takes %d, want %d", c.perThread, got, c.last)
+		}
+	}
+	if got := (&Engine{}).finishItems(false); got != 0 {
+		t.Errorf("no finish kernel: %d items a thread", got)
 	}
 }

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -64,6 +65,12 @@ type FinishKernel struct {
 	Entry      string
 	Constants  []uint32 // its constant table, uploaded once (ladder.Setup.FinishConstants)
 	ResultRows int      // the rows per item it leaves in the output buffer, at most OutRows
+	// ItemsPerThread is how many items each of its threads finishes, with
+	// one inversion (kernels.FinishGrid), in a chunk that at least
+	// slotCount later chunks of its batch follow; 0 for
+	// kernels.FinishItemsPerThread. A batch's last slotCount chunks take
+	// at most kernels.FinishItemsLastChunk a thread.
+	ItemsPerThread int
 	// Pack, when set, is the kernel that a Wire batch's chunks run after
 	// it, over its constants: kernels.PackName.
 	Pack string
@@ -177,6 +184,7 @@ type slot struct {
 	mapIn, mapSc, mapOut      DevicePtr // where the small kernel reaches hostIn, hostSc and hostOut in place; 0 without Config.Small
 	zeroCopy                  bool      // the slot's chunk runs on its pinned buffers in place
 	itemKernels               bool      // the slot's chunk runs the prepare and finish kernels around the ladder
+	finishItems               int       // items per thread of its finish launch (Engine.finishItems)
 	wire                      *Wire     // the slot's chunk's batch's Wire, if it is bytes unpacked and packed on the device
 	lo, hi                    int
 	busy                      bool
@@ -261,6 +269,10 @@ func Open(d Driver, cfg Config) (*Engine, error) {
 	if fk := cfg.Finish; fk != nil && (fk.Entry == "" || len(fk.Constants) == 0 || fk.ResultRows <= 0 || fk.ResultRows > cfg.OutRows) {
 		return nil, fmt.Errorf("gpu: invalid finish kernel %q: %d constants, %d result rows (1 to the %d output rows)",
 			fk.Entry, len(fk.Constants), fk.ResultRows, cfg.OutRows)
+	}
+	if fk := cfg.Finish; fk != nil && (fk.ItemsPerThread < 0 || fk.ItemsPerThread > kernels.FinishItemsMax) {
+		return nil, fmt.Errorf("gpu: the finish kernel's threads take %d items each: want 1 to %d (0 for %d)",
+			fk.ItemsPerThread, kernels.FinishItemsMax, kernels.FinishItemsPerThread)
 	}
 	if pk := cfg.Prepare; pk != nil && (pk.Entry == "" || len(pk.Constants) == 0) {
 		return nil, fmt.Errorf("gpu: invalid prepare kernel %q: %d constants", pk.Entry, len(pk.Constants))
@@ -701,6 +713,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 		s.awaitDrain() // chunk c−3's, which reads the outputs chunk c copies back into
 		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
 		s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
+		s.finishItems = e.finishItems(w.pendingCount() < slotCount)
 		s.wire = b.Wire
 		if fault = e.enqueue(s, n, &r.origin); fault != nil {
 			break
@@ -989,7 +1002,26 @@ func (e *Engine) launchFinish(s *slot, n int, inPlace bool) error {
 	if !s.itemKernels {
 		return nil
 	}
-	return e.launchItems(e.finish, e.finConsts, s, n, inPlace, kernels.FinishGrid(n))
+	return e.launchItems(e.finish, e.finConsts, s, n, inPlace, kernels.FinishGrid(n, s.finishItems))
+}
+
+// finishItems returns the items per thread of a chunk's finish launch:
+// Config.Finish's, or kernels.FinishItemsPerThread, where the ladders of a
+// pipeline's worth of later chunks overlap the finish, whose inversion
+// more items then share; at most kernels.FinishItemsLastChunk for one of a
+// batch's last slotCount chunks (last), which run side by side with
+// nothing after them: the batch's latency waits for their finishes'
+// threads, whose chains of products are shorter with fewer items. 0
+// without a finish kernel.
+func (e *Engine) finishItems(last bool) int {
+	if e.cfg.Finish == nil {
+		return 0
+	}
+	n := cmp.Or(e.cfg.Finish.ItemsPerThread, kernels.FinishItemsPerThread)
+	if last {
+		n = min(n, kernels.FinishItemsLastChunk)
+	}
+	return n
 }
 
 // launchItems enqueues fn, a kernel around the ladder with its constants

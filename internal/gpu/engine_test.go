@@ -185,6 +185,11 @@ func TestOpenRejectsBadConfig(t *testing.T) {
 	require.Error(t, err)
 	_, err = gpu.Open(d, gpu.Config{Chunk: 1, ItemsPerBlock: 33, BlockThreads: 528, InRows: 1, OutRows: 1, ScalarRows: 1})
 	require.ErrorContains(t, err, "threads per block")
+	for _, n := range []int{-1, kernels.FinishItemsMax + 1} {
+		_, err = gpu.Open(d, gpu.Config{Chunk: 1, ItemsPerBlock: 1, BlockThreads: 32, InRows: 1, OutRows: 1, ScalarRows: 1,
+			Finish: &gpu.FinishKernel{Entry: "f", Constants: []uint32{1}, ResultRows: 1, ItemsPerThread: n}})
+		require.ErrorContains(t, err, "items each", n)
+	}
 	require.Zero(t, d.Live())
 }
 

@@ -22,7 +22,8 @@ import (
 // inputs packed by the host (PackItem) or by the prepare kernel from the
 // points' words (PackRaw), and checks every result word against the
 // finish's CPU twin (ladder.Setup.FinishRowsOnHost) on the CPU twin's
-// outputs, and the points against the reference.
+// outputs, and the points against the reference; the host-packed inputs
+// also with every thread of the finish taking kernels.FinishItemsMax items.
 func TestFinishKernelMatchesCPUTwin(t *testing.T) {
 	d := realDriver(t)
 	image, err := gpu.KernelImage()
@@ -35,9 +36,12 @@ func TestFinishKernelMatchesCPUTwin(t *testing.T) {
 				require.NoError(t, err)
 				su, err := ladder.NewSetupBits(c, kind, kernels.ChannelBits(w))
 				require.NoError(t, err)
-				for _, raw := range []bool{false, true} {
-					t.Run(fmt.Sprintf("%s_%s_%s/prepare-kernel=%v", ct.Tag, w, kind, raw), func(t *testing.T) {
-						finishMatchesTwin(t, d, image, su, w, count, raw)
+				for _, run := range []struct {
+					raw       bool
+					perThread int
+				}{{false, kernels.FinishItemsPerThread}, {true, kernels.FinishItemsPerThread}, {false, kernels.FinishItemsMax}} {
+					t.Run(fmt.Sprintf("%s_%s_%s/prepare-kernel=%v/items-per-thread=%d", ct.Tag, w, kind, run.raw, run.perThread), func(t *testing.T) {
+						finishMatchesTwin(t, d, image, su, w, count, run.raw, run.perThread)
 					})
 				}
 			}
@@ -47,8 +51,8 @@ func TestFinishKernelMatchesCPUTwin(t *testing.T) {
 
 // finishMatchesTwin is TestFinishKernelMatchesCPUTwin on one setup, its
 // ladder on the warp mapping, its inputs from the prepare kernel when raw
-// is set.
-func finishMatchesTwin(t *testing.T, d gpu.Driver, image []byte, su *ladder.Setup, channels string, count int, raw bool) {
+// is set, perThread items to each thread of the finish.
+func finishMatchesTwin(t *testing.T, d gpu.Driver, image []byte, su *ladder.Setup, channels string, count int, raw bool, perThread int) {
 	c, n := su.Curve, su.Params.N
 	k, err := kernels.Find(c.Name(), su.Schedule.Kind.String(), "shenoy", "warp", channels)
 	require.NoError(t, err)
@@ -89,7 +93,7 @@ func finishMatchesTwin(t *testing.T, d gpu.Driver, image []byte, su *ladder.Setu
 		Image: image, Entry: k.Name(), Constants: su.KernelConstants(),
 		InRows: su.GPUInputRows(), ScalarRows: su.ScalarWords(), OutRows: su.OutputRows(),
 		ItemsPerBlock: ipb, BlockThreads: k.Threads(n, ipb), Chunk: 1 << 15,
-		Finish: &gpu.FinishKernel{Entry: entry, Constants: su.FinishConstants(), ResultRows: su.ResultRows()},
+		Finish: &gpu.FinishKernel{Entry: entry, Constants: su.FinishConstants(), ResultRows: su.ResultRows(), ItemsPerThread: perThread},
 	}
 	if raw {
 		prepare, err := kernels.PrepareName(c.Name(), channels)

@@ -63,6 +63,13 @@ func (w *work) take(wait bool) (c span, ok, more bool) {
 	}
 }
 
+// pendingCount returns the chunks waiting to be taken.
+func (w *work) pendingCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.pending)
+}
+
 // nonePending reports that no chunk waits to be taken (though one may
 // still come back from a failed device).
 func (w *work) nonePending() bool {

@@ -189,7 +189,7 @@ func RunItem(su *ladder.Setup, e *ladder.RNSExecutor, in, out []uint32, stride, 
 // through its CPU twin, ladder.Setup.FinishRowsOnHost, on the setup of the
 // curve and channels it names and of the schedule its constants name
 // (the comb where the y numerator is y itself): the items past what the
-// grid's threads take (kernels.FinishItemsPerThread each) left as they were.
+// grid's threads take (kernels.FinishItemsMax each) left as they were.
 func emulateFinish(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
 	l := ladder.FinishLayoutFor(0)
 	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.CRT, func(head []uint32) (int, bool) {
@@ -198,7 +198,7 @@ func emulateFinish(d *fakecuda.Driver, cache *setups, fn, curve, channels string
 	if err != nil {
 		return err
 	}
-	count, stride := countStride(params, int(grid[0])*int(block[0])*kernels.FinishItemsPerThread)
+	count, stride := countStride(params, int(grid[0])*int(block[0])*kernels.FinishItemsMax)
 	in, err := deviceWords(d, ptrArg(params, "in"), su.GPUInputRows()*stride)
 	if err != nil {
 		return err

@@ -164,11 +164,11 @@ func TestDriverRefusesBlocksOverMaxThreads(t *testing.T) {
 
 // TestFinishLaunch: the finish kernel's launch, after the ladder's on the
 // same buffers, turns the outputs of the items its grid takes
-// (kernels.FinishItemsPerThread per thread) into the reference's points,
+// (kernels.FinishItemsMax per thread) into the reference's points,
 // leaves the others' outputs as the ladder wrote them, and refuses a block
 // of another size than kernels.FinishThreads.
 func TestFinishLaunch(t *testing.T) {
-	const count = kernels.FinishThreads*kernels.FinishItemsPerThread + 5
+	const count = kernels.FinishThreads*kernels.FinishItemsMax + 5
 	l := newLaunch(t, "block", count)
 	su, c := l.su, curves.P224()
 	in := make([]uint32, su.GPUInputRows()*count)
@@ -206,7 +206,7 @@ func TestFinishLaunch(t *testing.T) {
 		out[i] = binary.LittleEndian.Uint32(b[4*i:])
 	}
 	xy := make([]byte, 2*c.ByteLen())
-	taken := kernels.FinishThreads * kernels.FinishItemsPerThread
+	taken := kernels.FinishThreads * kernels.FinishItemsMax
 	for i := range count {
 		if i >= taken {
 			for r := range su.OutputRows() {

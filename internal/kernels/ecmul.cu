@@ -7,8 +7,8 @@
 //
 // Every residue the kernel stores is canonical, so its outputs equal those
 // of ladder.RNSExecutor word for word. The layouts of constants, inputs,
-// scalars and outputs are those of ladder/pack.go; kernels/README.md lists
-// the entry points and their launch limits.
+// scalars and outputs are those of internal/ladder/pack.go;
+// internal/kernels/README.md lists the entry points and their launch limits.
 
 #include <stdint.h>
 
@@ -45,7 +45,7 @@ enum class Mapping { Warp, Block, Tile, Spread, Mma, Pair };
 constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every entry point
 constexpr int kScalarWordBits = 32;           // the bits of a scalar row's word (ladder.Setup.LadderScalar)
 
-// Registers per thread: each entry point's cap (kernels/entries.go), where
+// Registers per thread: each entry point's cap (internal/kernels/entries.go), where
 // nvcc has __maxnreg__ (12.4 and later), so that more warps share each
 // scheduler. -DECM_MAX_REGS=R replaces every cap by R (for sweeps); R = 0,
 // or an older nvcc, leaves it to __launch_bounds__(kMaxThreads). Either way
@@ -1868,7 +1868,7 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
 
 // ---------------------------------------------------------------------------
 // Entry points: ecm_ladder_<curve>_<schedule>_<ext>_<mapping>_<channels>, as
-// kernels/entries.go declares them, each taking the arguments of kernels.Args.
+// internal/kernels/entries.go declares them, each taking the arguments of kernels.Args.
 
 #define ECM_ENTRY(curve, Curve, sched, Sched, ext, Ext, mapping, Mapping_, chan, lanes, shape, regs, items)    \
   static_assert(Shape<Curve##_##chan::N, Mapping::Mapping_>::Lanes == lanes, "lanes per item");            \

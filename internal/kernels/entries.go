@@ -452,18 +452,35 @@ func ByName(name string) (Kernel, error) {
 // on ⌈count/FinishThreads⌉ blocks.
 const FinishThreads = 128
 
-// FinishItemsPerThread is the most items one thread of the finish kernel
-// finishes, with one inversion for all of them (Montgomery's trick): a
-// launch on count items of T threads in all, T·FinishItemsPerThread >= count,
-// gives thread t the items t, t + T, t + 2T, … below count. Sixteen rather
-// than eight halve the inversion's share of an item (about 33 of some 50
-// field products).
-const FinishItemsPerThread = 16
+// FinishItemsMax is the most items one thread of the finish kernel takes,
+// with one inversion for all of them (Montgomery's trick): its arrays'
+// length. A launch on count items of T threads in all, T·FinishItemsMax >=
+// count, gives thread t the items t, t + T, t + 2T, … below count, so that
+// the grid alone sets how many items each thread finishes.
+const FinishItemsMax = 64
+
+// FinishItemsPerThread is the items per thread of the library's finish
+// launches (FinishGrid) in a chunk that later chunks of its batch overlap:
+// the inversion, about 260 field products, is shared by that many items,
+// each of which costs some 25 products of its own. On an H200
+// (bench/h200/2026-11-28-d7-finish-64) 64 rather than 16 took P-224's k·G
+// from 59.1 M to 62.1 M a second end to end.
+const FinishItemsPerThread = FinishItemsMax
+
+// FinishItemsLastChunk is the most items per thread of the finish launch
+// of a batch's last chunk, which nothing overlaps: its latency waits for
+// the threads' chains of products, shorter with fewer items a thread.
+const FinishItemsLastChunk = 16
 
 // FinishGrid returns the blocks of FinishThreads threads of a finish launch
-// on count items.
-func FinishGrid(count int) int {
-	threads := (count + FinishItemsPerThread - 1) / FinishItemsPerThread
+// on count items at perThread items a thread (1 to FinishItemsMax; 0 for
+// FinishItemsPerThread).
+func FinishGrid(count, perThread int) int {
+	if perThread <= 0 {
+		perThread = FinishItemsPerThread
+	}
+	perThread = min(perThread, FinishItemsMax)
+	threads := (count + perThread - 1) / perThread
 	return (threads + FinishThreads - 1) / FinishThreads
 }
 

@@ -6,7 +6,7 @@
 // ladder.FinishLayout, generated into schedule_gen.cuh as ECM_FINISH_*,
 // ECM_OUT_* and ECM_FIXED_*.
 //
-// A thread finishes up to kFinishItemsPerThread items, the grid's threads
+// A thread finishes up to kFinishItemsMax items, the grid's threads
 // taking them in turn, with one Fermat inversion for all of them. Per item:
 // the CRT of each output into GF(p) (fp.Field.CRT), the affine point, the
 // fixed results (the point at infinity, −G) chosen by masks, the on-curve
@@ -28,10 +28,10 @@
 #include "schedule_gen.cuh"
 
 // The launch's shape, generated from kernels.FinishThreads (the block size,
-// of the prepare kernel too) and kernels.FinishItemsPerThread (the most
-// items of a thread).
+// of the prepare kernel too) and kernels.FinishItemsMax (the most items of
+// a thread: the grid's size sets how many each takes, kernels.FinishGrid).
 constexpr int kFinishThreads = ECM_FINISH_THREADS;
-constexpr uint32_t kFinishItemsPerThread = ECM_FINISH_ITEMS_PER_THREAD;
+constexpr uint32_t kFinishItemsMax = ECM_FINISH_ITEMS_MAX;
 
 // ---------------------------------------------------------------------------
 // The CRT: B residues to GF(p), as fp.Field.CRT and Params.FromRNS do it.
@@ -163,7 +163,7 @@ ECM_DEVICE void finish_item(const FeField& f, const uint32_t* consts, const uint
 }
 
 // finish_items finishes the items of thread t of T (the grid's threads):
-// t, t + T, … below count, at most kFinishItemsPerThread of them, with one
+// t, t + T, … below count, at most kFinishItemsMax of them, with one
 // inversion (Montgomery's trick, as affineCoZ does for a batch). The loops
 // run over the thread's number of items, which depends on count and t only.
 template <int N>
@@ -172,11 +172,11 @@ ECM_DEVICE void finish_items(ECM_KERNEL_PARAMS) {
   if (consts[ECM_FINISH_N] != N) __trap();  // constants of another channel count
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, T = gridDim.x * blockDim.x;
   if (t >= count) return;
-  const uint32_t items = umin32(kFinishItemsPerThread, (count - 1 - t) / T + 1);
+  const uint32_t items = umin32(kFinishItemsMax, (count - 1 - t) / T + 1);
   const FeField f = FeField::load<ECM_FINISH_P, ECM_FINISH_P_INV>(consts);
 
-  Fe den[kFinishItemsPerThread];  // each item's denominator
-  Fe pre[kFinishItemsPerThread];  // the product of the denominators before it
+  Fe den[kFinishItemsMax];  // each item's denominator
+  Fe pre[kFinishItemsMax];  // the product of the denominators before it
   Fe acc = fe_load(consts + ECM_FINISH_ONE, 1);
 #pragma unroll 1
   for (uint32_t k = 0; k < items; ++k) {

@@ -263,7 +263,8 @@ func emitFinishLayout(b *bytes.Buffer) {
 	}
 	fmt.Fprintf(b, "#define ECM_FINISH_ROWS %d\n", su.FinishRows())
 	fmt.Fprintf(b, "#define ECM_FINISH_THREADS %d\n", kernels.FinishThreads)
-	fmt.Fprintf(b, "#define ECM_FINISH_ITEMS_PER_THREAD %d\n", kernels.FinishItemsPerThread)
+	fmt.Fprintf(b, "#define ECM_FINISH_ITEMS_MAX %d\n", kernels.FinishItemsMax)
+	fmt.Fprintf(b, "#define ECM_FINISH_ITEMS_PER_THREAD %d\n", kernels.FinishItemsLastChunk) // the fewest of the library's launches
 	for _, c := range []struct {
 		name string
 		v    int

@@ -2,6 +2,7 @@ package kernels_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -377,6 +378,21 @@ func TestConstsMatchKernelConstants(t *testing.T) {
 		}
 		if len(w) != end {
 			t.Errorf("%s: %d words of constants, the header accounts for %d", key, len(w), end)
+		}
+	}
+}
+
+// TestFinishGridTakesEveryItem: a finish launch's threads, at the items per
+// thread asked (the library's for 0, at most kernels.FinishItemsMax), take every
+// item, with no block more than they need.
+func TestFinishGridTakesEveryItem(t *testing.T) {
+	for _, per := range []int{0, 1, 7, kernels.FinishItemsPerThread, 32, kernels.FinishItemsMax, kernels.FinishItemsMax + 1} {
+		each := min(cmp.Or(per, kernels.FinishItemsPerThread), kernels.FinishItemsMax)
+		for _, count := range []int{1, 127, 128, 129, 2047, 2048, 2049, 118272, 1 << 20} {
+			blocks := kernels.FinishGrid(count, per)
+			if blocks*kernels.FinishThreads*each < count || (blocks-1)*kernels.FinishThreads*each >= count {
+				t.Errorf("%d items at %d a thread: %d blocks of %d threads", count, per, blocks, kernels.FinishThreads)
+			}
 		}
 	}
 }

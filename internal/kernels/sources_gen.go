@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "8e96a83ed0175b1c0cacb02c89bfbbd2b4cab7fbfbc19308130d82b10816e050"
+const SourcesSHA256 = "d3a729e82c0b72b224b7218f6afbd1517ecb419bd767600951ea4dfe32da93e3"

@@ -24,9 +24,9 @@
 // SELECTOR CURVE_finish[_CHANNELS] runs the finish kernel (finish.cuh),
 // ecm_finish_CURVE_CHANNELS, on a kernelvec -finish file: at its block size
 // (kernels.FinishThreads, or those of --threads) and at one that does not
-// divide the batch, on the grid of kernels.FinishGrid, and once on a grid
-// too small for the batch (threads that take kFinishItemsPerThread items
-// each); every word of the output buffer must then be the host finish's
+// divide the batch, on the grids of kernels.FinishGrid (16 and
+// kFinishItemsMax items a thread), and once on a grid too small for the
+// batch; every word of the output buffer must then be the host finish's
 // (the results, and the ladder's outputs below them and in the columns of
 // items no thread took), and the padding columns must keep their poison.
 //
@@ -572,12 +572,15 @@ static std::vector<ItemRun> item_runs(uint32_t count, std::vector<uint32_t> thre
 }
 
 // finish_runs returns the launches of the finish kernel on count items:
-// those of item_runs, up to kFinishItemsPerThread items a thread (the grid
-// of kernels.FinishGrid); then one grid too small for the batch, whose
-// threads take as many items as they may and leave the others.
+// those of item_runs at the fewest items per thread of the library's
+// launches (ECM_FINISH_ITEMS_PER_THREAD, a batch's last chunk's) and at the
+// most a thread takes, the library's other launches; then one grid too
+// small for the batch, whose threads take as many items as they may and
+// leave the others.
 static std::vector<ItemRun> finish_runs(uint32_t count, const std::vector<uint32_t>& threads) {
-  auto runs = item_runs(count, threads, kFinishItemsPerThread);
-  if (const uint32_t few = (count - 1) / (2 * kFinishItemsPerThread)) runs.push_back({few, 1});
+  auto runs = item_runs(count, threads, ECM_FINISH_ITEMS_PER_THREAD);
+  for (const ItemRun& r : item_runs(count, threads, kFinishItemsMax)) runs.push_back(r);
+  if (const uint32_t few = (count - 1) / (2 * kFinishItemsMax)) runs.push_back({few, 1});
   return runs;
 }
 
@@ -768,9 +771,9 @@ static std::string outcome_counts(const std::vector<uint32_t>& words, size_t at,
 static int run_finish(const std::string& selector, const char* file, const Options& o) {
   FinishVectors v;
   if (!load(read_finish_vectors, file, v)) return 1;
-  if (v.threads != uint32_t(kFinishThreads) || v.itemsPerThread != kFinishItemsPerThread) {
-    fprintf(stderr, "%s: kernels.FinishThreads %u and FinishItemsPerThread %u, finish.cuh's %d and %u\n", file,
-            v.threads, v.itemsPerThread, kFinishThreads, kFinishItemsPerThread);
+  if (v.threads != uint32_t(kFinishThreads) || v.itemsPerThread != kFinishItemsMax) {
+    fprintf(stderr, "%s: kernels.FinishThreads %u and FinishItemsMax %u, finish.cuh's %d and %u\n", file,
+            v.threads, v.itemsPerThread, kFinishThreads, kFinishItemsMax);
     return 1;
   }
   const auto entries = item_entries(kFinishShapes, "finish", selector, file, v.n, o);
@@ -785,7 +788,7 @@ static int run_finish(const std::string& selector, const char* file, const Optio
     uint32_t* out = bufs[0].data();
     return Args{k, ECM_KERNEL_ARGS};
   };
-  const ItemKernel kernel{kFinishItemsPerThread, args};
+  const ItemKernel kernel{kFinishItemsMax, args};
   printf("%s: n = %u, %u vector items, %u result rows; batch %u (%s), stride %u, %u jobs, order %s, seed %llu\n",
          file, v.n, v.items, v.resultRows, count,
          outcome_counts(bs[0].after, 4 * size_t(v.resultRows - 1) * stride, 4, count).c_str(), stride, o.jobs,

@@ -127,7 +127,7 @@ inline bool entry_fits(const EntryShape& e, const Vectors& v) { return e.n == v.
 
 struct FinishVectors {
   uint32_t n = 0, outputs = 0, inRows = 0, resultRows = 0, items = 0;
-  uint32_t threads = 0, itemsPerThread = 0;  // kernels.FinishThreads and kernels.FinishItemsPerThread
+  uint32_t threads = 0, itemsPerThread = 0;  // kernels.FinishThreads and kernels.FinishItemsMax
   std::vector<uint32_t> consts, in, outs, want;
 
   uint32_t outRows() const { return outputs * n; }

@@ -19,7 +19,7 @@ import (
 // 0x46434345, version 1, n, outputs per item V, input rows R
 // (ladder.Setup.GPUInputRows), result rows Q (ResultRows), items I, the
 // kernel's block size (kernels.FinishThreads) and most items per thread
-// (kernels.FinishItemsPerThread), constant words C; then the C finish
+// (kernels.FinishItemsMax), constant words C; then the C finish
 // constants (ladder.Setup.FinishConstants), R·I inputs (the ladder's input
 // rows, then the finish rows of PackFinish), V·n·I ladder outputs (the
 // finish kernel's input) and V·n·I words of the output buffer after the
@@ -282,6 +282,6 @@ func checkResult(c *curves.Curve, base [2]*big.Int, k *big.Int, e finishEdit, fi
 // finishWords returns a finish file's words: its header and parts.
 func finishWords(su *ladder.Setup, items int, v *finishVectors) [][]uint32 {
 	hdr := []uint32{finishMagic, finishVersion, uint32(su.Params.N), uint32(su.OutputCount()), uint32(su.GPUInputRows()),
-		uint32(su.ResultRows()), uint32(items), kernels.FinishThreads, kernels.FinishItemsPerThread, uint32(len(v.consts))}
+		uint32(su.ResultRows()), uint32(items), kernels.FinishThreads, kernels.FinishItemsMax, uint32(len(v.consts))}
 	return [][]uint32{hdr, v.consts, v.in, v.outs, v.want}
 }

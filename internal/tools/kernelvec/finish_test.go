@@ -65,7 +65,7 @@ func TestMakeFinish(t *testing.T) {
 		}
 		words := finishWords(su, I, v)
 		hdr := []uint32{finishMagic, finishVersion, 8, 3, uint32(su.GPUInputRows()), uint32(su.ResultRows()), uint32(I),
-			kernels.FinishThreads, kernels.FinishItemsPerThread, uint32(len(v.consts))}
+			kernels.FinishThreads, kernels.FinishItemsMax, uint32(len(v.consts))}
 		if !slices.Equal(words[0], hdr) || len(words[2]) != su.GPUInputRows()*I || len(words[4]) != 3*8*I {
 			t.Errorf("header %v, want %v", words[0], hdr)
 		}
