@@ -116,12 +116,18 @@ const hostPart = 8 * chunk
 // host of more than four, whose last core is left to the engine's pipeline
 // (its copies and launches), every core on a smaller one.
 func hostWorkers() int {
+	if hostWorkerCount > 0 {
+		return hostWorkerCount
+	}
 	n := runtime.GOMAXPROCS(0)
 	if n > 4 {
 		n--
 	}
 	return n
 }
+
+// hostWorkerCount, when above 0, replaces hostWorkers' choice.
+var hostWorkerCount int
 
 // scratches holds the workers' scratch memory between parts.
 var scratches = sync.Pool{New: func() any { return new(scratch) }}

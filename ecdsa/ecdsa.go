@@ -46,6 +46,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/engine"
 )
 
 // Verdict is the outcome of one item of Verify. Its zero value,
@@ -227,6 +228,10 @@ func stepSpans(count int) []span {
 	return steps
 }
 
+// overlapSteps marks the engine's calls of a step as followed by the next
+// steps' (engine.WithOverlap), whose chunks overlap the step's last ones.
+var overlapSteps = true
+
 // stepsInFlight is how many steps of Verify's pipeline the engine holds
 // at once: while it computes one, the next ones wait for its chunks, so
 // that the GPU never drains between steps whatever the host is doing.
@@ -328,6 +333,9 @@ func (b *batch) newStepBuffer(m int) stepBuffer {
 // the other call and is the step's.
 func (b *batch) compute(ctx context.Context, e *ecmul.Engine, buf stepBuffer, st span) error {
 	m, size, L := st.hi-st.lo, 1+2*b.L, b.L
+	if overlapSteps {
+		ctx = engine.WithOverlap(ctx) // the next steps' calls follow
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		return e.ScalarBaseMultVarTimeBytes(gctx, buf.out[:m*size], buf.status[:m], buf.scalars[:m*L])

@@ -8,3 +8,19 @@ func SetSubBatch(n int) (restore func()) {
 	subBatch = n
 	return func() { subBatch = old }
 }
+
+// SetHostWorkers sets the workers of the host's prepare and finish (0 for
+// hostWorkers' choice) and returns a function that restores it.
+func SetHostWorkers(n int) (restore func()) {
+	old := hostWorkerCount
+	hostWorkerCount = n
+	return func() { hostWorkerCount = old }
+}
+
+// SetOverlapSteps sets whether a step's engine calls are marked as
+// followed by the next steps' and returns a function that restores it.
+func SetOverlapSteps(on bool) (restore func()) {
+	old := overlapSteps
+	overlapSteps = on
+	return func() { overlapSteps = old }
+}

@@ -12,10 +12,24 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 )
 
-// gpuBenchSteps are the steps of Verify's pipeline that BenchmarkVerifyGPU
-// compares, the library's first: the most items of a step, and the first
-// and last step's (the most again where the steps do not ramp).
-var gpuBenchSteps = []struct{ most, ramp int }{{subBatch, rampStep}, {subBatch, subBatch}, {subBatch / 2, rampStep}}
+// gpuBenchPlans are the plans of Verify's pipeline that BenchmarkVerifyGPU
+// compares, the library's first: the most items of a step, the first and
+// last step's (the most again where the steps do not ramp), the host's
+// workers (0 for the library's) and whether a step's calls are marked as
+// followed by the next steps' (engine.WithOverlap).
+var gpuBenchPlans = []struct {
+	most, ramp, workers int
+	overlap             bool
+}{
+	{subBatch, rampStep, 0, true},
+	{subBatch, rampStep, 0, false},
+	{subBatch, subBatch, 0, true},
+	{subBatch / 2, rampStep, 0, true},
+	{subBatch * 2, rampStep, 0, true},
+	{subBatch * 4, rampStep, 0, true},
+	{subBatch, rampStep, 8, true},
+	{subBatch, rampStep, 11, true},
+}
 
 // gpuBenchItems is the batch of BenchmarkVerifyGPU, the size at which
 // ecmul bench compares ECDSA with k·P.
@@ -31,7 +45,7 @@ const gpuBenchItems = 1 << 22
 //     written once, the results not read): the GPU's bound;
 //   - verify: Verify;
 //
-// the last two with the library's steps and others (gpuBenchSteps).
+// the last two with the library's plan and others (gpuBenchPlans).
 //
 // Each reports items/s. It skips without a GPU.
 func BenchmarkVerifyGPU(b *testing.B) {
@@ -110,14 +124,15 @@ func (g *gpuBench) calls(b *testing.B) {
 }
 
 // pipelines times Verify's pipeline, the engine's part alone and the
-// whole, with each plan of steps of gpuBenchSteps.
+// whole, with each plan of gpuBenchPlans.
 func (g *gpuBench) pipelines(b *testing.B) {
 	ctx := context.Background()
 	verdicts := make([]Verdict, gpuBenchItems)
-	for _, step := range gpuBenchSteps {
-		restore, oldRamp := SetSubBatch(step.most), rampStep
-		rampStep = step.ramp
-		name := fmt.Sprintf("%s/%%s/step=%d,ramp=%d", g.c.Name(), step.most, step.ramp)
+	for _, plan := range gpuBenchPlans {
+		restoreSteps, oldRamp := SetSubBatch(plan.most), rampStep
+		restoreWorkers, restoreOverlap := SetHostWorkers(plan.workers), SetOverlapSteps(plan.overlap)
+		rampStep = plan.ramp
+		name := fmt.Sprintf("%s/%%s/step=%d,ramp=%d,workers=%d,overlap=%v", g.c.Name(), plan.most, plan.ramp, hostWorkers(), plan.overlap)
 		b.Run(fmt.Sprintf(name, "engine"), func(b *testing.B) {
 			f := g.fixture(b)
 			bt, err := newBatch(g.c, verdicts, f.digests, f.sigs, f.keys)
@@ -131,7 +146,9 @@ func (g *gpuBench) pipelines(b *testing.B) {
 			itemRate(b, func() error { return Verify(ctx, g.e, verdicts, f.digests, f.sigs, f.keys) })
 			allValid(b, verdicts)
 		})
-		restore()
+		restoreSteps()
+		restoreWorkers()
+		restoreOverlap()
 		rampStep = oldRamp
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/big"
 	"math/rand"
@@ -119,5 +120,19 @@ func TestStatusOfMasks(t *testing.T) {
 		if got := statusOfMasks(c.inf, c.on); got != c.want {
 			t.Errorf("infinity %x, on the curve %x: %v, want %v", c.inf, c.on, got, c.want)
 		}
+	}
+}
+
+// TestWithOverlapMarksTheContext: WithOverlap's mark is read back by
+// overlapped, through derived contexts too, and absent otherwise.
+func TestWithOverlapMarksTheContext(t *testing.T) {
+	ctx := context.Background()
+	if overlapped(ctx) {
+		t.Fatal("a plain context marked")
+	}
+	marked, cancel := context.WithCancel(WithOverlap(ctx))
+	defer cancel()
+	if !overlapped(marked) {
+		t.Fatal("a context derived from WithOverlap's not marked")
 	}
 }

@@ -596,9 +596,29 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	case r.kernel.FinishEntry != "" && b.count >= gpuItemsMinBatch: // compressed points: decompressed on the host
 		batch = r.itemKernelsBatch(b, split, done)
 	}
+	batch.Overlapped = overlapped(ctx)
 	st, err := r.eng.Run(ctx, batch)
 	r.recordStats(st)
 	return err
+}
+
+// overlapKey marks a context whose calls have more work queued behind
+// them (WithOverlap).
+type overlapKey struct{}
+
+// WithOverlap returns ctx marked for calls that the caller follows at once
+// with more calls on the same engine, as a pipeline of steps does: the gpu
+// backend then finishes a call's last chunks for throughput, as its other
+// chunks, since the next calls' chunks overlap them, rather than for the
+// call's latency.
+func WithOverlap(ctx context.Context) context.Context {
+	return context.WithValue(ctx, overlapKey{}, true)
+}
+
+// overlapped reports whether ctx was marked by WithOverlap.
+func overlapped(ctx context.Context) bool {
+	v, _ := ctx.Value(overlapKey{}).(bool)
+	return v
 }
 
 // takesWire says whether b runs on the wire kernels: a batch larger than

@@ -105,6 +105,10 @@ type Batch struct {
 	// Wire, when set, takes the batch as bytes in place of Fill and Drain,
 	// on the unpack and pack kernels around the prepare and finish ones.
 	Wire *Wire
+	// Overlapped says the caller queues more work behind the batch, whose
+	// chunks will overlap its last ones: those then finish as the others
+	// do (Config.Finish.ItemsPerThread), not for the batch's latency.
+	Overlapped bool
 }
 
 // Wire is a batch's bytes (Batch.Wire): Fill writes items [lo, hi) as
@@ -713,7 +717,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 		s.awaitDrain() // chunk c−3's, which reads the outputs chunk c copies back into
 		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
 		s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
-		s.finishItems = e.finishItems(w.pendingCount() < slotCount)
+		s.finishItems = e.finishItems(!b.Overlapped && w.pendingCount() < slotCount)
 		s.wire = b.Wire
 		if fault = e.enqueue(s, n, &r.origin); fault != nil {
 			break

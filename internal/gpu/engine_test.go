@@ -472,3 +472,40 @@ func TestEngineAsyncSlowDrains(t *testing.T) {
 		})
 	}
 }
+
+// TestFinishItemsOfLastChunks: the finish launches of a batch's chunks
+// take kernels.FinishItemsPerThread items a thread, but for its last
+// three, which take kernels.FinishItemsLastChunk; every chunk of a batch
+// marked Overlapped takes the former.
+func TestFinishItemsOfLastChunks(t *testing.T) {
+	const chunk, chunks = 4096, 6
+	for _, overlapped := range []bool{false, true} {
+		d := fakecuda.New()
+		var perThread []int // items per thread of each finish launch, in launch order
+		d.OnLaunch = func(fn string, grid, _ [3]uint32, params []unsafe.Pointer) error {
+			if fn == "finish" {
+				count := int(*(*uint32)(params[4]))
+				for _, n := range []int{kernels.FinishItemsPerThread, kernels.FinishItemsLastChunk} {
+					if int(grid[0]) == kernels.FinishGrid(count, n) {
+						perThread = append(perThread, n)
+						break
+					}
+				}
+			}
+			return nil
+		}
+		eng, err := gpu.Open(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
+			InRows: 1, ScalarRows: 1, OutRows: 1, ItemsPerBlock: 32, BlockThreads: 32, Chunk: chunk,
+			Finish: &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1}})
+		require.NoError(t, err)
+		_, err = eng.Run(context.Background(), gpu.Batch{Count: chunk * chunks, Overlapped: overlapped,
+			Fill: func(lo, hi int, in, sc []uint32) {}, Drain: func(lo, hi int, out []uint32) error { return nil }})
+		require.NoError(t, err)
+		require.NoError(t, eng.Close())
+		want := slices.Repeat([]int{kernels.FinishItemsPerThread}, chunks)
+		if !overlapped {
+			want = append(want[:chunks-3], slices.Repeat([]int{kernels.FinishItemsLastChunk}, 3)...)
+		}
+		require.Equal(t, want, perThread, "overlapped %v", overlapped)
+	}
+}
