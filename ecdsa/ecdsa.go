@@ -41,6 +41,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -271,9 +272,10 @@ func (b *batch) run(ctx context.Context, e *ecmul.Engine, host hostWork) error {
 	defer cancel()
 	// step j's results go to buffer j mod stepsInFlight, which step j +
 	// stepsInFlight takes only once step j is finished
-	bufs := make([]stepBuffer, min(stepsInFlight, len(steps)))
+	bufs := make([]*stepBuffer, min(stepsInFlight, len(steps)))
 	for i := range bufs {
-		bufs[i] = b.newStepBuffer(largest)
+		bufs[i] = b.stepBuffer(largest)
+		defer stepBuffers.Put(bufs[i])
 	}
 	computed := make([]chan error, len(steps))
 	start := func(j int) error {
@@ -322,8 +324,22 @@ type stepBuffer struct {
 	status  []ecmul.Status
 }
 
-func (b *batch) newStepBuffer(m int) stepBuffer {
-	return stepBuffer{scalars: make([]byte, 2*m*b.L), out: make([]byte, 2*m*(1+2*b.L)), status: make([]ecmul.Status, 2*m)}
+// stepBuffers keeps step buffers between calls of Verify: a batch of
+// millions takes about 45 MB of them (P-256), which a program verifying
+// batch after batch would otherwise allocate each time, and collect.
+var stepBuffers sync.Pool
+
+// stepBuffer returns a step buffer for steps of up to m items of b's
+// curve, from stepBuffers where one there is large enough: its slices cut
+// to length, their contents whatever the last step left (prepare and the
+// engine write every byte a step reads).
+func (b *batch) stepBuffer(m int) *stepBuffer {
+	scalars, out := 2*m*b.L, 2*m*(1+2*b.L)
+	if buf, ok := stepBuffers.Get().(*stepBuffer); ok && cap(buf.scalars) >= scalars && cap(buf.out) >= out && cap(buf.status) >= 2*m {
+		buf.scalars, buf.out, buf.status = buf.scalars[:scalars], buf.out[:out], buf.status[:2*m]
+		return buf
+	}
+	return &stepBuffer{scalars: make([]byte, scalars), out: make([]byte, out), status: make([]ecmul.Status, 2*m)}
 }
 
 // compute runs the engine on the items st, m = st.hi − st.lo of them, from
@@ -331,7 +347,7 @@ func (b *batch) newStepBuffer(m int) stepBuffer {
 // Engine is safe for concurrent use), the m points u1·G into the start of
 // buf's out and status, the m points u2·Q after them; the first error ends
 // the other call and is the step's.
-func (b *batch) compute(ctx context.Context, e *ecmul.Engine, buf stepBuffer, st span) error {
+func (b *batch) compute(ctx context.Context, e *ecmul.Engine, buf *stepBuffer, st span) error {
 	m, size, L := st.hi-st.lo, 1+2*b.L, b.L
 	if overlapSteps {
 		ctx = engine.WithOverlap(ctx) // the next steps' calls follow
