@@ -16,6 +16,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
 )
@@ -118,6 +119,11 @@ func TestGPUDevicesOption(t *testing.T) {
 	require.Equal(t, 2, st.Devices[0].Device)
 	require.Equal(t, 0, st.Devices[1].Device)
 	require.Zero(t, d.CallsOn(1, "ModuleLoadData"), "GPU 1 is not opened")
+	require.Equal(t, 2, engine.Unwrap[*ecmul.Engine](eng).GPUs(), "the GPUs sharing its batches")
+	cpu, err := ecmul.New(pub(c), ecmul.Options{Backend: ecmul.CPU})
+	require.NoError(t, err)
+	require.Zero(t, engine.Unwrap[*ecmul.Engine](cpu).GPUs(), "no GPU on the cpu backend")
+	require.NoError(t, cpu.Close())
 	require.NoError(t, eng.Close())
 	require.Zero(t, d.Live())
 

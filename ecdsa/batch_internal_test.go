@@ -248,10 +248,10 @@ func TestSubBatch(t *testing.T) {
 	require.Equal(t, 1<<18, subBatch)
 	require.Equal(t, 3, stepsInFlight)
 	require.Equal(t, 1<<15, rampStep)
-	steps := stepSpans(1 << 17)
+	steps := stepSpans(1<<17, subBatch)
 	require.Equal(t, span{0, 1 << 15}, steps[0])
 	require.Equal(t, span{3 << 15, 1 << 17}, steps[len(steps)-1])
-	require.Len(t, stepSpans(1<<17-1), 1)
+	require.Len(t, stepSpans(1<<17-1, subBatch), 1)
 }
 
 // TestStepSpans: the steps cover the batch in order, none above subBatch,
@@ -264,7 +264,7 @@ func TestStepSpans(t *testing.T) {
 			if count/step > 1<<12 {
 				continue // steps of a few items make a long list, with nothing new to see
 			}
-			steps := stepSpans(count)
+			steps := stepSpans(count, step)
 			require.NotEmpty(t, steps)
 			lo := 0
 			for _, st := range steps {
@@ -285,7 +285,7 @@ func TestStepSpans(t *testing.T) {
 		restore()
 	}
 	// 2^22 items: 2^15, 2^16, 2^17, fifteen middle steps, and back
-	steps := stepSpans(1 << 22)
+	steps := stepSpans(1<<22, subBatch)
 	sizes := make([]int, len(steps))
 	for j, st := range steps {
 		sizes[j] = st.hi - st.lo
@@ -295,6 +295,18 @@ func TestStepSpans(t *testing.T) {
 	require.Len(t, sizes, 21)
 	for _, n := range sizes[3:18] {
 		require.InDelta(t, ((1<<22)-2*(7<<15))/15, n, 1)
+	}
+	// two GPUs: steps of up to 2^19, the ramp through 2^18
+	steps = stepSpans(1<<22, 2*subBatch)
+	sizes = sizes[:0]
+	for _, st := range steps {
+		sizes = append(sizes, st.hi-st.lo)
+	}
+	require.Equal(t, []int{1 << 15, 1 << 16, 1 << 17, 1 << 18}, sizes[:4])
+	require.Equal(t, []int{1 << 18, 1 << 17, 1 << 16, 1 << 15}, sizes[len(sizes)-4:])
+	for _, n := range sizes[4 : len(sizes)-4] {
+		require.InDelta(t, ((1<<22)-2*(15<<15))/(len(sizes)-8), n, 1)
+		require.LessOrEqual(t, n, 2*subBatch)
 	}
 }
 
@@ -308,7 +320,7 @@ func TestRampedSteps(t *testing.T) {
 	restore, oldRamp := SetSubBatch(8), rampStep
 	rampStep = 2
 	defer func() { restore(); rampStep = oldRamp }()
-	steps := stepSpans(41)
+	steps := stepSpans(41, subBatch)
 	require.Equal(t, span{0, 2}, steps[0])
 	require.Equal(t, span{39, 41}, steps[len(steps)-1])
 	pc, err := ecmul.ParseCurve(c.Name())

@@ -18,11 +18,12 @@
 // ScalarBaseMultVarTimeBytes (the variable-time comb on the gpu and
 // rns-cpu backends: u1 is public) and u2·Q through its ScalarMultBytes,
 // the two calls side by side, then adds the two points of each item on
-// the host. A batch runs in steps of at most 2^18 items, three of them on
-// the Engine at a time, so that it does not drain between steps; the host
-// prepares and finishes steps while the Engine computes others. A batch of
-// at least 2^17 items starts with a step of 2^15 and ends with one, the
-// steps between doubling up to 2^18 and halving back, so that little host
+// the host. A batch runs in steps of at most 2^18 items for each GPU of
+// the Engine (one on the other backends), three of them on the Engine at
+// a time, so that it does not drain between steps; the host prepares and
+// finishes steps while the Engine computes others. A batch of at least
+// 2^17 items starts with a step of 2^15 and ends with one, the steps
+// between doubling up to the most and halving back, so that little host
 // work comes before the Engine's first step or after its last. The host's
 // arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q) against r mod p) is
 // four-limb Montgomery arithmetic without math/big, and takes one
@@ -154,8 +155,8 @@ func verdictOf(s ecmul.Status) Verdict {
 // [1, n−1] is Invalid, as is one whose R = u1·G + u2·Q is the point at
 // infinity. u1·G is computed by e.ScalarBaseMultVarTimeBytes and u2·Q by
 // e.ScalarMultBytes, concurrently, on e's backend, one call of each per
-// step of at most 2^18 items; their sums are taken on the host, beside the
-// next steps' computation.
+// step of at most 2^18 items a GPU; their sums are taken on the host,
+// beside the next steps' computation.
 //
 // The error is non-nil only when the call failed as a whole: buffer
 // lengths that do not describe one batch (matching ecmul.ErrBatchLayout),
@@ -184,10 +185,11 @@ func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests []
 	return nil
 }
 
-// subBatch is the most items of one step of Verify's pipeline: large
-// enough that the engine's two calls of a step fill a GPU (2^18 items are
-// about two chunks of the gpu backend's), small enough that a batch of
-// millions holds few steps' buffers.
+// subBatch is the most items of one step of Verify's pipeline for each
+// GPU of the engine (one for the other backends): large enough that the
+// engine's two calls of a step fill a GPU (2^18 items are about two chunks
+// of the gpu backend's), small enough that a batch of millions holds few
+// steps' buffers.
 var subBatch = 1 << 18
 
 // rampStep is the first and last step of a batch large enough for steps
@@ -198,15 +200,15 @@ var subBatch = 1 << 18
 var rampStep = 1 << 15
 
 // stepSpans splits count items into the steps of Verify's pipeline, in
-// order: at most subBatch items each, equal in the middle; where count
-// allows, the first steps grow from rampStep by doubling and the last ones
-// shrink back to it (at least as many items stay in the middle as in the
-// last step of the ramp). An empty batch is one empty step, which still
-// asks the engine (its own error).
-func stepSpans(count int) []span {
+// order: at most most items each, equal in the middle; where count allows,
+// the first steps grow from rampStep by doubling and the last ones shrink
+// back to it (at least as many items stay in the middle as in the last
+// step of the ramp). An empty batch is one empty step, which still asks
+// the engine (its own error).
+func stepSpans(count, most int) []span {
 	var ramp []int
 	rest := count
-	for s := rampStep; s < subBatch && rest >= 4*s; s *= 2 {
+	for s := rampStep; s < most && rest >= 4*s; s *= 2 {
 		ramp = append(ramp, s)
 		rest -= 2 * s
 	}
@@ -219,7 +221,7 @@ func stepSpans(count int) []span {
 	for _, s := range ramp {
 		add(s)
 	}
-	middle := max(1, (rest+subBatch-1)/subBatch)
+	middle := max(1, (rest+most-1)/most)
 	for j := range middle {
 		add(rest/middle + min(1, max(0, rest%middle-j))) // the first rest mod middle steps one larger
 	}
@@ -238,7 +240,7 @@ var overlapSteps = true
 // that the GPU never drains between steps whatever the host is doing.
 const stepsInFlight = 3
 
-// pipeline computes every verdict in steps of at most subBatch items,
+// pipeline computes every verdict in steps of at most subBatch items a GPU,
 // stepsInFlight of them on the engine at a time: the engine takes a step's
 // chunks as soon as the one before has taken its last ones, so the GPU
 // does not drain between steps. The host prepares each step's scalars
@@ -263,7 +265,7 @@ type hostWork struct {
 // run is pipeline with the host's work given: a benchmark puts the
 // engine's part alone against the whole.
 func (b *batch) run(ctx context.Context, e *ecmul.Engine, host hostWork) error {
-	steps := stepSpans(b.count)
+	steps := stepSpans(b.count, subBatch*max(1, engine.Unwrap[*ecmul.Engine](e).GPUs()))
 	largest := 0
 	for _, st := range steps {
 		largest = max(largest, st.hi-st.lo)

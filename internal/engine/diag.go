@@ -33,6 +33,16 @@ func (e *Engine) gpuRunner() (r *gpuRunner, ok bool) {
 	return r, ok
 }
 
+// GPUs returns how many GPUs share each of e's batches: 0 for the other
+// backends and for a nil Engine.
+func (e *Engine) GPUs() int {
+	r, ok := e.gpuRunner()
+	if !ok {
+		return 0
+	}
+	return len(r.eng.Devices())
+}
+
 // KernelOf returns the kernel configuration of e's gpu backend; ok is
 // false for the other backends.
 func (e *Engine) KernelOf() (Kernel, bool) {
