@@ -22,6 +22,9 @@ type drbg struct {
 	pad                [128]byte // the key's inner or outer pad, block bytes
 	innerKey, outerKey [256]byte // the states after K's inner and outer pads
 	innerLen, outerLen int       // their lengths
+	// the states after the pads of K = 0, every signature's first key:
+	// public, computed once for the hash and kept across wipes
+	zeroInner, zeroOuter [256]byte
 	sum                [64]byte  // the inner hash
 	sep                [1]byte
 	h1                 [32]byte // the digest as bits2octets gives it, for seed
@@ -44,9 +47,14 @@ func (d *drbg) seed(h crypto.Hash, key, h1, extra []byte) {
 	if d.inner == nil || d.h != h {
 		d.h, d.inner, d.outer = h, h.New().(keyedHash), h.New().(keyedHash)
 		d.size, d.block = h.Size(), d.inner.BlockSize()
+		clear(d.k[:d.size])
+		d.keyed()
+		copy(d.zeroInner[:], d.innerKey[:d.innerLen])
+		copy(d.zeroOuter[:], d.outerKey[:d.outerLen])
 	}
 	clear(d.k[:d.size])
-	d.keyed()
+	copy(d.innerKey[:], d.zeroInner[:d.innerLen]) // K = 0's keyed states
+	copy(d.outerKey[:], d.zeroOuter[:d.outerLen])
 	for i := range d.size {
 		d.v[i] = 1
 	}
