@@ -231,8 +231,10 @@ func stepSpans(count, most int) []span {
 	return steps
 }
 
-// overlapSteps marks the engine's calls of a step as followed by the next
-// steps' (engine.WithOverlap), whose chunks overlap the step's last ones.
+// overlapSteps marks the engine's calls of every step but the last as
+// followed by the next steps' (engine.WithOverlap), whose chunks overlap
+// the step's last ones; the last step's calls finish for the batch's
+// latency.
 var overlapSteps = true
 
 // stepsInFlight is how many steps of Verify's pipeline the engine holds
@@ -286,7 +288,8 @@ func (b *batch) run(ctx context.Context, e *ecmul.Engine, host hostWork) error {
 			return err
 		}
 		computed[j] = make(chan error, 1)
-		go func() { computed[j] <- b.compute(ctx, e, buf, steps[j]) }()
+		followed := overlapSteps && j < len(steps)-1
+		go func() { computed[j] <- b.compute(ctx, e, buf, steps[j], followed) }()
 		return nil
 	}
 	var err error
@@ -348,10 +351,11 @@ func (b *batch) stepBuffer(m int) *stepBuffer {
 // the scalars prepare wrote into buf: u1·G and u2·Q side by side (the
 // Engine is safe for concurrent use), the m points u1·G into the start of
 // buf's out and status, the m points u2·Q after them; the first error ends
-// the other call and is the step's.
-func (b *batch) compute(ctx context.Context, e *ecmul.Engine, buf *stepBuffer, st span) error {
+// the other call and is the step's. followed marks the calls as followed
+// by the next steps' (engine.WithOverlap).
+func (b *batch) compute(ctx context.Context, e *ecmul.Engine, buf *stepBuffer, st span, followed bool) error {
 	m, size, L := st.hi-st.lo, 1+2*b.L, b.L
-	if overlapSteps {
+	if followed {
 		ctx = engine.WithOverlap(ctx) // the next steps' calls follow
 	}
 	g, gctx := errgroup.WithContext(ctx)
