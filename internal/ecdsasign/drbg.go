@@ -22,12 +22,13 @@ type drbg struct {
 	pad                [128]byte // the key's inner or outer pad, block bytes
 	innerKey, outerKey [256]byte // the states after K's inner and outer pads
 	innerLen, outerLen int       // their lengths
-	// the states after the pads of K = 0, every signature's first key:
-	// public, computed once for the hash and kept across wipes
-	zeroInner, zeroOuter [256]byte
 	sum                [64]byte  // the inner hash
 	sep                [1]byte
 	h1                 [32]byte // the digest as bits2octets gives it, for seed
+
+	// the states after the pads of K = 0, every signature's first key:
+	// public, computed once for the hash and kept across wipes
+	zeroInner, zeroOuter [256]byte
 }
 
 // keyedHash is a hash whose state can be saved and restored, as those of
