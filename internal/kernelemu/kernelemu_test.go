@@ -166,9 +166,13 @@ func TestDriverRefusesBlocksOverMaxThreads(t *testing.T) {
 // same buffers, turns the outputs of the items its grid takes
 // (kernels.FinishItemsMax per thread) into the reference's points,
 // leaves the others' outputs as the ladder wrote them, and refuses a block
-// of another size than kernels.FinishThreads.
+// of another size than kernels.FinishThreads. With -short (the race
+// detector's run) the batch is one that a block's threads take whole.
 func TestFinishLaunch(t *testing.T) {
-	const count = kernels.FinishThreads*kernels.FinishItemsMax + 5
+	count := kernels.FinishThreads*kernels.FinishItemsMax + 5
+	if testing.Short() {
+		count = 2*kernels.FinishThreads + 5
+	}
 	l := newLaunch(t, "block", count)
 	su, c := l.su, curves.P224()
 	in := make([]uint32, su.GPUInputRows()*count)
@@ -188,7 +192,7 @@ func TestFinishLaunch(t *testing.T) {
 	}
 	inP := upload(in)
 	l.params[1] = unsafe.Pointer(&inP)
-	require.NoError(t, l.run(count, uint32(l.k.Threads(su.Params.N, 1))))
+	require.NoError(t, l.run(uint32(count), uint32(l.k.Threads(su.Params.N, 1))))
 	before, err := l.d.DeviceBytes(l.out, uint64(4*su.OutputRows()*count))
 	require.NoError(t, err)
 	before = append([]byte(nil), before...)
