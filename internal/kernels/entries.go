@@ -467,9 +467,11 @@ const FinishItemsMax = 64
 // from 59.1 M to 62.1 M a second end to end.
 const FinishItemsPerThread = FinishItemsMax
 
-// FinishItemsLastChunk is the most items per thread of the finish launch
-// of a batch's last chunk, which nothing overlaps: its latency waits for
-// the threads' chains of products, shorter with fewer items a thread.
+// FinishItemsLastChunk is the most items per thread of the finish launches
+// of a batch's last chunks (the last three, which run side by side on the
+// gpu backend's slots), which nothing after them overlaps: the batch's
+// latency waits for their threads' chains of products, shorter with fewer
+// items a thread.
 const FinishItemsLastChunk = 16
 
 // FinishGrid returns the blocks of FinishThreads threads of a finish launch
