@@ -72,11 +72,7 @@ func (w *work) pendingCount() int {
 
 // nonePending reports that no chunk waits to be taken (though one may
 // still come back from a failed device).
-func (w *work) nonePending() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.pending) == 0
-}
+func (w *work) nonePending() bool { return w.pendingCount() == 0 }
 
 // done records that a chunk reached Drain.
 func (w *work) done() {
