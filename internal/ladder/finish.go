@@ -74,6 +74,9 @@ const (
 	OutBadEncoding   // not an uncompressed SEC1 prefix
 	OutBadCoordinate // a coordinate is not below p
 	OutInfinityInput // (0, 0)
+	// the verify kernel's judgements (VerifyRowsOnHost)
+	OutValid   // the signature verifies
+	OutInvalid // it does not
 )
 
 // FinishItems turns the kernel's outputs for Items into results:
