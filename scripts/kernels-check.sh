@@ -7,10 +7,11 @@
 # ladder of the co-Z ladder and the comb: the wire kernels (wire.cuh) on
 # kernelvec -unpack and -pack vectors and the prepare kernel (prepare.cuh)
 # on kernelvec -prepare vectors, first (they take seconds), and the finish
-# kernel (finish.cuh) on kernelvec -finish vectors, last. It fails on any
-# mismatch, or when an entry point of internal/kernels/schedule_gen.cuh (a
-# ladder's, or an unpack's, prepare's, finish's or pack's of ECM_CURVES)
-# was not run.
+# kernel (finish.cuh) on kernelvec -finish vectors and the verify kernel
+# (verify.cuh, after the co-Z ladder) on kernelvec -verify vectors, last.
+# It fails on any mismatch, or when an entry point of
+# internal/kernels/schedule_gen.cuh (a ladder's, or an unpack's, prepare's,
+# finish's, verify's or pack's of ECM_CURVES) was not run.
 #
 #   scripts/kernels-check.sh [-n ITEMS] [-e EMULATOR] [-k KERNELVEC] [-o DIR] [-s SEED] [-q]
 #
@@ -84,6 +85,10 @@ for c in $curves; do
         "$vec" -$k -curve "$c" -schedule "$s" -channel-bits "$w" -n "$finish_items" -seed "$seed" \
           -out "$dir/${c}_${k}_${s}_c$w.bin"
       done
+      if [[ $s == coz ]]; then
+        "$vec" -verify -curve "$c" -schedule coz -channel-bits "$w" -n "$finish_items" -seed "$seed" \
+          -out "$dir/${c}_verify_coz_c$w.bin"
+      fi
     done
   done
 done
@@ -131,10 +136,11 @@ run_kernel prepare "$finish_schedules" "$finish_items"
 run_kernel pack "$finish_schedules" "$finish_items"
 run_kernel ladder "$schedules" "$items"
 run_kernel finish "$finish_schedules" "$finish_items"
+run_kernel verify coz "$finish_items"
 
 # every entry point the kernel declares ran, and passed
 declared=$ladders
-for k in unpack prepare finish pack; do
+for k in unpack prepare finish verify pack; do
   declared+=$'\n'$(grep -oE '^[[:space:]]*CURVE\([a-z0-9]+, [A-Za-z0-9]+, c[0-9]+' internal/kernels/schedule_gen.cuh |
     sed -E "s/^[[:space:]]*CURVE\\(([a-z0-9]+), [A-Za-z0-9]+, (c[0-9]+)/ecm_${k}_\\1_\\2/" | sort -u)
 done
@@ -143,7 +149,7 @@ missing=$(comm -23 <(echo "$declared" | sort -u) <(echo "$passed"))
 
 grep -E "MISMATCH|^[0-9]+ passed|no entry|error|Abort|Segmentation" "$log" | grep -v "^[0-9]* passed, 0 failed$" || true
 runs=$(grep -c ': bit-exact$' "$log" || true)
-bad=$(grep -cE '^ecm_(ladder|unpack|prepare|finish|pack)_.*: MISMATCH$' "$log" || true)
+bad=$(grep -cE '^ecm_(ladder|unpack|prepare|finish|verify|pack)_.*: MISMATCH$' "$log" || true)
 if [[ -n $missing && -z $failfast ]]; then
   echo "kernels-check: entry points that did not pass:"
   echo "$missing" | sed 's/^/  /'

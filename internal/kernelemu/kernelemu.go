@@ -37,6 +37,9 @@ func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
 		if curve, channels, ok := kernels.ParseFinish(fn); ok {
 			return emulateFinish(d, &cache, fn, curve, channels, grid, block, params)
 		}
+		if curve, channels, ok := kernels.ParseVerify(fn); ok {
+			return emulateVerify(d, &cache, fn, curve, channels, grid, block, params)
+		}
 		if curve, channels, ok := kernels.ParseUnpack(fn); ok {
 			return emulateUnpack(d, &cache, fn, curve, channels, grid, block, params)
 		}
@@ -209,6 +212,31 @@ func emulateFinish(d *fakecuda.Driver, cache *setups, fn, curve, channels string
 	}
 	su.FinishRowsOnHost(in, out, stride, count)
 	return writeRows(d, ptrArg(params, "out"), out, su.ResultRows(), stride, count)
+}
+
+// emulateVerify runs a launch of the verify kernel fn (kernels.VerifyName)
+// through its CPU twin, ladder.Setup.VerifyRowsOnHost, on the co-Z setup
+// of the curve and channels it names: one item per thread, the items past
+// the grid's threads left as they were.
+func emulateVerify(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
+	l := ladder.FinishLayoutFor(0)
+	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.CRT, func(head []uint32) (int, bool) {
+		return int(head[l.N]), false
+	})
+	if err != nil {
+		return err
+	}
+	count, stride := countStride(params, int(grid[0])*int(block[0]))
+	in, err := deviceWords(d, ptrArg(params, "in"), su.VerifyInputRows()*stride)
+	if err != nil {
+		return err
+	}
+	out, err := deviceWords(d, ptrArg(params, "out"), su.OutputRows()*stride)
+	if err != nil {
+		return err
+	}
+	su.VerifyRowsOnHost(in, out, stride, count)
+	return writeRows(d, ptrArg(params, "out"), out, 1, stride, count)
 }
 
 // emulatePrepare runs a launch of the prepare kernel fn

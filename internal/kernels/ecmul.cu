@@ -1885,3 +1885,4 @@ ECM_ENTRIES(ECM_ENTRY)
 #include "prepare.cuh"
 #include "finish.cuh"
 #include "wire.cuh"
+#include "verify.cuh"

@@ -490,12 +490,15 @@ func FinishGrid(count, perThread int) int {
 // for each curve and channel width (ECM_CURVES in schedule_gen.cuh): the
 // prepare kernel (prepare.cuh), before the ladder, and the finish kernel
 // (finish.cuh), after it; the unpack kernel before the prepare and the pack
-// kernel after the finish (wire.cuh). The schedule is read from their
-// constants (ladder.PrepareLayout, ladder.FinishLayout: the unpack kernel
-// takes the prepare's, the pack kernel the finish's), not their names.
+// kernel after the finish (wire.cuh); the verify kernel (verify.cuh), in the
+// finish's place after the co-Z ladder for ECDSA verification. The schedule
+// is read from their constants (ladder.PrepareLayout, ladder.FinishLayout:
+// the unpack kernel takes the prepare's, the pack and verify kernels the
+// finish's), not their names.
 const (
 	preparePrefix = "ecm_prepare_"
 	finishPrefix  = "ecm_finish_"
+	verifyPrefix  = "ecm_verify_"
 	unpackPrefix  = "ecm_unpack_"
 	packPrefix    = "ecm_pack_"
 )
@@ -510,6 +513,12 @@ func PrepareName(curve, channels string) (string, error) {
 // (curves.Curve.Name) on channels of a Channels tag.
 func FinishName(curve, channels string) (string, error) {
 	return itemKernel(finishPrefix, curve, channels)
+}
+
+// VerifyName returns the entry point of the verify kernel for a curve
+// (curves.Curve.Name) on channels of a Channels tag.
+func VerifyName(curve, channels string) (string, error) {
+	return itemKernel(verifyPrefix, curve, channels)
 }
 
 // UnpackName returns the entry point of the unpack kernel for a curve
@@ -543,6 +552,12 @@ func ParsePrepare(name string) (curve, channels string, ok bool) {
 // and whether name is one.
 func ParseFinish(name string) (curve, channels string, ok bool) {
 	return parseItemKernel(finishPrefix, name)
+}
+
+// ParseVerify returns the curve and Channels tag of a verify entry point,
+// and whether name is one.
+func ParseVerify(name string) (curve, channels string, ok bool) {
+	return parseItemKernel(verifyPrefix, name)
 }
 
 // ParseUnpack returns the curve and Channels tag of an unpack entry point,

@@ -30,6 +30,13 @@
 // (the results, and the ladder's outputs below them and in the columns of
 // items no thread took), and the padding columns must keep their poison.
 //
+// SELECTOR CURVE_verify[_CHANNELS] runs the verify kernel (verify.cuh),
+// ecm_verify_CURVE_CHANNELS, on a kernelvec -verify file, one item a thread,
+// at the launches of the prepare's below; every word of the output buffer
+// must then be the host twin's (each item's outcome over its first ladder
+// output row, the rest untouched), and the padding columns must keep their
+// poison.
+//
 // SELECTOR CURVE_prepare[_CHANNELS] runs the prepare kernel (prepare.cuh),
 // ecm_prepare_CURVE_CHANNELS, on a kernelvec -prepare file, one item a
 // thread: at its block size (kernels.FinishThreads, or those of --threads)
@@ -424,6 +431,10 @@ static const Entry kEntries[] = {ECM_ENTRIES(ECM_EMU_ENTRY)};
   {"ecm_finish_" #tag "_" #chan, ecm_finish_##tag##_##chan},
 static const Entry kFinishEntries[] = {ECM_CURVES(ECM_EMU_FINISH_ENTRY)};
 
+#define ECM_EMU_VERIFY_ENTRY(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_verify_" #tag "_" #chan, ecm_verify_##tag##_##chan},
+static const Entry kVerifyEntries[] = {ECM_CURVES(ECM_EMU_VERIFY_ENTRY)};
+
 #define ECM_EMU_PREPARE_ENTRY(tag, Curve, chan, w, n, bits, AM) \
   {"ecm_prepare_" #tag "_" #chan, ecm_prepare_##tag##_##chan},
 static const Entry kPrepareEntries[] = {ECM_CURVES(ECM_EMU_PREPARE_ENTRY)};
@@ -436,6 +447,8 @@ static Kernel find(const std::string& name) {
   for (const Entry& e : kEntries)
     if (name == e.name) return e.fn;
   for (const Entry& e : kFinishEntries)
+    if (name == e.name) return e.fn;
+  for (const Entry& e : kVerifyEntries)
     if (name == e.name) return e.fn;
   for (const Entry& e : kPrepareEntries)
     if (name == e.name) return e.fn;
@@ -509,6 +522,7 @@ static int usage() {
           "usage: emulate CURVE_SCHEDULE[_CHANNELS] FILE [ITEMS] [--threads T,..] [--only ENTRY]\n"
           "               [--jobs J] [--order random|forward|reverse] [--seed S] [--fail-fast]\n"
           "       emulate CURVE_finish[_CHANNELS] FINISH_FILE [ITEMS] [options as above]\n"
+          "       emulate CURVE_verify[_CHANNELS] VERIFY_FILE [ITEMS] [options as above]\n"
           "       emulate CURVE_prepare[_CHANNELS] PREPARE_FILE [ITEMS] [options as above]\n"
           "       emulate CURVE_unpack[_CHANNELS] UNPACK_FILE [ITEMS] [options as above]\n"
           "       emulate CURVE_pack[_CHANNELS] PACK_FILE [ITEMS] [options as above]\n");
@@ -796,6 +810,41 @@ static int run_finish(const std::string& selector, const char* file, const Optio
   return run_items(entries, finish_runs(count, o.threads), kernel, bs, o);
 }
 
+// run_verify runs the verify entry points SELECTOR names on a kernelvec
+// -verify file (the finish's format, one item a thread, one result row),
+// at each launch of one_item_runs, with a stride wider than the batch whose
+// padding columns must keep their poison. Every word of the live columns
+// of the output buffer must then be the file's: each item's outcome over
+// its ladder outputs, and the ladder's outputs alone in the columns of
+// items a launch does not take.
+static int run_verify(const std::string& selector, const char* file, const Options& o) {
+  FinishVectors v;
+  if (!load(read_finish_vectors, file, v)) return 1;
+  if (v.threads != uint32_t(kFinishThreads) || v.itemsPerThread != 1 || v.resultRows != 1) {
+    fprintf(stderr, "%s: %u threads a block, %u items a thread and %u result rows, want %d, 1 and 1\n", file,
+            v.threads, v.itemsPerThread, v.resultRows, kFinishThreads);
+    return 1;
+  }
+  const auto entries = item_entries(kVerifyShapes, "verify", selector, file, v.n, o);
+  if (entries.empty()) return 1;
+
+  const uint32_t count = o.items, stride = count + 5, rows = v.outRows();
+  const auto inRows = tile(v.in, v.inRows, v.items, stride);
+  const Buffers bs{rows_buffer("out", rows, count, stride, padded(v.outs, rows, v.items, count, stride),
+                               tile(v.want, rows, v.items, stride))};
+  const auto args = [&](Kernel k, std::vector<std::vector<uint32_t>>& bufs) {
+    const uint32_t *consts = v.consts.data(), *in = inRows.data(), *scalars = nullptr;
+    uint32_t* out = bufs[0].data();
+    return Args{k, ECM_KERNEL_ARGS};
+  };
+  const ItemKernel kernel{1, args};
+  uint32_t valid = 0;
+  for (uint32_t i = 0; i < count; ++i) valid += bs[0].after[i] == ECM_OUT_VALID;
+  printf("%s: n = %u, %u vector items; batch %u (%u valid), stride %u, %u jobs, order %s, seed %llu\n", file, v.n,
+         v.items, count, valid, stride, o.jobs, kOrders[int(o.order)], (unsigned long long)o.seed);
+  return run_items(entries, one_item_runs(count, o.threads), kernel, bs, o);
+}
+
 // run_prepare runs the prepare entry points SELECTOR names on a kernelvec
 // -prepare file, at each launch of one_item_runs, with a stride wider than
 // the batch whose padding columns must keep their poison. Every word of the
@@ -940,6 +989,8 @@ int main(int argc, char** argv) {
   if (items == 0) return usage();
   if (names_kernel(selector, "finish"))
     return run_finish(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
+  if (names_kernel(selector, "verify"))
+    return run_verify(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
   if (names_kernel(selector, "prepare"))
     return run_prepare(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
   if (names_kernel(selector, "unpack"))

@@ -159,9 +159,10 @@ inline bool read_finish_vectors(const char* path, FinishVectors& v, std::string&
   return true;
 }
 
-// Every entry point of the kernels around the ladder, the finish's and the
-// prepare's: its symbol, the CURVE_KERNEL_CHANNELS its vectors are for
-// (p224_finish_c16, p224_prepare_c16, ...), and its channels per base.
+// Every entry point of the kernels around the ladder, the finish's, the
+// verify's and the prepare's: its symbol, the CURVE_KERNEL_CHANNELS its
+// vectors are for (p224_finish_c16, p224_prepare_c16, ...), and its
+// channels per base.
 struct ItemShape {
   const char* name;
   const char* curve;
@@ -172,6 +173,11 @@ struct ItemShape {
   {"ecm_finish_" #tag "_" #chan, #tag "_finish_" #chan, n},
 inline const ItemShape kFinishShapes[] = {ECM_CURVES(ECM_AS_FINISH_SHAPE)};
 #undef ECM_AS_FINISH_SHAPE
+
+#define ECM_AS_VERIFY_SHAPE(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_verify_" #tag "_" #chan, #tag "_verify_" #chan, n},
+inline const ItemShape kVerifyShapes[] = {ECM_CURVES(ECM_AS_VERIFY_SHAPE)};
+#undef ECM_AS_VERIFY_SHAPE
 
 #define ECM_AS_PREPARE_SHAPE(tag, Curve, chan, w, n, bits, AM) \
   {"ecm_prepare_" #tag "_" #chan, #tag "_prepare_" #chan, n},

@@ -16,7 +16,9 @@
 // prepare kernel (internal/kernels/prepare.cuh), for the co-Z ladder or the
 // comb: their format is in prepare.go. With -unpack and -pack it writes
 // vectors for the wire kernels (internal/kernels/wire.cuh), for the co-Z
-// ladder or the comb: their formats are in unpack.go and pack.go.
+// ladder or the comb: their formats are in unpack.go and pack.go. With
+// -verify it writes vectors for the verify kernel
+// (internal/kernels/verify.cuh), after the co-Z ladder: verify.go.
 package main
 
 import (
@@ -47,6 +49,7 @@ func main() {
 	prepare := flag.Bool("prepare", false, "write vectors of the prepare kernel (schedule coz or comb)")
 	unpack := flag.Bool("unpack", false, "write vectors of the unpack kernel (schedule coz or comb)")
 	pack := flag.Bool("pack", false, "write vectors of the pack kernel (schedule coz or comb)")
+	verify := flag.Bool("verify", false, "write vectors of the verify kernel (schedule coz)")
 	flag.Parse()
 	c, err := curves.ByName(*curveName)
 	if err != nil {
@@ -60,8 +63,8 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if kernels := btoi(*finish) + btoi(*prepare) + btoi(*unpack) + btoi(*pack); kernels > 1 {
-		log.Fatal("-finish, -prepare, -unpack and -pack: one kernel's vectors at a time")
+	if kernels := btoi(*finish) + btoi(*prepare) + btoi(*unpack) + btoi(*pack) + btoi(*verify); kernels > 1 {
+		log.Fatal("-finish, -prepare, -unpack, -pack and -verify: one kernel's vectors at a time")
 	}
 	switch {
 	case *unpack:
@@ -72,6 +75,8 @@ func main() {
 		err = writeItemVectors(*out, su, c, *items, *seed, makePrepare, prepareWords)
 	case *finish:
 		err = writeItemVectors(*out, su, c, *items, *seed, makeFinish, finishWords)
+	case *verify:
+		err = writeItemVectors(*out, su, c, *items, *seed, makeVerify, verifyWords)
 	default:
 		err = writeLadderVectors(*out, su, c, *items, *seed)
 	}
