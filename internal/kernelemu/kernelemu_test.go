@@ -14,6 +14,7 @@ import (
 	"github.com/rnsec/ecmul/internal/kernelemu"
 	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/textbook"
 )
 
 // launch holds one entry point's buffers on a fake device, the output
@@ -224,4 +225,70 @@ func TestFinishLaunch(t *testing.T) {
 		require.Equal(t, x.FillBytes(make([]byte, c.ByteLen())), xy[:c.ByteLen()], "item %d", i)
 		require.Equal(t, y.FillBytes(make([]byte, c.ByteLen())), xy[c.ByteLen():], "item %d", i)
 	}
+}
+
+// TestVerifyLaunch: the verify kernel's launch, after the ladder's on the
+// same buffers, writes each item's outcome over the first output row of
+// the items its threads take, one each: valid where r is x(u1·G + u2·Q)
+// mod n, invalid where it is that plus one; the items past the grid keep
+// the ladder's outputs.
+func TestVerifyLaunch(t *testing.T) {
+	const count = kernels.FinishThreads + 9
+	l := newLaunch(t, "block", count)
+	su, c := l.su, curves.P224()
+	in := make([]uint32, su.VerifyInputRows()*count)
+	sc := make([]uint32, su.ScalarWords()*count)
+	g := &curves.Point{X: c.Gx(), Y: c.Gy()}
+	for i := range count {
+		var it ladder.Item
+		k := big.NewInt(int64(i + 2))
+		require.NoError(t, su.PrepareBytes(&it, k.FillBytes(make([]byte, c.ByteLen())), c.EncodeSEC1(c.Generator(), false)))
+		su.PackItem(in, sc, count, i, &it)
+		su.PackFinish(in, count, i, &it)
+		u1G := textbook.Mul(c, g, big.NewInt(int64(3*i+5)))
+		r := new(big.Int).Mod(textbook.Add(c, u1G, textbook.Mul(c, g, k)).X, c.N())
+		if i%2 == 1 {
+			r.Add(r, big.NewInt(1)) // invalid
+		}
+		su.PackVerify(in, count, i, limbs(u1G.X), limbs(u1G.Y), limbs(r), [4]uint64{}, 0)
+	}
+	upload := func(w []uint32) gpu.DevicePtr {
+		p, err := l.d.MemAlloc(uint64(4 * len(w)))
+		require.NoError(t, err)
+		require.NoError(t, l.d.MemcpyHtoD(p, unsafe.Pointer(&w[0]), uint64(4*len(w))))
+		return p
+	}
+	inP := upload(in)
+	l.params[1] = unsafe.Pointer(&inP)
+	require.NoError(t, l.run(count, uint32(l.k.Threads(su.Params.N, 1))))
+	before, err := l.d.DeviceBytes(l.out, uint64(4*su.OutputRows()*count))
+	require.NoError(t, err)
+	before = append([]byte(nil), before...)
+	verify, err := kernels.VerifyName(c.Name(), "c30")
+	require.NoError(t, err)
+	consts := upload(su.FinishConstants())
+	params := append([]unsafe.Pointer{unsafe.Pointer(&consts)}, l.params[1:]...)
+	require.NoError(t, kernelemu.Launch(l.d)(verify, [3]uint32{1, 1, 1}, [3]uint32{kernels.FinishThreads, 1, 1}, params))
+	b, err := l.d.DeviceBytes(l.out, uint64(4*su.OutputRows()*count))
+	require.NoError(t, err)
+	for i := range count {
+		got := binary.LittleEndian.Uint32(b[4*i:])
+		switch {
+		case i >= kernels.FinishThreads:
+			require.Equal(t, before[4*i:4*i+4], b[4*i:4*i+4], "item %d past the grid", i)
+		case i%2 == 0:
+			require.Equal(t, uint32(ladder.OutValid), got, "item %d", i)
+		default:
+			require.Equal(t, uint32(ladder.OutInvalid), got, "item %d", i)
+		}
+	}
+}
+
+// limbs returns 0 <= x < 2^256 as four 64-bit limbs.
+func limbs(x *big.Int) (l [4]uint64) {
+	b := x.FillBytes(make([]byte, 32))
+	for i := range l {
+		l[i] = binary.BigEndian.Uint64(b[32-8*(i+1):])
+	}
+	return l
 }

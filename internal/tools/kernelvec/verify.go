@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/big"
 	"math/rand"
@@ -109,14 +110,12 @@ func packVerifyCase(su *ladder.Setup, c *curves.Curve, in []uint32, I, i int, q 
 
 // limbs returns 0 <= x < 2^256 as four 64-bit limbs.
 func limbs(x *big.Int) (l [fp.Limbs]uint64) {
-	for i, w := range x.Bits() {
-		l[i*64/bitsPerWord] |= uint64(w) << (i * bitsPerWord % 64)
+	b := x.FillBytes(make([]byte, 8*fp.Limbs))
+	for i := range l {
+		l[i] = binary.BigEndian.Uint64(b[len(b)-8*(i+1):])
 	}
 	return l
 }
-
-// bitsPerWord is the bits of a big.Word.
-const bitsPerWord = 32 << (^big.Word(0) >> 63)
 
 // checkVerdict checks an item's outcome against what it must be: a rejected
 // point's outcome is its edit's, a flagged base's OutOffCurve; a broken
