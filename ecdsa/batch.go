@@ -9,6 +9,7 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/fp"
 	"github.com/rnsec/ecmul/internal/par"
 )
@@ -24,6 +25,7 @@ type batch struct {
 	sigs     []byte
 	keys     []byte
 	keySize  int
+	gpu      *engine.Engine // the engine's verify kernel judges the signatures, where it has one (Verify)
 }
 
 // arith is a curve's arithmetic mod n (prepare) and mod p (finish) in

@@ -253,7 +253,12 @@ const stepsInFlight = 3
 // not all of them, and writes to memory it has touched before. It returns
 // the first error, after every computation it started has returned.
 func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
-	return b.run(ctx, e, hostWork{prepare: b.prepare, finish: b.finish})
+	if gpuVerify {
+		if impl := engine.Unwrap[*ecmul.Engine](e); impl.VerifiesSignatures() {
+			b.gpu = impl
+		}
+	}
+	return b.run(ctx, e, hostWork{prepare: b.prepare, finish: b.finishStep})
 }
 
 // hostWork is the host's part of a step of the pipeline: prepare writes
@@ -261,7 +266,7 @@ func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 // engine's results after.
 type hostWork struct {
 	prepare func(ctx context.Context, st span, scalars []byte) error
-	finish  func(ctx context.Context, out []byte, status []ecmul.Status, st span) error
+	finish  func(ctx context.Context, buf *stepBuffer, st span) error
 }
 
 // run is pipeline with the host's work given: a benchmark puts the
@@ -304,7 +309,7 @@ func (b *batch) run(ctx context.Context, e *ecmul.Engine, host hostWork) error {
 		}
 		if err == nil {
 			buf := bufs[j%len(bufs)]
-			err = host.finish(ctx, buf.out, buf.status, steps[j])
+			err = host.finish(ctx, buf, steps[j])
 		}
 		if err != nil {
 			break
@@ -327,6 +332,11 @@ type stepBuffer struct {
 	scalars []byte
 	out     []byte
 	status  []ecmul.Status
+	// on the verify kernel (batch.gpu): the statuses of u1·G as the engine
+	// takes them, each key's status and each signature's judgement, m of
+	// each
+	u1G, keys []engine.Status
+	valid     []bool
 }
 
 // stepBuffers keeps step buffers between calls of Verify: a batch of
@@ -342,9 +352,11 @@ func (b *batch) stepBuffer(m int) *stepBuffer {
 	scalars, out := 2*m*b.L, 2*m*(1+2*b.L)
 	if buf, ok := stepBuffers.Get().(*stepBuffer); ok && cap(buf.scalars) >= scalars && cap(buf.out) >= out && cap(buf.status) >= 2*m {
 		buf.scalars, buf.out, buf.status = buf.scalars[:scalars], buf.out[:out], buf.status[:2*m]
+		buf.u1G, buf.keys, buf.valid = buf.u1G[:m], buf.keys[:m], buf.valid[:m]
 		return buf
 	}
-	return &stepBuffer{scalars: make([]byte, scalars), out: make([]byte, out), status: make([]ecmul.Status, 2*m)}
+	return &stepBuffer{scalars: make([]byte, scalars), out: make([]byte, out), status: make([]ecmul.Status, 2*m),
+		u1G: make([]engine.Status, m), keys: make([]engine.Status, m), valid: make([]bool, m)}
 }
 
 // compute runs the engine on the items st, m = st.hi − st.lo of them, from
@@ -358,6 +370,9 @@ func (b *batch) compute(ctx context.Context, e *ecmul.Engine, buf *stepBuffer, s
 	if followed {
 		ctx = engine.WithOverlap(ctx) // the next steps' calls follow
 	}
+	if b.gpu != nil {
+		return b.computeGPU(ctx, e, buf, st)
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		return e.ScalarBaseMultVarTimeBytes(gctx, buf.out[:m*size], buf.status[:m], buf.scalars[:m*L])
@@ -367,4 +382,50 @@ func (b *batch) compute(ctx context.Context, e *ecmul.Engine, buf *stepBuffer, s
 			buf.scalars[m*L:2*m*L], b.keys[st.lo*b.keySize:st.hi*b.keySize])
 	})
 	return g.Wait()
+}
+
+// gpuVerify lets Verify take the verify kernel where the engine has it
+// (engine.Engine.VerifySignatures).
+var gpuVerify = true
+
+// computeGPU is compute on the verify kernel: u1·G first, into the start
+// of buf's out and status, then u2·Q, the sum and the comparison with r on
+// the GPU, each key's status and each signature's judgement into buf's
+// keys and valid.
+func (b *batch) computeGPU(ctx context.Context, e *ecmul.Engine, buf *stepBuffer, st span) error {
+	m, size, L := st.hi-st.lo, 1+2*b.L, b.L
+	if err := e.ScalarBaseMultVarTimeBytes(ctx, buf.out[:m*size], buf.status[:m], buf.scalars[:m*L]); err != nil {
+		return err
+	}
+	for j, s := range buf.status[:m] {
+		buf.u1G[j] = engine.Status(s)
+	}
+	_, err := b.gpu.VerifySignatures(ctx, buf.keys[:m], buf.valid[:m], engine.VerifyItems{
+		U2: buf.scalars[m*L : 2*m*L], Keys: b.keys[st.lo*b.keySize : st.hi*b.keySize], KeySize: b.keySize,
+		U1G: buf.out[:m*size], U1GStatus: buf.u1G[:m], Sigs: b.sigs[st.lo*2*L : st.hi*2*L],
+	})
+	return err
+}
+
+// finishStep gives the items st their verdicts from the engine's results
+// in buf: on the host (finish), or from the verify kernel's judgements.
+func (b *batch) finishStep(ctx context.Context, buf *stepBuffer, st span) error {
+	if b.gpu == nil {
+		return b.finish(ctx, buf.out, buf.status, st)
+	}
+	for i := st.lo; i < st.hi; i++ {
+		j := i - st.lo
+		switch v := verdictOf(ecmul.Status(buf.keys[j])); {
+		case v != Valid:
+			b.verdicts[i] = v // a bad key, whatever the signature, or a fault
+		case buf.status[j] == ecmul.StatusResultCheck:
+			b.verdicts[i] = Fault
+		case b.verdicts[i] == Invalid: // r or s out of range
+		case buf.valid[j]:
+			b.verdicts[i] = Valid
+		default:
+			b.verdicts[i] = Invalid
+		}
+	}
+	return nil
 }

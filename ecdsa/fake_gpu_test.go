@@ -2,6 +2,7 @@ package ecdsa_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +18,8 @@ import (
 // TestECDSAWycheproofFakeGPU runs Wycheproof's ECDSA vectors through
 // package ecdsa on the gpu backend, its kernel emulated by the CPU twin on
 // a fake driver: every outcome is Wycheproof's. Package ecdsa's own tests
-// run them on cpu and rns-cpu. With -short (the race detector's run) it
+// run them on cpu and rns-cpu. The verify kernel judges them (its twin,
+// ladder.Setup.VerifyRowsOnHost, on the fake driver). With -short (the race detector's run) it
 // takes one file per curve.
 func TestECDSAWycheproofFakeGPU(t *testing.T) {
 	d := fakecuda.New()
@@ -41,4 +43,6 @@ func TestECDSAWycheproofFakeGPU(t *testing.T) {
 			t.Logf("%s/backend=gpu (fake driver): %v", wf.File, n)
 		})
 	}
+	require.True(t, slices.ContainsFunc(d.FunctionNames(), func(name string) bool { return strings.HasPrefix(name, "ecm_verify_") }),
+		"the verify kernel judged the signatures")
 }

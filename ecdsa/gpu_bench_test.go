@@ -220,6 +220,6 @@ func engineOnly(f *hostFixture, L int) hostWork {
 			}
 			return nil
 		},
-		finish: func(context.Context, []byte, []ecmul.Status, span) error { return nil },
+		finish: func(context.Context, *stepBuffer, span) error { return nil },
 	}
 }

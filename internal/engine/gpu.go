@@ -60,9 +60,10 @@ type gpuRunner struct {
 	// ladder.CombVarTime's, each opened by the first batch that takes it
 	// (combRunner); nil where the kernel has no such comb for this
 	// configuration
-	combs   [2]combSlot
-	closing bool // set under combMu by close: no comb runner opens after it
-	combMu  sync.Mutex
+	combs    [2]combSlot
+	verifier combSlot // ECDSA verification's runner (verifyRunner)
+	closing  bool     // set under combMu by close: no comb or verify runner opens after it
+	combMu   sync.Mutex
 }
 
 // combSlot is one comb's runner, opened once.
@@ -168,7 +169,12 @@ func newGPURunner(su *ladder.Setup, opts Options, g GPUConfig) (runner, error) {
 	if small {
 		cfg.Small = smallKernel(k, n)
 	}
-	if err := gpuFinish(&cfg, su, g); err != nil {
+	if g.verify {
+		err = gpuVerify(&cfg, su)
+	} else {
+		err = gpuFinish(&cfg, su, g)
+	}
+	if err != nil {
 		return nil, gpuError{err}
 	}
 	eng, err := gpu.OpenPool(d, cfg, opts.Devices)
@@ -459,6 +465,9 @@ func (r *gpuRunner) close() error {
 		if cr := r.combs[i].r; cr != nil {
 			crs = append(crs, cr)
 		}
+	}
+	if vr := r.verifier.r; vr != nil {
+		crs = append(crs, vr)
 	}
 	r.combMu.Unlock()
 	err := r.eng.Close()

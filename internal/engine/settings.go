@@ -13,6 +13,8 @@ type GPUConfig struct {
 	NoSpin        bool   // small batches' host work on fresh goroutines, not a spinning team
 	HostFinish    bool   // finish items on the host (CRT, inversion, bytes) rather than in the GPU's finish kernel
 	FinishItems   int    // items per thread of the GPU's finish kernel; 0 picks kernels.FinishItemsPerThread
+
+	verify bool // the verify kernel in the finish's place (gpuRunner.verifyRunner)
 }
 
 // Kernel is the kernel configuration an engine of the gpu backend chose.

@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"github.com/rnsec/ecmul/internal/fp"
+	"github.com/rnsec/ecmul/internal/gpu"
+	"github.com/rnsec/ecmul/internal/kernels"
+	"github.com/rnsec/ecmul/internal/ladder"
+)
+
+// VerifyItems is one call of VerifySignatures: count items of ECDSA
+// verification whose u1 and u2 the caller has derived and whose u1·G it
+// has computed (ScalarBaseMultVarTimeBytes), L = the curve's ByteLen.
+type VerifyItems struct {
+	U2        []byte   // count scalars u2, L bytes each, big-endian
+	Keys      []byte   // count SEC1 public keys Q, KeySize bytes each: uncompressed (1+2L) or compressed (1+L)
+	KeySize   int      //
+	U1G       []byte   // count points u1·G, uncompressed SEC1 (1+2L bytes each)
+	U1GStatus []Status // their statuses: StatusPoint, or StatusInfinity for the point at infinity
+	Sigs      []byte   // count signatures r‖s, 2L bytes each; r below n
+}
+
+// VerifySignatures judges count = len(status) signatures on the gpu
+// backend's verify kernel: the ladder computes u2·Q, and the kernel adds
+// u1·G to it in projective form and compares x(R) with r mod n, so that
+// neither point is finished to affine and the host reads one word an item.
+// status[i] gets the key's status, as ScalarMultBytes would give it
+// (StatusPoint for a key it takes; StatusResultCheck where u2·Q failed its
+// check); valid[i] whether the signature verifies, where status[i] is
+// StatusPoint. ok is false, and nothing is written, where the engine has
+// no verify kernel (another backend, or a kernel image without it): the
+// caller then verifies another way. Items with an u1·G of another status
+// than StatusPoint or StatusInfinity take u1·G as the point at infinity:
+// the caller judges them itself.
+func (e *Engine) VerifySignatures(ctx context.Context, status []Status, valid []bool, v VerifyItems) (ok bool, err error) {
+	r, isGPU := e.gpuRunner()
+	if !isGPU {
+		return false, nil
+	}
+	vr := r.verifyRunner()
+	if vr == nil {
+		return false, nil
+	}
+	count, L := len(status), e.curve.ByteLen()
+	if len(valid) != count || len(v.U2) != count*L || len(v.Keys) != count*v.KeySize || len(v.U1G) != count*(1+2*L) ||
+		len(v.U1GStatus) != count || len(v.Sigs) != count*2*L {
+		return true, fmt.Errorf("%w: VerifySignatures of %d items", ErrBatchLayout, count)
+	}
+	clear(status)
+	clear(valid)
+	if err := e.usable(); err != nil {
+		return true, err
+	}
+	if count == 0 {
+		return true, nil
+	}
+	ctx, release := e.batchContext(ctx)
+	defer release()
+	st, err := vr.eng.Run(ctx, vr.verifyBatch(status, valid, v, overlapped(ctx)))
+	vr.recordStats(st)
+	return true, e.batchErr(err)
+}
+
+// verifyBatch is VerifySignatures' batch on the verify runner: the host
+// decodes each key into words and packs u1·G, r and r + n (Fill); it
+// reads each item's outcome (Drain).
+func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, overlap bool) gpu.Batch {
+	su, count := r.su, len(status)
+	L := su.Curve.ByteLen()
+	n := fp.LimbsFromBytes(su.Curve.N().FillBytes(make([]byte, 8*fp.Limbs)))
+	p := fp.LimbsFromBytes(su.Curve.P().FillBytes(make([]byte, 8*fp.Limbs)))
+	split, _ := r.splitFor(count)
+	return gpu.Batch{
+		Count:      count,
+		Overlapped: overlap,
+		Fill: func(lo, hi int, in, scalars []uint32) {
+			split(hi-lo, minPartItems, func(a, c int) {
+				var it ladder.RawItem
+				for k := a; k < c; k++ {
+					i := lo + k
+					if err := su.PrepareRaw(&it, v.U2[i*L:(i+1)*L], v.Keys[i*v.KeySize:(i+1)*v.KeySize]); err != nil {
+						status[i] = statusOf(err)
+					}
+					su.PackRaw(in, scalars, hi-lo, k, &it)
+					packVerifyRows(su, in, hi-lo, k, v, i, n, p)
+				}
+			})
+		},
+		Drain: func(lo, hi int, out []uint32) error {
+			for k := range hi - lo {
+				i := lo + k
+				if status[i] != StatusNotComputed {
+					continue // the key refused on the host
+				}
+				switch o := ladder.Outcome(out[k]); o {
+				case ladder.OutValid, ladder.OutInvalid:
+					status[i], valid[i] = StatusPoint, o == ladder.OutValid
+				default:
+					status[i] = statusOfOutcome(o)
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// packVerifyRows writes item i's verify rows into column k of a chunk of
+// m items: u1·G (or the point at infinity), r, and r + n where it is below
+// p.
+func packVerifyRows(su *ladder.Setup, in []uint32, m, k int, v VerifyItems, i int, n, p [fp.Limbs]uint64) {
+	L := su.Curve.ByteLen()
+	pt := v.U1G[i*(1+2*L) : (i+1)*(1+2*L)]
+	x1, y1 := fp.LimbsFromBytes(pt[1:1+L]), fp.LimbsFromBytes(pt[1+L:])
+	var flags ladder.VerifyFlags
+	if v.U1GStatus[i] != StatusPoint {
+		flags |= ladder.VerifyU1Infinity
+	}
+	rr := fp.LimbsFromBytes(v.Sigs[i*2*L : i*2*L+L])
+	rn, carry := addLimbs(rr, n)
+	if carry == 0 && fp.Less(rn, p) {
+		flags |= ladder.VerifyRN
+	}
+	su.PackVerify(in, m, k, x1, y1, rr, rn, flags)
+}
+
+// addLimbs returns a + b and the carry out.
+func addLimbs(a, b [fp.Limbs]uint64) (s [fp.Limbs]uint64, carry uint64) {
+	for l := range s {
+		s[l], carry = bits.Add64(a[l], b[l], carry)
+	}
+	return s, carry
+}
+
+// VerifiesSignatures reports whether VerifySignatures runs on e: the gpu
+// backend with its verify kernel.
+func (e *Engine) VerifiesSignatures() bool {
+	r, ok := e.gpuRunner()
+	return ok && e.usable() == nil && r.verifyRunner() != nil
+}
+
+// verifyRunner returns the runner of VerifySignatures: the ladder's
+// kernel, with the prepare kernel before it and the verify kernel in the
+// finish's place, opened on the first call with the ladder's settings and
+// devices. It returns nil where the ladder is not the co-Z ladder with its
+// finish on the GPU, or the verify kernel cannot be opened (a kernel image
+// without it).
+func (r *gpuRunner) verifyRunner() *gpuRunner {
+	if r.su.Schedule.Kind != ladder.CoZ || r.kernel.FinishEntry == "" {
+		return nil
+	}
+	r.verifier.once.Do(func() {
+		g := r.gpuOpts
+		g.Mapping = r.kernel.Mapping
+		g.ItemsPerBlock = r.kernel.ItemsPerBlock
+		g.verify = true
+		vr, err := newGPURunner(r.su, r.opts, g)
+		if err != nil {
+			r.log.Warn("ecmul: gpu backend: ECDSA verification adds its points on the host: the verify kernel did not open", "err", err)
+			return
+		}
+		r.combMu.Lock()
+		defer r.combMu.Unlock()
+		if r.closing {
+			vr.close()
+			return
+		}
+		r.verifier.r = vr.(*gpuRunner)
+	})
+	return r.verifier.r
+}
+
+// gpuVerify gives cfg the prepare kernel and, in the finish's place, the
+// verify kernel (one item a thread, one result row), on the inputs of
+// ladder.Setup.VerifyInputRows.
+func gpuVerify(cfg *gpu.Config, su *ladder.Setup) error {
+	entry, err := kernels.VerifyName(su.Curve.Name(), kernels.ChannelTag(su.Params.Bits))
+	if err != nil {
+		return err
+	}
+	prepare, err := kernels.PrepareName(su.Curve.Name(), kernels.ChannelTag(su.Params.Bits))
+	if err != nil {
+		return err
+	}
+	cfg.InRows = su.VerifyInputRows()
+	cfg.Prepare = &gpu.PrepareKernel{Entry: prepare, Constants: su.PrepareConstants()}
+	cfg.Finish = &gpu.FinishKernel{Entry: entry, Constants: su.FinishConstants(), ResultRows: 1, ItemsPerThread: 1}
+	return nil
+}
