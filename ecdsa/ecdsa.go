@@ -253,11 +253,7 @@ const stepsInFlight = 3
 // not all of them, and writes to memory it has touched before. It returns
 // the first error, after every computation it started has returned.
 func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
-	if gpuVerify {
-		if impl := engine.Unwrap[*ecmul.Engine](e); impl.VerifiesSignatures() {
-			b.gpu = impl
-		}
-	}
+	b.takeKernel(e)
 	return b.run(ctx, e, hostWork{prepare: b.prepare, finish: b.finishStep})
 }
 
@@ -387,6 +383,13 @@ func (b *batch) compute(ctx context.Context, e *ecmul.Engine, buf *stepBuffer, s
 // gpuVerify lets Verify take the verify kernel where the engine has it
 // (engine.Engine.VerifySignatures).
 var gpuVerify = true
+
+// takeKernel has b judged by e's verify kernel, where e has one.
+func (b *batch) takeKernel(e *ecmul.Engine) {
+	if impl := engine.Unwrap[*ecmul.Engine](e); gpuVerify && impl.VerifiesSignatures() {
+		b.gpu = impl
+	}
+}
 
 // computeGPU is compute on the verify kernel: u1·G first, into the start
 // of buf's out and status, then u2·Q, the sum and the comparison with r on

@@ -24,3 +24,11 @@ func SetOverlapSteps(on bool) (restore func()) {
 	overlapSteps = on
 	return func() { overlapSteps = old }
 }
+
+// SetGPUVerify sets whether Verify takes the engine's verify kernel where
+// it has one and returns a function that restores it.
+func SetGPUVerify(on bool) (restore func()) {
+	old := gpuVerify
+	gpuVerify = on
+	return func() { gpuVerify = old }
+}

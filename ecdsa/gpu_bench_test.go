@@ -15,20 +15,20 @@ import (
 // gpuBenchPlans are the plans of Verify's pipeline that BenchmarkVerifyGPU
 // compares, the library's first: the most items of a step, the first and
 // last step's (the most again where the steps do not ramp), the host's
-// workers (0 for the library's) and whether a step's calls are marked as
-// followed by the next steps' (engine.WithOverlap).
+// workers (0 for the library's), whether a step's calls are marked as
+// followed by the next steps' (engine.WithOverlap), and whether the verify
+// kernel judges the signatures (where the engine has it) or the host adds
+// the points.
 var gpuBenchPlans = []struct {
 	most, ramp, workers int
-	overlap             bool
+	overlap, kernel     bool
 }{
-	{subBatch, rampStep, 0, true},
-	{subBatch, rampStep, 0, false},
-	{subBatch, subBatch, 0, true},
-	{subBatch / 2, rampStep, 0, true},
-	{subBatch * 2, rampStep, 0, true},
-	{subBatch * 4, rampStep, 0, true},
-	{subBatch, rampStep, 8, true},
-	{subBatch, rampStep, 11, true},
+	{subBatch, rampStep, 0, true, true},
+	{subBatch, rampStep, 0, true, false},
+	{subBatch, rampStep, 0, false, true},
+	{subBatch, subBatch, 0, true, true},
+	{subBatch * 2, rampStep, 0, true, true},
+	{subBatch, rampStep, 8, true, true},
 }
 
 // gpuBenchItems is the batch of BenchmarkVerifyGPU, the size at which
@@ -131,14 +131,16 @@ func (g *gpuBench) pipelines(b *testing.B) {
 	for _, plan := range gpuBenchPlans {
 		restoreSteps, oldRamp := SetSubBatch(plan.most), rampStep
 		restoreWorkers, restoreOverlap := SetHostWorkers(plan.workers), SetOverlapSteps(plan.overlap)
+		restoreKernel := SetGPUVerify(plan.kernel)
 		rampStep = plan.ramp
-		name := fmt.Sprintf("%s/%%s/step=%d,ramp=%d,workers=%d,overlap=%v", g.c.Name(), plan.most, plan.ramp, hostWorkers(), plan.overlap)
+		name := fmt.Sprintf("%s/%%s/step=%d,ramp=%d,workers=%d,overlap=%v,kernel=%v", g.c.Name(), plan.most, plan.ramp, hostWorkers(), plan.overlap, plan.kernel)
 		b.Run(fmt.Sprintf(name, "engine"), func(b *testing.B) {
 			f := g.fixture(b)
 			bt, err := newBatch(g.c, verdicts, f.digests, f.sigs, f.keys)
 			if err != nil {
 				b.Fatal(err)
 			}
+			bt.takeKernel(g.e)
 			itemRate(b, func() error { return bt.run(ctx, g.e, engineOnly(f, bt.L)) })
 		})
 		b.Run(fmt.Sprintf(name, "verify"), func(b *testing.B) {
@@ -149,6 +151,7 @@ func (g *gpuBench) pipelines(b *testing.B) {
 		restoreSteps()
 		restoreWorkers()
 		restoreOverlap()
+		restoreKernel()
 		rampStep = oldRamp
 	}
 }
