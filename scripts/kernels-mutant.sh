@@ -63,6 +63,15 @@ mutants=(
   "pack-byte-order|wire.cuh|uint8_t(v >> (8 * b))|uint8_t(v >> (24 - 8 * b))"
   "pack-mask|wire.cuh|out[size_t(r) * stride + i] & keep;|out[size_t(r) * stride + i];"
   "pack-prefix|wire.cuh|rec[0] = uint8_t(4 & keep);|rec[0] = uint8_t(4);"
+  "verify-b3|verify.cuh|b3 = f.add(f.add(b, b), b);|b3 = f.add(b, b);"
+  "verify-a3-step29|verify.cuh|  y3 = fe_sub(f, y3, t0);                 // 29|"
+  "verify-u1-form|verify.cuh|const Fe x1 = f.mul(fe_load(rows + size_t(ECM_VERIFY_X1) * stride, stride), r2);|const Fe x1 = fe_load(rows + size_t(ECM_VERIFY_X1) * stride, stride);"
+  "verify-u1-infinity|verify.cuh|sum.x = fe_select(u1Inf, q.x, sum.x);|"
+  "verify-y-unit|verify.cuh|if (consts[ECM_FINISH_UNIT_Y] == 0) q.y = f.mul(q.y, g.yg);|"
+  "verify-neg-base|verify.cuh|q.y = fe_select(inf, one, fe_select(neg, f.neg(g.yg), q.y));|q.y = fe_select(inf, one, fe_select(neg, g.yg, q.y));"
+  "verify-rn|verify.cuh|(rnOk & x_is(|(0u & x_is("
+  "verify-check|verify.cuh|& on_curve_projective(f, q, a, b));|& ~0u);"
+  "verify-x-plain|verify.cuh|fe_equal_mask(f.mul(p.x, Fe{{1}}), f.mul(v, p.z))|fe_equal_mask(p.x, f.mul(v, p.z))"
 )
 
 items=32
@@ -108,7 +117,7 @@ for m in "${mutants[@]}"; do
     echo "  SURVIVED: kernels-check passed"
     survived=$((survived + 1))
   elif grep -q "MISMATCH" "$tmp/$name/check/emulate.log"; then
-    echo "  killed: $(grep -m1 -E '^ecm_(ladder|unpack|prepare|finish|pack)_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
+    echo "  killed: $(grep -m1 -E '^ecm_(ladder|unpack|prepare|finish|verify|pack)_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
     grep -m1 '^  MISMATCH' "$tmp/$name/check/emulate.log" | sed 's/^ */    /'
     killed=$((killed + 1))
   else

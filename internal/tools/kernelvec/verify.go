@@ -25,8 +25,9 @@ type verifyVectors = finishVectors
 // makeVerify builds a verify file's parts for items items drawn from rng:
 // the finish file's items, edits and ladder outputs (u2·Q), and per item a
 // u1·G and an r that make the sum R = u1·G + u2·Q a random point (r its x
-// mod n, or that plus one: invalid), the point at infinity, 2·u2·Q or
-// u2·Q itself (u1·G at infinity), in turn; then the host's verify. It
+// mod n, or that plus one: invalid), the point at infinity, 2·u2·Q, a
+// point whose x is n or more (r = x − n) or u2·Q itself (u1·G at
+// infinity), in turn; then the host's verify. It
 // checks each outcome against the textbook's sum and the edits.
 func makeVerify(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (*verifyVectors, error) {
 	if su.Schedule.Kind != ladder.CoZ {
@@ -66,28 +67,28 @@ func makeVerify(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (*
 	return v, nil
 }
 
-// packVerifyCase writes item i's verify rows for the i mod 5th kind of
+// packVerifyCase writes item i's verify rows for the i mod 6th kind of
 // sum with q = u2·Q (nil: the point at infinity) and reports whether the
 // signature they make is valid.
 func packVerifyCase(su *ladder.Setup, c *curves.Curve, in []uint32, I, i int, q *curves.Point, rng *rand.Rand) bool {
 	n := c.N()
-	var u1G *curves.Point
-	switch i % 5 {
+	var u1G *curves.Point // nil: the point at infinity (case 3)
+	switch i % 6 {
 	case 0, 4:
 		u1G = textbook.Mul(c, &curves.Point{X: c.Gx(), Y: c.Gy()}, new(big.Int).Add(new(big.Int).Rand(rng, new(big.Int).Sub(n, big.NewInt(1))), big.NewInt(1)))
 	case 1:
-		if q != nil {
-			u1G = &curves.Point{X: q.X, Y: new(big.Int).Sub(c.P(), q.Y)}
-		}
+		u1G = neg(c, q)
 	case 2:
 		u1G = q
+	case 5: // R of x ≥ n: r = x − n verifies through r + n alone
+		u1G = textbook.Add(c, highX(c), neg(c, q))
 	}
 	sum := textbook.Add(c, u1G, q)
 	r := big.NewInt(1)
 	if sum != nil {
 		r.Mod(sum.X, n)
 	}
-	if i%5 == 4 {
+	if i%6 == 4 {
 		r.Add(r, big.NewInt(1)).Mod(r, n) // a wrong r
 	}
 	var x1, y1 [fp.Limbs]uint64
@@ -106,6 +107,31 @@ func packVerifyCase(su *ladder.Setup, c *curves.Curve, in []uint32, I, i int, q 
 	}
 	su.PackVerify(in, I, i, x1, y1, limbs(r), limbs(rn), flags)
 	return sum != nil && (sum.X.Cmp(r) == 0 || sum.X.Cmp(new(big.Int).Add(r, n)) == 0)
+}
+
+// highX returns the point of c of the least x at or above n (below p on
+// these curves), the even y.
+func highX(c *curves.Curve) *curves.Point {
+	p := c.P()
+	for x := new(big.Int).Set(c.N()); x.Cmp(p) < 0; x.Add(x, big.NewInt(1)) {
+		rhs := new(big.Int).Mul(x, x)
+		rhs.Add(rhs, big.NewInt(c.A())).Mul(rhs, x).Add(rhs, c.B()).Mod(rhs, p)
+		if y := new(big.Int).ModSqrt(rhs, p); y != nil {
+			if y.Bit(0) == 1 {
+				y.Sub(p, y)
+			}
+			return &curves.Point{X: new(big.Int).Set(x), Y: y}
+		}
+	}
+	panic("kernelvec: no point of x in [n, p)")
+}
+
+// neg returns −q (nil, the point at infinity, for nil).
+func neg(c *curves.Curve, q *curves.Point) *curves.Point {
+	if q == nil {
+		return nil
+	}
+	return &curves.Point{X: q.X, Y: new(big.Int).Mod(new(big.Int).Neg(q.Y), c.P())}
 }
 
 // limbs returns 0 <= x < 2^256 as four 64-bit limbs.
