@@ -16,9 +16,11 @@
 //
 // Verify computes u1·G of the items of a batch through the Engine's
 // ScalarBaseMultVarTimeBytes (the variable-time comb on the gpu and
-// rns-cpu backends: u1 is public) and u2·Q through its ScalarMultBytes,
-// the two calls side by side, then adds the two points of each item on
-// the host. A batch runs in steps of at most 2^18 items for each GPU of
+// rns-cpu backends: u1 is public). On the gpu backend the ladder then
+// computes u2·Q and the verify kernel adds u1·G to it and compares x(R)
+// with r, in projective form, so that the host reads one word an item; on
+// the other backends u2·Q comes from ScalarMultBytes, the two calls side
+// by side, and the host adds the two points of each item. A batch runs in steps of at most 2^18 items for each GPU of
 // the Engine (one on the other backends), three of them on the Engine at
 // a time, so that it does not drain between steps; the host prepares and
 // finishes steps while the Engine computes others. A batch of at least
@@ -153,9 +155,10 @@ func verdictOf(s ecmul.Status) Verdict {
 // A key is validated as ScalarMultBytes validates a point; a bad key gets
 // its Key verdict whatever the signature. A signature with r or s outside
 // [1, n−1] is Invalid, as is one whose R = u1·G + u2·Q is the point at
-// infinity. u1·G is computed by e.ScalarBaseMultVarTimeBytes and u2·Q by
-// e.ScalarMultBytes, concurrently, on e's backend, one call of each per
-// step of at most 2^18 items a GPU; their sums are taken on the host,
+// infinity. u1·G is computed by e.ScalarBaseMultVarTimeBytes, one call per
+// step of at most 2^18 items a GPU; on the gpu backend the sums and their
+// comparison with r follow on the GPU, and on the others u2·Q is computed
+// by e.ScalarMultBytes beside u1·G and the sums are taken on the host,
 // beside the next steps' computation.
 //
 // The error is non-nil only when the call failed as a whole: buffer
