@@ -264,7 +264,7 @@ func emitFinishLayout(b *bytes.Buffer) {
 	fmt.Fprintf(b, "#define ECM_FINISH_ROWS %d\n", su.FinishRows())
 	fmt.Fprintf(b, "#define ECM_FINISH_THREADS %d\n", kernels.FinishThreads)
 	fmt.Fprintf(b, "#define ECM_FINISH_ITEMS_MAX %d\n", kernels.FinishItemsMax)
-	fmt.Fprintf(b, "#define ECM_FINISH_ITEMS_PER_THREAD %d\n", kernels.FinishItemsLastChunk) // the fewest of the library's launches
+	fmt.Fprintf(b, "#define ECM_FINISH_ITEMS_LAST_CHUNK %d\n", kernels.FinishItemsLastChunk)
 	for _, c := range []struct {
 		name string
 		v    int

@@ -587,12 +587,12 @@ static std::vector<ItemRun> item_runs(uint32_t count, std::vector<uint32_t> thre
 
 // finish_runs returns the launches of the finish kernel on count items:
 // those of item_runs at the fewest items per thread of the library's
-// launches (ECM_FINISH_ITEMS_PER_THREAD, a batch's last chunk's) and at the
+// launches (ECM_FINISH_ITEMS_LAST_CHUNK, a batch's last chunks') and at the
 // most a thread takes, the library's other launches; then one grid too
 // small for the batch, whose threads take as many items as they may and
 // leave the others.
 static std::vector<ItemRun> finish_runs(uint32_t count, const std::vector<uint32_t>& threads) {
-  auto runs = item_runs(count, threads, ECM_FINISH_ITEMS_PER_THREAD);
+  auto runs = item_runs(count, threads, ECM_FINISH_ITEMS_LAST_CHUNK);
   for (const ItemRun& r : item_runs(count, threads, kFinishItemsMax)) runs.push_back(r);
   if (const uint32_t few = (count - 1) / (2 * kFinishItemsMax)) runs.push_back({few, 1});
   return runs;
