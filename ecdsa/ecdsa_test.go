@@ -8,6 +8,7 @@ import (
 	"errors"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,6 +18,9 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
+	internalengine "github.com/rnsec/ecmul/internal/engine"
+	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/kernelemu"
 	"github.com/rnsec/ecmul/internal/textbook"
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
@@ -28,6 +32,23 @@ func engine(t *testing.T, c ecmul.Curve, b ecmul.Backend) *ecmul.Engine {
 	e, err := ecmul.New(c, ecmul.Options{Backend: b})
 	require.NoError(t, err)
 	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// fakeGPUEngine returns an Engine of the gpu backend on a fake driver, its
+// kernels emulated by their CPU twins (the verify kernel's among them).
+func fakeGPUEngine(t *testing.T, c ecmul.Curve) *ecmul.Engine {
+	t.Helper()
+	d := fakecuda.New()
+	d.OnLaunch = kernelemu.Launch(d)
+	t.Cleanup(internalengine.UseGPUDriver(d, []byte("fatbin"))) // for the runners the engine opens later too
+	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		e.Close()
+		require.True(t, slices.ContainsFunc(d.FunctionNames(), func(name string) bool { return strings.HasPrefix(name, "ecm_verify_") }),
+			"the verify kernel judged the signatures")
+	})
 	return e
 }
 
@@ -84,8 +105,9 @@ type item struct {
 	want            ecdsa.Verdict
 }
 
-// verifyItems runs items through Verify on every CPU backend, in one step
-// and in steps of a few items, and requires the verdicts expected.
+// verifyItems runs items through Verify on every CPU backend and on the
+// gpu backend on a fake driver (the verify kernel's twin), in one step and
+// in steps of a few items, and requires the verdicts expected.
 func verifyItems(t *testing.T, c ecmul.Curve, items []item) {
 	t.Helper()
 	var digests [][]byte
@@ -93,7 +115,11 @@ func verifyItems(t *testing.T, c ecmul.Curve, items []item) {
 	for _, it := range items {
 		digests, sigs, keys = append(digests, it.digest), append(sigs, it.rs...), append(keys, it.key...)
 	}
+	engines := []*ecmul.Engine{fakeGPUEngine(t, c)}
 	for _, b := range backends {
+		engines = append(engines, engine(t, c, b))
+	}
+	for _, e := range engines {
 		// in one step, and in steps of 7 items (the last one shorter)
 		for _, step := range []int{0, 7} {
 			restore := func() {}
@@ -101,11 +127,11 @@ func verifyItems(t *testing.T, c ecmul.Curve, items []item) {
 				restore = ecdsa.SetSubBatch(step)
 			}
 			verdicts := make([]ecdsa.Verdict, len(items))
-			err := ecdsa.Verify(context.Background(), engine(t, c, b), verdicts, digests, sigs, keys)
+			err := ecdsa.Verify(context.Background(), e, verdicts, digests, sigs, keys)
 			restore()
 			require.NoError(t, err)
 			for i, it := range items {
-				require.Equal(t, it.want, verdicts[i], "backend %v, steps of %d items, item %d", b, step, i)
+				require.Equal(t, it.want, verdicts[i], "backend %v, steps of %d items, item %d", e.Backend(), step, i)
 			}
 		}
 	}
@@ -321,11 +347,12 @@ func TestEdgeCases(t *testing.T) {
 
 			// the same with compressed keys
 			ck := c.EncodeSEC1(q, true)
-			verdicts := make([]ecdsa.Verdict, 2)
-			e2 := engine(t, publicCurve(c), ecmul.CPU)
-			require.NoError(t, ecdsa.Verify(context.Background(), e2, verdicts,
-				[][]byte{digest[:], digest[:]}, append(append([]byte(nil), rs...), rsBytes(L, r, zero)...), append(append([]byte(nil), ck...), ck...)))
-			require.Equal(t, []ecdsa.Verdict{ecdsa.Valid, ecdsa.Invalid}, verdicts)
+			for _, e2 := range []*ecmul.Engine{engine(t, publicCurve(c), ecmul.CPU), fakeGPUEngine(t, publicCurve(c))} {
+				verdicts := make([]ecdsa.Verdict, 2)
+				require.NoError(t, ecdsa.Verify(context.Background(), e2, verdicts,
+					[][]byte{digest[:], digest[:]}, append(append([]byte(nil), rs...), rsBytes(L, r, zero)...), append(append([]byte(nil), ck...), ck...)))
+				require.Equal(t, []ecdsa.Verdict{ecdsa.Valid, ecdsa.Invalid}, verdicts, "backend %v", e2.Backend())
+			}
 		})
 	}
 }
