@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 
@@ -64,15 +65,19 @@ func (e *Engine) VerifySignatures(ctx context.Context, status []Status, valid []
 	return true, e.batchErr(err)
 }
 
-// verifyBatch is VerifySignatures' batch on the verify runner: the host
-// decodes each key into words and packs u1·G, r and r + n (Fill); it
+// verifyBatch is VerifySignatures' batch on the verify runner: as bytes
+// (verifyWireBatch) where the keys are uncompressed; otherwise the host
+// decodes each key into words and packs u1·G, r and r + n (Fill), and
 // reads each item's outcome (Drain).
 func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, overlap bool) gpu.Batch {
 	su, count := r.su, len(status)
 	L := su.Curve.ByteLen()
+	split, _ := r.splitFor(count)
+	if v.KeySize == 1+2*L && count >= gpuItemsMinBatch { // larger than the latency batches, as takesWire
+		return gpu.Batch{Count: count, Overlapped: overlap, Wire: r.verifyWire(status, valid, v, split)}
+	}
 	n := fp.LimbsFromBytes(su.Curve.N().FillBytes(make([]byte, 8*fp.Limbs)))
 	p := fp.LimbsFromBytes(su.Curve.P().FillBytes(make([]byte, 8*fp.Limbs)))
-	split, _ := r.splitFor(count)
 	return gpu.Batch{
 		Count:      count,
 		Overlapped: overlap,
@@ -91,20 +96,60 @@ func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, ov
 		},
 		Drain: func(lo, hi int, out []uint32) error {
 			for k := range hi - lo {
-				i := lo + k
-				if status[i] != StatusNotComputed {
-					continue // the key refused on the host
-				}
-				switch o := ladder.Outcome(out[k]); o {
-				case ladder.OutValid, ladder.OutInvalid:
-					status[i], valid[i] = StatusPoint, o == ladder.OutValid
-				default:
-					status[i] = statusOfOutcome(o)
+				if i := lo + k; status[i] == StatusNotComputed { // not a key refused on the host
+					status[i], valid[i] = verdictOf(ladder.Outcome(out[k]))
 				}
 			}
 			return nil
 		},
 	}
+}
+
+// verifyWire is a verify batch of uncompressed keys as bytes (package
+// ladder's verifywire.go): the host copies each item's u2, key, u1·G and r
+// and adds n to r (Fill); the verify unpack kernel does the rest, and the
+// verify pack kernel gives back one outcome byte an item (Drain).
+func (r *gpuRunner) verifyWire(status []Status, valid []bool, v VerifyItems, split splitFunc) *gpu.Wire {
+	su := r.su
+	L, ps := su.Curve.ByteLen(), 1+2*su.Curve.ByteLen()
+	w := su.VerifyWire()
+	return &gpu.Wire{
+		InBytes:  su.VerifyWireInBytes(),
+		OutBytes: ladder.VerifyWireOutBytes,
+		Fill: func(lo, hi int, in []byte) {
+			n := hi - lo
+			scalars, points := in[:n*L], in[n*L:n*(L+ps)]
+			split(n, minWireItems, func(a, c int) {
+				copy(scalars[a*L:c*L], v.U2[lo*L+a*L:lo*L+c*L])
+				copy(points[a*ps:c*ps], v.Keys[(lo+a)*ps:(lo+c)*ps])
+				for k := a; k < c; k++ {
+					i := lo + k
+					// x = 0 is public, and its first eight bytes are zero for
+					// no other point but once in 2^64
+					if p := points[k*ps : (k+1)*ps]; binary.BigEndian.Uint64(p[1:]) == 0 {
+						su.RewriteZeroX(scalars[k*L:(k+1)*L], p)
+					}
+					w.Put(in, n, k, v.U1G[i*ps+1:(i+1)*ps], v.U1GStatus[i] != StatusPoint, v.Sigs[i*2*L:i*2*L+L])
+				}
+			})
+		},
+		Drain: func(lo, hi int, out []byte) error {
+			for k := range hi - lo {
+				status[lo+k], valid[lo+k] = verdictOf(ladder.Outcome(out[k]))
+			}
+			return nil
+		},
+	}
+}
+
+// verdictOf returns the status and judgement of an item whose verify
+// kernel gave outcome o.
+func verdictOf(o ladder.Outcome) (Status, bool) {
+	switch o {
+	case ladder.OutValid, ladder.OutInvalid:
+		return StatusPoint, o == ladder.OutValid
+	}
+	return statusOfOutcome(o), false
 }
 
 // packVerifyRows writes item i's verify rows into column k of a chunk of
@@ -174,7 +219,8 @@ func (r *gpuRunner) verifyRunner() *gpuRunner {
 
 // gpuVerify gives cfg the prepare kernel and, in the finish's place, the
 // verify kernel (one item a thread, one result row), on the inputs of
-// ladder.Setup.VerifyInputRows.
+// ladder.Setup.VerifyInputRows, with the verify batch's unpack and pack
+// kernels around them; its output rows hold a verify batch's wire input.
 func gpuVerify(cfg *gpu.Config, su *ladder.Setup) error {
 	entry, err := kernels.VerifyName(su.Curve.Name(), kernels.ChannelTag(su.Params.Bits))
 	if err != nil {
@@ -184,8 +230,17 @@ func gpuVerify(cfg *gpu.Config, su *ladder.Setup) error {
 	if err != nil {
 		return err
 	}
+	unpack, err := kernels.VerifyUnpackName(su.Curve.Name(), kernels.ChannelTag(su.Params.Bits))
+	if err != nil {
+		return err
+	}
+	pack, err := kernels.VerifyPackName(su.Curve.Name(), kernels.ChannelTag(su.Params.Bits))
+	if err != nil {
+		return err
+	}
 	cfg.InRows = su.VerifyInputRows()
-	cfg.Prepare = &gpu.PrepareKernel{Entry: prepare, Constants: su.PrepareConstants()}
-	cfg.Finish = &gpu.FinishKernel{Entry: entry, Constants: su.FinishConstants(), ResultRows: 1, ItemsPerThread: 1}
+	cfg.OutRows = max(cfg.OutRows, (su.VerifyWireInBytes()+3)/4)
+	cfg.Prepare = &gpu.PrepareKernel{Entry: prepare, Constants: su.PrepareConstants(), Unpack: unpack}
+	cfg.Finish = &gpu.FinishKernel{Entry: entry, Constants: su.FinishConstants(), ResultRows: 1, ItemsPerThread: 1, Pack: pack}
 	return nil
 }

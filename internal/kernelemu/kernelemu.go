@@ -41,10 +41,16 @@ func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
 			return emulateVerify(d, &cache, fn, curve, channels, grid, block, params)
 		}
 		if curve, channels, ok := kernels.ParseUnpack(fn); ok {
-			return emulateUnpack(d, &cache, fn, curve, channels, grid, block, params)
+			return emulateUnpack(d, &cache, fn, curve, channels, grid, block, params, false)
 		}
 		if curve, channels, ok := kernels.ParsePack(fn); ok {
-			return emulatePack(d, &cache, fn, curve, channels, grid, block, params)
+			return emulatePack(d, &cache, fn, curve, channels, grid, block, params, false)
+		}
+		if curve, channels, ok := kernels.ParseVerifyUnpack(fn); ok {
+			return emulateUnpack(d, &cache, fn, curve, channels, grid, block, params, true)
+		}
+		if curve, channels, ok := kernels.ParseVerifyPack(fn); ok {
+			return emulatePack(d, &cache, fn, curve, channels, grid, block, params, true)
 		}
 		k, err := kernels.ByName(fn)
 		if err != nil {
@@ -262,11 +268,12 @@ func emulatePrepare(d *fakecuda.Driver, cache *setups, fn, curve, channels strin
 }
 
 // emulateUnpack runs a launch of the unpack kernel fn (kernels.UnpackName)
-// through its CPU twin, ladder.Setup.UnpackWireItem, on the setup the
-// prepare's constants name: it reads the chunk's wire bytes from out and
-// writes the finish rows of in and the scalar rows, one item per thread,
-// the items past the grid's threads left as they were.
-func emulateUnpack(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
+// through its CPU twin, ladder.Setup.UnpackWireItem, or, for a verify
+// batch's (kernels.VerifyUnpackName), UnpackVerifyWireItem, on the setup
+// the prepare's constants name: it reads the chunk's wire bytes from out
+// and writes the input rows of in and the scalar rows, one item per
+// thread, the items past the grid's threads left as they were.
+func emulateUnpack(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer, verify bool) error {
 	l := ladder.PrepareLayoutFor(0)
 	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.Chan, func(head []uint32) (int, bool) {
 		return int(head[l.N]), head[l.RowAt] == 0
@@ -274,13 +281,17 @@ func emulateUnpack(d *fakecuda.Driver, cache *setups, fn, curve, channels string
 	if err != nil {
 		return err
 	}
+	wireBytes, rows, item := su.WireInBytes(), su.GPUInputRows(), su.UnpackWireItem
+	if verify {
+		wireBytes, rows, item = su.VerifyWireInBytes(), su.VerifyInputRows(), su.UnpackVerifyWireItem
+	}
 	total := int(*(*uint32)(arg(params, "count")))
 	taken, stride := countStride(params, int(grid[0])*int(block[0]))
-	wire, err := d.DeviceBytes(ptrArg(params, "out"), uint64(total*su.WireInBytes()))
+	wire, err := d.DeviceBytes(ptrArg(params, "out"), uint64(total*wireBytes))
 	if err != nil {
 		return err
 	}
-	in, err := deviceWords(d, ptrArg(params, "in"), su.GPUInputRows()*stride)
+	in, err := deviceWords(d, ptrArg(params, "in"), rows*stride)
 	if err != nil {
 		return err
 	}
@@ -289,36 +300,45 @@ func emulateUnpack(d *fakecuda.Driver, cache *setups, fn, curve, channels string
 		return err
 	}
 	for i := range taken {
-		su.UnpackWireItem(wire, in, sc, total, stride, i)
+		item(wire, in, sc, total, stride, i)
 	}
-	if err := writeRows(d, ptrArg(params, "in"), in, su.GPUInputRows(), stride, taken); err != nil {
+	if err := writeRows(d, ptrArg(params, "in"), in, rows, stride, taken); err != nil {
 		return err
 	}
 	return writeRows(d, ptrArg(params, "scalars"), sc, su.ScalarWords(), stride, taken)
 }
 
 // emulatePack runs a launch of the pack kernel fn (kernels.PackName)
-// through its CPU twin, ladder.Setup.PackWireItem, on the setup the
-// finish's constants name: it reads the result rows from out and writes
-// the chunk's wire bytes into in, one item per thread, the items past the
-// grid's threads left as they were.
-func emulatePack(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
+// through its CPU twin, ladder.Setup.PackWireItem, or, for a verify
+// batch's (kernels.VerifyPackName), each outcome as one byte
+// (PackVerifyOnHost), on the setup the finish's constants name: it reads
+// the result rows from out and writes the chunk's wire bytes into in, one
+// item per thread, the items past the grid's threads left as they were.
+func emulatePack(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer, verify bool) error {
 	l := ladder.FinishLayoutFor(0)
 	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.CRT, func(head []uint32) (int, bool) {
-		return int(head[l.N]), head[l.UnitY] == 1
+		return int(head[l.N]), head[l.UnitY] == 1 && !verify
 	})
 	if err != nil {
 		return err
 	}
 	total := int(*(*uint32)(arg(params, "count")))
 	taken, stride := countStride(params, int(grid[0])*int(block[0]))
-	out, err := deviceWords(d, ptrArg(params, "out"), su.ResultRows()*stride)
+	rows, wireBytes := su.ResultRows(), su.WireOutBytes()
+	if verify {
+		rows, wireBytes = 1, ladder.VerifyWireOutBytes
+	}
+	out, err := deviceWords(d, ptrArg(params, "out"), rows*stride)
 	if err != nil {
 		return err
 	}
-	wire, err := d.DeviceBytes(ptrArg(params, "in"), uint64(total*su.WireOutBytes()))
+	wire, err := d.DeviceBytes(ptrArg(params, "in"), uint64(total*wireBytes))
 	if err != nil {
 		return err
+	}
+	if verify {
+		su.PackVerifyOnHost(out, taken, wire)
+		return nil
 	}
 	for i := range taken {
 		su.PackWireItem(out, total, stride, i, wire)

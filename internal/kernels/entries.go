@@ -491,16 +491,20 @@ func FinishGrid(count, perThread int) int {
 // prepare kernel (prepare.cuh), before the ladder, and the finish kernel
 // (finish.cuh), after it; the unpack kernel before the prepare and the pack
 // kernel after the finish (wire.cuh); the verify kernel (verify.cuh), in the
-// finish's place after the co-Z ladder for ECDSA verification. The schedule
-// is read from their constants (ladder.PrepareLayout, ladder.FinishLayout:
-// the unpack kernel takes the prepare's, the pack and verify kernels the
-// finish's), not their names.
+// finish's place after the co-Z ladder for ECDSA verification, with its own
+// unpack and pack kernels for a verify batch's bytes (verify.cuh). The
+// schedule is read from their constants (ladder.PrepareLayout,
+// ladder.FinishLayout: the unpack kernels take the prepare's, the pack and
+// verify kernels the finish's), not their names.
 const (
 	preparePrefix = "ecm_prepare_"
 	finishPrefix  = "ecm_finish_"
 	verifyPrefix  = "ecm_verify_"
 	unpackPrefix  = "ecm_unpack_"
 	packPrefix    = "ecm_pack_"
+	// the verify batch's wire kernels
+	verifyUnpackPrefix = "ecm_verifyunpack_"
+	verifyPackPrefix   = "ecm_verifypack_"
 )
 
 // PrepareName returns the entry point of the prepare kernel for a curve
@@ -531,6 +535,18 @@ func UnpackName(curve, channels string) (string, error) {
 // (curves.Curve.Name) on channels of a Channels tag.
 func PackName(curve, channels string) (string, error) {
 	return itemKernel(packPrefix, curve, channels)
+}
+
+// VerifyUnpackName returns the entry point of a verify batch's unpack
+// kernel for a curve (curves.Curve.Name) on channels of a Channels tag.
+func VerifyUnpackName(curve, channels string) (string, error) {
+	return itemKernel(verifyUnpackPrefix, curve, channels)
+}
+
+// VerifyPackName returns the entry point of a verify batch's pack kernel
+// for a curve (curves.Curve.Name) on channels of a Channels tag.
+func VerifyPackName(curve, channels string) (string, error) {
+	return itemKernel(verifyPackPrefix, curve, channels)
 }
 
 func itemKernel(prefix, curve, channels string) (string, error) {
@@ -570,6 +586,18 @@ func ParseUnpack(name string) (curve, channels string, ok bool) {
 // whether name is one.
 func ParsePack(name string) (curve, channels string, ok bool) {
 	return parseItemKernel(packPrefix, name)
+}
+
+// ParseVerifyUnpack returns the curve and Channels tag of a verify batch's
+// unpack entry point, and whether name is one.
+func ParseVerifyUnpack(name string) (curve, channels string, ok bool) {
+	return parseItemKernel(verifyUnpackPrefix, name)
+}
+
+// ParseVerifyPack returns the curve and Channels tag of a verify batch's
+// pack entry point, and whether name is one.
+func ParseVerifyPack(name string) (curve, channels string, ok bool) {
+	return parseItemKernel(verifyPackPrefix, name)
 }
 
 func parseItemKernel(prefix, name string) (curve, channels string, ok bool) {

@@ -16,7 +16,9 @@
 
 #include "field.cuh"
 #include "finish.cuh"
+#include "prepare.cuh"
 #include "schedule_gen.cuh"
+#include "wire.cuh"
 
 // ProjPoint is (X : Y : Z) in Montgomery form, x = X/Z, y = Y/Z; Z = 0 is
 // the point at infinity.
@@ -160,15 +162,63 @@ ECM_DEVICE void verify_items(ECM_KERNEL_PARAMS) {
   verify_item<N>(f, consts, in + t, out + t, stride);
 }
 
+// unpack_verify_item is the unpack kernel of a verify batch's wire input
+// (ladder.Setup.UnpackVerifyOnHost), one item per thread: the unpack
+// kernel's work on the u2 scalars and the keys, then, from the rest of the
+// wire (count u1·G of 2·ByteLen bytes, x‖y, then count r, count r + n of
+// ByteLen bytes, big-endian, then count flag bytes), the item's verify rows.
+template <int N>
+ECM_DEVICE void unpack_verify_item(ECM_KERNEL_PARAMS) {
+  unpack_item<N>(ECM_KERNEL_ARGS);
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const uint32_t at = consts[ECM_PREPARE_ROW_AT], L = consts[ECM_PREPARE_BYTE_LEN];
+  const uint8_t* const rest = reinterpret_cast<const uint8_t*>(out) + size_t(count) * (1 + 3 * L);
+  uint32_t* const rows = const_cast<uint32_t*>(in) + i + size_t(at + ECM_FINISH_ROWS) * stride;
+  const uint8_t* const fields[4] = {rest + size_t(i) * 2 * L, rest + size_t(i) * 2 * L + L,
+                                    rest + size_t(count) * 2 * L + size_t(i) * L,
+                                    rest + size_t(count) * 3 * L + size_t(i) * L};
+  const int at_row[4] = {ECM_VERIFY_X1, ECM_VERIFY_Y1, ECM_VERIFY_R, ECM_VERIFY_RN};
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    Fe v;
+    read_big_endian(v.w, fields[k], L);
+    fe_store(rows + size_t(at_row[k]) * stride, stride, v);
+  }
+  rows[size_t(ECM_VERIFY_FLAGS) * stride] = rest[size_t(count) * 4 * L + i];
+}
+
+// pack_verify_item is the pack kernel of a verify batch
+// (ladder.Setup.PackVerifyOnHost), one item per thread: the item's
+// outcome, from row 0 of its output column, as byte i of the wire output.
+template <int N>
+ECM_DEVICE void pack_verify_item(ECM_KERNEL_PARAMS) {
+  (void)scalars;
+  if (consts[ECM_FINISH_N] != N) __trap();  // constants of another channel count
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  reinterpret_cast<uint8_t*>(const_cast<uint32_t*>(in))[i] = uint8_t(out[i]);
+}
+
 // ---------------------------------------------------------------------------
-// Entry points: ecm_verify_<curve>_<channels>, one per curve and channel
-// width of ECM_CURVES (kernels.VerifyName), with the ladder's arguments:
-// consts is the finish's table, scalars is not read.
+// Entry points, one of each per curve and channel width of ECM_CURVES, with
+// the ladder's arguments: ecm_verify_<curve>_<channels> (kernels.VerifyName;
+// consts is the finish's table, scalars is not read), and the wire kernels
+// of a verify batch, ecm_verifyunpack_<curve>_<channels> (the prepare's
+// table) and ecm_verifypack_<curve>_<channels> (the finish's).
 
 #define ECM_VERIFY_ENTRY(tag, Curve, chan, w, n, bits, AM)         \
   extern "C" __global__ void __launch_bounds__(kFinishThreads)     \
       ecm_verify_##tag##_##chan(ECM_KERNEL_PARAMS) {               \
     verify_items<n>(ECM_KERNEL_ARGS);                              \
+  }                                                                \
+  extern "C" __global__ void __launch_bounds__(kFinishThreads)     \
+      ecm_verifyunpack_##tag##_##chan(ECM_KERNEL_PARAMS) {         \
+    unpack_verify_item<n>(ECM_KERNEL_ARGS);                        \
+  }                                                                \
+  extern "C" __global__ void __launch_bounds__(kFinishThreads)     \
+      ecm_verifypack_##tag##_##chan(ECM_KERNEL_PARAMS) {           \
+    pack_verify_item<n>(ECM_KERNEL_ARGS);                          \
   }
 ECM_CURVES(ECM_VERIFY_ENTRY)
 #undef ECM_VERIFY_ENTRY

@@ -1,0 +1,103 @@
+package ladder
+
+import (
+	"bytes"
+
+	"github.com/rnsec/ecmul/internal/fp"
+)
+
+// A verify batch can come as bytes, as the bytes path's batches do (wire.go),
+// so that the host only copies them: the verify unpack kernel
+// (ecm_verifyunpack_*) does the unpack kernel's work on the wire input of
+// the ladder (the u2 scalars, then the keys, uncompressed) and writes each
+// item's verify rows from the rest of the wire input, which is, for a chunk
+// of count items:
+//
+//	count u1·G   2·ByteLen bytes each, x‖y big-endian (zero bytes where
+//	             it is the point at infinity)
+//	count r      ByteLen bytes each, big-endian
+//	count r + n  ByteLen bytes each, big-endian (zero bytes where r + n is
+//	             not below p)
+//	count flags  one byte each, VerifyFlags
+//
+// The verify pack kernel (ecm_verifypack_*) writes each item's Outcome as
+// one byte. UnpackVerifyOnHost and PackVerifyOnHost are their CPU twins;
+// VerifyWire writes the rest of the input on the host.
+
+// VerifyWireOutBytes is the bytes of one item's wire output in a verify
+// batch: its Outcome.
+const VerifyWireOutBytes = 1
+
+// VerifyWireInBytes returns the bytes of one item's wire input in a verify
+// batch: the ladder's (WireInBytes), u1·G, r, r + n and the flags.
+func (su *Setup) VerifyWireInBytes() int { return su.WireInBytes() + 4*su.Curve.ByteLen() + 1 }
+
+// VerifyWire writes the part of a verify batch's wire input after the
+// ladder's: it knows n and p.
+type VerifyWire struct {
+	n, p []byte // big-endian, ByteLen bytes
+}
+
+// VerifyWire returns the writer of su's verify wire input.
+func (su *Setup) VerifyWire() VerifyWire {
+	L := su.Curve.ByteLen()
+	return VerifyWire{n: su.Curve.N().FillBytes(make([]byte, L)), p: su.Curve.P().FillBytes(make([]byte, L))}
+}
+
+// Put writes item i's u1·G (x‖y, read only where u1Infinity is false), r,
+// r + n and flags into wire, the wire input of a chunk of count items. It
+// allocates nothing.
+func (w VerifyWire) Put(wire []byte, count, i int, u1G []byte, u1Infinity bool, r []byte) {
+	L := len(w.n)
+	rest := wire[count*(1+3*L):]
+	xy := rest[i*2*L : (i+1)*2*L]
+	var flags VerifyFlags
+	if u1Infinity {
+		clear(xy)
+		flags |= VerifyU1Infinity
+	} else {
+		copy(xy, u1G[:2*L])
+	}
+	copy(rest[count*2*L+i*L:count*2*L+(i+1)*L], r)
+	rn := rest[count*3*L+i*L : count*3*L+(i+1)*L]
+	carry := 0
+	for k := L - 1; k >= 0; k-- {
+		s := int(r[k]) + int(w.n[k]) + carry
+		rn[k], carry = byte(s), s>>8
+	}
+	if carry == 0 && bytes.Compare(rn, w.p) < 0 {
+		flags |= VerifyRN
+	} else {
+		clear(rn)
+	}
+	rest[count*4*L+i] = byte(flags)
+}
+
+// UnpackVerifyOnHost is the CPU twin of the verify unpack kernel: it
+// unpacks the first count items of a chunk of count items from wire into
+// the input rows (in, scalars) of a batch of stride items, as
+// UnpackOnHost, and writes their verify rows.
+func (su *Setup) UnpackVerifyOnHost(wire []byte, in, scalars []uint32, count, stride int) {
+	for i := range count {
+		su.UnpackVerifyWireItem(wire, in, scalars, count, stride, i)
+	}
+}
+
+// UnpackVerifyWireItem is UnpackVerifyOnHost on item i alone.
+func (su *Setup) UnpackVerifyWireItem(wire []byte, in, scalars []uint32, count, stride, i int) {
+	L := su.Curve.ByteLen()
+	rest := wire[count*(1+3*L):]
+	field := func(at int) [fp.Limbs]uint64 { return fp.LimbsFromBytes(rest[at : at+L]) }
+	su.UnpackWireItem(wire, in, scalars, count, stride, i)
+	su.PackVerify(in, stride, i, field(i*2*L), field(i*2*L+L), field(count*2*L+i*L), field(count*3*L+i*L),
+		VerifyFlags(rest[count*4*L+i]))
+}
+
+// PackVerifyOnHost is the CPU twin of the verify pack kernel: it writes
+// the Outcome of each of the first count items of a chunk, from row 0 of
+// its output column, as byte i of wire.
+func (su *Setup) PackVerifyOnHost(out []uint32, count int, wire []byte) {
+	for i := range count {
+		wire[i] = byte(out[i])
+	}
+}
