@@ -1,0 +1,100 @@
+package ecdsa_test
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul"
+	"github.com/rnsec/ecmul/ecdsa"
+	"github.com/rnsec/ecmul/internal/curves"
+)
+
+// TestGPUVerifyKernel verifies a batch of 40,000 signatures, large enough
+// for a verify batch as bytes, on the gpu backend where there is a GPU:
+// signed on the engine, a fifth of them left valid and the others spoiled
+// (another digest, another r, a key off the curve, a key of another
+// prefix). The verify kernel's verdicts and the host's sums' must both be
+// the ones expected, item by item.
+func TestGPUVerifyKernel(t *testing.T) {
+	const count = 40000
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			e, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.GPU})
+			if errors.Is(err, ecmul.ErrNoDevice) {
+				t.Skip("no GPU")
+			}
+			require.NoError(t, err)
+			defer e.Close()
+			digests, sigs, keys, want := spoiledBatch(t, e, c, count)
+			for _, kernel := range []bool{true, false} {
+				restore := ecdsa.SetGPUVerify(kernel)
+				verdicts := make([]ecdsa.Verdict, count)
+				err := ecdsa.Verify(context.Background(), e, verdicts, digests, sigs, keys)
+				restore()
+				require.NoError(t, err)
+				for i := range want {
+					require.Equal(t, want[i], verdicts[i], "verify kernel %v, item %d", kernel, i)
+				}
+			}
+		})
+	}
+}
+
+// spoiledBatch signs count random digests under random keys on e and
+// spoils four items in five, returning the batch and each item's verdict.
+func spoiledBatch(t *testing.T, e *ecmul.Engine, c *curves.Curve, count int) (digests [][]byte, sigs, keys []byte, want []ecdsa.Verdict) {
+	ctx := context.Background()
+	L, size := c.ByteLen(), 1+2*c.ByteLen()
+	rng := rand.New(rand.NewPCG(61, 67))
+	secrets := make([]byte, count*L)
+	nm1 := new(big.Int).Sub(c.N(), big.NewInt(1))
+	wide := make([]byte, L+8)
+	for i := range count {
+		for j := range wide {
+			wide[j] = byte(rng.Uint32())
+		}
+		k := new(big.Int).SetBytes(wide)
+		k.Mod(k, nm1).Add(k, big.NewInt(1)).FillBytes(secrets[i*L : (i+1)*L])
+	}
+	keys = make([]byte, count*size)
+	status := make([]ecmul.Status, count)
+	require.NoError(t, e.ScalarBaseMultBytes(ctx, keys, status, secrets))
+	digests = make([][]byte, count)
+	for i := range digests {
+		digests[i] = make([]byte, 32)
+		for j := range digests[i] {
+			digests[i][j] = byte(rng.Uint32())
+		}
+	}
+	sigs = make([]byte, count*2*L)
+	errs := make([]error, count)
+	require.NoError(t, ecdsa.Sign(ctx, e, sigs, errs, digests, secrets, ecdsa.SignOptions{}))
+	want = make([]ecdsa.Verdict, count)
+	for i := range count {
+		require.NoError(t, errs[i], "item %d", i)
+		key, sig := keys[i*size:(i+1)*size], sigs[i*2*L:(i+1)*2*L]
+		switch i % 5 {
+		case 0:
+			want[i] = ecdsa.Valid
+		case 1:
+			digests[i][0] ^= 1
+			want[i] = ecdsa.Invalid
+		case 2:
+			r := new(big.Int).SetBytes(sig[:L])
+			r.Add(r, big.NewInt(1)).Mod(r, c.N()).FillBytes(sig[:L])
+			want[i] = ecdsa.Invalid
+		case 3:
+			key[size-1] ^= 1
+			want[i] = ecdsa.KeyNotOnCurve
+		default:
+			key[0] = 5
+			want[i] = ecdsa.KeyBadEncoding
+		}
+	}
+	return digests, sigs, keys, want
+}
