@@ -72,6 +72,8 @@ mutants=(
   "verify-rn|verify.cuh|(rnOk & x_is(|(0u & x_is("
   "verify-check|verify.cuh|& on_curve_projective(f, q, a, b));|& ~0u);"
   "verify-x-plain|verify.cuh|fe_equal_mask(f.mul(p.x, Fe{{1}}), f.mul(v, p.z))|fe_equal_mask(p.x, f.mul(v, p.z))"
+  "verifyunpack-r-at|verify.cuh|rest + size_t(count) * 2 * L + size_t(i) * L,|rest + size_t(stride) * 2 * L + size_t(i) * L,"
+  "verifypack-byte|verify.cuh|[i] = uint8_t(out[i]);|[i] = uint8_t(out[i] >> 8);"
 )
 
 items=32
@@ -117,7 +119,7 @@ for m in "${mutants[@]}"; do
     echo "  SURVIVED: kernels-check passed"
     survived=$((survived + 1))
   elif grep -q "MISMATCH" "$tmp/$name/check/emulate.log"; then
-    echo "  killed: $(grep -m1 -E '^ecm_(ladder|unpack|prepare|finish|verify|pack)_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
+    echo "  killed: $(grep -m1 -E '^ecm_(ladder|unpack|prepare|finish|verify|pack|verifyunpack|verifypack)_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
     grep -m1 '^  MISMATCH' "$tmp/$name/check/emulate.log" | sed 's/^ */    /'
     killed=$((killed + 1))
   else

@@ -58,6 +58,15 @@
 // as it was; the pack the twin's result and outcome bytes of the items it
 // takes, the bytes before everywhere else (the poison past the wire output
 // included) and the result rows as they were.
+//
+// SELECTOR CURVE_verifyunpack[_CHANNELS] and CURVE_verifypack[_CHANNELS]
+// run the wire kernels of a verify batch (verify.cuh),
+// ecm_verifyunpack_CURVE_CHANNELS on a kernelvec -verifyunpack file and
+// ecm_verifypack_CURVE_CHANNELS on a kernelvec -verifypack file, as the
+// unpack and pack kernels run: the verify unpack must also leave the
+// twin's verify rows, from the u1·G, r, r + n and flags sections of its
+// wire input; the verify pack the twin's outcome byte of each item it
+// takes, from the verify kernel's output rows, which it must not change.
 
 #include <math.h>
 #include <stdint.h>
@@ -431,8 +440,10 @@ static const Entry kEntries[] = {ECM_ENTRIES(ECM_EMU_ENTRY)};
   {"ecm_finish_" #tag "_" #chan, ecm_finish_##tag##_##chan},
 static const Entry kFinishEntries[] = {ECM_CURVES(ECM_EMU_FINISH_ENTRY)};
 
-#define ECM_EMU_VERIFY_ENTRY(tag, Curve, chan, w, n, bits, AM) \
-  {"ecm_verify_" #tag "_" #chan, ecm_verify_##tag##_##chan},
+#define ECM_EMU_VERIFY_ENTRY(tag, Curve, chan, w, n, bits, AM)               \
+  {"ecm_verify_" #tag "_" #chan, ecm_verify_##tag##_##chan},                 \
+      {"ecm_verifyunpack_" #tag "_" #chan, ecm_verifyunpack_##tag##_##chan}, \
+      {"ecm_verifypack_" #tag "_" #chan, ecm_verifypack_##tag##_##chan},
 static const Entry kVerifyEntries[] = {ECM_CURVES(ECM_EMU_VERIFY_ENTRY)};
 
 #define ECM_EMU_PREPARE_ENTRY(tag, Curve, chan, w, n, bits, AM) \
@@ -525,7 +536,9 @@ static int usage() {
           "       emulate CURVE_verify[_CHANNELS] VERIFY_FILE [ITEMS] [options as above]\n"
           "       emulate CURVE_prepare[_CHANNELS] PREPARE_FILE [ITEMS] [options as above]\n"
           "       emulate CURVE_unpack[_CHANNELS] UNPACK_FILE [ITEMS] [options as above]\n"
-          "       emulate CURVE_pack[_CHANNELS] PACK_FILE [ITEMS] [options as above]\n");
+          "       emulate CURVE_pack[_CHANNELS] PACK_FILE [ITEMS] [options as above]\n"
+          "       emulate CURVE_verifyunpack[_CHANNELS] VERIFY_UNPACK_FILE [ITEMS] [options as above]\n"
+          "       emulate CURVE_verifypack[_CHANNELS] VERIFY_PACK_FILE [ITEMS] [options as above]\n");
   return 2;
 }
 
@@ -552,8 +565,8 @@ static bool load(bool (*read)(const char*, V&, std::string&), const char* file, 
 }
 
 // names_kernel reports whether SELECTOR names a kernel around the ladder,
-// `kernel` ("finish", "prepare", "unpack" or "pack"): CURVE_kernel or
-// CURVE_kernel_CHANNELS.
+// `kernel` ("finish", "verify", "prepare", "unpack", "pack",
+// "verifyunpack" or "verifypack"): CURVE_kernel or CURVE_kernel_CHANNELS.
 static bool names_kernel(const std::string& selector, const std::string& kernel) {
   const std::string part = "_" + kernel;
   const size_t at = selector.find(part), end = at + part.size();
@@ -599,7 +612,7 @@ static std::vector<ItemRun> finish_runs(uint32_t count, const std::vector<uint32
 }
 
 // one_item_runs returns the launches of a kernel of one item a thread (the
-// prepare, unpack and pack kernels) on count items: those of item_runs,
+// prepare, verify and wire kernels) on count items: those of item_runs,
 // the last block partial; then one grid too small for the batch (blocks of
 // 12 threads, half the batch's), whose threads leave the other items.
 static std::vector<ItemRun> one_item_runs(uint32_t count, const std::vector<uint32_t>& threads) {
@@ -879,23 +892,45 @@ static int run_prepare(const std::string& selector, const char* file, const Opti
   return run_items(entries, one_item_runs(count, o.threads), kernel, bs, o);
 }
 
+// unpack_counts counts the items of a batch of count items whose key the
+// unpack rejects, from in, the input rows after it; and in a verify batch
+// those whose u1·G is the point at infinity and whose r + n is below p.
+static std::string unpack_counts(const UnpackVectors& v, const std::vector<uint32_t>& in, uint32_t count,
+                                 uint32_t stride) {
+  const uint32_t fixedRow = v.ladderRows + ECM_FINISH_ROWS - 1, flagsRow = fixedRow + 1 + ECM_VERIFY_FLAGS;
+  uint32_t rejected = 0, infinity = 0, rn = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    rejected += (in[size_t(fixedRow) * stride + i] & ECM_FIXED_REJECTED) != 0;
+    if (!v.verify) continue;
+    infinity += (in[size_t(flagsRow) * stride + i] & ECM_VERIFY_U1_INFINITY) != 0;
+    rn += (in[size_t(flagsRow) * stride + i] & ECM_VERIFY_RN_OK) != 0;
+  }
+  char b[128];
+  if (v.verify) snprintf(b, sizeof b, "%u rejected, %u u1G at infinity, %u r + n below p", rejected, infinity, rn);
+  else snprintf(b, sizeof b, "%u rejected", rejected);
+  return b;
+}
+
 // run_unpack runs the unpack entry points SELECTOR names on a kernelvec
-// -unpack file, at each launch of one_item_runs, on the wire input of the
-// batch (its count scalars, then its count points: built from the file's
-// items for the batch) and input and scalar rows of a stride wider than
-// the batch. Every word of the input and scalar rows must then be the
-// file's: the twin's finish rows and scalars in the columns of the items
-// the launch's threads hold, and the words before elsewhere (the ladder's
-// rows, the other items' columns, the padding's poison); the wire input
-// must keep its bytes.
-static int run_unpack(const std::string& selector, const char* file, const Options& o) {
+// -unpack file, or with verify the verify unpack entry points on a
+// kernelvec -verifyunpack file, at each launch of one_item_runs, on the
+// wire input of the batch (its count scalars, then its count points, then
+// a verify batch's sections: built from the file's items for the batch)
+// and input and scalar rows of a stride wider than the batch. Every word
+// of the input and scalar rows must then be the file's: the twin's finish
+// rows, verify rows and scalars in the columns of the items the launch's
+// threads hold, and the words before elsewhere (the ladder's rows, the
+// other items' columns, the padding's poison); the wire input must keep
+// its bytes.
+static int run_unpack(const std::string& selector, const char* file, const Options& o, bool verify = false) {
   UnpackVectors v;
-  if (!load(read_unpack_vectors, file, v)) return 1;
+  if (!load(verify ? read_verify_unpack_vectors : read_unpack_vectors, file, v)) return 1;
   if (v.threads != uint32_t(kFinishThreads)) {
     fprintf(stderr, "%s: kernels.FinishThreads %u, finish.cuh's %d\n", file, v.threads, kFinishThreads);
     return 1;
   }
-  const auto entries = item_entries(kUnpackShapes, "unpack", selector, file, v.n, o);
+  const auto entries = verify ? item_entries(kVerifyUnpackShapes, "verifyunpack", selector, file, v.n, o)
+                              : item_entries(kUnpackShapes, "unpack", selector, file, v.n, o);
   if (entries.empty()) return 1;
 
   const uint32_t count = o.items, stride = count + 5, R = v.inRows, W = v.words, I = v.items;
@@ -910,13 +945,10 @@ static int run_unpack(const std::string& selector, const char* file, const Optio
     uint32_t* out = bufs[2].data();  // the wire input
     return Args{k, ECM_KERNEL_ARGS};
   };
-  const uint32_t fixedRow = R - 1;
-  uint32_t rejected = 0;
-  for (uint32_t i = 0; i < count; ++i) rejected += (bs[0].after[size_t(fixedRow) * stride + i] & ECM_FIXED_REJECTED) != 0;
   printf("%s: n = %u, %u vector items, %u input rows (%u the ladder's), %u scalar rows, %u wire bytes an item; "
-         "batch %u (%u rejected), stride %u, %u jobs, order %s, seed %llu\n",
-         file, v.n, I, R, v.ladderRows, W, v.itemBytes(), count, rejected, stride, o.jobs, kOrders[int(o.order)],
-         (unsigned long long)o.seed);
+         "batch %u (%s), stride %u, %u jobs, order %s, seed %llu\n",
+         file, v.n, I, R, v.ladderRows, W, v.itemBytes(), count, unpack_counts(v, bs[0].after, count, stride).c_str(),
+         stride, o.jobs, kOrders[int(o.order)], (unsigned long long)o.seed);
   return run_items(entries, one_item_runs(count, o.threads), ItemKernel{1, args}, bs, o);
 }
 
@@ -959,6 +991,47 @@ static int run_pack(const std::string& selector, const char* file, const Options
   return run_items(entries, one_item_runs(count, o.threads), ItemKernel{1, args}, bs, o);
 }
 
+// run_verify_pack runs the verify pack entry points SELECTOR names on a
+// kernelvec -verifypack file, at each launch of one_item_runs, on the
+// verify kernel's output rows of a stride wider than the batch and the
+// wire output of the batch (built from the file's items for the batch:
+// its count outcome bytes, then poison). Every byte of the wire output
+// must then be the file's: the twin's outcome bytes of the items the
+// launch's threads hold, the bytes before in the others' and in the
+// poison past them; the output rows must keep their words.
+static int run_verify_pack(const std::string& selector, const char* file, const Options& o) {
+  VerifyPackVectors v;
+  if (!load(read_verify_pack_vectors, file, v)) return 1;
+  if (v.threads != uint32_t(kFinishThreads)) {
+    fprintf(stderr, "%s: kernels.FinishThreads %u, finish.cuh's %d\n", file, v.threads, kFinishThreads);
+    return 1;
+  }
+  const auto entries = item_entries(kVerifyPackShapes, "verifypack", selector, file, v.n, o);
+  if (entries.empty()) return 1;
+
+  const uint32_t count = o.items, stride = count + 5, Q = v.outRows;
+  const Buffers bs{
+      Buffer{"wire", "byte", 1, count, tile_wire(v.wire, {1}, v.items, count, kPoison, 2),
+             tile_wire(v.want, {1}, v.items, count, kPoison, 2), [](uint32_t, uint32_t i) { return Unit{i, 1}; }},
+      read_only_buffer("out", count, padded(v.outs, Q, v.items, count, stride)),
+  };
+  const auto args = [&](Kernel k, std::vector<std::vector<uint32_t>>& bufs) {
+    const uint32_t *consts = v.consts.data(), *in = bufs[0].data(), *scalars = nullptr;  // the wire output in in
+    uint32_t* out = bufs[1].data();
+    return Args{k, ECM_KERNEL_ARGS};
+  };
+  uint32_t valid = 0, invalid = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t o = unit_value(bs[0].after, Unit{i, 1});
+    valid += o == ECM_OUT_VALID, invalid += o == ECM_OUT_INVALID;
+  }
+  printf("%s: n = %u, %u vector items, %u output rows; batch %u (%u valid, %u invalid, %u other), stride %u, "
+         "%u jobs, order %s, seed %llu\n",
+         file, v.n, v.items, Q, count, valid, invalid, count - valid - invalid, stride, o.jobs, kOrders[int(o.order)],
+         (unsigned long long)o.seed);
+  return run_items(entries, one_item_runs(count, o.threads), ItemKernel{1, args}, bs, o);
+}
+
 int main(int argc, char** argv) {
   if (argc < 3) return usage();
   const std::string selector = argv[1];
@@ -997,6 +1070,10 @@ int main(int argc, char** argv) {
     return run_unpack(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
   if (names_kernel(selector, "pack"))
     return run_pack(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
+  if (names_kernel(selector, "verifyunpack"))
+    return run_unpack(selector, file, Options{items, jobs, seed, order, failFast, only, threadList}, true);
+  if (names_kernel(selector, "verifypack"))
+    return run_verify_pack(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
   Vectors v;
   if (!load(read_vectors, file, v)) return 1;
   // The selector names a curve and schedule, and perhaps a channel width;

@@ -225,7 +225,8 @@ inline bool read_prepare_vectors(const char* path, PrepareVectors& v, std::strin
 
 // ---------------------------------------------------------------------------
 // Wire vectors (kernelvec -unpack and -pack) for the unpack and pack kernels
-// (wire.cuh), and the entry points of both.
+// (wire.cuh), and those of a verify batch (kernelvec -verifyunpack and
+// -verifypack, verify.cuh); the entry points of each.
 
 #define ECM_AS_UNPACK_SHAPE(tag, Curve, chan, w, n, bits, AM) \
   {"ecm_unpack_" #tag "_" #chan, #tag "_unpack_" #chan, n},
@@ -237,6 +238,16 @@ inline const ItemShape kUnpackShapes[] = {ECM_CURVES(ECM_AS_UNPACK_SHAPE)};
 inline const ItemShape kPackShapes[] = {ECM_CURVES(ECM_AS_PACK_SHAPE)};
 #undef ECM_AS_PACK_SHAPE
 
+#define ECM_AS_VERIFY_UNPACK_SHAPE(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_verifyunpack_" #tag "_" #chan, #tag "_verifyunpack_" #chan, n},
+inline const ItemShape kVerifyUnpackShapes[] = {ECM_CURVES(ECM_AS_VERIFY_UNPACK_SHAPE)};
+#undef ECM_AS_VERIFY_UNPACK_SHAPE
+
+#define ECM_AS_VERIFY_PACK_SHAPE(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_verifypack_" #tag "_" #chan, #tag "_verifypack_" #chan, n},
+inline const ItemShape kVerifyPackShapes[] = {ECM_CURVES(ECM_AS_VERIFY_PACK_SHAPE)};
+#undef ECM_AS_VERIFY_PACK_SHAPE
+
 // tile_records copies count records of size bytes each to dst + at, record
 // i being record i mod I of the I at src + from: the items of a batch of
 // count from a file's I, on the wire.
@@ -245,25 +256,60 @@ inline void tile_records(uint8_t* dst, size_t at, const uint8_t* src, size_t fro
   for (uint32_t i = 0; i < count; ++i) memcpy(dst + at + size_t(i) * size, src + from + size_t(i % I) * size, size);
 }
 
+// tile_wire returns the wire bytes of a batch of count items from src, the
+// wire of a file's I items, both laid out in sections, one a size of
+// `sizes`: the items' records of sizes[0] bytes, then those of sizes[1],
+// and so on. Record i of each section of the batch is record i mod I of
+// the file's; the word `fill` pads the last word, and `tail` more follow.
+inline std::vector<uint32_t> tile_wire(const std::vector<uint32_t>& src, const std::vector<uint32_t>& sizes,
+                                       uint32_t I, uint32_t count, uint32_t fill, uint32_t tail) {
+  size_t bytes = 0;
+  for (uint32_t size : sizes) bytes += size_t(count) * size;
+  std::vector<uint32_t> w((bytes + 3) / 4 + tail, fill);
+  uint8_t* dst = reinterpret_cast<uint8_t*>(w.data());
+  const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
+  size_t at = 0, from = 0;
+  for (uint32_t size : sizes) {
+    tile_records(dst, at, s, from, size, I, count);
+    at += size_t(count) * size, from += size_t(I) * size;
+  }
+  return w;
+}
+
 struct UnpackVectors {
   uint32_t n = 0, inRows = 0, ladderRows = 0, words = 0, byteLen = 0, items = 0;
   uint32_t threads = 0;  // kernels.FinishThreads
+  bool verify = false;   // a verify batch's (kernelvec -verifyunpack)
   std::vector<uint32_t> consts, wire, in, scalars, inWant, scalarsWant;
 
   // pointBytes is the bytes of an item's point on the wire: none on the
   // comb, whose ladder has no input rows.
   uint32_t pointBytes() const { return ladderRows ? 1 + 2 * byteLen : 0; }
-  uint32_t itemBytes() const { return byteLen + pointBytes(); }
+  // sections is the bytes of an item's record in each section of the
+  // wire input: its scalar, its point, and in a verify batch its u1·G, r,
+  // r + n and flags.
+  std::vector<uint32_t> sections() const {
+    std::vector<uint32_t> s{byteLen, pointBytes()};
+    if (verify) s.insert(s.end(), {2 * byteLen, byteLen, byteLen, 1});
+    return s;
+  }
+  uint32_t itemBytes() const {
+    uint32_t b = 0;
+    for (uint32_t size : sections()) b += size;
+    return b;
+  }
 };
 
-// read_unpack_vectors loads FILE: magic 0x55434345, version 1, n, input
-// rows R, the ladder's input rows L (before the finish rows), scalar words
-// W, the bytes B of a scalar and a coordinate, items I, the unpack's block
-// size, constant words C; then C prepare constants, ⌈I·S/4⌉ words of the
-// wire input of the I items (S = B, plus 1 + 2B where L > 0: the I scalars,
-// then the I points), R·I input words and W·I scalar words before the
-// unpack, and R·I and W·I after it, row r of item i at r·I + i.
-inline bool read_unpack_vectors(const char* path, UnpackVectors& v, std::string& err) {
+// read_wire_in_vectors loads FILE of the unpack's format: magic, version
+// 1, n, input rows R, the ladder's input rows L (before the finish rows),
+// scalar words W, the bytes B of a scalar and a coordinate, items I, the
+// unpack's block size, constant words C; then C prepare constants,
+// ⌈I·S/4⌉ words of the wire input of the I items (S = itemBytes(): the I
+// scalars, then the I points where L > 0, then a verify batch's sections),
+// R·I input words and W·I scalar words before the unpack, and R·I and W·I
+// after it, row r of item i at r·I + i.
+inline bool read_wire_in_vectors(const char* path, uint32_t magic, const char* what, UnpackVectors& v,
+                                 std::string& err) {
   uint32_t h[10];
   const auto layout = [&] {
     v.n = h[2], v.inRows = h[3], v.ladderRows = h[4], v.words = h[5], v.byteLen = h[6], v.items = h[7];
@@ -277,7 +323,7 @@ inline bool read_unpack_vectors(const char* path, UnpackVectors& v, std::string&
     v.scalarsWant.resize(size_t(v.words) * I);
     return Parts{&v.consts, &v.wire, &v.in, &v.scalars, &v.inWant, &v.scalarsWant};
   };
-  if (!read_kernelvec(path, 0x55434345u, 1, "kernelvec -unpack", h, layout, err)) return false;
+  if (!read_kernelvec(path, magic, 1, what, h, layout, err)) return false;
   if (v.ladderRows >= v.inRows || v.items == 0 || v.byteLen % 4 || v.byteLen > 32) {
     err = std::string(path) + ": no finish rows, no items, or a byte length the kernel does not take";
     return false;
@@ -285,17 +331,30 @@ inline bool read_unpack_vectors(const char* path, UnpackVectors& v, std::string&
   return true;
 }
 
+// read_unpack_vectors loads a kernelvec -unpack FILE: magic 0x55434345
+// (read_wire_in_vectors).
+inline bool read_unpack_vectors(const char* path, UnpackVectors& v, std::string& err) {
+  return read_wire_in_vectors(path, 0x55434345u, "kernelvec -unpack", v, err);
+}
+
+// read_verify_unpack_vectors loads a kernelvec -verifyunpack FILE: magic
+// 0x57434345 (read_wire_in_vectors), on the co-Z ladder, whose input rows
+// end with the finish's and the verify rows (ECM_VERIFY_ROWS).
+inline bool read_verify_unpack_vectors(const char* path, UnpackVectors& v, std::string& err) {
+  v.verify = true;
+  if (!read_wire_in_vectors(path, 0x57434345u, "kernelvec -verifyunpack", v, err)) return false;
+  if (v.ladderRows == 0 || v.inRows != v.ladderRows + ECM_FINISH_ROWS + ECM_VERIFY_ROWS) {
+    err = std::string(path) + ": not the co-Z ladder's rows, the finish's and the verify rows";
+    return false;
+  }
+  return true;
+}
+
 // unpack_wire returns the wire input of a batch of count items, item i
-// being item i mod I of the file: the count scalars, then the count
-// points, as words, zero bytes padding the last.
+// being item i mod I of the file: its sections (the count scalars, then
+// the count points, ...), as words, zero bytes padding the last.
 inline std::vector<uint32_t> unpack_wire(const UnpackVectors& v, uint32_t count) {
-  const uint32_t B = v.byteLen, P = v.pointBytes(), I = v.items;
-  std::vector<uint32_t> w((size_t(count) * v.itemBytes() + 3) / 4);
-  uint8_t* dst = reinterpret_cast<uint8_t*>(w.data());
-  const uint8_t* src = reinterpret_cast<const uint8_t*>(v.wire.data());
-  tile_records(dst, 0, src, 0, B, I, count);
-  tile_records(dst, size_t(count) * B, src, size_t(I) * B, P, I, count);
-  return w;
+  return tile_wire(v.wire, v.sections(), v.items, count, 0, 0);
 }
 
 struct PackVectors {
@@ -339,11 +398,36 @@ inline bool read_pack_vectors(const char* path, PackVectors& v, std::string& err
 // to the end of the last word and `tail` words more.
 inline std::vector<uint32_t> pack_wire(const PackVectors& v, const std::vector<uint32_t>& src, uint32_t count,
                                        uint32_t poison, uint32_t tail) {
-  const uint32_t rec = v.record(), I = v.items;
-  std::vector<uint32_t> w((size_t(count) * (rec + 1) + 3) / 4 + tail, poison);
-  uint8_t* dst = reinterpret_cast<uint8_t*>(w.data());
-  const uint8_t* s = reinterpret_cast<const uint8_t*>(src.data());
-  tile_records(dst, 0, s, 0, rec, I, count);
-  tile_records(dst, size_t(count) * rec, s, size_t(I) * rec, 1, I, count);
-  return w;
+  return tile_wire(src, {v.record(), 1}, v.items, count, poison, tail);
+}
+
+struct VerifyPackVectors {
+  uint32_t n = 0, outRows = 0, items = 0;
+  uint32_t threads = 0;  // kernels.FinishThreads
+  std::vector<uint32_t> consts, outs, wire, want;
+};
+
+// read_verify_pack_vectors loads FILE: magic 0x4f434345, version 1, n,
+// output rows Q, items I, the pack's block size, constant words C; then C
+// finish constants, Q·I words of the output buffer after the verify kernel
+// (the outcomes in row 0, row r of item i at r·I + i), and ⌈I/4⌉ words of
+// the wire output of the I items before the pack and as many after it,
+// item i's outcome byte at byte i.
+inline bool read_verify_pack_vectors(const char* path, VerifyPackVectors& v, std::string& err) {
+  uint32_t h[7];
+  const auto layout = [&] {
+    v.n = h[2], v.outRows = h[3], v.items = h[4], v.threads = h[5];
+    const size_t I = v.items;
+    v.consts.resize(h[6]);
+    v.outs.resize(size_t(v.outRows) * I);
+    v.wire.resize((I + 3) / 4);
+    v.want.resize(v.wire.size());
+    return Parts{&v.consts, &v.outs, &v.wire, &v.want};
+  };
+  if (!read_kernelvec(path, 0x4f434345u, 1, "kernelvec -verifypack", h, layout, err)) return false;
+  if (v.items == 0 || v.outRows == 0) {
+    err = std::string(path) + ": no items, or no output rows";
+    return false;
+  }
+  return true;
 }

@@ -17,8 +17,14 @@ import (
 // channel width of bits.
 func forEachVectors[V any](t *testing.T, items int, bits []int, parts makeVectors[V],
 	test func(t *testing.T, su *ladder.Setup, bits int, v V)) {
+	forKindsVectors(t, []ladder.Kind{ladder.CoZ, ladder.Comb}, items, bits, parts, test)
+}
+
+// forKindsVectors is forEachVectors on the schedules of kinds.
+func forKindsVectors[V any](t *testing.T, kinds []ladder.Kind, items int, bits []int, parts makeVectors[V],
+	test func(t *testing.T, su *ladder.Setup, bits int, v V)) {
 	c := curves.P224()
-	for _, kind := range []ladder.Kind{ladder.CoZ, ladder.Comb} {
+	for _, kind := range kinds {
 		for _, b := range bits {
 			t.Run(fmt.Sprintf("%v_c%d", kind, b), func(t *testing.T) {
 				su, err := ladder.NewSetupBits(c, kind, b)

@@ -18,7 +18,10 @@
 // vectors for the wire kernels (internal/kernels/wire.cuh), for the co-Z
 // ladder or the comb: their formats are in unpack.go and pack.go. With
 // -verify it writes vectors for the verify kernel
-// (internal/kernels/verify.cuh), after the co-Z ladder: verify.go.
+// (internal/kernels/verify.cuh), after the co-Z ladder: verify.go. With
+// -verifyunpack and -verifypack it writes vectors for the wire kernels of a
+// verify batch (verify.cuh), on the co-Z ladder: their formats are in
+// verifywire.go.
 package main
 
 import (
@@ -50,6 +53,8 @@ func main() {
 	unpack := flag.Bool("unpack", false, "write vectors of the unpack kernel (schedule coz or comb)")
 	pack := flag.Bool("pack", false, "write vectors of the pack kernel (schedule coz or comb)")
 	verify := flag.Bool("verify", false, "write vectors of the verify kernel (schedule coz)")
+	verifyUnpack := flag.Bool("verifyunpack", false, "write vectors of a verify batch's unpack kernel (schedule coz)")
+	verifyPack := flag.Bool("verifypack", false, "write vectors of a verify batch's pack kernel (schedule coz)")
 	flag.Parse()
 	c, err := curves.ByName(*curveName)
 	if err != nil {
@@ -63,8 +68,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if kernels := btoi(*finish) + btoi(*prepare) + btoi(*unpack) + btoi(*pack) + btoi(*verify); kernels > 1 {
-		log.Fatal("-finish, -prepare, -unpack, -pack and -verify: one kernel's vectors at a time")
+	kernels := btoi(*finish) + btoi(*prepare) + btoi(*unpack) + btoi(*pack) + btoi(*verify) + btoi(*verifyUnpack) + btoi(*verifyPack)
+	if kernels > 1 {
+		log.Fatal("-finish, -prepare, -unpack, -pack, -verify, -verifyunpack and -verifypack: one kernel's vectors at a time")
 	}
 	switch {
 	case *unpack:
@@ -77,6 +83,10 @@ func main() {
 		err = writeItemVectors(*out, su, c, *items, *seed, makeFinish, finishWords)
 	case *verify:
 		err = writeItemVectors(*out, su, c, *items, *seed, makeVerify, verifyWords)
+	case *verifyUnpack:
+		err = writeItemVectors(*out, su, c, *items, *seed, makeVerifyUnpack, verifyUnpackWords)
+	case *verifyPack:
+		err = writeItemVectors(*out, su, c, *items, *seed, makeVerifyPack, verifyPackWords)
 	default:
 		err = writeLadderVectors(*out, su, c, *items, *seed)
 	}
@@ -94,7 +104,8 @@ func btoi(b bool) int {
 }
 
 // makeVectors makes the parts of a vectors file of items items drawn from
-// rng: makeFinish's, makePrepare's, makeUnpack's or makePack's.
+// rng: makeFinish's, makePrepare's, makeUnpack's, makePack's, or the
+// verify kernels'.
 type makeVectors[V any] func(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (V, error)
 
 // writeItemVectors writes to path the vectors file of a kernel around the

@@ -124,26 +124,11 @@ func makeUnpack(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (*
 	if !su.FinishOnGPU() {
 		return nil, fmt.Errorf("%s %s unpacks on the host", c.Name(), su.Schedule.Kind)
 	}
-	I, R, W, B := items, su.GPUInputRows(), su.ScalarWords(), c.ByteLen()
-	comb := su.InputRows() == 0
-	cases := make([]unpackCase, I)
-	copy(cases, unpackEdges)
-	scalars := make([]byte, I*B)
-	var points []byte
-	if !comb {
-		points = make([]byte, I*(1+2*B))
-	}
-	for i, cs := range cases {
-		_, s := caseScalar(c, cs.k, rng)
-		copy(scalars[i*B:], s)
-		if comb {
-			continue
-		}
-		p, err := wirePointBytes(c, cs.point, rng)
-		if err != nil {
-			return nil, fmt.Errorf("item %d: %w", i, err)
-		}
-		copy(points[i*(1+2*B):], p)
+	I, R, W := items, su.GPUInputRows(), su.ScalarWords()
+	cases := unpackCases(I)
+	scalars, points, err := unpackWire(c, cases, su.InputRows() == 0, rng)
+	if err != nil {
+		return nil, err
 	}
 	wire := append(scalars, points...)
 	if len(wire) != I*su.WireInBytes() {
@@ -156,6 +141,37 @@ func makeUnpack(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (*
 		return nil, err
 	}
 	return v, nil
+}
+
+// unpackCases returns the cases of an unpack file of items items:
+// unpackEdges, then random ones.
+func unpackCases(items int) []unpackCase {
+	cases := make([]unpackCase, items)
+	copy(cases, unpackEdges)
+	return cases
+}
+
+// unpackWire returns the wire input's scalars and points (none on the
+// comb) of cases, drawn from rng.
+func unpackWire(c *curves.Curve, cases []unpackCase, comb bool, rng *rand.Rand) (scalars, points []byte, err error) {
+	B := c.ByteLen()
+	scalars = make([]byte, len(cases)*B)
+	if !comb {
+		points = make([]byte, len(cases)*(1+2*B))
+	}
+	for i, cs := range cases {
+		_, s := caseScalar(c, cs.k, rng)
+		copy(scalars[i*B:], s)
+		if comb {
+			continue
+		}
+		p, err := wirePointBytes(c, cs.point, rng)
+		if err != nil {
+			return nil, nil, fmt.Errorf("item %d: %w", i, err)
+		}
+		copy(points[i*(1+2*B):], p)
+	}
+	return scalars, points, nil
 }
 
 // checkUnpack checks the twin's rows in v against PrepareRaw's (see
@@ -275,7 +291,13 @@ func randomWords(n int, rng *rand.Rand) []uint32 {
 
 // unpackWords returns an unpack file's words: its header and parts.
 func unpackWords(su *ladder.Setup, items int, v *unpackVectors) [][]uint32 {
-	hdr := []uint32{unpackMagic, unpackVersion, uint32(su.Params.N), uint32(su.GPUInputRows()), uint32(su.InputRows()),
+	return wireInWords(su, unpackMagic, su.GPUInputRows(), items, v)
+}
+
+// wireInWords returns the words of a file of the unpack's format, of the
+// magic and input rows of its kind: its header and parts.
+func wireInWords(su *ladder.Setup, magic uint32, rows, items int, v *unpackVectors) [][]uint32 {
+	hdr := []uint32{magic, unpackVersion, uint32(su.Params.N), uint32(rows), uint32(su.InputRows()),
 		uint32(su.ScalarWords()), uint32(su.Curve.ByteLen()), uint32(items), kernels.FinishThreads, uint32(len(v.consts))}
 	return [][]uint32{hdr, v.consts, v.wire, v.in, v.sc, v.inWant, v.scWant}
 }
