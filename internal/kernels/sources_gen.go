@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "d3a729e82c0b72b224b7218f6afbd1517ecb419bd767600951ea4dfe32da93e3"
+const SourcesSHA256 = "79ede8484aacaa1ce1f3ff292db3ccda45944da2c9ed51e53043da758de4345f"
