@@ -44,9 +44,9 @@ func (su *Setup) VerifyWire() VerifyWire {
 	return VerifyWire{n: su.Curve.N().FillBytes(make([]byte, L)), p: su.Curve.P().FillBytes(make([]byte, L))}
 }
 
-// Put writes item i's u1·G (x‖y, read only where u1Infinity is false), r,
-// r + n and flags into wire, the wire input of a chunk of count items. It
-// allocates nothing.
+// Put writes item i's u1·G (x‖y, 2·ByteLen bytes, read only where
+// u1Infinity is false), r (ByteLen bytes, below n), r + n and flags into
+// wire, the wire input of a chunk of count items. It allocates nothing.
 func (w VerifyWire) Put(wire []byte, count, i int, u1G []byte, u1Infinity bool, r []byte) {
 	L := len(w.n)
 	rest := wire[count*(1+3*L):]
