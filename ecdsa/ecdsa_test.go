@@ -131,16 +131,34 @@ type item struct {
 }
 
 // verifyItems runs items through Verify on every CPU backend and on the
-// gpu backend on a fake driver (the verify kernel's twin), in one step and
-// in steps of a few items, and requires the verdicts expected.
+// gpu backend on a fake driver (the verify kernel's twin, its batches
+// packed on the host and as bytes), in one step and in steps of a few
+// items, and requires the verdicts expected.
 func verifyItems(t *testing.T, c ecmul.Curve, items []item) {
+	t.Helper()
+	verifyOn(t, c, items, true)
+}
+
+// verifyRandomItems is verifyItems on random items: with -short (the race
+// detector's run) on the CPU backends alone, the edge cases taking the
+// fake GPU's paths.
+func verifyRandomItems(t *testing.T, c ecmul.Curve, items []item) {
+	t.Helper()
+	verifyOn(t, c, items, !testing.Short())
+}
+
+// verifyOn is verifyItems, on the fake GPU too where gpu is set.
+func verifyOn(t *testing.T, c ecmul.Curve, items []item, gpu bool) {
 	t.Helper()
 	var digests [][]byte
 	var sigs, keys []byte
 	for _, it := range items {
 		digests, sigs, keys = append(digests, it.digest), append(sigs, it.rs...), append(keys, it.key...)
 	}
-	engines := map[string]func(*testing.T, ecmul.Curve) *ecmul.Engine{"gpu": fakeGPUEngine, "gpu-wire": fakeGPUWireEngine}
+	engines := map[string]func(*testing.T, ecmul.Curve) *ecmul.Engine{}
+	if gpu {
+		engines["gpu"], engines["gpu-wire"] = fakeGPUEngine, fakeGPUWireEngine
+	}
 	for _, b := range backends {
 		engines[b.String()] = func(t *testing.T, c ecmul.Curve) *ecmul.Engine { return engine(t, c, b) }
 	}
@@ -149,8 +167,16 @@ func verifyItems(t *testing.T, c ecmul.Curve, items []item) {
 		// are the package engine's, until the subtest ends
 		t.Run(name, func(t *testing.T) {
 			e := open(t, c)
-			// in one step, and in steps of 7 items (the last one shorter)
-			for _, step := range []int{0, 7} {
+			// in one step, and in steps of 7 items (the last one shorter);
+			// with -short (the race detector's run) the fake GPU's two
+			// paths take one plan each
+			steps := []int{0, 7}
+			if testing.Short() && name == "gpu" {
+				steps = steps[1:]
+			} else if testing.Short() && name == "gpu-wire" {
+				steps = steps[:1]
+			}
+			for _, step := range steps {
 				restore := func() {}
 				if step > 0 {
 					restore = ecdsa.SetSubBatch(step)
@@ -241,7 +267,7 @@ func TestRandomNIST(t *testing.T) {
 				require.Equal(t, want, reference(c, digest, rs, &curves.Point{X: priv.X, Y: priv.Y}), "item %d", i)
 				items = append(items, item{digest, rs, key, want})
 			}
-			verifyItems(t, publicCurve(c), items)
+			verifyRandomItems(t, publicCurve(c), items)
 		})
 	}
 }
@@ -277,7 +303,7 @@ func TestRandomSecp256k1(t *testing.T) {
 		require.Equal(t, want, reference(c, digest, sig, &curves.Point{X: x, Y: y}), "item %d", i)
 		items = append(items, item{digest, sig, key, want})
 	}
-	verifyItems(t, publicCurve(c), items)
+	verifyRandomItems(t, publicCurve(c), items)
 }
 
 // cryptoRand reads from a seeded generator, for reproducible keys.
