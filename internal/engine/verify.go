@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 
 	"github.com/rnsec/ecmul/internal/fp"
 	"github.com/rnsec/ecmul/internal/gpu"
@@ -27,7 +26,8 @@ type VerifyItems struct {
 // VerifySignatures judges count = len(status) signatures on the gpu
 // backend's verify kernel: the ladder computes u2·Q, and the kernel adds
 // u1·G to it in projective form and compares x(R) with r mod n, so that
-// neither point is finished to affine and the host reads one word an item.
+// neither point is finished to affine and the host reads one outcome an
+// item.
 // status[i] gets the key's status, as ScalarMultBytes would give it
 // (StatusPoint for a key it takes; StatusResultCheck where u2·Q failed its
 // check); valid[i] whether the signature verifies, where status[i] is
@@ -66,7 +66,7 @@ func (e *Engine) VerifySignatures(ctx context.Context, status []Status, valid []
 }
 
 // verifyBatch is VerifySignatures' batch on the verify runner: as bytes
-// (verifyWireBatch) where the keys are uncompressed; otherwise the host
+// (verifyWire) where the keys are uncompressed; otherwise the host
 // decodes each key into words and packs u1·G, r and r + n (Fill), and
 // reads each item's outcome (Drain).
 func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, overlap bool) gpu.Batch {
@@ -76,8 +76,7 @@ func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, ov
 	if v.KeySize == 1+2*L && count >= gpuItemsMinBatch { // larger than the latency batches, as takesWire
 		return gpu.Batch{Count: count, Overlapped: overlap, Wire: r.verifyWire(status, valid, v, split)}
 	}
-	n := fp.LimbsFromBytes(su.Curve.N().FillBytes(make([]byte, 8*fp.Limbs)))
-	p := fp.LimbsFromBytes(su.Curve.P().FillBytes(make([]byte, 8*fp.Limbs)))
+	w := su.VerifyWire()
 	return gpu.Batch{
 		Count:      count,
 		Overlapped: overlap,
@@ -90,7 +89,7 @@ func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, ov
 						status[i] = statusOf(err)
 					}
 					su.PackRaw(in, scalars, hi-lo, k, &it)
-					packVerifyRows(su, in, hi-lo, k, v, i, n, p)
+					packVerifyRows(su, w, in, hi-lo, k, v, i)
 				}
 			})
 		},
@@ -155,7 +154,7 @@ func verdictOf(o ladder.Outcome) (Status, bool) {
 // packVerifyRows writes item i's verify rows into column k of a chunk of
 // m items: u1·G (or the point at infinity), r, and r + n where it is below
 // p.
-func packVerifyRows(su *ladder.Setup, in []uint32, m, k int, v VerifyItems, i int, n, p [fp.Limbs]uint64) {
+func packVerifyRows(su *ladder.Setup, w ladder.VerifyWire, in []uint32, m, k int, v VerifyItems, i int) {
 	L := su.Curve.ByteLen()
 	pt := v.U1G[i*(1+2*L) : (i+1)*(1+2*L)]
 	x1, y1 := fp.LimbsFromBytes(pt[1:1+L]), fp.LimbsFromBytes(pt[1+L:])
@@ -163,20 +162,12 @@ func packVerifyRows(su *ladder.Setup, in []uint32, m, k int, v VerifyItems, i in
 	if v.U1GStatus[i] != StatusPoint {
 		flags |= ladder.VerifyU1Infinity
 	}
-	rr := fp.LimbsFromBytes(v.Sigs[i*2*L : i*2*L+L])
-	rn, carry := addLimbs(rr, n)
-	if carry == 0 && fp.Less(rn, p) {
+	r := v.Sigs[i*2*L : i*2*L+L]
+	var rn [8 * fp.Limbs]byte
+	if w.AddN(rn[:L], r) {
 		flags |= ladder.VerifyRN
 	}
-	su.PackVerify(in, m, k, x1, y1, rr, rn, flags)
-}
-
-// addLimbs returns a + b and the carry out.
-func addLimbs(a, b [fp.Limbs]uint64) (s [fp.Limbs]uint64, carry uint64) {
-	for l := range s {
-		s[l], carry = bits.Add64(a[l], b[l], carry)
-	}
-	return s, carry
+	su.PackVerify(in, m, k, x1, y1, fp.LimbsFromBytes(r), fp.LimbsFromBytes(rn[:L]), flags)
 }
 
 // VerifiesSignatures reports whether VerifySignatures runs on e: the gpu

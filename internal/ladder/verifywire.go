@@ -59,18 +59,26 @@ func (w VerifyWire) Put(wire []byte, count, i int, u1G []byte, u1Infinity bool, 
 		copy(xy, u1G[:2*L])
 	}
 	copy(rest[count*2*L+i*L:count*2*L+(i+1)*L], r)
-	rn := rest[count*3*L+i*L : count*3*L+(i+1)*L]
+	if w.AddN(rest[count*3*L+i*L:count*3*L+(i+1)*L], r) {
+		flags |= VerifyRN
+	}
+	rest[count*4*L+i] = byte(flags)
+}
+
+// AddN writes r + n into rn (ByteLen bytes each, big-endian) and reports
+// whether it is below p, where x(R) = r + n also verifies; rn is zero
+// where it is not.
+func (w VerifyWire) AddN(rn, r []byte) bool {
 	carry := 0
-	for k := L - 1; k >= 0; k-- {
+	for k := len(w.n) - 1; k >= 0; k-- {
 		s := int(r[k]) + int(w.n[k]) + carry
 		rn[k], carry = byte(s), s>>8
 	}
 	if carry == 0 && bytes.Compare(rn, w.p) < 0 {
-		flags |= VerifyRN
-	} else {
-		clear(rn)
+		return true
 	}
-	rest[count*4*L+i] = byte(flags)
+	clear(rn)
+	return false
 }
 
 // UnpackVerifyOnHost is the CPU twin of the verify unpack kernel: it
