@@ -20,9 +20,9 @@
 // computes u2·Q and the verify kernel adds u1·G to it and compares x(R)
 // with r, in projective form: the host copies each item's u2, key, u1·G
 // and r up (a batch of compressed keys it decodes itself) and reads one
-// outcome an item; on
-// the other backends u2·Q comes from ScalarMultBytes, the two calls side
-// by side, and the host adds the two points of each item. A batch runs in steps of at most 2^18 items for each GPU of
+// outcome an item; on the other backends u2·Q comes from ScalarMultBytes,
+// the two calls side by side, and the host adds the two points of each
+// item. A batch runs in steps of at most 2^18 items for each GPU of
 // the Engine (one on the other backends), three of them on the Engine at
 // a time, so that it does not drain between steps; the host prepares and
 // finishes steps while the Engine computes others. A batch of at least
