@@ -56,25 +56,40 @@ func fakeGPUWireEngine(t *testing.T, c ecmul.Curve) *ecmul.Engine {
 func fakeGPU(t *testing.T, c ecmul.Curve, prefix string) *ecmul.Engine {
 	t.Helper()
 	d := fakecuda.New()
-	launch := kernelemu.Launch(d)
-	var ran sync.Map
-	d.OnLaunch = func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
-		ran.Store(fn, true)
-		return launch(fn, grid, block, params)
-	}
+	launched := recordLaunches(d)
 	t.Cleanup(internalengine.UseGPUDriver(d, []byte("fatbin"))) // for the runners the engine opens later too
 	e, err := ecmul.New(c, ecmul.Options{Backend: ecmul.GPU})
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		e.Close()
-		found := false
-		ran.Range(func(fn, _ any) bool {
-			found = found || strings.HasPrefix(fn.(string), prefix)
-			return !found
-		})
-		require.True(t, found, "no entry point %s* ran", prefix)
+		require.NotEmpty(t, launched(prefix), "no entry point %s* ran", prefix)
 	})
 	return e
+}
+
+// recordLaunches emulates d's kernels by their CPU twins and records the
+// entry points launched: the function it returns gives those whose names
+// contain part.
+func recordLaunches(d *fakecuda.Driver) func(part string) []string {
+	emulate := kernelemu.Launch(d)
+	var mu sync.Mutex
+	launched := map[string]bool{}
+	d.OnLaunch = func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
+		mu.Lock()
+		launched[fn] = true
+		mu.Unlock()
+		return emulate(fn, grid, block, params)
+	}
+	return func(part string) (out []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		for fn := range launched {
+			if strings.Contains(fn, part) {
+				out = append(out, fn)
+			}
+		}
+		return out
+	}
 }
 
 func publicCurve(c *curves.Curve) ecmul.Curve {
