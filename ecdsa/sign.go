@@ -11,6 +11,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
+	"github.com/rnsec/ecmul/internal/engine"
 )
 
 // SignOptions are how Sign signs. The zero value signs deterministically
@@ -107,6 +108,9 @@ func Sign(ctx context.Context, e *ecmul.Engine, sigs []byte, errs []error, diges
 	if opts.Hedged {
 		opt.Randomness = rand.Reader
 	}
+	if impl := engine.Unwrap[*ecmul.Engine](e); gpuNonces && impl.SignsNonces() {
+		opt.NonceMult = nonceMult(impl)
+	}
 	err = signers()[c.Name()].Sign(ctx, sigs, errs, digests, keys, baseMult(e), opt)
 	if err == nil && len(digests) == 0 {
 		err = e.ScalarBaseMultBytes(ctx, nil, nil, nil) // the engine's own error, as for a batch
@@ -123,6 +127,23 @@ func Sign(ctx context.Context, e *ecmul.Engine, sigs []byte, errs []error, diges
 		return fmt.Errorf("ecdsa: %s", message(err))
 	}
 	return err
+}
+
+// gpuNonces lets Sign derive its nonces on the GPU where the engine can
+// (engine.Engine.SignNonces).
+var gpuNonces = true
+
+// nonceMult is signing's nonces with their k·G on e's GPU
+// (engine.Engine.SignNonces).
+func nonceMult(e *engine.Engine) ecdsasign.NonceMult {
+	return func(ctx context.Context, xs, ks []byte, ok []bool, keys, h1s []byte) (bool, error) {
+		status := make([]engine.Status, len(ok))
+		done, err := e.SignNonces(ctx, xs, ks, status, keys, h1s)
+		for i, st := range status {
+			ok[i] = st == engine.StatusPoint
+		}
+		return done, err
+	}
 }
 
 // baseMult is signing's k·G on e: ScalarBaseMultBytes, x alone.

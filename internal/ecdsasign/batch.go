@@ -101,7 +101,7 @@ func (b *batch) run(ctx context.Context) error {
 	}
 	for lo := 0; lo < n; lo += stepItems {
 		computed := make(chan error, 1)
-		go func() { computed <- b.compute(ctx, cur, cur.idx) }()
+		go func() { computed <- b.computeFirst(ctx, cur, cur.idx) }()
 		var err error
 		if hi := lo + stepItems; hi < n {
 			err = b.prepare(ctx, next, hi, min(hi+stepItems, n))
@@ -112,7 +112,11 @@ func (b *batch) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := b.rounds(ctx, cur, b.complete(cur, cur.idx), 1); err != nil {
+		kept, refused := b.dropRefused(cur, cur.idx)
+		if err := b.rounds(ctx, cur, b.complete(cur, kept), 1); err != nil {
+			return err
+		}
+		if err := b.rounds(ctx, cur, refused, 0); err != nil {
 			return err
 		}
 		cur, next = next, cur
@@ -147,8 +151,73 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 			st.idx = append(st.idx, i)
 		}
 	}
-	b.derive(st, st.idx, 0)
+	st.gpu = b.opt.NonceMult != nil && st.extra == nil
+	for _, i := range st.idx {
+		st.gpu = st.gpu && st.hash[i-lo] == crypto.SHA256
+	}
+	if st.gpu {
+		b.seeds(st, st.idx)
+	} else {
+		b.derive(st, st.idx, 0)
+	}
 	return nil
+}
+
+// seeds writes the private key and h1 = bits2octets(digest) of each item
+// of idx, NonceMult's inputs, on every core.
+func (b *batch) seeds(st *step, idx []int) {
+	L := b.o.size
+	par.DoAllCores(len(idx), func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			i := idx[j]
+			copy(st.keys[j*L:(j+1)*L], b.key(i))
+			fp.PutLimbs(st.h1s[j*L:(j+1)*L], b.o.reduce(b.o.bits2int(b.digests[i])))
+		}
+	})
+}
+
+// computeFirst computes the first round of a step: its nonces and their
+// k·G through NonceMult where prepare left them to it (falling back on the
+// host's nonces where it did not run), else k·G of the host's nonces.
+func (b *batch) computeFirst(ctx context.Context, st *step, idx []int) error {
+	if !st.gpu {
+		return b.compute(ctx, st, idx)
+	}
+	m, L := len(idx), b.o.size
+	clear(st.ok[:m])
+	done, err := b.opt.NonceMult(ctx, st.xs[:m*L], st.scalars[:m*L], st.ok[:m], st.keys[:m*L], st.h1s[:m*L])
+	if err != nil || done {
+		return err
+	}
+	st.gpu = false
+	b.derive(st, idx, 0)
+	return b.compute(ctx, st, idx)
+}
+
+// dropRefused takes out of idx, and out of the step's nonces, points and
+// flags of its first round, the items whose nonce from NonceMult is
+// outside [1, n − 1] (public: the RFC's refused candidate, as likely as
+// 2^−32 on P-256), and returns the rest in place and those apart: their
+// nonces come from the host's DRBG, which skips the refused candidate.
+func (b *batch) dropRefused(st *step, idx []int) (kept, refused []int) {
+	if !st.gpu {
+		return idx, nil
+	}
+	L := b.o.size
+	kept = idx[:0]
+	for j, i := range idx {
+		if b.o.inRange(fp.LimbsFromBytes(st.scalars[j*L:(j+1)*L])) == 0 {
+			refused = append(refused, i)
+			continue
+		}
+		if n := len(kept); n != j {
+			copy(st.scalars[n*L:(n+1)*L], st.scalars[j*L:(j+1)*L])
+			copy(st.xs[n*L:(n+1)*L], st.xs[j*L:(j+1)*L])
+			st.ok[n] = st.ok[j]
+		}
+		kept = append(kept, i)
+	}
+	return kept, refused
 }
 
 // step holds one step's working memory, reused step after step.
@@ -163,20 +232,28 @@ type step struct {
 	idx     []int
 	kinv    []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
 	pre     []fp.Element // per item of a round: invertAll's running products
+	// the first round's nonces from NonceMult (gpu): its inputs, L per item
+	gpu       bool
+	keys, h1s []byte
 }
 
 func (b *batch) newStep(m int) *step {
 	L := b.o.size
 	st := &step{hash: make([]crypto.Hash, m), scalars: make([]byte, m*L), xs: make([]byte, m*L), ok: make([]bool, m), again: make([]bool, m),
 		kinv: make([]fp.Element, m), pre: make([]fp.Element, m)}
+	if b.opt.NonceMult != nil {
+		st.keys, st.h1s = make([]byte, m*L), make([]byte, m*L)
+	}
 	if b.opt.Randomness != nil {
 		st.extra = make([]byte, m*ExtraBytes)
 	}
 	return st
 }
 
-// wipe clears the nonces, their inverses and products.
+// wipe clears the nonces, their inverses and products, and the keys
+// copied for NonceMult.
 func (st *step) wipe() {
+	clear(st.keys)
 	clear(st.scalars)
 	clear(st.kinv)
 	clear(st.pre)
