@@ -82,7 +82,10 @@ var signers = sync.OnceValue(func() map[string]*ecdsasign.Signer {
 // as in RFC 6979's own vectors.
 //
 // k·G is e.ScalarBaseMultBytes, constant time on every backend (the
-// fixed-base comb, or the ladder); k⁻¹, s = k⁻¹(e + r·d) mod n and the
+// fixed-base comb, or the ladder). On the gpu backend the nonces of a
+// batch of SHA-256 digests, deterministic, come from the GPU with their
+// k·G (the first RFC 6979 candidate, the same nonce the host derives);
+// the host derives the others. k⁻¹, s = k⁻¹(e + r·d) mod n and the
 // low-s rule are constant time on the host too: no key or nonce passes
 // through math/big, a branch or a table index (SECURITY.md). An item
 // whose r or s is 0 takes the next nonce, as RFC 6979 says.

@@ -21,7 +21,9 @@ import (
 // leftmost bitlen(n) bits, as crypto/ecdsa takes it.
 //
 // The items are signed in steps of at most 65,536: the host derives a
-// step's nonces on every core, base computes their k·G in one call while
+// step's nonces on every core (or opt.NonceMult derives them with their
+// k·G, for a step of SHA-256 digests, deterministic), base computes their
+// k·G in one call while
 // the host checks the next step's items and derives their nonces, and the
 // host finishes the signatures on every core; items whose r or s is 0 go
 // round again with their DRBG's next nonce. With opt.Randomness, item

@@ -2,6 +2,8 @@
 // on P-224, P-256 and secp256k1, with RFC 6979 nonces, given a function
 // that computes k·G for a batch of nonces: the host derives the nonces,
 // the batch function multiplies, and the host finishes every signature.
+// With Options.NonceMult the nonces of SHA-256 digests come from it with
+// their k·G, and the host derives only those of the RFC's retries.
 //
 // The nonce of an item comes from RFC 6979's HMAC_DRBG over the hash that
 // Options.Hash names or, when it names none, the one the digest's length
