@@ -23,10 +23,10 @@ import (
 // The items are signed in steps of at most 65,536: the host derives a
 // step's nonces on every core (or opt.NonceMult derives them with their
 // k·G, for a step of SHA-256 digests, deterministic), base computes their
-// k·G in one call while
-// the host checks the next step's items and derives their nonces, and the
-// host finishes the signatures on every core; items whose r or s is 0 go
-// round again with their DRBG's next nonce. With opt.Randomness, item
+// k·G in one call while the host checks the next step's items and derives
+// their nonces, and the host finishes the step's signatures on every core
+// while the next step's k·G computes; items whose r or s is 0 go round
+// again with their DRBG's next nonce. With opt.Randomness, item
 // i's additional data are the bytes [i·ExtraBytes, (i+1)·ExtraBytes) read
 // from it.
 //
@@ -90,9 +90,10 @@ const maxRounds = 8
 
 var errRetries = fmt.Errorf("r or s was 0 for %d nonces in a row: k·G is faulty", maxRounds)
 
-// run signs the batch step by step, two steps in flight: while base
-// computes the k·G of one step, the host checks the next step's items and
-// derives their nonces; it then finishes the first step's signatures.
+// run signs the batch step by step, two steps in flight: while base (or
+// NonceMult) computes the k·G of one step, the host checks the next
+// step's items and derives their nonces; the next step's computation then
+// starts, and the host finishes the first step's signatures beside it.
 func (b *batch) run(ctx context.Context) error {
 	n := len(b.digests)
 	cur, next := b.newStep(min(stepItems, n)), b.newStep(min(stepItems, n))
@@ -101,11 +102,11 @@ func (b *batch) run(ctx context.Context) error {
 	if err := b.prepare(ctx, cur, 0, min(stepItems, n)); err != nil {
 		return err
 	}
+	computed := b.start(ctx, cur)
 	for lo := 0; lo < n; lo += stepItems {
-		computed := make(chan error, 1)
-		go func() { computed <- b.computeFirst(ctx, cur, cur.idx) }()
+		hi := lo + stepItems
 		var err error
-		if hi := lo + stepItems; hi < n {
+		if hi < n {
 			err = b.prepare(ctx, next, hi, min(hi+stepItems, n))
 		}
 		if cerr := <-computed; cerr != nil {
@@ -114,16 +115,38 @@ func (b *batch) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		kept, refused := b.dropRefused(cur, cur.idx)
-		if err := b.rounds(ctx, cur, b.complete(cur, kept), 1); err != nil {
-			return err
+		computed = nil
+		if hi < n {
+			computed = b.start(ctx, next)
 		}
-		if err := b.rounds(ctx, cur, refused, 0); err != nil {
+		if err := b.finishStep(ctx, cur); err != nil {
+			if computed != nil {
+				<-computed // it writes into next, which run's return wipes
+			}
 			return err
 		}
 		cur, next = next, cur
 	}
 	return nil
+}
+
+// start computes the first round of st on its own goroutine; the channel
+// gets its error.
+func (b *batch) start(ctx context.Context, st *step) chan error {
+	computed := make(chan error, 1)
+	go func() { computed <- b.computeFirst(ctx, st, st.idx) }()
+	return computed
+}
+
+// finishStep finishes the signatures of st after its first round: those
+// whose r or s was 0, and those whose nonce from NonceMult was refused,
+// go round again with nonces from the host's DRBG.
+func (b *batch) finishStep(ctx context.Context, st *step) error {
+	kept, refused := b.dropRefused(st, st.idx)
+	if err := b.rounds(ctx, st, b.complete(st, kept), 1); err != nil {
+		return err
+	}
+	return b.rounds(ctx, st, refused, 0)
 }
 
 // prepare readies the items [lo, hi) as a step: their additional data
