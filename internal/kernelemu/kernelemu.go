@@ -288,6 +288,9 @@ func emulateUnpack(d *fakecuda.Driver, cache *setups, fn, curve, channels string
 		return err
 	}
 	wireBytes, rows, item := su.WireInBytes(), su.GPUInputRows(), su.UnpackWireItem
+	if verify && su.Schedule.Kind.IsComb() {
+		return fmt.Errorf("kernelemu: %s: the co-Z ladder's constants only", fn)
+	}
 	if verify {
 		wireBytes, rows, item = su.VerifyWireInBytes(), su.VerifyInputRows(), su.UnpackVerifyWireItem
 	}
@@ -401,10 +404,13 @@ func emulateSignUnpack(d *fakecuda.Driver, cache *setups, fn, curve, channels st
 func emulateSignPack(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
 	l := ladder.FinishLayoutFor(0)
 	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.CRT, func(head []uint32) (int, bool) {
-		return int(head[l.N]), true
+		return int(head[l.N]), head[l.UnitY] == 1
 	})
 	if err != nil {
 		return err
+	}
+	if !su.Schedule.Kind.IsComb() {
+		return fmt.Errorf("kernelemu: %s: the comb's constants only", fn)
 	}
 	total := int(*(*uint32)(arg(params, "count")))
 	taken, stride := countStride(params, int(grid[0])*int(block[0]))

@@ -190,7 +190,8 @@ ECM_DEVICE void sign_unpack_item(ECM_KERNEL_PARAMS) {
 template <int N, int L>
 ECM_DEVICE void sign_pack_item(ECM_KERNEL_PARAMS) {
   (void)scalars;
-  if (consts[ECM_FINISH_N] != N || consts[ECM_FINISH_BYTE_LEN] != uint32_t(L)) __trap();  // another curve's constants
+  if (consts[ECM_FINISH_N] != N || consts[ECM_FINISH_BYTE_LEN] != uint32_t(L) || consts[ECM_FINISH_ROW_AT] != 0)
+    __trap();  // the comb's constants of this curve only
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const uint32_t outcome = out[size_t(2 * L / 4) * stride + i];
