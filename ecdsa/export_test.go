@@ -32,3 +32,11 @@ func SetGPUVerify(on bool) (restore func()) {
 	gpuVerify = on
 	return func() { gpuVerify = old }
 }
+
+// SetGPUNonces sets whether Sign derives its nonces on the GPU where the
+// engine can and returns a function that restores it.
+func SetGPUNonces(on bool) (restore func()) {
+	old := gpuNonces
+	gpuNonces = on
+	return func() { gpuNonces = old }
+}

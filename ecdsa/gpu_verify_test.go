@@ -2,6 +2,7 @@ package ecdsa_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"math/big"
 	"math/rand/v2"
@@ -45,12 +46,11 @@ func TestGPUVerifyKernel(t *testing.T) {
 	}
 }
 
-// spoiledBatch signs count random digests under random keys on e and
-// spoils four items in five, returning the batch and each item's verdict.
-func spoiledBatch(t *testing.T, e *ecmul.Engine, c *curves.Curve, count int) (digests [][]byte, sigs, keys []byte, want []ecdsa.Verdict) {
-	ctx := context.Background()
-	L, size := c.ByteLen(), 1+2*c.ByteLen()
-	rng := rand.New(rand.NewPCG(61, 67))
+// randomSecrets returns count private keys of c in [1, n − 1], L bytes
+// each, from a generator seeded with seed.
+func randomSecrets(c *curves.Curve, count int, seed uint64) []byte {
+	L := c.ByteLen()
+	rng := rand.New(rand.NewPCG(seed, 67))
 	secrets := make([]byte, count*L)
 	nm1 := new(big.Int).Sub(c.N(), big.NewInt(1))
 	wide := make([]byte, L+8)
@@ -61,6 +61,16 @@ func spoiledBatch(t *testing.T, e *ecmul.Engine, c *curves.Curve, count int) (di
 		k := new(big.Int).SetBytes(wide)
 		k.Mod(k, nm1).Add(k, big.NewInt(1)).FillBytes(secrets[i*L : (i+1)*L])
 	}
+	return secrets
+}
+
+// spoiledBatch signs count random digests under random keys on e and
+// spoils four items in five, returning the batch and each item's verdict.
+func spoiledBatch(t *testing.T, e *ecmul.Engine, c *curves.Curve, count int) (digests [][]byte, sigs, keys []byte, want []ecdsa.Verdict) {
+	ctx := context.Background()
+	L, size := c.ByteLen(), 1+2*c.ByteLen()
+	rng := rand.New(rand.NewPCG(62, 67))
+	secrets := randomSecrets(c, count, 61)
 	keys = make([]byte, count*size)
 	status := make([]ecmul.Status, count)
 	require.NoError(t, e.ScalarBaseMultBytes(ctx, keys, status, secrets))
@@ -97,4 +107,46 @@ func spoiledBatch(t *testing.T, e *ecmul.Engine, c *curves.Curve, count int) (di
 		}
 	}
 	return digests, sigs, keys, want
+}
+
+// TestGPUSignNonces signs 40,000 SHA-256 digests, a batch large enough for
+// the signing batch's wire kernels, on the gpu backend where there is a
+// GPU: with the nonces derived on the GPU the signatures are the ones the
+// host's DRBG gives on the same engine, byte for byte, and every
+// hundredth verifies with another implementation.
+func TestGPUSignNonces(t *testing.T) {
+	const count = 40000
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			e, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.GPU})
+			if errors.Is(err, ecmul.ErrNoDevice) {
+				t.Skip("no GPU")
+			}
+			require.NoError(t, err)
+			defer e.Close()
+			L, size := c.ByteLen(), 1+2*c.ByteLen()
+			secrets, digests := randomSecrets(c, count, 89), make([][]byte, count)
+			for i := range digests {
+				d := sha256.Sum256(secrets[i*L : (i+1)*L])
+				digests[i] = d[:]
+			}
+			var sigs [2][]byte
+			for j, gpu := range []bool{true, false} {
+				restore := ecdsa.SetGPUNonces(gpu)
+				sigs[j] = make([]byte, count*2*L)
+				errs := make([]error, count)
+				require.NoError(t, ecdsa.Sign(context.Background(), e, sigs[j], errs, digests, secrets, ecdsa.SignOptions{}))
+				restore()
+				for i, err := range errs {
+					require.NoError(t, err, "GPU nonces %v, item %d", gpu, i)
+				}
+			}
+			require.Equal(t, sigs[1], sigs[0], "the host's DRBG's signatures")
+			pubs := make([]byte, count*size)
+			require.NoError(t, e.ScalarBaseMultBytes(context.Background(), pubs, make([]ecmul.Status, count), secrets))
+			for i := 0; i < count; i += 100 {
+				require.True(t, otherVerify(t, c, pubs[i*size:(i+1)*size], digests[i], sigs[0][i*2*L:(i+1)*2*L]), "item %d", i)
+			}
+		})
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
+	"github.com/rnsec/ecmul/internal/engine"
 )
 
 // SignOptions are how Sign signs. The zero value signs deterministically
@@ -81,7 +82,10 @@ var signers = sync.OnceValue(func() map[string]*ecdsasign.Signer {
 // as in RFC 6979's own vectors.
 //
 // k·G is e.ScalarBaseMultBytes, constant time on every backend (the
-// fixed-base comb, or the ladder); k⁻¹, s = k⁻¹(e + r·d) mod n and the
+// fixed-base comb, or the ladder). On the gpu backend the nonces of a
+// batch of SHA-256 digests, deterministic, come from the GPU with their
+// k·G (the first RFC 6979 candidate, the same nonce the host derives);
+// the host derives the others. k⁻¹, s = k⁻¹(e + r·d) mod n and the
 // low-s rule are constant time on the host too: no key or nonce passes
 // through math/big, a branch or a table index (SECURITY.md). An item
 // whose r or s is 0 takes the next nonce, as RFC 6979 says.
@@ -107,6 +111,9 @@ func Sign(ctx context.Context, e *ecmul.Engine, sigs []byte, errs []error, diges
 	if opts.Hedged {
 		opt.Randomness = rand.Reader
 	}
+	if impl := engine.Unwrap[*ecmul.Engine](e); gpuNonces && impl.SignsNonces() {
+		opt.NonceMult = nonceMult(impl)
+	}
 	err = signers()[c.Name()].Sign(ctx, sigs, errs, digests, keys, baseMult(e), opt)
 	if err == nil && len(digests) == 0 {
 		err = e.ScalarBaseMultBytes(ctx, nil, nil, nil) // the engine's own error, as for a batch
@@ -123,6 +130,23 @@ func Sign(ctx context.Context, e *ecmul.Engine, sigs []byte, errs []error, diges
 		return fmt.Errorf("ecdsa: %s", message(err))
 	}
 	return err
+}
+
+// gpuNonces lets Sign derive its nonces on the GPU where the engine can
+// (engine.Engine.SignNonces).
+var gpuNonces = true
+
+// nonceMult is signing's nonces with their k·G on e's GPU
+// (engine.Engine.SignNonces).
+func nonceMult(e *engine.Engine) ecdsasign.NonceMult {
+	return func(ctx context.Context, xs, ks []byte, ok []bool, keys, h1s []byte) (bool, error) {
+		status := make([]engine.Status, len(ok))
+		done, err := e.SignNonces(ctx, xs, ks, status, keys, h1s)
+		for i, st := range status {
+			ok[i] = st == engine.StatusPoint
+		}
+		return done, err
+	}
 }
 
 // baseMult is signing's k·G on e: ScalarBaseMultBytes, x alone.

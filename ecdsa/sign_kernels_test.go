@@ -2,6 +2,7 @@ package ecdsa_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -46,4 +47,49 @@ func TestSignNeverRunsVarTimeComb(t *testing.T) {
 		require.Equal(t, ecdsa.Valid, v, "item %d", i)
 	}
 	require.NotEmpty(t, names("_combvt_"), "Verify's u1·G on the variable-time comb")
+}
+
+// TestSignGPUNonces signs batches on the gpu backend of a fake driver,
+// every batch large enough for the signing batch's wire kernels
+// (internalengine.ItemKernelsFrom), whose nonces the sign unpack kernel
+// derives (its twin): with SHA-256 digests the signatures are the cpu
+// backend's, byte for byte (RFC 6979 is deterministic), low-s on secp256k1
+// as there; a batch with other digests, or hedged, derives its nonces on
+// the host and still verifies. The test fails unless the sign unpack
+// kernel ran.
+func TestSignGPUNonces(t *testing.T) {
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			t.Cleanup(internalengine.ItemKernelsFrom(1))
+			e := fakeGPU(t, publicCurve(c), "ecm_signunpack_")
+			cpu := engine(t, publicCurve(c), ecmul.CPU)
+			const count = 11
+			keys, pubs, mixed := signItems(c, count)
+			L := c.ByteLen()
+			digests := make([][]byte, count) // SHA-256's length: nonces on the GPU
+			for i := range digests {
+				d := sha256.Sum256(mixed[i])
+				digests[i] = d[:]
+			}
+			sign := func(e *ecmul.Engine, digests [][]byte, opts ecdsa.SignOptions) []byte {
+				sigs, errs := make([]byte, count*2*L), make([]error, count)
+				require.NoError(t, ecdsa.Sign(context.Background(), e, sigs, errs, digests, keys, opts))
+				for i, err := range errs {
+					require.NoError(t, err, "item %d", i)
+				}
+				return sigs
+			}
+			require.Equal(t, sign(cpu, digests, ecdsa.SignOptions{}), sign(e, digests, ecdsa.SignOptions{}))
+
+			long := make([][]byte, count) // SHA-512's length: nonces on the host
+			for i := range long {
+				long[i] = append(append([]byte(nil), digests[i]...), digests[i]...)
+			}
+			require.Equal(t, sign(cpu, long, ecdsa.SignOptions{}), sign(e, long, ecdsa.SignOptions{}))
+			hedged := sign(e, digests, ecdsa.SignOptions{Hedged: true})
+			for i := range count {
+				require.True(t, otherVerify(t, c, pubs[i*(1+2*L):(i+1)*(1+2*L)], digests[i], hedged[i*2*L:(i+1)*2*L]), "hedged item %d", i)
+			}
+		})
+	}
 }

@@ -10,11 +10,12 @@
 # kernel (finish.cuh) on kernelvec -finish vectors and the verify kernel
 # (verify.cuh, after the co-Z ladder) on kernelvec -verify vectors, last;
 # the wire kernels of a verify batch (verify.cuh, co-Z) on kernelvec
-# -verifyunpack and -verifypack vectors, with the unpack and pack. It fails
-# on any mismatch, or when an entry point of
+# -verifyunpack and -verifypack vectors and those of a signing batch
+# (sign.cuh, comb) on kernelvec -signunpack and -signpack vectors, with the
+# unpack and pack. It fails on any mismatch, or when an entry point of
 # internal/kernels/schedule_gen.cuh (a ladder's, or an unpack's, prepare's,
-# finish's, verify's, pack's or a verify batch's unpack's or pack's of
-# ECM_CURVES) was not run.
+# finish's, verify's, pack's or a verify or signing batch's unpack's or
+# pack's of ECM_CURVES) was not run.
 #
 #   scripts/kernels-check.sh [-n ITEMS] [-e EMULATOR] [-k KERNELVEC] [-o DIR] [-s SEED] [-q]
 #
@@ -44,7 +45,7 @@ while getopts "n:e:k:o:s:q" opt; do
     o) dir=$OPTARG ;;
     s) seed=$OPTARG ;;
     q) failfast=--fail-fast ;;
-    *) sed -n '18,29p' "$0" >&2; exit 2 ;;
+    *) sed -n '19,30p' "$0" >&2; exit 2 ;;
   esac
 done
 
@@ -94,6 +95,12 @@ for c in $curves; do
             -out "$dir/${c}_${k}_coz_c$w.bin"
         done
       fi
+      if [[ $s == comb ]]; then
+        for k in signunpack signpack; do
+          "$vec" -$k -curve "$c" -schedule comb -channel-bits "$w" -n "$finish_items" -seed "$seed" \
+            -out "$dir/${c}_${k}_comb_c$w.bin"
+        done
+      fi
     done
   done
 done
@@ -117,9 +124,10 @@ run() {
   [[ $result == ok ]]
 }
 # runs the emulator on every file of KERNEL (unpack, prepare, pack, ladder,
-# finish, verify, verifyunpack or verifypack), one a curve, schedule of
-# SCHEDULES and width, at ITEMS items; the selectors of the kernels around
-# the ladder name no schedule. With -q it runs none after a failure.
+# finish, verify, verifyunpack, verifypack, signunpack or signpack), one a
+# curve, schedule of SCHEDULES and width, at ITEMS items; the selectors of
+# the kernels around the ladder name no schedule. With -q it runs none
+# after a failure.
 run_kernel() {
   local kernel=$1 c s w key selector
   [[ $status == 0 || -z $failfast ]] || return 0
@@ -138,16 +146,18 @@ run_kernel() {
 }
 run_kernel unpack "$finish_schedules" "$finish_items"
 run_kernel verifyunpack coz "$finish_items"
+run_kernel signunpack comb "$finish_items"
 run_kernel prepare "$finish_schedules" "$finish_items"
 run_kernel pack "$finish_schedules" "$finish_items"
 run_kernel verifypack coz "$finish_items"
+run_kernel signpack comb "$finish_items"
 run_kernel ladder "$schedules" "$items"
 run_kernel finish "$finish_schedules" "$finish_items"
 run_kernel verify coz "$finish_items"
 
 # every entry point the kernel declares ran, and passed
 declared=$ladders
-for k in unpack prepare finish verify pack verifyunpack verifypack; do
+for k in unpack prepare finish verify pack verifyunpack verifypack signunpack signpack; do
   declared+=$'\n'$(grep -oE '^[[:space:]]*CURVE\([a-z0-9]+, [A-Za-z0-9]+, c[0-9]+' internal/kernels/schedule_gen.cuh |
     sed -E "s/^[[:space:]]*CURVE\\(([a-z0-9]+), [A-Za-z0-9]+, (c[0-9]+)/ecm_${k}_\\1_\\2/" | sort -u)
 done
@@ -156,7 +166,7 @@ missing=$(comm -23 <(echo "$declared" | sort -u) <(echo "$passed"))
 
 grep -E "MISMATCH|^[0-9]+ passed|no entry|error|Abort|Segmentation" "$log" | grep -v "^[0-9]* passed, 0 failed$" || true
 runs=$(grep -c ': bit-exact$' "$log" || true)
-bad=$(grep -cE '^ecm_(ladder|unpack|prepare|finish|verify|pack|verifyunpack|verifypack)_.*: MISMATCH$' "$log" || true)
+bad=$(grep -cE '^ecm_(ladder|unpack|prepare|finish|verify|pack|verifyunpack|verifypack|signunpack|signpack)_.*: MISMATCH$' "$log" || true)
 if [[ -n $missing && -z $failfast ]]; then
   echo "kernels-check: entry points that did not pass:"
   echo "$missing" | sed 's/^/  /'

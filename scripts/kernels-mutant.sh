@@ -74,6 +74,14 @@ mutants=(
   "verify-x-plain|verify.cuh|fe_equal_mask(f.mul(p.x, Fe{{1}}), f.mul(v, p.z))|fe_equal_mask(p.x, f.mul(v, p.z))"
   "verifyunpack-r-at|verify.cuh|rest + size_t(count) * 2 * L + size_t(i) * L,|rest + size_t(stride) * 2 * L + size_t(i) * L,"
   "verifypack-byte|verify.cuh|[i] = uint8_t(out[i]);|[i] = uint8_t(out[i] >> 8);"
+  "signunpack-sha-k|sign.cuh|0x428a2f98, 0x71374491|0x428a2f99, 0x71374491"
+  "signunpack-separator|sign.cuh|msg_byte(m, 32, uint32_t(sep));|msg_byte(m, 32, 0u);"
+  "signunpack-bit-length|sign.cuh|uint32_t(64 + len) * 8;|uint32_t(len) * 8;"
+  "signunpack-h1-at|sign.cuh|wire + size_t(count) * L + size_t(i) * L)|wire + size_t(stride) * L + size_t(i) * L)"
+  "signunpack-k-over-d|sign.cuh|for (int j = 0; j < L; ++j) d[j] = uint8_t(k[j >> 2] >> (24 - 8 * (j & 3)));|"
+  "signunpack-row-order|sign.cuh|w < L / 4 ? k[L / 4 - 1 - w] : 0|w < L / 4 ? k[w] : 0"
+  "signpack-x-mask|sign.cuh|out[size_t(r) * stride + i] & keep;|out[size_t(r) * stride + i];"
+  "signpack-k-byte|sign.cuh|k[w] >> (8 * ((L - 1 - j) & 3))|k[w] >> (8 * (j & 3))"
 )
 
 items=32
@@ -119,7 +127,7 @@ for m in "${mutants[@]}"; do
     echo "  SURVIVED: kernels-check passed"
     survived=$((survived + 1))
   elif grep -q "MISMATCH" "$tmp/$name/check/emulate.log"; then
-    echo "  killed: $(grep -m1 -E '^ecm_(ladder|unpack|prepare|finish|verify|pack|verifyunpack|verifypack)_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
+    echo "  killed: $(grep -m1 -E '^ecm_(ladder|unpack|prepare|finish|verify|pack|verifyunpack|verifypack|signunpack|signpack)_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
     grep -m1 '^  MISMATCH' "$tmp/$name/check/emulate.log" | sed 's/^ */    /'
     killed=$((killed + 1))
   else

@@ -21,10 +21,12 @@ import (
 // leftmost bitlen(n) bits, as crypto/ecdsa takes it.
 //
 // The items are signed in steps of at most 65,536: the host derives a
-// step's nonces on every core, base computes their k·G in one call while
-// the host checks the next step's items and derives their nonces, and the
-// host finishes the signatures on every core; items whose r or s is 0 go
-// round again with their DRBG's next nonce. With opt.Randomness, item
+// step's nonces on every core (or opt.NonceMult derives them with their
+// k·G, for a step of SHA-256 digests, deterministic), base computes their
+// k·G in one call while the host checks the next step's items and derives
+// their nonces, and the host finishes the step's signatures on every core
+// while the next step's k·G computes; items whose r or s is 0 go round
+// again with their DRBG's next nonce. With opt.Randomness, item
 // i's additional data are the bytes [i·ExtraBytes, (i+1)·ExtraBytes) read
 // from it.
 //
@@ -88,9 +90,10 @@ const maxRounds = 8
 
 var errRetries = fmt.Errorf("r or s was 0 for %d nonces in a row: k·G is faulty", maxRounds)
 
-// run signs the batch step by step, two steps in flight: while base
-// computes the k·G of one step, the host checks the next step's items and
-// derives their nonces; it then finishes the first step's signatures.
+// run signs the batch step by step, two steps in flight: while base (or
+// NonceMult) computes the k·G of one step, the host checks the next
+// step's items and derives their nonces; the next step's computation then
+// starts, and the host finishes the first step's signatures beside it.
 func (b *batch) run(ctx context.Context) error {
 	n := len(b.digests)
 	cur, next := b.newStep(min(stepItems, n)), b.newStep(min(stepItems, n))
@@ -99,11 +102,11 @@ func (b *batch) run(ctx context.Context) error {
 	if err := b.prepare(ctx, cur, 0, min(stepItems, n)); err != nil {
 		return err
 	}
+	computed := b.start(ctx, cur)
 	for lo := 0; lo < n; lo += stepItems {
-		computed := make(chan error, 1)
-		go func() { computed <- b.compute(ctx, cur, cur.idx) }()
+		hi := lo + stepItems
 		var err error
-		if hi := lo + stepItems; hi < n {
+		if hi < n {
 			err = b.prepare(ctx, next, hi, min(hi+stepItems, n))
 		}
 		if cerr := <-computed; cerr != nil {
@@ -112,12 +115,38 @@ func (b *batch) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := b.rounds(ctx, cur, b.complete(cur, cur.idx), 1); err != nil {
+		computed = nil
+		if hi < n {
+			computed = b.start(ctx, next)
+		}
+		if err := b.finishStep(ctx, cur); err != nil {
+			if computed != nil {
+				<-computed // it writes into next, which run's return wipes
+			}
 			return err
 		}
 		cur, next = next, cur
 	}
 	return nil
+}
+
+// start computes the first round of st on its own goroutine; the channel
+// gets its error.
+func (b *batch) start(ctx context.Context, st *step) chan error {
+	computed := make(chan error, 1)
+	go func() { computed <- b.computeFirst(ctx, st, st.idx) }()
+	return computed
+}
+
+// finishStep finishes the signatures of st after its first round: those
+// whose r or s was 0, and those whose nonce from NonceMult was refused,
+// go round again with nonces from the host's DRBG.
+func (b *batch) finishStep(ctx context.Context, st *step) error {
+	kept, refused := b.dropRefused(st, st.idx)
+	if err := b.rounds(ctx, st, b.complete(st, kept), 1); err != nil {
+		return err
+	}
+	return b.rounds(ctx, st, refused, 0)
 }
 
 // prepare readies the items [lo, hi) as a step: their additional data
@@ -147,8 +176,73 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 			st.idx = append(st.idx, i)
 		}
 	}
-	b.derive(st, st.idx, 0)
+	st.gpu = b.opt.NonceMult != nil && st.extra == nil
+	for _, i := range st.idx {
+		st.gpu = st.gpu && st.hash[i-lo] == crypto.SHA256
+	}
+	if st.gpu {
+		b.seeds(st, st.idx)
+	} else {
+		b.derive(st, st.idx, 0)
+	}
 	return nil
+}
+
+// seeds writes the private key and h1 = bits2octets(digest) of each item
+// of idx, NonceMult's inputs, on every core.
+func (b *batch) seeds(st *step, idx []int) {
+	L := b.o.size
+	par.DoAllCores(len(idx), func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			i := idx[j]
+			copy(st.keys[j*L:(j+1)*L], b.key(i))
+			fp.PutLimbs(st.h1s[j*L:(j+1)*L], b.o.reduce(b.o.bits2int(b.digests[i])))
+		}
+	})
+}
+
+// computeFirst computes the first round of a step: its nonces and their
+// k·G through NonceMult where prepare left them to it (falling back on the
+// host's nonces where it did not run), else k·G of the host's nonces.
+func (b *batch) computeFirst(ctx context.Context, st *step, idx []int) error {
+	if !st.gpu {
+		return b.compute(ctx, st, idx)
+	}
+	m, L := len(idx), b.o.size
+	clear(st.ok[:m])
+	done, err := b.opt.NonceMult(ctx, st.xs[:m*L], st.scalars[:m*L], st.ok[:m], st.keys[:m*L], st.h1s[:m*L])
+	if err != nil || done {
+		return err
+	}
+	st.gpu = false
+	b.derive(st, idx, 0)
+	return b.compute(ctx, st, idx)
+}
+
+// dropRefused takes out of idx, and out of the step's nonces, points and
+// flags of its first round, the items whose nonce from NonceMult is
+// outside [1, n − 1] (public: the RFC's refused candidate, as likely as
+// 2^−32 on P-256), and returns the rest in place and those apart: their
+// nonces come from the host's DRBG, which skips the refused candidate.
+func (b *batch) dropRefused(st *step, idx []int) (kept, refused []int) {
+	if !st.gpu {
+		return idx, nil
+	}
+	L := b.o.size
+	kept = idx[:0]
+	for j, i := range idx {
+		if b.o.inRange(fp.LimbsFromBytes(st.scalars[j*L:(j+1)*L])) == 0 {
+			refused = append(refused, i)
+			continue
+		}
+		if n := len(kept); n != j {
+			copy(st.scalars[n*L:(n+1)*L], st.scalars[j*L:(j+1)*L])
+			copy(st.xs[n*L:(n+1)*L], st.xs[j*L:(j+1)*L])
+			st.ok[n] = st.ok[j]
+		}
+		kept = append(kept, i)
+	}
+	return kept, refused
 }
 
 // step holds one step's working memory, reused step after step.
@@ -163,20 +257,28 @@ type step struct {
 	idx     []int
 	kinv    []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
 	pre     []fp.Element // per item of a round: invertAll's running products
+	// the first round's nonces from NonceMult (gpu): its inputs, L per item
+	gpu       bool
+	keys, h1s []byte
 }
 
 func (b *batch) newStep(m int) *step {
 	L := b.o.size
 	st := &step{hash: make([]crypto.Hash, m), scalars: make([]byte, m*L), xs: make([]byte, m*L), ok: make([]bool, m), again: make([]bool, m),
 		kinv: make([]fp.Element, m), pre: make([]fp.Element, m)}
+	if b.opt.NonceMult != nil {
+		st.keys, st.h1s = make([]byte, m*L), make([]byte, m*L)
+	}
 	if b.opt.Randomness != nil {
 		st.extra = make([]byte, m*ExtraBytes)
 	}
 	return st
 }
 
-// wipe clears the nonces, their inverses and products.
+// wipe clears the nonces, their inverses and products, and the keys
+// copied for NonceMult.
 func (st *step) wipe() {
+	clear(st.keys)
 	clear(st.scalars)
 	clear(st.kinv)
 	clear(st.pre)

@@ -2,6 +2,8 @@
 // on P-224, P-256 and secp256k1, with RFC 6979 nonces, given a function
 // that computes k·G for a batch of nonces: the host derives the nonces,
 // the batch function multiplies, and the host finishes every signature.
+// With Options.NonceMult the nonces of SHA-256 digests come from it with
+// their k·G, and the host derives only those of the RFC's retries.
 //
 // The nonce of an item comes from RFC 6979's HMAC_DRBG over the hash that
 // Options.Hash names or, when it names none, the one the digest's length
@@ -51,7 +53,23 @@ type Options struct {
 	// mixed into its nonce (RFC 6979 §3.6): crypto/rand.Reader for hedged
 	// signatures. nil signs deterministically.
 	Randomness io.Reader
+	// NonceMult, when not nil, derives the deterministic nonces over
+	// HMAC-SHA-256 with their k·G, for the steps whose every item's hash is
+	// SHA-256: the host then derives only the nonces of the RFC's retries.
+	NonceMult NonceMult
 }
+
+// NonceMult derives the nonce k of count items as RFC 6979's first
+// candidate over HMAC-SHA-256 (qlen = 8L, L = ScalarBytes) from each
+// item's private key and h1 = bits2octets(its digest) (keys and h1s, L
+// bytes each, big-endian; every key in [1, n − 1]), and computes k·G, as
+// BaseMult does: it writes each k into ks and x(k·G) into xs (L bytes
+// each) and sets ok[i] when item i's k·G is an affine point. A k outside
+// [1, n − 1] is the RFC's refused candidate; Sign takes the next one from
+// its own DRBG. done is false where it did not run (nothing written):
+// Sign derives the nonces itself. Its error fails the batch. It runs in
+// constant time on the keys and nonces.
+type NonceMult func(ctx context.Context, xs, ks []byte, ok []bool, keys, h1s []byte) (done bool, err error)
 
 // ExtraBytes is the length of the additional data read per item for a
 // hedged signature.

@@ -62,7 +62,8 @@ type gpuRunner struct {
 	// configuration
 	combs    [2]combSlot
 	verifier combSlot // ECDSA verification's runner (verifyRunner)
-	closing  bool     // set under combMu by close: no comb or verify runner opens after it
+	signer   combSlot // ECDSA signing's runner (signRunner)
+	closing  bool     // set under combMu by close: no comb, verify or sign runner opens after it
 	combMu   sync.Mutex
 }
 
@@ -169,9 +170,12 @@ func newGPURunner(su *ladder.Setup, opts Options, g GPUConfig) (runner, error) {
 	if small {
 		cfg.Small = smallKernel(k, n)
 	}
-	if g.verify {
+	switch {
+	case g.verify:
 		err = gpuVerify(&cfg, su)
-	} else {
+	case g.sign:
+		err = gpuSign(&cfg, su, g)
+	default:
 		err = gpuFinish(&cfg, su, g)
 	}
 	if err != nil {
@@ -466,8 +470,10 @@ func (r *gpuRunner) close() error {
 			crs = append(crs, cr)
 		}
 	}
-	if vr := r.verifier.r; vr != nil {
-		crs = append(crs, vr)
+	for _, slot := range []*combSlot{&r.verifier, &r.signer} {
+		if slot.r != nil {
+			crs = append(crs, slot.r)
+		}
 	}
 	r.combMu.Unlock()
 	err := r.eng.Close()

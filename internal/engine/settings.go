@@ -15,6 +15,7 @@ type GPUConfig struct {
 	FinishItems   int    // items per thread of the GPU's finish kernel; 0 picks kernels.FinishItemsPerThread
 
 	verify bool // the verify kernel in the finish's place (gpuRunner.verifyRunner)
+	sign   bool // the signing batch's wire kernels around the comb (gpuRunner.signRunner)
 }
 
 // Kernel is the kernel configuration an engine of the gpu backend chose.

@@ -28,7 +28,7 @@ func TestFatbinHasEntryPoints(t *testing.T) {
 	for _, c := range kernels.Curves {
 		for _, ch := range kernels.Channels {
 			for _, name := range []func(string, string) (string, error){kernels.PrepareName, kernels.FinishName, kernels.VerifyName, kernels.UnpackName, kernels.PackName,
-				kernels.VerifyUnpackName, kernels.VerifyPackName} {
+				kernels.VerifyUnpackName, kernels.VerifyPackName, kernels.SignUnpackName, kernels.SignPackName} {
 				n, err := name(c.Curve, ch)
 				require.NoError(t, err)
 				names = append(names, n)

@@ -52,6 +52,12 @@ func Launch(d *fakecuda.Driver) fakecuda.LaunchFunc {
 		if curve, channels, ok := kernels.ParseVerifyPack(fn); ok {
 			return emulatePack(d, &cache, fn, curve, channels, grid, block, params, true)
 		}
+		if curve, channels, ok := kernels.ParseSignUnpack(fn); ok {
+			return emulateSignUnpack(d, &cache, fn, curve, channels, grid, block, params)
+		}
+		if curve, channels, ok := kernels.ParseSignPack(fn); ok {
+			return emulateSignPack(d, &cache, fn, curve, channels, grid, block, params)
+		}
 		k, err := kernels.ByName(fn)
 		if err != nil {
 			return fmt.Errorf("kernelemu: %w", err)
@@ -282,6 +288,9 @@ func emulateUnpack(d *fakecuda.Driver, cache *setups, fn, curve, channels string
 		return err
 	}
 	wireBytes, rows, item := su.WireInBytes(), su.GPUInputRows(), su.UnpackWireItem
+	if verify && su.Schedule.Kind.IsComb() {
+		return fmt.Errorf("kernelemu: %s: the co-Z ladder's constants only", fn)
+	}
 	if verify {
 		wireBytes, rows, item = su.VerifyWireInBytes(), su.VerifyInputRows(), su.UnpackVerifyWireItem
 	}
@@ -342,6 +351,83 @@ func emulatePack(d *fakecuda.Driver, cache *setups, fn, curve, channels string, 
 	}
 	for i := range taken {
 		su.PackWireItem(out, total, stride, i, wire)
+	}
+	return nil
+}
+
+// emulateSignUnpack runs a launch of a signing batch's unpack kernel fn
+// (kernels.SignUnpackName) through its CPU twin,
+// ladder.Setup.UnpackSignWireItem, on the comb's setup of the curve and
+// channels it names: it reads the keys and h1 from out, writes each nonce
+// over its key there, and writes the input rows of in and the scalar rows,
+// one item per thread, the items past the grid's threads left as they were.
+func emulateSignUnpack(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
+	l := ladder.PrepareLayoutFor(0)
+	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.Chan, func(head []uint32) (int, bool) {
+		return int(head[l.N]), head[l.RowAt] == 0
+	})
+	if err != nil {
+		return err
+	}
+	if !su.Schedule.Kind.IsComb() {
+		return fmt.Errorf("kernelemu: %s: the comb's constants only", fn)
+	}
+	total := int(*(*uint32)(arg(params, "count")))
+	taken, stride := countStride(params, int(grid[0])*int(block[0]))
+	wire, err := d.DeviceBytes(ptrArg(params, "out"), uint64(total*su.SignWireInBytes()))
+	if err != nil {
+		return err
+	}
+	in, err := deviceWords(d, ptrArg(params, "in"), su.SignInputRows()*stride)
+	if err != nil {
+		return err
+	}
+	sc, err := deviceWords(d, ptrArg(params, "scalars"), su.ScalarWords()*stride)
+	if err != nil {
+		return err
+	}
+	for i := range taken {
+		su.UnpackSignWireItem(wire, in, sc, total, stride, i)
+	}
+	if err := writeRows(d, ptrArg(params, "in"), in, su.SignInputRows(), stride, taken); err != nil {
+		return err
+	}
+	return writeRows(d, ptrArg(params, "scalars"), sc, su.ScalarWords(), stride, taken)
+}
+
+// emulateSignPack runs a launch of a signing batch's pack kernel fn
+// (kernels.SignPackName) through its CPU twin, ladder.Setup.PackSignWireItem,
+// on the comb's setup of the curve and channels it names: it reads the
+// result rows from out and the sign rows from in, and writes the chunk's
+// wire bytes into in, one item per thread, the items past the grid's
+// threads left as they were.
+func emulateSignPack(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
+	l := ladder.FinishLayoutFor(0)
+	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.CRT, func(head []uint32) (int, bool) {
+		return int(head[l.N]), head[l.UnitY] == 1
+	})
+	if err != nil {
+		return err
+	}
+	if !su.Schedule.Kind.IsComb() {
+		return fmt.Errorf("kernelemu: %s: the comb's constants only", fn)
+	}
+	total := int(*(*uint32)(arg(params, "count")))
+	taken, stride := countStride(params, int(grid[0])*int(block[0]))
+	out, err := deviceWords(d, ptrArg(params, "out"), su.ResultRows()*stride)
+	if err != nil {
+		return err
+	}
+	in, err := deviceWords(d, ptrArg(params, "in"), su.SignInputRows()*stride)
+	if err != nil {
+		return err
+	}
+	wire, err := d.DeviceBytes(ptrArg(params, "in"), uint64(total*su.SignWireOutBytes()))
+	if err != nil {
+		return err
+	}
+	for i := range taken {
+		su.PackSignWireItem(out, in, total, stride, i, wire)
 	}
 	return nil
 }

@@ -1886,3 +1886,4 @@ ECM_ENTRIES(ECM_ENTRY)
 #include "finish.cuh"
 #include "wire.cuh"
 #include "verify.cuh"
+#include "sign.cuh"

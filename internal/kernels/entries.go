@@ -492,7 +492,8 @@ func FinishGrid(count, perThread int) int {
 // (finish.cuh), after it; the unpack kernel before the prepare and the pack
 // kernel after the finish (wire.cuh); the verify kernel (verify.cuh), in the
 // finish's place after the co-Z ladder for ECDSA verification, with its own
-// unpack and pack kernels for a verify batch's bytes (verify.cuh). The
+// unpack and pack kernels for a verify batch's bytes (verify.cuh), and the
+// unpack and pack kernels of a signing batch on the comb (sign.cuh). The
 // schedule is read from their constants (ladder.PrepareLayout,
 // ladder.FinishLayout: the unpack kernels take the prepare's, the pack and
 // verify kernels the finish's), not their names.
@@ -505,6 +506,9 @@ const (
 	// the verify batch's wire kernels
 	verifyUnpackPrefix = "ecm_verifyunpack_"
 	verifyPackPrefix   = "ecm_verifypack_"
+	// the signing batch's wire kernels
+	signUnpackPrefix = "ecm_signunpack_"
+	signPackPrefix   = "ecm_signpack_"
 )
 
 // PrepareName returns the entry point of the prepare kernel for a curve
@@ -547,6 +551,18 @@ func VerifyUnpackName(curve, channels string) (string, error) {
 // for a curve (curves.Curve.Name) on channels of a Channels tag.
 func VerifyPackName(curve, channels string) (string, error) {
 	return itemKernel(verifyPackPrefix, curve, channels)
+}
+
+// SignUnpackName returns the entry point of a signing batch's unpack
+// kernel for a curve (curves.Curve.Name) on channels of a Channels tag.
+func SignUnpackName(curve, channels string) (string, error) {
+	return itemKernel(signUnpackPrefix, curve, channels)
+}
+
+// SignPackName returns the entry point of a signing batch's pack kernel
+// for a curve (curves.Curve.Name) on channels of a Channels tag.
+func SignPackName(curve, channels string) (string, error) {
+	return itemKernel(signPackPrefix, curve, channels)
 }
 
 func itemKernel(prefix, curve, channels string) (string, error) {
@@ -598,6 +614,18 @@ func ParseVerifyUnpack(name string) (curve, channels string, ok bool) {
 // pack entry point, and whether name is one.
 func ParseVerifyPack(name string) (curve, channels string, ok bool) {
 	return parseItemKernel(verifyPackPrefix, name)
+}
+
+// ParseSignUnpack returns the curve and Channels tag of a signing batch's
+// unpack entry point, and whether name is one.
+func ParseSignUnpack(name string) (curve, channels string, ok bool) {
+	return parseItemKernel(signUnpackPrefix, name)
+}
+
+// ParseSignPack returns the curve and Channels tag of a signing batch's
+// pack entry point, and whether name is one.
+func ParseSignPack(name string) (curve, channels string, ok bool) {
+	return parseItemKernel(signPackPrefix, name)
 }
 
 func parseItemKernel(prefix, name string) (curve, channels string, ok bool) {

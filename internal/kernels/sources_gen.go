@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "79ede8484aacaa1ce1f3ff292db3ccda45944da2c9ed51e53043da758de4345f"
+const SourcesSHA256 = "6fd1c14988e9a6d84936369748b89c5dcf1bd41cef301ae63b7d772e5dcb2750"

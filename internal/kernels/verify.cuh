@@ -169,6 +169,7 @@ ECM_DEVICE void verify_items(ECM_KERNEL_PARAMS) {
 // ByteLen bytes, big-endian, then count flag bytes), the item's verify rows.
 template <int N>
 ECM_DEVICE void unpack_verify_item(ECM_KERNEL_PARAMS) {
+  if (consts[ECM_PREPARE_ROW_AT] == 0) __trap();  // the co-Z ladder's constants only
   unpack_item<N>(ECM_KERNEL_ARGS);
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;

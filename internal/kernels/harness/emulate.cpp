@@ -67,6 +67,18 @@
 // twin's verify rows, from the u1·G, r, r + n and flags sections of its
 // wire input; the verify pack the twin's outcome byte of each item it
 // takes, from the verify kernel's output rows, which it must not change.
+//
+// SELECTOR CURVE_signunpack[_CHANNELS] and CURVE_signpack[_CHANNELS] run
+// the wire kernels of a signing batch on the comb (sign.cuh),
+// ecm_signunpack_CURVE_CHANNELS on a kernelvec -signunpack file and
+// ecm_signpack_CURVE_CHANNELS on a kernelvec -signpack file, as the
+// unpack and pack kernels run: the sign unpack must also leave the twin's
+// sign rows, and write each item's nonce over its key in its wire input
+// (the keys, then the h1), whose other bytes it must not change; the sign
+// pack writes the twin's x(k·G)‖k and outcome bytes of the items it takes
+// over the first input rows, from the finish's result rows and the sign
+// rows, and must leave both, and every other byte of the input rows (the
+// poison past the wire output included), as they were.
 
 #include <math.h>
 #include <stdint.h>
@@ -454,6 +466,11 @@ static const Entry kPrepareEntries[] = {ECM_CURVES(ECM_EMU_PREPARE_ENTRY)};
   {"ecm_unpack_" #tag "_" #chan, ecm_unpack_##tag##_##chan}, {"ecm_pack_" #tag "_" #chan, ecm_pack_##tag##_##chan},
 static const Entry kWireEntries[] = {ECM_CURVES(ECM_EMU_WIRE_ENTRY)};
 
+#define ECM_EMU_SIGN_ENTRY(tag, Curve, chan, w, n, bits, AM)           \
+  {"ecm_signunpack_" #tag "_" #chan, ecm_signunpack_##tag##_##chan}, \
+      {"ecm_signpack_" #tag "_" #chan, ecm_signpack_##tag##_##chan},
+static const Entry kSignEntries[] = {ECM_CURVES(ECM_EMU_SIGN_ENTRY)};
+
 static Kernel find(const std::string& name) {
   for (const Entry& e : kEntries)
     if (name == e.name) return e.fn;
@@ -464,6 +481,8 @@ static Kernel find(const std::string& name) {
   for (const Entry& e : kPrepareEntries)
     if (name == e.name) return e.fn;
   for (const Entry& e : kWireEntries)
+    if (name == e.name) return e.fn;
+  for (const Entry& e : kSignEntries)
     if (name == e.name) return e.fn;
   return nullptr;
 }
@@ -538,7 +557,9 @@ static int usage() {
           "       emulate CURVE_unpack[_CHANNELS] UNPACK_FILE [ITEMS] [options as above]\n"
           "       emulate CURVE_pack[_CHANNELS] PACK_FILE [ITEMS] [options as above]\n"
           "       emulate CURVE_verifyunpack[_CHANNELS] VERIFY_UNPACK_FILE [ITEMS] [options as above]\n"
-          "       emulate CURVE_verifypack[_CHANNELS] VERIFY_PACK_FILE [ITEMS] [options as above]\n");
+          "       emulate CURVE_verifypack[_CHANNELS] VERIFY_PACK_FILE [ITEMS] [options as above]\n"
+          "       emulate CURVE_signunpack[_CHANNELS] SIGN_UNPACK_FILE [ITEMS] [options as above]\n"
+          "       emulate CURVE_signpack[_CHANNELS] SIGN_PACK_FILE [ITEMS] [options as above]\n");
   return 2;
 }
 
@@ -566,7 +587,8 @@ static bool load(bool (*read)(const char*, V&, std::string&), const char* file, 
 
 // names_kernel reports whether SELECTOR names a kernel around the ladder,
 // `kernel` ("finish", "verify", "prepare", "unpack", "pack",
-// "verifyunpack" or "verifypack"): CURVE_kernel or CURVE_kernel_CHANNELS.
+// "verifyunpack", "verifypack", "signunpack" or "signpack"): CURVE_kernel
+// or CURVE_kernel_CHANNELS.
 static bool names_kernel(const std::string& selector, const std::string& kernel) {
   const std::string part = "_" + kernel;
   const size_t at = selector.find(part), end = at + part.size();
@@ -911,26 +933,50 @@ static std::string unpack_counts(const UnpackVectors& v, const std::vector<uint3
   return b;
 }
 
-// run_unpack runs the unpack entry points SELECTOR names on a kernelvec
-// -unpack file, or with verify the verify unpack entry points on a
-// kernelvec -verifyunpack file, at each launch of one_item_runs, on the
-// wire input of the batch (its count scalars, then its count points, then
-// a verify batch's sections: built from the file's items for the batch)
+// UnpackKind is a kind of unpack kernel: its name in selectors, the
+// reader of its kernelvec files and its entry points.
+struct UnpackKind {
+  const char* kernel;
+  bool (*read)(const char*, UnpackVectors&, std::string&);
+  std::span<const ItemShape> shapes;
+};
+
+static const UnpackKind kUnpackKinds[] = {
+    {"unpack", read_unpack_vectors, kUnpackShapes},
+    {"verifyunpack", read_verify_unpack_vectors, kVerifyUnpackShapes},
+    {"signunpack", read_sign_unpack_vectors, kSignUnpackShapes},
+};
+
+// unpack_wire_buffer returns the Buffer of the wire input of a batch of
+// count items (unpack_wire): read only, but for a signing batch's keys,
+// which the sign unpack replaces with the file's nonces.
+static Buffer unpack_wire_buffer(const UnpackVectors& v, uint32_t count) {
+  Buffer b = read_only_buffer("out", count, unpack_wire(v, v.wire, count));
+  if (!v.sign) return b;
+  return Buffer{"wire", "byte", v.byteLen, count, b.before, unpack_wire(v, v.wireWant, count),
+                [L = v.byteLen](uint32_t r, uint32_t i) { return Unit{size_t(i) * L + r, 1}; }};
+}
+
+// run_unpack runs the entry points of an unpack kernel of `kind` that
+// SELECTOR names on a kernelvec file of that kind (-unpack, -verifyunpack
+// or -signunpack), at each launch of one_item_runs, on the wire input of
+// the batch (its count scalars, then its count points, then a verify or
+// signing batch's sections: built from the file's items for the batch)
 // and input and scalar rows of a stride wider than the batch. Every word
 // of the input and scalar rows must then be the file's: the twin's finish
-// rows, verify rows and scalars in the columns of the items the launch's
-// threads hold, and the words before elsewhere (the ladder's rows, the
-// other items' columns, the padding's poison); the wire input must keep
-// its bytes.
-static int run_unpack(const std::string& selector, const char* file, const Options& o, bool verify = false) {
+// rows, verify or sign rows and scalars in the columns of the items the
+// launch's threads hold, and the words before elsewhere (the ladder's
+// rows, the other items' columns, the padding's poison); the wire input
+// must keep its bytes, but for the nonces a sign unpack writes over the
+// keys of the items it takes.
+static int run_unpack(const UnpackKind& kind, const std::string& selector, const char* file, const Options& o) {
   UnpackVectors v;
-  if (!load(verify ? read_verify_unpack_vectors : read_unpack_vectors, file, v)) return 1;
+  if (!load(kind.read, file, v)) return 1;
   if (v.threads != uint32_t(kFinishThreads)) {
     fprintf(stderr, "%s: kernels.FinishThreads %u, finish.cuh's %d\n", file, v.threads, kFinishThreads);
     return 1;
   }
-  const auto entries = verify ? item_entries(kVerifyUnpackShapes, "verifyunpack", selector, file, v.n, o)
-                              : item_entries(kUnpackShapes, "unpack", selector, file, v.n, o);
+  const auto entries = item_entries(kind.shapes, kind.kernel, selector, file, v.n, o);
   if (entries.empty()) return 1;
 
   const uint32_t count = o.items, stride = count + 5, R = v.inRows, W = v.words, I = v.items;
@@ -938,7 +984,7 @@ static int run_unpack(const std::string& selector, const char* file, const Optio
       rows_buffer("in", R, count, stride, padded(v.in, R, I, count, stride), tile(v.inWant, R, I, stride)),
       rows_buffer("scalars", W, count, stride, padded(v.scalars, W, I, count, stride),
                   tile(v.scalarsWant, W, I, stride)),
-      read_only_buffer("out", count, unpack_wire(v, count)),
+      unpack_wire_buffer(v, count),
   };
   const auto args = [&](Kernel k, std::vector<std::vector<uint32_t>>& bufs) {
     const uint32_t *consts = v.consts.data(), *in = bufs[0].data(), *scalars = bufs[1].data();
@@ -950,6 +996,15 @@ static int run_unpack(const std::string& selector, const char* file, const Optio
          file, v.n, I, R, v.ladderRows, W, v.itemBytes(), count, unpack_counts(v, bs[0].after, count, stride).c_str(),
          stride, o.jobs, kOrders[int(o.order)], (unsigned long long)o.seed);
   return run_items(entries, one_item_runs(count, o.threads), ItemKernel{1, args}, bs, o);
+}
+
+// wire_out_unit returns where the units of a pack kernel's wire output of
+// count items are: item i's record of rec bytes at byte i·rec, units 0 to
+// rec − 1, then its outcome byte at count·rec + i, unit rec.
+static std::function<Unit(uint32_t, uint32_t)> wire_out_unit(uint32_t count, uint32_t rec) {
+  return [count, rec](uint32_t r, uint32_t i) {
+    return r < rec ? Unit{size_t(i) * rec + r, 1} : Unit{size_t(count) * rec + i, 1};
+  };
 }
 
 // run_pack runs the pack entry points SELECTOR names on a kernelvec -pack
@@ -971,12 +1026,9 @@ static int run_pack(const std::string& selector, const char* file, const Options
   if (entries.empty()) return 1;
 
   const uint32_t count = o.items, stride = count + 5, Q = v.resultRows, rec = v.record();
-  const auto wireUnit = [count, rec](uint32_t r, uint32_t i) {  // the result's bytes, then the outcome byte
-    return r < rec ? Unit{size_t(i) * rec + r, 1} : Unit{size_t(count) * rec + i, 1};
-  };
   const Buffers bs{
       Buffer{"wire", "byte", rec + 1, count, pack_wire(v, v.wire, count, kPoison, 2),
-             pack_wire(v, v.want, count, kPoison, 2), wireUnit},
+             pack_wire(v, v.want, count, kPoison, 2), wire_out_unit(count, rec)},
       read_only_buffer("out", count, padded(v.results, Q, v.items, count, stride)),
   };
   const auto args = [&](Kernel k, std::vector<std::vector<uint32_t>>& bufs) {
@@ -1032,6 +1084,45 @@ static int run_verify_pack(const std::string& selector, const char* file, const 
   return run_items(entries, one_item_runs(count, o.threads), ItemKernel{1, args}, bs, o);
 }
 
+// run_sign_pack runs the sign pack entry points SELECTOR names on a
+// kernelvec -signpack file, at each launch of one_item_runs, on the
+// finish's result rows and the input rows (the sign rows after the finish
+// rows) of a stride wider than the batch. Every byte of the input rows
+// must then be the file's: the twin's x(k·G)‖k and outcome bytes of the
+// items the launch's threads hold over the first rows (the count records,
+// then the count outcome bytes), and the words before everywhere else (the
+// other items' bytes, the rest of the finish rows and their poison, the
+// sign rows); the result rows must keep their words.
+static int run_sign_pack(const std::string& selector, const char* file, const Options& o) {
+  SignPackVectors v;
+  if (!load(read_sign_pack_vectors, file, v)) return 1;
+  if (v.threads != uint32_t(kFinishThreads)) {
+    fprintf(stderr, "%s: kernels.FinishThreads %u, finish.cuh's %d\n", file, v.threads, kFinishThreads);
+    return 1;
+  }
+  const auto entries = item_entries(kSignPackShapes, "signpack", selector, file, v.n, o);
+  if (entries.empty()) return 1;
+
+  const uint32_t count = o.items, stride = count + 5, Q = v.resultRows, R = v.inRows, rec = v.record();
+  const auto before = padded(v.in, R, v.items, count, stride);
+  auto after = before;  // the wire output over the first input rows
+  memcpy(after.data(), tile_wire(v.want, {rec, 1}, v.items, count, 0, 0).data(), size_t(count) * (rec + 1));
+  const Buffers bs{
+      Buffer{"in", "byte", rec + 1, count, before, after, wire_out_unit(count, rec)},
+      read_only_buffer("out", count, padded(v.results, Q, v.items, count, stride)),
+  };
+  const auto args = [&](Kernel k, std::vector<std::vector<uint32_t>>& bufs) {
+    const uint32_t *consts = v.consts.data(), *in = bufs[0].data(), *scalars = nullptr;  // the wire output in in
+    uint32_t* out = bufs[1].data();
+    return Args{k, ECM_KERNEL_ARGS};
+  };
+  printf("%s: n = %u, %u vector items, %u result rows, %u input rows, %u wire bytes an item; batch %u (%s), "
+         "stride %u, %u jobs, order %s, seed %llu\n",
+         file, v.n, v.items, Q, R, rec + 1, count, outcome_counts(after, size_t(count) * rec, 1, count).c_str(), stride,
+         o.jobs, kOrders[int(o.order)], (unsigned long long)o.seed);
+  return run_items(entries, one_item_runs(count, o.threads), ItemKernel{1, args}, bs, o);
+}
+
 int main(int argc, char** argv) {
   if (argc < 3) return usage();
   const std::string selector = argv[1];
@@ -1060,20 +1151,15 @@ int main(int argc, char** argv) {
     else return usage();
   }
   if (items == 0) return usage();
-  if (names_kernel(selector, "finish"))
-    return run_finish(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
-  if (names_kernel(selector, "verify"))
-    return run_verify(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
-  if (names_kernel(selector, "prepare"))
-    return run_prepare(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
-  if (names_kernel(selector, "unpack"))
-    return run_unpack(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
-  if (names_kernel(selector, "pack"))
-    return run_pack(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
-  if (names_kernel(selector, "verifyunpack"))
-    return run_unpack(selector, file, Options{items, jobs, seed, order, failFast, only, threadList}, true);
-  if (names_kernel(selector, "verifypack"))
-    return run_verify_pack(selector, file, Options{items, jobs, seed, order, failFast, only, threadList});
+  const Options opts{items, jobs, seed, order, failFast, only, threadList};
+  if (names_kernel(selector, "finish")) return run_finish(selector, file, opts);
+  if (names_kernel(selector, "verify")) return run_verify(selector, file, opts);
+  if (names_kernel(selector, "prepare")) return run_prepare(selector, file, opts);
+  for (const UnpackKind& k : kUnpackKinds)
+    if (names_kernel(selector, k.kernel)) return run_unpack(k, selector, file, opts);
+  if (names_kernel(selector, "pack")) return run_pack(selector, file, opts);
+  if (names_kernel(selector, "verifypack")) return run_verify_pack(selector, file, opts);
+  if (names_kernel(selector, "signpack")) return run_sign_pack(selector, file, opts);
   Vectors v;
   if (!load(read_vectors, file, v)) return 1;
   // The selector names a curve and schedule, and perhaps a channel width;

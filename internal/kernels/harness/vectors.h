@@ -225,8 +225,9 @@ inline bool read_prepare_vectors(const char* path, PrepareVectors& v, std::strin
 
 // ---------------------------------------------------------------------------
 // Wire vectors (kernelvec -unpack and -pack) for the unpack and pack kernels
-// (wire.cuh), and those of a verify batch (kernelvec -verifyunpack and
-// -verifypack, verify.cuh); the entry points of each.
+// (wire.cuh), those of a verify batch (kernelvec -verifyunpack and
+// -verifypack, verify.cuh) and those of a signing batch (kernelvec
+// -signunpack and -signpack, sign.cuh); the entry points of each.
 
 #define ECM_AS_UNPACK_SHAPE(tag, Curve, chan, w, n, bits, AM) \
   {"ecm_unpack_" #tag "_" #chan, #tag "_unpack_" #chan, n},
@@ -247,6 +248,20 @@ inline const ItemShape kVerifyUnpackShapes[] = {ECM_CURVES(ECM_AS_VERIFY_UNPACK_
   {"ecm_verifypack_" #tag "_" #chan, #tag "_verifypack_" #chan, n},
 inline const ItemShape kVerifyPackShapes[] = {ECM_CURVES(ECM_AS_VERIFY_PACK_SHAPE)};
 #undef ECM_AS_VERIFY_PACK_SHAPE
+
+#define ECM_AS_SIGN_UNPACK_SHAPE(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_signunpack_" #tag "_" #chan, #tag "_signunpack_" #chan, n},
+inline const ItemShape kSignUnpackShapes[] = {ECM_CURVES(ECM_AS_SIGN_UNPACK_SHAPE)};
+#undef ECM_AS_SIGN_UNPACK_SHAPE
+
+#define ECM_AS_SIGN_PACK_SHAPE(tag, Curve, chan, w, n, bits, AM) \
+  {"ecm_signpack_" #tag "_" #chan, #tag "_signpack_" #chan, n},
+inline const ItemShape kSignPackShapes[] = {ECM_CURVES(ECM_AS_SIGN_PACK_SHAPE)};
+#undef ECM_AS_SIGN_PACK_SHAPE
+
+// kSignRows is the sign rows of a signing batch's item, after its finish
+// rows: its nonce's words (ladder.Setup.SignInputRows − SignRowAt).
+constexpr uint32_t kSignRows = 8;
 
 // tile_records copies count records of size bytes each to dst + at, record
 // i being record i mod I of the I at src + from: the items of a batch of
@@ -280,17 +295,20 @@ struct UnpackVectors {
   uint32_t n = 0, inRows = 0, ladderRows = 0, words = 0, byteLen = 0, items = 0;
   uint32_t threads = 0;  // kernels.FinishThreads
   bool verify = false;   // a verify batch's (kernelvec -verifyunpack)
+  bool sign = false;     // a signing batch's (kernelvec -signunpack)
   std::vector<uint32_t> consts, wire, in, scalars, inWant, scalarsWant;
+  std::vector<uint32_t> wireWant;  // a signing batch's wire input after the unpack: each nonce over its key
 
   // pointBytes is the bytes of an item's point on the wire: none on the
   // comb, whose ladder has no input rows.
   uint32_t pointBytes() const { return ladderRows ? 1 + 2 * byteLen : 0; }
   // sections is the bytes of an item's record in each section of the
-  // wire input: its scalar, its point, and in a verify batch its u1·G, r,
-  // r + n and flags.
+  // wire input: its scalar (a signing batch's key), its point, and in a
+  // verify batch its u1·G, r, r + n and flags, in a signing batch its h1.
   std::vector<uint32_t> sections() const {
     std::vector<uint32_t> s{byteLen, pointBytes()};
     if (verify) s.insert(s.end(), {2 * byteLen, byteLen, byteLen, 1});
+    if (sign) s.push_back(byteLen);
     return s;
   }
   uint32_t itemBytes() const {
@@ -305,9 +323,10 @@ struct UnpackVectors {
 // scalar words W, the bytes B of a scalar and a coordinate, items I, the
 // unpack's block size, constant words C; then C prepare constants,
 // ⌈I·S/4⌉ words of the wire input of the I items (S = itemBytes(): the I
-// scalars, then the I points where L > 0, then a verify batch's sections),
-// R·I input words and W·I scalar words before the unpack, and R·I and W·I
-// after it, row r of item i at r·I + i.
+// scalars, then the I points where L > 0, then a verify or signing batch's
+// sections), R·I input words and W·I scalar words before the unpack, and
+// R·I and W·I after it, row r of item i at r·I + i; then, in a signing
+// batch's, as many words as the wire input's, after the unpack.
 inline bool read_wire_in_vectors(const char* path, uint32_t magic, const char* what, UnpackVectors& v,
                                  std::string& err) {
   uint32_t h[10];
@@ -321,7 +340,12 @@ inline bool read_wire_in_vectors(const char* path, uint32_t magic, const char* w
     v.scalars.resize(size_t(v.words) * I);
     v.inWant.resize(size_t(v.inRows) * I);
     v.scalarsWant.resize(size_t(v.words) * I);
-    return Parts{&v.consts, &v.wire, &v.in, &v.scalars, &v.inWant, &v.scalarsWant};
+    Parts parts{&v.consts, &v.wire, &v.in, &v.scalars, &v.inWant, &v.scalarsWant};
+    if (v.sign) {
+      v.wireWant.resize(v.wire.size());
+      parts.push_back(&v.wireWant);
+    }
+    return parts;
   };
   if (!read_kernelvec(path, magic, 1, what, h, layout, err)) return false;
   if (v.ladderRows >= v.inRows || v.items == 0 || v.byteLen % 4 || v.byteLen > 32) {
@@ -350,11 +374,26 @@ inline bool read_verify_unpack_vectors(const char* path, UnpackVectors& v, std::
   return true;
 }
 
-// unpack_wire returns the wire input of a batch of count items, item i
+// read_sign_unpack_vectors loads a kernelvec -signunpack FILE: magic
+// 0x53434345 (read_wire_in_vectors), on the comb, whose input rows are the
+// finish's and the sign rows, and whose wire input after the unpack ends
+// the file.
+inline bool read_sign_unpack_vectors(const char* path, UnpackVectors& v, std::string& err) {
+  v.sign = true;
+  if (!read_wire_in_vectors(path, 0x53434345u, "kernelvec -signunpack", v, err)) return false;
+  if (v.ladderRows != 0 || v.inRows != ECM_FINISH_ROWS + kSignRows) {
+    err = std::string(path) + ": not the comb's finish rows and the sign rows";
+    return false;
+  }
+  return true;
+}
+
+// unpack_wire returns the wire input of a batch of count items from src
+// (the file's wire input, or a signing batch's after the unpack), item i
 // being item i mod I of the file: its sections (the count scalars, then
 // the count points, ...), as words, zero bytes padding the last.
-inline std::vector<uint32_t> unpack_wire(const UnpackVectors& v, uint32_t count) {
-  return tile_wire(v.wire, v.sections(), v.items, count, 0, 0);
+inline std::vector<uint32_t> unpack_wire(const UnpackVectors& v, const std::vector<uint32_t>& src, uint32_t count) {
+  return tile_wire(src, v.sections(), v.items, count, 0, 0);
 }
 
 struct PackVectors {
@@ -427,6 +466,45 @@ inline bool read_verify_pack_vectors(const char* path, VerifyPackVectors& v, std
   if (!read_kernelvec(path, 0x4f434345u, 1, "kernelvec -verifypack", h, layout, err)) return false;
   if (v.items == 0 || v.outRows == 0) {
     err = std::string(path) + ": no items, or no output rows";
+    return false;
+  }
+  return true;
+}
+
+struct SignPackVectors {
+  uint32_t n = 0, byteLen = 0, resultRows = 0, inRows = 0, items = 0;
+  uint32_t threads = 0;  // kernels.FinishThreads
+  std::vector<uint32_t> consts, results, in, want;
+
+  // record is the bytes of an item's x(k·G)‖k on the wire, before the
+  // outcome bytes of all.
+  uint32_t record() const { return 2 * byteLen; }
+};
+
+// read_sign_pack_vectors loads FILE: magic 0x58434345, version 1, n, the
+// bytes B of a coordinate, result rows Q, input rows R, items I, the
+// pack's block size, constant words C; then C finish constants, Q·I words
+// of the finish's results and R·I words of the input rows before the pack
+// (the sign rows after the finish rows), row r of item i at r·I + i, and
+// ⌈I·(2B + 1)/4⌉ words of the wire output of the I items that the pack
+// writes over the input rows: the I records x(k·G)‖k of 2B bytes, then the
+// I outcome bytes.
+inline bool read_sign_pack_vectors(const char* path, SignPackVectors& v, std::string& err) {
+  uint32_t h[9];
+  const auto layout = [&] {
+    v.n = h[2], v.byteLen = h[3], v.resultRows = h[4], v.inRows = h[5], v.items = h[6], v.threads = h[7];
+    const size_t I = v.items;
+    v.consts.resize(h[8]);
+    v.results.resize(size_t(v.resultRows) * I);
+    v.in.resize(size_t(v.inRows) * I);
+    v.want.resize((I * (v.record() + 1) + 3) / 4);
+    return Parts{&v.consts, &v.results, &v.in, &v.want};
+  };
+  if (!read_kernelvec(path, 0x58434345u, 1, "kernelvec -signpack", h, layout, err)) return false;
+  if (v.items == 0 || v.byteLen % 4 || v.byteLen > 32 || v.resultRows != 2 * v.byteLen / 4 + 1 ||
+      v.inRows != ECM_FINISH_ROWS + kSignRows || v.record() + 1 > 4 * ECM_FINISH_ROWS) {
+    err = std::string(path) + ": no items, a byte length the kernel does not take, or not the comb's finish rows "
+                              "and the sign rows";
     return false;
   }
   return true;

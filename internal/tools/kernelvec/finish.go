@@ -118,17 +118,23 @@ type finishVectors struct {
 }
 
 // makeFinish builds a finish file's parts for items items drawn from rng:
+// finishEdges, then random items (makeFinishCases).
+func makeFinish(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (*finishVectors, error) {
+	cases := make([]finishCase, items)
+	copy(cases, finishEdges)
+	return makeFinishCases(su, c, cases, rng)
+}
+
+// makeFinishCases builds a finish file's parts for cases, drawn from rng:
 // bytes-path Items, their ladder outputs from the CPU twin, the edits, and
 // the host's finish. It checks each result against the reference scalar
 // multiplication (a point or the point at infinity), and each edit's
 // outcome.
-func makeFinish(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (*finishVectors, error) {
+func makeFinishCases(su *ladder.Setup, c *curves.Curve, cases []finishCase, rng *rand.Rand) (*finishVectors, error) {
 	if !su.FinishOnGPU() {
 		return nil, fmt.Errorf("%s %s finishes on the host", c.Name(), su.Schedule.Kind)
 	}
-	I := items
-	cases := make([]finishCase, I)
-	copy(cases, finishEdges)
+	I := len(cases)
 	its, ks, bases, err := finishItems(su, c, cases, rng)
 	if err != nil {
 		return nil, err

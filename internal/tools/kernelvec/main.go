@@ -21,7 +21,9 @@
 // (internal/kernels/verify.cuh), after the co-Z ladder: verify.go. With
 // -verifyunpack and -verifypack it writes vectors for the wire kernels of a
 // verify batch (verify.cuh), on the co-Z ladder: their formats are in
-// verifywire.go.
+// verifywire.go. With -signunpack and -signpack it writes vectors for the
+// wire kernels of a signing batch (sign.cuh), on the comb: their formats
+// are in signwire.go.
 package main
 
 import (
@@ -55,6 +57,8 @@ func main() {
 	verify := flag.Bool("verify", false, "write vectors of the verify kernel (schedule coz)")
 	verifyUnpack := flag.Bool("verifyunpack", false, "write vectors of a verify batch's unpack kernel (schedule coz)")
 	verifyPack := flag.Bool("verifypack", false, "write vectors of a verify batch's pack kernel (schedule coz)")
+	signUnpack := flag.Bool("signunpack", false, "write vectors of a signing batch's unpack kernel (schedule comb)")
+	signPack := flag.Bool("signpack", false, "write vectors of a signing batch's pack kernel (schedule comb)")
 	flag.Parse()
 	c, err := curves.ByName(*curveName)
 	if err != nil {
@@ -68,9 +72,10 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	kernels := btoi(*finish) + btoi(*prepare) + btoi(*unpack) + btoi(*pack) + btoi(*verify) + btoi(*verifyUnpack) + btoi(*verifyPack)
+	kernels := btoi(*finish) + btoi(*prepare) + btoi(*unpack) + btoi(*pack) + btoi(*verify) + btoi(*verifyUnpack) + btoi(*verifyPack) +
+		btoi(*signUnpack) + btoi(*signPack)
 	if kernels > 1 {
-		log.Fatal("-finish, -prepare, -unpack, -pack, -verify, -verifyunpack and -verifypack: one kernel's vectors at a time")
+		log.Fatal("-finish, -prepare, -unpack, -pack, -verify, -verifyunpack, -verifypack, -signunpack and -signpack: one kernel's vectors at a time")
 	}
 	switch {
 	case *unpack:
@@ -87,6 +92,10 @@ func main() {
 		err = writeItemVectors(*out, su, c, *items, *seed, makeVerifyUnpack, verifyUnpackWords)
 	case *verifyPack:
 		err = writeItemVectors(*out, su, c, *items, *seed, makeVerifyPack, verifyPackWords)
+	case *signUnpack:
+		err = writeItemVectors(*out, su, c, *items, *seed, makeSignUnpack, signUnpackWords)
+	case *signPack:
+		err = writeItemVectors(*out, su, c, *items, *seed, makeSignPack, signPackWords)
 	default:
 		err = writeLadderVectors(*out, su, c, *items, *seed)
 	}
@@ -105,7 +114,7 @@ func btoi(b bool) int {
 
 // makeVectors makes the parts of a vectors file of items items drawn from
 // rng: makeFinish's, makePrepare's, makeUnpack's, makePack's, or the
-// verify kernels'.
+// verify or signing batch's kernels'.
 type makeVectors[V any] func(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (V, error)
 
 // writeItemVectors writes to path the vectors file of a kernel around the

@@ -44,20 +44,9 @@ func makePack(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (*pa
 	if err != nil {
 		return nil, err
 	}
-	I, Q, B := items, su.ResultRows(), c.ByteLen()
-	v := &packVectors{consts: su.FinishConstants(), results: slices.Clone(f.want[:Q*I])}
-	outcomes := make([]ladder.Outcome, I)
-	xys := make([][]byte, I)
-	for i := range I {
-		xys[i] = make([]byte, 2*B)
-		outcomes[i] = su.ReadResult(v.results, I, i, xys[i])
-		if outcomes[i] == ladder.OutPoint {
-			continue
-		}
-		for r := range Q - 1 {
-			v.results[r*I+i] = rng.Uint32()
-		}
-	}
+	I, B := items, c.ByteLen()
+	results, outcomes, xys := packResults(su, f, I, rng)
+	v := &packVectors{consts: su.FinishConstants(), results: results}
 	wire := make([]byte, I*su.WireOutBytes())
 	rng.Read(wire)
 	v.wire = wordsOf(wire)
@@ -79,6 +68,28 @@ func makePack(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (*pa
 		}
 	}
 	return v, nil
+}
+
+// packResults returns the result rows of the I items of a finish file
+// after its finish, random words in place of the zero x‖y of every outcome
+// but OutPoint, which the pack kernels must not copy; and each item's
+// outcome and x‖y as the finish left them.
+func packResults(su *ladder.Setup, f *finishVectors, I int, rng *rand.Rand) ([]uint32, []ladder.Outcome, [][]byte) {
+	Q := su.ResultRows()
+	results := slices.Clone(f.want[:Q*I])
+	outcomes := make([]ladder.Outcome, I)
+	xys := make([][]byte, I)
+	for i := range I {
+		xys[i] = make([]byte, 2*su.Curve.ByteLen())
+		outcomes[i] = su.ReadResult(results, I, i, xys[i])
+		if outcomes[i] == ladder.OutPoint {
+			continue
+		}
+		for r := range Q - 1 {
+			results[r*I+i] = rng.Uint32()
+		}
+	}
+	return results, outcomes, xys
 }
 
 // packWords returns a pack file's words: its header and parts.

@@ -107,9 +107,11 @@ var unpackEdges = []unpackCase{
 	{nil, wireOrigin},
 }
 
-// unpackVectors holds the parts of an unpack file.
+// unpackVectors holds the parts of an unpack file, and of a sign unpack
+// file its wire input after the unpack (wireWant).
 type unpackVectors struct {
 	consts, wire, in, sc, inWant, scWant []uint32
+	wireWant                             []uint32
 }
 
 // makeUnpack builds an unpack file's parts for items items drawn from rng:

@@ -1,0 +1,235 @@
+// The wire kernels of a signing batch on the comb (package ladder's
+// signwire.go says the layouts; ladder.Setup.UnpackSignOnHost and
+// PackSignOnHost are their CPU twins, byte for byte):
+//
+//   - sign unpack, before the prepare kernel, one item per thread: reads
+//     the item's private key d and h1 = bits2octets(digest) from the wire
+//     input in `out`, derives its nonce k as RFC 6979's first candidate
+//     over HMAC-SHA-256 (qlen = 8·ByteLen), writes k over d and does the
+//     unpack kernel's work on it (the comb's scalar rows), and keeps k's
+//     words in the sign rows, after the finish rows;
+//   - sign pack, after the finish kernel, one item per thread: writes
+//     x(k·G)‖k (zero bytes for x where the outcome is not ECM_OUT_POINT)
+//     into `in`, then the outcome bytes; the output ends before the sign
+//     rows it reads (ladder.Setup.SignRowAt).
+//
+// d and k are secrets: every branch, loop and address depends only on the
+// curve's byte length and the item's index; SHA-256 runs its 64 rounds on
+// registers.
+
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedule_gen.cuh"
+#include "wire.cuh"
+
+// Sha256Msg is up to two SHA-256 blocks of a message, as big-endian words.
+struct Sha256Msg {
+  uint32_t w[32];
+};
+
+// msg_byte puts byte b at position pos of m, whose word there is zero
+// until its bytes are put.
+ECM_DEVICE void msg_byte(Sha256Msg& m, int pos, uint32_t b) { m.w[pos >> 2] |= (b & 0xffu) << (24 - 8 * (pos & 3)); }
+
+ECM_DEVICE uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+
+// sha256_block runs the compression function of FIPS 180-4 on h with the
+// 16 words of block b of m.
+ECM_DEVICE void sha256_block(uint32_t (&h)[8], const Sha256Msg& m, int b) {
+  const uint32_t K[64] = {
+      0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+      0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+      0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+      0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+      0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+      0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+      0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+      0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+  uint32_t w[16];
+#pragma unroll
+  for (int t = 0; t < 16; ++t) w[t] = m.w[16 * b + t];
+  uint32_t a = h[0], bb = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+#pragma unroll
+  for (int t = 0; t < 64; ++t) {
+    if (t >= 16) {
+      const uint32_t w15 = w[(t - 15) & 15], w2 = w[(t - 2) & 15];
+      w[t & 15] += (rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >> 3)) + w[(t - 7) & 15] +
+                   (rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >> 10));
+    }
+    const uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t & 15];
+    const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c));
+    hh = g;
+    g = f;
+    f = e;
+    e = d + t1;
+    d = c;
+    c = bb;
+    bb = a;
+    a = t1 + t2;
+  }
+  h[0] += a;
+  h[1] += bb;
+  h[2] += c;
+  h[3] += d;
+  h[4] += e;
+  h[5] += f;
+  h[6] += g;
+  h[7] += hh;
+}
+
+// sha256_tail hashes the len bytes of m (len ≤ 119) onto h, a state after
+// one 64-byte block (a key's pad): it pads m and runs its one or two blocks.
+ECM_DEVICE void sha256_tail(uint32_t (&h)[8], Sha256Msg& m, int len) {
+  msg_byte(m, len, 0x80);
+  const int blocks = len + 9 <= 64 ? 1 : 2;
+  m.w[16 * blocks - 1] = uint32_t(64 + len) * 8;  // the bit length, with the pad's block
+  sha256_block(h, m, 0);
+  if (blocks == 2) sha256_block(h, m, 1);
+}
+
+// HmacKey is a key's inner and outer states: SHA-256 after its pad blocks.
+struct HmacKey {
+  uint32_t in[8], out[8];
+};
+
+// hmac_key returns the states of the 32-byte key k (big-endian words).
+ECM_DEVICE HmacKey hmac_key(const uint32_t (&k)[8]) {
+  const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  HmacKey key;
+  Sha256Msg pad;
+#pragma unroll
+  for (int t = 0; t < 16; ++t) pad.w[t] = (t < 8 ? k[t] : 0) ^ 0x36363636u;
+#pragma unroll
+  for (int t = 0; t < 8; ++t) key.in[t] = iv[t];
+  sha256_block(key.in, pad, 0);
+#pragma unroll
+  for (int t = 0; t < 16; ++t) pad.w[t] ^= 0x36363636u ^ 0x5c5c5c5cu;
+#pragma unroll
+  for (int t = 0; t < 8; ++t) key.out[t] = iv[t];
+  sha256_block(key.out, pad, 0);
+  return key;
+}
+
+// hmac sets mac to HMAC-SHA-256 under key of the len bytes of m.
+ECM_DEVICE void hmac(uint32_t (&mac)[8], const HmacKey& key, Sha256Msg& m, int len) {
+#pragma unroll
+  for (int t = 0; t < 8; ++t) mac[t] = key.in[t];
+  sha256_tail(mac, m, len);
+  Sha256Msg outer{};
+#pragma unroll
+  for (int t = 0; t < 8; ++t) outer.w[t] = mac[t];
+#pragma unroll
+  for (int t = 0; t < 8; ++t) mac[t] = key.out[t];
+  sha256_tail(mac, outer, 32);
+}
+
+// hmac_v sets mac to HMAC-SHA-256 under key of v alone.
+ECM_DEVICE void hmac_v(uint32_t (&mac)[8], const HmacKey& key, const uint32_t (&v)[8]) {
+  Sha256Msg m{};
+#pragma unroll
+  for (int t = 0; t < 8; ++t) m.w[t] = v[t];
+  hmac(mac, key, m, 32);
+}
+
+// nonce_6979 sets k to RFC 6979's first candidate (§3.2 b–h) over
+// HMAC-SHA-256 for the L-byte private key d and h1, as big-endian words:
+// the leftmost L bytes of V, in its first L/4 words.
+template <int L>
+ECM_DEVICE void nonce_6979(uint32_t (&k)[8], const uint8_t* d, const uint8_t* h1) {
+  uint32_t v[8], kk[8];
+#pragma unroll
+  for (int t = 0; t < 8; ++t) {
+    v[t] = 0x01010101u;
+    kk[t] = 0;
+  }
+  HmacKey key = hmac_key(kk);
+#pragma unroll
+  for (int sep = 0; sep < 2; ++sep) {  // K = HMAC_K(V ‖ sep ‖ d ‖ h1), V = HMAC_K(V)
+    Sha256Msg m{};
+#pragma unroll
+    for (int t = 0; t < 8; ++t) m.w[t] = v[t];
+    msg_byte(m, 32, uint32_t(sep));
+#pragma unroll
+    for (int j = 0; j < L; ++j) {
+      msg_byte(m, 33 + j, d[j]);
+      msg_byte(m, 33 + L + j, h1[j]);
+    }
+    hmac(kk, key, m, 33 + 2 * L);
+    key = hmac_key(kk);
+    hmac_v(v, key, v);
+  }
+  hmac_v(k, key, v);  // V = HMAC_K(V): the first candidate's bytes
+}
+
+// sign_unpack_item derives item i = blockIdx.x·blockDim.x + threadIdx.x's
+// nonce, one item per thread, and unpacks it on the comb
+// (ladder.Setup.UnpackSignWireItem).
+template <int N, int L>
+ECM_DEVICE void sign_unpack_item(ECM_KERNEL_PARAMS) {
+  if (consts[ECM_PREPARE_ROW_AT] != 0 || consts[ECM_PREPARE_BYTE_LEN] != uint32_t(L)) __trap();  // the comb's, of this curve
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  uint8_t* const wire = reinterpret_cast<uint8_t*>(out);
+  uint8_t* const d = wire + size_t(i) * L;
+  uint32_t k[8];
+  nonce_6979<L>(k, d, wire + size_t(count) * L + size_t(i) * L);
+#pragma unroll
+  for (int j = 0; j < L; ++j) d[j] = uint8_t(k[j >> 2] >> (24 - 8 * (j & 3)));
+  unpack_item<N>(ECM_KERNEL_ARGS);
+  uint32_t* const rows = const_cast<uint32_t*>(in) + i + size_t(ECM_FINISH_ROWS) * stride;  // the sign rows
+#pragma unroll
+  for (int w = 0; w < kFeWords; ++w) rows[size_t(w) * stride] = w < L / 4 ? k[L / 4 - 1 - w] : 0;
+}
+
+// sign_pack_item packs item i = blockIdx.x·blockDim.x + threadIdx.x's x(k·G)
+// and k, one item per thread (ladder.Setup.PackSignWireItem).
+template <int N, int L>
+ECM_DEVICE void sign_pack_item(ECM_KERNEL_PARAMS) {
+  (void)scalars;
+  if (consts[ECM_FINISH_N] != N || consts[ECM_FINISH_BYTE_LEN] != uint32_t(L) || consts[ECM_FINISH_ROW_AT] != 0)
+    __trap();  // the comb's constants of this curve only
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const uint32_t outcome = out[size_t(2 * L / 4) * stride + i];
+  const uint32_t keep = mask_of_zero(outcome ^ ECM_OUT_POINT);
+  uint32_t k[kFeWords];
+#pragma unroll
+  for (int w = 0; w < kFeWords; ++w) k[w] = in[size_t(ECM_FINISH_ROWS + w) * stride + i];
+  uint8_t* const wire = reinterpret_cast<uint8_t*>(const_cast<uint32_t*>(in));
+  uint8_t* const rec = wire + size_t(i) * 2 * L;
+#pragma unroll
+  for (int r = 0; r < L / 4; ++r) {
+    const uint32_t v = out[size_t(r) * stride + i] & keep;  // bytes 4r … 4r + 3 of x, little-endian
+#pragma unroll
+    for (int b = 0; b < 4; ++b) rec[4 * r + b] = uint8_t(v >> (8 * b));
+  }
+#pragma unroll
+  for (int j = 0; j < L; ++j) {
+    const int w = (L - 1 - j) / 4;  // k's word of byte j, least significant first
+    rec[L + j] = uint8_t(k[w] >> (8 * ((L - 1 - j) & 3)));
+  }
+  wire[size_t(count) * 2 * L + i] = uint8_t(outcome);
+}
+
+// ---------------------------------------------------------------------------
+// Entry points: ecm_signunpack_<curve>_<channels> (the prepare's constants)
+// and ecm_signpack_<curve>_<channels> (the finish's), one of each per curve
+// and channel width of ECM_CURVES (kernels.SignUnpackName,
+// kernels.SignPackName), with the ladder's arguments. Blocks of
+// kernels.FinishThreads threads, one item a thread.
+
+#define ECM_SIGN_ENTRIES(tag, Curve, chan, w, n, bits, AM)         \
+  extern "C" __global__ void __launch_bounds__(ECM_FINISH_THREADS) \
+      ecm_signunpack_##tag##_##chan(ECM_KERNEL_PARAMS) {           \
+    sign_unpack_item<n, bits / 8>(ECM_KERNEL_ARGS);                \
+  }                                                                \
+  extern "C" __global__ void __launch_bounds__(ECM_FINISH_THREADS) \
+      ecm_signpack_##tag##_##chan(ECM_KERNEL_PARAMS) {             \
+    sign_pack_item<n, bits / 8>(ECM_KERNEL_ARGS);                  \
+  }
+ECM_CURVES(ECM_SIGN_ENTRIES)
+#undef ECM_SIGN_ENTRIES

@@ -1,0 +1,120 @@
+package ladder
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+)
+
+// A signing batch runs on the comb as bytes, with its nonces derived on
+// the GPU: the sign unpack kernel (ecm_signunpack_*) reads, for a chunk of
+// count items, count private keys d then count h1 = bits2octets(digest)
+// (ByteLen bytes each, big-endian; the host has checked d in [1, n − 1]
+// and reduced h1 mod n), derives each item's nonce k as RFC 6979's first
+// candidate over HMAC-SHA-256 (qlen = 8·ByteLen: the leftmost ByteLen
+// bytes of the first V), writes k over d and does the comb's unpack on it
+// (UnpackWireItem), and keeps k's words in the sign rows (SignRowAt).
+// After the comb and its finish, the sign pack kernel (ecm_signpack_*)
+// writes, for count items, x(k·G)‖k (2·ByteLen bytes, big-endian; zero
+// bytes for x where the finish's outcome is not OutPoint) then count
+// outcome bytes. The host finishes each signature from k and x(k·G); a k
+// outside [1, n − 1], as likely as 2^−32 on P-256, it takes as the RFC's
+// refused candidate and derives the next one itself. UnpackSignOnHost and
+// PackSignOnHost are the kernels' CPU twins.
+
+// SignWireInBytes returns the bytes of one item's wire input in a signing
+// batch: its private key and its h1.
+func (su *Setup) SignWireInBytes() int { return 2 * su.Curve.ByteLen() }
+
+// SignWireOutBytes returns the bytes of one item's wire output in a
+// signing batch: x(k·G), k and the outcome.
+func (su *Setup) SignWireOutBytes() int { return 2*su.Curve.ByteLen() + 1 }
+
+// SignRowAt returns the input row where an item's nonce words start: after
+// the comb's finish rows. The wire output, which the sign pack kernel
+// writes over the input rows, ends before it (SignWireOutBytes ≤ 4·SignRowAt).
+func (su *Setup) SignRowAt() int { return su.GPUInputRows() }
+
+// SignInputRows returns the input rows per item of a signing batch.
+func (su *Setup) SignInputRows() int { return su.SignRowAt() + finishElementWords }
+
+// Nonce6979 returns RFC 6979's first candidate nonce (§3.2, steps b–h)
+// over HMAC-SHA-256 for the private key d and h1 = bits2octets(digest),
+// both L = len(d) bytes, qlen = 8L ≤ 256: the leftmost L bytes of the first
+// V generated. It is the twin of the sign unpack kernel's derivation, in
+// plain crypto/hmac: it is not constant time.
+func Nonce6979(d, h1 []byte) []byte {
+	if len(d) != len(h1) || len(d) > sha256.Size {
+		panic(fmt.Sprintf("ladder: Nonce6979 of %d and %d bytes", len(d), len(h1)))
+	}
+	v := make([]byte, sha256.Size)
+	for i := range v {
+		v[i] = 1
+	}
+	k := make([]byte, sha256.Size)
+	mac := func(key []byte, parts ...[]byte) []byte {
+		m := hmac.New(sha256.New, key)
+		for _, p := range parts {
+			m.Write(p)
+		}
+		return m.Sum(nil)
+	}
+	for _, sep := range []byte{0x00, 0x01} {
+		k = mac(k, v, []byte{sep}, d, h1)
+		v = mac(k, v)
+	}
+	v = mac(k, v)
+	return v[:len(d)]
+}
+
+// UnpackSignOnHost is the CPU twin of the sign unpack kernel: it unpacks
+// the first count items of a chunk of count items from wire, which it
+// rewrites as the kernel does (k over d), into the input rows (in,
+// scalars) of a signing batch of stride items.
+func (su *Setup) UnpackSignOnHost(wire []byte, in, scalars []uint32, count, stride int) {
+	for i := range count {
+		su.UnpackSignWireItem(wire, in, scalars, count, stride, i)
+	}
+}
+
+// UnpackSignWireItem is UnpackSignOnHost on item i alone.
+func (su *Setup) UnpackSignWireItem(wire []byte, in, scalars []uint32, count, stride, i int) {
+	L := su.Curve.ByteLen()
+	d, h1 := wire[i*L:(i+1)*L], wire[count*L+i*L:count*L+(i+1)*L]
+	copy(d, Nonce6979(d, h1))
+	su.UnpackWireItem(wire, in, scalars, count, stride, i)
+	for w := range L / 4 {
+		in[(su.SignRowAt()+w)*stride+i] = binary.BigEndian.Uint32(d[L-4*(w+1):])
+	}
+	for w := L / 4; w < finishElementWords; w++ {
+		in[(su.SignRowAt()+w)*stride+i] = 0
+	}
+}
+
+// PackSignOnHost is the CPU twin of the sign pack kernel: it writes the
+// wire output of the first count items of a chunk of count items from the
+// finish's result rows (out) and the sign rows (in) of a batch of stride
+// items, into wire.
+func (su *Setup) PackSignOnHost(out, in []uint32, count, stride int, wire []byte) {
+	for i := range count {
+		su.PackSignWireItem(out, in, count, stride, i, wire)
+	}
+}
+
+// PackSignWireItem is PackSignOnHost on item i alone.
+func (su *Setup) PackSignWireItem(out, in []uint32, count, stride, i int, wire []byte) {
+	L := su.Curve.ByteLen()
+	var buf [2 * 32]byte
+	xy := buf[:2*L]
+	o := su.ReadResult(out, stride, i, xy)
+	rec := wire[i*2*L : (i+1)*2*L]
+	clear(rec[:L])
+	if o == OutPoint {
+		copy(rec[:L], xy[:L])
+	}
+	for w := range L / 4 {
+		binary.BigEndian.PutUint32(rec[2*L-4*(w+1):], in[(su.SignRowAt()+w)*stride+i])
+	}
+	wire[count*2*L+i] = byte(o)
+}

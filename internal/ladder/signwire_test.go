@@ -1,0 +1,108 @@
+package ladder
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"math/big"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/textbook"
+)
+
+// h1Of returns bits2octets(digest) of RFC 6979 for c: the digest's
+// leftmost bitlen(n) bits, reduced mod n, in ByteLen bytes.
+func h1Of(c *curves.Curve, digest []byte) []byte {
+	e := new(big.Int).SetBytes(digest)
+	if extra := 8*len(digest) - c.N().BitLen(); extra > 0 {
+		e.Rsh(e, uint(extra))
+	}
+	return e.Mod(e, c.N()).FillBytes(make([]byte, c.ByteLen()))
+}
+
+// TestNonce6979Vectors: Nonce6979 gives the k of RFC 6979's own vectors
+// for SHA-256 and the message "sample" (A.2.4, P-224; A.2.5, P-256).
+func TestNonce6979Vectors(t *testing.T) {
+	digest := sha256.Sum256([]byte("sample"))
+	for _, v := range []struct {
+		c    *curves.Curve
+		x, k string
+	}{
+		{curves.P224(), "F220266E1105BFE3083E03EC7A3A654651F45E37167E88600BF257C1", "AD3029E0278F80643DE33917CE6908C70A8FF50A411F06E41DEDFCDC"},
+		{curves.P256(), "C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721", "A6E3C57DD01ABE90086538398355DD4C3B17AA873382B0F24D6129493D8AAD60"},
+	} {
+		x, err := hex.DecodeString(v.x)
+		require.NoError(t, err)
+		require.Equal(t, strings.ToLower(v.k), hex.EncodeToString(Nonce6979(x, h1Of(v.c, digest[:]))), v.c.Name())
+	}
+}
+
+// TestUnpackSignOnHost: the sign unpack kernel's twin leaves the comb's
+// rows of each item's nonce (UnpackOnHost of a wire of nonces) and the
+// nonce's words in the sign rows, with k written over d; the sign pack
+// kernel's twin gives back x(k·G) (zero where the outcome is not
+// OutPoint), k and the outcomes, within the rows before the sign rows.
+func TestUnpackSignOnHost(t *testing.T) {
+	for _, c := range curves.All() {
+		t.Run(c.Name(), func(t *testing.T) {
+			su := newSetupKindT(t, c, Comb)
+			L := c.ByteLen()
+			require.LessOrEqual(t, su.SignWireOutBytes(), 4*su.SignRowAt(), "the wire output ends before the sign rows")
+			rng := rand.New(rand.NewSource(73))
+			count, stride := 9, 12
+			wire := make([]byte, count*su.SignWireInBytes())
+			nonces := make([]byte, count*L)
+			for i := range count {
+				d := new(big.Int).Rand(rng, c.N())
+				d.Add(d, big.NewInt(1)).FillBytes(wire[i*L : (i+1)*L])
+				digest := sha256.Sum256([]byte{byte(i)})
+				copy(wire[count*L+i*L:], h1Of(c, digest[:]))
+				copy(nonces[i*L:], Nonce6979(wire[i*L:(i+1)*L], wire[count*L+i*L:count*L+(i+1)*L]))
+			}
+			want, got := make([]uint32, su.SignInputRows()*stride), make([]uint32, su.SignInputRows()*stride)
+			wantSc, gotSc := make([]uint32, su.ScalarWords()*stride), make([]uint32, su.ScalarWords()*stride)
+			su.UnpackOnHost(nonces, want, wantSc, count, stride)
+			su.UnpackSignOnHost(wire, got, gotSc, count, stride)
+			require.Equal(t, nonces, wire[:count*L], "k written over d")
+			require.Equal(t, wantSc, gotSc, "scalar rows")
+			for r := range su.GPUInputRows() {
+				require.Equal(t, want[r*stride:(r+1)*stride], got[r*stride:(r+1)*stride], "row %d", r)
+			}
+
+			out := make([]uint32, su.OutputRows()*stride)
+			outcomes := make([]Outcome, count)
+			for i := range count {
+				k := new(big.Int).SetBytes(nonces[i*L : (i+1)*L])
+				p := textbook.Mul(c, &curves.Point{X: c.Gx(), Y: c.Gy()}, k)
+				xy := make([]byte, 2*L)
+				p.X.FillBytes(xy[:L])
+				p.Y.FillBytes(xy[L:])
+				outcomes[i] = OutPoint
+				if i == 4 {
+					outcomes[i] = OutFailed
+				}
+				for r := range 2 * L / 4 {
+					out[r*stride+i] = uint32(xy[4*r]) | uint32(xy[4*r+1])<<8 | uint32(xy[4*r+2])<<16 | uint32(xy[4*r+3])<<24
+				}
+				out[(2*L/4)*stride+i] = uint32(outcomes[i])
+			}
+			packed := make([]byte, count*su.SignWireOutBytes())
+			su.PackSignOnHost(out, got, count, stride, packed)
+			for i := range count {
+				rec := packed[i*2*L : (i+1)*2*L]
+				require.Equal(t, nonces[i*L:(i+1)*L], rec[L:], "item %d: k", i)
+				x := make([]byte, L)
+				if outcomes[i] == OutPoint {
+					k := new(big.Int).SetBytes(nonces[i*L : (i+1)*L])
+					textbook.Mul(c, &curves.Point{X: c.Gx(), Y: c.Gy()}, k).X.FillBytes(x)
+				}
+				require.Equal(t, x, rec[:L], "item %d: x", i)
+				require.Equal(t, byte(outcomes[i]), packed[count*2*L+i], "item %d: outcome", i)
+			}
+		})
+	}
+}
