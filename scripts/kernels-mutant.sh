@@ -79,7 +79,7 @@ mutants=(
   "signunpack-bit-length|sign.cuh|uint32_t(64 + len) * 8;|uint32_t(len) * 8;"
   "signunpack-h1-at|sign.cuh|wire + size_t(count) * L + size_t(i) * L;|wire + size_t(stride) * L + size_t(i) * L;"
   "signunpack-k-over-d|sign.cuh|for (int j = 0; j < L; ++j) d[j] = uint8_t(k[j >> 2] >> (24 - 8 * (j & 3)));|"
-  "signunpack-row-order|sign.cuh|x |= uint32_t(v[L - 4 * w - 1 - b]) << (8 * b);|x |= uint32_t(v[4 * w + b]) << (8 * b);"
+  "signunpack-row-order|sign.cuh|uint32_t(v[L - 4 * w - 1 - b]) << (8 * b)|uint32_t(v[4 * w + b]) << (8 * b)"
   "signpack-r-mask|sign.cuh|rec[j] = uint8_t((r.w[w] & keep) >> shift);|rec[j] = uint8_t(r.w[w] >> shift);"
   "signpack-byte-order|sign.cuh|shift = 8 * ((L - 1 - j) & 3);|shift = 8 * (j & 3);"
   "signpack-r-reduce|sign.cuh|const Fe r = nf.canonical(x);|const Fe r = fe_load(x, 1);"

@@ -82,7 +82,10 @@ func (b *batch) check() error {
 
 // stepItems is the most items of one step: enough for base to fill a
 // GPU, few enough that a step's nonces and points take a few MiB.
-var stepItems = 1 << 16
+// firstStepItems is the most of a step that FirstSign may sign, whose
+// host share is small: larger, so that the device's copies and kernels of
+// a step's chunks overlap.
+var stepItems, firstStepItems = 1 << 16, 1 << 18
 
 // maxRounds is how often an item goes round before it fails: the RFC's
 // retry is needed with probability about 2^−220 per round, so only a
@@ -97,19 +100,22 @@ var errRetries = fmt.Errorf("r or s was 0 for %d nonces in a row: k·G is faulty
 // at once, queued behind the first's; it then finishes the first step's
 // signatures beside the next step's computation.
 func (b *batch) run(ctx context.Context) error {
-	n := len(b.digests)
-	cur, next := b.newStep(min(stepItems, n)), b.newStep(min(stepItems, n))
+	n, size := len(b.digests), stepItems
+	if b.opt.FirstSign != nil && b.opt.Randomness == nil {
+		size = firstStepItems
+	}
+	cur, next := b.newStep(min(size, n)), b.newStep(min(size, n))
 	defer cur.wipe()
 	defer next.wipe()
-	if err := b.prepare(ctx, cur, 0, min(stepItems, n)); err != nil {
+	if err := b.prepare(ctx, cur, 0, min(size, n)); err != nil {
 		return err
 	}
 	computed := b.start(ctx, cur)
-	for lo := 0; lo < n; lo += stepItems {
+	for lo := 0; lo < n; lo += size {
 		var following chan error
 		var err error
-		if hi := lo + stepItems; hi < n {
-			if err = b.prepare(ctx, next, hi, min(hi+stepItems, n)); err == nil {
+		if hi := lo + size; hi < n {
+			if err = b.prepare(ctx, next, hi, min(hi+size, n)); err == nil {
 				following = b.start(ctx, next)
 			}
 		}
@@ -290,18 +296,32 @@ type step struct {
 	firsts    []FirstOutcome
 }
 
+// newStep returns a step of at most m items; with FirstSign, the buffers
+// of the host's rounds wait for the first round that needs them (hostRound).
 func (b *batch) newStep(m int) *step {
 	L := b.o.size
-	st := &step{hash: make([]crypto.Hash, m), scalars: make([]byte, m*L), xs: make([]byte, m*L), ok: make([]bool, m), again: make([]bool, m),
-		kinv: make([]fp.Element, m), pre: make([]fp.Element, m)}
+	st := &step{hash: make([]crypto.Hash, m), again: make([]bool, m)}
 	if b.opt.FirstSign != nil {
 		st.keys, st.h1s = make([]byte, m*L), make([]byte, m*L)
 		st.sigs, st.firsts = make([]byte, 2*m*L), make([]FirstOutcome, m)
+	} else {
+		st.hostRound(m, L)
 	}
 	if b.opt.Randomness != nil {
 		st.extra = make([]byte, m*ExtraBytes)
 	}
 	return st
+}
+
+// hostRound makes the buffers of a host round at least m items long.
+func (st *step) hostRound(m, L int) {
+	if len(st.ok) < m {
+		clear(st.scalars) // the old nonces and inverses, before they are dropped
+		clear(st.kinv)
+		clear(st.pre)
+		st.scalars, st.xs, st.ok = make([]byte, m*L), make([]byte, m*L), make([]bool, m)
+		st.kinv, st.pre = make([]fp.Element, m), make([]fp.Element, m)
+	}
 }
 
 // wipe clears the nonces, their inverses and products, and the keys
@@ -361,6 +381,7 @@ func (b *batch) key(i int) []byte { return b.keys[i*b.o.size : (i+1)*b.o.size] }
 // number round in [1, n − 1], on every core.
 func (b *batch) derive(st *step, idx []int, round int) {
 	L := b.o.size
+	st.hostRound(len(idx), L)
 	par.DoAllCores(len(idx), func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			b.nonce(st.scalars[j*L:(j+1)*L], st, idx[j], round)
