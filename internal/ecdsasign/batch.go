@@ -81,11 +81,11 @@ func (b *batch) check() error {
 }
 
 // stepItems is the most items of one step: enough for base to fill a
-// GPU, few enough that a step's nonces and points take a few MiB.
-// firstStepItems is the most of a step that FirstSign may sign, whose
-// host share is small: larger, so that the device's copies and kernels of
-// a step's chunks overlap.
-var stepItems, firstStepItems = 1 << 16, 1 << 18
+// GPU, few enough that a step's nonces and points take a few MiB. Steps
+// that FirstSign signs are no larger: on an H200, signing P-256 at 2^22
+// items ran at 16.6 M/s in steps of 2^16, 15.2 M in steps of 2^18 and
+// 14.3 M in steps of 2^20 (bench/h200/2026-11-29-g-sign/).
+var stepItems = 1 << 16
 
 // maxRounds is how often an item goes round before it fails: the RFC's
 // retry is needed with probability about 2^−220 per round, so only a
@@ -101,9 +101,6 @@ var errRetries = fmt.Errorf("r or s was 0 for %d nonces in a row: k·G is faulty
 // signatures beside the next step's computation.
 func (b *batch) run(ctx context.Context) error {
 	n, size := len(b.digests), stepItems
-	if b.opt.FirstSign != nil && b.opt.Randomness == nil {
-		size = firstStepItems
-	}
 	cur, next := b.newStep(min(size, n)), b.newStep(min(size, n))
 	defer cur.wipe()
 	defer next.wipe()
