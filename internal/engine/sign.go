@@ -127,6 +127,9 @@ func gpuSign(cfg *gpu.Config, su *ladder.Setup, g GPUConfig) error {
 	if cfg.Finish == nil {
 		return fmt.Errorf("ecmul: gpu backend: signing needs the finish on the GPU")
 	}
+	if err := ladder.ProveSignArithmetic(su.Params.P, su.Curve.N()); err != nil {
+		return fmt.Errorf("ecmul: gpu backend: signing on %s: %w", su.Curve.Name(), err)
+	}
 	channels := kernels.ChannelTag(su.Params.Bits)
 	unpack, err := kernels.SignUnpackName(su.Curve.Name(), channels)
 	if err != nil {

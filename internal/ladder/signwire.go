@@ -37,6 +37,25 @@ const (
 	SignRows     = 3 * finishElementWords
 )
 
+// ProveSignArithmetic checks what the sign pack kernel's arithmetic mod n
+// relies on for the curve of prime p and order n: x(k·G) < p < 2n, so that
+// r = x mod n is x less n at most once, by a mask; n odd and 2^64 < n <
+// 2^256, so that Montgomery products with R = 2^256 in eight 32-bit limbs
+// (field.cuh's FeField) reduce every product of values below n to below
+// n; and n prime, so that k^(n−2) is k⁻¹ for every k in [1, n − 1].
+func ProveSignArithmetic(p, n *big.Int) error {
+	two64, two256 := new(big.Int).Lsh(big.NewInt(1), 64), new(big.Int).Lsh(big.NewInt(1), 256)
+	switch {
+	case p.Cmp(new(big.Int).Lsh(n, 1)) >= 0:
+		return fmt.Errorf("p ≥ 2n: r = x mod n needs more than one subtraction")
+	case n.Bit(0) == 0 || n.Cmp(two64) <= 0 || n.Cmp(two256) >= 0:
+		return fmt.Errorf("n is not odd and between 2^64 and 2^256")
+	case !n.ProbablyPrime(32):
+		return fmt.Errorf("n is not prime: k^(n−2) is not k⁻¹")
+	}
+	return nil
+}
+
 // SignWireInBytes returns the bytes of one item's wire input in a signing
 // batch: its private key and its h1.
 func (su *Setup) SignWireInBytes() int { return 2 * su.Curve.ByteLen() }

@@ -141,3 +141,23 @@ func verifies(c *curves.Curve, d, h1, rs []byte) bool {
 	}
 	return new(big.Int).Mod(p.X, n).Cmp(r) == 0
 }
+
+// TestProveSignArithmetic: the sign pack kernel's arithmetic mod n holds
+// on every curve here, and the proof refuses a p of 2n or more, an even n,
+// an n of 64 bits or of more than 256, and a composite n.
+func TestProveSignArithmetic(t *testing.T) {
+	for _, c := range curves.All() {
+		require.NoError(t, ProveSignArithmetic(c.P(), c.N()), c.Name())
+	}
+	n := curves.P256().N()
+	p2n := new(big.Int).Lsh(n, 1)
+	for name, bad := range map[string][2]*big.Int{
+		"p = 2n":           {p2n, n},
+		"even n":           {n, new(big.Int).Sub(n, big.NewInt(1))},
+		"n = 2^64 − 59":    {big.NewInt(7), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 64), big.NewInt(59))},
+		"n > 2^256":        {p2n, new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(297))},
+		"odd n, composite": {n, new(big.Int).Mul(big.NewInt(3), new(big.Int).SetBit(new(big.Int).Rsh(n, 2), 0, 1))},
+	} {
+		require.Error(t, ProveSignArithmetic(bad[0], bad[1]), name)
+	}
+}
