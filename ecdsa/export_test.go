@@ -33,10 +33,10 @@ func SetGPUVerify(on bool) (restore func()) {
 	return func() { gpuVerify = old }
 }
 
-// SetGPUNonces sets whether Sign derives its nonces on the GPU where the
-// engine can and returns a function that restores it.
-func SetGPUNonces(on bool) (restore func()) {
-	old := gpuNonces
-	gpuNonces = on
-	return func() { gpuNonces = old }
+// SetGPUSign sets whether Sign signs on the GPU, nonces included, where
+// the engine can and returns a function that restores it.
+func SetGPUSign(on bool) (restore func()) {
+	old := gpuSign
+	gpuSign = on
+	return func() { gpuSign = old }
 }

@@ -109,12 +109,12 @@ func spoiledBatch(t *testing.T, e *ecmul.Engine, c *curves.Curve, count int) (di
 	return digests, sigs, keys, want
 }
 
-// TestGPUSignNonces signs 40,000 SHA-256 digests, a batch large enough for
-// the signing batch's wire kernels, on the gpu backend where there is a
-// GPU: with the nonces derived on the GPU the signatures are the ones the
-// host's DRBG gives on the same engine, byte for byte, and every
+// TestGPUSign signs 40,000 SHA-256 digests, a batch large enough for the
+// signing batch's wire kernels, on the gpu backend where there is a GPU:
+// signed on the GPU, nonces included, the signatures are the ones the
+// host's DRBG and finish give on the same engine, byte for byte, and every
 // hundredth verifies with another implementation.
-func TestGPUSignNonces(t *testing.T) {
+func TestGPUSign(t *testing.T) {
 	const count = 40000
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
@@ -132,13 +132,13 @@ func TestGPUSignNonces(t *testing.T) {
 			}
 			var sigs [2][]byte
 			for j, gpu := range []bool{true, false} {
-				restore := ecdsa.SetGPUNonces(gpu)
+				restore := ecdsa.SetGPUSign(gpu)
 				sigs[j] = make([]byte, count*2*L)
 				errs := make([]error, count)
 				require.NoError(t, ecdsa.Sign(context.Background(), e, sigs[j], errs, digests, secrets, ecdsa.SignOptions{}))
 				restore()
 				for i, err := range errs {
-					require.NoError(t, err, "GPU nonces %v, item %d", gpu, i)
+					require.NoError(t, err, "signed on the GPU %v, item %d", gpu, i)
 				}
 			}
 			require.Equal(t, sigs[1], sigs[0], "the host's DRBG's signatures")

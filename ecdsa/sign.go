@@ -12,6 +12,7 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
 	"github.com/rnsec/ecmul/internal/engine"
+	"github.com/rnsec/ecmul/internal/ladder"
 )
 
 // SignOptions are how Sign signs. The zero value signs deterministically
@@ -82,13 +83,14 @@ var signers = sync.OnceValue(func() map[string]*ecdsasign.Signer {
 // as in RFC 6979's own vectors.
 //
 // k·G is e.ScalarBaseMultBytes, constant time on every backend (the
-// fixed-base comb, or the ladder). On the gpu backend the nonces of a
-// batch of SHA-256 digests, deterministic, come from the GPU with their
-// k·G (the first RFC 6979 candidate, the same nonce the host derives);
-// the host derives the others. k⁻¹, s = k⁻¹(e + r·d) mod n and the
-// low-s rule are constant time on the host too: no key or nonce passes
-// through math/big, a branch or a table index (SECURITY.md). An item
-// whose r or s is 0 takes the next nonce, as RFC 6979 says.
+// fixed-base comb, or the ladder). On the gpu backend a batch of SHA-256
+// digests, deterministic, is signed on the GPU: the first RFC 6979
+// candidate (the same nonce the host derives), its k·G on the comb, k⁻¹
+// and s, the nonce never leaving the GPU; the host signs the others, and
+// applies the low-s rule. k⁻¹, s = k⁻¹(e + r·d) mod n and the low-s rule
+// are constant time on the host too: no key or nonce passes through
+// math/big, a branch or a table index (SECURITY.md). An item whose r or s
+// is 0 takes the next nonce, as RFC 6979 says.
 //
 // The error is non-nil only when the call failed as a whole: buffer
 // lengths that do not describe one batch (matching ecmul.ErrBatchLayout),
@@ -111,8 +113,8 @@ func Sign(ctx context.Context, e *ecmul.Engine, sigs []byte, errs []error, diges
 	if opts.Hedged {
 		opt.Randomness = rand.Reader
 	}
-	if impl := engine.Unwrap[*ecmul.Engine](e); gpuNonces && impl.SignsNonces() {
-		opt.NonceMult = nonceMult(impl)
+	if impl := engine.Unwrap[*ecmul.Engine](e); gpuSign && impl.SignsFirst() {
+		opt.FirstSign = firstSign(impl)
 	}
 	err = signers()[c.Name()].Sign(ctx, sigs, errs, digests, keys, baseMult(e), opt)
 	if err == nil && len(digests) == 0 {
@@ -132,18 +134,25 @@ func Sign(ctx context.Context, e *ecmul.Engine, sigs []byte, errs []error, diges
 	return err
 }
 
-// gpuNonces lets Sign derive its nonces on the GPU where the engine can
-// (engine.Engine.SignNonces).
-var gpuNonces = true
+// gpuSign lets Sign sign on the GPU, nonces included, where the engine
+// can (engine.Engine.SignFirst).
+var gpuSign = true
 
-// nonceMult is signing's nonces with their k·G on e's GPU
-// (engine.Engine.SignNonces).
-func nonceMult(e *engine.Engine) ecdsasign.NonceMult {
-	return func(ctx context.Context, xs, ks []byte, ok []bool, keys, h1s []byte) (bool, error) {
-		status := make([]engine.Status, len(ok))
-		done, err := e.SignNonces(ctx, xs, ks, status, keys, h1s)
-		for i, st := range status {
-			ok[i] = st == engine.StatusPoint
+// firstSign is signing with the first nonces on e's GPU
+// (engine.Engine.SignFirst).
+func firstSign(e *engine.Engine) ecdsasign.FirstSign {
+	return func(ctx context.Context, sigs []byte, out []ecdsasign.FirstOutcome, keys, h1s []byte) (bool, error) {
+		outcomes := make([]ladder.Outcome, len(out))
+		done, err := e.SignFirst(ctx, sigs, outcomes, keys, h1s)
+		for i, o := range outcomes {
+			switch o {
+			case ladder.OutPoint:
+				out[i] = ecdsasign.FirstSigned
+			case ladder.OutRefused:
+				out[i] = ecdsasign.FirstRefused
+			default:
+				out[i] = ecdsasign.FirstNoPoint
+			}
 		}
 		return done, err
 	}

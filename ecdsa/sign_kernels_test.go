@@ -49,15 +49,15 @@ func TestSignNeverRunsVarTimeComb(t *testing.T) {
 	require.NotEmpty(t, names("_combvt_"), "Verify's u1·G on the variable-time comb")
 }
 
-// TestSignGPUNonces signs batches on the gpu backend of a fake driver,
-// every batch large enough for the signing batch's wire kernels
-// (internalengine.ItemKernelsFrom), whose nonces the sign unpack kernel
-// derives (its twin): with SHA-256 digests the signatures are the cpu
-// backend's, byte for byte (RFC 6979 is deterministic), low-s on secp256k1
-// as there; a batch with other digests, or hedged, derives its nonces on
-// the host and still verifies. The test fails unless the sign unpack
-// kernel ran.
-func TestSignGPUNonces(t *testing.T) {
+// TestSignGPU signs batches on the gpu backend of a fake driver, every
+// batch large enough for the signing batch's wire kernels
+// (internalengine.ItemKernelsFrom), which derive the nonces and make the
+// signatures (their twins): with SHA-256 digests the signatures are the
+// cpu backend's, byte for byte (RFC 6979 is deterministic), low-s on
+// secp256k1 as there; a batch with other digests, or hedged, derives its
+// nonces on the host and still verifies. The test fails unless the sign
+// unpack kernel ran.
+func TestSignGPU(t *testing.T) {
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
 			t.Cleanup(internalengine.ItemKernelsFrom(1))

@@ -77,11 +77,16 @@ mutants=(
   "signunpack-sha-k|sign.cuh|0x428a2f98, 0x71374491|0x428a2f99, 0x71374491"
   "signunpack-separator|sign.cuh|msg_byte(m, 32, uint32_t(sep));|msg_byte(m, 32, 0u);"
   "signunpack-bit-length|sign.cuh|uint32_t(64 + len) * 8;|uint32_t(len) * 8;"
-  "signunpack-h1-at|sign.cuh|wire + size_t(count) * L + size_t(i) * L)|wire + size_t(stride) * L + size_t(i) * L)"
+  "signunpack-h1-at|sign.cuh|wire + size_t(count) * L + size_t(i) * L;|wire + size_t(stride) * L + size_t(i) * L;"
   "signunpack-k-over-d|sign.cuh|for (int j = 0; j < L; ++j) d[j] = uint8_t(k[j >> 2] >> (24 - 8 * (j & 3)));|"
-  "signunpack-row-order|sign.cuh|w < L / 4 ? k[L / 4 - 1 - w] : 0|w < L / 4 ? k[w] : 0"
-  "signpack-x-mask|sign.cuh|out[size_t(r) * stride + i] & keep;|out[size_t(r) * stride + i];"
-  "signpack-k-byte|sign.cuh|k[w] >> (8 * ((L - 1 - j) & 3))|k[w] >> (8 * (j & 3))"
+  "signunpack-row-order|sign.cuh|uint32_t(v[L - 4 * w - 1 - b]) << (8 * b)|uint32_t(v[4 * w + b]) << (8 * b)"
+  "signpack-r-mask|sign.cuh|rec[j] = uint8_t((r.w[w] & keep) >> shift);|rec[j] = uint8_t(r.w[w] >> shift);"
+  "signpack-byte-order|sign.cuh|shift = 8 * ((L - 1 - j) & 3);|shift = 8 * (j & 3);"
+  "signpack-r-reduce|sign.cuh|const Fe r = nf.canonical(x);|const Fe r = fe_load(x, 1);"
+  "signpack-inverse-exp|sign.cuh|consts + ECM_FINISH_ORDER_EXP|consts + ECM_FINISH_EXP"
+  "signpack-rd-form|sign.cuh|nf.mul(r, nf.mul(d, r2))|nf.mul(r, d)"
+  "signpack-refused-zero|sign.cuh|const uint32_t refused = fe_zero_mask(k) |const uint32_t refused = 0u "
+  "signpack-refused-n|sign.cuh|~fe_less_mask(k, nf.p);|0u;"
 )
 
 items=32

@@ -38,12 +38,15 @@ every operation of --op:
          fixed-base comb on the gpu and rns-cpu backends); on the gpu
          backend also the comb's kernel alone
   ecdsa  ECDSA signatures verified through ecdsa.Verify (u1·G and u2·Q on
-         the engine, their sum on the host): valid signatures of a pool of
+         the engine, their sum compared with r in the gpu backend's verify
+         kernel, on the host elsewhere): valid signatures of a pool of
          at most 1,024, cycled; on the gpu backend also its two kernels
          alone (the ladder's of u2·Q and the variable-time comb's of u1·G,
          their times added)
   sign   ECDSA signatures made through ecdsa.Sign with its default options
-         (RFC 6979 nonces, k·G as base computes it, the rest on the host):
+         (RFC 6979 nonces; the gpu backend derives them, computes k·G on
+         its constant-time comb and s on the GPU; elsewhere k·G as base
+         computes it, the rest on the host):
          SHA-256 digests under random keys, a pool of at most 1,024 pairs,
          cycled; on the gpu backend also the comb's kernel alone, as base
 

@@ -74,8 +74,8 @@ leading zeros allowed, and nothing else: at least one digit, no sign
 accepted.
 
 u1·G and u2·Q of a chunk of items are computed on the backend by
-ecdsa.Verify, and their sum on the host, in variable time: the inputs are
-public. On the gpu and rns-cpu backends u2·Q runs on the ladder, and u1·G
+ecdsa.Verify, and their sum compared with r (in the gpu backend's verify
+kernel, on the host elsewhere), in variable time: the inputs are public. On the gpu and rns-cpu backends u2·Q runs on the ladder, and u1·G
 on the variable-time comb; where the gpu backend's kernel has none (16-bit
 channels, --ext kawamura) u1·G runs as "ecmul base" runs k·G: on the
 constant-time comb, or on the ladder where there is no comb.

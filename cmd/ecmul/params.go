@@ -31,8 +31,9 @@ the proof that its ladder scalars avoid every exceptional case but k ≡ 0 and
 k ≡ −1 (mod n); then the fixed-base comb of k·G for the curve and channel
 width: its windows, the size of its table as uploaded, its multiplications
 per window, its largest multiplication input (proved below 9u) and the proof
-that its mixed additions meet no exceptional case for k < n. Exit status 1 if
-any bound fails, 2 for usage errors.
+that its mixed additions meet no exceptional case for k < n; last, what ECDSA
+signing on the GPU relies on mod n (x < p < 2n, n odd, prime and between 2^64
+and 2^256). Exit status 1 if any bound fails, 2 for usage errors.
 
 Flags:
 `
@@ -88,7 +89,23 @@ func runParams(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return report(stderr, "params", exitFail, errors.New("the comb's proof fails"))
 		}
 	}
+	if !printSign(stdout, su) {
+		return report(stderr, "params", exitFail, errors.New("the sign kernels' arithmetic fails"))
+	}
 	return exitOK
+}
+
+// printSign shows ProveSignArithmetic for su's curve: what the sign pack
+// kernel's r and s rely on; it reports whether it holds.
+func printSign(w io.Writer, su *ladder.Setup) bool {
+	holds := "holds"
+	err := ladder.ProveSignArithmetic(su.Params.P, su.Curve.N())
+	if err != nil {
+		holds = "NO: " + err.Error()
+	}
+	fmt.Fprintf(w, "\nECDSA signing on the GPU (the sign pack kernel): r = x(k·G) mod n by one masked subtraction, x < p < 2n;"+
+		" k⁻¹ = k^(n−2) and s = k⁻¹(h1 + r·d) in Montgomery products mod n with R = 2^256, n odd, prime, 2^64 < n < 2^256: %s\n", holds)
+	return err == nil
 }
 
 // printParams shows the RNS system of su and its bounds; it reports

@@ -135,3 +135,11 @@ func TestParamsTwist(t *testing.T) {
 		require.Regexp(t, `(?m)^wide fold in 32-bit words +\S+ +< +\S+ +yes +`, out, c.Name())
 	})
 }
+
+// TestParamsSign: params shows the sign pack kernel's arithmetic mod n,
+// holding, on every curve.
+func TestParamsSign(t *testing.T) {
+	forParams(t, func(c *curves.Curve, bits int, out string) {
+		require.Regexp(t, `(?m)^ECDSA signing on the GPU \(the sign pack kernel\): r = x\(k·G\) mod n .*: holds$`, out, "%s, %d-bit channels", c.Name(), bits)
+	})
+}

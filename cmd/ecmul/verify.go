@@ -38,10 +38,13 @@ of one operation (--op) through the engine and checks every result:
          where the gpu backend's kernel has no comb)
   ecdsa  ECDSA verification through package ecdsa (ecdsa.Verify: u1·G on
          the engine's variable-time comb, or as base computes k·G where the
-         gpu backend's kernel has none; u2·Q on its ladder; their sum on
-         the host)
-  sign   ECDSA signing through package ecdsa (ecdsa.Sign: k·G as base
-         computes it, the rest on the host)
+         gpu backend's kernel has none; u2·Q on its ladder; their sum
+         compared with r in the gpu backend's verify kernel, on the host
+         elsewhere)
+  sign   ECDSA signing through package ecdsa (ecdsa.Sign: on the gpu
+         backend, for SHA-256 digests, the nonces, k·G on the constant-time
+         comb and s on the GPU; elsewhere k·G as base computes it, the rest
+         on the host)
 
 mul and base compare every result with curves.ReferenceScalarMult (Go's
 crypto/elliptic for P-224 and P-256, gnark-crypto for secp256k1), for P-256

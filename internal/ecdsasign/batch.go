@@ -21,12 +21,13 @@ import (
 // leftmost bitlen(n) bits, as crypto/ecdsa takes it.
 //
 // The items are signed in steps of at most 65,536: the host derives a
-// step's nonces on every core (or opt.NonceMult derives them with their
-// k·G, for a step of SHA-256 digests, deterministic), base computes their
-// k·G in one call while the host checks the next step's items and derives
-// their nonces, and the host finishes the step's signatures on every core
-// while the next step's k·G computes; items whose r or s is 0 go round
-// again with their DRBG's next nonce. With opt.Randomness, item
+// step's nonces on every core, base computes their k·G in one call while
+// the host checks the next step's items and derives their nonces, and the
+// host finishes the step's signatures on every core while the next step's
+// k·G computes (opt.FirstSign, where set, signs a step of SHA-256 digests,
+// deterministic, itself: the host then only checks its items and takes
+// their signatures); items whose r or s is 0 go round again with their
+// DRBG's next nonce. With opt.Randomness, item
 // i's additional data are the bytes [i·ExtraBytes, (i+1)·ExtraBytes) read
 // from it.
 //
@@ -80,7 +81,10 @@ func (b *batch) check() error {
 }
 
 // stepItems is the most items of one step: enough for base to fill a
-// GPU, few enough that a step's nonces and points take a few MiB.
+// GPU, few enough that a step's nonces and points take a few MiB. Steps
+// that FirstSign signs are no larger: on an H200, signing P-256 at 2^22
+// items ran at 16.6 M/s in steps of 2^16, 15.2 M in steps of 2^18 and
+// 14.3 M in steps of 2^20 (bench/h200/2026-11-29-g-sign/).
 var stepItems = 1 << 16
 
 // maxRounds is how often an item goes round before it fails: the RFC's
@@ -90,48 +94,48 @@ const maxRounds = 8
 
 var errRetries = fmt.Errorf("r or s was 0 for %d nonces in a row: k·G is faulty", maxRounds)
 
-// run signs the batch step by step, two steps in flight: while base (or
-// NonceMult) computes the k·G of one step, the host checks the next
-// step's items and derives their nonces; the next step's computation then
-// starts, and the host finishes the first step's signatures beside it.
+// run signs the batch step by step, two steps in flight: while base
+// computes the k·G of one step (or FirstSign signs it), the host checks the
+// next step's items and derives their nonces, and starts its computation
+// at once, queued behind the first's; it then finishes the first step's
+// signatures beside the next step's computation.
 func (b *batch) run(ctx context.Context) error {
-	n := len(b.digests)
-	cur, next := b.newStep(min(stepItems, n)), b.newStep(min(stepItems, n))
+	n, size := len(b.digests), stepItems
+	cur, next := b.newStep(min(size, n)), b.newStep(min(size, n))
 	defer cur.wipe()
 	defer next.wipe()
-	if err := b.prepare(ctx, cur, 0, min(stepItems, n)); err != nil {
+	if err := b.prepare(ctx, cur, 0, min(size, n)); err != nil {
 		return err
 	}
 	computed := b.start(ctx, cur)
-	for lo := 0; lo < n; lo += stepItems {
-		hi := lo + stepItems
+	for lo := 0; lo < n; lo += size {
+		var following chan error
 		var err error
-		if hi < n {
-			err = b.prepare(ctx, next, hi, min(hi+stepItems, n))
+		if hi := lo + size; hi < n {
+			if err = b.prepare(ctx, next, hi, min(hi+size, n)); err == nil {
+				following = b.start(ctx, next)
+			}
 		}
 		if cerr := <-computed; cerr != nil {
-			return cerr
+			err = cerr
+		}
+		if err == nil {
+			err = b.finishStep(ctx, cur)
 		}
 		if err != nil {
-			return err
-		}
-		computed = nil
-		if hi < n {
-			computed = b.start(ctx, next)
-		}
-		if err := b.finishStep(ctx, cur); err != nil {
-			if computed != nil {
-				<-computed // it writes into next, which run's return wipes
+			if following != nil {
+				<-following // it writes into next, which run's return wipes
 			}
 			return err
 		}
+		computed = following
 		cur, next = next, cur
 	}
 	return nil
 }
 
-// start computes the first round of st on its own goroutine; the channel
-// gets its error.
+// start computes (or signs) the first round of st on its own goroutine;
+// the channel gets its error.
 func (b *batch) start(ctx context.Context, st *step) chan error {
 	computed := make(chan error, 1)
 	go func() { computed <- b.computeFirst(ctx, st, st.idx) }()
@@ -139,11 +143,14 @@ func (b *batch) start(ctx context.Context, st *step) chan error {
 }
 
 // finishStep finishes the signatures of st after its first round: those
-// whose r or s was 0, and those whose nonce from NonceMult was refused,
+// whose r or s was 0, and those whose first candidate FirstSign refused,
 // go round again with nonces from the host's DRBG.
 func (b *batch) finishStep(ctx context.Context, st *step) error {
-	kept, refused := b.dropRefused(st, st.idx)
-	if err := b.rounds(ctx, st, b.complete(st, kept), 1); err != nil {
+	if !st.gpu {
+		return b.rounds(ctx, st, b.complete(st, st.idx), 1)
+	}
+	again, refused := b.takeFirst(st)
+	if err := b.rounds(ctx, st, again, 1); err != nil {
 		return err
 	}
 	return b.rounds(ctx, st, refused, 0)
@@ -176,7 +183,7 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 			st.idx = append(st.idx, i)
 		}
 	}
-	st.gpu = b.opt.NonceMult != nil && st.extra == nil
+	st.gpu = b.opt.FirstSign != nil && st.extra == nil
 	for _, i := range st.idx {
 		st.gpu = st.gpu && st.hash[i-lo] == crypto.SHA256
 	}
@@ -189,7 +196,7 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 }
 
 // seeds writes the private key and h1 = bits2octets(digest) of each item
-// of idx, NonceMult's inputs, on every core.
+// of idx, FirstSign's inputs, on every core.
 func (b *batch) seeds(st *step, idx []int) {
 	L := b.o.size
 	par.DoAllCores(len(idx), func(_, lo, hi int) {
@@ -201,16 +208,16 @@ func (b *batch) seeds(st *step, idx []int) {
 	})
 }
 
-// computeFirst computes the first round of a step: its nonces and their
-// k·G through NonceMult where prepare left them to it (falling back on the
-// host's nonces where it did not run), else k·G of the host's nonces.
+// computeFirst computes the first round of a step: its signatures through
+// FirstSign where prepare left them to it (falling back on the host's
+// nonces where it did not run), else k·G of the host's nonces.
 func (b *batch) computeFirst(ctx context.Context, st *step, idx []int) error {
 	if !st.gpu {
 		return b.compute(ctx, st, idx)
 	}
 	m, L := len(idx), b.o.size
-	clear(st.ok[:m])
-	done, err := b.opt.NonceMult(ctx, st.xs[:m*L], st.scalars[:m*L], st.ok[:m], st.keys[:m*L], st.h1s[:m*L])
+	clear(st.firsts[:m])
+	done, err := b.opt.FirstSign(ctx, st.sigs[:2*m*L], st.firsts[:m], st.keys[:m*L], st.h1s[:m*L])
 	if err != nil || done {
 		return err
 	}
@@ -219,30 +226,51 @@ func (b *batch) computeFirst(ctx context.Context, st *step, idx []int) error {
 	return b.compute(ctx, st, idx)
 }
 
-// dropRefused takes out of idx, and out of the step's nonces, points and
-// flags of its first round, the items whose nonce from NonceMult is
-// outside [1, n − 1] (public: the RFC's refused candidate, as likely as
-// 2^−32 on P-256), and returns the rest in place and those apart: their
-// nonces come from the host's DRBG, which skips the refused candidate.
-func (b *batch) dropRefused(st *step, idx []int) (kept, refused []int) {
-	if !st.gpu {
-		return idx, nil
-	}
-	L := b.o.size
-	kept = idx[:0]
+// takeFirst takes the signatures FirstSign made for the items of st.idx,
+// on every core: one whose r and s are not 0 goes to its item, under the
+// low-s rule where asked; an item without a point gets ErrNoPoint. It
+// returns, in place of st.idx, the items whose r or s was 0 and, apart,
+// those whose first candidate was refused.
+func (b *batch) takeFirst(st *step) (again, refused []int) {
+	L, idx := b.o.size, st.idx
+	par.DoAllCores(len(idx), func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			st.again[j] = false
+			switch st.firsts[j] {
+			case FirstSigned:
+				st.again[j] = b.take(idx[j], st.sigs[2*j*L:2*(j+1)*L])
+			case FirstNoPoint:
+				b.errs[idx[j]] = &ItemError{Item: idx[j], Err: ErrNoPoint}
+			}
+		}
+	})
+	again = idx[:0]
 	for j, i := range idx {
-		if b.o.inRange(fp.LimbsFromBytes(st.scalars[j*L:(j+1)*L])) == 0 {
+		switch {
+		case st.firsts[j] == FirstRefused:
 			refused = append(refused, i)
-			continue
+		case st.again[j]:
+			again = append(again, i)
 		}
-		if n := len(kept); n != j {
-			copy(st.scalars[n*L:(n+1)*L], st.scalars[j*L:(j+1)*L])
-			copy(st.xs[n*L:(n+1)*L], st.xs[j*L:(j+1)*L])
-			st.ok[n] = st.ok[j]
-		}
-		kept = append(kept, i)
 	}
-	return kept, refused
+	return again, refused
+}
+
+// take writes the signature r‖s into item i's, under the low-s rule where
+// asked, and reports whether r or s is 0 (the item goes round again).
+func (b *batch) take(i int, sig []byte) (again bool) {
+	o, L := b.o, b.o.size
+	r, s := fp.LimbsFromBytes(sig[:L]), fp.LimbsFromBytes(sig[L:])
+	if zeroMask(r)|zeroMask(s) != 0 { // public: the RFC's retry
+		return true
+	}
+	if b.opt.LowS {
+		s = o.lowS(s)
+	}
+	out := b.sigs[2*i*L : 2*(i+1)*L]
+	fp.PutLimbs(out[:L], r)
+	fp.PutLimbs(out[L:], s)
+	return false
 }
 
 // step holds one step's working memory, reused step after step.
@@ -257,17 +285,24 @@ type step struct {
 	idx     []int
 	kinv    []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
 	pre     []fp.Element // per item of a round: invertAll's running products
-	// the first round's nonces from NonceMult (gpu): its inputs, L per item
+	// the first round's signatures from FirstSign (gpu): its inputs, L
+	// bytes per item each, and its outputs
 	gpu       bool
 	keys, h1s []byte
+	sigs      []byte // 2L per item: r‖s
+	firsts    []FirstOutcome
 }
 
+// newStep returns a step of at most m items; with FirstSign, the buffers
+// of the host's rounds wait for the first round that needs them (hostRound).
 func (b *batch) newStep(m int) *step {
 	L := b.o.size
-	st := &step{hash: make([]crypto.Hash, m), scalars: make([]byte, m*L), xs: make([]byte, m*L), ok: make([]bool, m), again: make([]bool, m),
-		kinv: make([]fp.Element, m), pre: make([]fp.Element, m)}
-	if b.opt.NonceMult != nil {
+	st := &step{hash: make([]crypto.Hash, m), again: make([]bool, m)}
+	if b.opt.FirstSign != nil {
 		st.keys, st.h1s = make([]byte, m*L), make([]byte, m*L)
+		st.sigs, st.firsts = make([]byte, 2*m*L), make([]FirstOutcome, m)
+	} else {
+		st.hostRound(m, L)
 	}
 	if b.opt.Randomness != nil {
 		st.extra = make([]byte, m*ExtraBytes)
@@ -275,8 +310,19 @@ func (b *batch) newStep(m int) *step {
 	return st
 }
 
+// hostRound makes the buffers of a host round at least m items long.
+func (st *step) hostRound(m, L int) {
+	if len(st.ok) < m {
+		clear(st.scalars) // the old nonces and inverses, before they are dropped
+		clear(st.kinv)
+		clear(st.pre)
+		st.scalars, st.xs, st.ok = make([]byte, m*L), make([]byte, m*L), make([]bool, m)
+		st.kinv, st.pre = make([]fp.Element, m), make([]fp.Element, m)
+	}
+}
+
 // wipe clears the nonces, their inverses and products, and the keys
-// copied for NonceMult.
+// copied for FirstSign.
 func (st *step) wipe() {
 	clear(st.keys)
 	clear(st.scalars)
@@ -332,6 +378,7 @@ func (b *batch) key(i int) []byte { return b.keys[i*b.o.size : (i+1)*b.o.size] }
 // number round in [1, n − 1], on every core.
 func (b *batch) derive(st *step, idx []int, round int) {
 	L := b.o.size
+	st.hostRound(len(idx), L)
 	par.DoAllCores(len(idx), func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			b.nonce(st.scalars[j*L:(j+1)*L], st, idx[j], round)

@@ -38,10 +38,9 @@ func BenchmarkSignHost(b *testing.B) {
 
 // BenchmarkSignOverlap signs 2^18 P-256 digests in steps, with a k·G that
 // takes 0.5 µs per item of a step on no core (a GPU's share, slept): the
-// host's work on the next step's nonces runs beside it. nonces=gpu takes
-// the nonces with their k·G from a NonceMult that takes 30 ns per item on
-// no core (a GPU at 33 M items/s): the host's share is then the checks
-// and s.
+// host's work on the next step's nonces runs beside it. sign=gpu takes
+// the signatures from a FirstSign that takes 30 ns per item on no core (a
+// GPU at 33 M items/s): the host's share is then the checks and copies.
 func BenchmarkSignOverlap(b *testing.B) {
 	c := curves.P256()
 	const count = 1 << 18
@@ -54,9 +53,9 @@ func BenchmarkSignOverlap(b *testing.B) {
 	digests, _ := randomDigests(newRand(8), count, allHashes[2:3])
 	sigs, errs := make([]byte, count*2*L), make([]error, count)
 	for _, gpu := range []bool{false, true} {
-		name, base, opt := "nonces=host", gxBase(c, 500*time.Nanosecond), ecdsasign.Options{}
+		name, base, opt := "sign=host", gxBase(c, 500*time.Nanosecond), ecdsasign.Options{}
 		if gpu {
-			name, opt.NonceMult = "nonces=gpu", gxNonceMult(c, 30*time.Nanosecond)
+			name, opt.FirstSign = "sign=gpu", fixedFirstSign(c, 30*time.Nanosecond)
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
@@ -69,18 +68,19 @@ func BenchmarkSignOverlap(b *testing.B) {
 	}
 }
 
-// gxNonceMult returns a NonceMult for the benchmarks that sleeps perItem
-// for each item of its call and gives every item the nonce 1 and G's x.
-func gxNonceMult(c *curves.Curve, perItem time.Duration) ecdsasign.NonceMult {
+// fixedFirstSign returns a FirstSign for the benchmarks that sleeps
+// perItem for each item of its call and gives every item the signature
+// (r, s) = (G's x, 1).
+func fixedFirstSign(c *curves.Curve, perItem time.Duration) ecdsasign.FirstSign {
 	L := c.ByteLen()
 	gx := c.Gx().FillBytes(make([]byte, L))
-	return func(_ context.Context, xs, ks []byte, ok []bool, _, _ []byte) (bool, error) {
-		time.Sleep(time.Duration(len(ok)) * perItem)
-		for i := range ok {
-			copy(xs[i*L:], gx)
-			clear(ks[i*L : (i+1)*L])
-			ks[(i+1)*L-1] = 1
-			ok[i] = true
+	return func(_ context.Context, sigs []byte, out []ecdsasign.FirstOutcome, _, _ []byte) (bool, error) {
+		time.Sleep(time.Duration(len(out)) * perItem)
+		for i := range out {
+			copy(sigs[2*i*L:], gx)
+			clear(sigs[(2*i+1)*L : 2*(i+1)*L])
+			sigs[2*(i+1)*L-1] = 1
+			out[i] = ecdsasign.FirstSigned
 		}
 		return true, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/big"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
@@ -197,10 +198,10 @@ func TestRetriesEnd(t *testing.T) {
 }
 
 // TestStepsInFlight signs in steps of 5 items, two in flight: k·G runs
-// for one step at a time (never two calls at once) and for every step in
-// order; a k·G that fails on the third step, while the fourth's nonces
-// are being derived, fails the batch, its signatures zero and every item
-// not signed.
+// for at most two steps at once, once for every step, and the signatures
+// are those of one call for the whole batch; a k·G that fails on the third
+// step, while the fourth's may be computing, fails the batch, its
+// signatures zero and every item not signed.
 func TestStepsInFlight(t *testing.T) {
 	c := curves.P256()
 	s, err := ecdsasign.New(c)
@@ -213,14 +214,17 @@ func TestStepsInFlight(t *testing.T) {
 	boom := errors.New("boom")
 	for _, failAt := range []int{0, 3} {
 		var inside, calls atomic.Int32
+		var mu sync.Mutex
 		var sizes []int
 		ct := ctecBase(t, c, nil)
 		base := func(ctx context.Context, xs []byte, ok []bool, ks []byte) error {
-			if inside.Add(1) != 1 {
-				t.Error("two k·G calls at once")
+			if inside.Add(1) > 2 {
+				t.Error("three k·G calls at once")
 			}
 			defer inside.Add(-1)
+			mu.Lock()
 			sizes = append(sizes, len(ok))
+			mu.Unlock()
 			if calls.Add(1) == int32(failAt) {
 				return boom
 			}
@@ -230,7 +234,7 @@ func TestStepsInFlight(t *testing.T) {
 		err := s.Sign(context.Background(), sigs, errs, digests, keys, base, ecdsasign.Options{})
 		if failAt == 0 {
 			require.NoError(t, err)
-			require.Equal(t, []int{5, 5, 5, 5, 3}, sizes, "a call per step, in order")
+			require.ElementsMatch(t, []int{5, 5, 5, 5, 3}, sizes, "a call per step")
 			whole, _ := signAll(t, c, digests, keys, ecdsasign.Options{})
 			for i := range count {
 				require.NoError(t, errs[i])

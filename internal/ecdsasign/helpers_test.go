@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/big"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -18,18 +19,23 @@ import (
 )
 
 // ctecBase is a BaseMult on internal/ctec's constant-time comb, which
-// also records every scalar it is given, in order, into seen.
+// also records every scalar it is given into seen, a call's in order.
 func ctecBase(t *testing.T, c *curves.Curve, seen *[][]byte) ecdsasign.BaseMult {
 	a, err := ctec.For(c)
 	require.NoError(t, err)
 	L := a.ScalarBytes()
+	var mu sync.Mutex
 	return func(_ context.Context, xs []byte, ok []bool, scalars []byte) error {
 		xy := make([]byte, 2*L)
+		if seen != nil {
+			mu.Lock()
+			for i := range ok {
+				*seen = append(*seen, append([]byte(nil), scalars[i*L:(i+1)*L]...))
+			}
+			mu.Unlock()
+		}
 		for i := range ok {
 			k := scalars[i*L : (i+1)*L]
-			if seen != nil {
-				*seen = append(*seen, append([]byte(nil), k...))
-			}
 			var p ctec.Point
 			a.ScalarBaseMult(&p, k)
 			inf, on := a.Encode(xy, &p)

@@ -2,8 +2,9 @@
 // on P-224, P-256 and secp256k1, with RFC 6979 nonces, given a function
 // that computes k·G for a batch of nonces: the host derives the nonces,
 // the batch function multiplies, and the host finishes every signature.
-// With Options.NonceMult the nonces of SHA-256 digests come from it with
-// their k·G, and the host derives only those of the RFC's retries.
+// With Options.FirstSign a device signs the items of SHA-256 digests with
+// their first nonces, and the host derives only those of the RFC's
+// retries.
 //
 // The nonce of an item comes from RFC 6979's HMAC_DRBG over the hash that
 // Options.Hash names or, when it names none, the one the digest's length
@@ -39,7 +40,8 @@ import (
 // (count·L bytes) and sets ok[i] when item i is an affine point (false for
 // the point at infinity or a result that failed the multiplier's checks).
 // Its error fails the batch. The scalars are secret nonces: it must run in
-// constant time, and leave them as they are (Sign reads them again).
+// constant time, and leave them as they are (Sign reads them again). Sign
+// calls it for up to two steps at once, from two goroutines.
 type BaseMult func(ctx context.Context, xs []byte, ok []bool, scalars []byte) error
 
 // Options are how Sign signs.
@@ -53,23 +55,32 @@ type Options struct {
 	// mixed into its nonce (RFC 6979 §3.6): crypto/rand.Reader for hedged
 	// signatures. nil signs deterministically.
 	Randomness io.Reader
-	// NonceMult, when not nil, derives the deterministic nonces over
-	// HMAC-SHA-256 with their k·G, for the steps whose every item's hash is
-	// SHA-256: the host then derives only the nonces of the RFC's retries.
-	NonceMult NonceMult
+	// FirstSign, when not nil, signs with the deterministic nonces over
+	// HMAC-SHA-256 the steps whose every item's hash is SHA-256: the host
+	// then derives only the nonces of the RFC's retries.
+	FirstSign FirstSign
 }
 
-// NonceMult derives the nonce k of count items as RFC 6979's first
-// candidate over HMAC-SHA-256 (qlen = 8L, L = ScalarBytes) from each
-// item's private key and h1 = bits2octets(its digest) (keys and h1s, L
-// bytes each, big-endian; every key in [1, n − 1]), and computes k·G, as
-// BaseMult does: it writes each k into ks and x(k·G) into xs (L bytes
-// each) and sets ok[i] when item i's k·G is an affine point. A k outside
-// [1, n − 1] is the RFC's refused candidate; Sign takes the next one from
-// its own DRBG. done is false where it did not run (nothing written):
-// Sign derives the nonces itself. Its error fails the batch. It runs in
-// constant time on the keys and nonces.
-type NonceMult func(ctx context.Context, xs, ks []byte, ok []bool, keys, h1s []byte) (done bool, err error)
+// FirstSign signs count items with RFC 6979's first candidate nonce k over
+// HMAC-SHA-256 (qlen = 8L, L = ScalarBytes), derived from each item's
+// private key and h1 = bits2octets(its digest) (keys and h1s, L bytes each,
+// big-endian; every key in [1, n − 1], every h1 below n): it writes each
+// item's r‖s into sigs (2L bytes, big-endian; r = x(k·G) mod n, s =
+// k⁻¹·(h1 + r·d) mod n, before any low-s rule) and its outcome into out.
+// r or s may be 0: Sign then takes the DRBG's next candidate. done is
+// false where it did not run (nothing written): Sign signs the items
+// itself. Its error fails the batch. It runs in constant time on the keys
+// and nonces. Sign calls it, and BaseMult, for up to two steps at once.
+type FirstSign func(ctx context.Context, sigs []byte, out []FirstOutcome, keys, h1s []byte) (done bool, err error)
+
+// FirstOutcome is what FirstSign did with an item.
+type FirstOutcome uint8
+
+const (
+	FirstNoPoint FirstOutcome = iota // k·G gave no point (the item fails with ErrNoPoint), or nothing was written
+	FirstSigned                      // r‖s written
+	FirstRefused                     // the candidate k is outside [1, n − 1] (public; as likely as 2^−32 on P-256): the DRBG's next is taken
+)
 
 // ExtraBytes is the length of the additional data read per item for a
 // hedged signature.

@@ -9,22 +9,24 @@ import (
 	"github.com/rnsec/ecmul/internal/ladder"
 )
 
-// SignNonces derives the RFC 6979 nonce k of count = len(status) items of
-// ECDSA signing over HMAC-SHA-256 (its first candidate, qlen = 8L, L the
-// curve's ByteLen) from each item's private key and h1 = bits2octets(its
-// digest), and computes k·G, on the gpu backend's constant-time comb with
-// the signing batch's wire kernels: the host copies the keys and h1 up
-// (keys and h1s, L bytes each, big-endian; every key in [1, n − 1], every
-// h1 below n) and reads back each k (ks, L bytes each) and x(k·G) (xs, L
-// bytes each), status[i] StatusPoint where k·G is an affine point. A k
-// outside [1, n − 1] is the RFC's refused candidate: the caller takes the
-// next one itself. ok is false, and nothing is written, where the engine
-// has no such kernels (another backend, a kernel image without them) or
-// the batch is not larger than the latency batches: the caller then
-// derives the nonces itself.
-func (e *Engine) SignNonces(ctx context.Context, xs, ks []byte, status []Status, keys, h1s []byte) (ok bool, err error) {
+// SignFirst signs count = len(outcomes) items of ECDSA with RFC 6979's
+// first candidate nonce k over HMAC-SHA-256 (qlen = 8L, L the curve's
+// ByteLen), derived from each item's private key and h1 = bits2octets(its
+// digest), on the gpu backend's constant-time comb with the signing
+// batch's wire kernels (package ladder's signwire.go): the host copies the
+// keys and h1s up (L bytes each, big-endian; every key in [1, n − 1], every
+// h1 below n) and reads back each signature r‖s (sigs, 2L bytes each,
+// before any low-s rule) and its outcome: ladder.OutPoint for a signature
+// (whose r or s may be 0: the RFC's retry is the caller's),
+// ladder.OutRefused for a k outside [1, n − 1] (the caller takes the next
+// candidate), another outcome, with zero bytes, where k·G gave no point.
+// The nonces never leave the GPU. ok is false, and nothing is written,
+// where the engine has no such kernels (another backend, a kernel image
+// without them) or the batch is not larger than the latency batches: the
+// caller then signs the items itself.
+func (e *Engine) SignFirst(ctx context.Context, sigs []byte, outcomes []ladder.Outcome, keys, h1s []byte) (ok bool, err error) {
 	r, isGPU := e.gpuRunner()
-	count, L := len(status), e.curve.ByteLen()
+	count, L := len(outcomes), e.curve.ByteLen()
 	if !isGPU || count < gpuItemsMinBatch {
 		return false, nil
 	}
@@ -32,25 +34,27 @@ func (e *Engine) SignNonces(ctx context.Context, xs, ks []byte, status []Status,
 	if sr == nil {
 		return false, nil
 	}
-	if len(xs) != count*L || len(ks) != count*L || len(keys) != count*L || len(h1s) != count*L {
-		return true, fmt.Errorf("%w: SignNonces of %d items", ErrBatchLayout, count)
+	if len(sigs) != 2*count*L || len(keys) != count*L || len(h1s) != count*L {
+		return true, fmt.Errorf("%w: SignFirst of %d items", ErrBatchLayout, count)
 	}
-	clear(status)
+	for i := range outcomes {
+		outcomes[i] = ladder.OutFailed
+	}
 	if err := e.usable(); err != nil {
 		return true, err
 	}
 	ctx, release := e.batchContext(ctx)
 	defer release()
 	split, _ := sr.splitFor(count)
-	st, err := sr.eng.Run(ctx, gpu.Batch{Count: count, Overlapped: overlapped(ctx), Wire: sr.signWire(xs, ks, status, keys, h1s, split)})
+	st, err := sr.eng.Run(ctx, gpu.Batch{Count: count, Overlapped: overlapped(ctx), Wire: sr.signWire(sigs, outcomes, keys, h1s, split)})
 	sr.recordStats(st)
 	return true, e.batchErr(err)
 }
 
 // signWire is a signing batch as bytes (package ladder's signwire.go): the
-// host copies each item's key and h1 (Fill), and each k, x(k·G) and
+// host copies each item's key and h1 (Fill), and each signature and
 // outcome back (Drain).
-func (r *gpuRunner) signWire(xs, ks []byte, status []Status, keys, h1s []byte, split splitFunc) *gpu.Wire {
+func (r *gpuRunner) signWire(sigs []byte, outcomes []ladder.Outcome, keys, h1s []byte, split splitFunc) *gpu.Wire {
 	L := r.su.Curve.ByteLen()
 	return &gpu.Wire{
 		InBytes:  r.su.SignWireInBytes(),
@@ -63,12 +67,9 @@ func (r *gpuRunner) signWire(xs, ks []byte, status []Status, keys, h1s []byte, s
 		Drain: func(lo, hi int, out []byte) error {
 			n := hi - lo
 			split(n, minWireItems, func(a, c int) {
+				copy(sigs[(lo+a)*2*L:(lo+c)*2*L], out[a*2*L:c*2*L])
 				for k := a; k < c; k++ {
-					rec := out[k*2*L : (k+1)*2*L]
-					copy(xs[(lo+k)*L:(lo+k+1)*L], rec[:L])
-					copy(ks[(lo+k)*L:(lo+k+1)*L], rec[L:])
-					clear(rec[L:]) // the nonce leaves the pinned buffer
-					status[lo+k] = statusOfOutcome(ladder.Outcome(out[n*2*L+k]))
+					outcomes[lo+k] = ladder.Outcome(out[n*2*L+k])
 				}
 			})
 			return nil
@@ -76,14 +77,14 @@ func (r *gpuRunner) signWire(xs, ks []byte, status []Status, keys, h1s []byte, s
 	}
 }
 
-// SignsNonces reports whether SignNonces runs on e: the gpu backend with
-// the signing batch's kernels.
-func (e *Engine) SignsNonces() bool {
+// SignsFirst reports whether SignFirst runs on e: the gpu backend with the
+// signing batch's kernels.
+func (e *Engine) SignsFirst() bool {
 	r, ok := e.gpuRunner()
 	return ok && e.usable() == nil && r.signRunner() != nil
 }
 
-// signRunner returns the runner of SignNonces: the constant-time comb's
+// signRunner returns the runner of SignFirst: the constant-time comb's
 // kernel with the signing batch's unpack and pack kernels around its
 // prepare and finish, opened on the first call with the comb's settings
 // and devices. It returns nil where the engine has no constant-time comb
@@ -125,6 +126,9 @@ func gpuSign(cfg *gpu.Config, su *ladder.Setup, g GPUConfig) error {
 	}
 	if cfg.Finish == nil {
 		return fmt.Errorf("ecmul: gpu backend: signing needs the finish on the GPU")
+	}
+	if err := ladder.ProveSignArithmetic(su.Params.P, su.Curve.N()); err != nil {
+		return fmt.Errorf("ecmul: gpu backend: signing on %s: %w", su.Curve.Name(), err)
 	}
 	channels := kernels.ChannelTag(su.Params.Bits)
 	unpack, err := kernels.SignUnpackName(su.Curve.Name(), channels)

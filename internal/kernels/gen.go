@@ -273,6 +273,8 @@ func emitFinishLayout(b *bytes.Buffer) {
 		{"OUT_OFF_CURVE", int(ladder.OutOffCurve)}, {"OUT_BAD_ENCODING", int(ladder.OutBadEncoding)},
 		{"OUT_BAD_COORDINATE", int(ladder.OutBadCoordinate)}, {"OUT_INFINITY_INPUT", int(ladder.OutInfinityInput)},
 		{"OUT_VALID", int(ladder.OutValid)}, {"OUT_INVALID", int(ladder.OutInvalid)},
+		{"OUT_REFUSED", int(ladder.OutRefused)},
+		{"SIGN_NONCE", ladder.SignRowNonce}, {"SIGN_KEY", ladder.SignRowKey}, {"SIGN_H1", ladder.SignRowH1}, {"SIGN_ROWS", ladder.SignRows},
 		{"VERIFY_X1", ladder.VerifyRowX1}, {"VERIFY_Y1", ladder.VerifyRowY1}, {"VERIFY_R", ladder.VerifyRowR},
 		{"VERIFY_RN", ladder.VerifyRowRN}, {"VERIFY_FLAGS", ladder.VerifyRowFlags}, {"VERIFY_ROWS", ladder.VerifyRows},
 		{"VERIFY_U1_INFINITY", int(ladder.VerifyU1Infinity)}, {"VERIFY_RN_OK", int(ladder.VerifyRN)},

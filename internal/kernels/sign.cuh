@@ -6,16 +6,19 @@
 //     the item's private key d and h1 = bits2octets(digest) from the wire
 //     input in `out`, derives its nonce k as RFC 6979's first candidate
 //     over HMAC-SHA-256 (qlen = 8·ByteLen), writes k over d and does the
-//     unpack kernel's work on it (the comb's scalar rows), and keeps k's
-//     words in the sign rows, after the finish rows;
-//   - sign pack, after the finish kernel, one item per thread: writes
-//     x(k·G)‖k (zero bytes for x where the outcome is not ECM_OUT_POINT)
-//     into `in`, then the outcome bytes; the output ends before the sign
-//     rows it reads (ladder.Setup.SignRowAt).
+//     unpack kernel's work on it (the comb's scalar rows), and keeps k, d
+//     and h1 in the sign rows, after the finish rows;
+//   - sign pack, after the finish kernel, one item per thread: writes the
+//     signature r‖s, r = x(k·G) mod n and s = k⁻¹·(h1 + r·d) mod n, into
+//     `in`, then the outcome bytes: ECM_OUT_REFUSED for a k outside
+//     [1, n − 1], else the finish's, with zero bytes where it is not
+//     ECM_OUT_POINT; the output ends before the sign rows it reads
+//     (ladder.Setup.SignRowAt).
 //
 // d and k are secrets: every branch, loop and address depends only on the
-// curve's byte length and the item's index; SHA-256 runs its 64 rounds on
-// registers.
+// curve's byte length, the item's index and public constants; SHA-256 runs
+// its 64 rounds on registers, and k is inverted as k^(n−2) mod n with a
+// fixed chain of Montgomery products.
 
 #pragma once
 
@@ -165,6 +168,26 @@ ECM_DEVICE void nonce_6979(uint32_t (&k)[8], const uint8_t* d, const uint8_t* h1
   hmac_v(k, key, v);  // V = HMAC_K(V): the first candidate's bytes
 }
 
+static_assert(ECM_SIGN_ROWS == 3 * kFeWords && ECM_SIGN_KEY == ECM_SIGN_NONCE + kFeWords &&
+                  ECM_SIGN_H1 == ECM_SIGN_KEY + kFeWords,
+              "the sign rows are k, d and h1, one field element each");
+
+// put_sign_row writes the big-endian value v of L bytes into item i's sign
+// rows from Row (ladder.Setup.putSignRow), least significant word first.
+template <int Row, int L>
+ECM_DEVICE void put_sign_row(uint32_t* in, uint32_t i, uint32_t stride, const uint8_t* v) {
+  uint32_t* const rows = in + i + size_t(ECM_FINISH_ROWS + Row) * stride;
+#pragma unroll
+  for (int w = 0; w < kFeWords; ++w) {
+    uint32_t x = 0;
+    if (w < L / 4) {
+#pragma unroll
+      for (int b = 0; b < 4; ++b) x |= uint32_t(v[L - 4 * w - 1 - b]) << (8 * b);
+    }
+    rows[size_t(w) * stride] = x;
+  }
+}
+
 // sign_unpack_item derives item i = blockIdx.x·blockDim.x + threadIdx.x's
 // nonce, one item per thread, and unpacks it on the comb
 // (ladder.Setup.UnpackSignWireItem).
@@ -175,18 +198,39 @@ ECM_DEVICE void sign_unpack_item(ECM_KERNEL_PARAMS) {
   if (i >= count) return;
   uint8_t* const wire = reinterpret_cast<uint8_t*>(out);
   uint8_t* const d = wire + size_t(i) * L;
+  const uint8_t* const h1 = wire + size_t(count) * L + size_t(i) * L;
+  uint32_t* const rows = const_cast<uint32_t*>(in);
+  put_sign_row<ECM_SIGN_KEY, L>(rows, i, stride, d);
+  put_sign_row<ECM_SIGN_H1, L>(rows, i, stride, h1);
   uint32_t k[8];
-  nonce_6979<L>(k, d, wire + size_t(count) * L + size_t(i) * L);
+  nonce_6979<L>(k, d, h1);
 #pragma unroll
   for (int j = 0; j < L; ++j) d[j] = uint8_t(k[j >> 2] >> (24 - 8 * (j & 3)));
   unpack_item<N>(ECM_KERNEL_ARGS);
-  uint32_t* const rows = const_cast<uint32_t*>(in) + i + size_t(ECM_FINISH_ROWS) * stride;  // the sign rows
-#pragma unroll
-  for (int w = 0; w < kFeWords; ++w) rows[size_t(w) * stride] = w < L / 4 ? k[L / 4 - 1 - w] : 0;
+  put_sign_row<ECM_SIGN_NONCE, L>(rows, i, stride, d);
 }
 
-// sign_pack_item packs item i = blockIdx.x·blockDim.x + threadIdx.x's x(k·G)
-// and k, one item per thread (ladder.Setup.PackSignWireItem).
+// fe_less_mask returns all ones when a < b, else zero.
+ECM_DEVICE uint32_t fe_less_mask(const Fe& a, const Fe& b) {
+  uint32_t borrow = 0;
+#pragma unroll
+  for (int k = 0; k < kFeWords; ++k) borrow = uint32_t((uint64_t(a.w[k]) - b.w[k] - borrow) >> 32) & 1;
+  return 0u - borrow;
+}
+
+// signature returns s = k⁻¹·(h1 + r·d) mod n (ladder.Setup.PackSignWireItem)
+// for k, d and h1 below n and any r below n, in Montgomery products mod n
+// with R = 2^256: kR = k·R², k⁻¹·R = (kR)^(n−2), dR = d·R², r·d = r·dR,
+// and s = (h1 + r·d)·k⁻¹R.
+ECM_DEVICE Fe signature(const FeField& nf, const uint32_t* consts, const Fe& k, const Fe& d, const Fe& h1, const Fe& r) {
+  const Fe r2 = fe_load(consts + ECM_FINISH_ORDER_R2, 1);
+  const Fe kInv = nf.pow(nf.mul(k, r2), consts + ECM_FINISH_ORDER_EXP);
+  const Fe rd = nf.mul(r, nf.mul(d, r2));
+  return nf.mul(nf.add(h1, rd), kInv);
+}
+
+// sign_pack_item packs item i = blockIdx.x·blockDim.x + threadIdx.x's
+// signature, one item per thread (ladder.Setup.PackSignWireItem).
 template <int N, int L>
 ECM_DEVICE void sign_pack_item(ECM_KERNEL_PARAMS) {
   (void)scalars;
@@ -194,23 +238,29 @@ ECM_DEVICE void sign_pack_item(ECM_KERNEL_PARAMS) {
     __trap();  // the comb's constants of this curve only
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
-  const uint32_t outcome = out[size_t(2 * L / 4) * stride + i];
+  const FeField nf = FeField::load<ECM_FINISH_ORDER, ECM_FINISH_ORDER_INV>(consts);
+  const uint32_t* const rows = in + i + size_t(ECM_FINISH_ROWS) * stride;
+  const Fe k = fe_load(rows + size_t(ECM_SIGN_NONCE) * stride, stride);
+  const Fe d = fe_load(rows + size_t(ECM_SIGN_KEY) * stride, stride);
+  const Fe h1 = fe_load(rows + size_t(ECM_SIGN_H1) * stride, stride);
+  const uint32_t refused = fe_zero_mask(k) | ~fe_less_mask(k, nf.p);
+  const uint32_t finished = out[size_t(2 * L / 4) * stride + i];
+  const uint32_t outcome = select(refused, ECM_OUT_REFUSED, finished);
   const uint32_t keep = mask_of_zero(outcome ^ ECM_OUT_POINT);
-  uint32_t k[kFeWords];
+
+  uint32_t x[kAccWords] = {};  // x(k·G) below p < 2n, from the result's big-endian bytes
 #pragma unroll
-  for (int w = 0; w < kFeWords; ++w) k[w] = in[size_t(ECM_FINISH_ROWS + w) * stride + i];
+  for (int w = 0; w < L / 4; ++w) x[w] = __byte_perm(out[size_t(L / 4 - 1 - w) * stride + i], 0, 0x0123);
+  const Fe r = nf.canonical(x);
+  const Fe s = signature(nf, consts, k, d, h1, r);
+
   uint8_t* const wire = reinterpret_cast<uint8_t*>(const_cast<uint32_t*>(in));
   uint8_t* const rec = wire + size_t(i) * 2 * L;
 #pragma unroll
-  for (int r = 0; r < L / 4; ++r) {
-    const uint32_t v = out[size_t(r) * stride + i] & keep;  // bytes 4r … 4r + 3 of x, little-endian
-#pragma unroll
-    for (int b = 0; b < 4; ++b) rec[4 * r + b] = uint8_t(v >> (8 * b));
-  }
-#pragma unroll
   for (int j = 0; j < L; ++j) {
-    const int w = (L - 1 - j) / 4;  // k's word of byte j, least significant first
-    rec[L + j] = uint8_t(k[w] >> (8 * ((L - 1 - j) & 3)));
+    const int w = (L - 1 - j) / 4, shift = 8 * ((L - 1 - j) & 3);  // the word of byte j, least significant first
+    rec[j] = uint8_t((r.w[w] & keep) >> shift);
+    rec[L + j] = uint8_t((s.w[w] & keep) >> shift);
   }
   wire[size_t(count) * 2 * L + i] = uint8_t(outcome);
 }

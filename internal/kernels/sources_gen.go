@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "6fd1c14988e9a6d84936369748b89c5dcf1bd41cef301ae63b7d772e5dcb2750"
+const SourcesSHA256 = "b6164905acba1e4391114d908661bd86fe866b3887a805e38c3f76eeca455899"

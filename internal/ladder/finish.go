@@ -77,6 +77,8 @@ const (
 	// the verify kernel's judgements (VerifyRowsOnHost)
 	OutValid   // the signature verifies
 	OutInvalid // it does not
+	// the sign pack kernel's (PackSignWireItem)
+	OutRefused // the nonce is outside [1, n − 1]: RFC 6979's refused candidate
 )
 
 // FinishItems turns the kernel's outputs for Items into results:

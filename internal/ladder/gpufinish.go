@@ -47,9 +47,14 @@ type FinishLayout struct {
 	B       int // b·R mod p
 	Exp     int // p − 2, the exponent of the inversion
 	NegM    int // −R² mod p, the weight of β
-	CRT     int // the first CRT term
-	CRTTerm int // words of one CRT term
-	Size    int // words of the whole table for N channels (FinishLayoutFor)
+	// the group order n, for the sign pack kernel's s = k⁻¹·(h1 + r·d)
+	OrderInv int // −n^{-1} mod 2^32
+	Order    int // n
+	OrderR2  int // R² mod n: a value's Montgomery form mod n is its product with it
+	OrderExp int // n − 2, the exponent of k's inversion
+	CRT      int // the first CRT term
+	CRTTerm  int // words of one CRT term
+	Size     int // words of the whole table for N channels (FinishLayoutFor)
 }
 
 // finishElementWords is the words of one field element in the finish's
@@ -59,13 +64,16 @@ const finishElementWords = 2 * fp.Limbs
 // FinishLayoutFor returns the finish's constant layout for n channels.
 func FinishLayoutFor(n int) FinishLayout {
 	const e = finishElementWords
-	l := FinishLayout{N: 0, RowAt: 1, ByteLen: 2, UnitY: 3, PInv: 4, P: 6}
+	l := FinishLayout{N: 0, RowAt: 1, ByteLen: 2, UnitY: 3, PInv: 4, OrderInv: 5, P: 6}
 	l.One = l.P + e
 	l.A = l.One + e
 	l.B = l.A + e
 	l.Exp = l.B + e
 	l.NegM = l.Exp + e
-	l.CRT = l.NegM + e
+	l.Order = l.NegM + e
+	l.OrderR2 = l.Order + e
+	l.OrderExp = l.OrderR2 + e
+	l.CRT = l.OrderExp + e
 	l.CRTTerm = 2 + e
 	l.Size = l.CRT + n*l.CRTTerm
 	return l
@@ -113,6 +121,11 @@ func (su *Setup) FinishConstants() []uint32 {
 	putFinishLimbs(w[l.B:], h.eq.B)
 	putFinishLimbs(w[l.Exp:], limbsOf(new(big.Int).Sub(par.P, big.NewInt(2))))
 	putFinishLimbs(w[l.NegM:], h.negM)
+	n := su.Curve.N()
+	w[l.OrderInv] = uint32(-modInverse32(uint32(n.Uint64())))
+	putFinishLimbs(w[l.Order:], limbsOf(n))
+	putFinishLimbs(w[l.OrderR2:], limbsOf(new(big.Int).Mod(new(big.Int).Lsh(big.NewInt(1), 512), n)))
+	putFinishLimbs(w[l.OrderExp:], limbsOf(new(big.Int).Sub(n, big.NewInt(2))))
 	for j, t := range h.crt {
 		at := l.CRT + j*l.CRTTerm
 		bits := math.Float64bits(t.Frac)

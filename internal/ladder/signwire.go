@@ -5,39 +5,72 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"math/big"
 )
 
-// A signing batch runs on the comb as bytes, with its nonces derived on
-// the GPU: the sign unpack kernel (ecm_signunpack_*) reads, for a chunk of
-// count items, count private keys d then count h1 = bits2octets(digest)
-// (ByteLen bytes each, big-endian; the host has checked d in [1, n − 1]
-// and reduced h1 mod n), derives each item's nonce k as RFC 6979's first
-// candidate over HMAC-SHA-256 (qlen = 8·ByteLen: the leftmost ByteLen
-// bytes of the first V), writes k over d and does the comb's unpack on it
-// (UnpackWireItem), and keeps k's words in the sign rows (SignRowAt).
-// After the comb and its finish, the sign pack kernel (ecm_signpack_*)
-// writes, for count items, x(k·G)‖k (2·ByteLen bytes, big-endian; zero
-// bytes for x where the finish's outcome is not OutPoint) then count
-// outcome bytes. The host finishes each signature from k and x(k·G); a k
-// outside [1, n − 1], as likely as 2^−32 on P-256, it takes as the RFC's
-// refused candidate and derives the next one itself. UnpackSignOnHost and
-// PackSignOnHost are the kernels' CPU twins.
+// A signing batch runs on the comb as bytes, with its nonces derived and
+// its signatures finished on the GPU: the sign unpack kernel
+// (ecm_signunpack_*) reads, for a chunk of count items, count private keys
+// d then count h1 = bits2octets(digest) (ByteLen bytes each, big-endian;
+// the host has checked d in [1, n − 1] and reduced h1 mod n), derives each
+// item's nonce k as RFC 6979's first candidate over HMAC-SHA-256 (qlen =
+// 8·ByteLen: the leftmost ByteLen bytes of the first V), writes k over d
+// and does the comb's unpack on it (UnpackWireItem), and keeps k, d and h1
+// in the sign rows (SignRowAt, SignRowNonce, SignRowKey, SignRowH1). After
+// the comb and its finish, the sign pack kernel (ecm_signpack_*) writes,
+// for count items, the signature r‖s (2·ByteLen bytes, big-endian: r =
+// x(k·G) mod n, s = k⁻¹·(h1 + r·d) mod n, k inverted by Fermat's little
+// theorem, in constant time) then count outcome bytes: OutPoint for a
+// signature, whose r or s may still be 0 (the RFC's retry, the host's to
+// see), OutRefused for a k outside [1, n − 1] (as likely as 2^−32 on
+// P-256: the host derives the next candidate itself), or the finish's
+// outcome where k·G is no point, with zero bytes for both. The nonce never
+// leaves the GPU. UnpackSignOnHost and PackSignOnHost are the kernels' CPU
+// twins.
+
+// The sign rows of an item, from SignRowAt: k, d and h1, eight words each,
+// least significant first.
+const (
+	SignRowNonce = 0
+	SignRowKey   = finishElementWords
+	SignRowH1    = 2 * finishElementWords
+	SignRows     = 3 * finishElementWords
+)
+
+// ProveSignArithmetic checks what the sign pack kernel's arithmetic mod n
+// relies on for the curve of prime p and order n: x(k·G) < p < 2n, so that
+// r = x mod n is x less n at most once, by a mask; n odd and 2^64 < n <
+// 2^256, so that Montgomery products with R = 2^256 in eight 32-bit limbs
+// (field.cuh's FeField) reduce every product of values below n to below
+// n; and n prime, so that k^(n−2) is k⁻¹ for every k in [1, n − 1].
+func ProveSignArithmetic(p, n *big.Int) error {
+	two64, two256 := new(big.Int).Lsh(big.NewInt(1), 64), new(big.Int).Lsh(big.NewInt(1), 256)
+	switch {
+	case p.Cmp(new(big.Int).Lsh(n, 1)) >= 0:
+		return fmt.Errorf("p ≥ 2n: r = x mod n needs more than one subtraction")
+	case n.Bit(0) == 0 || n.Cmp(two64) <= 0 || n.Cmp(two256) >= 0:
+		return fmt.Errorf("n is not odd and between 2^64 and 2^256")
+	case !n.ProbablyPrime(32):
+		return fmt.Errorf("n is not prime: k^(n−2) is not k⁻¹")
+	}
+	return nil
+}
 
 // SignWireInBytes returns the bytes of one item's wire input in a signing
 // batch: its private key and its h1.
 func (su *Setup) SignWireInBytes() int { return 2 * su.Curve.ByteLen() }
 
 // SignWireOutBytes returns the bytes of one item's wire output in a
-// signing batch: x(k·G), k and the outcome.
+// signing batch: r, s and the outcome.
 func (su *Setup) SignWireOutBytes() int { return 2*su.Curve.ByteLen() + 1 }
 
-// SignRowAt returns the input row where an item's nonce words start: after
+// SignRowAt returns the input row where an item's sign rows start: after
 // the comb's finish rows. The wire output, which the sign pack kernel
 // writes over the input rows, ends before it (SignWireOutBytes ≤ 4·SignRowAt).
 func (su *Setup) SignRowAt() int { return su.GPUInputRows() }
 
 // SignInputRows returns the input rows per item of a signing batch.
-func (su *Setup) SignInputRows() int { return su.SignRowAt() + finishElementWords }
+func (su *Setup) SignInputRows() int { return su.SignRowAt() + SignRows }
 
 // Nonce6979 returns RFC 6979's first candidate nonce (§3.2, steps b–h)
 // over HMAC-SHA-256 for the private key d and h1 = bits2octets(digest),
@@ -82,14 +115,33 @@ func (su *Setup) UnpackSignOnHost(wire []byte, in, scalars []uint32, count, stri
 func (su *Setup) UnpackSignWireItem(wire []byte, in, scalars []uint32, count, stride, i int) {
 	L := su.Curve.ByteLen()
 	d, h1 := wire[i*L:(i+1)*L], wire[count*L+i*L:count*L+(i+1)*L]
+	su.putSignRow(in, stride, i, SignRowKey, d)
+	su.putSignRow(in, stride, i, SignRowH1, h1)
 	copy(d, Nonce6979(d, h1))
 	su.UnpackWireItem(wire, in, scalars, count, stride, i)
-	for w := range L / 4 {
-		in[(su.SignRowAt()+w)*stride+i] = binary.BigEndian.Uint32(d[L-4*(w+1):])
+	su.putSignRow(in, stride, i, SignRowNonce, d)
+}
+
+// putSignRow writes the big-endian value v of ByteLen bytes into item i's
+// eight sign rows from SignRowAt + row, least significant word first.
+func (su *Setup) putSignRow(in []uint32, stride, i, row int, v []byte) {
+	at, words := su.SignRowAt()+row, len(v)/4
+	for w := range finishElementWords {
+		var x uint32
+		if w < words {
+			x = binary.BigEndian.Uint32(v[len(v)-4*(w+1):])
+		}
+		in[(at+w)*stride+i] = x
 	}
-	for w := L / 4; w < finishElementWords; w++ {
-		in[(su.SignRowAt()+w)*stride+i] = 0
+}
+
+// signRow reads item i's value in the eight sign rows from SignRowAt + row.
+func (su *Setup) signRow(in []uint32, stride, i, row int) *big.Int {
+	var b [4 * finishElementWords]byte
+	for w := range finishElementWords {
+		binary.BigEndian.PutUint32(b[len(b)-4*(w+1):], in[(su.SignRowAt()+row+w)*stride+i])
 	}
+	return new(big.Int).SetBytes(b[:])
 }
 
 // PackSignOnHost is the CPU twin of the sign pack kernel: it writes the
@@ -102,19 +154,26 @@ func (su *Setup) PackSignOnHost(out, in []uint32, count, stride int, wire []byte
 	}
 }
 
-// PackSignWireItem is PackSignOnHost on item i alone.
+// PackSignWireItem is PackSignOnHost on item i alone, in math/big.
 func (su *Setup) PackSignWireItem(out, in []uint32, count, stride, i int, wire []byte) {
-	L := su.Curve.ByteLen()
+	L, n := su.Curve.ByteLen(), su.Curve.N()
 	var buf [2 * 32]byte
 	xy := buf[:2*L]
 	o := su.ReadResult(out, stride, i, xy)
+	k := su.signRow(in, stride, i, SignRowNonce)
 	rec := wire[i*2*L : (i+1)*2*L]
-	clear(rec[:L])
-	if o == OutPoint {
-		copy(rec[:L], xy[:L])
-	}
-	for w := range L / 4 {
-		binary.BigEndian.PutUint32(rec[2*L-4*(w+1):], in[(su.SignRowAt()+w)*stride+i])
+	clear(rec)
+	switch {
+	case k.Sign() == 0 || k.Cmp(n) >= 0:
+		o = OutRefused
+	case o == OutPoint:
+		r := new(big.Int).Mod(new(big.Int).SetBytes(xy[:L]), n)
+		s := new(big.Int).Mul(r, su.signRow(in, stride, i, SignRowKey))
+		s.Add(s, su.signRow(in, stride, i, SignRowH1))
+		s.Mul(s, new(big.Int).ModInverse(k, n))
+		s.Mod(s, n)
+		r.FillBytes(rec[:L])
+		s.FillBytes(rec[L:])
 	}
 	wire[count*2*L+i] = byte(o)
 }

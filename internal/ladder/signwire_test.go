@@ -42,10 +42,12 @@ func TestNonce6979Vectors(t *testing.T) {
 }
 
 // TestUnpackSignOnHost: the sign unpack kernel's twin leaves the comb's
-// rows of each item's nonce (UnpackOnHost of a wire of nonces) and the
-// nonce's words in the sign rows, with k written over d; the sign pack
-// kernel's twin gives back x(k·G) (zero where the outcome is not
-// OutPoint), k and the outcomes, within the rows before the sign rows.
+// rows of each item's nonce (UnpackOnHost of a wire of nonces) and k, d
+// and h1 in the sign rows, with k written over d; the sign pack kernel's
+// twin gives back signatures that verify (SEC 1 §4.1.4 in textbook's
+// arithmetic) with r = x(k·G) mod n, zero bytes where the outcome is not
+// OutPoint, OutRefused for a k outside [1, n − 1], and the outcomes,
+// within the rows before the sign rows.
 func TestUnpackSignOnHost(t *testing.T) {
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
@@ -57,12 +59,13 @@ func TestUnpackSignOnHost(t *testing.T) {
 			wire := make([]byte, count*su.SignWireInBytes())
 			nonces := make([]byte, count*L)
 			for i := range count {
-				d := new(big.Int).Rand(rng, c.N())
+				d := new(big.Int).Rand(rng, new(big.Int).Sub(c.N(), big.NewInt(1)))
 				d.Add(d, big.NewInt(1)).FillBytes(wire[i*L : (i+1)*L])
 				digest := sha256.Sum256([]byte{byte(i)})
 				copy(wire[count*L+i*L:], h1Of(c, digest[:]))
 				copy(nonces[i*L:], Nonce6979(wire[i*L:(i+1)*L], wire[count*L+i*L:count*L+(i+1)*L]))
 			}
+			keys := append([]byte(nil), wire[:count*L]...)
 			want, got := make([]uint32, su.SignInputRows()*stride), make([]uint32, su.SignInputRows()*stride)
 			wantSc, gotSc := make([]uint32, su.ScalarWords()*stride), make([]uint32, su.ScalarWords()*stride)
 			su.UnpackOnHost(nonces, want, wantSc, count, stride)
@@ -72,6 +75,16 @@ func TestUnpackSignOnHost(t *testing.T) {
 			for r := range su.GPUInputRows() {
 				require.Equal(t, want[r*stride:(r+1)*stride], got[r*stride:(r+1)*stride], "row %d", r)
 			}
+			for i := range count {
+				for _, v := range []struct {
+					row int
+					b   []byte
+				}{{SignRowNonce, nonces[i*L : (i+1)*L]}, {SignRowKey, keys[i*L : (i+1)*L]}, {SignRowH1, wire[(count+i)*L : (count+i+1)*L]}} {
+					require.Equal(t, new(big.Int).SetBytes(v.b), su.signRow(got, stride, i, v.row), "item %d: sign row %d", i, v.row)
+				}
+			}
+			su.putSignRow(got, stride, 7, SignRowNonce, c.N().FillBytes(make([]byte, L)))
+			su.putSignRow(got, stride, 8, SignRowNonce, make([]byte, L))
 
 			out := make([]uint32, su.OutputRows()*stride)
 			outcomes := make([]Outcome, count)
@@ -90,19 +103,61 @@ func TestUnpackSignOnHost(t *testing.T) {
 				}
 				out[(2*L/4)*stride+i] = uint32(outcomes[i])
 			}
+			outcomes[7], outcomes[8] = OutRefused, OutRefused
 			packed := make([]byte, count*su.SignWireOutBytes())
 			su.PackSignOnHost(out, got, count, stride, packed)
 			for i := range count {
 				rec := packed[i*2*L : (i+1)*2*L]
-				require.Equal(t, nonces[i*L:(i+1)*L], rec[L:], "item %d: k", i)
-				x := make([]byte, L)
-				if outcomes[i] == OutPoint {
-					k := new(big.Int).SetBytes(nonces[i*L : (i+1)*L])
-					textbook.Mul(c, &curves.Point{X: c.Gx(), Y: c.Gy()}, k).X.FillBytes(x)
-				}
-				require.Equal(t, x, rec[:L], "item %d: x", i)
 				require.Equal(t, byte(outcomes[i]), packed[count*2*L+i], "item %d: outcome", i)
+				if outcomes[i] != OutPoint {
+					require.Equal(t, make([]byte, 2*L), rec, "item %d: zero bytes", i)
+					continue
+				}
+				k := new(big.Int).SetBytes(nonces[i*L : (i+1)*L])
+				x := textbook.Mul(c, &curves.Point{X: c.Gx(), Y: c.Gy()}, k).X
+				require.Equal(t, x.Mod(x, c.N()), new(big.Int).SetBytes(rec[:L]), "item %d: r", i)
+				require.True(t, verifies(c, keys[i*L:(i+1)*L], wire[(count+i)*L:(count+i+1)*L], rec), "item %d: r‖s verifies", i)
 			}
 		})
+	}
+}
+
+// verifies reports whether r‖s is a signature of e = h1 under the private
+// key d's public key, by SEC 1 v2 §4.1.4 in textbook's affine arithmetic.
+func verifies(c *curves.Curve, d, h1, rs []byte) bool {
+	n, L := c.N(), c.ByteLen()
+	r, s := new(big.Int).SetBytes(rs[:L]), new(big.Int).SetBytes(rs[L:])
+	if r.Sign() == 0 || r.Cmp(n) >= 0 || s.Sign() == 0 || s.Cmp(n) >= 0 {
+		return false
+	}
+	g := &curves.Point{X: c.Gx(), Y: c.Gy()}
+	w := new(big.Int).ModInverse(s, n)
+	u1 := new(big.Int).Mul(new(big.Int).SetBytes(h1), w)
+	u2 := new(big.Int).Mul(r, w)
+	q := textbook.Mul(c, g, new(big.Int).SetBytes(d))
+	p := textbook.Add(c, textbook.Mul(c, g, u1.Mod(u1, n)), textbook.Mul(c, q, u2.Mod(u2, n)))
+	if p == nil {
+		return false
+	}
+	return new(big.Int).Mod(p.X, n).Cmp(r) == 0
+}
+
+// TestProveSignArithmetic: the sign pack kernel's arithmetic mod n holds
+// on every curve here, and the proof refuses a p of 2n or more, an even n,
+// an n of 64 bits or of more than 256, and a composite n.
+func TestProveSignArithmetic(t *testing.T) {
+	for _, c := range curves.All() {
+		require.NoError(t, ProveSignArithmetic(c.P(), c.N()), c.Name())
+	}
+	n := curves.P256().N()
+	p2n := new(big.Int).Lsh(n, 1)
+	for name, bad := range map[string][2]*big.Int{
+		"p = 2n":           {p2n, n},
+		"even n":           {n, new(big.Int).Sub(n, big.NewInt(1))},
+		"n = 2^64 − 59":    {big.NewInt(7), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 64), big.NewInt(59))},
+		"n > 2^256":        {p2n, new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(297))},
+		"odd n, composite": {n, new(big.Int).Mul(big.NewInt(3), new(big.Int).SetBit(new(big.Int).Rsh(n, 2), 0, 1))},
+	} {
+		require.Error(t, ProveSignArithmetic(bad[0], bad[1]), name)
 	}
 }

@@ -260,8 +260,8 @@ inline const ItemShape kSignPackShapes[] = {ECM_CURVES(ECM_AS_SIGN_PACK_SHAPE)};
 #undef ECM_AS_SIGN_PACK_SHAPE
 
 // kSignRows is the sign rows of a signing batch's item, after its finish
-// rows: its nonce's words (ladder.Setup.SignInputRows − SignRowAt).
-constexpr uint32_t kSignRows = 8;
+// rows: k, d and h1 (ladder.SignRows).
+constexpr uint32_t kSignRows = ECM_SIGN_ROWS;
 
 // tile_records copies count records of size bytes each to dst + at, record
 // i being record i mod I of the I at src + from: the items of a batch of

@@ -30,11 +30,12 @@ const signUnpackMagic = 0x53434345
 // (kernels.FinishThreads), constant words C; then the C finish constants,
 // Q·I words of the finish's results (the pack's input in out), R·I words
 // of the input buffer before the pack (random words, then the sign rows of
-// each item's nonce), row r of item i at r·I + i, and ⌈I·(2B + 1)/4⌉ words
-// of the wire output that the pack writes over the first input rows
-// (PackSignOnHost): the I records x(k·G)‖k of 2B bytes, item i's at byte
-// i·2B, then the I outcome bytes, item i's at I·2B + i, zero bytes padding
-// the last word, so that a batch of any count can be tiled from them.
+// each item: its nonce, key and h1), row r of item i at r·I + i, and
+// ⌈I·(2B + 1)/4⌉ words of the wire output that the pack writes over the
+// first input rows (PackSignOnHost): the I signatures r‖s of 2B bytes, item
+// i's at byte i·2B, then the I outcome bytes, item i's at I·2B + i, zero
+// bytes padding the last word, so that a batch of any count can be tiled
+// from them.
 const (
 	signPackMagic   = 0x58434345
 	signPackVersion = 1
@@ -160,7 +161,7 @@ func makeSignUnpack(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand
 // checkSignUnpack checks the twin's wire and rows in v (see
 // makeSignUnpack): each key replaced by its nonce k, the h1 kept, the
 // finish and scalar rows the comb's UnpackOnHost of a wire of the nonces,
-// and the sign rows k's words, least significant first.
+// and the sign rows the words of k, d and h1, least significant first.
 func checkSignUnpack(su *ladder.Setup, wire, after []byte, v *unpackVectors) error {
 	L := su.Curve.ByteLen()
 	I, at := len(wire)/(2*L), su.SignRowAt()
@@ -174,13 +175,22 @@ func checkSignUnpack(su *ladder.Setup, wire, after []byte, v *unpackVectors) err
 		return fmt.Errorf("the finish and scalar rows are not UnpackOnHost's of the nonces")
 	}
 	for i := range I {
-		k := new(big.Int).SetBytes(nonces[i*L : (i+1)*L])
-		for w := range su.SignInputRows() - at {
-			want := uint32(new(big.Int).Rsh(k, uint(32*w)).Uint64())
-			if got := v.inWant[(at+w)*I+i]; got != want {
-				return fmt.Errorf("item %d: sign row %d is %#x, k's word %#x", i, w, got, want)
+		for _, row := range []struct {
+			name string
+			at   int
+			v    []byte
+		}{{"k", ladder.SignRowNonce, nonces[i*L : (i+1)*L]}, {"d", ladder.SignRowKey, wire[i*L : (i+1)*L]}, {"h1", ladder.SignRowH1, wire[(I+i)*L : (I+i+1)*L]}} {
+			x := new(big.Int).SetBytes(row.v)
+			for w := range 8 {
+				want := uint32(new(big.Int).Rsh(x, uint(32*w)).Uint64())
+				if got := v.inWant[(at+row.at+w)*I+i]; got != want {
+					return fmt.Errorf("item %d: sign row %d is %#x, %s's word %d %#x", i, row.at+w, got, row.name, w, want)
+				}
 			}
 		}
+	}
+	if su.SignInputRows()-at != ladder.SignRows {
+		return fmt.Errorf("%d sign rows, not k, d and h1's %d", su.SignInputRows()-at, ladder.SignRows)
 	}
 	return nil
 }
@@ -205,10 +215,10 @@ var signPackEdits = []finishEdit{editNone, editZeroDen, editNone, editOffCurve, 
 // rng: the nonces k of a sign unpack file's keys and h1, the comb's finish
 // of k·G (makeFinishCases, with signPackEdits) as results, random words in
 // place of the zero x‖y of every outcome but OutPoint (packResults), and
-// random input rows with the sign rows UnpackSignOnHost leaves. It checks
-// the twin's bytes: x of the reference k·G for a point, zero bytes
-// otherwise, then k, and the outcome; and that they end before the sign
-// rows.
+// random input rows with the sign rows UnpackSignOnHost leaves, but for the
+// items of signPackRefused, whose nonce rows are replaced by a refused
+// candidate. It checks the twin's bytes (checkSignPack) and that they end
+// before the sign rows.
 func makeSignPack(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) (*signPackVectors, error) {
 	if su.Schedule.Kind != ladder.Comb {
 		return nil, fmt.Errorf("a signing batch runs on the comb, not %s", su.Schedule.Kind)
@@ -229,40 +239,104 @@ func makeSignPack(su *ladder.Setup, c *curves.Curve, items int, rng *rand.Rand) 
 		return nil, err
 	}
 	results, outcomes, _ := packResults(su, f, I, rng)
+	xs := signPackXs(c.N())
+	for i, x := range xs {
+		if i < I && x != nil {
+			if outcomes[i] != ladder.OutPoint {
+				return nil, fmt.Errorf("item %d: an x edge on outcome %d", i, outcomes[i])
+			}
+			putResultX(results, I, i, x, L)
+		}
+	}
 	v := &signPackVectors{consts: su.FinishConstants(), results: results, in: randomWords(R*I, rng)}
 	signed := slices.Clone(v.in)
-	su.UnpackSignOnHost(wire, signed, make([]uint32, su.ScalarWords()*I), I, I)
+	su.UnpackSignOnHost(slices.Clone(wire), signed, make([]uint32, su.ScalarWords()*I), I, I)
 	copy(v.in[at*I:], signed[at*I:])
+	for i, k := range signPackRefused(c.N(), L) {
+		if i < I && k != nil {
+			putRowWords(v.in[(at+ladder.SignRowNonce)*I:], I, i, k)
+			k.FillBytes(nonces[i*L : (i+1)*L])
+		}
+	}
 	out := make([]byte, I*su.SignWireOutBytes())
 	if len(out) > 4*at*I {
 		return nil, fmt.Errorf("%d bytes of wire output, past the sign rows at byte %d", len(out), 4*at*I)
 	}
 	su.PackSignOnHost(v.results, v.in, I, I, out)
 	v.want = wordsOf(out)
-	if err := checkSignPack(c, nonces, outcomes, out); err != nil {
+	if err := checkSignPack(c, wire, nonces, xs, outcomes, out); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-// checkSignPack checks the twin's wire output of the nonces' items (see
-// makeSignPack).
-func checkSignPack(c *curves.Curve, nonces []byte, outcomes []ladder.Outcome, out []byte) error {
-	L := c.ByteLen()
+// signPackRefused are the nonces the first items of a sign pack file get
+// in place of theirs, by item: refused candidates 0, n and 2^(8L) − 1, L
+// the curve's ByteLen, with nil for the items between that keep theirs.
+func signPackRefused(n *big.Int, L int) []*big.Int {
+	top := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(8*L)), big.NewInt(1))
+	return []*big.Int{nil, big.NewInt(0), nil, nil, new(big.Int).Set(n), nil, top}
+}
+
+// signPackXs are the x(k·G) the first items of a sign pack file get in
+// place of theirs, by item: x = n + 5 and x = n, below p on every curve
+// here, whose r is x − n; nil for the items that keep theirs.
+func signPackXs(n *big.Int) []*big.Int {
+	xs := make([]*big.Int, 11)
+	xs[2], xs[10] = new(big.Int).Add(n, big.NewInt(5)), new(big.Int).Set(n)
+	return xs
+}
+
+// putResultX writes x as item i's x in the finish's result rows of a batch
+// of stride items: byte 4r + b of x, big-endian in L bytes, is byte b of
+// row r.
+func putResultX(results []uint32, stride, i int, x *big.Int, L int) {
+	b := x.FillBytes(make([]byte, L))
+	for r := range L / 4 {
+		results[r*stride+i] = uint32(b[4*r]) | uint32(b[4*r+1])<<8 | uint32(b[4*r+2])<<16 | uint32(b[4*r+3])<<24
+	}
+}
+
+// putRowWords writes x's eight words, least significant first, into column
+// i of the rows from rows[0] of a batch of stride items.
+func putRowWords(rows []uint32, stride, i int, x *big.Int) {
+	for w := range 8 {
+		rows[w*stride+i] = uint32(new(big.Int).Rsh(x, uint(32*w)).Uint64())
+	}
+}
+
+// checkSignPack checks the twin's wire output of the items of a signing
+// batch's wire input and nonces (see makeSignPack), against math/big and
+// the reference k·G (or the x of xs, where not nil): OutRefused and zero
+// bytes for a k outside [1, n − 1]; for a point, r = x mod n and s =
+// k⁻¹·(h1 + r·d) mod n; zero bytes and the finish's outcome otherwise.
+func checkSignPack(c *curves.Curve, wire, nonces []byte, xs []*big.Int, outcomes []ladder.Outcome, out []byte) error {
+	I, L, n := len(outcomes), c.ByteLen(), c.N()
 	for i, o := range outcomes {
-		k := nonces[i*L : (i+1)*L]
-		want := append(make([]byte, L), k...)
-		if o == ladder.OutPoint {
-			x, _, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), new(big.Int).SetBytes(k))
+		k := new(big.Int).SetBytes(nonces[i*L : (i+1)*L])
+		want := make([]byte, 2*L)
+		switch {
+		case k.Sign() == 0 || k.Cmp(n) >= 0:
+			o = ladder.OutRefused
+		case o == ladder.OutPoint:
+			x, _, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), k)
 			if err != nil {
 				return err
 			}
-			x.FillBytes(want[:L])
+			if i < len(xs) && xs[i] != nil {
+				x.Set(xs[i])
+			}
+			r := x.Mod(x, n)
+			s := new(big.Int).Mul(r, new(big.Int).SetBytes(wire[i*L:(i+1)*L]))
+			s.Add(s, new(big.Int).SetBytes(wire[(I+i)*L:(I+i+1)*L]))
+			s.Mul(s, new(big.Int).ModInverse(k, n)).Mod(s, n)
+			r.FillBytes(want[:L])
+			s.FillBytes(want[L:])
 		}
 		if got := out[i*2*L : (i+1)*2*L]; !bytes.Equal(got, want) {
 			return fmt.Errorf("item %d (outcome %d): PackSignOnHost writes %x, want %x", i, o, got, want)
 		}
-		if got := out[len(outcomes)*2*L+i]; got != byte(o) {
+		if got := out[I*2*L+i]; got != byte(o) {
 			return fmt.Errorf("item %d: PackSignOnHost writes the outcome %d, want %d", i, got, o)
 		}
 	}
