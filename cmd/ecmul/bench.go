@@ -161,8 +161,12 @@ type benchResult struct {
 	// BytesTimeline is the device timeline of the last bytes batch, chunk
 	// by chunk (gpu).
 	BytesTimeline []diag.ChunkTimes `json:"bytes_timeline,omitempty"`
-	GPUPipelineMs float64           `json:"gpu_pipeline_ms,omitempty"`
-	RatioToPeer   float64           `json:"ratio_to_best_peer,omitempty"`
+	// StepStats is, for sign on the gpu backend, where the time of the
+	// last signing step that ran on the GPU went: one GPU batch of up to
+	// 65,536 items, chunk by chunk.
+	StepStats     *stepStats `json:"sign_step,omitempty"`
+	GPUPipelineMs float64    `json:"gpu_pipeline_ms,omitempty"`
+	RatioToPeer   float64    `json:"ratio_to_best_peer,omitempty"`
 	// RatioToMul is, for base and ecdsa, OpsPerSec over the k·P figure of
 	// the same curve, configuration and batch measured in the same run:
 	// its BytesOpsPerSec where measured, else its OpsPerSec.
@@ -172,6 +176,18 @@ type benchResult struct {
 	RatioToBase float64 `json:"ratio_to_base,omitempty"`
 	// PerDevice is each GPU's share when several share the batch.
 	PerDevice []deviceShare `json:"per_device,omitempty"`
+}
+
+// stepStats is one GPU batch's time (gpu.Stats), in milliseconds.
+type stepStats struct {
+	Items     int               `json:"items"`
+	WallMs    float64           `json:"wall_ms"`
+	KernelsMs float64           `json:"device_kernels_ms"`
+	CopyMs    float64           `json:"copy_ms"`
+	FillMs    float64           `json:"fill_ms"`
+	DrainMs   float64           `json:"drain_ms"`
+	WaitMs    float64           `json:"wait_ms"`
+	Timeline  []diag.ChunkTimes `json:"timeline"`
 }
 
 // deviceShare is one GPU's part of a result: the chunks of the last timed

@@ -20,13 +20,14 @@ type jsonField struct {
 }
 
 // jsonFields lists the scalar fields of struct type t under their JSON
-// names, in declaration order; slices and untagged fields are left out.
+// names, in declaration order; slices, pointers (lists and objects, the
+// JSON's only) and untagged fields are left out.
 func jsonFields(t reflect.Type) []jsonField {
 	var out []jsonField
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag, ok := f.Tag.Lookup("json")
-		if !ok || tag == "-" || f.Type.Kind() == reflect.Slice {
+		if !ok || tag == "-" || f.Type.Kind() == reflect.Slice || f.Type.Kind() == reflect.Pointer {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")

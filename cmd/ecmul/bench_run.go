@@ -576,7 +576,11 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 				if st.ItemKernels {
 					r.Finish, r.FinishItems = "gpu", cmp.Or(b.cfg.finishItems, kernels.FinishItemsPerThread)
 				}
-				if op != opECDSA && op != opSign { // ecdsa.Verify makes two batches, ecdsa.Sign one per 65,536 items: the last is part of the call
+				switch op {
+				case opECDSA: // ecdsa.Verify makes two batches: the last is part of the call
+				case opSign: // ecdsa.Sign makes one per step
+					r.StepStats = stepStatsOf(st)
+				default:
 					r.FillMs, r.DrainMs, r.WaitMs = st.FillMs, st.DrainMs, st.WaitMs
 					r.CopyMs, r.GPUPipelineMs, r.DeviceKernelsMs = st.CopyMs, st.WallMs, st.KernelMs
 					r.PrepareMs, r.FinishMs = st.PrepareMs, st.FinishMs
@@ -597,6 +601,19 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 		}
 	}
 	setMulRatios(b.rep.Results[first:])
+}
+
+// stepStatsOf is st as stepStats, nil for a batch with no chunk.
+func stepStatsOf(st diag.Stats) *stepStats {
+	if st.Chunks == 0 {
+		return nil
+	}
+	items := 0
+	for _, c := range st.Timeline {
+		items += c.Hi - c.Lo
+	}
+	return &stepStats{Items: items, WallMs: st.WallMs, KernelsMs: st.KernelMs, CopyMs: st.CopyMs, FillMs: st.FillMs,
+		DrainMs: st.DrainMs, WaitMs: st.WaitMs, Timeline: st.Timeline}
 }
 
 // measureGPU adds the gpu backend's own figures to r: the batch through

@@ -11,8 +11,10 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 
@@ -22,6 +24,7 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
+	"github.com/rnsec/ecmul/internal/kernelemu"
 	"github.com/rnsec/ecmul/internal/ladder"
 )
 
@@ -295,7 +298,7 @@ func TestBenchCSV(t *testing.T) {
 	for _, typ := range []reflect.Type{reflect.TypeFor[benchReport](), reflect.TypeFor[benchResult](), reflect.TypeFor[benchPeer]()} {
 		for i := range typ.NumField() {
 			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-			if name == "results" || name == "peers" || name == "gpu_peers" || name == "per_device" || name == "bytes_timeline" {
+			if name == "results" || name == "peers" || name == "gpu_peers" || name == "per_device" || name == "bytes_timeline" || name == "sign_step" {
 				continue
 			}
 			require.Contains(t, head, name, "%s.%s", typ.Name(), typ.Field(i).Name)
@@ -766,4 +769,34 @@ func TestBenchKernelBatchCoversTheBatch(t *testing.T) {
 		require.GreaterOrEqual(t, kl.total(), batch, "batch %d", batch)
 		require.Less(t, kl.items*(kl.launches-1), batch, "batch %d", batch)
 	}
+}
+
+// TestBenchSignStep: on the gpu backend (a fake driver, its kernels
+// emulated, signing on the GPU from the first item), sign's JSON result
+// says where its last step on the GPU went: its items and its chunks'
+// timeline; the CSV leaves them out.
+func TestBenchSignStep(t *testing.T) {
+	d := fakecuda.New()
+	emulate := kernelemu.Launch(d)
+	var signed atomic.Bool
+	d.OnLaunch = func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
+		signed.CompareAndSwap(false, strings.HasPrefix(fn, "ecm_signpack_"))
+		return emulate(fn, grid, block, params)
+	}
+	t.Cleanup(engine.UseGPUDriver(d, []byte("fatbin")))
+	t.Cleanup(engine.ItemKernelsFrom(1))
+	dir := t.TempDir()
+	jsonPath, csvPath := filepath.Join(dir, "b.json"), filepath.Join(dir, "b.csv")
+	code, _, errOut := cli(t, "", "bench", "--backend", "gpu", "--curve", "p256", "--op", "sign", "--batch", "40",
+		"--reps", "1", "--peers=false", "--json", jsonPath, "--csv", csvPath)
+	require.Equal(t, exitOK, code, errOut)
+	require.True(t, signed.Load(), "the sign pack kernel ran")
+	rep, _ := readBenchJSON(t, jsonPath)
+	require.Len(t, rep.Results, 1)
+	st := rep.Results[0].StepStats
+	require.NotNil(t, st, "the last step's stats")
+	require.Equal(t, 40, st.Items)
+	require.NotEmpty(t, st.Timeline)
+	head, _ := readCSV(t, csvPath)
+	require.NotContains(t, head, "sign_step")
 }

@@ -48,6 +48,9 @@ func (e *Engine) SignFirst(ctx context.Context, sigs []byte, outcomes []ladder.O
 	split, _ := sr.splitFor(count)
 	st, err := sr.eng.Run(ctx, gpu.Batch{Count: count, Overlapped: overlapped(ctx), Wire: sr.signWire(sigs, outcomes, keys, h1s, split)})
 	sr.recordStats(st)
+	r.statsMu.Lock()
+	r.stats = st // the Engine's last batch, for diag.LastBatch
+	r.statsMu.Unlock()
 	return true, e.batchErr(err)
 }
 
