@@ -73,35 +73,58 @@ func TestMakeSignUnpack(t *testing.T) {
 
 // TestMakeSignPack holds the sign pack vectors to what their items are
 // for: points and failures, bases off the curve and rejected points among
-// the results, random words in the x‖y of all but points, a wire output
-// of the results' x, the sign rows' k and the outcomes that ends before
-// the sign rows, and the header of the file.
+// the results, random words in the x‖y of all but points, refused nonces
+// and x of n or more among the items, a wire output of signatures r‖s with
+// r = x mod n and s·k ≡ h1 + r·d (mod n) from the sign rows (zero bytes
+// and OutRefused for a refused nonce, zero bytes and the finish's outcome
+// for the others) that ends before the sign rows, and the header of the
+// file.
 func TestMakeSignPack(t *testing.T) {
 	I := 2 * len(signPackEdits)
 	forKindsVectors(t, []ladder.Kind{ladder.Comb}, I, []int{30}, makeSignPack,
 		func(t *testing.T, su *ladder.Setup, _ int, v *signPackVectors) {
-			L, Q, R, at := su.Curve.ByteLen(), su.ResultRows(), su.SignInputRows(), su.SignRowAt()
+			L, Q, R, at, n := su.Curve.ByteLen(), su.ResultRows(), su.SignInputRows(), su.SignRowAt(), su.Curve.N()
 			out := bytesOfWords(v.want)
 			seen := map[ladder.Outcome]bool{}
+			xAboveN := 0
+			row := func(i, r int) *big.Int {
+				b := make([]byte, 32)
+				for w := range 8 {
+					binary.BigEndian.PutUint32(b[32-4*(w+1):], v.in[(at+r+w)*I+i])
+				}
+				return new(big.Int).SetBytes(b)
+			}
 			for i := range I {
 				xy := make([]byte, 2*L)
 				o := su.ReadResult(v.results, I, i, xy)
-				seen[o] = true
-				x := make([]byte, L)
-				if o == ladder.OutPoint {
-					copy(x, xy)
-				} else if slices.Equal(xy[:L], x) {
+				k, d, h1 := row(i, ladder.SignRowNonce), row(i, ladder.SignRowKey), row(i, ladder.SignRowH1)
+				x := new(big.Int).SetBytes(xy[:L])
+				switch {
+				case k.Sign() == 0 || k.Cmp(n) >= 0:
+					o = ladder.OutRefused
+				case o != ladder.OutPoint && x.Sign() == 0:
 					t.Errorf("item %d (outcome %d): zero x, want random words", i, o)
 				}
-				k := make([]byte, L)
-				for w := range L / 4 {
-					binary.BigEndian.PutUint32(k[L-4*(w+1):], v.in[(at+w)*I+i])
+				seen[o] = true
+				want := make([]byte, 2*L)
+				if o == ladder.OutPoint {
+					if x.Cmp(n) >= 0 {
+						xAboveN++
+					}
+					r := new(big.Int).Mod(x, n)
+					s := new(big.Int).Mul(r, d)
+					s.Add(s, h1).Mul(s, new(big.Int).ModInverse(k, n)).Mod(s, n)
+					r.FillBytes(want[:L])
+					s.FillBytes(want[L:])
 				}
-				if got := out[i*2*L : (i+1)*2*L]; !bytes.Equal(got, append(x, k...)) || out[2*I*L+i] != byte(o) {
-					t.Errorf("item %d (outcome %d): wire %x and outcome %d, want %x‖%x", i, o, got, out[2*I*L+i], x, k)
+				if got := out[i*2*L : (i+1)*2*L]; !bytes.Equal(got, want) || out[2*I*L+i] != byte(o) {
+					t.Errorf("item %d (outcome %d): wire %x and outcome %d, want %x", i, o, got, out[2*I*L+i], want)
 				}
 			}
-			for _, o := range []ladder.Outcome{ladder.OutPoint, ladder.OutFailed, ladder.OutOffCurve, ladder.OutBadEncoding} {
+			if xAboveN < 2 {
+				t.Errorf("%d points with x ≥ n, want 2", xAboveN)
+			}
+			for _, o := range []ladder.Outcome{ladder.OutPoint, ladder.OutFailed, ladder.OutOffCurve, ladder.OutBadEncoding, ladder.OutRefused} {
 				if !seen[o] {
 					t.Errorf("no item has the outcome %d", o)
 				}
