@@ -63,13 +63,17 @@ digest included), a digest of the wrong length, a key outside [1, n − 1],
 a line longer than 4096 bytes. The other items are signed all the same.
 Fields and hex are read as ecdsa-verify reads them.
 
-k·G of a chunk of nonces is computed on the backend by ecdsa.Sign through
-Engine.ScalarBaseMultBytes, as "ecmul base" computes it: on the fixed-base
-comb, a table of multiples of G read whole for every digit (constant time),
-or on the ladder with G where the gpu backend's kernel has no comb (--ext
-kawamura). The host derives the nonces and computes s = k⁻¹(e + r·d) mod n
-in constant time too: no key or nonce passes through a branch, a table
-index or math/big (SECURITY.md).
+On the gpu backend a chunk of more than 16,384 SHA-256 digests (a full
+chunk at the default --chunk), signed deterministically, is signed on the
+GPU: each nonce, its k·G on the constant-time comb, k⁻¹ and s, so that the
+nonce never leaves it.
+Otherwise k·G of a chunk of nonces is computed on the backend by
+ecdsa.Sign through Engine.ScalarBaseMultBytes, as "ecmul base" computes
+it: on the fixed-base comb, a table of multiples of G read whole for every
+digit (constant time), or on the ladder with G where the gpu backend's
+kernel has no comb (--ext kawamura); the host derives the nonces and
+computes s = k⁻¹(e + r·d) mod n in constant time too: no key or nonce
+passes through a branch, a table index or math/big (SECURITY.md).
 
 Items are read and signed --chunk at a time; a chunk goes on when it is
 full, when the input ends, or when no line has come for 2 ms, as with mul.
