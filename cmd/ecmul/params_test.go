@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,8 +16,8 @@ import (
 	"github.com/rnsec/ecmul/internal/rns"
 )
 
-// TestParamsComb: params ends with the two fixed-base combs of the curve
-// and channel width, constant time then variable time, after the ladder
+// TestParamsComb: params shows the two fixed-base combs of the curve and
+// channel width, constant time then variable time, after the ladder
 // schedule, their numbers those of the ladder package's comb Setups:
 // windows × bits covering the scalar's bits, rows per window, the uploaded
 // table's bytes (also counted from its layout: per window and row, n + 1
@@ -28,21 +29,17 @@ func TestParamsComb(t *testing.T) {
 		ladder.Comb:        "\n\nfixed-base comb k·G: ",
 		ladder.CombVarTime: "\n\nfixed-base comb k·G, variable time (public scalars: ECDSA's u1·G): ",
 	}
-	for _, c := range curves.All() {
-		for _, bits := range rns.Widths {
-			code, out, errOut := cli(t, "", "params", "--curve", c.Name(), "--channel-bits", strconv.Itoa(bits))
-			require.Equal(t, exitOK, code, errOut)
-			require.Less(t, strings.Index(out, "schedule "+ladder.DefaultKind.String()+":"), strings.Index(out, titles[ladder.Comb]))
-			require.Less(t, strings.Index(out, titles[ladder.Comb]), strings.Index(out, titles[ladder.CombVarTime]))
-			for kind, title := range titles {
-				name := fmt.Sprintf("%s, %d-bit channels, %v", c.Name(), bits, kind)
-				_, section, ok := strings.Cut(out, title)
-				require.True(t, ok, "%s: no comb section:\n%s", name, out)
-				section, _, _ = strings.Cut(section, "\n\n")
-				checkCombSection(t, name, c, kind, bits, section)
-			}
+	forParams(t, func(c *curves.Curve, bits int, out string) {
+		require.Less(t, strings.Index(out, "schedule "+ladder.DefaultKind.String()+":"), strings.Index(out, titles[ladder.Comb]))
+		require.Less(t, strings.Index(out, titles[ladder.Comb]), strings.Index(out, titles[ladder.CombVarTime]))
+		for kind, title := range titles {
+			name := fmt.Sprintf("%s, %d-bit channels, %v", c.Name(), bits, kind)
+			_, section, ok := strings.Cut(out, title)
+			require.True(t, ok, "%s: no comb section:\n%s", name, out)
+			section, _, _ = strings.Cut(section, "\n\n")
+			checkCombSection(t, name, c, kind, bits, section)
 		}
-	}
+	})
 }
 
 func checkCombSection(t *testing.T, name string, c *curves.Curve, kind ladder.Kind, bits int, section string) {
@@ -107,16 +104,34 @@ func TestParamsMMABounds(t *testing.T) {
 }
 
 // forParams runs ecmul params on every curve and channel width and hands
-// each output, which must come with exit status 0, to check.
+// each output, which must come with exit status 0, to check. The outputs
+// are kept for the next test that asks: params prints the same every time.
 func forParams(t *testing.T, check func(c *curves.Curve, bits int, out string)) {
 	t.Helper()
+	paramsOutputs.mu.Lock()
+	defer paramsOutputs.mu.Unlock()
+	if paramsOutputs.out == nil {
+		paramsOutputs.out = map[string]string{}
+	}
 	for _, c := range curves.All() {
 		for _, bits := range rns.Widths {
-			code, out, errOut := cli(t, "", "params", "--curve", c.Name(), "--channel-bits", strconv.Itoa(bits))
-			require.Equal(t, exitOK, code, errOut)
+			key := fmt.Sprint(c.Name(), bits)
+			out, ok := paramsOutputs.out[key]
+			if !ok {
+				code, stdout, errOut := cli(t, "", "params", "--curve", c.Name(), "--channel-bits", strconv.Itoa(bits))
+				require.Equal(t, exitOK, code, errOut)
+				out = stdout
+				paramsOutputs.out[key] = out
+			}
 			check(c, bits, out)
 		}
 	}
+}
+
+// paramsOutputs are forParams's outputs, by curve and channel width.
+var paramsOutputs struct {
+	mu  sync.Mutex
+	out map[string]string
 }
 
 // TestParamsTwist: for 30-bit channels params shows B's twist σ_j and the
