@@ -15,6 +15,19 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 )
 
+// deviceEngine returns an engine of c on a real GPU, closed when t ends;
+// it skips t where there is none.
+func deviceEngine(t *testing.T, c *curves.Curve) *ecmul.Engine {
+	t.Helper()
+	e, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.GPU})
+	if errors.Is(err, ecmul.ErrNoDevice) {
+		t.Skip("no GPU")
+	}
+	require.NoError(t, err)
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
 // TestGPUVerifyKernel verifies a batch of 40,000 signatures, large enough
 // for a verify batch as bytes, on the gpu backend where there is a GPU:
 // signed on the engine, a fifth of them left valid and the others spoiled
@@ -25,12 +38,7 @@ func TestGPUVerifyKernel(t *testing.T) {
 	const count = 40000
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
-			e, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.GPU})
-			if errors.Is(err, ecmul.ErrNoDevice) {
-				t.Skip("no GPU")
-			}
-			require.NoError(t, err)
-			defer e.Close()
+			e := deviceEngine(t, c)
 			digests, sigs, keys, want := spoiledBatch(t, e, c, count)
 			for _, kernel := range []bool{true, false} {
 				restore := ecdsa.SetGPUVerify(kernel)
@@ -118,12 +126,7 @@ func TestGPUSign(t *testing.T) {
 	const count = 40000
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
-			e, err := ecmul.New(publicCurve(c), ecmul.Options{Backend: ecmul.GPU})
-			if errors.Is(err, ecmul.ErrNoDevice) {
-				t.Skip("no GPU")
-			}
-			require.NoError(t, err)
-			defer e.Close()
+			e := deviceEngine(t, c)
 			L, size := c.ByteLen(), 1+2*c.ByteLen()
 			secrets, digests := randomSecrets(c, count, 89), make([][]byte, count)
 			for i := range digests {

@@ -162,6 +162,15 @@ func finishLimbs(rows []uint32, row, stride, i int) (l fp.Element) {
 	return l
 }
 
+// putFinishLimbsAt writes four 64-bit limbs as eight 32-bit words into
+// column i of rows from row: finishLimbs's inverse.
+func putFinishLimbsAt(rows []uint32, row, stride, i int, l [fp.Limbs]uint64) {
+	for k, limb := range l {
+		rows[(row+2*k)*stride+i] = uint32(limb)
+		rows[(row+2*k+1)*stride+i] = uint32(limb >> 32)
+	}
+}
+
 // PackFinish writes item i's finish rows (x_G, y_G, Fixed) into its column
 // of the input rows of a batch of stride items. It allocates nothing.
 func (su *Setup) PackFinish(in []uint32, stride, i int, it *Item) {
@@ -171,13 +180,8 @@ func (su *Setup) PackFinish(in []uint32, stride, i int, it *Item) {
 // putFinishRows writes x, y and fixed into item i's finish rows.
 func (su *Setup) putFinishRows(in []uint32, stride, i int, x, y [fp.Limbs]uint64, fixed Fixed) {
 	at := su.FinishRowAt()
-	for k, v := range [2][fp.Limbs]uint64{x, y} {
-		for l, limb := range v {
-			row := at + k*finishElementWords + 2*l
-			in[row*stride+i] = uint32(limb)
-			in[(row+1)*stride+i] = uint32(limb >> 32)
-		}
-	}
+	putFinishLimbsAt(in, at, stride, i, x)
+	putFinishLimbsAt(in, at+finishElementWords, stride, i, y)
 	in[(at+2*finishElementWords)*stride+i] = uint32(fixed)
 }
 

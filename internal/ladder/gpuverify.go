@@ -60,11 +60,7 @@ func (su *Setup) VerifyInputRows() int { return su.VerifyRowAt() + VerifyRows }
 func (su *Setup) PackVerify(in []uint32, stride, i int, x1, y1, r, rn [fp.Limbs]uint64, flags VerifyFlags) {
 	at := su.VerifyRowAt()
 	for k, v := range [4][fp.Limbs]uint64{x1, y1, r, rn} {
-		for l, limb := range v {
-			row := at + k*finishElementWords + 2*l
-			in[row*stride+i] = uint32(limb)
-			in[(row+1)*stride+i] = uint32(limb >> 32)
-		}
+		putFinishLimbsAt(in, at+k*finishElementWords, stride, i, v)
 	}
 	in[(at+VerifyRowFlags)*stride+i] = uint32(flags)
 }

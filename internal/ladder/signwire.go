@@ -3,9 +3,10 @@ package ladder
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"math/big"
+
+	"github.com/rnsec/ecmul/internal/fp"
 )
 
 // A signing batch runs on the comb as bytes, with its nonces derived and
@@ -125,22 +126,13 @@ func (su *Setup) UnpackSignWireItem(wire []byte, in, scalars []uint32, count, st
 // putSignRow writes the big-endian value v of ByteLen bytes into item i's
 // eight sign rows from SignRowAt + row, least significant word first.
 func (su *Setup) putSignRow(in []uint32, stride, i, row int, v []byte) {
-	at, words := su.SignRowAt()+row, len(v)/4
-	for w := range finishElementWords {
-		var x uint32
-		if w < words {
-			x = binary.BigEndian.Uint32(v[len(v)-4*(w+1):])
-		}
-		in[(at+w)*stride+i] = x
-	}
+	putFinishLimbsAt(in, su.SignRowAt()+row, stride, i, fp.LimbsFromBytes(v))
 }
 
 // signRow reads item i's value in the eight sign rows from SignRowAt + row.
 func (su *Setup) signRow(in []uint32, stride, i, row int) *big.Int {
 	var b [4 * finishElementWords]byte
-	for w := range finishElementWords {
-		binary.BigEndian.PutUint32(b[len(b)-4*(w+1):], in[(su.SignRowAt()+row+w)*stride+i])
-	}
+	fp.PutLimbs(b[:], finishLimbs(in, su.SignRowAt()+row, stride, i))
 	return new(big.Int).SetBytes(b[:])
 }
 
