@@ -141,8 +141,11 @@ var gpuSign = true
 // firstSign is signing with the first nonces on e's GPU
 // (engine.Engine.SignFirst).
 func firstSign(e *engine.Engine) ecdsasign.FirstSign {
-	return func(ctx context.Context, sigs []byte, out []ecdsasign.FirstOutcome, keys, h1s []byte) (bool, error) {
+	return func(ctx context.Context, sigs []byte, out []ecdsasign.FirstOutcome, keys, h1s []byte, followed bool) (bool, error) {
 		outcomes := make([]ladder.Outcome, len(out))
+		if followed {
+			ctx = engine.WithOverlap(ctx) // the next step's call follows
+		}
 		done, err := e.SignFirst(ctx, sigs, outcomes, keys, h1s)
 		for i, o := range outcomes {
 			switch o {

@@ -85,8 +85,10 @@ mutants=(
   "signpack-r-reduce|sign.cuh|const Fe r = nf.canonical(x);|const Fe r = fe_load(x, 1);"
   "signpack-inverse-exp|sign.cuh|consts + ECM_FINISH_ORDER_EXP|consts + ECM_FINISH_EXP"
   "signpack-rd-form|sign.cuh|nf.mul(r, nf.mul(d, r2))|nf.mul(r, d)"
-  "signpack-refused-zero|sign.cuh|const uint32_t refused = fe_zero_mask(k) |const uint32_t refused = 0u "
-  "signpack-refused-n|sign.cuh|~fe_less_mask(k, nf.p);|0u;"
+  "signpack-refused-zero|sign.cuh|return fe_zero_mask(k) |return 0u "
+  "signpack-refused-n|sign.cuh|~fe_less_mask(k, nf.p); }|0u; }"
+  "signpack-refused-one|sign.cuh|return fe_select(refused_mask(nf, k), one, nf.mul(k, r2));|return nf.mul(k, r2);"
+  "signpack-shared-inverse|sign.cuh|const Fe kInv = nf.mul(inv, pre[j]);|const Fe kInv = inv;"
 )
 
 items=32

@@ -163,7 +163,7 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	st.lo = lo
+	st.lo, st.followed = lo, hi < len(b.digests)
 	if st.extra != nil {
 		if _, err := io.ReadFull(b.opt.Randomness, st.extra[:(hi-lo)*ExtraBytes]); err != nil {
 			return fmt.Errorf("ecdsasign: reading randomness: %w", err)
@@ -217,7 +217,7 @@ func (b *batch) computeFirst(ctx context.Context, st *step, idx []int) error {
 	}
 	m, L := len(idx), b.o.size
 	clear(st.firsts[:m])
-	done, err := b.opt.FirstSign(ctx, st.sigs[:2*m*L], st.firsts[:m], st.keys[:m*L], st.h1s[:m*L])
+	done, err := b.opt.FirstSign(ctx, st.sigs[:2*m*L], st.firsts[:m], st.keys[:m*L], st.h1s[:m*L], st.followed)
 	if err != nil || done {
 		return err
 	}
@@ -275,16 +275,17 @@ func (b *batch) take(i int, sig []byte) (again bool) {
 
 // step holds one step's working memory, reused step after step.
 type step struct {
-	lo      int           // the step's first item
-	hash    []crypto.Hash // per item of the step
-	extra   []byte        // ExtraBytes per item of the step, when hedged
-	scalars []byte        // L per item of a round: its nonce
-	xs      []byte        // L per item of a round: x(k·G)
-	ok      []bool
-	again   []bool // per item of a round: r or s was 0
-	idx     []int
-	kinv    []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
-	pre     []fp.Element // per item of a round: invertAll's running products
+	lo       int           // the step's first item
+	followed bool          // another step follows it
+	hash     []crypto.Hash // per item of the step
+	extra    []byte        // ExtraBytes per item of the step, when hedged
+	scalars  []byte        // L per item of a round: its nonce
+	xs       []byte        // L per item of a round: x(k·G)
+	ok       []bool
+	again    []bool // per item of a round: r or s was 0
+	idx      []int
+	kinv     []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
+	pre      []fp.Element // per item of a round: invertAll's running products
 	// the first round's signatures from FirstSign (gpu): its inputs, L
 	// bytes per item each, and its outputs
 	gpu       bool

@@ -74,7 +74,7 @@ func BenchmarkSignOverlap(b *testing.B) {
 func fixedFirstSign(c *curves.Curve, perItem time.Duration) ecdsasign.FirstSign {
 	L := c.ByteLen()
 	gx := c.Gx().FillBytes(make([]byte, L))
-	return func(_ context.Context, sigs []byte, out []ecdsasign.FirstOutcome, _, _ []byte) (bool, error) {
+	return func(_ context.Context, sigs []byte, out []ecdsasign.FirstOutcome, _, _ []byte, _ bool) (bool, error) {
 		time.Sleep(time.Duration(len(out)) * perItem)
 		for i := range out {
 			copy(sigs[2*i*L:], gx)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"math/big"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -19,7 +20,8 @@ import (
 // the low-s rule, also where FirstSign refuses a candidate (the host signs
 // the item itself) or does not run; an item FirstSign gives no point fails
 // with ErrNoPoint, and one whose r it gives as 0 goes round again with the
-// DRBG's next nonce and verifies. A batch with another hash never calls it.
+// DRBG's next nonce and verifies. Each step's call but the last says it is
+// followed. A batch with another hash never calls it.
 func TestFirstSign(t *testing.T) {
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
@@ -36,21 +38,35 @@ func TestFirstSign(t *testing.T) {
 					require.NoError(t, err, "item %d", i)
 				}
 				for _, run := range []bool{true, false} {
-					calls := 0
-					got, errs := signAll(t, c, digests, keys, ecdsasign.Options{LowS: lowS, FirstSign: fakeFirstSign(c, run, &calls)})
-					require.Equal(t, 1, calls, "FirstSign runs %v", run)
+					calls := firstCalls{}
+					got, errs := signAll(t, c, digests, keys, ecdsasign.Options{LowS: lowS, FirstSign: fakeFirstSign(c, run, calls)})
+					require.Equal(t, firstCalls{string(keys[:c.ByteLen()]): false}, calls, "FirstSign runs %v: one step, followed by none", run)
 					for i := range count {
-						checkFirstSigned(t, c, run, i, keys, digests[i], want[i], got[i], errs[i])
+						checkFirstSigned(t, c, run, i, i, keys, digests[i], want[i], got[i], errs[i])
 					}
 				}
 			}
-			calls := 0
+			calls := firstCalls{}
+			restore := ecdsasign.SetStepItems(4)
+			got, errs := signAll(t, c, digests, keys, ecdsasign.Options{FirstSign: fakeFirstSign(c, true, calls)})
+			restore()
+			L := c.ByteLen()
+			steps := firstCalls{}
+			for lo := 0; lo < count; lo += 4 {
+				steps[string(keys[lo*L:(lo+1)*L])] = lo+4 < count
+			}
+			require.Equal(t, steps, calls, "steps of 4 items: each but the last followed")
+			want, _ := signAll(t, c, digests, keys, ecdsasign.Options{})
+			for i := range count {
+				checkFirstSigned(t, c, true, i%4, i, keys, digests[i], want[i], got[i], errs[i])
+			}
+			calls = firstCalls{}
 			long := make([][]byte, count)
 			for i := range long {
 				long[i] = append(append([]byte(nil), digests[i]...), digests[i]...)
 			}
-			_, errs := signAll(t, c, long, keys, ecdsasign.Options{FirstSign: fakeFirstSign(c, true, &calls)})
-			require.Zero(t, calls, "SHA-512's digests")
+			_, errs = signAll(t, c, long, keys, ecdsasign.Options{FirstSign: fakeFirstSign(c, true, calls)})
+			require.Empty(t, calls, "SHA-512's digests")
 			for i, err := range errs {
 				require.NoError(t, err, "item %d", i)
 			}
@@ -58,14 +74,15 @@ func TestFirstSign(t *testing.T) {
 	}
 }
 
-// checkFirstSigned checks item i of TestFirstSign against the host's
-// signature want (fakeFirstSign says what each item gets).
-func checkFirstSigned(t *testing.T, c *curves.Curve, run bool, i int, keys, digest, want, got []byte, err error) {
+// checkFirstSigned checks item i of TestFirstSign, item `at` of its call
+// of FirstSign, against the host's signature want (fakeFirstSign says what
+// each item of a call gets).
+func checkFirstSigned(t *testing.T, c *curves.Curve, run bool, at, i int, keys, digest, want, got []byte, err error) {
 	L := c.ByteLen()
 	switch {
-	case run && i%5 == 2:
+	case run && at%5 == 2:
 		require.ErrorIs(t, err, ecdsasign.ErrNoPoint, "item %d", i)
-	case run && i%5 == 3:
+	case run && at%5 == 3:
 		require.NoError(t, err, "item %d", i)
 		require.NotEqual(t, want, got, "item %d: r = 0 takes the next nonce", i)
 		require.True(t, textbookVerify(c, keys[i*L:(i+1)*L], digest, got), "item %d", i)
@@ -75,15 +92,22 @@ func checkFirstSigned(t *testing.T, c *curves.Curve, run bool, i int, keys, dige
 	}
 }
 
+// firstCalls records calls of FirstSign: the first item's key of each, and
+// its followed.
+type firstCalls map[string]bool
+
 // fakeFirstSign signs each item as the sign kernels do, in math/big, with
 // its nonce from ladder.Nonce6979 and k·G from the curve's reference, but
 // of every five items it refuses the second's candidate, gives the third
 // no point and the fourth r = 0; where run is false it does nothing and
-// says so. It counts its calls.
-func fakeFirstSign(c *curves.Curve, run bool, calls *int) ecdsasign.FirstSign {
+// says so. It records each call in calls.
+func fakeFirstSign(c *curves.Curve, run bool, calls firstCalls) ecdsasign.FirstSign {
 	L, n := c.ByteLen(), c.N()
-	return func(ctx context.Context, sigs []byte, out []ecdsasign.FirstOutcome, keys, h1s []byte) (bool, error) {
-		*calls++
+	var mu sync.Mutex // Sign calls it for two steps at once
+	return func(ctx context.Context, sigs []byte, out []ecdsasign.FirstOutcome, keys, h1s []byte, followed bool) (bool, error) {
+		mu.Lock()
+		calls[string(keys[:L])] = followed
+		mu.Unlock()
 		if !run {
 			return false, nil
 		}

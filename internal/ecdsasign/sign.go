@@ -70,8 +70,10 @@ type Options struct {
 // r or s may be 0: Sign then takes the DRBG's next candidate. done is
 // false where it did not run (nothing written): Sign signs the items
 // itself. Its error fails the batch. It runs in constant time on the keys
-// and nonces. Sign calls it, and BaseMult, for up to two steps at once.
-type FirstSign func(ctx context.Context, sigs []byte, out []FirstOutcome, keys, h1s []byte) (done bool, err error)
+// and nonces. Sign calls it, and BaseMult, for up to two steps at once;
+// followed says that the call of the next step follows at once (a GPU may
+// then finish the items for throughput rather than latency).
+type FirstSign func(ctx context.Context, sigs []byte, out []FirstOutcome, keys, h1s []byte, followed bool) (done bool, err error)
 
 // FirstOutcome is what FirstSign did with an item.
 type FirstOutcome uint8

@@ -144,6 +144,6 @@ func gpuSign(cfg *gpu.Config, su *ladder.Setup, g GPUConfig) error {
 	}
 	cfg.InRows = su.SignInputRows()
 	cfg.OutRows = max(cfg.OutRows, (su.SignWireInBytes()+3)/4)
-	cfg.Prepare.Unpack, cfg.Finish.Pack = unpack, pack
+	cfg.Prepare.Unpack, cfg.Finish.Pack, cfg.Finish.PackShares = unpack, pack, true
 	return nil
 }

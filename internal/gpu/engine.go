@@ -74,6 +74,10 @@ type FinishKernel struct {
 	// Pack, when set, is the kernel that a Wire batch's chunks run after
 	// it, over its constants: kernels.PackName.
 	Pack string
+	// PackShares launches Pack on the finish's grid, its threads taking
+	// the finish's items and sharing one inversion among them (a signing
+	// batch's pack, kernels.SignPackName), rather than one item a thread.
+	PackShares bool
 }
 
 // SmallKernel is the kernel of small chunks (Config.Small): its chunks
@@ -957,6 +961,9 @@ func (e *Engine) launch(s *slot, n int, inPlace bool) error {
 	}
 	if err := e.launchFinish(s, n, inPlace); err != nil {
 		return err
+	}
+	if e.cfg.Finish != nil && e.cfg.Finish.PackShares && s.wire != nil {
+		return e.launchItems(e.pack, e.finConsts, s, n, false, kernels.FinishGrid(n, s.finishItems))
 	}
 	return e.launchWire(e.pack, e.finConsts, s, n)
 }

@@ -509,3 +509,33 @@ func TestFinishItemsOfLastChunks(t *testing.T) {
 		require.Equal(t, want, perThread, "overlapped %v", overlapped)
 	}
 }
+
+// TestPackSharesFinishGrid: a wire batch's pack kernel runs one item a
+// thread, or, with FinishKernel.PackShares, on each chunk's finish grid.
+func TestPackSharesFinishGrid(t *testing.T) {
+	const chunk, chunks = 4096, 5
+	for _, shares := range []bool{false, true} {
+		d := fakecuda.New()
+		grids := map[string][]uint32{} // each kernel's grid of each launch, in launch order
+		d.OnLaunch = func(fn string, grid, _ [3]uint32, _ []unsafe.Pointer) error {
+			grids[fn] = append(grids[fn], grid[0])
+			return nil
+		}
+		eng, err := gpu.Open(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
+			InRows: 1, ScalarRows: 1, OutRows: 1, ItemsPerBlock: 32, BlockThreads: 32, Chunk: chunk,
+			Prepare: &gpu.PrepareKernel{Entry: "prepare", Constants: []uint32{1}, Unpack: "unpack"},
+			Finish:  &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pack", PackShares: shares}})
+		require.NoError(t, err)
+		wire := &gpu.Wire{InBytes: 4, OutBytes: 4, Fill: func(lo, hi int, in []byte) {}, Drain: func(lo, hi int, out []byte) error { return nil }}
+		_, err = eng.Run(context.Background(), gpu.Batch{Count: chunk * chunks, Wire: wire})
+		require.NoError(t, err)
+		require.NoError(t, eng.Close())
+		want := slices.Repeat([]uint32{chunk / kernels.FinishThreads}, chunks) // one item a thread
+		if shares {
+			want = grids["finish"]
+		}
+		require.Len(t, grids["pack"], chunks)
+		require.Equal(t, want, grids["pack"], "PackShares %v", shares)
+		require.Less(t, grids["finish"][0], uint32(chunk/kernels.FinishThreads), "the finish's threads take several items")
+	}
+}

@@ -399,8 +399,9 @@ func emulateSignUnpack(d *fakecuda.Driver, cache *setups, fn, curve, channels st
 // (kernels.SignPackName) through its CPU twin, ladder.Setup.PackSignWireItem,
 // on the comb's setup of the curve and channels it names: it reads the
 // result rows from out and the sign rows from in, and writes the chunk's
-// wire bytes into in, one item per thread, the items past the grid's
-// threads left as they were.
+// wire bytes into in, on the finish's grid (kernels.FinishItemsMax items a
+// thread at most), the items past those the grid's threads take left as
+// they were.
 func emulateSignPack(d *fakecuda.Driver, cache *setups, fn, curve, channels string, grid, block [3]uint32, params []unsafe.Pointer) error {
 	l := ladder.FinishLayoutFor(0)
 	su, err := itemSetup(d, cache, fn, curve, channels, grid, block, params, l.CRT, func(head []uint32) (int, bool) {
@@ -413,7 +414,7 @@ func emulateSignPack(d *fakecuda.Driver, cache *setups, fn, curve, channels stri
 		return fmt.Errorf("kernelemu: %s: the comb's constants only", fn)
 	}
 	total := int(*(*uint32)(arg(params, "count")))
-	taken, stride := countStride(params, int(grid[0])*int(block[0]))
+	taken, stride := countStride(params, int(grid[0])*int(block[0])*kernels.FinishItemsMax)
 	out, err := deviceWords(d, ptrArg(params, "out"), su.ResultRows()*stride)
 	if err != nil {
 		return err

@@ -8,7 +8,7 @@
 //     over HMAC-SHA-256 (qlen = 8·ByteLen), writes k over d and does the
 //     unpack kernel's work on it (the comb's scalar rows), and keeps k, d
 //     and h1 in the sign rows, after the finish rows;
-//   - sign pack, after the finish kernel, one item per thread: writes the
+//   - sign pack, after the finish kernel, on the finish's grid: writes the
 //     signature r‖s, r = x(k·G) mod n and s = k⁻¹·(h1 + r·d) mod n, into
 //     `in`, then the outcome bytes: ECM_OUT_REFUSED for a k outside
 //     [1, n − 1], else the finish's, with zero bytes where it is not
@@ -17,7 +17,8 @@
 //
 // d and k are secrets: every branch, loop and address depends only on the
 // curve's byte length, the item's index and public constants; SHA-256 runs
-// its 64 rounds on registers, and k is inverted as k^(n−2) mod n with a
+// its 64 rounds on registers, and a thread's nonces are inverted together
+// (Montgomery's trick) as their product to the power n − 2 mod n, with a
 // fixed chain of Montgomery products.
 
 #pragma once
@@ -25,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "finish.cuh"
 #include "schedule_gen.cuh"
 #include "wire.cuh"
 
@@ -218,41 +220,40 @@ ECM_DEVICE uint32_t fe_less_mask(const Fe& a, const Fe& b) {
   return 0u - borrow;
 }
 
-// signature returns s = k⁻¹·(h1 + r·d) mod n (ladder.Setup.PackSignWireItem)
-// for k, d and h1 below n and any r below n, in Montgomery products mod n
-// with R = 2^256: kR = k·R², k⁻¹·R = (kR)^(n−2), dR = d·R², r·d = r·dR,
-// and s = (h1 + r·d)·k⁻¹R.
-ECM_DEVICE Fe signature(const FeField& nf, const uint32_t* consts, const Fe& k, const Fe& d, const Fe& h1, const Fe& r) {
-  const Fe r2 = fe_load(consts + ECM_FINISH_ORDER_R2, 1);
-  const Fe kInv = nf.pow(nf.mul(k, r2), consts + ECM_FINISH_ORDER_EXP);
-  const Fe rd = nf.mul(r, nf.mul(d, r2));
-  return nf.mul(nf.add(h1, rd), kInv);
+// refused_mask returns all ones when the nonce k is refused: 0, or n or
+// more.
+ECM_DEVICE uint32_t refused_mask(const FeField& nf, const Fe& k) { return fe_zero_mask(k) | ~fe_less_mask(k, nf.p); }
+
+// nonce_form returns k·R mod n, the Montgomery form of the nonce k, or R
+// mod n (one's) where k is refused: never zero, so that a thread's nonces
+// share one inversion.
+ECM_DEVICE Fe nonce_form(const FeField& nf, const Fe& k, const Fe& r2, const Fe& one) {
+  return fe_select(refused_mask(nf, k), one, nf.mul(k, r2));
 }
 
-// sign_pack_item packs item i = blockIdx.x·blockDim.x + threadIdx.x's
-// signature, one item per thread (ladder.Setup.PackSignWireItem).
-template <int N, int L>
-ECM_DEVICE void sign_pack_item(ECM_KERNEL_PARAMS) {
-  (void)scalars;
-  if (consts[ECM_FINISH_N] != N || consts[ECM_FINISH_BYTE_LEN] != uint32_t(L) || consts[ECM_FINISH_ROW_AT] != 0)
-    __trap();  // the comb's constants of this curve only
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= count) return;
-  const FeField nf = FeField::load<ECM_FINISH_ORDER, ECM_FINISH_ORDER_INV>(consts);
+// sign_pack_item packs the signature of item i of count
+// (ladder.Setup.PackSignWireItem), given k⁻¹·R
+// mod n for its nonce k: r = x(k·G) mod n and s = k⁻¹·(h1 + r·d) mod n, in
+// Montgomery products mod n with R = 2^256 (dR = d·R², r·d = r·dR, and
+// s = (h1 + r·d)·k⁻¹R).
+template <int L>
+ECM_DEVICE void sign_pack_item(const FeField& nf, const uint32_t* consts, const uint32_t* in, const uint32_t* out,
+                               uint32_t count, uint32_t stride, uint32_t i, const Fe& kInv) {
   const uint32_t* const rows = in + i + size_t(ECM_FINISH_ROWS) * stride;
   const Fe k = fe_load(rows + size_t(ECM_SIGN_NONCE) * stride, stride);
   const Fe d = fe_load(rows + size_t(ECM_SIGN_KEY) * stride, stride);
   const Fe h1 = fe_load(rows + size_t(ECM_SIGN_H1) * stride, stride);
-  const uint32_t refused = fe_zero_mask(k) | ~fe_less_mask(k, nf.p);
   const uint32_t finished = out[size_t(2 * L / 4) * stride + i];
-  const uint32_t outcome = select(refused, ECM_OUT_REFUSED, finished);
+  const uint32_t outcome = select(refused_mask(nf, k), ECM_OUT_REFUSED, finished);
   const uint32_t keep = mask_of_zero(outcome ^ ECM_OUT_POINT);
 
   uint32_t x[kAccWords] = {};  // x(k·G) below p < 2n, from the result's big-endian bytes
 #pragma unroll
   for (int w = 0; w < L / 4; ++w) x[w] = __byte_perm(out[size_t(L / 4 - 1 - w) * stride + i], 0, 0x0123);
   const Fe r = nf.canonical(x);
-  const Fe s = signature(nf, consts, k, d, h1, r);
+  const Fe r2 = fe_load(consts + ECM_FINISH_ORDER_R2, 1);
+  const Fe rd = nf.mul(r, nf.mul(d, r2));
+  const Fe s = nf.mul(nf.add(h1, rd), kInv);
 
   uint8_t* const wire = reinterpret_cast<uint8_t*>(const_cast<uint32_t*>(in));
   uint8_t* const rec = wire + size_t(i) * 2 * L;
@@ -265,12 +266,52 @@ ECM_DEVICE void sign_pack_item(ECM_KERNEL_PARAMS) {
   wire[size_t(count) * 2 * L + i] = uint8_t(outcome);
 }
 
+// sign_pack_items packs the signatures of thread t of T (the grid's
+// threads): items t, t + T, … below count, at most kFinishItemsMax of
+// them, as the finish takes its items, their nonces inverted mod n with
+// one inversion (Montgomery's trick): k^(n−2) of their product in a fixed
+// chain of products, then two products per item. Refused nonces take one
+// in the product. The loops run over the thread's number of items, which
+// depends on count and t only.
+template <int N, int L>
+ECM_DEVICE void sign_pack_items(ECM_KERNEL_PARAMS) {
+  (void)scalars;
+  if (consts[ECM_FINISH_N] != N || consts[ECM_FINISH_BYTE_LEN] != uint32_t(L) || consts[ECM_FINISH_ROW_AT] != 0)
+    __trap();  // the comb's constants of this curve only
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, T = gridDim.x * blockDim.x;
+  if (t >= count) return;
+  const uint32_t items = umin32(kFinishItemsMax, (count - 1 - t) / T + 1);
+  const FeField nf = FeField::load<ECM_FINISH_ORDER, ECM_FINISH_ORDER_INV>(consts);
+  const Fe r2 = fe_load(consts + ECM_FINISH_ORDER_R2, 1);
+  const Fe one = nf.mul(Fe{{1}}, r2);  // R mod n
+
+  Fe kR[kFinishItemsMax];   // each item's nonce, Montgomery form
+  Fe pre[kFinishItemsMax];  // the product of the nonces before it
+  Fe acc = one;
+#pragma unroll 1
+  for (uint32_t j = 0; j < items; ++j) {
+    const uint32_t i = t + j * T;
+    kR[j] = nonce_form(nf, fe_load(in + i + size_t(ECM_FINISH_ROWS + ECM_SIGN_NONCE) * stride, stride), r2, one);
+    pre[j] = acc;
+    acc = nf.mul(acc, kR[j]);
+  }
+  Fe inv = nf.pow(acc, consts + ECM_FINISH_ORDER_EXP);  // the inverse of the nonces' product, Montgomery form
+#pragma unroll 1
+  for (uint32_t j = items; j-- > 0;) {
+    const uint32_t i = t + j * T;
+    const Fe kInv = nf.mul(inv, pre[j]);
+    inv = nf.mul(inv, kR[j]);  // the inverse of the product of the nonces before j
+    sign_pack_item<L>(nf, consts, in, out, count, stride, i, kInv);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Entry points: ecm_signunpack_<curve>_<channels> (the prepare's constants)
 // and ecm_signpack_<curve>_<channels> (the finish's), one of each per curve
 // and channel width of ECM_CURVES (kernels.SignUnpackName,
 // kernels.SignPackName), with the ladder's arguments. Blocks of
-// kernels.FinishThreads threads, one item a thread.
+// kernels.FinishThreads threads: the unpack one item a thread, the pack on
+// the finish's grid (kernels.FinishGrid), up to kFinishItemsMax items a thread.
 
 #define ECM_SIGN_ENTRIES(tag, Curve, chan, w, n, bits, AM)         \
   extern "C" __global__ void __launch_bounds__(ECM_FINISH_THREADS) \
@@ -279,7 +320,7 @@ ECM_DEVICE void sign_pack_item(ECM_KERNEL_PARAMS) {
   }                                                                \
   extern "C" __global__ void __launch_bounds__(ECM_FINISH_THREADS) \
       ecm_signpack_##tag##_##chan(ECM_KERNEL_PARAMS) {             \
-    sign_pack_item<n, bits / 8>(ECM_KERNEL_ARGS);                  \
+    sign_pack_items<n, bits / 8>(ECM_KERNEL_ARGS);                 \
   }
 ECM_CURVES(ECM_SIGN_ENTRIES)
 #undef ECM_SIGN_ENTRIES

@@ -75,10 +75,11 @@
 // unpack and pack kernels run: the sign unpack must also leave the twin's
 // sign rows, and write each item's nonce over its key in its wire input
 // (the keys, then the h1), whose other bytes it must not change; the sign
-// pack writes the twin's x(k·G)‖k and outcome bytes of the items it takes
-// over the first input rows, from the finish's result rows and the sign
-// rows, and must leave both, and every other byte of the input rows (the
-// poison past the wire output included), as they were.
+// pack, on the finish's grids, writes the twin's signature r‖s and outcome
+// bytes of the items it takes over the first input rows, from the finish's
+// result rows and the sign rows, and must leave both, and every other byte
+// of the input rows (the poison past the wire output included), as they
+// were.
 
 #include <math.h>
 #include <stdint.h>
@@ -1085,10 +1086,11 @@ static int run_verify_pack(const std::string& selector, const char* file, const 
 }
 
 // run_sign_pack runs the sign pack entry points SELECTOR names on a
-// kernelvec -signpack file, at each launch of one_item_runs, on the
-// finish's result rows and the input rows (the sign rows after the finish
-// rows) of a stride wider than the batch. Every byte of the input rows
-// must then be the file's: the twin's x(k·G)‖k and outcome bytes of the
+// kernelvec -signpack file, at each launch of finish_runs (its threads
+// share one inversion, as the finish's do), on the finish's result rows
+// and the input rows (the sign rows after the finish rows) of a stride
+// wider than the batch. Every byte of the input rows must then be the
+// file's: the twin's signature r‖s and outcome bytes of the
 // items the launch's threads hold over the first rows (the count records,
 // then the count outcome bytes), and the words before everywhere else (the
 // other items' bytes, the rest of the finish rows and their poison, the
@@ -1120,7 +1122,7 @@ static int run_sign_pack(const std::string& selector, const char* file, const Op
          "stride %u, %u jobs, order %s, seed %llu\n",
          file, v.n, v.items, Q, R, rec + 1, count, outcome_counts(after, size_t(count) * rec, 1, count).c_str(), stride,
          o.jobs, kOrders[int(o.order)], (unsigned long long)o.seed);
-  return run_items(entries, one_item_runs(count, o.threads), ItemKernel{1, args}, bs, o);
+  return run_items(entries, finish_runs(count, o.threads), ItemKernel{kFinishItemsMax, args}, bs, o);
 }
 
 int main(int argc, char** argv) {
