@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "b6164905acba1e4391114d908661bd86fe866b3887a805e38c3f76eeca455899"
+const SourcesSHA256 = "bbfb541740192785bd29a7ecb5b56c3a6802db1c89056d680429bda2460cf13b"
