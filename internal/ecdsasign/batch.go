@@ -20,14 +20,14 @@ import (
 // base gave no point (ErrNoPoint). A digest is taken as an integer by its
 // leftmost bitlen(n) bits, as crypto/ecdsa takes it.
 //
-// The items are signed in steps of at most 65,536: the host derives a
-// step's nonces on every core, base computes their k·G in one call while
-// the host checks the next step's items and derives their nonces, and the
-// host finishes the step's signatures on every core while the next step's
-// k·G computes (opt.FirstSign, where set, signs a step of SHA-256 digests,
-// deterministic, itself: the host then only checks its items and takes
-// their signatures); items whose r or s is 0 go round again with their
-// DRBG's next nonce. With opt.Randomness, item
+// The items are signed in steps of at most stepItems: the host checks a
+// step's items and derives their nonces on every core, and base computes
+// their k·G in one call, queued behind the calls of the two steps before
+// it; while those compute, the host finishes the signatures of the step
+// before them on every core (opt.FirstSign, where set, signs a step of
+// SHA-256 digests, deterministic, itself: the host then only checks its
+// items and takes their signatures); items whose r or s is 0 go round
+// again with their DRBG's next nonce. With opt.Randomness, item
 // i's additional data are the bytes [i·ExtraBytes, (i+1)·ExtraBytes) read
 // from it.
 //
@@ -94,44 +94,56 @@ const maxRounds = 8
 
 var errRetries = fmt.Errorf("r or s was 0 for %d nonces in a row: k·G is faulty", maxRounds)
 
-// run signs the batch step by step, two steps in flight: while base
-// computes the k·G of one step (or FirstSign signs it), the host checks the
-// next step's items and derives their nonces, and starts its computation
-// at once, queued behind the first's; it then finishes the first step's
-// signatures beside the next step's computation.
+// stepsQueued is how many steps' computations run queues at once: while
+// the host finishes one step's signatures and prepares another, the GPU
+// has the two before that one to compute, one behind the other, and never
+// waits for the host's work between them.
+const stepsQueued = 3
+
+// run signs the batch step by step, stepsQueued steps' computations (base's
+// k·G, or FirstSign's signatures) queued at once: before it waits for the
+// oldest, the host checks the items of the next step, derives their
+// nonces and queues its computation; once the oldest is computed, it
+// finishes its signatures while the others compute.
 func (b *batch) run(ctx context.Context) error {
 	n, size := len(b.digests), stepItems
-	cur, next := b.newStep(min(size, n)), b.newStep(min(size, n))
-	defer cur.wipe()
-	defer next.wipe()
-	if err := b.prepare(ctx, cur, 0, min(size, n)); err != nil {
-		return err
+	var free []*step
+	for range min(stepsQueued, (n+size-1)/size) {
+		st := b.newStep(min(size, n))
+		defer st.wipe()
+		free = append(free, st)
 	}
-	computed := b.start(ctx, cur)
-	for lo := 0; lo < n; lo += size {
-		var following chan error
-		var err error
-		if hi := lo + size; hi < n {
-			if err = b.prepare(ctx, next, hi, min(hi+size, n)); err == nil {
-				following = b.start(ctx, next)
-			}
-		}
-		if cerr := <-computed; cerr != nil {
-			err = cerr
-		}
-		if err == nil {
-			err = b.finishStep(ctx, cur)
-		}
-		if err != nil {
-			if following != nil {
-				<-following // it writes into next, which run's return wipes
-			}
-			return err
-		}
-		computed = following
-		cur, next = next, cur
+	type queued struct {
+		st       *step
+		computed chan error
 	}
-	return nil
+	var queue []queued
+	lo := 0
+	var err error
+	for err == nil && (lo < n || len(queue) > 0) {
+		for err == nil && lo < n && len(free) > 0 { // queue the next steps
+			st := free[len(free)-1]
+			free = free[:len(free)-1]
+			hi := min(lo+size, n)
+			if err = b.prepare(ctx, st, lo, hi); err == nil {
+				queue = append(queue, queued{st, b.start(ctx, st)})
+			}
+			lo = hi
+		}
+		if err != nil || len(queue) == 0 {
+			break
+		}
+		oldest := queue[0]
+		queue = queue[1:]
+		if err = <-oldest.computed; err == nil {
+			err = b.finishStep(ctx, oldest.st)
+		}
+		free = append(free, oldest.st)
+	}
+	for _, q := range queue {
+		<-q.computed // it writes into its step, which run's return wipes
+	}
+	return err
 }
 
 // start computes (or signs) the first round of st on its own goroutine;

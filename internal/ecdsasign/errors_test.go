@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -197,11 +198,12 @@ func TestRetriesEnd(t *testing.T) {
 	require.Equal(t, make([]byte, 64), sigs)
 }
 
-// TestStepsInFlight signs in steps of 5 items, two in flight: k·G runs
-// for at most two steps at once, once for every step, and the signatures
-// are those of one call for the whole batch; a k·G that fails on the third
-// step, while the fourth's may be computing, fails the batch, its
-// signatures zero and every item not signed.
+// TestStepsInFlight signs in steps of 5 items, three queued: k·G runs for
+// three steps at once (the first call waits for the third) and never
+// more, once for every step, and the signatures are those of one call for
+// the whole batch; a k·G that fails on the third step, while the fourth's
+// and fifth's may be computing, fails the batch, its signatures zero and
+// every item not signed.
 func TestStepsInFlight(t *testing.T) {
 	c := curves.P256()
 	s, err := ecdsasign.New(c)
@@ -216,16 +218,29 @@ func TestStepsInFlight(t *testing.T) {
 		var inside, calls atomic.Int32
 		var mu sync.Mutex
 		var sizes []int
+		three := make(chan struct{})
+		var threeOnce sync.Once
 		ct := ctecBase(t, c, nil)
 		base := func(ctx context.Context, xs []byte, ok []bool, ks []byte) error {
-			if inside.Add(1) > 2 {
-				t.Error("three k·G calls at once")
+			switch inside.Add(1) {
+			case 3:
+				threeOnce.Do(func() { close(three) })
+			case 4:
+				t.Error("four k·G calls at once")
 			}
 			defer inside.Add(-1)
+			call := calls.Add(1)
+			if call == 1 {
+				select {
+				case <-three:
+				case <-time.After(10 * time.Second):
+					t.Error("the first k·G call saw no third beside it")
+				}
+			}
 			mu.Lock()
 			sizes = append(sizes, len(ok))
 			mu.Unlock()
-			if calls.Add(1) == int32(failAt) {
+			if call == int32(failAt) {
 				return boom
 			}
 			return ct(ctx, xs, ok, ks)

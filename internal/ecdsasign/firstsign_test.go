@@ -103,7 +103,7 @@ type firstCalls map[string]bool
 // says so. It records each call in calls.
 func fakeFirstSign(c *curves.Curve, run bool, calls firstCalls) ecdsasign.FirstSign {
 	L, n := c.ByteLen(), c.N()
-	var mu sync.Mutex // Sign calls it for two steps at once
+	var mu sync.Mutex // Sign calls it for several steps at once
 	return func(ctx context.Context, sigs []byte, out []ecdsasign.FirstOutcome, keys, h1s []byte, followed bool) (bool, error) {
 		mu.Lock()
 		calls[string(keys[:L])] = followed
