@@ -56,7 +56,7 @@ func (e *Engine) SignFirst(ctx context.Context, sigs []byte, outcomes []ladder.O
 
 // signWire is a signing batch as bytes (package ladder's signwire.go): the
 // host copies each item's key and h1 (Fill), and each signature and
-// outcome back (Drain).
+// outcome back (Drain), over the cores.
 func (r *gpuRunner) signWire(sigs []byte, outcomes []ladder.Outcome, keys, h1s []byte, split splitFunc) *gpu.Wire {
 	L := r.su.Curve.ByteLen()
 	return &gpu.Wire{
@@ -64,8 +64,10 @@ func (r *gpuRunner) signWire(sigs []byte, outcomes []ladder.Outcome, keys, h1s [
 		OutBytes: r.su.SignWireOutBytes(),
 		Fill: func(lo, hi int, in []byte) {
 			n := hi - lo
-			copy(in[:n*L], keys[lo*L:hi*L])
-			copy(in[n*L:2*n*L], h1s[lo*L:hi*L])
+			split(n, minWireItems, func(a, c int) {
+				copy(in[a*L:c*L], keys[(lo+a)*L:(lo+c)*L])
+				copy(in[(n+a)*L:(n+c)*L], h1s[(lo+a)*L:(lo+c)*L])
+			})
 		},
 		Drain: func(lo, hi int, out []byte) error {
 			n := hi - lo
