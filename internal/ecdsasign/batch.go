@@ -81,11 +81,12 @@ func (b *batch) check() error {
 }
 
 // stepItems is the most items of one step: enough for base to fill a
-// GPU, few enough that a step's nonces and points take a few MiB. Steps
-// that FirstSign signs are no larger: on an H200, signing P-256 at 2^22
-// items ran at 16.6 M/s in steps of 2^16, 15.2 M in steps of 2^18 and
-// 14.3 M in steps of 2^20 (bench/h200/2026-11-29-g-sign/).
-var stepItems = 1 << 16
+// GPU with several chunks, few enough that a step's nonces and points take
+// a few MiB. On an H200, signing P-256 at 2^22 items with FirstSign ran at
+// 18.7 M/s in steps of 2^16, 21.6 M in steps of 2^17 and 22.2 M in steps
+// of 2^18, and in steps of 2^20 slower than in steps of 2^18
+// (bench/h200/2026-11-29-h-sign/).
+var stepItems = 1 << 18
 
 // maxRounds is how often an item goes round before it fails: the RFC's
 // retry is needed with probability about 2^−220 per round, so only a

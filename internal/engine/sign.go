@@ -124,7 +124,8 @@ func (r *gpuRunner) signRunner() *gpuRunner {
 // gpuSign gives cfg the comb's prepare and finish kernels with the signing
 // batch's unpack and pack kernels around them, on the inputs of
 // ladder.Setup.SignInputRows; its output rows hold a signing batch's wire
-// input.
+// input. The pack takes the finish's grid, kernels.SignFinishItemsPerThread
+// items a thread unless g names another number.
 func gpuSign(cfg *gpu.Config, su *ladder.Setup, g GPUConfig) error {
 	if err := gpuFinish(cfg, su, g); err != nil {
 		return err
@@ -147,5 +148,8 @@ func gpuSign(cfg *gpu.Config, su *ladder.Setup, g GPUConfig) error {
 	cfg.InRows = su.SignInputRows()
 	cfg.OutRows = max(cfg.OutRows, (su.SignWireInBytes()+3)/4)
 	cfg.Prepare.Unpack, cfg.Finish.Pack, cfg.Finish.PackShares = unpack, pack, true
+	if g.FinishItems == 0 {
+		cfg.Finish.ItemsPerThread = kernels.SignFinishItemsPerThread
+	}
 	return nil
 }
