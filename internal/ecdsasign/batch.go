@@ -5,6 +5,7 @@ import (
 	"crypto"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/rnsec/ecmul/internal/fp"
 	"github.com/rnsec/ecmul/internal/par"
@@ -111,7 +112,7 @@ func (b *batch) run(ctx context.Context) error {
 	var free []*step
 	for range min(stepsQueued, (n+size-1)/size) {
 		st := b.newStep(min(size, n))
-		defer st.wipe()
+		defer st.release()
 		free = append(free, st)
 	}
 	type queued struct {
@@ -272,18 +273,25 @@ func (b *batch) takeFirst(st *step) (again, refused []int) {
 // take writes the signature r‖s into item i's, under the low-s rule where
 // asked, and reports whether r or s is 0 (the item goes round again).
 func (b *batch) take(i int, sig []byte) (again bool) {
-	o, L := b.o, b.o.size
-	r, s := fp.LimbsFromBytes(sig[:L]), fp.LimbsFromBytes(sig[L:])
-	if zeroMask(r)|zeroMask(s) != 0 { // public: the RFC's retry
+	L := b.o.size
+	if allZero(sig[:L]) || allZero(sig[L:]) { // public: the RFC's retry
 		return true
 	}
-	if b.opt.LowS {
-		s = o.lowS(s)
-	}
 	out := b.sigs[2*i*L : 2*(i+1)*L]
-	fp.PutLimbs(out[:L], r)
-	fp.PutLimbs(out[L:], s)
+	copy(out, sig)
+	if b.opt.LowS {
+		fp.PutLimbs(out[L:], b.o.lowS(fp.LimbsFromBytes(sig[L:])))
+	}
 	return false
+}
+
+// allZero reports whether every byte of v is zero.
+func allZero(v []byte) bool {
+	var or byte
+	for _, c := range v {
+		or |= c
+	}
+	return or == 0
 }
 
 // step holds one step's working memory, reused step after step.
@@ -307,31 +315,65 @@ type step struct {
 	firsts    []FirstOutcome
 }
 
-// newStep returns a step of at most m items; with FirstSign, the buffers
-// of the host's rounds wait for the first round that needs them (hostRound).
+// steps keeps steps between calls of Sign, wiped: a batch of millions
+// takes about 100 MB of them (three steps of 2^18 items, P-256, with
+// FirstSign), which a program signing batch after batch would otherwise
+// allocate, zero and collect each time.
+var steps sync.Pool
+
+// newStep returns a step of at most m items, from steps where there is
+// one, its buffers grown where they are too short; with FirstSign, the
+// buffers of the host's rounds wait for the first round that needs them
+// (hostRound).
 func (b *batch) newStep(m int) *step {
 	L := b.o.size
-	st := &step{hash: make([]crypto.Hash, m), again: make([]bool, m)}
+	st, ok := steps.Get().(*step)
+	if !ok {
+		st = new(step)
+	}
+	st.hash, st.again = grow(st.hash, m), grow(st.again, m)
 	if b.opt.FirstSign != nil {
-		st.keys, st.h1s = make([]byte, m*L), make([]byte, m*L)
-		st.sigs, st.firsts = make([]byte, 2*m*L), make([]FirstOutcome, m)
+		st.keys, st.h1s = grow(st.keys, m*L), grow(st.h1s, m*L)
+		st.sigs, st.firsts = grow(st.sigs, 2*m*L), grow(st.firsts, m)
 	} else {
 		st.hostRound(m, L)
 	}
 	if b.opt.Randomness != nil {
-		st.extra = make([]byte, m*ExtraBytes)
+		st.extra = grow(st.extra, m*ExtraBytes)
+	} else {
+		st.extra = nil // not hedged
 	}
 	return st
 }
 
-// hostRound makes the buffers of a host round at least m items long.
+// grow returns s where it holds n elements or more (never fewer than it
+// held, so that wipe clears what a larger step wrote), else s extended to
+// n, or a new slice of n where its capacity is short.
+func grow[T any](s []T, n int) []T {
+	switch {
+	case len(s) >= n:
+		return s
+	case cap(s) >= n:
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// release wipes st and puts it in steps for the next call.
+func (st *step) release() {
+	st.wipe()
+	steps.Put(st)
+}
+
+// hostRound makes the buffers of a host round at least m items of L bytes
+// long.
 func (st *step) hostRound(m, L int) {
-	if len(st.ok) < m {
-		clear(st.scalars) // the old nonces and inverses, before they are dropped
+	if len(st.ok) < m || len(st.scalars) < m*L {
+		clear(st.scalars) // the old nonces and inverses, before they may be dropped
 		clear(st.kinv)
 		clear(st.pre)
-		st.scalars, st.xs, st.ok = make([]byte, m*L), make([]byte, m*L), make([]bool, m)
-		st.kinv, st.pre = make([]fp.Element, m), make([]fp.Element, m)
+		st.scalars, st.xs, st.ok = grow(st.scalars, m*L), grow(st.xs, m*L), grow(st.ok, m)
+		st.kinv, st.pre = grow(st.kinv, m), grow(st.pre, m)
 	}
 }
 

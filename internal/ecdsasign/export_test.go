@@ -1,5 +1,7 @@
 package ecdsasign
 
+import "sync"
+
 // SetStepItems sets the most items of one step and returns a function
 // that restores it; tests that use it do not run in parallel.
 func SetStepItems(n int) (restore func()) {
@@ -7,3 +9,6 @@ func SetStepItems(n int) (restore func()) {
 	stepItems = n
 	return func() { stepItems = old }
 }
+
+// DropSteps empties the pool of steps, as two collections would.
+func DropSteps() { steps = sync.Pool{} }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"math/big"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
 	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/race"
 )
 
 // TestFirstSign: with a FirstSign (here the sign kernels' arithmetic in
@@ -131,4 +133,37 @@ func fakeFirstSign(c *curves.Curve, run bool, calls firstCalls) ecdsasign.FirstS
 		}
 		return true, nil
 	}
+}
+
+// TestSignReusesSteps: a call of Sign after another takes its steps from
+// the pool, where a call that finds the pool empty allocates them: three
+// steps of 4,096 items, over half a megabyte each with FirstSign.
+func TestSignReusesSteps(t *testing.T) {
+	if race.Enabled {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
+	c := curves.P256()
+	s, err := ecdsasign.New(c)
+	require.NoError(t, err)
+	defer ecdsasign.SetStepItems(4096)()
+	const count = 3 * 4096
+	L := c.ByteLen()
+	keys := randomKeys(newRand(5), c, count)
+	digests, _ := randomDigests(newRand(6), count, allHashes[2:3])
+	sigs, errs := make([]byte, count*2*L), make([]error, count)
+	opt := ecdsasign.Options{FirstSign: fixedFirstSign(c, 0)}
+	allocated := func(drop bool) uint64 {
+		if drop {
+			ecdsasign.DropSteps()
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		require.NoError(t, s.Sign(context.Background(), sigs, errs, digests, keys, gxBase(c, 0), opt))
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	allocated(false) // the steps put back
+	pooled, fresh := allocated(false), allocated(true)
+	t.Logf("bytes allocated per call: %d with the pool's steps, %d without", pooled, fresh)
+	require.Less(t, pooled, fresh/2, "a call with the pool's steps allocated %d bytes, one without %d", pooled, fresh)
 }
