@@ -198,12 +198,12 @@ func TestRetriesEnd(t *testing.T) {
 	require.Equal(t, make([]byte, 64), sigs)
 }
 
-// TestStepsInFlight signs in steps of 5 items, three queued: k·G runs for
-// three steps at once (the first call waits for the third) and never
-// more, once for every step, and the signatures are those of one call for
-// the whole batch; a k·G that fails on the third step, while the fourth's
-// and fifth's may be computing, fails the batch, its signatures zero and
-// every item not signed.
+// TestStepsInFlight signs in steps of 5 items, three queued: a third k·G
+// call begins before the first returns (which waits for it), a fourth only
+// after one has returned, once for every step, and the signatures are
+// those of one call for the whole batch; a k·G that fails on the third
+// step, while the fourth's and fifth's may be computing, fails the batch,
+// its signatures zero and every item not signed.
 func TestStepsInFlight(t *testing.T) {
 	c := curves.P256()
 	s, err := ecdsasign.New(c)
@@ -215,26 +215,26 @@ func TestStepsInFlight(t *testing.T) {
 	defer ecdsasign.SetStepItems(5)()
 	boom := errors.New("boom")
 	for _, failAt := range []int{0, 3} {
-		var inside, calls atomic.Int32
+		var calls, returned atomic.Int32
 		var mu sync.Mutex
 		var sizes []int
-		three := make(chan struct{})
-		var threeOnce sync.Once
+		third := make(chan struct{})
 		ct := ctecBase(t, c, nil)
 		base := func(ctx context.Context, xs []byte, ok []bool, ks []byte) error {
-			switch inside.Add(1) {
-			case 3:
-				threeOnce.Do(func() { close(three) })
-			case 4:
-				t.Error("four k·G calls at once")
-			}
-			defer inside.Add(-1)
+			defer returned.Add(1)
 			call := calls.Add(1)
-			if call == 1 {
+			switch call {
+			case 1:
 				select {
-				case <-three:
+				case <-third:
 				case <-time.After(10 * time.Second):
-					t.Error("the first k·G call saw no third beside it")
+					t.Error("no third k·G call began while the first ran")
+				}
+			case 3:
+				close(third)
+			case 4:
+				if returned.Load() == 0 {
+					t.Error("a fourth k·G call began before any returned")
 				}
 			}
 			mu.Lock()
