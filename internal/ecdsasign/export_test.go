@@ -12,3 +12,6 @@ func SetStepItems(n int) (restore func()) {
 
 // DropSteps empties the pool of steps, as two collections would.
 func DropSteps() { steps = sync.Pool{} }
+
+// StepItems returns the most items of one step.
+func StepItems() int { return stepItems }

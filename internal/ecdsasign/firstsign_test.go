@@ -137,8 +137,10 @@ func fakeFirstSign(c *curves.Curve, run bool, calls firstCalls) ecdsasign.FirstS
 
 // TestSignReusesSteps: a call of Sign after another takes its steps from
 // the pool, where a call that finds the pool empty allocates them: three
-// steps of 4,096 items, over half a megabyte each with FirstSign.
+// steps of 4,096 items, over half a megabyte each with FirstSign. Steps
+// hold up to 2^18 items (docs/library.md).
 func TestSignReusesSteps(t *testing.T) {
+	require.Equal(t, 1<<18, ecdsasign.StepItems(), "docs/library.md: steps of up to 2^18 items")
 	if race.Enabled {
 		t.Skip("sync.Pool drops items at random under the race detector")
 	}
