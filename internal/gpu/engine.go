@@ -962,7 +962,14 @@ func (e *Engine) launch(s *slot, n int, inPlace bool) error {
 	if err := e.launchFinish(s, n, inPlace); err != nil {
 		return err
 	}
-	if e.cfg.Finish != nil && e.cfg.Finish.PackShares && s.wire != nil {
+	return e.launchPack(s, n)
+}
+
+// launchPack enqueues the pack kernel on n items of slot s, if its chunk
+// is a wire chunk: one item a thread, or on the finish's grid where
+// Config.Finish.PackShares.
+func (e *Engine) launchPack(s *slot, n int) error {
+	if s.wire != nil && e.cfg.Finish != nil && e.cfg.Finish.PackShares {
 		return e.launchItems(e.pack, e.finConsts, s, n, false, kernels.FinishGrid(n, s.finishItems))
 	}
 	return e.launchWire(e.pack, e.finConsts, s, n)
