@@ -274,7 +274,7 @@ func (b *batch) takeFirst(st *step) (again, refused []int) {
 // asked, and reports whether r or s is 0 (the item goes round again).
 func (b *batch) take(i int, sig []byte) (again bool) {
 	L := b.o.size
-	if allZero(sig[:L]) || allZero(sig[L:]) { // public: the RFC's retry
+	if fp.AllZero(sig[:L]) || fp.AllZero(sig[L:]) { // public: the RFC's retry
 		return true
 	}
 	out := b.sigs[2*i*L : 2*(i+1)*L]
@@ -283,15 +283,6 @@ func (b *batch) take(i int, sig []byte) (again bool) {
 		fp.PutLimbs(out[L:], b.o.lowS(fp.LimbsFromBytes(sig[L:])))
 	}
 	return false
-}
-
-// allZero reports whether every byte of v is zero.
-func allZero(v []byte) bool {
-	var or byte
-	for _, c := range v {
-		or |= c
-	}
-	return or == 0
 }
 
 // step holds one step's working memory, reused step after step.
@@ -347,14 +338,11 @@ func (b *batch) newStep(m int) *step {
 }
 
 // grow returns s where it holds n elements or more (never fewer than it
-// held, so that wipe clears what a larger step wrote), else s extended to
-// n, or a new slice of n where its capacity is short.
+// held, so that wipe clears what a larger step wrote), else a new slice
+// of n.
 func grow[T any](s []T, n int) []T {
-	switch {
-	case len(s) >= n:
+	if len(s) >= n {
 		return s
-	case cap(s) >= n:
-		return s[:n]
 	}
 	return make([]T, n)
 }

@@ -27,6 +27,16 @@ func PutLimbs(dst []byte, l [Limbs]uint64) {
 	copy(dst, buf[len(buf)-len(dst):])
 }
 
+// AllZero reports whether every byte of b is zero, in time independent of
+// their values.
+func AllZero(b []byte) bool {
+	var or byte
+	for _, v := range b {
+		or |= v
+	}
+	return or == 0
+}
+
 // Less reports whether a < b, in time independent of the values.
 func Less(a, b [Limbs]uint64) bool {
 	var borrow uint64

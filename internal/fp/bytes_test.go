@@ -114,3 +114,20 @@ func TestSetWideBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestAllZero: AllZero is true for the empty slice and all-zero ones, and
+// false where any one byte of any width up to 65 is not zero.
+func TestAllZero(t *testing.T) {
+	if !AllZero(nil) || !AllZero(make([]byte, 65)) {
+		t.Fatal("AllZero of zero bytes is false")
+	}
+	for n := 1; n <= 65; n++ {
+		for i := range n {
+			b := make([]byte, n)
+			b[i] = byte(1 << (i % 8))
+			if AllZero(b) {
+				t.Fatalf("AllZero of %d bytes with byte %d set is true", n, i)
+			}
+		}
+	}
+}

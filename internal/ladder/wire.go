@@ -173,7 +173,7 @@ func (su *Setup) PackWireItem(out []uint32, count, stride, i int, wire []byte) {
 // constant time; whether a point has x = 0 is public.
 func (su *Setup) RewriteZeroX(scalar, point []byte) bool {
 	L := su.Curve.ByteLen()
-	if su.bytes == nil || len(point) != 1+2*L || point[0] != 4 || !allZero(point[1:1+L]) {
+	if su.bytes == nil || len(point) != 1+2*L || point[0] != 4 || !fp.AllZero(point[1:1+L]) {
 		return false
 	}
 	var it Item
@@ -186,13 +186,4 @@ func (su *Setup) RewriteZeroX(scalar, point []byte) bool {
 	su.host.f.PutBytes(point[1:1+L], &it.X)
 	su.host.f.PutBytes(point[1+L:], &it.Y)
 	return true
-}
-
-// allZero reports whether every byte of b is zero.
-func allZero(b []byte) bool {
-	var d byte
-	for _, v := range b {
-		d |= v
-	}
-	return d == 0
 }
