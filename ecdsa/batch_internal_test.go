@@ -254,62 +254,6 @@ func TestSubBatch(t *testing.T) {
 	require.Len(t, stepSpans(1<<17-1, subBatch), 1)
 }
 
-// TestStepSpans: the steps cover the batch in order, none above subBatch,
-// equal in the middle, and a large batch's first and last steps grow from
-// rampStep and shrink back to it.
-func TestStepSpans(t *testing.T) {
-	for _, step := range []int{1 << 18, 1 << 16, 7, 1} {
-		restore := SetSubBatch(step)
-		for _, count := range []int{0, 1, 6, 7, 8, rampStep, 4*rampStep - 1, 4 * rampStep, 1 << 18, 1<<18 + 1, 3 << 20, 1 << 22} {
-			if count/step > 1<<12 {
-				continue // steps of a few items make a long list, with nothing new to see
-			}
-			steps := stepSpans(count, step)
-			require.NotEmpty(t, steps)
-			lo := 0
-			for _, st := range steps {
-				require.Equal(t, lo, st.lo, "subBatch %d, count %d", step, count)
-				require.LessOrEqual(t, st.hi-st.lo, step, "subBatch %d, count %d", step, count)
-				require.True(t, st.hi > st.lo || count == 0, "subBatch %d, count %d: an empty step", step, count)
-				lo = st.hi
-			}
-			require.Equal(t, count, lo, "subBatch %d, count %d", step, count)
-			first, last := steps[0].hi-steps[0].lo, steps[len(steps)-1].hi-steps[len(steps)-1].lo
-			if rampStep < step && count >= 4*rampStep {
-				require.Equal(t, rampStep, first, "subBatch %d, count %d", step, count)
-				require.Equal(t, rampStep, last, "subBatch %d, count %d", step, count)
-			} else {
-				require.Len(t, steps, max(1, (count+step-1)/step), "subBatch %d, count %d: no ramp", step, count)
-			}
-		}
-		restore()
-	}
-	// 2^22 items: 2^15, 2^16, 2^17, fifteen middle steps, and back
-	steps := stepSpans(1<<22, subBatch)
-	sizes := make([]int, len(steps))
-	for j, st := range steps {
-		sizes[j] = st.hi - st.lo
-	}
-	require.Equal(t, []int{1 << 15, 1 << 16, 1 << 17}, sizes[:3])
-	require.Equal(t, []int{1 << 17, 1 << 16, 1 << 15}, sizes[len(sizes)-3:])
-	require.Len(t, sizes, 21)
-	for _, n := range sizes[3:18] {
-		require.InDelta(t, ((1<<22)-2*(7<<15))/15, n, 1)
-	}
-	// two GPUs: steps of up to 2^19, the ramp through 2^18
-	steps = stepSpans(1<<22, 2*subBatch)
-	sizes = sizes[:0]
-	for _, st := range steps {
-		sizes = append(sizes, st.hi-st.lo)
-	}
-	require.Equal(t, []int{1 << 15, 1 << 16, 1 << 17, 1 << 18}, sizes[:4])
-	require.Equal(t, []int{1 << 18, 1 << 17, 1 << 16, 1 << 15}, sizes[len(sizes)-4:])
-	for _, n := range sizes[4 : len(sizes)-4] {
-		require.InDelta(t, ((1<<22)-2*(15<<15))/(len(sizes)-8), n, 1)
-		require.LessOrEqual(t, n, 2*subBatch)
-	}
-}
-
 // TestRampedSteps: Verify with steps that grow and shrink (2, 4, then the
 // middle of at most 8, then 4, 2) verifies every item, its buffers sized
 // by the largest step, not the first.

@@ -53,6 +53,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/engine"
+	"github.com/rnsec/ecmul/internal/par"
 )
 
 // Verdict is the outcome of one item of Verify. Its zero value,
@@ -204,34 +205,14 @@ var subBatch = 1 << 18
 // backend's latency batches (16,384 items), which finish on the host.
 var rampStep = 1 << 15
 
-// stepSpans splits count items into the steps of Verify's pipeline, in
-// order: at most most items each, equal in the middle; where count allows,
-// the first steps grow from rampStep by doubling and the last ones shrink
-// back to it (at least as many items stay in the middle as in the last
-// step of the ramp). An empty batch is one empty step, which still asks
-// the engine (its own error).
+// stepSpans splits count items into the steps of Verify's pipeline
+// (par.StepBounds): at most most items each, the first and last ones
+// ramped from rampStep where count allows.
 func stepSpans(count, most int) []span {
-	var ramp []int
-	rest := count
-	for s := rampStep; s < most && rest >= 4*s; s *= 2 {
-		ramp = append(ramp, s)
-		rest -= 2 * s
-	}
-	var steps []span
-	lo := 0
-	add := func(n int) {
-		steps = append(steps, span{lo, lo + n})
-		lo += n
-	}
-	for _, s := range ramp {
-		add(s)
-	}
-	middle := max(1, (rest+most-1)/most)
-	for j := range middle {
-		add(rest/middle + min(1, max(0, rest%middle-j))) // the first rest mod middle steps one larger
-	}
-	for j := len(ramp) - 1; j >= 0; j-- {
-		add(ramp[j])
+	b := par.StepBounds(count, rampStep, most)
+	steps := make([]span, len(b)-1)
+	for j := range steps {
+		steps[j] = span{b[j], b[j+1]}
 	}
 	return steps
 }

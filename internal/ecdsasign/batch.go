@@ -21,7 +21,8 @@ import (
 // base gave no point (ErrNoPoint). A digest is taken as an integer by its
 // leftmost bitlen(n) bits, as crypto/ecdsa takes it.
 //
-// The items are signed in steps of at most stepItems: the host checks a
+// The items are signed in steps of at most stepItems, the first and last
+// ones of a large batch ramped from rampItems: the host checks a
 // step's items and derives their nonces on every core, and base computes
 // their k·G in one call, queued behind the calls of the two steps before
 // it; while those compute, the host finishes the signatures of the step
@@ -81,13 +82,25 @@ func (b *batch) check() error {
 	return nil
 }
 
-// stepItems is the most items of one step: enough for base to fill a
-// GPU with several chunks, few enough that a step's nonces and points take
-// a few MiB. On an H200, signing P-256 at 2^22 items with FirstSign ran at
-// 18.7 M/s in steps of 2^16, 21.6 M in steps of 2^17 and 22.2 M in steps
-// of 2^18, and in steps of 2^20 slower than in steps of 2^18
-// (bench/h200/2026-11-29-h-sign/).
-var stepItems = 1 << 18
+// StepItems is the most items of one step: enough for base to fill a
+// GPU, few enough that a step's nonces and points take a few MiB. On an
+// H200, signing P-256 at 2^22 items with FirstSign ran at 18.7 M/s in
+// steps of 2^16, 21.6 M in steps of 2^17 and 22.2 M in steps of 2^18, and
+// in steps of 2^20 slower than in steps of 2^18
+// (bench/h200/2026-11-29-h-sign/); the gpu backend's signing chunk holds
+// one step.
+const StepItems = 1 << 18
+
+// stepItems is StepItems, which tests shrink.
+var stepItems = StepItems
+
+// rampItems is the first and last step of a batch large enough for its
+// steps to grow from it and shrink back to it (par.StepBounds): the host's
+// checks of the first step, before the GPU has any work, and its taking of
+// the last one's signatures, after the GPU is done, are then a small
+// step's. It is above the gpu backend's latency batches (16,384 items),
+// which FirstSign leaves to the host.
+var rampItems = 1 << 15
 
 // maxRounds is how often an item goes round before it fails: the RFC's
 // retry is needed with probability about 2^−220 per round, so only a
@@ -108,10 +121,17 @@ const stepsQueued = 3
 // nonces and queues its computation; once the oldest is computed, it
 // finishes its signatures while the others compute.
 func (b *batch) run(ctx context.Context) error {
-	n, size := len(b.digests), stepItems
+	if len(b.digests) == 0 {
+		return nil
+	}
+	bounds := par.StepBounds(len(b.digests), rampItems, stepItems)
+	largest := 0
+	for j := range len(bounds) - 1 {
+		largest = max(largest, bounds[j+1]-bounds[j])
+	}
 	var free []*step
-	for range min(stepsQueued, (n+size-1)/size) {
-		st := b.newStep(min(size, n))
+	for range min(stepsQueued, len(bounds)-1) {
+		st := b.newStep(largest)
 		defer st.release()
 		free = append(free, st)
 	}
@@ -120,17 +140,16 @@ func (b *batch) run(ctx context.Context) error {
 		computed chan error
 	}
 	var queue []queued
-	lo := 0
+	next := 0 // the next step to queue: [bounds[next], bounds[next+1])
 	var err error
-	for err == nil && (lo < n || len(queue) > 0) {
-		for err == nil && lo < n && len(free) > 0 { // queue the next steps
+	for err == nil && (next < len(bounds)-1 || len(queue) > 0) {
+		for err == nil && next < len(bounds)-1 && len(free) > 0 { // queue the next steps
 			st := free[len(free)-1]
 			free = free[:len(free)-1]
-			hi := min(lo+size, n)
-			if err = b.prepare(ctx, st, lo, hi); err == nil {
+			if err = b.prepare(ctx, st, bounds[next], bounds[next+1]); err == nil {
 				queue = append(queue, queued{st, b.start(ctx, st)})
 			}
-			lo = hi
+			next++
 		}
 		if err != nil || len(queue) == 0 {
 			break

@@ -249,7 +249,7 @@ func TestStepsInFlight(t *testing.T) {
 		err := s.Sign(context.Background(), sigs, errs, digests, keys, base, ecdsasign.Options{})
 		if failAt == 0 {
 			require.NoError(t, err)
-			require.ElementsMatch(t, []int{5, 5, 5, 5, 3}, sizes, "a call per step")
+			require.ElementsMatch(t, []int{5, 5, 5, 4, 4}, sizes, "a call per step, the steps equal")
 			whole, _ := signAll(t, c, digests, keys, ecdsasign.Options{})
 			for i := range count {
 				require.NoError(t, errs[i])
@@ -262,5 +262,37 @@ func TestStepsInFlight(t *testing.T) {
 		for i, e := range errs {
 			require.ErrorContains(t, e, "not signed", "item %d", i)
 		}
+	}
+}
+
+// TestRampedSteps signs 41 items in steps of at most 8 ramped from 2: the
+// k·G calls take 2, 4, then 8, 7, 7, 7, then 4, 2 items, and the
+// signatures are those of one step for the whole batch.
+func TestRampedSteps(t *testing.T) {
+	c := curves.P256()
+	s, err := ecdsasign.New(c)
+	require.NoError(t, err)
+	const count = 41
+	rng := newRand(13)
+	keys := randomKeys(rng, c, count)
+	digests, _ := randomDigests(rng, count, allHashes)
+	whole, _ := signAll(t, c, digests, keys, ecdsasign.Options{})
+	defer ecdsasign.SetStepItems(8)()
+	defer ecdsasign.SetRampItems(2)()
+	var sizes []int
+	ct := ctecBase(t, c, nil)
+	var mu sync.Mutex
+	base := func(ctx context.Context, xs []byte, ok []bool, ks []byte) error {
+		mu.Lock()
+		sizes = append(sizes, len(ok))
+		mu.Unlock()
+		return ct(ctx, xs, ok, ks)
+	}
+	sigs, errs := make([]byte, count*2*c.ByteLen()), make([]error, count)
+	require.NoError(t, s.Sign(context.Background(), sigs, errs, digests, keys, base, ecdsasign.Options{}))
+	require.ElementsMatch(t, []int{2, 4, 8, 7, 7, 7, 4, 2}, sizes)
+	for i := range count {
+		require.NoError(t, errs[i])
+		require.Equal(t, whole[i], sigs[2*i*c.ByteLen():2*(i+1)*c.ByteLen()], "item %d", i)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
 	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/par"
 	"github.com/rnsec/ecmul/internal/race"
 )
 
@@ -138,9 +139,17 @@ func fakeFirstSign(c *curves.Curve, run bool, calls firstCalls) ecdsasign.FirstS
 // TestSignReusesSteps: a call of Sign after another takes its steps from
 // the pool, where a call that finds the pool empty allocates them: three
 // steps of 4,096 items, over half a megabyte each with FirstSign. Steps
-// hold up to 2^18 items (docs/library.md).
+// hold up to 2^18 items, and a batch of 2^17 or more ramps from 2^15
+// (docs/library.md).
 func TestSignReusesSteps(t *testing.T) {
-	require.Equal(t, 1<<18, ecdsasign.StepItems(), "docs/library.md: steps of up to 2^18 items")
+	require.Equal(t, 1<<18, ecdsasign.CurrentStepItems(), "docs/library.md: steps of up to 2^18 items")
+	require.Equal(t, ecdsasign.StepItems, ecdsasign.CurrentStepItems())
+	// docs/library.md: a batch of 2^17 items or more starts and ends with a
+	// step of 2^15
+	b := par.StepBounds(1<<17, ecdsasign.RampItems(), ecdsasign.StepItems)
+	require.Equal(t, 1<<15, b[1]-b[0])
+	require.Equal(t, 1<<15, b[len(b)-1]-b[len(b)-2])
+	require.Len(t, par.StepBounds(1<<17-1, ecdsasign.RampItems(), ecdsasign.StepItems), 2, "one step below 2^17")
 	if race.Enabled {
 		t.Skip("sync.Pool drops items at random under the race detector")
 	}

@@ -44,7 +44,7 @@ type gpuRunner struct {
 	su      *ladder.Setup
 	eng     *gpu.Pool
 	opts    Options   // as New was given them, for the comb's runner
-	gpuOpts GPUConfig // as given (Mapping "" when the library chose it) and with the chunk filled in
+	gpuOpts GPUConfig // as given (Mapping "" when the library chose it)
 	workers int
 	noSpin  bool // diag.Tuning.NoSpin
 	log     *slog.Logger
@@ -131,9 +131,6 @@ func newGPURunner(su *ladder.Setup, opts Options, g GPUConfig) (runner, error) {
 			g.Mapping = mappingPair
 		}
 	}
-	if g.Chunk <= 0 {
-		g.Chunk = 1 << 17
-	}
 	k, err := kernels.Find(su.Curve.Name(), su.Schedule.Kind.String(), opts.Extension.String(), g.Mapping, kernels.ChannelTag(su.Params.Bits))
 	if err != nil {
 		return nil, gpuError{err}
@@ -164,7 +161,7 @@ func newGPURunner(su *ladder.Setup, opts Options, g GPUConfig) (runner, error) {
 	cfg := gpu.Config{
 		Image: image, Entry: k.Name(), Constants: su.KernelConstants(),
 		InRows: su.InputRows(), ScalarRows: su.ScalarWords(), OutRows: su.OutputRows(),
-		ItemsPerBlock: g.ItemsPerBlock, BlockThreads: k.Threads(n, g.ItemsPerBlock), Chunk: g.Chunk,
+		ItemsPerBlock: g.ItemsPerBlock, BlockThreads: k.Threads(n, g.ItemsPerBlock), Chunk: g.chunk(),
 		ThreadsFor: spreadThreads(k, n),
 	}
 	if small {

@@ -3,19 +3,39 @@ package engine
 import (
 	"errors"
 	"sync"
+
+	"github.com/rnsec/ecmul/internal/ecdsasign"
 )
 
 // GPUConfig is the gpu backend's settings; zero values pick the defaults.
 type GPUConfig struct {
 	ItemsPerBlock int    // items per thread block; 0 picks the mapping's default
 	Mapping       string // "" (the library's choice), warp, block, tile, spread, mma or pair
-	Chunk         int    // most items per launch; 0 means 1<<17
+	Chunk         int    // most items per launch; 0 means 1<<17, and for signing ecdsasign.StepItems (chunk)
 	NoSpin        bool   // small batches' host work on fresh goroutines, not a spinning team
 	HostFinish    bool   // finish items on the host (CRT, inversion, bytes) rather than in the GPU's finish kernel
 	FinishItems   int    // items per thread of the GPU's finish kernel; 0 picks kernels.FinishItemsPerThread
 
 	verify bool // the verify kernel in the finish's place (gpuRunner.verifyRunner)
 	sign   bool // the signing batch's wire kernels around the comb (gpuRunner.signRunner)
+}
+
+// defaultChunk is the most items per launch where GPUConfig.Chunk is 0.
+const defaultChunk = 1 << 17
+
+// chunk is the most items per launch: Chunk where given; for the signing
+// batch's runner one step of ecdsasign's pipeline, whose calls are
+// overlapped and so one chunk each (gpu.Batch.Overlapped), so that a
+// step keeps one slot while its finish and pack run and the next steps'
+// combs take the others; defaultChunk otherwise.
+func (g GPUConfig) chunk() int {
+	switch {
+	case g.Chunk > 0:
+		return g.Chunk
+	case g.sign:
+		return ecdsasign.StepItems
+	}
+	return defaultChunk
 }
 
 // Kernel is the kernel configuration an engine of the gpu backend chose.

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/ecdsasign"
 	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
@@ -37,4 +38,13 @@ func TestGPUSignConfig(t *testing.T) {
 			require.Equal(t, pack, cfg.Finish.Pack)
 		}
 	}
+}
+
+// TestGPUChunk: a launch holds GPUConfig.Chunk items where given, else
+// 2^17, and on the signing batch's runner one step of ecdsasign's pipeline.
+func TestGPUChunk(t *testing.T) {
+	require.Equal(t, 1<<17, GPUConfig{}.chunk())
+	require.Equal(t, 5000, GPUConfig{Chunk: 5000}.chunk())
+	require.Equal(t, ecdsasign.StepItems, GPUConfig{sign: true}.chunk())
+	require.Equal(t, 5000, GPUConfig{Chunk: 5000, sign: true}.chunk())
 }

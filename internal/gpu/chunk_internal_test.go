@@ -44,12 +44,33 @@ func TestChunkFor(t *testing.T) {
 		{3 << 17, 1 << 17, 1, 1 << 18, 1 << 17},    //
 		{5, 100, 7, wave, 1},                       // more devices than items
 	} {
-		got := chunkFor(c.count, c.chunk, c.devices, c.wave)
+		got := chunkFor(c.count, c.chunk, c.devices, c.wave, false)
 		if got != c.want {
 			t.Errorf("chunkFor(%d, %d, %d, %d) = %d, want %d", c.count, c.chunk, c.devices, c.wave, got, c.want)
 		}
 		if c.count > 0 && (got < 1 || got > c.chunk) {
 			t.Errorf("chunkFor(%d, %d, %d, %d) = %d: outside [1, chunk]", c.count, c.chunk, c.devices, c.wave, got)
+		}
+	}
+}
+
+// TestChunkForOverlapped: an overlapped batch is one chunk per device,
+// whatever its waves, where Config.Chunk holds a device's share, and
+// chunks of Config.Chunk where it does not.
+func TestChunkForOverlapped(t *testing.T) {
+	const wave = 33792
+	for _, c := range []struct {
+		count, chunk, devices, want int
+	}{
+		{0, 1 << 18, 1, 1},
+		{1 << 18, 1 << 18, 1, 1 << 18},     // a signing step: one chunk
+		{1 << 15, 1 << 18, 1, 1 << 15},     // the ramp's first step: one chunk too
+		{1 << 18, 1 << 17, 1, 1 << 17},     // two chunks of Config.Chunk, not cut to waves
+		{1<<18 + 1, 1 << 18, 2, 1<<17 + 1}, // one chunk per device
+		{5, 100, 7, 1},
+	} {
+		if got := chunkFor(c.count, c.chunk, c.devices, wave, true); got != c.want {
+			t.Errorf("chunkFor(%d, %d, %d, %d, overlapped) = %d, want %d", c.count, c.chunk, c.devices, wave, got, c.want)
 		}
 	}
 }

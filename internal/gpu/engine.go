@@ -111,7 +111,9 @@ type Batch struct {
 	Wire *Wire
 	// Overlapped says the caller queues more work behind the batch, whose
 	// chunks will overlap its last ones: those then finish as the others
-	// do (Config.Finish.ItemsPerThread), not for the batch's latency.
+	// do (Config.Finish.ItemsPerThread), not for the batch's latency, and
+	// the batch is one chunk per device where Config.Chunk holds it
+	// (chunkFor).
 	Overlapped bool
 }
 
@@ -530,7 +532,7 @@ func (e *Engine) Run(ctx context.Context, b Batch) (Stats, error) {
 		return Stats{}, err
 	}
 	start := time.Now()
-	w := newWork(b.Count, chunkFor(b.Count, e.cfg.Chunk, 1, e.wave), 1)
+	w := newWork(b.Count, chunkFor(b.Count, e.cfg.Chunk, 1, e.wave, b.Overlapped), 1)
 	st, _ := e.runOn(ctx, b, w, nil)
 	st.WallMs = msSince(start)
 	return st, w.failed()

@@ -155,7 +155,7 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	defer p.running.Done()
 	start := time.Now()
 	active := p.active()
-	w := newWork(b.Count, p.chunkOn(b.Count, active), len(active))
+	w := newWork(b.Count, p.chunkOn(b.Count, active, b.Overlapped), len(active))
 	shares := make([]DeviceStats, len(active))
 	// on one device, the next Run starts once this one has taken its last
 	// chunk; on several, a device that is done may still have to take
@@ -195,13 +195,13 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 func (p *Pool) ChunkFor(count int) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.chunkOn(count, p.active())
+	return p.chunkOn(count, p.active(), false)
 }
 
 // chunkOn is chunkFor for the devices active: their first one's chunk and wave.
-func (p *Pool) chunkOn(count int, active []int) int {
+func (p *Pool) chunkOn(count int, active []int, overlapped bool) int {
 	lead := p.engines[active[0]]
-	return chunkFor(count, lead.cfg.Chunk, len(active), lead.wave)
+	return chunkFor(count, lead.cfg.Chunk, len(active), lead.wave, overlapped)
 }
 
 // pipelineDepth is how many chunks, at least, a device's share of a batch
@@ -227,8 +227,16 @@ const minSplitChunk = 256
 // fills and drains the others (the kernel's time hardly depends on how much
 // of a wave it runs), or else is one chunk; every device gets a part of a
 // small batch.
-func chunkFor(count, chunk, devices, wave int) int {
+// An overlapped batch (Batch.Overlapped), whose caller's next batches
+// overlap its fills and drains with the kernels as its own chunks would,
+// is instead one chunk per device where chunk holds a device's share: a
+// pipeline's step then keeps the slots for as few chunks as it can, and
+// the next step's chunks take the others while its last ones finish.
+func chunkFor(count, chunk, devices, wave int, overlapped bool) int {
 	per := max(1, (count+devices-1)/devices)
+	if overlapped {
+		return min(chunk, per)
+	}
 	if wave > 0 && per <= wave && per >= pipelineDepth*minSplitChunk {
 		return min(chunk, (per+pipelineDepth-1)/pipelineDepth)
 	}

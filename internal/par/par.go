@@ -1,7 +1,7 @@
 // Package par splits index ranges among goroutines: the one place the
 // module spreads per-item host work over the cores, in fixed parts (Do, and
 // DoAllCores on every core) or in chunks handed out as workers free up
-// (Chunks).
+// (Chunks); and a batch into a pipeline's steps (StepBounds).
 package par
 
 import (
