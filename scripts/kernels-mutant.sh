@@ -41,6 +41,8 @@ mutants=(
   "finish-crt-beta|finish.cuh|mul_add_word<0>(s, negM.w, uint32_t(beta));|"
   "finish-crt-beta-high|finish.cuh|mul_add_word<1>(s, negM.w, uint32_t(beta >> 32));|"
   "field-top-carry|field.cuh|uint32_t((uint64_t(t[kFeWords]) - borrow) >> 32)|(0u - borrow)"
+  "field-pow-digit|field.cuh|if (digit != 0) acc = mul(acc, table[digit]);|if (digit != 0) acc = mul(acc, table[digit ^ 1]);"
+  "field-pow-squares|field.cuh|for (int b = 0; b < kPowWindowBits; ++b) acc = mul(acc, acc);|for (int b = 1; b < kPowWindowBits; ++b) acc = mul(acc, acc);"
   "finish-byte-order|finish.cuh|__byte_perm(c.w[k] & keep, 0, 0x0123)|__byte_perm(c.w[k] & keep, 0, 0x3210)"
   "finish-neg-base-x|finish.cuh|x = fe_select(neg |x = fe_select(0u "
   "finish-unit-y|finish.cuh|if (consts[ECM_FINISH_UNIT_Y] == 0)|if (consts[ECM_FINISH_UNIT_Y] != 0)"

@@ -14,6 +14,13 @@
 constexpr int kFeWords = 8;              // the 32-bit limbs of a field element
 constexpr int kAccWords = kFeWords + 2;  // an accumulator: a product step or a CRT sum, below 2^320
 
+// FeField::pow's windows: kPowWindowBits bits each, kPowWindowsPerWord to a
+// 32-bit word, kPowWindows to an exponent of kFeWords words.
+constexpr int kPowWindowBits = 4;
+constexpr int kPowWindowsPerWord = 32 / kPowWindowBits;
+constexpr int kPowWindows = kFeWords * kPowWindowsPerWord;
+constexpr uint32_t kPowDigitMask = (1u << kPowWindowBits) - 1;
+
 // ---------------------------------------------------------------------------
 // Field elements: eight 32-bit limbs, least significant first.
 
@@ -171,23 +178,30 @@ struct FeField {
     return r;
   }
 
-  // pow returns a^e for the public exponent of eight words at e, left to
-  // right: a square per bit below the top one and a product per one bit.
-  // Branches follow the exponent's bits only, the same for every thread.
+  // pow returns a^e for a nonzero public exponent of eight words at e, in
+  // fixed windows of kPowWindowBits, left to right, from a table of a^1 …
+  // a^15: four squares per window below the top nonzero one and a product
+  // per nonzero window. p − 2 takes 299 products for P-256 and 290 for
+  // P-224, where a square per bit and a product per one bit took 382 and
+  // 445. Branches and the table's index follow the exponent's bits only,
+  // the same for every thread.
   ECM_DEVICE Fe pow(const Fe& a, const uint32_t* e) const {
+    Fe table[1 << kPowWindowBits];  // table[j] = a^j, j ≥ 1
+    table[1] = a;
+#pragma unroll 1
+    for (int j = 2; j < (1 << kPowWindowBits); ++j) table[j] = mul(table[j - 1], a);
     Fe acc = a;
-    bool started = false;  // from the top one bit on, acc = a^(the exponent's bits so far)
+    bool started = false;  // from the top nonzero window on, acc = a^(the exponent's windows so far)
 #pragma unroll 1
-    for (int k = kFeWords - 1; k >= 0; --k) {
-      const uint32_t word = e[k];
-#pragma unroll 1
-      for (int bit = 31; bit >= 0; --bit) {
-        const bool one = word >> bit & 1;
-        if (started) {
-          acc = mul(acc, acc);
-          if (one) acc = mul(acc, a);
-        }
-        started = started || one;
+    for (int win = kPowWindows - 1; win >= 0; --win) {
+      const uint32_t digit = e[win / kPowWindowsPerWord] >> (kPowWindowBits * (win % kPowWindowsPerWord)) & kPowDigitMask;
+      if (started) {
+#pragma unroll
+        for (int b = 0; b < kPowWindowBits; ++b) acc = mul(acc, acc);
+        if (digit != 0) acc = mul(acc, table[digit]);
+      } else if (digit != 0) {
+        acc = table[digit];
+        started = true;
       }
     }
     return acc;

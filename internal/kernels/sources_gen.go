@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "bbfb541740192785bd29a7ecb5b56c3a6802db1c89056d680429bda2460cf13b"
+const SourcesSHA256 = "8ba9bb63d02809549ee5d654e018ec493def707654e9ff93795b87b0e032f79f"
