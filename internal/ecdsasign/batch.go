@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rnsec/ecmul/internal/fp"
 	"github.com/rnsec/ecmul/internal/par"
@@ -171,7 +172,7 @@ func (b *batch) run(ctx context.Context) error {
 // the channel gets its error.
 func (b *batch) start(ctx context.Context, st *step) chan error {
 	computed := make(chan error, 1)
-	go func() { computed <- b.computeFirst(ctx, st, st.idx) }()
+	go func() { computed <- b.computeFirst(ctx, st) }()
 	return computed
 }
 
@@ -190,35 +191,33 @@ func (b *batch) finishStep(ctx context.Context, st *step) error {
 }
 
 // prepare readies the items [lo, hi) as a step: their additional data
-// when hedged, their checks on every core, and the first nonces of those
-// that pass.
+// when hedged, their checks on every core (an item that fails gets a zero
+// signature), and the first nonces of those that pass, or FirstSign's
+// inputs. A step whose items all pass, all of SHA-256 digests, goes to
+// FirstSign as it is (st.direct): the batch's keys and signatures are its
+// input and output, with no copy.
 func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	st.lo, st.followed = lo, hi < len(b.digests)
+	st.lo, st.n, st.followed = lo, hi-lo, hi < len(b.digests)
 	if st.extra != nil {
 		if _, err := io.ReadFull(b.opt.Randomness, st.extra[:(hi-lo)*ExtraBytes]); err != nil {
 			return fmt.Errorf("ecdsasign: reading randomness: %w", err)
 		}
 	}
-	par.DoAllCores(hi-lo, func(_, a, z int) {
-		for i := lo + a; i < lo+z; i++ {
-			b.errs[i] = nil
-			if err := b.checkItem(st, i); err != nil {
-				b.errs[i] = &ItemError{Item: i, Err: err}
-			}
-		}
-	})
+	seeds := b.opt.FirstSign != nil && st.extra == nil
+	failed, other := b.checkStep(st, seeds)
+	st.gpu = seeds && other == 0
+	st.direct = st.gpu && failed == 0
 	st.idx = st.idx[:0]
+	if st.direct {
+		return nil
+	}
 	for i := lo; i < hi; i++ {
 		if b.errs[i] == nil {
 			st.idx = append(st.idx, i)
 		}
-	}
-	st.gpu = b.opt.FirstSign != nil && st.extra == nil
-	for _, i := range st.idx {
-		st.gpu = st.gpu && st.hash[i-lo] == crypto.SHA256
 	}
 	if st.gpu {
 		b.seeds(st, st.idx)
@@ -226,6 +225,36 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 		b.derive(st, st.idx, 0)
 	}
 	return nil
+}
+
+// checkStep checks the items of st on every core, and with seeds writes the
+// h1 of each that passes at its place in the step. It returns how many
+// failed, and how many passed with a hash other than SHA-256.
+func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
+	L, lo := b.o.size, st.lo
+	var nFailed, nOther atomic.Int64
+	par.DoAllCores(st.n, func(_, a, z int) {
+		var f, o int64
+		for i := lo + a; i < lo+z; i++ {
+			b.errs[i] = nil
+			if err := b.checkItem(st, i); err != nil {
+				b.errs[i] = &ItemError{Item: i, Err: err}
+				clear(b.sig(i))
+				f++
+				continue
+			}
+			if st.hash[i-lo] != crypto.SHA256 {
+				o++
+			}
+			if seeds {
+				j := i - lo
+				fp.PutLimbs(st.h1s[j*L:(j+1)*L], b.o.reduce(b.o.bits2int(b.digests[i])))
+			}
+		}
+		nFailed.Add(f)
+		nOther.Add(o)
+	})
+	return int(nFailed.Load()), int(nOther.Load())
 }
 
 // seeds writes the private key and h1 = bits2octets(digest) of each item
@@ -244,59 +273,84 @@ func (b *batch) seeds(st *step, idx []int) {
 // computeFirst computes the first round of a step: its signatures through
 // FirstSign where prepare left them to it (falling back on the host's
 // nonces where it did not run), else k·G of the host's nonces.
-func (b *batch) computeFirst(ctx context.Context, st *step, idx []int) error {
+func (b *batch) computeFirst(ctx context.Context, st *step) error {
 	if !st.gpu {
-		return b.compute(ctx, st, idx)
+		return b.compute(ctx, st, st.idx)
 	}
-	m, L := len(idx), b.o.size
+	m, L := len(st.idx), b.o.size
+	keys, sigs := st.keys[:m*L], st.sigs[:2*m*L]
+	if st.direct {
+		m = st.n
+		keys, sigs = b.keys[st.lo*L:(st.lo+m)*L], b.sigs[2*st.lo*L:2*(st.lo+m)*L]
+	}
 	clear(st.firsts[:m])
-	done, err := b.opt.FirstSign(ctx, st.sigs[:2*m*L], st.firsts[:m], st.keys[:m*L], st.h1s[:m*L], st.followed)
+	done, err := b.opt.FirstSign(ctx, sigs, st.firsts[:m], keys, st.h1s[:m*L], st.followed)
 	if err != nil || done {
 		return err
 	}
 	st.gpu = false
-	b.derive(st, idx, 0)
-	return b.compute(ctx, st, idx)
+	if st.direct { // FirstSign wrote nothing: every item of the step on the host
+		st.direct = false
+		for i := st.lo; i < st.lo+st.n; i++ {
+			st.idx = append(st.idx, i)
+		}
+	}
+	b.derive(st, st.idx, 0)
+	return b.compute(ctx, st, st.idx)
 }
 
-// takeFirst takes the signatures FirstSign made for the items of st.idx,
-// on every core: one whose r and s are not 0 goes to its item, under the
+// takeFirst takes the signatures FirstSign made for the items of st, on
+// every core: one whose r and s are not 0 goes to its item, under the
 // low-s rule where asked; an item without a point gets ErrNoPoint. It
 // returns, in place of st.idx, the items whose r or s was 0 and, apart,
-// those whose first candidate was refused.
+// those whose first candidate was refused; their signatures, and those
+// of the items without a point, are zero until a later round's.
 func (b *batch) takeFirst(st *step) (again, refused []int) {
-	L, idx := b.o.size, st.idx
-	par.DoAllCores(len(idx), func(_, lo, hi int) {
+	L, idx, m := b.o.size, st.idx, len(st.idx)
+	item := func(j int) int { return idx[j] }
+	sig := func(j int) []byte { return st.sigs[2*j*L : 2*(j+1)*L] }
+	if st.direct {
+		m = st.n
+		item = func(j int) int { return st.lo + j }
+		sig = func(j int) []byte { return b.sig(st.lo + j) }
+	}
+	par.DoAllCores(m, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
+			i := item(j)
 			st.again[j] = false
 			switch st.firsts[j] {
 			case FirstSigned:
-				st.again[j] = b.take(idx[j], st.sigs[2*j*L:2*(j+1)*L])
+				st.again[j] = b.take(i, sig(j))
 			case FirstNoPoint:
-				b.errs[idx[j]] = &ItemError{Item: idx[j], Err: ErrNoPoint}
+				b.errs[i] = &ItemError{Item: i, Err: ErrNoPoint}
+				clear(b.sig(i))
+			default:
+				clear(b.sig(i))
 			}
 		}
 	})
 	again = idx[:0]
-	for j, i := range idx {
+	for j := range m {
 		switch {
 		case st.firsts[j] == FirstRefused:
-			refused = append(refused, i)
+			refused = append(refused, item(j))
 		case st.again[j]:
-			again = append(again, i)
+			again = append(again, item(j))
 		}
 	}
 	return again, refused
 }
 
 // take writes the signature r‖s into item i's, under the low-s rule where
-// asked, and reports whether r or s is 0 (the item goes round again).
+// asked, and reports whether r or s is 0 (the item goes round again, its
+// signature zero); sig may be item i's own.
 func (b *batch) take(i int, sig []byte) (again bool) {
 	L := b.o.size
+	out := b.sig(i)
 	if fp.AllZero(sig[:L]) || fp.AllZero(sig[L:]) { // public: the RFC's retry
+		clear(out)
 		return true
 	}
-	out := b.sigs[2*i*L : 2*(i+1)*L]
 	copy(out, sig)
 	if b.opt.LowS {
 		fp.PutLimbs(out[L:], b.o.lowS(fp.LimbsFromBytes(sig[L:])))
@@ -306,17 +360,20 @@ func (b *batch) take(i int, sig []byte) (again bool) {
 
 // step holds one step's working memory, reused step after step.
 type step struct {
-	lo       int           // the step's first item
-	followed bool          // another step follows it
-	hash     []crypto.Hash // per item of the step
-	extra    []byte        // ExtraBytes per item of the step, when hedged
-	scalars  []byte        // L per item of a round: its nonce
-	xs       []byte        // L per item of a round: x(k·G)
-	ok       []bool
-	again    []bool // per item of a round: r or s was 0
-	idx      []int
-	kinv     []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
-	pre      []fp.Element // per item of a round: invertAll's running products
+	lo, n    int  // the step's first item, and its items
+	followed bool // another step follows it
+	// direct: every item passed its checks, and FirstSign reads the
+	// batch's keys and writes its signatures (prepare)
+	direct  bool
+	hash    []crypto.Hash // per item of the step
+	extra   []byte        // ExtraBytes per item of the step, when hedged
+	scalars []byte        // L per item of a round: its nonce
+	xs      []byte        // L per item of a round: x(k·G)
+	ok      []bool
+	again   []bool // per item of a round: r or s was 0
+	idx     []int
+	kinv    []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
+	pre     []fp.Element // per item of a round: invertAll's running products
 	// the first round's signatures from FirstSign (gpu): its inputs, L
 	// bytes per item each, and its outputs
 	gpu       bool
@@ -342,6 +399,9 @@ func (b *batch) newStep(m int) *step {
 		st = new(step)
 	}
 	st.hash, st.again = grow(st.hash, m), grow(st.again, m)
+	if cap(st.idx) < m {
+		st.idx = make([]int, 0, m)
+	}
 	if b.opt.FirstSign != nil {
 		st.keys, st.h1s = grow(st.keys, m*L), grow(st.h1s, m*L)
 		st.sigs, st.firsts = grow(st.sigs, 2*m*L), grow(st.firsts, m)
@@ -412,6 +472,7 @@ func (b *batch) rounds(ctx context.Context, st *step, idx []int, first int) erro
 	}
 	for _, i := range idx {
 		b.errs[i] = &ItemError{Item: i, Err: errRetries}
+		clear(b.sig(i))
 	}
 	return nil
 }
@@ -436,6 +497,9 @@ func (b *batch) checkItem(st *step, i int) error {
 
 // key returns item i's private key.
 func (b *batch) key(i int) []byte { return b.keys[i*b.o.size : (i+1)*b.o.size] }
+
+// sig returns item i's signature r‖s.
+func (b *batch) sig(i int) []byte { return b.sigs[2*i*b.o.size : 2*(i+1)*b.o.size] }
 
 // derive writes the nonce of each item of idx, its DRBG's candidate
 // number round in [1, n − 1], on every core.

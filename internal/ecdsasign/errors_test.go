@@ -190,7 +190,7 @@ func TestRetriesEnd(t *testing.T) {
 		}
 		return nil
 	}
-	sigs := make([]byte, 64)
+	sigs := dirty(64)
 	errs := make([]error, 1)
 	require.NoError(t, s.Sign(context.Background(), sigs, errs, [][]byte{make([]byte, 32)}, key, base, ecdsasign.Options{}))
 	require.Equal(t, 8, calls)

@@ -178,3 +178,60 @@ func TestSignReusesSteps(t *testing.T) {
 	t.Logf("bytes allocated per call: %d with the pool's steps, %d without", pooled, fresh)
 	require.Less(t, pooled, fresh/2, "a call with the pool's steps allocated %d bytes, one without %d", pooled, fresh)
 }
+
+// TestFirstSignAroundFailures: a step with items that fail their checks
+// (a key of 0, one of n, a digest of 31 bytes) gives FirstSign only the
+// others, in order; they are signed as the host alone signs them, and the
+// failed items keep zero signatures. A step whose items all pass hands
+// FirstSign the batch's own keys, in place.
+func TestFirstSignAroundFailures(t *testing.T) {
+	c := curves.P256()
+	L := c.ByteLen()
+	const count = 12
+	keys := randomKeys(newRand(91), c, count)
+	digests := make([][]byte, count)
+	for i := range digests {
+		d := sha256.Sum256(keys[i*L : (i+1)*L])
+		digests[i] = d[:]
+	}
+	clear(keys[3*L : 4*L])
+	c.N().FillBytes(keys[7*L : 8*L])
+	digests[9] = digests[9][:31]
+	var seen [][]byte  // the keys FirstSign was given
+	var firstKey *byte // where its last call's keys were
+	var mu sync.Mutex
+	first := fakeFirstSign(c, true, firstCalls{})
+	record := func(ctx context.Context, sigs []byte, out []ecdsasign.FirstOutcome, k, h1s []byte, followed bool) (bool, error) {
+		mu.Lock()
+		for i := range out {
+			seen = append(seen, append([]byte(nil), k[i*L:(i+1)*L]...))
+		}
+		firstKey = &k[0]
+		mu.Unlock()
+		return first(ctx, sigs, out, k, h1s, followed)
+	}
+	want, _ := signAll(t, c, digests, keys, ecdsasign.Options{})
+	got, errs := signAll(t, c, digests, keys, ecdsasign.Options{FirstSign: record})
+	require.ErrorIs(t, errs[3], ecdsasign.ErrKey)
+	require.ErrorIs(t, errs[7], ecdsasign.ErrKey)
+	require.ErrorIs(t, errs[9], ecdsasign.ErrDigest)
+	var passed []int
+	for i := range count {
+		if i != 3 && i != 7 && i != 9 {
+			passed = append(passed, i)
+		}
+	}
+	require.Len(t, seen, len(passed))
+	for at, i := range passed {
+		require.Equal(t, keys[i*L:(i+1)*L], seen[at], "FirstSign's item %d is item %d", at, i)
+		checkFirstSigned(t, c, true, at, i, keys, digests[i], want[i], got[i], errs[i])
+	}
+	seen = nil
+	ok := keys[: 2*L : 2*L]
+	_, errs = signAll(t, c, digests[:2], ok, ecdsasign.Options{FirstSign: record})
+	require.Len(t, seen, 2)
+	require.Same(t, &ok[0], firstKey, "every item passed: the batch's keys, not a copy")
+	for i, err := range errs {
+		require.NoError(t, err, "item %d", i)
+	}
+}

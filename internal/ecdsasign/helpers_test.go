@@ -53,14 +53,28 @@ func signAll(t *testing.T, c *curves.Curve, digests [][]byte, keys []byte, opt e
 	s, err := ecdsasign.New(c)
 	require.NoError(t, err)
 	L := s.ScalarBytes()
-	sigs := make([]byte, len(digests)*2*L)
+	sigs := dirty(len(digests) * 2 * L)
 	errs := make([]error, len(digests))
 	require.NoError(t, s.Sign(context.Background(), sigs, errs, digests, keys, ctecBase(t, c, nil), opt))
 	out := make([][]byte, len(digests))
 	for i := range out {
 		out[i] = sigs[2*i*L : 2*(i+1)*L]
+		if errs[i] != nil {
+			require.Equal(t, make([]byte, 2*L), out[i], "item %d failed: its signature is zero", i)
+		}
 	}
 	return out, errs
+}
+
+// dirty returns n bytes that no signature is made of, as a caller's
+// buffer may hold: Sign must write every item's bytes, zero for an item
+// that fails.
+func dirty(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = 0xa5
+	}
+	return b
 }
 
 func unhex(t *testing.T, s string) []byte {

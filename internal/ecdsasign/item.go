@@ -38,6 +38,7 @@ func (b *batch) finish(st *step, i, j int) (again bool) {
 	o, L := b.o, b.o.size
 	if !st.ok[j] {
 		b.errs[i] = &ItemError{Item: i, Err: ErrNoPoint}
+		clear(b.sig(i))
 		return false
 	}
 	r := o.reduce(fp.LimbsFromBytes(st.xs[j*L : (j+1)*L])) // x < 2^(8L) < 2n
@@ -47,7 +48,7 @@ func (b *batch) finish(st *step, i, j int) (again bool) {
 	if zeroMask(r)|zeroMask(s) != 0 { // public: the RFC's retry
 		return true
 	}
-	sig := b.sigs[2*i*L : 2*(i+1)*L]
+	sig := b.sig(i)
 	fp.PutLimbs(sig[:L], r)
 	fp.PutLimbs(sig[L:], s)
 	return false
