@@ -24,10 +24,12 @@ import (
 // stdCurves are crypto/ecdsa's curves of the NIST curves.
 var stdCurves = map[*curves.Curve]elliptic.Curve{curves.P224(): elliptic.P224(), curves.P256(): elliptic.P256()}
 
-// signBatch calls Sign and returns its signatures and item errors.
+// signBatch calls Sign, on a signature buffer that holds other bytes
+// before (as a caller's reused one does), and returns its signatures and
+// item errors.
 func signBatch(t *testing.T, e *ecmul.Engine, digests [][]byte, keys []byte, opts ecdsa.SignOptions) ([]byte, []error) {
 	t.Helper()
-	sigs := make([]byte, len(digests)*2*e.Curve().ByteLen())
+	sigs := bytes.Repeat([]byte{0xa5}, len(digests)*2*e.Curve().ByteLen())
 	errs := make([]error, len(digests))
 	require.NoError(t, ecdsa.Sign(context.Background(), e, sigs, errs, digests, keys, opts))
 	return sigs, errs
