@@ -248,7 +248,7 @@ func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
 			}
 			if seeds {
 				j := i - lo
-				fp.PutLimbs(st.h1s[j*L:(j+1)*L], b.o.reduce(b.o.bits2int(b.digests[i])))
+				b.putH1(st.h1s[j*L:(j+1)*L], i)
 			}
 		}
 		nFailed.Add(f)
@@ -265,7 +265,7 @@ func (b *batch) seeds(st *step, idx []int) {
 		for j := lo; j < hi; j++ {
 			i := idx[j]
 			copy(st.keys[j*L:(j+1)*L], b.key(i))
-			fp.PutLimbs(st.h1s[j*L:(j+1)*L], b.o.reduce(b.o.bits2int(b.digests[i])))
+			b.putH1(st.h1s[j*L:(j+1)*L], i)
 		}
 	})
 }
@@ -497,6 +497,10 @@ func (b *batch) checkItem(st *step, i int) error {
 
 // key returns item i's private key.
 func (b *batch) key(i int) []byte { return b.keys[i*b.o.size : (i+1)*b.o.size] }
+
+// putH1 writes h1 = bits2octets(item i's digest) into dst (L bytes): the
+// digest's leftmost bitlen(n) bits, reduced mod n.
+func (b *batch) putH1(dst []byte, i int) { fp.PutLimbs(dst, b.o.reduce(b.o.bits2int(b.digests[i]))) }
 
 // sig returns item i's signature r‖s.
 func (b *batch) sig(i int) []byte { return b.sigs[2*i*b.o.size : 2*(i+1)*b.o.size] }

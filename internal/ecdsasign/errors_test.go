@@ -296,3 +296,19 @@ func TestRampedSteps(t *testing.T) {
 		require.Equal(t, whole[i], sigs[2*i*c.ByteLen():2*(i+1)*c.ByteLen()], "item %d", i)
 	}
 }
+
+// TestEmptyBatch: a batch of no items signs nothing and calls neither k·G
+// nor FirstSign.
+func TestEmptyBatch(t *testing.T) {
+	c := curves.P256()
+	s, err := ecdsasign.New(c)
+	require.NoError(t, err)
+	called := false
+	base := func(context.Context, []byte, []bool, []byte) error { called = true; return nil }
+	first := func(context.Context, []byte, []ecdsasign.FirstOutcome, []byte, []byte, bool) (bool, error) {
+		called = true
+		return true, nil
+	}
+	require.NoError(t, s.Sign(context.Background(), nil, nil, nil, nil, base, ecdsasign.Options{FirstSign: first}))
+	require.False(t, called)
+}

@@ -12,7 +12,7 @@ func (b *batch) nonce(k []byte, st *step, i, skip int) {
 	defer drbgPool.Put(d)
 	defer d.wipe()
 	h1 := d.h1[:o.size]
-	fp.PutLimbs(h1, o.reduce(o.bits2int(b.digests[i]))) // bits2octets
+	b.putH1(h1, i)
 	var extra []byte
 	if st.extra != nil {
 		extra = st.extra[(i-st.lo)*ExtraBytes : (i-st.lo+1)*ExtraBytes]

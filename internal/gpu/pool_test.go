@@ -314,6 +314,34 @@ func TestPoolSplitsSmallBatches(t *testing.T) {
 	require.Equal(t, 1, st.Devices[1].Chunks)
 }
 
+// TestPoolOverlappedOneChunk: a batch marked overlapped that Config.Chunk
+// holds runs as one chunk, where the same batch unmarked is cut into
+// several to overlap its own fills and drains; both give every item. (The
+// emulated kernel takes seconds on 800 items: not in -short.)
+func TestPoolOverlappedOneChunk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("800 items on the emulated kernel, twice")
+	}
+	for _, overlapped := range []bool{false, true} {
+		f := newPoolFixture(t, 800, 1)
+		f.cfg.Chunk = 800
+		p, err := gpu.OpenPool(f.d, f.cfg, nil)
+		require.NoError(t, err)
+		var l drainLog
+		b := f.loggedBatch(&l)
+		b.Overlapped = overlapped
+		st, err := p.Run(context.Background(), b)
+		require.NoError(t, err)
+		f.requireEach(t, &l)
+		if overlapped {
+			require.Equal(t, 1, st.Chunks)
+		} else {
+			require.Greater(t, st.Chunks, 1)
+		}
+		require.NoError(t, p.Close())
+	}
+}
+
 // TestPoolRunsFollowOnOneDevice: on one device, a Run starts once the Run
 // before it has taken its last chunk, while that chunk is still on the GPU,
 // and both give the CPU twin's results. The fake runs streams' work later
