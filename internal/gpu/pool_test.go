@@ -315,16 +315,17 @@ func TestPoolSplitsSmallBatches(t *testing.T) {
 }
 
 // TestPoolOverlappedOneChunk: a batch marked overlapped that Config.Chunk
-// holds runs as one chunk, where the same batch unmarked is cut into
-// several to overlap its own fills and drains; both give every item. (The
-// emulated kernel takes seconds on 800 items: not in -short.)
+// holds runs as one chunk, where the same batch unmarked, many waves of a
+// device of one SM and one block, is cut into several to overlap its own
+// fills and drains; both give every item.
 func TestPoolOverlappedOneChunk(t *testing.T) {
-	if testing.Short() {
-		t.Skip("800 items on the emulated kernel, twice")
-	}
 	for _, overlapped := range []bool{false, true} {
-		f := newPoolFixture(t, 800, 1)
-		f.cfg.Chunk = 800
+		f := newFixture(t, 40)
+		spec := fakecuda.H100()
+		spec.SMs, spec.MaxThreadsPerSM = 1, f.cfg.BlockThreads // a wave of one block
+		f.d = fakecuda.New(spec)
+		f.d.OnLaunch = kernelemu.Launch(f.d)
+		f.cfg.Chunk = 40
 		p, err := gpu.OpenPool(f.d, f.cfg, nil)
 		require.NoError(t, err)
 		var l drainLog
