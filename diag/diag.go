@@ -39,7 +39,8 @@ type Tuning struct {
 	// mapping of 16 (whole warps).
 	ItemsPerBlock int
 	Mapping       Mapping // how threads take items; MappingDefault lets the library choose
-	// Chunk is the most items per launch (0 means 1<<17): a batch runs in
+	// Chunk is the most items per launch (0 means 1<<17, and one step of
+	// ECDSA signing's pipeline, 1<<18, for signing): a batch runs in
 	// chunks of whole waves of the GPU, at least three when it spans
 	// several waves, and a batch of at most a wave in three chunks side by
 	// side (one when it is tiny), while the host drains one and fills the
@@ -70,6 +71,10 @@ type Tuning struct {
 // MaxFinishItemsPerThread is the most items one thread of the finish
 // kernel takes (Tuning.FinishItemsPerThread).
 const MaxFinishItemsPerThread = kernels.FinishItemsMax
+
+// DefaultChunk is the most items per launch of a Tuning whose Chunk is 0,
+// but for ECDSA signing (one step of its pipeline).
+const DefaultChunk = engine.DefaultChunk
 
 // Mapping is how the gpu backend's threads take items. Its zero value,
 // MappingDefault, lets the library choose.

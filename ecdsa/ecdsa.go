@@ -224,20 +224,20 @@ func stepSpans(count, most int) []span {
 var overlapSteps = true
 
 // stepsInFlight is how many steps of Verify's pipeline the engine holds
-// at once: while it computes one, the next ones wait for its chunks, so
-// that the GPU never drains between steps whatever the host is doing.
+// while the host finishes the one before them: while it computes one, the
+// next ones wait for its chunks, so that the GPU never drains between
+// steps whatever the host is doing.
 const stepsInFlight = 3
 
-// pipeline computes every verdict in steps of at most subBatch items a GPU,
-// stepsInFlight of them on the engine at a time: the engine takes a step's
-// chunks as soon as the one before has taken its last ones, so the GPU
-// does not drain between steps. The host prepares each step's scalars
-// before the engine gets it and finishes its verdicts after, while the
-// engine computes the steps after it. A step's scalars and the engine's
-// results go to one of stepsInFlight buffers of a step each, reused step
-// after step: a batch of millions holds a few steps' scalars and points,
-// not all of them, and writes to memory it has touched before. It returns
-// the first error, after every computation it started has returned.
+// pipeline computes every verdict in steps of at most subBatch items a GPU
+// (par.Pipeline), in stepsInFlight + 1 step buffers reused step after
+// step: the host prepares each step's scalars as soon as a buffer is free
+// and finishes each step's verdicts, in order, while the engine computes
+// the steps after it, taking a step's chunks as soon as the one before
+// has taken its last ones, so that the GPU does not drain between steps.
+// A batch of millions holds a few steps' scalars and points, not all of
+// them, and writes to memory it has touched before. It returns the first
+// error, after every computation it started has returned.
 func (b *batch) pipeline(ctx context.Context, e *ecmul.Engine) error {
 	b.takeKernel(e)
 	return b.run(ctx, e, hostWork{prepare: b.prepare, finish: b.finishStep})
@@ -259,53 +259,18 @@ func (b *batch) run(ctx context.Context, e *ecmul.Engine, host hostWork) error {
 	for _, st := range steps {
 		largest = max(largest, st.hi-st.lo)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	// step j's results go to buffer j mod stepsInFlight, which step j +
-	// stepsInFlight takes only once step j is finished
-	bufs := make([]*stepBuffer, min(stepsInFlight, len(steps)))
+	bufs := make([]*stepBuffer, min(stepsInFlight+1, len(steps)))
 	for i := range bufs {
 		bufs[i] = b.stepBuffer(largest)
 		defer stepBuffers.Put(bufs[i])
 	}
-	computed := make([]chan error, len(steps))
-	start := func(j int) error {
-		buf := bufs[j%len(bufs)]
-		if err := host.prepare(ctx, steps[j], buf.scalars); err != nil {
-			return err
-		}
-		computed[j] = make(chan error, 1)
-		followed := overlapSteps && j < len(steps)-1
-		go func() { computed[j] <- b.compute(ctx, e, buf, steps[j], followed) }()
-		return nil
-	}
-	var err error
-	started := 0
-	for j := range steps {
-		for ; err == nil && started < min(j+stepsInFlight, len(steps)); started++ {
-			err = start(started)
-		}
-		if err == nil {
-			err = <-computed[j]
-			computed[j] = nil
-		}
-		if err == nil {
-			buf := bufs[j%len(bufs)]
-			err = host.finish(ctx, buf, steps[j])
-		}
-		if err != nil {
-			break
-		}
-	}
-	if err != nil {
-		cancel()
-		for _, c := range computed {
-			if c != nil {
-				<-c
-			}
-		}
-	}
-	return err
+	return par.Pipeline(ctx, len(steps), len(bufs),
+		func(ctx context.Context, j, s int) error { return host.prepare(ctx, steps[j], bufs[s].scalars) },
+		func(ctx context.Context, j, s int) error {
+			followed := overlapSteps && j < len(steps)-1
+			return b.compute(ctx, e, bufs[s], steps[j], followed)
+		},
+		func(ctx context.Context, j, s int) error { return host.finish(ctx, bufs[s], steps[j]) })
 }
 
 // stepBuffer holds one step's scalars (prepare) and the engine's results

@@ -13,6 +13,7 @@ import (
 	"github.com/rnsec/ecmul/internal/ecdsasign"
 	"github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/par"
 )
 
 // SignOptions are how Sign signs. The zero value signs deterministically
@@ -120,11 +121,13 @@ func Sign(ctx context.Context, e *ecmul.Engine, sigs []byte, errs []error, diges
 	if err == nil && len(digests) == 0 {
 		err = e.ScalarBaseMultBytes(ctx, nil, nil, nil) // the engine's own error, as for a batch
 	}
-	for i, ie := range errs {
-		if ie != nil {
-			errs[i] = itemError(i, ie)
+	par.DoAllCores(len(errs), func(_, lo, hi int) { // a batch of millions: tens of megabytes to read
+		for i, ie := range errs[lo:hi] {
+			if ie != nil {
+				errs[lo+i] = itemError(lo+i, ie)
+			}
 		}
-	}
+	})
 	switch {
 	case errors.Is(err, ecdsasign.ErrLayout):
 		return fmt.Errorf("%w: %s", ecmul.ErrBatchLayout, message(err))
@@ -142,23 +145,43 @@ var gpuSign = true
 // (engine.Engine.SignFirst).
 func firstSign(e *engine.Engine) ecdsasign.FirstSign {
 	return func(ctx context.Context, sigs []byte, out []ecdsasign.FirstOutcome, keys, h1s []byte, followed bool) (bool, error) {
-		outcomes := make([]ladder.Outcome, len(out))
+		outcomes := outcomeBuffer(len(out))
+		defer outcomeBuffers.Put(outcomes)
 		if followed {
 			ctx = engine.WithOverlap(ctx) // the next step's call follows
 		}
-		done, err := e.SignFirst(ctx, sigs, outcomes, keys, h1s)
-		for i, o := range outcomes {
-			switch o {
-			case ladder.OutPoint:
-				out[i] = ecdsasign.FirstSigned
-			case ladder.OutRefused:
-				out[i] = ecdsasign.FirstRefused
-			default:
-				out[i] = ecdsasign.FirstNoPoint
+		done, err := e.SignFirst(ctx, sigs, *outcomes, keys, h1s)
+		par.DoAllCores(len(out), func(_, lo, hi int) {
+			for i, o := range (*outcomes)[lo:hi] {
+				out[lo+i] = firstOutcome(o)
 			}
-		}
+		})
 		return done, err
 	}
+}
+
+// firstOutcome is FirstSign's outcome of an item whose SignFirst outcome is o.
+func firstOutcome(o ladder.Outcome) ecdsasign.FirstOutcome {
+	switch o {
+	case ladder.OutPoint:
+		return ecdsasign.FirstSigned
+	case ladder.OutRefused:
+		return ecdsasign.FirstRefused
+	}
+	return ecdsasign.FirstNoPoint
+}
+
+// outcomeBuffers keeps SignFirst's outcomes between steps.
+var outcomeBuffers sync.Pool
+
+// outcomeBuffer returns n outcomes from outcomeBuffers, or new ones.
+func outcomeBuffer(n int) *[]ladder.Outcome {
+	if b, ok := outcomeBuffers.Get().(*[]ladder.Outcome); ok && cap(*b) >= n {
+		*b = (*b)[:n]
+		return b
+	}
+	b := make([]ladder.Outcome, n)
+	return &b
 }
 
 // baseMult is signing's k·G on e: ScalarBaseMultBytes, x alone.

@@ -564,7 +564,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs.StringVar(&f.gpus, "gpus", "all", "comma-separated numbers of GPUs sharing each batch (the first N devices), or all (gpu)")
 	fs.StringVar(&f.batches, "batch", "1,16,256,4096,65536,1048576", "comma-separated batch sizes (measured in increasing order)")
 	fs.IntVar(&f.reps, "reps", 3, "timed runs per configuration and batch, after one warm-up run (the median is reported)")
-	fs.IntVar(&f.chunk, "chunk", 1<<17, "most items per kernel launch (gpu)")
+	fs.IntVar(&f.chunk, "chunk", 0, "most items per kernel launch (gpu); 0 for the library's: 131,072, and one signing step (262,144) for sign")
 	fs.BoolVar(&f.hostFinish, "host-finish", false, "finish the items on the host (CRT, inversion, bytes) instead of in the GPU's finish kernel (gpu)")
 	fs.IntVar(&f.finishItems, "finish-items", 0, fmt.Sprintf("items each thread of the GPU's finish kernel takes, sharing one inversion, in a chunk that three or more chunks of its batch follow (the last three take at most 16): 1 to %d, 0 for the library's (gpu)", diag.MaxFinishItemsPerThread))
 	fs.BoolVar(&f.peers, "peers", true, "measure the CPU peers in the same run")
@@ -584,8 +584,8 @@ func parseBenchFlags(f *benchFlags) (*benchConfig, error) {
 	switch {
 	case cfg.reps < 1:
 		return nil, fmt.Errorf("--reps must be at least 1, not %d", cfg.reps)
-	case cfg.chunk < 1:
-		return nil, fmt.Errorf("--chunk must be at least 1, not %d", cfg.chunk)
+	case cfg.chunk < 0:
+		return nil, fmt.Errorf("--chunk must be 0 (the library's) or more, not %d", cfg.chunk)
 	case cfg.peerSeconds < 1:
 		return nil, fmt.Errorf("--peer-seconds must be at least 1, not %d", cfg.peerSeconds)
 	case cfg.finishItems < 0 || cfg.finishItems > diag.MaxFinishItemsPerThread:

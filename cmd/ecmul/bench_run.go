@@ -659,12 +659,16 @@ func (k kernelLaunches) total() int { return k.items * k.launches }
 // queued as the batch's are, so that one launch's last wave overlaps the
 // next one's first as in the batch.
 func (b *benchRun) kernelBatch(eng *ecmul.Engine, batch int) kernelLaunches {
-	if batch <= b.cfg.chunk {
+	chunk := b.cfg.chunk
+	if chunk == 0 {
+		chunk = diag.DefaultChunk
+	}
+	if batch <= chunk {
 		return kernelLaunches{batch, 1}
 	}
 	items, ok := diag.ChunkItems(eng, batch)
 	if !ok {
-		return kernelLaunches{b.cfg.chunk, 1}
+		return kernelLaunches{chunk, 1}
 	}
 	devices := 1
 	if st, ok := diag.LastBatch(eng); ok {

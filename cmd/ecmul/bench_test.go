@@ -138,7 +138,7 @@ func TestBenchUsage(t *testing.T) {
 		{"--curve", "p384"},
 		{"--curve", ""},
 		{"--backend", "fpga"},
-		{"--chunk", "0"},
+		{"--chunk", "-1"},
 		{"--peer-seconds", "0"},
 		{"--op", "signing"},
 		{"--op", ""},
@@ -769,6 +769,17 @@ func TestBenchKernelBatchCoversTheBatch(t *testing.T) {
 		require.GreaterOrEqual(t, kl.total(), batch, "batch %d", batch)
 		require.Less(t, kl.items*(kl.launches-1), batch, "batch %d", batch)
 	}
+	// --chunk 0, the default: the library's chunk
+	lib, err := diag.New(ecmul.P256(), ecmul.Options{Backend: ecmul.GPU}, diag.Tuning{})
+	require.NoError(t, err)
+	defer lib.Close()
+	b = &benchRun{cfg: &benchConfig{}}
+	require.Equal(t, kernelLaunches{diag.DefaultChunk, 1}, b.kernelBatch(lib, diag.DefaultChunk))
+	kl := b.kernelBatch(lib, diag.DefaultChunk+1)
+	require.Greater(t, kl.launches, 1)
+	var f benchFlags
+	require.NoError(t, benchFlagSet(&f).Parse(nil))
+	require.Zero(t, f.chunk, "--chunk's default, the library's choice")
 }
 
 // TestBenchSignStep: on the gpu backend (a fake driver, its kernels

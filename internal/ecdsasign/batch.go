@@ -25,9 +25,9 @@ import (
 // The items are signed in steps of at most stepItems, the first and last
 // ones of a large batch ramped from rampItems: the host checks a
 // step's items and derives their nonces on every core, and base computes
-// their k·G in one call, queued behind the calls of the two steps before
-// it; while those compute, the host finishes the signatures of the step
-// before them on every core (opt.FirstSign, where set, signs a step of
+// their k·G in one call, queued behind the calls of the steps before it;
+// meanwhile the host finishes the signatures of the oldest computed step
+// on every core (opt.FirstSign, where set, signs a step of
 // SHA-256 digests, deterministic, itself: the host then only checks its
 // items and takes their signatures); items whose r or s is 0 go round
 // again with their DRBG's next nonce. With opt.Randomness, item
@@ -110,70 +110,35 @@ const maxRounds = 8
 
 var errRetries = fmt.Errorf("r or s was 0 for %d nonces in a row: k·G is faulty", maxRounds)
 
-// stepsQueued is how many steps' computations run queues at once: while
-// the host finishes one step's signatures and prepares another, the GPU
-// has the two before that one to compute, one behind the other, and never
-// waits for the host's work between them.
+// stepsQueued is how many steps' computations run keeps queued while the
+// host finishes the step before them: the GPU has them to compute, one
+// behind the other, and never waits for the host's work between them.
 const stepsQueued = 3
 
-// run signs the batch step by step, stepsQueued steps' computations (base's
-// k·G, or FirstSign's signatures) queued at once: before it waits for the
-// oldest, the host checks the items of the next step, derives their
-// nonces and queues its computation; once the oldest is computed, it
-// finishes its signatures while the others compute.
+// run signs the batch step by step in the memory of stepsQueued + 1 steps
+// (par.Pipeline): the host checks the items of each step, derives their
+// nonces and starts its computation (base's k·G, or FirstSign's
+// signatures) as soon as a step's memory is free, and finishes each
+// computed step's signatures, in order, while it readies the next and the
+// steps after it compute.
 func (b *batch) run(ctx context.Context) error {
 	if len(b.digests) == 0 {
 		return nil
 	}
 	bounds := par.StepBounds(len(b.digests), rampItems, stepItems)
-	largest := 0
-	for j := range len(bounds) - 1 {
+	count, largest := len(bounds)-1, 0
+	for j := range count {
 		largest = max(largest, bounds[j+1]-bounds[j])
 	}
-	var free []*step
-	for range min(stepsQueued, len(bounds)-1) {
-		st := b.newStep(largest)
-		defer st.release()
-		free = append(free, st)
+	steps := make([]*step, min(stepsQueued+1, count))
+	for i := range steps {
+		steps[i] = b.newStep(largest)
+		defer steps[i].release()
 	}
-	type queued struct {
-		st       *step
-		computed chan error
-	}
-	var queue []queued
-	next := 0 // the next step to queue: [bounds[next], bounds[next+1])
-	var err error
-	for err == nil && (next < len(bounds)-1 || len(queue) > 0) {
-		for err == nil && next < len(bounds)-1 && len(free) > 0 { // queue the next steps
-			st := free[len(free)-1]
-			free = free[:len(free)-1]
-			if err = b.prepare(ctx, st, bounds[next], bounds[next+1]); err == nil {
-				queue = append(queue, queued{st, b.start(ctx, st)})
-			}
-			next++
-		}
-		if err != nil || len(queue) == 0 {
-			break
-		}
-		oldest := queue[0]
-		queue = queue[1:]
-		if err = <-oldest.computed; err == nil {
-			err = b.finishStep(ctx, oldest.st)
-		}
-		free = append(free, oldest.st)
-	}
-	for _, q := range queue {
-		<-q.computed // it writes into its step, which run's return wipes
-	}
-	return err
-}
-
-// start computes (or signs) the first round of st on its own goroutine;
-// the channel gets its error.
-func (b *batch) start(ctx context.Context, st *step) chan error {
-	computed := make(chan error, 1)
-	go func() { computed <- b.computeFirst(ctx, st) }()
-	return computed
+	return par.Pipeline(ctx, count, len(steps),
+		func(ctx context.Context, j, s int) error { return b.prepare(ctx, steps[s], bounds[j], bounds[j+1]) },
+		func(ctx context.Context, _, s int) error { return b.computeFirst(ctx, steps[s]) },
+		func(ctx context.Context, _, s int) error { return b.finishStep(ctx, steps[s]) })
 }
 
 // finishStep finishes the signatures of st after its first round: those
@@ -261,6 +226,7 @@ func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
 // of idx, FirstSign's inputs, on every core.
 func (b *batch) seeds(st *step, idx []int) {
 	L := b.o.size
+	st.secret = true
 	par.DoAllCores(len(idx), func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := idx[j]
@@ -314,22 +280,32 @@ func (b *batch) takeFirst(st *step) (again, refused []int) {
 		item = func(j int) int { return st.lo + j }
 		sig = func(j int) []byte { return b.sig(st.lo + j) }
 	}
+	var others atomic.Bool // an item goes round again, or was refused
 	par.DoAllCores(m, func(_, lo, hi int) {
+		other := false
 		for j := lo; j < hi; j++ {
 			i := item(j)
 			st.again[j] = false
 			switch st.firsts[j] {
 			case FirstSigned:
 				st.again[j] = b.take(i, sig(j))
+				other = other || st.again[j]
 			case FirstNoPoint:
 				b.errs[i] = &ItemError{Item: i, Err: ErrNoPoint}
 				clear(b.sig(i))
 			default:
 				clear(b.sig(i))
+				other = true
 			}
+		}
+		if other {
+			others.Store(true)
 		}
 	})
 	again = idx[:0]
+	if !others.Load() {
+		return again, nil
+	}
 	for j := range m {
 		switch {
 		case st.firsts[j] == FirstRefused:
@@ -372,8 +348,11 @@ type step struct {
 	ok      []bool
 	again   []bool // per item of a round: r or s was 0
 	idx     []int
-	kinv    []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
-	pre     []fp.Element // per item of a round: invertAll's running products
+	// secret: keys or nonces were written into the step's memory (seeds,
+	// a host round) since its last wipe
+	secret bool
+	kinv   []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
+	pre    []fp.Element // per item of a round: invertAll's running products
 	// the first round's signatures from FirstSign (gpu): its inputs, L
 	// bytes per item each, and its outputs
 	gpu       bool
@@ -383,7 +362,7 @@ type step struct {
 }
 
 // steps keeps steps between calls of Sign, wiped: a batch of millions
-// takes about 100 MB of them (three steps of 2^18 items, P-256, with
+// takes about 130 MB of them (four steps of 2^18 items, P-256, with
 // FirstSign), which a program signing batch after batch would otherwise
 // allocate, zero and collect each time.
 var steps sync.Pool
@@ -435,6 +414,7 @@ func (st *step) release() {
 // hostRound makes the buffers of a host round at least m items of L bytes
 // long.
 func (st *step) hostRound(m, L int) {
+	st.secret = true
 	if len(st.ok) < m || len(st.scalars) < m*L {
 		clear(st.scalars) // the old nonces and inverses, before they may be dropped
 		clear(st.kinv)
@@ -445,12 +425,17 @@ func (st *step) hostRound(m, L int) {
 }
 
 // wipe clears the nonces, their inverses and products, and the keys
-// copied for FirstSign.
+// copied for FirstSign, where a step wrote any: a batch signed on the GPU
+// alone leaves none, and its steps' tens of megabytes are not written again.
 func (st *step) wipe() {
+	if !st.secret {
+		return
+	}
 	clear(st.keys)
 	clear(st.scalars)
 	clear(st.kinv)
 	clear(st.pre)
+	st.secret = false
 }
 
 // rounds signs the items idx again, from round first to maxRounds − 1,

@@ -198,9 +198,9 @@ func TestRetriesEnd(t *testing.T) {
 	require.Equal(t, make([]byte, 64), sigs)
 }
 
-// TestStepsInFlight signs in steps of 5 items, three queued: a third k·G
-// call begins before the first returns (which waits for it), a fourth only
-// after one has returned, once for every step, and the signatures are
+// TestStepsInFlight signs in steps of 5 items in the memory of four: a
+// fourth k·G call begins before the first returns (which waits for it), a
+// fifth only after one has returned, once for every step, and the signatures are
 // those of one call for the whole batch; a k·G that fails on the third
 // step, while the fourth's and fifth's may be computing, fails the batch,
 // its signatures zero and every item not signed.
@@ -218,7 +218,7 @@ func TestStepsInFlight(t *testing.T) {
 		var calls, returned atomic.Int32
 		var mu sync.Mutex
 		var sizes []int
-		third := make(chan struct{})
+		fourth := make(chan struct{})
 		ct := ctecBase(t, c, nil)
 		base := func(ctx context.Context, xs []byte, ok []bool, ks []byte) error {
 			defer returned.Add(1)
@@ -226,15 +226,15 @@ func TestStepsInFlight(t *testing.T) {
 			switch call {
 			case 1:
 				select {
-				case <-third:
+				case <-fourth:
 				case <-time.After(10 * time.Second):
-					t.Error("no third k·G call began while the first ran")
+					t.Error("no fourth k·G call began while the first ran")
 				}
-			case 3:
-				close(third)
 			case 4:
+				close(fourth)
+			case 5:
 				if returned.Load() == 0 {
-					t.Error("a fourth k·G call began before any returned")
+					t.Error("a fifth k·G call began before any returned")
 				}
 			}
 			mu.Lock()

@@ -26,3 +26,30 @@ func SetRampItems(n int) (restore func()) {
 
 // RampItems returns the first and last step of a ramped batch as set now.
 func RampItems() int { return rampItems }
+
+// PooledSecrets takes every step from the pool and returns how many there
+// were, and how many hold a nonzero byte of a key, a nonce or an inverse.
+func PooledSecrets() (pooled, dirty int) {
+	for {
+		st, ok := steps.Get().(*step)
+		if !ok {
+			return pooled, dirty
+		}
+		pooled++
+		var or byte
+		for _, b := range st.keys {
+			or |= b
+		}
+		for _, b := range st.scalars {
+			or |= b
+		}
+		for _, e := range append(st.kinv, st.pre...) {
+			for _, l := range e {
+				or |= byte(l | l>>8 | l>>16 | l>>24 | l>>32 | l>>40 | l>>48 | l>>56)
+			}
+		}
+		if or != 0 {
+			dirty++
+		}
+	}
+}

@@ -235,3 +235,35 @@ func TestFirstSignAroundFailures(t *testing.T) {
 		require.NoError(t, err, "item %d", i)
 	}
 }
+
+// TestStepsWiped: the steps a call puts back in the pool hold no key, nonce
+// or inverse, whether its steps copied keys for FirstSign (an item failed
+// its checks), signed on the host, or went to FirstSign whole.
+func TestStepsWiped(t *testing.T) {
+	if race.Enabled {
+		t.Skip("sync.Pool drops items at random under the race detector")
+	}
+	c := curves.P256()
+	L := c.ByteLen()
+	const count = 40
+	keys := randomKeys(newRand(17), c, count)
+	digests, _ := randomDigests(newRand(18), count, allHashes[2:3])
+	bad := append([]byte(nil), keys...)
+	clear(bad[5*L : 6*L]) // a key of 0: FirstSign gets copies of the others
+	defer ecdsasign.SetStepItems(8)()
+	for _, run := range []struct {
+		name string
+		keys []byte
+		opt  ecdsasign.Options
+	}{
+		{"keys copied", bad, ecdsasign.Options{FirstSign: fixedFirstSign(c, 0)}},
+		{"host", keys, ecdsasign.Options{}},
+		{"whole", keys, ecdsasign.Options{FirstSign: fixedFirstSign(c, 0)}},
+	} {
+		ecdsasign.DropSteps()
+		signAll(t, c, digests, run.keys, run.opt)
+		pooled, dirty := ecdsasign.PooledSecrets()
+		require.Positive(t, pooled, run.name)
+		require.Zero(t, dirty, "%s: %d of %d pooled steps hold secrets", run.name, dirty, pooled)
+	}
+}

@@ -41,7 +41,7 @@ import (
 // the point at infinity or a result that failed the multiplier's checks).
 // Its error fails the batch. The scalars are secret nonces: it must run in
 // constant time, and leave them as they are (Sign reads them again). Sign
-// calls it for up to three steps at once, from three goroutines.
+// calls it for up to four steps at once, from four goroutines.
 type BaseMult func(ctx context.Context, xs []byte, ok []bool, scalars []byte) error
 
 // Options are how Sign signs.
@@ -70,7 +70,7 @@ type Options struct {
 // r or s may be 0: Sign then takes the DRBG's next candidate. done is
 // false where it did not run (nothing written): Sign signs the items
 // itself. Its error fails the batch. It runs in constant time on the keys
-// and nonces. Sign calls it, and BaseMult, for up to three steps at once;
+// and nonces. Sign calls it, and BaseMult, for up to four steps at once;
 // followed says that the call of the next step follows at once (a GPU may
 // then finish the items for throughput rather than latency).
 type FirstSign func(ctx context.Context, sigs []byte, out []FirstOutcome, keys, h1s []byte, followed bool) (done bool, err error)

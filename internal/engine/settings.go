@@ -20,14 +20,15 @@ type GPUConfig struct {
 	sign   bool // the signing batch's wire kernels around the comb (gpuRunner.signRunner)
 }
 
-// defaultChunk is the most items per launch where GPUConfig.Chunk is 0.
-const defaultChunk = 1 << 17
+// DefaultChunk is the most items per launch where GPUConfig.Chunk is 0,
+// but for signing.
+const DefaultChunk = 1 << 17
 
 // chunk is the most items per launch: Chunk where given; for the signing
 // batch's runner one step of ecdsasign's pipeline, whose calls are
 // overlapped and so one chunk each (gpu.Batch.Overlapped), so that a
 // step keeps one slot while its finish and pack run and the next steps'
-// combs take the others; defaultChunk otherwise.
+// combs take the others; DefaultChunk otherwise.
 func (g GPUConfig) chunk() int {
 	switch {
 	case g.Chunk > 0:
@@ -35,7 +36,7 @@ func (g GPUConfig) chunk() int {
 	case g.sign:
 		return ecdsasign.StepItems
 	}
-	return defaultChunk
+	return DefaultChunk
 }
 
 // Kernel is the kernel configuration an engine of the gpu backend chose.
