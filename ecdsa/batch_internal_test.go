@@ -242,8 +242,8 @@ func TestCoordinate(t *testing.T) {
 }
 
 // TestSubBatch: the pipeline's steps are the 2^18 items at most, three on
-// the engine at a time, and the first and last of 2^15 (from a batch of
-// 2^17) that Verify's doc and docs/library.md state.
+// the engine while the host finishes a fourth, and the first and last of
+// 2^15 (from a batch of 2^17) that Verify's doc and docs/library.md state.
 func TestSubBatch(t *testing.T) {
 	require.Equal(t, 1<<18, subBatch)
 	require.Equal(t, 3, stepsInFlight)
