@@ -142,14 +142,19 @@ func randomLines(rng *rand.Rand, lines int) []byte {
 // TestReaderSplitsAsLines: the reading stage of mul records the items that
 // Lines gives (and fzLines, the help's description, but for lines of
 // 64 KiB of carriage returns), with their numbers, on inputs of random
-// lines read in random pieces, in chunks of every size; the raw format's
+// lines read in random pieces (200 inputs, 50 with -short), in chunks of
+// every size; the raw format's
 // records are those io.ReadFull gives, a partial one at the end included;
 // a read error ends the input after what came before it.
 func TestReaderSplitsAsLines(t *testing.T) {
 	defer func(d time.Duration) { pauseFlush = d }(pauseFlush)
 	pauseFlush = time.Hour // no chunk goes on before it is full, whatever the scheduling
 	rng := rand.New(rand.NewSource(11))
-	for trial := range 200 {
+	trials := 200
+	if testing.Short() {
+		trials = 50 // the race detector's run: a quarter of the inputs, each in every chunk size
+	}
+	for trial := range trials {
 		in := randomLines(rng, rng.Intn(300))
 		var readErr error
 		if trial%5 == 0 {
