@@ -5,7 +5,9 @@ import (
 	"context"
 	"math/big"
 	"math/rand/v2"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -275,4 +277,57 @@ func TestRampedSteps(t *testing.T) {
 	verdicts := make([]Verdict, 41)
 	require.NoError(t, Verify(context.Background(), e, verdicts, f.digests, f.sigs, f.keys))
 	allValid(t, verdicts)
+}
+
+// TestStepBuffers: Verify's pipeline holds stepsInFlight + 1 step buffers:
+// while the host finishes the first step, the next stepsInFlight are
+// prepared (each into a buffer of its own) and computed, and none beyond
+// them until a step is finished.
+func TestStepBuffers(t *testing.T) {
+	c, err := curves.ByName("P-256")
+	require.NoError(t, err)
+	f := newHostFixture(t, c, 48, 5)
+	defer SetSubBatch(8)()
+	pc, err := ecmul.ParseCurve(c.Name())
+	require.NoError(t, err)
+	e, err := ecmul.New(pc, ecmul.Options{Backend: ecmul.RNSCPU})
+	require.NoError(t, err)
+	defer e.Close()
+	b, err := newBatch(c, make([]Verdict, 48), f.digests, f.sigs, f.keys)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	held := map[*byte]int{} // each buffer's step, while prepared and not finished
+	fourth := make(chan struct{})
+	host := hostWork{
+		prepare: func(ctx context.Context, st span, scalars []byte) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if s, ok := held[&scalars[0]]; ok {
+				t.Errorf("step %d prepared in the buffer of step %d, not finished", st.lo/8, s)
+			}
+			held[&scalars[0]] = st.lo / 8
+			if len(held) > stepsInFlight+1 {
+				t.Errorf("%d steps prepared and not finished", len(held))
+			}
+			if len(held) == stepsInFlight+1 && st.lo/8 == stepsInFlight {
+				close(fourth)
+			}
+			return b.prepare(ctx, st, scalars)
+		},
+		finish: func(ctx context.Context, buf *stepBuffer, st span) error {
+			if st.lo == 0 {
+				select {
+				case <-fourth:
+				case <-time.After(10 * time.Second):
+					t.Error("no fourth step prepared while the first was being finished")
+				}
+			}
+			mu.Lock()
+			delete(held, &buf.scalars[0])
+			mu.Unlock()
+			return b.finishStep(ctx, buf, st)
+		},
+	}
+	require.NoError(t, b.run(context.Background(), e, host))
+	allValid(t, b.verdicts)
 }

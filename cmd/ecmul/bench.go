@@ -50,8 +50,9 @@ every operation of --op:
          SHA-256 digests under random keys, a pool of at most 1,024 pairs,
          cycled; on the gpu backend also the comb's kernel alone, as base
 
-Each configuration, operation and batch size runs once to warm up, then
---reps times; the median is reported. End-to-end times include validation,
+Each configuration, operation and batch size starts from a collected heap
+(as go test's benchmarks do), runs once to warm up, then --reps times; the
+median is reported. End-to-end times include validation,
 packing, transfers, conversions, the batched inversion and y-recovery; on
 the gpu backend the kernels are also timed alone on resident data (CUDA
 events): a batch of at most --chunk items in one launch, a larger one as

@@ -536,6 +536,11 @@ func (b *benchRun) timeOp(ctx context.Context, eng *ecmul.Engine, c *curves.Curv
 	return timeBatch(ctx, eng, in.pts[:batch], in.ks[:batch], b.cfg.reps)
 }
 
+// benchCollect runs a garbage collection before each measurement, as go
+// test does before each benchmark: an operation's runs then do not pay
+// for a collection of what the operations before it left.
+var benchCollect = runtime.GC
+
 // measureVariant measures one configuration: each operation at every
 // batch size, in increasing order; a batch that fails ends the operation
 // on the configuration.
@@ -564,6 +569,7 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 			if k, ok := kernelOf(eng); ok {
 				r.Mapping, r.ItemsPerBlock = k.Mapping.String(), k.ItemsPerBlock // as the library chose them
 			}
+			benchCollect()
 			ms, err := b.timeOp(ctx, eng, c, op, in, batch)
 			if err != nil {
 				b.fail(c, op, v, batch, "", fmt.Errorf("%w (rest of the operation on the configuration skipped)", err))

@@ -529,13 +529,17 @@ func TestHelpStaysInTheRepository(t *testing.T) {
 // TestBenchOps runs every operation on the cpu backend: a result per
 // operation and batch, operation by operation, each naming its operation in
 // the JSON, the CSV and the table; base and ecdsa get their ratio to k·P
-// of the same batch.
+// of the same batch; each measurement starts from a collected heap.
 func TestBenchOps(t *testing.T) {
 	dir := t.TempDir()
 	jsonPath, csvPath := filepath.Join(dir, "b.json"), filepath.Join(dir, "b.csv")
+	collections := 0
+	defer func(f func()) { benchCollect = f }(benchCollect)
+	benchCollect = func() { collections++ }
 	code, out, errOut := cli(t, "", "bench", "--backend", "cpu", "--curve", "secp256k1", "--op", "mul,BASE,ecdsa,base",
 		"--batch", "3,1", "--reps", "1", "--peers=false", "--json", jsonPath, "--csv", csvPath)
 	require.Equal(t, exitOK, code, errOut)
+	require.Equal(t, 6, collections, "bench -h: each operation and batch starts from a collected heap")
 	rep, b := readBenchJSON(t, jsonPath)
 	type key struct {
 		op    string
