@@ -159,7 +159,7 @@ func (b *batch) prepareChunk(lo, hi int, st span, scalars []byte, s *scratch) {
 		k := i - lo
 		if isZero(r) || !fp.Less(r, ar.nl) || isZero(sv) || !fp.Less(sv, ar.nl) {
 			b.verdicts[i] = Invalid // its scalars are 0
-			w[k] = f.One()          // a stand-in for the batched inversion
+			w[k] = fp.Element{1}    // a stand-in for the batched inversion
 			s.todo[k] = false
 			j := i - st.lo
 			clear(scalars[j*L : (j+1)*L])
@@ -167,7 +167,7 @@ func (b *batch) prepareChunk(lo, hi int, st span, scalars []byte, s *scratch) {
 			continue
 		}
 		b.verdicts[i] = NotVerified
-		f.SetLimbs(&w[k], sv) // s·R
+		w[k] = fp.Element(sv)
 		s.todo[k] = true
 	}
 	invertAll(f, w, s.acc[:len(w)]) // s⁻¹·R
@@ -337,9 +337,12 @@ func (ar *arith) hashToLimbs(digest []byte) fp.Element {
 	return fp.Element(e)
 }
 
-// invertAll sets every x[i], all non-zero, to its inverse with one
-// inversion (Montgomery's trick), acc as long as x for the running
-// products.
+// invertAll sets every x[i], a non-zero value below the modulus as it is
+// (not in Montgomery form), to the Montgomery form of its inverse,
+// x[i]⁻¹·R, with one inversion and three products an item (Montgomery's
+// trick), acc as long as x for the running products. Taken as Montgomery
+// forms, the x[i] are x[i]·R⁻¹, whose inverses x[i]⁻¹·R are off by R: the
+// inverse of their product is divided by R once, and so every result.
 func invertAll(f *fp.Field, x, acc []fp.Element) {
 	if len(x) == 0 {
 		return
@@ -349,7 +352,9 @@ func invertAll(f *fp.Field, x, acc []fp.Element) {
 		f.Mul(&acc[i], &acc[i-1], &x[i])
 	}
 	var inv, t fp.Element
-	f.Inverse(&inv, &acc[len(x)-1]) // (x0 ⋯ x_last)⁻¹
+	one := fp.Element{1}
+	f.Inverse(&inv, &acc[len(x)-1]) // (x0 ⋯ x_last)⁻¹, as Montgomery forms
+	f.Mul(&inv, &inv, &one)         // divided by R
 	for i := len(x) - 1; i > 0; i-- {
 		f.Mul(&t, &inv, &acc[i-1]) // x_i⁻¹
 		f.Mul(&inv, &inv, &x[i])   // (x0 ⋯ x_{i−1})⁻¹
