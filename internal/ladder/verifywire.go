@@ -1,7 +1,7 @@
 package ladder
 
 import (
-	"bytes"
+	"math/bits"
 
 	"github.com/rnsec/ecmul/internal/fp"
 )
@@ -35,20 +35,22 @@ func (su *Setup) VerifyWireInBytes() int { return su.WireInBytes() + 4*su.Curve.
 // VerifyWire writes the part of a verify batch's wire input after the
 // ladder's: it knows n and p.
 type VerifyWire struct {
-	n, p []byte // big-endian, ByteLen bytes
+	size int              // ByteLen
+	n, p [fp.Limbs]uint64 // as limbs, least significant first
 }
 
 // VerifyWire returns the writer of su's verify wire input.
 func (su *Setup) VerifyWire() VerifyWire {
 	L := su.Curve.ByteLen()
-	return VerifyWire{n: su.Curve.N().FillBytes(make([]byte, L)), p: su.Curve.P().FillBytes(make([]byte, L))}
+	return VerifyWire{size: L, n: fp.LimbsFromBytes(su.Curve.N().FillBytes(make([]byte, L))),
+		p: fp.LimbsFromBytes(su.Curve.P().FillBytes(make([]byte, L)))}
 }
 
 // Put writes item i's u1·G (x‖y, 2·ByteLen bytes, read only where
 // u1Infinity is false), r (ByteLen bytes, below n), r + n and flags into
 // wire, the wire input of a chunk of count items. It allocates nothing.
 func (w VerifyWire) Put(wire []byte, count, i int, u1G []byte, u1Infinity bool, r []byte) {
-	L := len(w.n)
+	L := w.size
 	rest := wire[count*(1+3*L):]
 	xy := rest[i*2*L : (i+1)*2*L]
 	var flags VerifyFlags
@@ -69,12 +71,14 @@ func (w VerifyWire) Put(wire []byte, count, i int, u1G []byte, u1Infinity bool, 
 // whether it is below p, where x(R) = r + n also verifies; rn is zero
 // where it is not.
 func (w VerifyWire) AddN(rn, r []byte) bool {
-	carry := 0
-	for k := len(w.n) - 1; k >= 0; k-- {
-		s := int(r[k]) + int(w.n[k]) + carry
-		rn[k], carry = byte(s), s>>8
+	rl := fp.LimbsFromBytes(r)
+	var sum [fp.Limbs]uint64
+	var carry uint64
+	for k := range fp.Limbs {
+		sum[k], carry = bits.Add64(rl[k], w.n[k], carry)
 	}
-	if carry == 0 && bytes.Compare(rn, w.p) < 0 {
+	if carry == 0 && fp.Less(sum, w.p) {
+		fp.PutLimbs(rn, sum)
 		return true
 	}
 	clear(rn)
