@@ -110,9 +110,9 @@ const maxRounds = 8
 
 var errRetries = fmt.Errorf("r or s was 0 for %d nonces in a row: k·G is faulty", maxRounds)
 
-// stepsQueued is how many steps' computations run keeps queued while the
-// host finishes the step before them: the GPU has them to compute, one
-// behind the other, and never waits for the host's work between them.
+// stepsQueued is how many steps compute, or wait to, while the host
+// finishes the step before them: the GPU has them to compute, one behind
+// the other, and never waits for the host's work between them.
 const stepsQueued = 3
 
 // run signs the batch step by step in the memory of stepsQueued + 1 steps
