@@ -1,7 +1,6 @@
 package ladder
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
@@ -138,28 +137,9 @@ type bytesOut struct {
 // at infinity, and picks the outcome by a mask.
 func (b *bytesOut) result(i int, x, y fp.Element, inf uint64) {
 	xy := b.buf[:2*b.size]
-	putLimbs(xy[:b.size], b.f.Canonical(&x))
-	putLimbs(xy[b.size:], b.f.Canonical(&y))
+	fp.PutLimbs(xy[:b.size], b.f.Canonical(&x))
+	fp.PutLimbs(xy[b.size:], b.f.Canonical(&y))
 	b.emit(i, Outcome(inf&uint64(OutInfinity)), xy)
-}
-
-// putLimbs is fp.PutLimbs writing the built-in curves' lengths (32 and 28
-// bytes, public) straight into dst.
-func putLimbs(dst []byte, l [fp.Limbs]uint64) {
-	switch len(dst) {
-	case 32:
-		binary.BigEndian.PutUint64(dst[0:], l[3])
-		binary.BigEndian.PutUint64(dst[8:], l[2])
-		binary.BigEndian.PutUint64(dst[16:], l[1])
-		binary.BigEndian.PutUint64(dst[24:], l[0])
-	case 28:
-		binary.BigEndian.PutUint32(dst[0:], uint32(l[3]))
-		binary.BigEndian.PutUint64(dst[4:], l[2])
-		binary.BigEndian.PutUint64(dst[12:], l[1])
-		binary.BigEndian.PutUint64(dst[20:], l[0])
-	default:
-		fp.PutLimbs(dst, l)
-	}
 }
 
 func (b *bytesOut) fail(i int, _ error) { b.emit(i, OutFailed, nil) }
