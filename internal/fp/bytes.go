@@ -51,11 +51,14 @@ func PutLimbs(dst []byte, l [Limbs]uint64) {
 }
 
 // AllZero reports whether every byte of b is zero, in time independent of
-// their values.
+// their values: eight bytes at a time, then the rest one by one.
 func AllZero(b []byte) bool {
-	var or byte
+	var or uint64
+	for ; len(b) >= 8; b = b[8:] {
+		or |= binary.LittleEndian.Uint64(b)
+	}
 	for _, v := range b {
-		or |= v
+		or |= uint64(v)
 	}
 	return or == 0
 }
