@@ -101,13 +101,18 @@ func publicCurve(c *curves.Curve) ecmul.Curve {
 }
 
 // TestWycheproof runs every case of every ECDSA vector file through the
-// cpu and rns-cpu backends: every outcome is Wycheproof's.
+// cpu and rns-cpu backends: every outcome is Wycheproof's. With -short (the
+// race detector's run) the cpu backend alone: the full run takes both.
 func TestWycheproof(t *testing.T) {
+	bs := backends
+	if testing.Short() {
+		bs = []ecmul.Backend{ecmul.CPU}
+	}
 	for _, wf := range wycheproof.ECDSAFiles {
 		f, err := wycheproof.LoadECDSA(wycheproof.Path(wf.File))
 		require.NoError(t, err)
 		c := publicCurve(wf.Curve)
-		for _, b := range backends {
+		for _, b := range bs {
 			name := strings.TrimSuffix(wf.File, "_test.json.gz") + "/backend=" + b.String()
 			t.Run(name, func(t *testing.T) {
 				n, err := runWycheproof(context.Background(), engine(t, c, b), f)
