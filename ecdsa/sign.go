@@ -151,12 +151,15 @@ func firstSign(e *engine.Engine) ecdsasign.FirstSign {
 			ctx = engine.WithOverlap(ctx) // the next step's call follows
 		}
 		done, err := e.SignFirst(ctx, sigs, *outcomes, keys, h1s)
+		if !done || err != nil {
+			return done, err // Sign reads no outcome
+		}
 		par.DoAllCores(len(out), func(_, lo, hi int) {
 			for i, o := range (*outcomes)[lo:hi] {
 				out[lo+i] = firstOutcome(o)
 			}
 		})
-		return done, err
+		return true, nil
 	}
 }
 
