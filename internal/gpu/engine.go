@@ -592,7 +592,7 @@ type deviceRun struct {
 	start  int             // the slot of chunk 0: chunk c goes to slot (start + c) mod slotCount
 	held   [slotCount]bool // the slots whose owner this Run holds
 	// handover, when set, lets the device's next Run start once this one
-	// has no chunk left to take (Pool.Run, one device); handedOver says it
+	// has no chunk left to take (Pool.Run); handedOver says it
 	// did, after which a slot is released as soon as its last chunk is
 	// finished
 	handover   func()
@@ -710,6 +710,14 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 		}
 		if !ok {
 			break
+		}
+		if r.handedOver {
+			// a chunk given back by a failed device, while the next Run
+			// holds slots here: one slot at a time, so that this Run never
+			// holds one while waiting for another
+			if fault = r.finishAll(c); fault != nil {
+				break
+			}
 		}
 		r.hold(i)
 		n := ch.hi - ch.lo

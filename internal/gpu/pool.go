@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -17,11 +18,11 @@ import (
 // later batches while another one is healthy (when none is, the next batch
 // tries them all again, so a single device behaves as an Engine does). A
 // Pool is safe for concurrent use. Runs take their chunks one after the
-// other; on a single device, a Run starts once the one before has taken its
-// last chunk, and its chunks follow that one's on the GPU, each taking a
-// slot as soon as the chunk before it there is finished.
+// other: a Run starts once the one before has taken its last chunk on every
+// device, and its chunks follow that one's on each GPU, each taking a slot
+// as soon as the chunk before it there is finished.
 type Pool struct {
-	mu      sync.Mutex     // a Run holds it until it has taken its last chunk
+	mu      sync.Mutex     // a Run holds it until every device has taken its last chunk
 	running sync.WaitGroup // the Runs not yet returned
 	engines []*Engine
 	faultMu sync.Mutex
@@ -157,20 +158,27 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	active := p.active()
 	w := newWork(b.Count, p.chunkOn(b.Count, active, b.Overlapped), len(active))
 	shares := make([]DeviceStats, len(active))
-	// on one device, the next Run starts once this one has taken its last
-	// chunk; on several, a device that is done may still have to take
-	// chunks that a failing one gives back
-	var handover func()
-	if len(active) == 1 {
-		handover = unlock
-	}
+	// the next Run starts once every device has handed over (taken its
+	// last chunk) or returned; a device that has handed over still takes
+	// the chunks that a failing one gives back, into slots the next Run
+	// lets go
+	var left atomic.Int32
+	left.Store(int32(len(active)))
 	runOn := func(i, ei int) {
 		e := p.engines[ei]
+		handover := sync.OnceFunc(func() {
+			if left.Add(-1) == 0 {
+				unlock()
+			}
+		})
 		st, fault := e.runOn(ctx, b, w, handover)
 		shares[i] = DeviceStats{Device: e.cfg.Device, Stats: st, Fault: fault}
-		p.faultMu.Lock()
-		p.faults[ei] = fault
-		p.faultMu.Unlock()
+		if fault != nil { // a Run begun before the fault does not clear it
+			p.faultMu.Lock()
+			p.faults[ei] = fault
+			p.faultMu.Unlock()
+		}
+		handover()
 	}
 	if len(active) == 1 {
 		runOn(0, active[0]) // on this goroutine: no wake-up of another thread

@@ -343,14 +343,22 @@ func TestPoolOverlappedOneChunk(t *testing.T) {
 	}
 }
 
-// TestPoolRunsFollowOnOneDevice: on one device, a Run starts once the Run
-// before it has taken its last chunk, while that chunk is still on the GPU,
-// and both give the CPU twin's results. The fake runs streams' work later
-// (Async); the first Run's last launch waits for the second Run's first
-// fill, which, with Runs serialised whole, would come only after the first
-// Run returned.
-func TestPoolRunsFollowOnOneDevice(t *testing.T) {
-	f := newPoolFixture(t, 17, 1) // chunks of 3: the last one has 2 items
+// TestPoolRunsFollow: on one device or several, a Run starts once the Run
+// before it has taken its last chunk on every device, while that chunk is
+// still on the GPU, and both give the CPU twin's results. The fake runs
+// streams' work later (Async); the first Run's last launch waits for the
+// second Run's first fill, which, with Runs serialised whole, would come
+// only after the first Run returned.
+func TestPoolRunsFollow(t *testing.T) {
+	for _, devices := range []int{1, 2, 3} {
+		t.Run(fmt.Sprintf("%d-devices", devices), func(t *testing.T) {
+			runsFollow(t, devices)
+		})
+	}
+}
+
+func runsFollow(t *testing.T, devices int) {
+	f := newPoolFixture(t, 17, devices) // chunks of 3: the last one has 2 items
 	f.d.Async = true
 	emulate := f.d.OnLaunch
 	secondFilled := make(chan struct{})
@@ -370,7 +378,8 @@ func TestPoolRunsFollowOnOneDevice(t *testing.T) {
 	defer p.Close()
 
 	var mu sync.Mutex
-	first := f.batch(make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs)), &mu)
+	gotFirst := make([]ladder.Channels, len(f.jobs))
+	first := f.batch(gotFirst, make([]bool, len(f.jobs)), &mu)
 	gotSecond := make([]ladder.Channels, len(f.jobs))
 	second := f.batch(gotSecond, make([]bool, len(f.jobs)), &mu)
 	second.Count = 15 // chunks of 3 only
@@ -391,7 +400,69 @@ func TestPoolRunsFollowOnOneDevice(t *testing.T) {
 	g.Go(func() error { _, err := p.Run(context.Background(), second); return err })
 	require.NoError(t, g.Wait())
 	require.True(t, overlapped.Load(), "the second Run filled a chunk while the first one's last chunk was on the GPU")
+	require.Equal(t, f.want, gotFirst)
 	require.Equal(t, f.want[:15], gotSecond[:15])
+}
+
+// TestPoolConcurrentRunsFault: Runs from several goroutines at once on
+// two and three devices, whose streams run their work later (Async), while
+// one device's driver call fails mid-way, at each of several points: every
+// Run gets the CPU twin's results, each item drained once, though the
+// failing device's chunks go back to devices already working on later Runs.
+// Under -short, two of the cases.
+func TestPoolConcurrentRunsFault(t *testing.T) {
+	type fault struct {
+		devices int
+		call    string
+		nth     int
+	}
+	var cases []fault
+	for _, devices := range []int{2, 3} {
+		for _, m := range []string{"LaunchKernel", "EventSynchronize", "MemcpyDtoHAsync"} {
+			for _, nth := range []int{2, 7} {
+				cases = append(cases, fault{devices, m, nth})
+			}
+		}
+	}
+	if testing.Short() {
+		cases = []fault{{2, "EventSynchronize", 7}, {3, "LaunchKernel", 2}}
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%d-devices/%s/%d", c.devices, c.call, c.nth), func(t *testing.T) {
+			concurrentRunsFault(t, c.devices, c.call, c.nth)
+		})
+	}
+}
+
+func concurrentRunsFault(t *testing.T, devices int, m string, nth int) {
+	f := newPoolFixture(t, 40, devices)
+	f.d.Async, f.d.AsyncJitter = true, 20*time.Microsecond
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	f.d.FailOn(devices-1, m, nth, nil)
+	var g errgroup.Group
+	for k := range 4 {
+		g.Go(func() error {
+			for _, count := range []int{17, 40, 5} {
+				var l drainLog
+				b := f.loggedBatch(&l)
+				b.Count = count
+				if _, err := p.Run(context.Background(), b); err != nil {
+					return fmt.Errorf("goroutine %d, run of %d items: %w", k, count, err)
+				}
+				for i := range count {
+					if l.times[i] != 1 || !reflect.DeepEqual(l.got[i], f.want[i]) {
+						return fmt.Errorf("goroutine %d, run of %d items: item %d drained %d times or wrong", k, count, i, l.times[i])
+					}
+				}
+			}
+			return nil
+		})
+	}
+	require.NoError(t, g.Wait())
+	require.Error(t, p.Devices()[devices-1].Fault, "the fault was injected")
+	require.NoError(t, p.Close())
+	require.Zero(t, f.d.Live(), "Close releases everything")
 }
 
 // TestPoolConcurrentRunsAsync: Runs of several sizes from several
