@@ -110,14 +110,7 @@ func Sign(ctx context.Context, e *ecmul.Engine, sigs []byte, errs []error, diges
 	if opts.LowS > LowSOff {
 		return fmt.Errorf("ecdsa: unknown LowS rule %d", opts.LowS)
 	}
-	opt := ecdsasign.Options{Hash: opts.Hash, LowS: opts.LowS == LowSOn || opts.LowS == LowSDefault && c == curves.Secp256k1()}
-	if opts.Hedged {
-		opt.Randomness = rand.Reader
-	}
-	if impl := engine.Unwrap[*ecmul.Engine](e); gpuSign && impl.SignsFirst() {
-		opt.FirstSign = firstSign(impl)
-	}
-	err = signers()[c.Name()].Sign(ctx, sigs, errs, digests, keys, baseMult(e), opt)
+	err = signers()[c.Name()].Sign(ctx, sigs, errs, digests, keys, baseMult(e), signOptions(e, c, opts))
 	if err == nil && len(digests) == 0 {
 		err = e.ScalarBaseMultBytes(ctx, nil, nil, nil) // the engine's own error, as for a batch
 	}
@@ -135,6 +128,20 @@ func Sign(ctx context.Context, e *ecmul.Engine, sigs []byte, errs []error, diges
 		return fmt.Errorf("ecdsa: %s", message(err))
 	}
 	return err
+}
+
+// signOptions are the options of package ecdsasign for opts on e, of
+// curve c: its GPU signs steps of ecdsasign.StepItems items a GPU where it
+// can.
+func signOptions(e *ecmul.Engine, c *curves.Curve, opts SignOptions) ecdsasign.Options {
+	opt := ecdsasign.Options{Hash: opts.Hash, LowS: opts.LowS == LowSOn || opts.LowS == LowSDefault && c == curves.Secp256k1()}
+	if opts.Hedged {
+		opt.Randomness = rand.Reader
+	}
+	if impl := engine.Unwrap[*ecmul.Engine](e); gpuSign && impl.SignsFirst() {
+		opt.FirstSign, opt.Devices = firstSign(impl), impl.GPUs()
+	}
+	return opt
 }
 
 // gpuSign lets Sign sign on the GPU, nonces included, where the engine

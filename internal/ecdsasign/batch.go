@@ -22,9 +22,9 @@ import (
 // base gave no point (ErrNoPoint). A digest is taken as an integer by its
 // leftmost bitlen(n) bits, as crypto/ecdsa takes it.
 //
-// The items are signed in steps of at most stepItems, the first and last
-// ones of a large batch ramped from rampItems: the host checks a
-// step's items and derives their nonces on every core, and base computes
+// The items are signed in steps of at most stepItems for each of
+// opt.Devices, the first and last ones of a large batch ramped from
+// rampItems: the host checks a step's items and derives their nonces on every core, and base computes
 // their k·G in one call, queued behind the calls of the steps before it;
 // meanwhile the host finishes the signatures of the oldest computed step
 // on every core (opt.FirstSign, where set, signs a step of
@@ -125,7 +125,7 @@ func (b *batch) run(ctx context.Context) error {
 	if len(b.digests) == 0 {
 		return nil
 	}
-	bounds := par.StepBounds(len(b.digests), rampItems, stepItems)
+	bounds := par.StepBounds(len(b.digests), rampItems, stepItems*max(1, b.opt.Devices))
 	count, largest := len(bounds)-1, 0
 	for j := range count {
 		largest = max(largest, bounds[j+1]-bounds[j])

@@ -266,8 +266,9 @@ func TestStepsInFlight(t *testing.T) {
 }
 
 // TestRampedSteps signs 41 items in steps of at most 8 ramped from 2: the
-// k·G calls take 2, 4, then 8, 7, 7, 7, then 4, 2 items, and the
-// signatures are those of one step for the whole batch.
+// k·G calls take 2, 4, then 8, 7, 7, 7, then 4, 2 items (2, 4, 15, 14, 4,
+// 2 on two devices, 8 items a device), and the signatures are those of one
+// step for the whole batch.
 func TestRampedSteps(t *testing.T) {
 	c := curves.P256()
 	s, err := ecdsasign.New(c)
@@ -288,12 +289,22 @@ func TestRampedSteps(t *testing.T) {
 		mu.Unlock()
 		return ct(ctx, xs, ok, ks)
 	}
-	sigs, errs := make([]byte, count*2*c.ByteLen()), make([]error, count)
-	require.NoError(t, s.Sign(context.Background(), sigs, errs, digests, keys, base, ecdsasign.Options{}))
-	require.ElementsMatch(t, []int{2, 4, 8, 7, 7, 7, 4, 2}, sizes)
-	for i := range count {
-		require.NoError(t, errs[i])
-		require.Equal(t, whole[i], sigs[2*i*c.ByteLen():2*(i+1)*c.ByteLen()], "item %d", i)
+	for _, devices := range []struct {
+		n     int
+		sizes []int
+	}{
+		{0, []int{2, 4, 8, 7, 7, 7, 4, 2}},
+		{1, []int{2, 4, 8, 7, 7, 7, 4, 2}},
+		{2, []int{2, 4, 15, 14, 4, 2}}, // steps of up to 8 items a device
+	} {
+		sizes = nil
+		sigs, errs := make([]byte, count*2*c.ByteLen()), make([]error, count)
+		require.NoError(t, s.Sign(context.Background(), sigs, errs, digests, keys, base, ecdsasign.Options{Devices: devices.n}))
+		require.ElementsMatch(t, devices.sizes, sizes, "%d devices", devices.n)
+		for i := range count {
+			require.NoError(t, errs[i])
+			require.Equal(t, whole[i], sigs[2*i*c.ByteLen():2*(i+1)*c.ByteLen()], "item %d", i)
+		}
 	}
 }
 

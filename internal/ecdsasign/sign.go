@@ -59,6 +59,10 @@ type Options struct {
 	// HMAC-SHA-256 the steps whose every item's hash is SHA-256: the host
 	// then derives only the nonces of the RFC's retries.
 	FirstSign FirstSign
+	// Devices is how many GPUs share each step: a step holds up to
+	// StepItems items for each, so that each GPU's share of a step is the
+	// one GPU's whole step. 0 counts as 1.
+	Devices int
 }
 
 // FirstSign signs count items with RFC 6979's first candidate nonce k over

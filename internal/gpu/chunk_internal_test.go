@@ -55,8 +55,8 @@ func TestChunkFor(t *testing.T) {
 }
 
 // TestChunkForOverlapped: an overlapped batch is one chunk per device,
-// whatever its waves, where Config.Chunk holds a device's share, and
-// chunks of Config.Chunk where it does not.
+// whatever its waves, where Config.Chunk holds a device's share, and the
+// fewest equal chunks of at most Config.Chunk where it does not.
 func TestChunkForOverlapped(t *testing.T) {
 	const wave = 33792
 	for _, c := range []struct {
@@ -67,6 +67,8 @@ func TestChunkForOverlapped(t *testing.T) {
 		{1 << 15, 1 << 18, 1, 1 << 15},     // the ramp's first step: one chunk too
 		{1 << 18, 1 << 17, 1, 1 << 17},     // two chunks of Config.Chunk, not cut to waves
 		{1<<18 + 1, 1 << 18, 2, 1<<17 + 1}, // one chunk per device
+		{458752, 1 << 17, 2, 114688},       // two equal chunks per device, not 3 full and a half one
+		{3<<17 + 1, 1 << 17, 1, 98305},     // four chunks, the last one item short
 		{5, 100, 7, 1},
 	} {
 		if got := chunkFor(c.count, c.chunk, c.devices, wave, true); got != c.want {

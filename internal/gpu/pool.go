@@ -237,13 +237,16 @@ const minSplitChunk = 256
 // small batch.
 // An overlapped batch (Batch.Overlapped), whose caller's next batches
 // overlap its fills and drains with the kernels as its own chunks would,
-// is instead one chunk per device where chunk holds a device's share: a
-// pipeline's step then keeps the slots for as few chunks as it can, and
-// the next step's chunks take the others while its last ones finish.
+// is instead one chunk per device where chunk holds a device's share, or
+// else the fewest equal chunks that do: a pipeline's step then keeps the
+// slots for as few chunks as it can, the next step's chunks take the
+// others while its last ones finish, and no device is left with a short
+// chunk while another still runs a full one.
 func chunkFor(count, chunk, devices, wave int, overlapped bool) int {
 	per := max(1, (count+devices-1)/devices)
 	if overlapped {
-		return min(chunk, per)
+		pieces := (per + chunk - 1) / chunk
+		return (per + pieces - 1) / pieces
 	}
 	if wave > 0 && per <= wave && per >= pipelineDepth*minSplitChunk {
 		return min(chunk, (per+pipelineDepth-1)/pipelineDepth)
