@@ -409,41 +409,39 @@ func runsFollow(t *testing.T, devices int) {
 // one device's driver call fails mid-way, at each of several points: every
 // Run gets the CPU twin's results, each item drained once, though the
 // failing device's chunks go back to devices already working on later Runs.
-// Under -short, two of the cases.
+// Under -short, two of the cases, with fewer Runs.
 func TestPoolConcurrentRunsFault(t *testing.T) {
 	type fault struct {
 		devices int
 		call    string
 		nth     int
 	}
-	var cases []fault
-	for _, devices := range []int{2, 3} {
-		for _, m := range []string{"LaunchKernel", "EventSynchronize", "MemcpyDtoHAsync"} {
-			for _, nth := range []int{2, 7} {
-				cases = append(cases, fault{devices, m, nth})
-			}
-		}
-	}
-	if testing.Short() {
-		cases = []fault{{2, "EventSynchronize", 7}, {3, "LaunchKernel", 2}}
+	cases := []fault{{2, "EventSynchronize", 7}, {3, "LaunchKernel", 2}}
+	goroutines, counts := 3, []int{17, 9}
+	if !testing.Short() {
+		cases = append(cases, fault{2, "MemcpyDtoHAsync", 2}, fault{3, "EventSynchronize", 7})
+		goroutines, counts = 4, []int{17, 40, 5}
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%d-devices/%s/%d", c.devices, c.call, c.nth), func(t *testing.T) {
-			concurrentRunsFault(t, c.devices, c.call, c.nth)
+			concurrentRunsFault(t, c.devices, c.call, c.nth, goroutines, counts)
 		})
 	}
 }
 
-func concurrentRunsFault(t *testing.T, devices int, m string, nth int) {
+// concurrentRunsFault runs Runs of counts items, one after the other, from
+// goroutines at once, on devices fake devices of which the last one fails
+// its nth call of m.
+func concurrentRunsFault(t *testing.T, devices int, m string, nth, goroutines int, counts []int) {
 	f := newPoolFixture(t, 40, devices)
 	f.d.Async, f.d.AsyncJitter = true, 20*time.Microsecond
 	p, err := gpu.OpenPool(f.d, f.cfg, nil)
 	require.NoError(t, err)
 	f.d.FailOn(devices-1, m, nth, nil)
 	var g errgroup.Group
-	for k := range 4 {
+	for k := range goroutines {
 		g.Go(func() error {
-			for _, count := range []int{17, 40, 5} {
+			for _, count := range counts {
 				var l drainLog
 				b := f.loggedBatch(&l)
 				b.Count = count
