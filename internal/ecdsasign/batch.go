@@ -24,8 +24,9 @@ import (
 //
 // The items are signed in steps of at most stepItems for each of
 // opt.Devices, the first and last ones of a large batch ramped from
-// rampItems: the host checks a step's items and derives their nonces on every core, and base computes
-// their k·G in one call, queued behind the calls of the steps before it;
+// rampItems: the host checks a step's items and derives their nonces on
+// every core, and base computes their k·G in one call, queued behind the
+// calls of the steps before it;
 // meanwhile the host finishes the signatures of the oldest computed step
 // on every core (opt.FirstSign, where set, signs a step of
 // SHA-256 digests, deterministic, itself: the host then only checks its

@@ -60,8 +60,8 @@ type Options struct {
 	// then derives only the nonces of the RFC's retries.
 	FirstSign FirstSign
 	// Devices is how many GPUs share each step: a step holds up to
-	// StepItems items for each, so that each GPU's share of a step is the
-	// one GPU's whole step. 0 counts as 1.
+	// StepItems items for each, so that each GPU's share is as large as a
+	// single GPU's step. 0 counts as 1.
 	Devices int
 }
 
