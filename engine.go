@@ -180,7 +180,7 @@ func (e *Engine) ScalarBaseMultBytes(ctx context.Context, out []byte, status []S
 // only: its time depends on the scalars, so it must never be given a
 // secret one (a private key, an ECDSA nonce). It takes and returns what
 // ScalarBaseMultBytes does, with the same results, errors and statuses.
-// The gpu and rns-cpu backends compute it on a comb of 10-bit windows
+// The gpu and rns-cpu backends compute it on a comb of 13-bit windows
 // whose rows are read at their digits' addresses, at most half the mixed
 // additions of ScalarBaseMultBytes' comb; where the gpu backend's kernel
 // has no such comb (any configuration but the default's: Shenoy's

@@ -26,7 +26,7 @@ import (
 // of the batches' times over rounds (internal/timing, decided by
 // timing.Default). Its positive control is the variable-time comb of
 // ScalarBaseMultVarTimeBytes, the u1·G of ECDSA verification, on scalars
-// whose 10-bit windows are almost all zero against random ones: code that
+// whose 13-bit windows are almost all zero against random ones: code that
 // reads a table row at its digit's address. Every batch has the same
 // points (k·P) in the same order, so that the classes differ in their
 // scalars alone; each call packs and copies its batch up, untimed, then
@@ -180,7 +180,7 @@ func gpuTimingStudy(t *testing.T, eng *ecmul.Engine, c *curves.Curve, cfg gpuTim
 	combVT := func(ks []*big.Int) (float64, error) { return firstDevice(diag.BaseKernelTimes(eng, true, ks, 1, 1)) }
 	random := gpuPool(rng, gpuPoolBatches, cfg.batch, func(rng *rand.Rand) *big.Int { return randBelow(rng, c.N()) })
 	s := &timing.Study{Pairs: cfg.pairs, MinRounds: cfg.minRounds, MaxRounds: cfg.maxRounds, Stat: timing.ByWelch}
-	// the control: scalars below 2^20, whose 10-bit windows are zero but
+	// the control: scalars below 2^20, whose 13-bit windows are zero but
 	// the lowest two
 	small := gpuPool(rng, gpuPoolBatches, cfg.batch, func(rng *rand.Rand) *big.Int { return big.NewInt(rng.Int64N(1 << 20)) })
 	s.Control = timing.Class{Name: c.Name() + ", the variable-time comb (ScalarBaseMultVarTimeBytes), k < 2^20 against random scalars",

@@ -30,6 +30,10 @@
 #include "schedule_gen.cuh"
 #include "wire.cuh"
 
+// ECM_CONSTEXPR marks the SHA-256 functions that the compiler also runs on
+// constants: the HMAC states of RFC 6979's first key, K = 0^32.
+#define ECM_CONSTEXPR constexpr __host__ __device__ __forceinline__
+
 // Sha256Msg is up to two SHA-256 blocks of a message, as big-endian words.
 struct Sha256Msg {
   uint32_t w[32];
@@ -39,11 +43,11 @@ struct Sha256Msg {
 // until its bytes are put.
 ECM_DEVICE void msg_byte(Sha256Msg& m, int pos, uint32_t b) { m.w[pos >> 2] |= (b & 0xffu) << (24 - 8 * (pos & 3)); }
 
-ECM_DEVICE uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+ECM_CONSTEXPR uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
 // sha256_block runs the compression function of FIPS 180-4 on h with the
 // 16 words of block b of m.
-ECM_DEVICE void sha256_block(uint32_t (&h)[8], const Sha256Msg& m, int b) {
+ECM_CONSTEXPR void sha256_block(uint32_t (&h)[8], const Sha256Msg& m, int b) {
   const uint32_t K[64] = {
       0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
       0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -53,7 +57,7 @@ ECM_DEVICE void sha256_block(uint32_t (&h)[8], const Sha256Msg& m, int b) {
       0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
       0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
       0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-  uint32_t w[16];
+  uint32_t w[16] = {};
 #pragma unroll
   for (int t = 0; t < 16; ++t) w[t] = m.w[16 * b + t];
   uint32_t a = h[0], bb = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
@@ -101,11 +105,11 @@ struct HmacKey {
 };
 
 // hmac_key returns the states of the 32-byte key k (big-endian words).
-ECM_DEVICE HmacKey hmac_key(const uint32_t (&k)[8]) {
+ECM_CONSTEXPR HmacKey hmac_key(const uint32_t (&k)[8]) {
   const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                           0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  HmacKey key;
-  Sha256Msg pad;
+  HmacKey key{};
+  Sha256Msg pad{};
 #pragma unroll
   for (int t = 0; t < 16; ++t) pad.w[t] = (t < 8 ? k[t] : 0) ^ 0x36363636u;
 #pragma unroll
@@ -141,17 +145,17 @@ ECM_DEVICE void hmac_v(uint32_t (&mac)[8], const HmacKey& key, const uint32_t (&
 }
 
 // nonce_6979 sets k to RFC 6979's first candidate (§3.2 b–h) over
-// HMAC-SHA-256 for the L-byte private key d and h1, as big-endian words:
-// the leftmost L bytes of V, in its first L/4 words.
+// HMAC-SHA-256 for the L-byte private key d and h1, each given as L/4
+// big-endian words: the leftmost L bytes of V, in its first L/4 words.
+// The first key, K = 0^32, has its states computed by the compiler.
 template <int L>
-ECM_DEVICE void nonce_6979(uint32_t (&k)[8], const uint8_t* d, const uint8_t* h1) {
+ECM_DEVICE void nonce_6979(uint32_t (&k)[8], const uint32_t (&d)[8], const uint32_t (&h1)[8]) {
+  constexpr uint32_t zero[8] = {};
+  constexpr HmacKey first = hmac_key(zero);
   uint32_t v[8], kk[8];
 #pragma unroll
-  for (int t = 0; t < 8; ++t) {
-    v[t] = 0x01010101u;
-    kk[t] = 0;
-  }
-  HmacKey key = hmac_key(kk);
+  for (int t = 0; t < 8; ++t) v[t] = 0x01010101u;
+  HmacKey key = first;
 #pragma unroll
   for (int sep = 0; sep < 2; ++sep) {  // K = HMAC_K(V ‖ sep ‖ d ‖ h1), V = HMAC_K(V)
     Sha256Msg m{};
@@ -160,8 +164,9 @@ ECM_DEVICE void nonce_6979(uint32_t (&k)[8], const uint8_t* d, const uint8_t* h1
     msg_byte(m, 32, uint32_t(sep));
 #pragma unroll
     for (int j = 0; j < L; ++j) {
-      msg_byte(m, 33 + j, d[j]);
-      msg_byte(m, 33 + L + j, h1[j]);
+      const int shift = 24 - 8 * (j & 3);  // byte j of a big-endian word
+      msg_byte(m, 33 + j, d[j >> 2] >> shift);
+      msg_byte(m, 33 + L + j, h1[j >> 2] >> shift);
     }
     hmac(kk, key, m, 33 + 2 * L);
     key = hmac_key(kk);
@@ -170,24 +175,26 @@ ECM_DEVICE void nonce_6979(uint32_t (&k)[8], const uint8_t* d, const uint8_t* h1
   hmac_v(k, key, v);  // V = HMAC_K(V): the first candidate's bytes
 }
 
+// load_big_endian sets v to the L-byte big-endian value at p (4-byte
+// aligned) as L/4 big-endian words, the rest zero: one 32-bit load a word.
+template <int L>
+ECM_DEVICE void load_big_endian(uint32_t (&v)[8], const uint8_t* p) {
+  const uint32_t* const w = reinterpret_cast<const uint32_t*>(p);
+#pragma unroll
+  for (int t = 0; t < 8; ++t) v[t] = t < L / 4 ? __byte_perm(w[t], 0, 0x0123) : 0;
+}
+
 static_assert(ECM_SIGN_ROWS == 3 * kFeWords && ECM_SIGN_KEY == ECM_SIGN_NONCE + kFeWords &&
                   ECM_SIGN_H1 == ECM_SIGN_KEY + kFeWords,
               "the sign rows are k, d and h1, one field element each");
 
-// put_sign_row writes the big-endian value v of L bytes into item i's sign
-// rows from Row (ladder.Setup.putSignRow), least significant word first.
+// put_sign_row writes v, L/4 big-endian words, into item i's sign rows
+// from Row (ladder.Setup.putSignRow), least significant word first.
 template <int Row, int L>
-ECM_DEVICE void put_sign_row(uint32_t* in, uint32_t i, uint32_t stride, const uint8_t* v) {
+ECM_DEVICE void put_sign_row(uint32_t* in, uint32_t i, uint32_t stride, const uint32_t (&v)[8]) {
   uint32_t* const rows = in + i + size_t(ECM_FINISH_ROWS + Row) * stride;
 #pragma unroll
-  for (int w = 0; w < kFeWords; ++w) {
-    uint32_t x = 0;
-    if (w < L / 4) {
-#pragma unroll
-      for (int b = 0; b < 4; ++b) x |= uint32_t(v[L - 4 * w - 1 - b]) << (8 * b);
-    }
-    rows[size_t(w) * stride] = x;
-  }
+  for (int w = 0; w < kFeWords; ++w) rows[size_t(w) * stride] = w < L / 4 ? v[L / 4 - 1 - w] : 0;
 }
 
 // sign_unpack_item derives item i = blockIdx.x·blockDim.x + threadIdx.x's
@@ -199,17 +206,18 @@ ECM_DEVICE void sign_unpack_item(ECM_KERNEL_PARAMS) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   uint8_t* const wire = reinterpret_cast<uint8_t*>(out);
-  uint8_t* const d = wire + size_t(i) * L;
-  const uint8_t* const h1 = wire + size_t(count) * L + size_t(i) * L;
+  uint32_t d[8], h1[8], k[8];
+  load_big_endian<L>(d, wire + size_t(i) * L);
+  load_big_endian<L>(h1, wire + size_t(count) * L + size_t(i) * L);
   uint32_t* const rows = const_cast<uint32_t*>(in);
   put_sign_row<ECM_SIGN_KEY, L>(rows, i, stride, d);
   put_sign_row<ECM_SIGN_H1, L>(rows, i, stride, h1);
-  uint32_t k[8];
   nonce_6979<L>(k, d, h1);
+  uint32_t* const scalar = reinterpret_cast<uint32_t*>(wire + size_t(i) * L);  // k over d, for the unpack
 #pragma unroll
-  for (int j = 0; j < L; ++j) d[j] = uint8_t(k[j >> 2] >> (24 - 8 * (j & 3)));
+  for (int t = 0; t < L / 4; ++t) scalar[t] = __byte_perm(k[t], 0, 0x0123);
   unpack_item<N>(ECM_KERNEL_ARGS);
-  put_sign_row<ECM_SIGN_NONCE, L>(rows, i, stride, d);
+  put_sign_row<ECM_SIGN_NONCE, L>(rows, i, stride, k);
 }
 
 // fe_less_mask returns all ones when a < b, else zero.

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "8ba9bb63d02809549ee5d654e018ec493def707654e9ff93795b87b0e032f79f"
+const SourcesSHA256 = "11e32f990c88b7268a349a2fc30efe873d81b177a98b9cb6e45ead7f2a713b1c"

@@ -98,7 +98,7 @@ func NewSetupBits(c *curves.Curve, kind Kind, channelBits int) (*Setup, error) {
 	}
 	if kind.IsComb() {
 		host.unitY = true
-		if su.comb, err = newCombTable(c, par, kind.CombWindow(), kind.CombWindows(c.N())); err != nil {
+		if su.comb, err = combTableFor(c, par, kind.CombWindow(), kind.CombWindows(c.N())); err != nil {
 			return nil, fmt.Errorf("ladder: %s: %w", c.Name(), err)
 		}
 	}
