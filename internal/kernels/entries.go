@@ -476,11 +476,13 @@ const FinishItemsLastChunk = 16
 
 // SignFinishItemsPerThread is the items per thread of a signing batch's
 // finish launches, and so of its sign pack's, which takes the finish's
-// grid: the pack's inversion mod n lengthens the chain of products that
-// holds each chunk's slot after the comb. On an H200
-// (bench/h200/2026-11-29-h-sign/), signing P-256 at 2^22 items ran at
-// 25.3 M/s with 16 and 23.2 M/s with FinishItemsPerThread.
-const SignFinishItemsPerThread = 16
+// grid. Fewer items a thread shorten the chains of products that follow
+// each chunk's comb, but take more of the multiprocessors beside the next
+// chunks' combs: with the steps overlapped (par.Pipeline), 64 rather than
+// 16 took signing from 47.27 M/s to 49.63 M/s on P-224 and from 30.20 M/s
+// to 34.49 M/s on P-256 at 2^22 items on an H200
+// (bench/h200/2026-11-29-y-split/, call Y3).
+const SignFinishItemsPerThread = FinishItemsPerThread
 
 // FinishGrid returns the blocks of FinishThreads threads of a finish launch
 // on count items at perThread items a thread (1 to FinishItemsMax; 0 for
