@@ -189,6 +189,12 @@ func ProveComb(n *big.Int, w, windows int) error {
 			return fmt.Errorf("ladder: comb window %d of %d: |S − T| may reach n", i, windows)
 		}
 	}
+	return proveCombTop(n, w, windows)
+}
+
+// proveCombTop is ProveComb's check of the top window: no k in [0, n) is
+// 2d·2^(w(W−1)) − j·n, j >= 1, with top digit d.
+func proveCombTop(n *big.Int, w, windows int) error {
 	top := uint(w * (windows - 1))
 	for d := int64(1); d <= 1<<(w-1); d++ {
 		twoT := new(big.Int).Lsh(big.NewInt(2*d), top)
@@ -196,7 +202,10 @@ func ProveComb(n *big.Int, w, windows int) error {
 			continue // no j >= 1 leaves 2T − j·n in [0, n)
 		}
 		k := new(big.Int).Mod(twoT, n) // the one 2T − j·n in [0, n)
-		td := new(big.Int).Rsh(k, top).Int64() + int64(k.Bit(int(top)-1))
+		td := new(big.Int).Rsh(k, top).Int64()
+		if top > 0 {
+			td += int64(k.Bit(int(top) - 1)) // the bit below the window (b_−1 = 0)
+		}
 		if td == d {
 			return fmt.Errorf("ladder: comb scalar %v: its top window's accumulator is its row", k)
 		}

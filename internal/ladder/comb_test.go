@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/rns"
@@ -196,4 +197,58 @@ func TestProveCombRefuses(t *testing.T) {
 			require.Error(t, ProveComb(n, 17, n.BitLen()/17+1), "a digit of 18 bits")
 		}
 	}
+}
+
+// TestProveCombTopByEnumeration checks ProveComb's top window against
+// every scalar of small orders n: a k in [0, n) whose top digit d makes
+// 2d·2^(w(W−1)) − k a positive multiple of n must be refused, and only
+// such a k.
+func TestProveCombTopByEnumeration(t *testing.T) {
+	refused := 0
+	for n := int64(3); n < 1200; n += 2 {
+		for w := 2; w <= 5; w++ {
+			bn := big.NewInt(n)
+			windows := (bn.BitLen() + w) / w
+			top := uint(w * (windows - 1))
+			exists := false
+			for k := int64(0); k < n && !exists; k++ {
+				d := k >> top
+				if top > 0 {
+					d += (k >> (top - 1)) & 1
+				}
+				if m := 2*d<<top - k; d >= 1 && m > 0 && m%n == 0 {
+					exists = true
+				}
+			}
+			err := proveCombTop(bn, w, windows)
+			require.Equal(t, exists, err != nil, "n = %d, %d windows of %d bits: %v", n, windows, w, err)
+			if exists {
+				refused++
+			}
+		}
+	}
+	require.Positive(t, refused, "no order refused: the check was not exercised")
+}
+
+// TestCombTableShared: Setups of one curve, width and comb made at once
+// share one table, made once; another width or comb has its own.
+func TestCombTableShared(t *testing.T) {
+	c := curves.P224()
+	setups := make([]*Setup, 4)
+	var g errgroup.Group
+	for i := range setups {
+		g.Go(func() (err error) {
+			setups[i], err = NewSetupBits(c, CombVarTime, rns.WideChannelBits)
+			return err
+		})
+	}
+	require.NoError(t, g.Wait())
+	for _, su := range setups[1:] {
+		require.Same(t, setups[0].comb, su.comb)
+	}
+	other, err := NewSetupBits(c, Comb, rns.WideChannelBits)
+	require.NoError(t, err)
+	require.NotSame(t, setups[0].comb, other.comb)
+	require.Len(t, other.comb.rows, Comb.CombWindows(c.N()))
+	require.Len(t, setups[0].comb.rows, CombVarTime.CombWindows(c.N()))
 }
