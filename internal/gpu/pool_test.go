@@ -499,3 +499,52 @@ func TestPoolConcurrentRunsAsync(t *testing.T) {
 	require.NoError(t, p.Close())
 	require.Zero(t, f.d.Live(), "Close releases everything")
 }
+
+// TestPoolFaultOutlivesEarlierRun: a Run whose chunk on a device is still
+// on the GPU when the next Run's driver call fails there, and which then
+// finishes that chunk without fault, leaves the device out of later Runs.
+// The first Run's chunks (one a device) are held on the GPU until the
+// second Run has recorded the fault, so the order is certain.
+func TestPoolFaultOutlivesEarlierRun(t *testing.T) {
+	f := newPoolFixture(t, 6, 2)
+	f.d.Async = true
+	emulate := f.d.OnLaunch
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	defer p.Close()
+
+	firstOnGPU := make(chan struct{}, 2)
+	var sawFault atomic.Bool
+	countArg := slices.IndexFunc(kernels.Args, func(a kernels.Arg) bool { return a.Name == "count" })
+	f.d.OnLaunch = func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
+		if *(*uint32)(params[countArg]) == 2 { // the first Run's chunks
+			firstOnGPU <- struct{}{}
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+				if p.Devices()[1].Fault != nil {
+					sawFault.Store(true)
+					break
+				}
+			}
+		}
+		return emulate(fn, grid, block, params)
+	}
+
+	var mu sync.Mutex
+	gotFirst, gotSecond := make([]ladder.Channels, 4), make([]ladder.Channels, len(f.jobs))
+	first := startTogether(f.batch(gotFirst, make([]bool, len(f.jobs)), &mu), 2)
+	first.Count, first.Overlapped = 4, true // a chunk of 2 on each device
+	second := startTogether(f.batch(gotSecond, make([]bool, len(f.jobs)), &mu), 2)
+	var g errgroup.Group
+	g.Go(func() error { _, err := p.Run(context.Background(), first); return err })
+	<-firstOnGPU
+	<-firstOnGPU
+	f.d.FailOn(1, "MemcpyHtoDAsync", 1, nil) // the second Run's first copy up on device 1
+	st, err := p.Run(context.Background(), second)
+	require.NoError(t, err, "device 0 takes the chunk device 1 gave back")
+	require.Error(t, st.Devices[1].Fault)
+	require.NoError(t, g.Wait())
+	require.True(t, sawFault.Load(), "the second Run recorded its fault while the first Run's chunks were on the GPU")
+	require.Error(t, p.Devices()[1].Fault, "the first Run, finishing later without fault, kept device 1 out")
+	require.Equal(t, f.want[:4], gotFirst[:4])
+	require.Equal(t, f.want, gotSecond)
+}
