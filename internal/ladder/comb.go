@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"runtime"
 	"sync"
+	"weak"
 
 	"golang.org/x/sync/errgroup"
 
@@ -222,29 +223,38 @@ type combTable struct {
 	p    rns.Element
 }
 
-// combTables holds the tables made in this process, by curve, channel
-// width and window (combTableKey): a table takes a few hundred
-// milliseconds and is read only once made, so Setups of one curve share it.
-var combTables sync.Map // combTableKey → *combTableOnce
+// combTables holds the tables in use, by curve, channel width and window
+// (combTableKey): a table takes a few hundred milliseconds to make and is
+// only read once made, so the Setups of one curve share it; it is held
+// weakly, and goes with the last Setup that uses it.
+var combTables struct {
+	sync.Mutex
+	m map[combTableKey]weak.Pointer[combTable]
+}
 
 type combTableKey struct {
 	curve      string
 	bits, w, n int
 }
 
-type combTableOnce struct {
-	once sync.Once
-	t    *combTable
-	err  error
-}
-
-// combTableFor returns the table of windows of w bits for c on par, made
-// once in the process.
+// combTableFor returns the table of windows of w bits for c on par: the
+// one a live Setup holds, or a new one.
 func combTableFor(c *curves.Curve, par *rns.Params, w, windows int) (*combTable, error) {
-	v, _ := combTables.LoadOrStore(combTableKey{c.Name(), par.Bits, w, windows}, new(combTableOnce))
-	o := v.(*combTableOnce)
-	o.once.Do(func() { o.t, o.err = newCombTable(c, par, w, windows) })
-	return o.t, o.err
+	key := combTableKey{c.Name(), par.Bits, w, windows}
+	combTables.Lock()
+	defer combTables.Unlock()
+	if t := combTables.m[key].Value(); t != nil {
+		return t, nil
+	}
+	t, err := newCombTable(c, par, w, windows)
+	if err != nil {
+		return nil, err
+	}
+	if combTables.m == nil {
+		combTables.m = make(map[combTableKey]weak.Pointer[combTable])
+	}
+	combTables.m[key] = weak.Make(t)
+	return t, nil
 }
 
 // newCombTable computes the rows of every window of w bits by affine
