@@ -27,7 +27,7 @@ const CombWindow = 5
 // window costs table space alone: 13-bit windows take 18 mixed additions
 // for P-224 and 20 for the 256-bit curves, against 23 and 26 of 10-bit
 // ones, from a table of 4,096 rows per window (13 MB for P-256 on 30-bit
-// channels, which a GPU's L2 holds).
+// channels, which the 40 to 50 MB L2 of an A100, H100 or H200 holds).
 const CombVarTimeWindow = 13
 
 // maxCombWindow bounds a comb's window: the w + 1 bits a digit is read from
