@@ -3,9 +3,7 @@ package ladder
 import (
 	"math/big"
 	"math/rand/v2"
-	"runtime"
 	"testing"
-	"weak"
 
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sync/errgroup"
@@ -253,17 +251,4 @@ func TestCombTableShared(t *testing.T) {
 	require.NotSame(t, setups[0].comb, other.comb)
 	require.Len(t, other.comb.rows, Comb.CombWindows(c.N()))
 	require.Len(t, setups[0].comb.rows, CombVarTime.CombWindows(c.N()))
-}
-
-// TestCombTableReleased: a table that no Setup holds any longer is let go
-// at the next collection (P-224's variable-time comb on 16-bit channels,
-// which no other test keeps).
-func TestCombTableReleased(t *testing.T) {
-	su, err := NewSetupBits(curves.P224(), CombVarTime, rns.ChannelBits)
-	require.NoError(t, err)
-	table := weak.Make(su.comb)
-	require.NotNil(t, table.Value())
-	su = nil
-	runtime.GC()
-	require.Nil(t, table.Value(), "the table went with its last Setup")
 }
