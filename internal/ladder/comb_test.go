@@ -252,3 +252,24 @@ func TestCombTableShared(t *testing.T) {
 	require.Len(t, other.comb.rows, Comb.CombWindows(c.N()))
 	require.Len(t, setups[0].comb.rows, CombVarTime.CombWindows(c.N()))
 }
+
+// TestCombWindowsAsDocumented: the windows and table sizes that
+// docs/library.md, internal/kernels/README.md and CombVarTimeWindow's doc
+// give: 18 and 20 variable-time windows of 13 bits against 45 and 52 of
+// the constant-time comb, and tables of about 11 MB (P-224) and 13 MB
+// (P-256) on 30-bit channels.
+func TestCombWindowsAsDocumented(t *testing.T) {
+	require.Equal(t, 13, CombVarTimeWindow)
+	for _, cfg := range []struct {
+		c          *curves.Curve
+		vt, ct     int
+		mbLo, mbHi float64
+	}{{curves.P224(), 18, 45, 10.5, 11.5}, {curves.P256(), 20, 52, 12.5, 13.5}, {curves.Secp256k1(), 20, 52, 12.5, 13.5}} {
+		require.Equal(t, cfg.vt, CombVarTime.CombWindows(cfg.c.N()), cfg.c.Name())
+		require.Equal(t, cfg.ct, Comb.CombWindows(cfg.c.N()), cfg.c.Name())
+		su, err := NewSetupBits(cfg.c, CombVarTime, rns.WideChannelBits)
+		require.NoError(t, err)
+		mb := float64(4*len(su.CombTableWords())) / 1e6
+		require.True(t, mb >= cfg.mbLo && mb <= cfg.mbHi, "%s: a table of %.2f MB", cfg.c.Name(), mb)
+	}
+}
