@@ -213,13 +213,35 @@ func proveCombTop(n *big.Int, w, windows int) error {
 	return nil
 }
 
-// combTable is the comb's precomputed multiples of G: for window i and
-// digit magnitude d, d·2^(wi)·G; and p in RNS, which a row's y is negated
-// from (p − y ≡ −y, for y < p).
+// combTable is the comb's precomputed multiples of G as the kernel reads
+// them (Setup.CombTableWords): for window i and digit magnitude d, the
+// RNS Montgomery forms of d·2^(wi)·G's affine x and y, then p's residues,
+// which a row's y is negated from (p − y ≡ −y, for y < p). It holds the
+// words alone, which the CPU twin reads too: no point is kept in math/big.
 type combTable struct {
-	pts  [][][2]*big.Int // [window][d−1]: affine (x, y), plain
-	rows [][][2]rns.Element
-	p    rns.Element
+	windows, rows, n int      // windows, rows per window, channels per base
+	words            []uint32 // combRowWords(n) per row, window after window; p's last
+	p                rns.Element
+}
+
+// combRowWords returns the words of one row of the comb's table on n
+// channels: four per channel role, x's B and B̃ residues and y's, and for
+// the role of m_e x's residue, 0, y's, 0.
+func combRowWords(n int) int { return 4 * (n + 1) }
+
+// row returns the words of row d (1 … rows) of window i.
+func (t *combTable) row(i, d int) []uint32 {
+	at := (i*t.rows + d - 1) * combRowWords(t.n)
+	return t.words[at : at+combRowWords(t.n)]
+}
+
+// putRow writes x and y (RNS Montgomery forms) as row words.
+func putRow(words []uint32, x, y *rns.Element) {
+	n := len(x.B)
+	for r := range n {
+		words[4*r], words[4*r+1], words[4*r+2], words[4*r+3] = x.B[r], x.BT[r], y.B[r], y.BT[r]
+	}
+	words[4*n], words[4*n+2] = x.E, y.E
 }
 
 // combTables holds every table made in this process, by curve, channel
@@ -227,8 +249,9 @@ type combTable struct {
 // read once made, and making one takes a few hundred milliseconds on two
 // cores (4,096 rows of 20 windows for P-256), which every Engine opened
 // would otherwise spend again. The process keeps one table for each curve,
-// channel width and comb it has used: 47 MB of heap for P-256's
-// variable-time comb on 30-bit channels, 38 MB for P-224's.
+// channel width and comb it has used: the words the GPU reads, 13 MB for
+// P-256's variable-time comb on 30-bit channels and 11 MB for P-224's
+// (TestCombTableHeap).
 var combTables sync.Map // combTableKey → *combTableOnce
 
 type combTableKey struct {
@@ -252,13 +275,17 @@ func combTableFor(c *curves.Curve, par *rns.Params, w, windows int) (*combTable,
 }
 
 // newCombTable computes the rows of every window of w bits by affine
-// additions in math/big, and their RNS Montgomery forms, the windows on
-// every core.
+// additions in math/big and writes their RNS Montgomery forms, the
+// windows on every core.
 func newCombTable(c *curves.Curve, par *rns.Params, w, windows int) (*combTable, error) {
-	t := &combTable{pts: make([][][2]*big.Int, windows), rows: make([][][2]rns.Element, windows), p: par.NewElement()}
+	rows := 1 << (w - 1)
+	t := &combTable{windows: windows, rows: rows, n: par.N, p: par.NewElement()}
+	t.words = make([]uint32, (windows*rows+1)*combRowWords(par.N))
 	if err := par.ToRNS(&t.p, c.P()); err != nil {
 		return nil, err
 	}
+	zero := par.NewElement()
+	putRow(t.words[windows*rows*combRowWords(par.N):], &zero, &t.p) // p in y's places
 	bases := make([][2]*big.Int, windows) // 2^(wi)·G
 	bases[0] = [2]*big.Int{c.Gx(), c.Gy()}
 	for i := 1; i < windows; i++ {
@@ -270,7 +297,7 @@ func newCombTable(c *curves.Curve, par *rns.Params, w, windows int) (*combTable,
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range windows {
-		g.Go(func() error { return t.fillWindow(c, par, i, 1<<(w-1), bases[i]) })
+		g.Go(func() error { return t.fillWindow(c, par, i, bases[i]) })
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
@@ -278,22 +305,21 @@ func newCombTable(c *curves.Curve, par *rns.Params, w, windows int) (*combTable,
 	return t, nil
 }
 
-// fillWindow computes window i's rows d·base, d = 1 … rows.
-func (t *combTable) fillWindow(c *curves.Curve, par *rns.Params, i, rows int, base [2]*big.Int) error {
-	t.pts[i] = make([][2]*big.Int, rows)
-	t.rows[i] = make([][2]rns.Element, rows)
-	t.pts[i][0] = base
-	for d := 1; d < rows; d++ {
-		t.pts[i][d] = affineAdd(c, t.pts[i][d-1], base)
-	}
-	for d, pt := range t.pts[i] {
-		for v := range 2 {
-			el := par.NewElement()
-			if err := par.ToRNS(&el, par.ToMont(pt[v])); err != nil {
-				return err
-			}
-			t.rows[i][d][v] = el
+// fillWindow writes window i's rows d·base, d = 1 … rows.
+func (t *combTable) fillWindow(c *curves.Curve, par *rns.Params, i int, base [2]*big.Int) error {
+	x, y := par.NewElement(), par.NewElement()
+	pt := base
+	for d := 1; d <= t.rows; d++ {
+		if d > 1 {
+			pt = affineAdd(c, pt, base)
 		}
+		if err := par.ToRNS(&x, par.ToMont(pt[0])); err != nil {
+			return err
+		}
+		if err := par.ToRNS(&y, par.ToMont(pt[1])); err != nil {
+			return err
+		}
+		putRow(t.row(i, d), &x, &y)
 	}
 	return nil
 }
@@ -324,27 +350,13 @@ func affineAdd(c *curves.Curve, a, b [2]*big.Int) [2]*big.Int {
 // words at ((i·rows + d−1)·(n+1) + r)·4 (rows: Kind.CombRows): x's B and B̃
 // residues and y's, or for role n x's m_e residue, 0, y's, 0; then, at row
 // windows·rows,
-// p's residues in y's places (0, 0, B, B̃; for role n 0, 0, m_e, 0).
+// p's residues in y's places (0, 0, B, B̃; for role n 0, 0, m_e, 0). The
+// slice is the process's table (combTables): callers only read it.
 func (su *Setup) CombTableWords() []uint32 {
 	if su.comb == nil {
 		return nil
 	}
-	n := su.Params.N
-	var w []uint32
-	for _, win := range su.comb.rows {
-		for _, row := range win {
-			x, y := &row[0], &row[1]
-			for r := range n {
-				w = append(w, x.B[r], x.BT[r], y.B[r], y.BT[r])
-			}
-			w = append(w, x.E, 0, y.E, 0)
-		}
-	}
-	p := &su.comb.p
-	for r := range n {
-		w = append(w, 0, 0, p.B[r], p.BT[r])
-	}
-	return append(w, 0, 0, p.E, 0)
+	return su.comb.words
 }
 
 // combExecutor is an executor that can run the comb.
@@ -390,7 +402,7 @@ func runComb(e combExecutor, s *Schedule, k *big.Int, windows int, obs Observer)
 // residues of the schedule's outputs.
 func (e *RNSExecutor) RunComb(k *big.Int, obs Observer) Channels {
 	e.regs[KB].Set(&e.su.KB)
-	runComb(e, e.su.Schedule, k, len(e.su.comb.rows), obs)
+	runComb(e, e.su.Schedule, k, e.su.comb.windows, obs)
 	out := make(Channels, len(e.su.Schedule.Out))
 	for i, r := range e.su.Schedule.Out {
 		out[i] = append([]uint32(nil), e.regs[r].B...)
@@ -402,21 +414,18 @@ func (e *RNSExecutor) RunComb(k *big.Int, obs Observer) Channels {
 // CombVarTime row d alone), then takes p − y for y where neg is 1, by a
 // mask.
 func (e *RNSExecutor) loadRow(i int, d, neg uint) {
-	tx, ty := &e.regs[TX], &e.regs[TY]
+	tx, ty, t := &e.regs[TX], &e.regs[TY], e.su.comb
 	clearElement(tx)
 	clearElement(ty)
-	switch rows := e.su.comb.rows[i]; {
+	switch {
 	case e.su.Schedule.Kind == CombVarTime && d > 0:
-		tx.Set(&rows[d-1][0])
-		ty.Set(&rows[d-1][1])
+		orRowMasked(tx, ty, t.row(i, int(d)), ^uint32(0))
 	case e.su.Schedule.Kind != CombVarTime:
-		for r, row := range rows {
-			m := -uint32(digitMask(d, uint(r+1)))
-			orMasked(tx, &row[0], m)
-			orMasked(ty, &row[1], m)
+		for r := 1; r <= t.rows; r++ {
+			orRowMasked(tx, ty, t.row(i, r), -uint32(digitMask(d, uint(r))))
 		}
 	}
-	par, p, ny := e.su.Params, &e.su.comb.p, e.tmp[0]
+	par, p, ny := e.su.Params, &t.p, e.tmp[0]
 	for j, m := range par.B.Moduli {
 		ny.B[j] = m.Sub(p.B[j], ty.B[j])
 	}
@@ -425,6 +434,20 @@ func (e *RNSExecutor) loadRow(i int, d, neg uint) {
 	}
 	ny.E = (p.E - ty.E) & (par.Me() - 1)
 	selectElement(ty, &ny, -uint32(neg))
+}
+
+// orRowMasked sets x |= row's x & m and y |= row's y & m, channel by
+// channel (putRow's layout).
+func orRowMasked(x, y *rns.Element, row []uint32, m uint32) {
+	n := len(x.B)
+	for r := range n {
+		x.B[r] |= row[4*r] & m
+		x.BT[r] |= row[4*r+1] & m
+		y.B[r] |= row[4*r+2] & m
+		y.BT[r] |= row[4*r+3] & m
+	}
+	x.E |= row[4*n] & m
+	y.E |= row[4*n+2] & m
 }
 
 func (e *RNSExecutor) commit(cs []Commit, keep, start uint) {

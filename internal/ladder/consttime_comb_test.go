@@ -68,7 +68,7 @@ func (b *combBench) run() { b.e.RunComb(b.k, nil) }
 // known leak.
 func (b *combBench) runSkip() {
 	b.e.regs[KB].Set(&b.su.KB)
-	runCombSkip(b.e, b.su.Schedule, b.k, len(b.su.comb.rows))
+	runCombSkip(b.e, b.su.Schedule, b.k, b.su.comb.windows)
 }
 
 // runCombSkip is runComb with "if d == 0 { continue }": a zero digit

@@ -35,6 +35,9 @@ type Oracle struct {
 	su   *Setup
 	regs [NumRegs]*big.Int
 	tmp  [NumRegs]*big.Int
+	// the comb's rows it has read, d·2^(wi)·G from the curve's reference
+	// scalar multiplication (not from the Setup's table), by (i, d)
+	combRows map[[2]uint][2]*big.Int
 }
 
 // NewOracle returns a big-integer executor for su.
@@ -241,7 +244,7 @@ func (su *Setup) FinishOutput(jobs []Job, out []uint32, stride int, cols []int) 
 func (o *Oracle) RunComb(k *big.Int, obs Observer) Outputs {
 	p := o.su.Curve.P()
 	o.regs[KB].Mod(o.su.Curve.B(), p)
-	runComb(o, o.su.Schedule, k, len(o.su.comb.pts), obs)
+	runComb(o, o.su.Schedule, k, o.su.Schedule.Kind.CombWindows(o.su.Curve.N()), obs)
 	out := make(Outputs, len(o.su.Schedule.Out))
 	for i, r := range o.su.Schedule.Out {
 		out[i] = new(big.Int).Set(o.regs[r])
@@ -255,11 +258,31 @@ func (o *Oracle) loadRow(i int, d, neg uint) {
 		o.regs[TY].SetInt64(0)
 		return
 	}
-	o.regs[TX].Set(o.su.comb.pts[i][d-1][0])
-	o.regs[TY].Set(o.su.comb.pts[i][d-1][1])
+	pt := o.combRow(uint(i), d)
+	o.regs[TX].Set(pt[0])
+	o.regs[TY].Set(pt[1])
 	if neg == 1 {
 		o.regs[TY].Sub(o.su.Curve.P(), o.regs[TY])
 	}
+}
+
+// combRow returns d·2^(wi)·G, w the comb's window, from the curve's
+// reference scalar multiplication.
+func (o *Oracle) combRow(i, d uint) [2]*big.Int {
+	if pt, ok := o.combRows[[2]uint{i, d}]; ok {
+		return pt
+	}
+	c := o.su.Curve
+	k := new(big.Int).Lsh(new(big.Int).SetUint64(uint64(d)), i*uint(o.su.Schedule.Kind.CombWindow()))
+	x, y, ok, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), k)
+	if err != nil || !ok {
+		panic(fmt.Sprintf("ladder: the reference's %v·G on %s: %v", k, c.Name(), err))
+	}
+	if o.combRows == nil {
+		o.combRows = make(map[[2]uint][2]*big.Int)
+	}
+	o.combRows[[2]uint{i, d}] = [2]*big.Int{x, y}
+	return o.combRows[[2]uint{i, d}]
 }
 
 func (o *Oracle) commit(cs []Commit, keep, start uint) {
