@@ -286,7 +286,7 @@ func newCombTable(c *curves.Curve, par *rns.Params, w, windows int) (*combTable,
 	}
 	zero := par.NewElement()
 	putRow(t.words[windows*rows*combRowWords(par.N):], &zero, &t.p) // p in y's places
-	bases := make([][2]*big.Int, windows) // 2^(wi)·G
+	bases := make([][2]*big.Int, windows)                           // 2^(wi)·G
 	bases[0] = [2]*big.Int{c.Gx(), c.Gy()}
 	for i := 1; i < windows; i++ {
 		bases[i] = bases[i-1]
