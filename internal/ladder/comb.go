@@ -284,9 +284,9 @@ func newCombTable(c *curves.Curve, par *rns.Params, w, windows int) (*combTable,
 	if err := par.ToRNS(&t.p, c.P()); err != nil {
 		return nil, err
 	}
-	zero := par.NewElement()
-	putRow(t.words[windows*rows*combRowWords(par.N):], &zero, &t.p) // p in y's places
-	bases := make([][2]*big.Int, windows)                           // 2^(wi)·G
+	zero := par.NewElement() // p goes in y's places
+	putRow(t.words[windows*rows*combRowWords(par.N):], &zero, &t.p)
+	bases := make([][2]*big.Int, windows) // 2^(wi)·G
 	bases[0] = [2]*big.Int{c.Gx(), c.Gy()}
 	for i := 1; i < windows; i++ {
 		bases[i] = bases[i-1]
