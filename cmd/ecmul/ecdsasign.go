@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
-	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
@@ -140,49 +138,12 @@ func runECDSASign(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if err != nil {
 		return report(stderr, "ecdsa-sign", exitUsage, err)
 	}
-	g.Chunk = 0 // the library's own
-	ctx, stopSignals := catchSignals()
-	defer stopSignals()
-	in, closeIn, err := openInput(f.in, stdin)
-	if err != nil {
-		return report(stderr, "ecdsa-sign", exitFail, err)
-	}
-	defer closeIn()
-	out, err := openOutput(f.out, stdout)
-	if err != nil {
-		return report(stderr, "ecdsa-sign", exitFail, err)
-	}
-	defer out.abort()
-	opened := time.Now()
-	eng, err := diag.New(publicCurve(c), opts, g)
-	if err != nil {
-		return report(stderr, "ecdsa-sign", exitFail, err)
-	}
-	defer eng.Close()
-	openTime := time.Since(opened)
-	start := time.Now()
-	in, prog := mulProgress(stderr, "ecdsa-sign", eng, in, stream.Hex, false)
-	s := newSigner(ctx, c, eng, sopts, f.chunk, out)
-	s.der, s.jsonl, s.progress = f.der, jsonl, prog.add
-	err = runChunks(newCtxReader(ctx, in), s)
-	prog.finish()
-	sig := stopSignals()
-	if err == nil && sig == nil {
-		err = out.commit()
-	}
-	if f.stats {
-		printStats(stderr, "ecmul ecdsa-sign", stream.Summary{Items: s.items, Failed: s.failed}, time.Since(start), openTime, eng.Backend())
-	}
-	switch {
-	case sig != nil:
-		return interrupted(stderr, "ecdsa-sign", sig, s.items, out)
-	case err != nil:
-		return report(stderr, "ecdsa-sign", exitFail, err)
-	case s.failed > 0:
-		fmt.Fprintf(stderr, "ecmul ecdsa-sign: %d of %d item(s) failed\n", s.failed, s.items)
-		return exitFail
-	}
-	return exitOK
+	return streamECDSA("ecdsa-sign", "failed", &f.mulFlags, c, opts, g, stdin, stdout, stderr,
+		func(ctx context.Context, eng *ecmul.Engine, out io.Writer, progress func(int)) ecdsaJob {
+			s := newSigner(ctx, c, eng, sopts, f.chunk, out)
+			s.der, s.jsonl, s.progress = f.der, jsonl, progress
+			return s
+		})
 }
 
 // signOptions resolves ecdsa-sign's options: hash names the hash of the
@@ -232,6 +193,9 @@ func newSigner(ctx context.Context, c *curves.Curve, eng *ecmul.Engine, opts ecd
 }
 
 // add takes one line: an item, or its error; a full chunk is signed.
+// counts returns the items read, and those that got no signature.
+func (s *signer) counts() (items, failed int) { return s.items, s.failed }
+
 func (s *signer) add(line []byte, num int, tooLong bool) error {
 	if s.take(line, num, tooLong, s.parse, func() int { return len(s.digests) }) {
 		return s.flush()

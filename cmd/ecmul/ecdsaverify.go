@@ -14,7 +14,6 @@ import (
 
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/cmd/ecmul/internal/stream"
-	"github.com/rnsec/ecmul/diag"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/hexcode"
@@ -153,52 +152,15 @@ func runECDSAVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if err != nil {
 		return report(stderr, "ecdsa-verify", exitUsage, err)
 	}
-	g.Chunk = 0 // the library's own: a batch is 2·--chunk multiplications
-	ctx, stopSignals := catchSignals()
-	defer stopSignals()
-	in, closeIn, err := openInput(f.in, stdin)
-	if err != nil {
-		return report(stderr, "ecdsa-verify", exitFail, err)
-	}
-	defer closeIn()
-	out, err := openOutput(f.out, stdout)
-	if err != nil {
-		return report(stderr, "ecdsa-verify", exitFail, err)
-	}
-	defer out.abort()
-	opened := time.Now()
-	eng, err := diag.New(publicCurve(c), opts, g)
-	if err != nil {
-		return report(stderr, "ecdsa-verify", exitFail, err)
-	}
-	defer eng.Close()
-	openTime := time.Since(opened)
-	start := time.Now()
-	in, prog := mulProgress(stderr, "ecdsa-verify", eng, in, stream.Hex, false)
-	v := newVerifier(ctx, c, eng, f.chunk, out)
-	v.derSig, v.sec1Key, v.jsonl, v.progress = derSig, sec1Key, jsonl, prog.add
-	if f.lowS {
-		v.lowS = new(big.Int).Rsh(c.N(), 1).FillBytes(make([]byte, c.ByteLen()))
-	}
-	err = v.run(newCtxReader(ctx, in))
-	prog.finish()
-	sig := stopSignals()
-	if err == nil && sig == nil {
-		err = out.commit()
-	}
-	if f.stats {
-		printStats(stderr, "ecmul ecdsa-verify", stream.Summary{Items: v.items, Failed: v.notValid}, time.Since(start), openTime, eng.Backend())
-	}
-	switch {
-	case sig != nil:
-		return interrupted(stderr, "ecdsa-verify", sig, v.items, out)
-	case err != nil:
-		return report(stderr, "ecdsa-verify", exitFail, err)
-	case v.notValid > 0:
-		fmt.Fprintf(stderr, "ecmul ecdsa-verify: %d of %d item(s) not valid\n", v.notValid, v.items)
-		return exitFail
-	}
-	return exitOK
+	return streamECDSA("ecdsa-verify", "not valid", &f.mulFlags, c, opts, g, stdin, stdout, stderr,
+		func(ctx context.Context, eng *ecmul.Engine, out io.Writer, progress func(int)) ecdsaJob {
+			v := newVerifier(ctx, c, eng, f.chunk, out)
+			v.derSig, v.sec1Key, v.jsonl, v.progress = derSig, sec1Key, jsonl, progress
+			if f.lowS {
+				v.lowS = new(big.Int).Rsh(c.N(), 1).FillBytes(make([]byte, c.ByteLen()))
+			}
+			return v
+		})
 }
 
 // checkEncodings reads --sig and --key, in any case: whether the
@@ -269,8 +231,8 @@ type inputLine struct {
 // do not wait for more input.
 var pauseFlush = 2 * time.Millisecond
 
-// run verifies every line of in, chunk by chunk, as runChunks runs them.
-func (v *verifier) run(in io.Reader) error { return runChunks(in, v) }
+// counts returns the items read, and those not answered valid.
+func (v *verifier) counts() (items, notValid int) { return v.items, v.notValid }
 
 // chunker is a command that answers lines a chunk at a time: add takes a
 // line (and answers the chunk when it is full), pending reports whether
