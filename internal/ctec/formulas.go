@@ -9,22 +9,29 @@ import "github.com/rnsec/ecmul/internal/fp"
 // excepted, which is never the point at infinity), so the code has no
 // case to tell apart. Step numbers are the paper's.
 
-// Add sets r = p + q. r may alias p or q.
+// Add sets r = p + q (Algorithm 4 or 7). r may alias p or q.
 func (c *Curve) Add(r, p, q *Point) {
-	if c.aZero {
-		c.addA0(r, p, q)
-		return
-	}
-	c.addA3(r, p, q)
+	var s addTerms
+	s.products(c.f, p, q)
+	c.finishAdd(r, &s)
 }
 
-// AddAffine sets r = p + q for an affine q. r may alias p.
+// AddAffine sets r = p + q for an affine q (Algorithm 5 or 8). r may
+// alias p.
 func (c *Curve) AddAffine(r, p *Point, q *Affine) {
+	var s addTerms
+	s.mixedProducts(c.f, p, q)
+	c.finishAdd(r, &s)
+}
+
+// finishAdd finishes an addition from its terms by the formulas of the
+// curve's a.
+func (c *Curve) finishAdd(r *Point, s *addTerms) {
 	if c.aZero {
-		c.addMixedA0(r, p, q)
+		c.finishAddA0(r, s)
 		return
 	}
-	c.addMixedA3(r, p, q)
+	c.finishAddA3(r, s)
 }
 
 // Double sets r = 2p. r may alias p.
@@ -36,57 +43,58 @@ func (c *Curve) Double(r, p *Point) {
 	c.doubleA3(r, p)
 }
 
-// addA3 is Algorithm 4 (a = −3): 12M + 2m_b + 29a.
-func (c *Curve) addA3(r, p, q *Point) {
-	f := c.f
-	var t0, t1, t2, t3, t4, x3, y3 fp.Element
-	f.Mul(&t0, &p.X, &q.X) // 1
-	f.Mul(&t1, &p.Y, &q.Y) // 2
-	f.Mul(&t2, &p.Z, &q.Z) // 3
-	f.Add(&t3, &p.X, &p.Y) // 4
-	f.Add(&t4, &q.X, &q.Y) // 5
-	f.Mul(&t3, &t3, &t4)   // 6
-	f.Add(&t4, &t0, &t1)   // 7
-	f.Sub(&t3, &t3, &t4)   // 8
-	f.Add(&t4, &p.Y, &p.Z) // 9
-	f.Add(&x3, &q.Y, &q.Z) // 10
-	f.Mul(&t4, &t4, &x3)   // 11
-	f.Add(&x3, &t1, &t2)   // 12
-	f.Sub(&t4, &t4, &x3)   // 13
-	f.Add(&x3, &p.X, &p.Z) // 14
-	f.Add(&y3, &q.X, &q.Z) // 15
-	f.Mul(&x3, &x3, &y3)   // 16
-	f.Add(&y3, &t0, &t2)   // 17
-	f.Sub(&y3, &x3, &y3)   // 18
-	c.finishAddA3(r, &t0, &t1, &t2, &t3, &t4, &y3)
+// addTerms are the products of an addition's inputs that Algorithms 4
+// and 7 (and 5 and 8) share, whatever a: t0 = X_p·X_q, t1 = Y_p·Y_q,
+// t2 = Z_p·Z_q, and t3, t4 and y3 the cross terms of X·Y, Y·Z and X·Z.
+type addTerms struct{ t0, t1, t2, t3, t4, y3 fp.Element }
+
+// products sets s from p and q: steps 1 to 18 of Algorithms 4 and 7
+// (12M + 2m_b + 29a and 12M + 2m_3b + 19a in all, with their finishes).
+func (s *addTerms) products(f *fp.Field, p, q *Point) {
+	var x3 fp.Element
+	f.Mul(&s.t0, &p.X, &q.X)   // 1
+	f.Mul(&s.t1, &p.Y, &q.Y)   // 2
+	f.Mul(&s.t2, &p.Z, &q.Z)   // 3
+	f.Add(&s.t3, &p.X, &p.Y)   // 4
+	f.Add(&s.t4, &q.X, &q.Y)   // 5
+	f.Mul(&s.t3, &s.t3, &s.t4) // 6
+	f.Add(&s.t4, &s.t0, &s.t1) // 7
+	f.Sub(&s.t3, &s.t3, &s.t4) // 8
+	f.Add(&s.t4, &p.Y, &p.Z)   // 9
+	f.Add(&x3, &q.Y, &q.Z)     // 10
+	f.Mul(&s.t4, &s.t4, &x3)   // 11
+	f.Add(&x3, &s.t1, &s.t2)   // 12
+	f.Sub(&s.t4, &s.t4, &x3)   // 13
+	f.Add(&x3, &p.X, &p.Z)     // 14
+	f.Add(&s.y3, &q.X, &q.Z)   // 15
+	f.Mul(&x3, &x3, &s.y3)     // 16
+	f.Add(&s.y3, &s.t0, &s.t2) // 17
+	f.Sub(&s.y3, &x3, &s.y3)   // 18
 }
 
-// addMixedA3 is Algorithm 5 (a = −3, q affine): Algorithm 4 with Z_q = 1,
-// so that t2 = Z_p, t4 = Y_q·Z_p + Y_p and Y3 = X_q·Z_p + X_p.
-func (c *Curve) addMixedA3(r, p *Point, q *Affine) {
-	f := c.f
-	var t0, t1, t3, t4, y3 fp.Element
-	f.Mul(&t0, &p.X, &q.X) // 1
-	f.Mul(&t1, &p.Y, &q.Y) // 2
-	f.Add(&t3, &q.X, &q.Y) // 3
-	f.Add(&t4, &p.X, &p.Y) // 4
-	f.Mul(&t3, &t3, &t4)   // 5
-	f.Add(&t4, &t0, &t1)   // 6
-	f.Sub(&t3, &t3, &t4)   // 7
-	f.Mul(&t4, &q.Y, &p.Z) // 8
-	f.Add(&t4, &t4, &p.Y)  // 9
-	f.Mul(&y3, &q.X, &p.Z) // 10
-	f.Add(&y3, &y3, &p.X)  // 11
-	t2 := p.Z
-	c.finishAddA3(r, &t0, &t1, &t2, &t3, &t4, &y3)
+// mixedProducts sets s from p and an affine q: steps 1 to 11 of
+// Algorithms 5 and 8, which are 4 and 7 with Z_q = 1, so that t2 = Z_p,
+// t4 = Y_q·Z_p + Y_p and y3 = X_q·Z_p + X_p.
+func (s *addTerms) mixedProducts(f *fp.Field, p *Point, q *Affine) {
+	f.Mul(&s.t0, &p.X, &q.X)   // 1
+	f.Mul(&s.t1, &p.Y, &q.Y)   // 2
+	f.Add(&s.t3, &q.X, &q.Y)   // 3
+	f.Add(&s.t4, &p.X, &p.Y)   // 4
+	f.Mul(&s.t3, &s.t3, &s.t4) // 5
+	f.Add(&s.t4, &s.t0, &s.t1) // 6
+	f.Sub(&s.t3, &s.t3, &s.t4) // 7
+	f.Mul(&s.t4, &q.Y, &p.Z)   // 8
+	f.Add(&s.t4, &s.t4, &p.Y)  // 9
+	f.Mul(&s.y3, &q.X, &p.Z)   // 10
+	f.Add(&s.y3, &s.y3, &p.X)  // 11
+	s.t2 = p.Z
 }
 
-// finishAddA3 is the part of Algorithms 4 and 5 after the products of
-// the inputs (steps 19 to 43 of Algorithm 4): t0 = X_p·X_q, t1 = Y_p·Y_q,
-// t2 = Z_p·Z_q, t3, t4 and y3 the cross terms of X·Y, Y·Z and X·Z. It
-// overwrites its arguments.
-func (c *Curve) finishAddA3(r *Point, t0, t1, t2, t3, t4, y3 *fp.Element) {
+// finishAddA3 is the part of Algorithms 4 and 5 (a = −3) after the
+// products of the inputs: steps 19 to 43 of Algorithm 4. It overwrites s.
+func (c *Curve) finishAddA3(r *Point, s *addTerms) {
 	f := c.f
+	t0, t1, t2, t3, t4, y3 := &s.t0, &s.t1, &s.t2, &s.t3, &s.t4, &s.y3
 	var x3, z3 fp.Element
 	f.Mul(&z3, &c.b, t2) // 19
 	f.Sub(&x3, y3, &z3)  // 20
@@ -157,54 +165,11 @@ func (c *Curve) doubleA3(r, p *Point) {
 	r.X, r.Y, r.Z = x3, y3, z3
 }
 
-// addA0 is Algorithm 7 (a = 0): 12M + 2m_3b + 19a.
-func (c *Curve) addA0(r, p, q *Point) {
+// finishAddA0 is the part of Algorithms 7 and 8 (a = 0) after the
+// products of the inputs: steps 19 to 33 of Algorithm 7. It overwrites s.
+func (c *Curve) finishAddA0(r *Point, s *addTerms) {
 	f := c.f
-	var t0, t1, t2, t3, t4, x3, y3 fp.Element
-	f.Mul(&t0, &p.X, &q.X) // 1
-	f.Mul(&t1, &p.Y, &q.Y) // 2
-	f.Mul(&t2, &p.Z, &q.Z) // 3
-	f.Add(&t3, &p.X, &p.Y) // 4
-	f.Add(&t4, &q.X, &q.Y) // 5
-	f.Mul(&t3, &t3, &t4)   // 6
-	f.Add(&t4, &t0, &t1)   // 7
-	f.Sub(&t3, &t3, &t4)   // 8
-	f.Add(&t4, &p.Y, &p.Z) // 9
-	f.Add(&x3, &q.Y, &q.Z) // 10
-	f.Mul(&t4, &t4, &x3)   // 11
-	f.Add(&x3, &t1, &t2)   // 12
-	f.Sub(&t4, &t4, &x3)   // 13
-	f.Add(&x3, &p.X, &p.Z) // 14
-	f.Add(&y3, &q.X, &q.Z) // 15
-	f.Mul(&x3, &x3, &y3)   // 16
-	f.Add(&y3, &t0, &t2)   // 17
-	f.Sub(&y3, &x3, &y3)   // 18
-	c.finishAddA0(r, &t0, &t1, &t2, &t3, &t4, &y3)
-}
-
-// addMixedA0 is Algorithm 8 (a = 0, q affine): Algorithm 7 with Z_q = 1.
-func (c *Curve) addMixedA0(r, p *Point, q *Affine) {
-	f := c.f
-	var t0, t1, t3, t4, y3 fp.Element
-	f.Mul(&t0, &p.X, &q.X) // 1
-	f.Mul(&t1, &p.Y, &q.Y) // 2
-	f.Add(&t3, &q.X, &q.Y) // 3
-	f.Add(&t4, &p.X, &p.Y) // 4
-	f.Mul(&t3, &t3, &t4)   // 5
-	f.Add(&t4, &t0, &t1)   // 6
-	f.Sub(&t3, &t3, &t4)   // 7
-	f.Mul(&t4, &q.Y, &p.Z) // 8
-	f.Add(&t4, &t4, &p.Y)  // 9
-	f.Mul(&y3, &q.X, &p.Z) // 10
-	f.Add(&y3, &y3, &p.X)  // 11
-	t2 := p.Z
-	c.finishAddA0(r, &t0, &t1, &t2, &t3, &t4, &y3)
-}
-
-// finishAddA0 is steps 19 to 33 of Algorithm 7, with the inputs of
-// finishAddA3. It overwrites its arguments.
-func (c *Curve) finishAddA0(r *Point, t0, t1, t2, t3, t4, y3 *fp.Element) {
-	f := c.f
+	t0, t1, t2, t3, t4, y3 := &s.t0, &s.t1, &s.t2, &s.t3, &s.t4, &s.y3
 	var x3, z3 fp.Element
 	f.Add(&x3, t0, t0)   // 19
 	f.Add(t0, &x3, t0)   // 20
