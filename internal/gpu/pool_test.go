@@ -548,3 +548,75 @@ func TestPoolFaultOutlivesEarlierRun(t *testing.T) {
 	require.Equal(t, f.want[:4], gotFirst[:4])
 	require.Equal(t, f.want, gotSecond)
 }
+
+// TestHandedOverRunsShareSlots: two Runs on one device, each handed over
+// (every chunk taken, some still out on another device), each given back
+// several chunks by a failing device, take them into the device's slots
+// one slot at a time, and both finish with the CPU twin's results. A Run
+// that held a slot while waiting for the next one would deadlock here: the
+// first Run holds slot 1 and wants slot 2 while the second holds slots 2
+// and 0 and wants slot 1. The order is forced by the Runs' fills.
+func TestHandedOverRunsShareSlots(t *testing.T) {
+	f := newFixture(t, 4)
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	gotA, gotB := make([]ladder.Channels, 3), make([]ladder.Channels, 4)
+	a := f.batch(gotA, make([]bool, len(f.jobs)), &mu)
+	b := f.batch(gotB, make([]bool, len(f.jobs)), &mu)
+	a.Count, b.Count = 3, 4
+	aHoldsSlot1, bInSlot0 := make(chan struct{}), make(chan struct{})
+	a.Fill = nthFill(a.Fill, 2, func() { close(aHoldsSlot1) }) // A's first given-back chunk, in slot 1
+	b.Fill = nthFill(b.Fill, 3, func() {                       // B's second given-back chunk, in slot 0
+		close(bInSlot0)
+		waitOrFail(t, aHoldsSlot1)
+	})
+
+	wa, wb := gpu.NewShareWork(3, 1, 2), gpu.NewShareWork(4, 1, 2)
+	aOut := [][2]int{wa.TakeAsOther(), wa.TakeAsOther()}                   // A runs the third chunk itself
+	bOut := [][2]int{wb.TakeAsOther(), wb.TakeAsOther(), wb.TakeAsOther()} // B the fourth
+	bHandedOver := make(chan struct{})
+	var g errgroup.Group
+	g.Go(func() error {
+		return eng.RunShare(context.Background(), a, wa, func() { // A: slot 0, then hands over
+			g.Go(func() error { // B: slot 1, then hands over
+				return eng.RunShare(context.Background(), b, wb, func() { close(bHandedOver) })
+			})
+		})
+	})
+	waitOrFail(t, bHandedOver)
+	wb.GiveBack(bOut...) // B takes them into slots 2, 0, 1
+	waitOrFail(t, bInSlot0)
+	wa.GiveBack(aOut...) // A takes them into slots 1, 2
+	done := make(chan error, 1)
+	go func() { done <- g.Wait() }()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the two Runs wait for each other's slots") // no Close: it would wait for them too
+	}
+	require.Equal(t, f.want[:3], gotA)
+	require.Equal(t, f.want[:4], gotB)
+	require.NoError(t, eng.Close())
+}
+
+// nthFill returns fill, with at called at the start of its nth call.
+func nthFill(fill func(lo, hi int, in, sc []uint32), nth int, at func()) func(lo, hi int, in, sc []uint32) {
+	var calls atomic.Int32
+	return func(lo, hi int, in, sc []uint32) {
+		if calls.Add(1) == int32(nth) {
+			at()
+		}
+		fill(lo, hi, in, sc)
+	}
+}
+
+// waitOrFail waits for ch to close, failing t after 10 s.
+func waitOrFail(t *testing.T, ch <-chan struct{}) {
+	select {
+	case <-ch:
+	case <-time.After(10 * time.Second):
+		t.Error("a step of the test did not come")
+	}
+}
