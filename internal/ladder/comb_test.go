@@ -244,7 +244,8 @@ func TestProveCombTopByEnumeration(t *testing.T) {
 }
 
 // TestCombTableShared: Setups of one curve, width and comb made at once
-// share one table, made once; another width or comb has its own.
+// share one table, made once a process (docs/library.md); another width or
+// comb has its own.
 func TestCombTableShared(t *testing.T) {
 	c := curves.P224()
 	setups := make([]*Setup, 4)
@@ -288,7 +289,7 @@ func TestCombWindowsAsDocumented(t *testing.T) {
 }
 
 // TestCombTableHeap: a table holds its words and little else, as
-// combTables' doc says: P-256's variable-time table on 30-bit channels
+// combTables' doc and docs/library.md say: P-256's variable-time table on 30-bit channels
 // keeps about 13 MB of heap (once 47 MB, with its points in math/big and
 // a slice per residue set).
 func TestCombTableHeap(t *testing.T) {
