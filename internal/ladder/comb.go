@@ -467,17 +467,6 @@ func clearElement(a *rns.Element) {
 	a.E = 0
 }
 
-// orMasked sets a |= b & m channel by channel.
-func orMasked(a, b *rns.Element, m uint32) {
-	for j := range a.B {
-		a.B[j] |= b.B[j] & m
-	}
-	for j := range a.BT {
-		a.BT[j] |= b.BT[j] & m
-	}
-	a.E |= b.E & m
-}
-
 // selectElement sets a = b where m is all ones, and leaves it where m is 0.
 func selectElement(a, b *rns.Element, m uint32) {
 	for j := range a.B {
