@@ -21,7 +21,8 @@ type ecdsaJob interface {
 }
 
 // streamECDSA runs cmd (ecdsa-sign or ecdsa-verify) with the engine that
-// c, opts and g describe, batches its own size: it opens --in and --out,
+// c, opts and g describe, in the library's own chunks (ECDSA's steps hold
+// them): it opens --in and --out,
 // streams the input through the job newJob makes, with the progress line,
 // replaces --out only when every line was answered and no signal came,
 // prints --stats, and returns the exit status. bad says what the items
