@@ -22,11 +22,11 @@ type ecdsaJob interface {
 
 // streamECDSA runs cmd (ecdsa-sign or ecdsa-verify) with the engine that
 // c, opts and g describe, in the library's own chunks (ECDSA's steps hold
-// them): it opens --in and --out,
-// streams the input through the job newJob makes, with the progress line,
-// replaces --out only when every line was answered and no signal came,
-// prints --stats, and returns the exit status. bad says what the items
-// counted bad are ("failed", "not valid") in the closing line.
+// them): it opens --in and --out, streams the input through the job newJob
+// makes, with the progress line, replaces --out only when every line was
+// answered and no signal came, prints --stats, and returns the exit
+// status. bad says what the items counted bad are ("failed", "not valid")
+// in the closing line.
 func streamECDSA(cmd, bad string, f *mulFlags, c *curves.Curve, opts ecmul.Options, g diag.Tuning, stdin io.Reader, stdout, stderr io.Writer,
 	newJob func(ctx context.Context, eng *ecmul.Engine, out io.Writer, progress func(int)) ecdsaJob) int {
 	g.Chunk = 0 // the library's own
