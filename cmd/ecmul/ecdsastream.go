@@ -30,37 +30,24 @@ type ecdsaJob interface {
 func streamECDSA(cmd, bad string, f *mulFlags, c *curves.Curve, opts ecmul.Options, g diag.Tuning, stdin io.Reader, stdout, stderr io.Writer,
 	newJob func(ctx context.Context, eng *ecmul.Engine, out io.Writer, progress func(int)) ecdsaJob) int {
 	g.Chunk = 0 // the library's own
-	ctx, stopSignals := catchSignals()
-	defer stopSignals()
-	in, closeIn, err := openInput(f.in, stdin)
-	if err != nil {
-		return report(stderr, cmd, exitFail, err)
+	s, code := openStream(cmd, f, c, opts, g, stdin, stdout, stderr)
+	if s == nil {
+		return code
 	}
-	defer closeIn()
-	out, err := openOutput(f.out, stdout)
-	if err != nil {
-		return report(stderr, cmd, exitFail, err)
-	}
-	defer out.abort()
-	opened := time.Now()
-	eng, err := diag.New(publicCurve(c), opts, g)
-	if err != nil {
-		return report(stderr, cmd, exitFail, err)
-	}
-	defer eng.Close()
-	openTime := time.Since(opened)
+	defer s.close()
+	ctx, eng, out := s.ctx, s.eng, s.out
 	start := time.Now()
-	in, prog := mulProgress(stderr, cmd, eng, in, stream.Hex, false)
+	in, prog := mulProgress(stderr, cmd, eng, s.in, stream.Hex, false)
 	job := newJob(ctx, eng, out, prog.add)
-	err = runChunks(newCtxReader(ctx, in), job)
+	err := runChunks(newCtxReader(ctx, in), job)
 	prog.finish()
-	sig := stopSignals()
+	sig := s.stopSignals()
 	if err == nil && sig == nil {
 		err = out.commit()
 	}
 	items, nbad := job.counts()
 	if f.stats {
-		printStats(stderr, "ecmul "+cmd, stream.Summary{Items: items, Failed: nbad}, time.Since(start), openTime, eng.Backend())
+		printStats(stderr, "ecmul "+cmd, stream.Summary{Items: items, Failed: nbad}, time.Since(start), s.openTime, eng.Backend())
 	}
 	switch {
 	case sig != nil:

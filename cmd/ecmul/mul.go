@@ -259,26 +259,13 @@ func runStream(f *mulFlags, flags func(*mulFlags) *flag.FlagSet, args []string, 
 	if err != nil {
 		return report(stderr, name, exitUsage, err)
 	}
-	ctx, stopSignals := catchSignals()
-	defer stopSignals()
-	in, closeIn, err := openInput(f.in, stdin)
-	if err != nil {
-		return report(stderr, name, exitFail, err)
+	s, code := openStream(name, f, c, opts, g, stdin, stdout, stderr)
+	if s == nil {
+		return code
 	}
-	defer closeIn()
-	out, err := openOutput(f.out, stdout)
-	if err != nil {
-		return report(stderr, name, exitFail, err)
-	}
-	defer out.abort()
-	opened := time.Now()
-	eng, err := diag.New(publicCurve(c), opts, g)
-	if err != nil {
-		return report(stderr, name, exitFail, err)
-	}
-	defer eng.Close()
-	f.openTime = time.Since(opened)
-	return mulStream(ctx, stopSignals, f, format, eng, in, out, stderr)
+	defer s.close()
+	f.openTime = s.openTime
+	return mulStream(s.ctx, s.stopSignals, f, format, s.eng, s.in, s.out, stderr)
 }
 
 // mulStream runs the stream from in to out and reports on stderr; it
