@@ -311,3 +311,23 @@ func TestCombTableHeap(t *testing.T) {
 	require.InDelta(t, 13.1, words, 0.1)
 	require.Less(t, kept, words+1, "a table of %.1f MB of words keeps %.1f MB of heap", words, kept)
 }
+
+// TestCombTableKept: a comb's table outlives the Setups that use it, as
+// docs/library.md says: with none left and the heap collected, the process
+// still holds it, and the next Setup takes it without making it again.
+func TestCombTableKept(t *testing.T) {
+	c := curves.P224()
+	su, err := NewSetupBits(c, Comb, rns.ChannelBits)
+	require.NoError(t, err)
+	key := combTableKey{c.Name(), su.Params.Bits, Comb.CombWindow(), Comb.CombWindows(c.N())}
+	su = nil
+	runtime.GC()
+	runtime.GC()
+	v, ok := combTables.Load(key)
+	require.True(t, ok, "the table was dropped")
+	kept := v.(*combTableOnce).t
+	require.NotNil(t, kept)
+	again, err := NewSetupBits(c, Comb, rns.ChannelBits)
+	require.NoError(t, err)
+	require.Same(t, kept, again.comb)
+}
