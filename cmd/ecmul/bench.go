@@ -136,6 +136,10 @@ type benchResult struct {
 	Batch         int     `json:"batch"`
 	LatencyMs     float64 `json:"latency_ms"`
 	OpsPerSec     float64 `json:"ops_per_s"`
+	// RunsMs is every timed run's wall time, of which LatencyMs is the
+	// median, and GCCycles the garbage collections that ran during them.
+	RunsMs   []float64 `json:"runs_ms,omitempty"`
+	GCCycles uint64    `json:"gc_cycles"`
 	// BytesLatencyMs and BytesOpsPerSec are end to end through
 	// Engine.ScalarMultBytes (uncompressed SEC1 in and out), gpu backend.
 	BytesLatencyMs float64 `json:"bytes_latency_ms,omitempty"`

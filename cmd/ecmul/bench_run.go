@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -36,121 +37,139 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return benchMain(stdout, stderr, cfg)
 }
 
-// timeReps runs once to warm up, then reps times, and returns the median
-// wall time of the timed runs in milliseconds; a run's error ends it.
-func timeReps(reps int, once func() error) (float64, error) {
-	ms, _, err := timeRepsCPU(reps, once)
-	return ms, err
+// timing is a measurement's timed runs: the median wall time in
+// milliseconds, every run's, the median process CPU time (user + system,
+// every thread; 0 where the system does not report it), and the garbage
+// collections that ran during the timed runs, which the runs' spread may
+// come from.
+type timing struct {
+	Ms, CPUMs float64
+	RunsMs    []float64
+	GCCycles  uint64
 }
 
-// timeRepsCPU is timeReps that also returns the median process CPU time
-// (user + system, every thread) of the timed runs in milliseconds, 0 where
-// the system does not report it.
-func timeRepsCPU(reps int, once func() error) (ms, cpuMs float64, err error) {
-	var times, cpus []float64
+// timeReps runs once to warm up, then reps times, and returns the timed
+// runs' timing; a run's error ends it.
+func timeReps(reps int, once func() error) (timing, error) {
+	var t timing
+	var cpus []float64
+	var gc0 uint64
 	for i := range reps + 1 {
+		if i == 1 {
+			gc0 = gcCycles()
+		}
 		c0, cpuOK := processCPU()
 		t0 := time.Now()
 		err := once()
 		el := time.Since(t0).Seconds() * 1e3
 		c1, _ := processCPU()
 		if err != nil {
-			return 0, 0, err
+			return timing{}, err
 		}
 		if i > 0 {
-			times = append(times, el)
+			t.RunsMs = append(t.RunsMs, el)
 			if cpuOK {
 				cpus = append(cpus, (c1-c0).Seconds()*1e3)
 			}
 		}
 	}
+	t.GCCycles = gcCycles() - gc0
 	if len(cpus) > 0 {
-		cpuMs = median(cpus)
+		t.CPUMs = median(cpus)
 	}
-	return median(times), cpuMs, nil
+	t.Ms = median(t.RunsMs)
+	return t, nil
+}
+
+// gcCycles returns the garbage collections the process has completed.
+func gcCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
 
 // timeBatch runs the batch once to warm up, then reps times, and returns
-// the median wall time in milliseconds. The results of the last run are
-// checked after the timing, as in the other time* functions: a program
-// reads its results at its own pace.
-func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []*big.Int, reps int) (float64, error) {
+// the timed runs' timing. The results of the last run are checked after
+// the timing, as in the other time* functions: a program reads its results
+// at its own pace.
+func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []*big.Int, reps int) (timing, error) {
 	res := make([]ecmul.Result, len(pts))
-	ms, err := timeReps(reps, func() error { return eng.ScalarMult(ctx, res, ks, pts) })
+	t, err := timeReps(reps, func() error { return eng.ScalarMult(ctx, res, ks, pts) })
 	if err != nil {
-		return 0, err
+		return timing{}, err
 	}
 	for j := range res {
 		if res[j].Err != nil {
-			return 0, fmt.Errorf("item %d: %w", j, res[j].Err)
+			return timing{}, fmt.Errorf("item %d: %w", j, res[j].Err)
 		}
 	}
-	return ms, nil
+	return t, nil
 }
 
-// timeBytes is timeBatch through Engine.ScalarMultBytes; it also returns
-// the median process CPU time of a timed batch (timeRepsCPU).
-func timeBytes(ctx context.Context, eng *ecmul.Engine, scalars, points []byte, count, reps int) (ms, cpuMs float64, err error) {
+// timeBytes is timeBatch through Engine.ScalarMultBytes.
+func timeBytes(ctx context.Context, eng *ecmul.Engine, scalars, points []byte, count, reps int) (timing, error) {
 	return timeBytesCall(eng, count, reps, func(out []byte, status []ecmul.Status) error {
 		return eng.ScalarMultBytes(ctx, out, status, scalars, points)
 	})
 }
 
 // timeBase is timeBatch of k·G through Engine.ScalarBaseMultBytes.
-func timeBase(ctx context.Context, eng *ecmul.Engine, scalars []byte, count, reps int) (float64, error) {
-	ms, _, err := timeBytesCall(eng, count, reps, func(out []byte, status []ecmul.Status) error {
+func timeBase(ctx context.Context, eng *ecmul.Engine, scalars []byte, count, reps int) (timing, error) {
+	return timeBytesCall(eng, count, reps, func(out []byte, status []ecmul.Status) error {
 		return eng.ScalarBaseMultBytes(ctx, out, status, scalars)
 	})
-	return ms, err
 }
 
 // timeBytesCall times call, a batch of count items of the bytes API
-// (uncompressed SEC1 out), as timeBatch times its batch, with the process
-// CPU time of a timed run (timeRepsCPU).
-func timeBytesCall(eng *ecmul.Engine, count, reps int, call func(out []byte, status []ecmul.Status) error) (ms, cpuMs float64, err error) {
+// (uncompressed SEC1 out), as timeBatch times its batch.
+func timeBytesCall(eng *ecmul.Engine, count, reps int, call func(out []byte, status []ecmul.Status) error) (timing, error) {
 	out := make([]byte, count*(1+2*eng.Curve().ByteLen()))
 	status := make([]ecmul.Status, count)
-	if ms, cpuMs, err = timeRepsCPU(reps, func() error { return call(out, status) }); err != nil {
-		return 0, 0, err
+	t, err := timeReps(reps, func() error { return call(out, status) })
+	if err != nil {
+		return timing{}, err
 	}
 	for j, st := range status {
 		if st != ecmul.StatusPoint && st != ecmul.StatusInfinity {
-			return 0, 0, fmt.Errorf("item %d: %w", j, st.Err())
+			return timing{}, fmt.Errorf("item %d: %w", j, st.Err())
 		}
 	}
-	return ms, cpuMs, nil
+	return t, nil
 }
 
 // timeECDSA is timeBatch of ecdsa.Verify on the signatures, all valid.
-func timeECDSA(ctx context.Context, eng *ecmul.Engine, sigs benchSigs, reps int) (float64, error) {
+func timeECDSA(ctx context.Context, eng *ecmul.Engine, sigs benchSigs, reps int) (timing, error) {
 	verdicts := make([]ecdsa.Verdict, len(sigs.digests))
-	ms, err := timeReps(reps, func() error { return ecdsa.Verify(ctx, eng, verdicts, sigs.digests, sigs.sigs, sigs.keys) })
+	t, err := timeReps(reps, func() error { return ecdsa.Verify(ctx, eng, verdicts, sigs.digests, sigs.sigs, sigs.keys) })
 	if err != nil {
-		return 0, err
+		return timing{}, err
 	}
 	for j, v := range verdicts {
 		if v != ecdsa.Valid {
-			return 0, fmt.Errorf("item %d: a valid signature verified as %s", j, v)
+			return timing{}, fmt.Errorf("item %d: a valid signature verified as %s", j, v)
 		}
 	}
-	return ms, nil
+	return t, nil
 }
 
 // timeSign is timeBatch of ecdsa.Sign with its default options on the
 // items, every one of which must be signed.
-func timeSign(ctx context.Context, eng *ecmul.Engine, in benchSignItems, reps int) (float64, error) {
+func timeSign(ctx context.Context, eng *ecmul.Engine, in benchSignItems, reps int) (timing, error) {
 	sigs := make([]byte, len(in.digests)*2*eng.Curve().ByteLen())
 	errs := make([]error, len(in.digests))
-	ms, err := timeReps(reps, func() error { return ecdsa.Sign(ctx, eng, sigs, errs, in.digests, in.keys, ecdsa.SignOptions{}) })
+	t, err := timeReps(reps, func() error { return ecdsa.Sign(ctx, eng, sigs, errs, in.digests, in.keys, ecdsa.SignOptions{}) })
 	if err != nil {
-		return 0, err
+		return timing{}, err
 	}
 	for j, err := range errs {
 		if err != nil {
-			return 0, fmt.Errorf("item %d: %w", j, err)
+			return timing{}, fmt.Errorf("item %d: %w", j, err)
 		}
 	}
-	return ms, nil
+	return t, nil
 }
 
 // benchSignItems are signing's inputs as ecdsa.Sign takes them.
@@ -512,19 +531,19 @@ func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve, in benchIt
 	defer eng.Close()
 	n := min(len(in.pts), 1<<16)
 	for _, op := range b.cfg.ops {
-		ms, err := b.timeOp(ctx, eng, c, op, in, n)
+		t, err := b.timeOp(ctx, eng, c, op, in, n)
 		if err != nil {
 			fmt.Fprintf(b.stderr, "ecmul bench: %s peer skipped: %s\n", op, message(err))
 			continue
 		}
 		b.rep.Peers = append(b.rep.Peers, benchPeer{Curve: c.Name(), Op: op, Name: fmt.Sprintf("ecmul cpu backend (%d cores)", runtime.NumCPU()),
-			OpsPerSec: float64(n) / (ms / 1e3), Batch: n})
+			OpsPerSec: float64(n) / (t.Ms / 1e3), Batch: n})
 	}
 }
 
 // timeOp times operation op on the first batch items of in on eng, an
 // engine of c, end to end, as timeBatch does.
-func (b *benchRun) timeOp(ctx context.Context, eng *ecmul.Engine, c *curves.Curve, op string, in benchItems, batch int) (float64, error) {
+func (b *benchRun) timeOp(ctx context.Context, eng *ecmul.Engine, c *curves.Curve, op string, in benchItems, batch int) (timing, error) {
 	switch op {
 	case opBase:
 		return timeBase(ctx, eng, in.scalars[:batch*c.ByteLen()], batch, b.cfg.reps)
@@ -570,12 +589,12 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 				r.Mapping, r.ItemsPerBlock = k.Mapping.String(), k.ItemsPerBlock // as the library chose them
 			}
 			benchCollect()
-			ms, err := b.timeOp(ctx, eng, c, op, in, batch)
+			t, err := b.timeOp(ctx, eng, c, op, in, batch)
 			if err != nil {
 				b.fail(c, op, v, batch, "", fmt.Errorf("%w (rest of the operation on the configuration skipped)", err))
 				break
 			}
-			r.LatencyMs, r.OpsPerSec = ms, float64(batch)/(ms/1e3)
+			r.LatencyMs, r.OpsPerSec, r.RunsMs, r.GCCycles = t.Ms, float64(batch)/(t.Ms/1e3), t.RunsMs, t.GCCycles
 			if st, ok := diag.LastBatch(eng); ok {
 				r.GPUs = len(st.Devices)
 				r.Finish = "host"
@@ -630,12 +649,12 @@ func stepStatsOf(st diag.Stats) *stepStats {
 func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.Curve, v benchVariant, r *benchResult,
 	in benchItems, kernelTimes map[kernelLaunches][][]float64) {
 	batch, L := r.Batch, c.ByteLen()
-	ms, cpuMs, err := timeBytes(ctx, eng, in.scalars[:batch*L], in.points[:batch*(1+2*L)], batch, b.cfg.reps)
+	t, err := timeBytes(ctx, eng, in.scalars[:batch*L], in.points[:batch*(1+2*L)], batch, b.cfg.reps)
 	if err != nil {
 		b.fail(c, opMul, v, batch, "bytes API: ", err)
 	} else {
-		r.BytesLatencyMs, r.BytesOpsPerSec = ms, float64(batch)/(ms/1e3)
-		r.BytesHostCPUNsPerItem = cpuMs * 1e6 / float64(batch)
+		r.BytesLatencyMs, r.BytesOpsPerSec = t.Ms, float64(batch)/(t.Ms/1e3)
+		r.BytesHostCPUNsPerItem = t.CPUMs * 1e6 / float64(batch)
 		if st, ok := diag.LastBatch(eng); ok {
 			r.BytesTimeline = st.Timeline
 		}

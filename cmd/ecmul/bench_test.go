@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -225,6 +226,8 @@ func TestBenchCPUGrid(t *testing.T) {
 		require.Zero(t, r.KernelMs)
 		require.Positive(t, r.LatencyMs)
 		require.InDelta(t, float64(r.Batch)/(r.LatencyMs/1e3), r.OpsPerSec, 1e-6*r.OpsPerSec)
+		require.Len(t, r.RunsMs, 2, "every timed run")
+		require.Equal(t, median(r.RunsMs), r.LatencyMs, "the latency is the runs' median")
 		got = append(got, key{r.Curve, r.Batch})
 	}
 	require.Equal(t, []key{{"P-224", 1}, {"P-224", 4}, {"secp256k1", 1}, {"secp256k1", 4}}, got)
@@ -298,7 +301,7 @@ func TestBenchCSV(t *testing.T) {
 	for _, typ := range []reflect.Type{reflect.TypeFor[benchReport](), reflect.TypeFor[benchResult](), reflect.TypeFor[benchPeer]()} {
 		for i := range typ.NumField() {
 			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-			if name == "results" || name == "peers" || name == "gpu_peers" || name == "per_device" || name == "bytes_timeline" || name == "sign_step" {
+			if name == "results" || name == "peers" || name == "gpu_peers" || name == "per_device" || name == "bytes_timeline" || name == "sign_step" || name == "runs_ms" {
 				continue
 			}
 			require.Contains(t, head, name, "%s.%s", typ.Name(), typ.Field(i).Name)
@@ -736,7 +739,7 @@ func TestTimeRepsCPU(t *testing.T) {
 		t.Skip("no process CPU time on this system")
 	}
 	runs := 0
-	ms, cpuMs, err := timeRepsCPU(2, func() error {
+	tm, err := timeReps(2, func() error {
 		runs++
 		spin := 40 * time.Millisecond
 		if runs == 1 {
@@ -749,9 +752,31 @@ func TestTimeRepsCPU(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Equal(t, 3, runs)
-	require.GreaterOrEqual(t, cpuMs, 40.0, "a busy core is counted")
-	require.Less(t, cpuMs, 300.0, "the warm-up is not")
-	require.GreaterOrEqual(t, ms, 0.5*cpuMs, "the wall time of one busy goroutine")
+	require.GreaterOrEqual(t, tm.CPUMs, 40.0, "a busy core is counted")
+	require.Less(t, tm.CPUMs, 300.0, "the warm-up is not")
+	require.GreaterOrEqual(t, tm.Ms, 0.5*tm.CPUMs, "the wall time of one busy goroutine")
+	require.Len(t, tm.RunsMs, 2, "the timed runs, not the warm-up")
+	require.Equal(t, median(tm.RunsMs), tm.Ms)
+}
+
+// TestTimeRepsGCCycles: the collections of the timed runs are counted,
+// the warm-up's not.
+func TestTimeRepsGCCycles(t *testing.T) {
+	runs := 0
+	tm, err := timeReps(3, func() error {
+		runs++
+		if runs == 1 {
+			for range 5 { // the warm-up's
+				runtime.GC()
+			}
+			return nil
+		}
+		runtime.GC()
+		return nil
+	})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, tm.GCCycles, uint64(3))
+	require.Less(t, tm.GCCycles, uint64(8), "the warm-up's are not counted")
 }
 
 // TestBenchKernelBatchCoversTheBatch: the kernel-only timing of a batch of
