@@ -30,14 +30,16 @@ clean:
 	rm -rf bin/
 
 # dev-binaries cross-builds, without cgo, what a GPU host without Go runs:
-# the CLI and the test binaries of the gpu and root packages (in .dev/).
+# the CLI and the test binaries of the gpu, root and ecdsa packages (in .dev/).
 dev-binaries:
 	CGO_ENABLED=0 $(GO) build -buildvcs=true -o .dev/ecmul ./cmd/ecmul
 	CGO_ENABLED=0 $(GO) test -c -o .dev/gpu.test ./internal/gpu
 	CGO_ENABLED=0 $(GO) test -c -o .dev/ecmul.test .
+	CGO_ENABLED=0 $(GO) test -c -o .dev/ecdsa.test ./ecdsa
 
-# gpu-check runs on the GPU host: builds the kernels with nvcc, verifies them
-# against the CPU twin and the references, runs compute-sanitizer and benchmarks.
+# gpu-check runs on the GPU host: verifies the kernels against the CPU twin
+# and the references, benchmarks beside gECC, and runs compute-sanitizer
+# (REBUILD=1 rebuilds the kernels with nvcc first).
 gpu-check:
 	scripts/gpu-check.sh all
 
