@@ -2,6 +2,7 @@
 # Verifies and benchmarks ecmul on a GPU host that has nvcc but no Go, as one device call.
 # Expects the Go binaries cross-built beforehand on a Go machine (make dev-binaries):
 #   .dev/ecmul, .dev/gpu.test, .dev/ecmul.test, .dev/ecdsa.test
+# (or those compressed with xz, .dev/*.xz, as a device call's 64 MiB carry needs: unpacked first)
 # and, to measure gECC in the same run, a copy of ../shared/peers in .dev/peers. The binaries
 # embed the kernel; REBUILD=1 first rebuilds the fatbin from the sources with nvcc (about 7
 # minutes on an H200) and runs them on that one ($ECMUL_FATBIN).
@@ -17,6 +18,12 @@ mkdir -p "$OUT"
 log() { echo "== $*" >&2; }
 curves=(p224 p256 secp256k1)
 status=0
+
+for f in .dev/*.xz; do
+  [[ -e $f ]] || continue
+  python3 -c "import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[1][:-3], 'wb'))" "$f" && rm "$f"
+  chmod +x "${f%.xz}"
+done
 
 log "device"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv | tee "$OUT/nvidia-smi.txt"
