@@ -192,10 +192,10 @@ func newSigner(ctx context.Context, c *curves.Curve, eng *ecmul.Engine, opts ecd
 	return &signer{ctx: ctx, c: c, eng: eng, opts: opts, lineChunk: lineChunk{chunk: chunk}, w: stream.NewLineWriter(out)}
 }
 
-// add takes one line: an item, or its error; a full chunk is signed.
 // counts returns the items read, and those that got no signature.
 func (s *signer) counts() (items, failed int) { return s.items, s.failed }
 
+// add takes one line: an item, or its error; a full chunk is signed.
 func (s *signer) add(line []byte, num int, tooLong bool) error {
 	if s.take(line, num, tooLong, s.parse, func() int { return len(s.digests) }) {
 		return s.flush()
