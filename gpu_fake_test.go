@@ -73,7 +73,7 @@ func TestGPUBackendOnFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, res[4].Err, curves.ErrNotOnCurve)
 	require.Equal(t, 7, checkComputed(t, c, pts, ks, res))
-	require.Equal(t, []string{"ecm_ladder_p224_coz_shenoy_pair_c30", "ecm_ladder_p224_coz_shenoy_spread_c30", "ecm_prepare_p224_c30",
+	require.ElementsMatch(t, []string{"ecm_ladder_p224_coz_shenoy_pair_c30", "ecm_ladder_p224_coz_shenoy_spread_c30", "ecm_prepare_p224_c30",
 		"ecm_unpack_p224_c30", "ecm_finish_p224_c30", "ecm_pack_p224_c30"},
 		d.FunctionNames(), "the default kernels: pair, spread for small chunks, the prepare, the finish and the wire kernels around them")
 

@@ -14,15 +14,17 @@
 //	// err: the batch failed as a whole; otherwise errs[i] == nil for each
 //	// item signed, its signature r‖s in sigs
 //
-// Verify computes u1·G of the items of a batch through the Engine's
-// ScalarBaseMultVarTimeBytes (the variable-time comb on the gpu and
-// rns-cpu backends: u1 is public). On the gpu backend the ladder then
-// computes u2·Q and the verify kernel adds u1·G to it and compares x(R)
-// with r, in projective form: the host copies each item's u2, key, u1·G
-// and r up (a batch of compressed keys it decodes itself) and reads one
-// outcome an item; on the other backends u2·Q comes from ScalarMultBytes,
-// the two calls side by side, and the host adds the two points of each
-// item. A batch runs in steps of at most 2^18 items for each GPU of
+// Verify computes u1·G of the items of a batch on the variable-time comb
+// (on the gpu and rns-cpu backends: u1 is public). On the gpu backend the
+// ladder computes u2·Q and the verify kernel adds u1·G to it and compares
+// x(R) with r, in projective form: the host copies each item's u1, u2, key
+// and r up and reads one outcome an item, and u1·G goes from the comb to
+// the verify kernel without leaving the device, in the same chunks (a
+// step of compressed keys, whose keys the host decodes itself, or of the
+// smallest batches takes u1·G from ScalarBaseMultVarTimeBytes first); on
+// the other backends u1·G comes from ScalarBaseMultVarTimeBytes and u2·Q
+// from ScalarMultBytes, the two calls side by side, and the host adds the
+// two points of each item. A batch runs in steps of at most 2^18 items for each GPU of
 // the Engine (one on the other backends), three of them on the Engine at
 // a time, so that it does not drain between steps; the host prepares and
 // finishes steps while the Engine computes others. A batch of at least
@@ -158,11 +160,11 @@ func verdictOf(s ecmul.Status) Verdict {
 // A key is validated as ScalarMultBytes validates a point; a bad key gets
 // its Key verdict whatever the signature. A signature with r or s outside
 // [1, n−1] is Invalid, as is one whose R = u1·G + u2·Q is the point at
-// infinity. u1·G is computed by e.ScalarBaseMultVarTimeBytes, one call per
-// step of at most 2^18 items a GPU; on the gpu backend the sums and their
-// comparison with r follow on the GPU, and on the others u2·Q is computed
-// by e.ScalarMultBytes beside u1·G and the sums are taken on the host,
-// beside the next steps' computation.
+// infinity. A batch runs in steps of at most 2^18 items a GPU; on the gpu
+// backend u1·G, u2·Q, the sums and their comparison with r are computed
+// on the GPU, and on the others u1·G is computed by
+// e.ScalarBaseMultVarTimeBytes beside u2·Q by e.ScalarMultBytes and the
+// sums are taken on the host, beside the next steps' computation.
 //
 // The error is non-nil only when the call failed as a whole: buffer
 // lengths that do not describe one batch (matching ecmul.ErrBatchLayout),
@@ -342,24 +344,43 @@ func (b *batch) takeKernel(e *ecmul.Engine) {
 	}
 }
 
-// computeGPU is compute on the verify kernel: u1·G first, into the start
-// of buf's out and status, then u2·Q, the sum and the comparison with r on
+// computeGPU is compute on the verify kernel: u1·G, its status into the
+// start of buf's status, then u2·Q, the sum and the comparison with r on
 // the GPU, each key's status and each signature's judgement into buf's
-// keys and valid.
+// keys and valid. Where the engine computes u1·G in the verify kernel's
+// own chunks (engine.Engine.VerifiesWithBase), one call does it all and
+// u1·G stays on the device; otherwise u1·G is computed first, into the
+// start of buf's out.
 func (b *batch) computeGPU(ctx context.Context, e *ecmul.Engine, buf *stepBuffer, st span) error {
 	m, size, L := st.hi-st.lo, 1+2*b.L, b.L
-	if err := e.ScalarBaseMultVarTimeBytes(ctx, buf.out[:m*size], buf.status[:m], buf.scalars[:m*L]); err != nil {
+	items := engine.VerifyItems{
+		U2: buf.scalars[m*L : 2*m*L], Keys: b.keys[st.lo*b.keySize : st.hi*b.keySize], KeySize: b.keySize,
+		U1GStatus: buf.u1G[:m], Sigs: b.sigs[st.lo*2*L : st.hi*2*L],
+	}
+	withBase := gpuWithBase && b.gpu.VerifiesWithBase(m, b.keySize)
+	if withBase {
+		items.U1 = buf.scalars[:m*L]
+	} else {
+		if err := e.ScalarBaseMultVarTimeBytes(ctx, buf.out[:m*size], buf.status[:m], buf.scalars[:m*L]); err != nil {
+			return err
+		}
+		for j, s := range buf.status[:m] {
+			buf.u1G[j] = engine.Status(s)
+		}
+		items.U1G = buf.out[:m*size]
+	}
+	if _, err := b.gpu.VerifySignatures(ctx, buf.keys[:m], buf.valid[:m], items); err != nil || !withBase {
 		return err
 	}
-	for j, s := range buf.status[:m] {
-		buf.u1G[j] = engine.Status(s)
+	for j, s := range buf.u1G[:m] {
+		buf.status[j] = ecmul.Status(s)
 	}
-	_, err := b.gpu.VerifySignatures(ctx, buf.keys[:m], buf.valid[:m], engine.VerifyItems{
-		U2: buf.scalars[m*L : 2*m*L], Keys: b.keys[st.lo*b.keySize : st.hi*b.keySize], KeySize: b.keySize,
-		U1G: buf.out[:m*size], U1GStatus: buf.u1G[:m], Sigs: b.sigs[st.lo*2*L : st.hi*2*L],
-	})
-	return err
+	return nil
 }
+
+// gpuWithBase lets Verify have u1·G computed in the verify kernel's chunks
+// where the engine can (engine.Engine.VerifiesWithBase).
+var gpuWithBase = true
 
 // finishStep gives the items st their verdicts from the engine's results
 // in buf: on the host (finish), or from the verify kernel's judgements.

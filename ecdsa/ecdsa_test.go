@@ -8,8 +8,10 @@ import (
 	"errors"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -20,8 +22,11 @@ import (
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
 	internalengine "github.com/rnsec/ecmul/internal/engine"
+	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/gpu/fakecuda"
 	"github.com/rnsec/ecmul/internal/kernelemu"
+	"github.com/rnsec/ecmul/internal/kernels"
+	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/textbook"
 	"github.com/rnsec/ecmul/internal/wycheproof"
 )
@@ -40,20 +45,34 @@ func engine(t *testing.T, c ecmul.Curve, b ecmul.Backend) *ecmul.Engine {
 // kernels emulated by their CPU twins: the test fails unless the verify
 // kernel judged signatures on it.
 func fakeGPUEngine(t *testing.T, c ecmul.Curve) *ecmul.Engine {
-	return fakeGPU(t, c, "ecm_verify_")
+	return fakeGPU(t, c, "ecm_verify_", 0)
 }
 
 // fakeGPUWireEngine is fakeGPUEngine with every batch large enough for
 // the wire kernels (internalengine.ItemKernelsFrom) for the rest of the
-// test: the test fails unless a verify batch came as bytes.
+// test: the test fails unless a verify batch came as bytes, its u1·G
+// computed in the verify kernel's chunks and copied into the verify
+// unpack's input on the device.
 func fakeGPUWireEngine(t *testing.T, c ecmul.Curve) *ecmul.Engine {
 	t.Cleanup(internalengine.ItemKernelsFrom(1))
-	return fakeGPU(t, c, "ecm_verifyunpack_")
+	return fakeGPU(t, c, "ecm_verifyunpack_", 1)
+}
+
+// fakeGPUWireHostBaseEngine is fakeGPUWireEngine with u1·G computed in
+// calls of its own, as on an engine without the comb in the verify
+// kernel's chunks: the test fails unless a verify batch came as bytes,
+// and with no u1·G copied on the device.
+func fakeGPUWireHostBaseEngine(t *testing.T, c ecmul.Curve) *ecmul.Engine {
+	t.Cleanup(internalengine.ItemKernelsFrom(1))
+	t.Cleanup(ecdsa.SetGPUWithBase(false))
+	return fakeGPU(t, c, "ecm_verifyunpack_", -1)
 }
 
 // fakeGPU returns an Engine of the gpu backend on a fake driver, and fails
-// the test unless an entry point of the prefix ran on it.
-func fakeGPU(t *testing.T, c ecmul.Curve, prefix string) *ecmul.Engine {
+// the test unless an entry point of the prefix ran on it and, where
+// deviceBase is 1, some u1·G were copied on the device from the comb to
+// the verify unpack (Memcpy2DDtoDAsync), none where it is −1.
+func fakeGPU(t *testing.T, c ecmul.Curve, prefix string, deviceBase int) *ecmul.Engine {
 	t.Helper()
 	d := fakecuda.New()
 	launched := recordLaunches(d)
@@ -63,6 +82,12 @@ func fakeGPU(t *testing.T, c ecmul.Curve, prefix string) *ecmul.Engine {
 	t.Cleanup(func() {
 		e.Close()
 		require.NotEmpty(t, launched(prefix), "no entry point %s* ran", prefix)
+		switch copies := d.Calls("Memcpy2DDtoDAsync"); deviceBase {
+		case 1:
+			require.Positive(t, copies, "no u1·G went from the comb to the verify unpack on the device")
+		case -1:
+			require.Zero(t, copies, "u1·G went from the comb to the verify unpack on the device")
+		}
 	})
 	return e
 }
@@ -177,7 +202,7 @@ func verifyOn(t *testing.T, c ecmul.Curve, items []item, gpu bool) {
 	}
 	engines := map[string]func(*testing.T, ecmul.Curve) *ecmul.Engine{}
 	if gpu {
-		engines["gpu"], engines["gpu-wire"] = fakeGPUEngine, fakeGPUWireEngine
+		engines["gpu"], engines["gpu-wire"], engines["gpu-wire-host-base"] = fakeGPUEngine, fakeGPUWireEngine, fakeGPUWireHostBaseEngine
 	}
 	for _, b := range backends {
 		engines[b.String()] = func(t *testing.T, c ecmul.Curve) *ecmul.Engine { return engine(t, c, b) }
@@ -193,7 +218,7 @@ func verifyOn(t *testing.T, c ecmul.Curve, items []item, gpu bool) {
 			steps := []int{0, 7}
 			if testing.Short() && name == "gpu" {
 				steps = steps[1:]
-			} else if testing.Short() && name == "gpu-wire" {
+			} else if testing.Short() && strings.HasPrefix(name, "gpu-wire") {
 				steps = steps[:1]
 			}
 			for _, step := range steps {
@@ -556,4 +581,61 @@ func TestVerdict(t *testing.T) {
 	require.Error(t, ecdsa.Fault.Err())
 	require.False(t, errors.Is(ecdsa.Fault.Err(), ecmul.ErrInvalidPoint))
 	require.Contains(t, ecdsa.Verdict(200).String(), "unknown")
+}
+
+// TestVerifyDeviceBaseFault: where the comb reports a u1·G that failed its
+// check, in the verify kernel's chunks (u1·G never on the host), that item
+// is a Fault and every other one gets its verdict. The fake driver's comb
+// pack has item 3's outcome spoiled after it runs.
+func TestVerifyDeviceBaseFault(t *testing.T) {
+	c := curves.P256()
+	L := c.ByteLen()
+	var digests [][]byte
+	var sigs, keys []byte
+	for i := range 8 {
+		priv, err := stdecdsa.GenerateKey(elliptic.P256(), nil)
+		require.NoError(t, err)
+		digest := []byte{byte(i), 1, 2, 3}
+		r, s, err := stdecdsa.Sign(nil, priv, digest)
+		require.NoError(t, err)
+		key, err := priv.PublicKey.Bytes()
+		require.NoError(t, err)
+		digests, sigs, keys = append(digests, digest), append(sigs, rsBytes(L, r, s)...), append(keys, key...)
+	}
+	const spoiled = 3
+	d := fakecuda.New()
+	emulate := kernelemu.Launch(d)
+	index := func(name string) int {
+		return slices.IndexFunc(kernels.Args, func(a kernels.Arg) bool { return a.Name == name })
+	}
+	var packs atomic.Int32
+	d.OnLaunch = func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
+		if err := emulate(fn, grid, block, params); err != nil || !strings.HasPrefix(fn, "ecm_pack_") {
+			return err
+		}
+		packs.Add(1)
+		in, count := *(*gpu.DevicePtr)(params[index("in")]), int(*(*uint32)(params[index("count")]))
+		wire, err := d.DeviceBytes(in, uint64(count*(2+2*L)))
+		if err != nil {
+			return err
+		}
+		wire[count*(1+2*L)+spoiled] = byte(ladder.OutFailed)
+		return nil
+	}
+	t.Cleanup(internalengine.UseGPUDriver(d, []byte("fatbin")))
+	t.Cleanup(internalengine.ItemKernelsFrom(1))
+	e, err := ecmul.New(ecmul.P256(), ecmul.Options{Backend: ecmul.GPU})
+	require.NoError(t, err)
+	defer e.Close()
+	verdicts := make([]ecdsa.Verdict, len(digests))
+	require.NoError(t, ecdsa.Verify(context.Background(), e, verdicts, digests, sigs, keys))
+	require.Positive(t, d.Calls("Memcpy2DDtoDAsync"), "u1·G was computed in the verify kernel's chunks")
+	require.Equal(t, int32(1), packs.Load(), "one comb pack")
+	for i, v := range verdicts {
+		want := ecdsa.Valid
+		if i == spoiled {
+			want = ecdsa.Fault
+		}
+		require.Equal(t, want, v, "item %d", i)
+	}
 }

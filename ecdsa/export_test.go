@@ -40,3 +40,12 @@ func SetGPUSign(on bool) (restore func()) {
 	gpuSign = on
 	return func() { gpuSign = old }
 }
+
+// SetGPUWithBase sets whether Verify has u1·G computed in the verify
+// kernel's chunks where the engine can and returns a function that
+// restores it.
+func SetGPUWithBase(on bool) (restore func()) {
+	old := gpuWithBase
+	gpuWithBase = on
+	return func() { gpuWithBase = old }
+}

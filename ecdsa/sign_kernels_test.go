@@ -61,7 +61,7 @@ func TestSignGPU(t *testing.T) {
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
 			t.Cleanup(internalengine.ItemKernelsFrom(1))
-			e := fakeGPU(t, publicCurve(c), "ecm_signunpack_")
+			e := fakeGPU(t, publicCurve(c), "ecm_signunpack_", 0)
 			cpu := engine(t, publicCurve(c), ecmul.CPU)
 			const count = 11
 			keys, pubs, mixed := signItems(c, count)

@@ -51,7 +51,8 @@ type gpuRunner struct {
 	items   sync.Pool // *[]ladder.Item: a chunk's items on the bytes path
 	stats   gpu.Stats
 	statsMu sync.Mutex
-	kernel  Kernel // the configuration chosen
+	kernel  Kernel     // the configuration chosen
+	cfg     gpu.Config // as its pool opened it
 
 	teamOnce sync.Once
 	team     *par.Team // small batches' host work (latencyTeam); nil until the first
@@ -170,6 +171,7 @@ func newGPURunner(su *ladder.Setup, opts Options, g GPUConfig) (runner, error) {
 	switch {
 	case g.verify:
 		err = gpuVerify(&cfg, su)
+		cfg.Pre = g.pre
 	case g.sign:
 		err = gpuSign(&cfg, su, g)
 	default:
@@ -196,7 +198,7 @@ func newGPURunner(su *ladder.Setup, opts Options, g GPUConfig) (runner, error) {
 	if small {
 		g.Mapping = "" // the comb's runner makes its own choice
 	}
-	return &gpuRunner{su: su, eng: eng, opts: opts, gpuOpts: g, workers: opts.Workers, noSpin: g.NoSpin, log: log, kernel: kc}, nil
+	return &gpuRunner{su: su, eng: eng, opts: opts, gpuOpts: g, workers: opts.Workers, noSpin: g.NoSpin, log: log, kernel: kc, cfg: cfg}, nil
 }
 
 // gpuFinish gives cfg the prepare and finish kernels, which turn the

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/rnsec/ecmul/internal/ecdsasign"
+	"github.com/rnsec/ecmul/internal/gpu"
 )
 
 // GPUConfig is the gpu backend's settings; zero values pick the defaults.
@@ -16,8 +17,9 @@ type GPUConfig struct {
 	HostFinish    bool   // finish items on the host (CRT, inversion, bytes) rather than in the GPU's finish kernel
 	FinishItems   int    // items per thread of the GPU's finish kernel; 0 picks kernels.FinishItemsPerThread
 
-	verify bool // the verify kernel in the finish's place (gpuRunner.verifyRunner)
-	sign   bool // the signing batch's wire kernels around the comb (gpuRunner.signRunner)
+	verify bool          // the verify kernel in the finish's place (gpuRunner.verifyRunner)
+	pre    *gpu.PreChain // and u1·G's comb before it (gpuRunner.verifyPre)
+	sign   bool          // the signing batch's wire kernels around the comb (gpuRunner.signRunner)
 }
 
 // DefaultChunk is the most items per launch where GPUConfig.Chunk is 0,

@@ -12,15 +12,29 @@ import (
 )
 
 // VerifyItems is one call of VerifySignatures: count items of ECDSA
-// verification whose u1 and u2 the caller has derived and whose u1·G it
-// has computed (ScalarBaseMultVarTimeBytes), L = the curve's ByteLen.
+// verification whose u1 and u2 the caller has derived, L = the curve's
+// ByteLen. u1·G comes either from the caller, who has computed it
+// (ScalarBaseMultVarTimeBytes) into U1G, or, where
+// VerifiesWithBase says the engine can, from the GPU, on the variable-time
+// comb in the same chunks as the ladder, from U1 (U1G nil): it then never
+// leaves the device, and U1GStatus receives the statuses.
 type VerifyItems struct {
 	U2        []byte   // count scalars u2, L bytes each, big-endian
 	Keys      []byte   // count SEC1 public keys Q, KeySize bytes each: uncompressed (1+2L) or compressed (1+L)
 	KeySize   int      //
-	U1G       []byte   // count points u1·G, uncompressed SEC1 (1+2L bytes each)
+	U1        []byte   // count scalars u1 below n, L bytes each, big-endian; nil where U1G is given
+	U1G       []byte   // count points u1·G, uncompressed SEC1 (1+2L bytes each); nil where U1 is given
 	U1GStatus []Status // their statuses: StatusPoint, or StatusInfinity for the point at infinity
 	Sigs      []byte   // count signatures r‖s, 2L bytes each; r below n
+}
+
+// layoutOK reports whether v describes count items of L-byte values.
+func (v VerifyItems) layoutOK(count, L int) bool {
+	u1 := len(v.U1) == count*L && v.U1G == nil
+	if v.U1 == nil {
+		u1 = len(v.U1G) == count*(1+2*L)
+	}
+	return u1 && len(v.U2) == count*L && len(v.Keys) == count*v.KeySize && len(v.U1GStatus) == count && len(v.Sigs) == count*2*L
 }
 
 // VerifySignatures judges count = len(status) signatures on the gpu
@@ -46,8 +60,7 @@ func (e *Engine) VerifySignatures(ctx context.Context, status []Status, valid []
 		return false, nil
 	}
 	count, L := len(status), e.curve.ByteLen()
-	if len(valid) != count || len(v.U2) != count*L || len(v.Keys) != count*v.KeySize || len(v.U1G) != count*(1+2*L) ||
-		len(v.U1GStatus) != count || len(v.Sigs) != count*2*L {
+	if len(valid) != count || !v.layoutOK(count, L) || (v.U1 != nil && !vr.withBase(count, v.KeySize)) {
 		return true, fmt.Errorf("%w: VerifySignatures of %d items", ErrBatchLayout, count)
 	}
 	clear(status)
@@ -73,7 +86,10 @@ func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, ov
 	su, count := r.su, len(status)
 	L := su.Curve.ByteLen()
 	split, _ := r.splitFor(count)
-	if v.KeySize == 1+2*L && count >= gpuItemsMinBatch { // larger than the latency batches, as takesWire
+	if v.U1 != nil {
+		return gpu.Batch{Count: count, Overlapped: overlap, Wire: r.verifyWireWithBase(status, valid, v, split)}
+	}
+	if r.takesVerifyWire(count, v.KeySize) {
 		return gpu.Batch{Count: count, Overlapped: overlap, Wire: r.verifyWire(status, valid, v, split)}
 	}
 	w := su.VerifyWire()
@@ -141,6 +157,91 @@ func (r *gpuRunner) verifyWire(status []Status, valid []bool, v VerifyItems, spl
 	}
 }
 
+// takesVerifyWire reports whether a verify batch of count items with keys
+// of keySize bytes goes as bytes: uncompressed keys, in a batch larger than
+// the latency batches, as takesWire.
+func (r *gpuRunner) takesVerifyWire(count, keySize int) bool {
+	return keySize == 1+2*r.su.Curve.ByteLen() && count >= gpuItemsMinBatch
+}
+
+// withBase reports whether the verify runner r computes u1·G itself in a
+// batch of count items with keys of keySize bytes: as bytes, with the comb
+// before the ladder (verifyPre).
+func (r *gpuRunner) withBase(count, keySize int) bool {
+	return r.cfg.Pre != nil && r.takesVerifyWire(count, keySize)
+}
+
+// VerifiesWithBase reports whether VerifySignatures takes U1 for a batch
+// of count items with keys of keySize bytes and computes u1·G itself.
+func (e *Engine) VerifiesWithBase(count, keySize int) bool {
+	r, ok := e.gpuRunner()
+	if !ok || e.usable() != nil {
+		return false
+	}
+	vr := r.verifyRunner()
+	return vr != nil && vr.withBase(count, keySize)
+}
+
+// verifyWireWithBase is verifyWire with u1·G computed on the device: the
+// host copies each item's u2, key, r and u1 and adds n to r (Fill); the
+// comb (gpu.PreChain) turns u1 into u1·G in the verify unpack's input;
+// and each item's outcome and u1·G's outcome come back (Drain).
+func (r *gpuRunner) verifyWireWithBase(status []Status, valid []bool, v VerifyItems, split splitFunc) *gpu.Wire {
+	su := r.su
+	L, ps, own := su.Curve.ByteLen(), 1+2*su.Curve.ByteLen(), su.VerifyWireInBytes()
+	w := su.VerifyWire()
+	return &gpu.Wire{
+		InBytes:  own + L,
+		OutBytes: ladder.VerifyWireOutBytes + 1,
+		Pre:      true,
+		Fill: func(lo, hi int, in []byte) {
+			n := hi - lo
+			scalars, points, u1 := in[:n*L], in[n*L:n*(L+ps)], in[n*own:n*(own+L)]
+			split(n, minWireItems, func(a, c int) {
+				copy(scalars[a*L:c*L], v.U2[lo*L+a*L:lo*L+c*L])
+				copy(points[a*ps:c*ps], v.Keys[(lo+a)*ps:(lo+c)*ps])
+				copy(u1[a*L:c*L], v.U1[lo*L+a*L:lo*L+c*L])
+				for k := a; k < c; k++ {
+					i := lo + k
+					if p := points[k*ps : (k+1)*ps]; binary.BigEndian.Uint64(p[1:]) == 0 {
+						su.RewriteZeroX(scalars[k*L:(k+1)*L], p) // as verifyWire
+					}
+					w.PutSignature(in, n, k, isZeroBytes(u1[k*L:(k+1)*L]), v.Sigs[i*2*L:i*2*L+L])
+				}
+			})
+		},
+		Drain: func(lo, hi int, out []byte) error {
+			n := hi - lo
+			for k := range n {
+				i := lo + k
+				status[i], valid[i] = verdictOf(ladder.Outcome(out[k]))
+				v.U1GStatus[i] = u1GStatus(ladder.Outcome(out[n+k]), isZeroBytes(v.U1[i*L:(i+1)*L]))
+			}
+			return nil
+		},
+	}
+}
+
+// u1GStatus returns the status of a u1·G whose comb gave outcome o, for a
+// u1 that is zero or not: u1 below n gives the point at infinity exactly
+// when it is zero, and any other pair of them is a fault.
+func u1GStatus(o ladder.Outcome, zero bool) Status {
+	s := statusOfOutcome(o)
+	if (s == StatusInfinity) != zero || (s != StatusInfinity && s != StatusPoint) {
+		return StatusResultCheck
+	}
+	return s
+}
+
+func isZeroBytes(b []byte) bool {
+	for _, x := range b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // verdictOf returns the status and judgement of an item whose verify
 // kernel gave outcome o.
 func verdictOf(o ladder.Outcome) (Status, bool) {
@@ -192,6 +293,7 @@ func (r *gpuRunner) verifyRunner() *gpuRunner {
 		g.Mapping = r.kernel.Mapping
 		g.ItemsPerBlock = r.kernel.ItemsPerBlock
 		g.verify = true
+		g.pre = r.verifyPre()
 		vr, err := newGPURunner(r.su, r.opts, g)
 		if err != nil {
 			r.log.Warn("ecmul: gpu backend: ECDSA verification adds its points on the host: the verify kernel did not open", "err", err)
@@ -206,6 +308,22 @@ func (r *gpuRunner) verifyRunner() *gpuRunner {
 		r.verifier.r = vr.(*gpuRunner)
 	})
 	return r.verifier.r
+}
+
+// verifyPre returns the chain that computes u1·G in the verify runner's
+// chunks (gpu.PreChain): the variable-time comb runner's kernels (or the
+// constant-time comb's, combRunner), from u1 at the end of each item's
+// wire input to u1·G where the verify unpack reads it. It returns nil
+// where that runner is missing or has no wire kernels: u1·G then comes
+// from the caller.
+func (r *gpuRunner) verifyPre() *gpu.PreChain {
+	cr := r.combRunner(ladder.CombVarTime)
+	if cr == nil || cr.cfg.Prepare == nil || cr.cfg.Prepare.Unpack == "" || cr.cfg.Finish == nil || cr.cfg.Finish.Pack == "" {
+		return nil
+	}
+	L := r.su.Curve.ByteLen()
+	return &gpu.PreChain{Config: cr.cfg, InBytes: L, ResultBytes: cr.su.WireOutBytes() - 1, Skip: 1, Width: 2 * L,
+		At: r.su.VerifyWirePointAt()}
 }
 
 // gpuVerify gives cfg the prepare kernel and, in the finish's place, the

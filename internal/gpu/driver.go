@@ -123,6 +123,10 @@ type Driver interface {
 	// MemcpyDtoHAsync enqueues a device-to-host copy on s. dst should be
 	// pinned memory and must not be read before s reaches the copy.
 	MemcpyDtoHAsync(dst unsafe.Pointer, src DevicePtr, bytes uint64, s Stream) error
+	// Memcpy2DDtoDAsync enqueues a device-to-device copy of height rows of
+	// width bytes on s: row k from src + k·srcPitch to dst + k·dstPitch
+	// (cuMemcpy2DAsync; pitches need no alignment).
+	Memcpy2DDtoDAsync(dst DevicePtr, dstPitch uint64, src DevicePtr, srcPitch, width, height uint64, s Stream) error
 
 	// StreamCreate creates a stream that does not synchronise with the
 	// legacy default stream (CU_STREAM_NON_BLOCKING).

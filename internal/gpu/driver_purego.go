@@ -59,6 +59,7 @@ type cudaDriver struct {
 	cuMemcpyHtoD                                func(dst uint64, src unsafe.Pointer, bytes uint64) cuResult
 	cuMemcpyHtoDAsync                           uintptr
 	cuMemcpyDtoHAsync                           uintptr
+	cuMemcpy2DAsync                             uintptr
 	cuStreamCreate                              func(s *uintptr, flags uint32) cuResult
 	cuStreamDestroy                             func(s uintptr) cuResult
 	cuStreamSynchronize                         uintptr
@@ -121,6 +122,7 @@ func (d *cudaDriver) symbols() []symbol {
 		{&d.cuMemcpyHtoD, []string{"cuMemcpyHtoD_v2"}, nil},
 		{&d.cuMemcpyHtoDAsync, []string{"cuMemcpyHtoDAsync_v2"}, nil},
 		{&d.cuMemcpyDtoHAsync, []string{"cuMemcpyDtoHAsync_v2"}, nil},
+		{&d.cuMemcpy2DAsync, []string{"cuMemcpy2DAsync_v2"}, nil},
 		{&d.cuStreamCreate, []string{"cuStreamCreate"}, nil},
 		{&d.cuStreamDestroy, []string{"cuStreamDestroy_v2"}, nil},
 		{&d.cuStreamSynchronize, []string{"cuStreamSynchronize"}, nil},
@@ -449,6 +451,37 @@ func (d *cudaDriver) MemcpyDtoHAsync(dst unsafe.Pointer, src DevicePtr, bytes ui
 	r, _, _ := purego.SyscallN(d.cuMemcpyDtoHAsync, uintptr(dst), uintptr(src), uintptr(bytes), uintptr(s))
 	runtime.KeepAlive(dst)
 	return d.check("cuMemcpyDtoHAsync_v2", cuResult(r))
+}
+
+// memcpy2D is CUDA_MEMCPY2D: the source's and the destination's place,
+// memory type and pitch, then the rows' width and count.
+type memcpy2D struct {
+	srcX, srcY    uint64
+	srcType       uint32
+	_             uint32
+	srcHost       uintptr
+	srcDevice     uint64
+	srcArray      uintptr
+	srcPitch      uint64
+	dstX, dstY    uint64
+	dstType       uint32
+	_             uint32
+	dstHost       uintptr
+	dstDevice     uint64
+	dstArray      uintptr
+	dstPitch      uint64
+	width, height uint64
+}
+
+// memoryTypeDevice is CU_MEMORYTYPE_DEVICE.
+const memoryTypeDevice = 2
+
+func (d *cudaDriver) Memcpy2DDtoDAsync(dst DevicePtr, dstPitch uint64, src DevicePtr, srcPitch, width, height uint64, s Stream) error {
+	m := &memcpy2D{srcType: memoryTypeDevice, srcDevice: uint64(src), srcPitch: srcPitch,
+		dstType: memoryTypeDevice, dstDevice: uint64(dst), dstPitch: dstPitch, width: width, height: height}
+	r, _, _ := purego.SyscallN(d.cuMemcpy2DAsync, uintptr(unsafe.Pointer(m)), uintptr(s))
+	runtime.KeepAlive(m)
+	return d.check("cuMemcpy2DAsync_v2", cuResult(r))
 }
 
 func (d *cudaDriver) StreamCreate() (Stream, error) {

@@ -86,3 +86,15 @@ func TestLaunchConfigLayout(t *testing.T) {
 		t.Fatalf("offsets and sizes %v, want %v", got, want)
 	}
 }
+
+// TestMemcpy2DLayout holds memcpy2D to CUDA_MEMCPY2D's layout in cuda.h:
+// the fields the driver reads at their offsets, 128 bytes in all.
+func TestMemcpy2DLayout(t *testing.T) {
+	var m memcpy2D
+	got := []uintptr{unsafe.Offsetof(m.srcType), unsafe.Offsetof(m.srcDevice), unsafe.Offsetof(m.srcPitch), unsafe.Offsetof(m.dstType),
+		unsafe.Offsetof(m.dstDevice), unsafe.Offsetof(m.dstPitch), unsafe.Offsetof(m.width), unsafe.Offsetof(m.height), unsafe.Sizeof(m)}
+	want := []uintptr{16, 32, 48, 72, 88, 104, 112, 120, 128}
+	if !slices.Equal(got, want) {
+		t.Fatalf("offsets and size %v, want %v", got, want)
+	}
+}

@@ -45,6 +45,32 @@ type Config struct {
 	// item's outputs, in place, by its ResultRows rows of results, and only
 	// those rows are copied back and drained.
 	Finish *FinishKernel
+	// Pre, when set, is a chain of kernels that a chunk of a Wire batch
+	// with Wire.Pre runs before this one, on the same stream.
+	Pre *PreChain
+}
+
+// PreChain is a chain of kernels that a chunk of a Wire batch with
+// Wire.Pre runs before the engine's own, on the same stream, over device
+// buffers of its own that hold Config.Chunk items of its rows: its unpack
+// (Prepare.Unpack), prepare, kernel (Entry, one block of ItemsPerBlock
+// items and BlockThreads threads, or fewer items per block through
+// ThreadsFor), finish and pack (Finish.Pack). ECDSA verification computes
+// u1·G on it, so that u1·G goes from the comb's pack to the verify
+// unpack without leaving the device. For a chunk of n items:
+//
+//   - its wire input is the last InBytes of each item's Wire.InBytes, the
+//     tail of the chunk's input (n·InBytes bytes); the engine's own kernels
+//     get the rest;
+//   - its pack writes n results of ResultBytes bytes, then n outcome bytes;
+//     Width bytes of each result, from its Skip-th, go into the engine's
+//     wire input on the device, item k's at n·At + k·Width;
+//   - its outcome bytes come back to the host after the engine's own wire
+//     output: the last byte of each item's Wire.OutBytes.
+type PreChain struct {
+	Config
+	InBytes                      int
+	ResultBytes, Skip, Width, At int
 }
 
 // PrepareKernel is the kernel that prepares the ladder's items on the
@@ -129,6 +155,9 @@ type Wire struct {
 	InBytes, OutBytes int
 	Fill              func(lo, hi int, in []byte)
 	Drain             func(lo, hi int, out []byte) error
+	// Pre runs Config.Pre on each chunk first: InBytes and OutBytes count
+	// its bytes too (PreChain says where they lie).
+	Pre bool
 }
 
 // Stats says where the time of one Run went.
@@ -188,6 +217,7 @@ type slot struct {
 	stream                    Stream
 	hostIn, hostSc, hostOut   unsafe.Pointer
 	devIn, devSc, devOut      DevicePtr
+	preIn, preSc, preOut      DevicePtr // Config.Pre's buffers; 0 without it
 	evStart, evKernel, evDone Event
 	evCopyIn                  Event
 	evPrepared, evLaddered    Event     // between the item kernels and the ladder
@@ -195,6 +225,7 @@ type slot struct {
 	zeroCopy                  bool      // the slot's chunk runs on its pinned buffers in place
 	itemKernels               bool      // the slot's chunk runs the prepare and finish kernels around the ladder
 	finishItems               int       // items per thread of its finish launch (Engine.finishItems)
+	preFinishItems            int       // and of Config.Pre's
 	wire                      *Wire     // the slot's chunk's batch's Wire, if it is bytes unpacked and packed on the device
 	lo, hi                    int
 	busy                      bool
@@ -221,23 +252,17 @@ func (s *slot) awaitDrain() {
 // before has taken its last chunk, the slots' owners keeping each slot to
 // one Run at a time.
 type Engine struct {
-	d          Driver
-	cfg        Config
-	dev        int32
-	ctx        Context // the device's primary context, retained by the engine's thread
-	mod        Module
-	fn         Function
-	small      Function // Config.Small's kernel, or 0
-	finish     Function // Config.Finish's kernel, or 0
-	prepare    Function // Config.Prepare's kernel, or 0
-	unpack     Function // Config.Prepare.Unpack's kernel, or 0
-	pack       Function // Config.Finish.Pack's kernel, or 0
-	sms        int      // the device's multiprocessors, over which small chunks spread
-	wave       int      // the items the device runs at once: sms × resident blocks × ItemsPerBlock
-	consts     DevicePtr
-	finConsts  DevicePtr // Config.Finish's constants
-	prepConsts DevicePtr // Config.Prepare's constants
-	slots      [slotCount]slot
+	d     Driver
+	cfg   Config
+	dev   int32
+	ctx   Context // the device's primary context, retained by the engine's thread
+	mod   Module
+	chain          // the engine's own kernels
+	small Function // Config.Small's kernel, or 0
+	pre   *chain   // Config.Pre's kernels, or nil
+	sms   int      // the device's multiprocessors, over which small chunks spread
+	wave  int      // the items the device runs at once: sms × resident blocks × ItemsPerBlock
+	slots [slotCount]slot
 	// next is the slot of the next Run's first chunk: the one after the
 	// last Run's last chunk, whose oldest chunk in flight frees it first
 	next int
@@ -248,6 +273,20 @@ type Engine struct {
 	done    bool
 	allocs  []DevicePtr
 	hosts   []unsafe.Pointer
+}
+
+// chain is one chain of kernels loaded on the device, with its
+// constants: the engine's own (Config) or Config.Pre's.
+type chain struct {
+	cfg        *Config
+	fn         Function  // Entry's kernel
+	finish     Function  // Finish's kernel, or 0
+	prepare    Function  // Prepare's kernel, or 0
+	unpack     Function  // Prepare.Unpack's kernel, or 0
+	pack       Function  // Finish.Pack's kernel, or 0
+	consts     DevicePtr // Constants
+	finConsts  DevicePtr // Finish's constants
+	prepConsts DevicePtr // Prepare's constants
 }
 
 // slotCount is the number of slots: one on the GPU, one draining, one filling.
@@ -292,6 +331,9 @@ func Open(d Driver, cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("gpu: invalid small-chunk kernel %q: up to %d items per SM, %d per block (positive, within %d threads per block)",
 			sk.Entry, sk.ItemsPerSM, sk.ItemsPerBlock, kernels.MaxThreads)
 	}
+	if err := checkPre(cfg); err != nil {
+		return nil, err
+	}
 	e := &Engine{d: d, cfg: cfg, calls: make(chan func()), stopped: make(chan struct{})}
 	ready := make(chan error)
 	go e.loop(ready)
@@ -305,6 +347,28 @@ func Open(d Driver, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// checkPre fails a Config.Pre that lacks one of its kernels, or whose
+// bytes do not fit its buffers or the engine's.
+func checkPre(cfg Config) error {
+	pc := cfg.Pre
+	if pc == nil {
+		return nil
+	}
+	if pc.Entry == "" || len(pc.Constants) == 0 || pc.ItemsPerBlock <= 0 || pc.BlockThreads < pc.ItemsPerBlock ||
+		pc.BlockThreads > kernels.MaxThreads || pc.OutRows <= 0 || pc.ScalarRows <= 0 || pc.InRows < 0 ||
+		pc.OutRows > maxRows || pc.ScalarRows > maxRows || pc.InRows > maxRows ||
+		pc.Prepare == nil || pc.Prepare.Unpack == "" || pc.Finish == nil || pc.Finish.Pack == "" || pc.Finish.PackShares {
+		return fmt.Errorf("gpu: invalid pre chain %q: it needs its constants, blocks, rows, and its unpack, prepare, finish and pack kernels", pc.Entry)
+	}
+	in, out := 4*max(pc.InRows, 1), 4*pc.OutRows
+	if pc.InBytes <= 0 || pc.InBytes > out || pc.ResultBytes+1 > in || pc.Skip < 0 || pc.Width <= 0 ||
+		pc.Skip+pc.Width > pc.ResultBytes || pc.At < 0 || pc.At+pc.Width > 4*cfg.OutRows {
+		return fmt.Errorf("gpu: the pre chain %q's bytes do not fit: %d in, results of %d, %d from %d to %d", pc.Entry,
+			pc.InBytes, pc.ResultBytes, pc.Width, pc.Skip, pc.At)
+	}
+	return nil
 }
 
 // loop owns the OS thread and the context; it runs every call in order.
@@ -362,8 +426,14 @@ func (e *Engine) setup() error {
 		e.mod = 0
 		return err
 	}
-	if e.fn, err = e.d.ModuleGetFunction(e.mod, e.cfg.Entry); err != nil {
+	if err = e.load(&e.chain, &e.cfg); err != nil {
 		return err
+	}
+	if pc := e.cfg.Pre; pc != nil {
+		e.pre = new(chain)
+		if err = e.load(e.pre, &pc.Config); err != nil {
+			return err
+		}
 	}
 	if sk := e.cfg.Small; sk != nil {
 		if e.small, err = e.d.ModuleGetFunction(e.mod, sk.Entry); err != nil {
@@ -378,35 +448,6 @@ func (e *Engine) setup() error {
 		return err
 	}
 	e.wave = e.sms * blocks * e.cfg.ItemsPerBlock
-	if e.consts, err = e.upload(e.cfg.Constants); err != nil {
-		return err
-	}
-	if pk := e.cfg.Prepare; pk != nil {
-		if e.prepare, err = e.d.ModuleGetFunction(e.mod, pk.Entry); err != nil {
-			return err
-		}
-		if e.prepConsts, err = e.upload(pk.Constants); err != nil {
-			return err
-		}
-		if pk.Unpack != "" {
-			if e.unpack, err = e.d.ModuleGetFunction(e.mod, pk.Unpack); err != nil {
-				return err
-			}
-		}
-	}
-	if fk := e.cfg.Finish; fk != nil {
-		if e.finish, err = e.d.ModuleGetFunction(e.mod, fk.Entry); err != nil {
-			return err
-		}
-		if e.finConsts, err = e.upload(fk.Constants); err != nil {
-			return err
-		}
-		if fk.Pack != "" {
-			if e.pack, err = e.d.ModuleGetFunction(e.mod, fk.Pack); err != nil {
-				return err
-			}
-		}
-	}
 	c := uint64(e.cfg.Chunk) * 4
 	for i := range e.slots {
 		s := &e.slots[i]
@@ -432,8 +473,57 @@ func (e *Engine) setup() error {
 				}
 			}
 		}
+		if pc := e.cfg.Pre; pc != nil {
+			for _, b := range []struct {
+				dev  *DevicePtr
+				rows int
+			}{{&s.preIn, pc.InRows}, {&s.preSc, pc.ScalarRows}, {&s.preOut, pc.OutRows}} {
+				if *b.dev, err = e.alloc(c * uint64(max(b.rows, 1))); err != nil {
+					return err
+				}
+			}
+		}
 		for _, ev := range []*Event{&s.evStart, &s.evCopyIn, &s.evPrepared, &s.evLaddered, &s.evKernel, &s.evDone} {
 			if *ev, err = e.d.EventCreate(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// load loads cfg's kernels into c and uploads their constants.
+func (e *Engine) load(c *chain, cfg *Config) error {
+	c.cfg = cfg
+	var err error
+	if c.fn, err = e.d.ModuleGetFunction(e.mod, cfg.Entry); err != nil {
+		return err
+	}
+	if c.consts, err = e.upload(cfg.Constants); err != nil {
+		return err
+	}
+	if pk := cfg.Prepare; pk != nil {
+		if c.prepare, err = e.d.ModuleGetFunction(e.mod, pk.Entry); err != nil {
+			return err
+		}
+		if c.prepConsts, err = e.upload(pk.Constants); err != nil {
+			return err
+		}
+		if pk.Unpack != "" {
+			if c.unpack, err = e.d.ModuleGetFunction(e.mod, pk.Unpack); err != nil {
+				return err
+			}
+		}
+	}
+	if fk := cfg.Finish; fk != nil {
+		if c.finish, err = e.d.ModuleGetFunction(e.mod, fk.Entry); err != nil {
+			return err
+		}
+		if c.finConsts, err = e.upload(fk.Constants); err != nil {
+			return err
+		}
+		if fk.Pack != "" {
+			if c.pack, err = e.d.ModuleGetFunction(e.mod, fk.Pack); err != nil {
 				return err
 			}
 		}
@@ -549,9 +639,17 @@ func (e *Engine) checkBatch(b Batch) error {
 	if e.unpack == 0 || e.pack == 0 || e.prepare == 0 || e.finish == 0 || b.LadderOnly {
 		return errors.New("gpu: a wire batch needs the unpack, prepare, finish and pack kernels")
 	}
+	preIn, preOut := 0, 0
+	if wire.Pre {
+		if e.pre == nil {
+			return errors.New("gpu: a wire batch asks for the pre chain, which the engine lacks")
+		}
+		preIn, preOut = e.cfg.Pre.InBytes, 1
+	}
 	in, out := 4*max(e.cfg.InRows, 1), 4*e.cfg.OutRows
-	if wire.InBytes <= 0 || wire.OutBytes <= 0 || wire.InBytes > min(in, out) || wire.OutBytes > min(in, out) {
-		return fmt.Errorf("gpu: a wire batch of %d bytes in and %d out per item: each must be 1 to %d", wire.InBytes, wire.OutBytes, min(in, out))
+	ownIn, ownOut := wire.InBytes-preIn, wire.OutBytes-preOut
+	if ownIn <= 0 || ownOut <= 0 || ownIn > min(in, out) || ownOut > min(in, out) || wire.OutBytes > in {
+		return fmt.Errorf("gpu: a wire batch of %d bytes in and %d out per item: each must be 1 to %d", ownIn, ownOut, min(in, out))
 	}
 	return nil
 }
@@ -731,7 +829,11 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 		s.awaitDrain() // chunk c−3's, which reads the outputs chunk c copies back into
 		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
 		s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
-		s.finishItems = e.finishItems(!b.Overlapped && w.pendingCount() < slotCount)
+		last := !b.Overlapped && w.pendingCount() < slotCount
+		s.finishItems = e.finishItems(last)
+		if e.cfg.Pre != nil {
+			s.preFinishItems = finishItems(e.cfg.Pre.Finish, last)
+		}
 		s.wire = b.Wire
 		if fault = e.enqueue(s, n, &r.origin); fault != nil {
 			break
@@ -904,8 +1006,16 @@ func (e *Engine) enqueue(s *slot, n int, origin *Event) error {
 }
 
 // copyChunkIn enqueues the copy of slot s's n items to the device: their
-// input and scalar rows, or a wire chunk's bytes into the output buffer.
+// input and scalar rows, or a wire chunk's bytes into the output buffer
+// (the pre chain's tail into its own, PreChain).
 func (e *Engine) copyChunkIn(s *slot, n int) error {
+	if w := s.wire; w != nil && w.Pre {
+		own := uint64((w.InBytes - e.cfg.Pre.InBytes) * n)
+		if err := e.d.MemcpyHtoDAsync(s.preOut, unsafe.Add(s.hostIn, own), uint64(e.cfg.Pre.InBytes*n), s.stream); err != nil {
+			return err
+		}
+		return e.d.MemcpyHtoDAsync(s.devOut, s.hostIn, own, s.stream)
+	}
 	if s.wire != nil {
 		return e.d.MemcpyHtoDAsync(s.devOut, s.hostIn, uint64(s.wire.InBytes*n), s.stream)
 	}
@@ -918,6 +1028,15 @@ func (e *Engine) copyChunkIn(s *slot, n int) error {
 // copyChunkOut enqueues the copy of slot s's n results to the host: the
 // rows the drain reads, or a wire chunk's bytes from the input buffer.
 func (e *Engine) copyChunkOut(s *slot, n int) error {
+	if w := s.wire; w != nil && w.Pre {
+		own := uint64((w.OutBytes - 1) * n)
+		pc := e.cfg.Pre
+		outcomes := s.preIn + DevicePtr(pc.ResultBytes*n)
+		if err := e.d.MemcpyDtoHAsync(unsafe.Add(s.hostOut, own), outcomes, uint64(n), s.stream); err != nil {
+			return err
+		}
+		return e.d.MemcpyDtoHAsync(s.hostOut, s.devIn, own, s.stream)
+	}
 	if s.wire != nil {
 		return e.d.MemcpyDtoHAsync(s.hostOut, s.devIn, uint64(s.wire.OutBytes*n), s.stream)
 	}
@@ -936,10 +1055,20 @@ func (e *Engine) kernelFor(n int) (fn Function, items, threads int) {
 		items = min(spread, sk.ItemsPerBlock)
 		return e.small, items, sk.ThreadsFor(items)
 	}
-	if cfg.ThreadsFor == nil || e.sms <= 0 || n >= e.sms*cfg.ItemsPerBlock {
-		return e.fn, cfg.ItemsPerBlock, cfg.BlockThreads
+	items, threads = blockShape(&cfg, n, e.sms)
+	return e.fn, items, threads
+}
+
+// blockShape returns the items and threads of each block of cfg's kernel
+// in a launch on n items over sms multiprocessors: ItemsPerBlock, or, when
+// n items would leave multiprocessors without a block and cfg.ThreadsFor
+// is set, ⌈n/sms⌉.
+func blockShape(cfg *Config, n, sms int) (items, threads int) {
+	if cfg.ThreadsFor == nil || sms <= 0 || n >= sms*cfg.ItemsPerBlock {
+		return cfg.ItemsPerBlock, cfg.BlockThreads
 	}
-	return e.fn, spread, cfg.ThreadsFor(spread)
+	spread := max((n+sms-1)/sms, 1)
+	return spread, cfg.ThreadsFor(spread)
 }
 
 // launch enqueues the kernel on n items of slot s's device buffers, or of
@@ -953,6 +1082,9 @@ func (e *Engine) launch(s *slot, n int, inPlace bool) error {
 			return nil
 		}
 		return e.d.EventRecord(ev, s.stream)
+	}
+	if err := e.launchPre(s, n); err != nil {
+		return err
 	}
 	if err := e.launchWire(e.unpack, e.prepConsts, s, n); err != nil {
 		return err
@@ -1041,11 +1173,14 @@ func (e *Engine) launchFinish(s *slot, n int, inPlace bool) error {
 // nothing after them: the batch's latency waits for their finishes'
 // threads, whose chains of products are shorter with fewer items. 0
 // without a finish kernel.
-func (e *Engine) finishItems(last bool) int {
-	if e.cfg.Finish == nil {
+func (e *Engine) finishItems(last bool) int { return finishItems(e.cfg.Finish, last) }
+
+// finishItems is Engine.finishItems for the finish kernel fk.
+func finishItems(fk *FinishKernel, last bool) int {
+	if fk == nil {
 		return 0
 	}
-	n := cmp.Or(e.cfg.Finish.ItemsPerThread, kernels.FinishItemsPerThread)
+	n := cmp.Or(fk.ItemsPerThread, kernels.FinishItemsPerThread)
 	if last {
 		n = min(n, kernels.FinishItemsLastChunk)
 	}
@@ -1056,11 +1191,51 @@ func (e *Engine) finishItems(last bool) int {
 // consts, on n items of slot s, in blocks of kernels.FinishThreads.
 func (e *Engine) launchItems(fn Function, consts DevicePtr, s *slot, n int, inPlace bool, blocks int) error {
 	in, sc, out := s.buffers(inPlace)
+	return e.launchOn(fn, consts, [3]DevicePtr{in, sc, out}, s, n, blocks)
+}
+
+// launchOn enqueues fn, a kernel around a ladder with its constants
+// consts, on n items of the buffers bufs (input, scalars, output) on slot
+// s's stream, in blocks of kernels.FinishThreads.
+func (e *Engine) launchOn(fn Function, consts DevicePtr, bufs [3]DevicePtr, s *slot, n int, blocks int) error {
 	count, stride := uint32(n), uint32(n)
-	args := kernelArgs(&consts, &in, &sc, &out, &count, &stride)
+	args := kernelArgs(&consts, &bufs[0], &bufs[1], &bufs[2], &count, &stride)
 	grid := [3]uint32{uint32(blocks), 1, 1}
 	block := [3]uint32{uint32(kernels.FinishThreads), 1, 1}
 	return e.d.LaunchKernelFirst(fn, grid, block, 0, s.stream, args)
+}
+
+// launchPre enqueues Config.Pre's kernels on n items of slot s, if its
+// chunk asks for them, then the copy of their results into the engine's
+// wire input (PreChain).
+func (e *Engine) launchPre(s *slot, n int) error {
+	if s.wire == nil || !s.wire.Pre {
+		return nil
+	}
+	p, pc := e.pre, e.cfg.Pre
+	bufs := [3]DevicePtr{s.preIn, s.preSc, s.preOut}
+	perItem := (n + kernels.FinishThreads - 1) / kernels.FinishThreads
+	if err := e.launchOn(p.unpack, p.prepConsts, bufs, s, n, perItem); err != nil {
+		return err
+	}
+	if err := e.launchOn(p.prepare, p.prepConsts, bufs, s, n, perItem); err != nil {
+		return err
+	}
+	items, threads := blockShape(&pc.Config, n, e.sms)
+	count, stride := uint32(n), uint32(n)
+	args := kernelArgs(&p.consts, &bufs[0], &bufs[1], &bufs[2], &count, &stride)
+	grid := [3]uint32{uint32((n + items - 1) / items), 1, 1}
+	if err := e.d.LaunchKernel(p.fn, grid, [3]uint32{uint32(threads), 1, 1}, 0, s.stream, args); err != nil {
+		return err
+	}
+	if err := e.launchOn(p.finish, p.finConsts, bufs, s, n, kernels.FinishGrid(n, s.preFinishItems)); err != nil {
+		return err
+	}
+	if err := e.launchOn(p.pack, p.finConsts, bufs, s, n, perItem); err != nil {
+		return err
+	}
+	dst := s.devOut + DevicePtr(pc.At*n)
+	return e.d.Memcpy2DDtoDAsync(dst, uint64(pc.Width), s.preIn+DevicePtr(pc.Skip), uint64(pc.ResultBytes), uint64(pc.Width), uint64(n), s.stream)
 }
 
 // kernelArgs returns the launch's argument pointers in the order of

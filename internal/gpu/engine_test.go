@@ -539,3 +539,111 @@ func TestPackSharesFinishGrid(t *testing.T) {
 		require.Less(t, grids["finish"][0], uint32(chunk/kernels.FinishThreads), "the finish's threads take several items")
 	}
 }
+
+// TestPreChainBytes: a wire chunk with Wire.Pre runs Config.Pre's kernels
+// first, in their order, on the tail of each item's input; Width bytes of
+// each of its pack's results, from Skip, reach the engine's unpack at
+// n·At + k·Width, and its outcome bytes come back after the engine's own
+// outputs. The engine's other bytes keep their places.
+func TestPreChainBytes(t *testing.T) {
+	const chunk, count = 5, 12
+	const own, preIn, result, skip, width, at = 8, 4, 5, 1, 3, 2
+	d := fakecuda.New()
+	var mu sync.Mutex
+	var order []string
+	bytesAt := func(params []unsafe.Pointer, arg, n int) []byte {
+		b, err := d.DeviceBytes(*(*gpu.DevicePtr)(params[arg]), uint64(n))
+		require.NoError(t, err)
+		return b
+	}
+	const in, out, countArg = 1, 3, 4
+	seen := map[string][]byte{} // what each unpack read, by chunk's first byte
+	d.OnLaunch = func(fn string, _, _ [3]uint32, params []unsafe.Pointer) error {
+		mu.Lock()
+		defer mu.Unlock()
+		order = append(order, fn)
+		n := int(*(*uint32)(params[countArg]))
+		switch fn {
+		case "pre-unpack":
+			seen["pre"] = append(seen["pre"], bytesAt(params, out, n*preIn)...)
+		case "pre-pack":
+			w := bytesAt(params, in, n*(result+1))
+			for k := range n {
+				for j := range result {
+					w[k*result+j] = byte(10*k + j)
+				}
+				w[n*result+k] = byte(200 + k)
+			}
+		case "unpack":
+			w := bytesAt(params, out, n*own)
+			seen["own"] = append(seen["own"], w[:n*at]...)
+			seen["moved"] = append(seen["moved"], w[n*at:n*(at+width)]...)
+		case "pack":
+			w := bytesAt(params, in, n)
+			for k := range n {
+				w[k] = byte(k)
+			}
+		}
+		return nil
+	}
+	pre := &gpu.PreChain{Config: gpu.Config{Entry: "pre-ladder", Constants: []uint32{1}, InRows: 2, ScalarRows: 1, OutRows: 1,
+		ItemsPerBlock: 1, BlockThreads: 32,
+		Prepare: &gpu.PrepareKernel{Entry: "pre-prepare", Constants: []uint32{1}, Unpack: "pre-unpack"},
+		Finish:  &gpu.FinishKernel{Entry: "pre-finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pre-pack"}},
+		InBytes: preIn, ResultBytes: result, Skip: skip, Width: width, At: at}
+	eng, err := gpu.Open(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
+		InRows: 2, ScalarRows: 1, OutRows: 3, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk,
+		Prepare: &gpu.PrepareKernel{Entry: "prepare", Constants: []uint32{1}, Unpack: "unpack"},
+		Finish:  &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pack"}, Pre: pre})
+	require.NoError(t, err)
+	defer eng.Close()
+	var wantPre, wantOwn, wantMoved []byte
+	got := make([][2]byte, count)
+	wire := &gpu.Wire{InBytes: own + preIn, OutBytes: 2, Pre: true,
+		Fill: func(lo, hi int, b []byte) {
+			n := hi - lo
+			for j := range b {
+				b[j] = byte(lo + 3*j)
+			}
+			wantOwn = append(wantOwn, b[:n*at]...)
+			wantPre = append(wantPre, b[n*own:]...)
+			for k := range n {
+				for j := range width {
+					wantMoved = append(wantMoved, byte(10*k+skip+j))
+				}
+			}
+		},
+		Drain: func(lo, hi int, b []byte) error {
+			for k := range hi - lo {
+				got[lo+k] = [2]byte{b[k], b[hi-lo+k]}
+			}
+			return nil
+		}}
+	_, err = eng.Run(context.Background(), gpu.Batch{Count: count, Wire: wire})
+	require.NoError(t, err)
+	require.Equal(t, wantPre, seen["pre"], "the pre chain's unpack reads the tail of each chunk's input")
+	require.Equal(t, wantOwn, seen["own"], "the engine's unpack reads the rest")
+	require.Equal(t, wantMoved, seen["moved"], "and the pre chain's results where PreChain puts them")
+	for i, g := range got {
+		k := i % chunk
+		require.Equal(t, [2]byte{byte(k), byte(200 + k)}, g, "item %d: its own outcome, then the pre chain's", i)
+	}
+	chain := []string{"pre-unpack", "pre-prepare", "pre-ladder", "pre-finish", "pre-pack", "unpack", "prepare", "ladder", "finish", "pack"}
+	require.Equal(t, slices.Concat(chain, chain, chain), order, "each chunk runs the pre chain first")
+
+	// a batch that asks for a pre chain the engine lacks, and a pre chain
+	// without its pack, are refused
+	plain, err := gpu.Open(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
+		InRows: 2, ScalarRows: 1, OutRows: 3, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk,
+		Prepare: &gpu.PrepareKernel{Entry: "prepare", Constants: []uint32{1}, Unpack: "unpack"},
+		Finish:  &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pack"}})
+	require.NoError(t, err)
+	defer plain.Close()
+	_, err = plain.Run(context.Background(), gpu.Batch{Count: count, Wire: wire})
+	require.ErrorContains(t, err, "pre chain")
+	noPack := *pre
+	noPack.Finish = &gpu.FinishKernel{Entry: "pre-finish", Constants: []uint32{1}, ResultRows: 1}
+	_, err = gpu.Open(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
+		InRows: 2, ScalarRows: 1, OutRows: 3, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk, Pre: &noPack})
+	require.ErrorContains(t, err, "pre chain")
+}

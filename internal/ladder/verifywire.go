@@ -32,6 +32,10 @@ const VerifyWireOutBytes = 1
 // batch: the ladder's (WireInBytes), u1·G, r, r + n and the flags.
 func (su *Setup) VerifyWireInBytes() int { return su.WireInBytes() + 4*su.Curve.ByteLen() + 1 }
 
+// VerifyWirePointAt returns where the u1·G of a verify batch's wire input
+// begin, in bytes per item of the chunk: after the ladder's input.
+func (su *Setup) VerifyWirePointAt() int { return su.WireInBytes() }
+
 // VerifyWire writes the part of a verify batch's wire input after the
 // ladder's: it knows n and p.
 type VerifyWire struct {
@@ -51,14 +55,23 @@ func (su *Setup) VerifyWire() VerifyWire {
 // wire, the wire input of a chunk of count items. It allocates nothing.
 func (w VerifyWire) Put(wire []byte, count, i int, u1G []byte, u1Infinity bool, r []byte) {
 	L := w.size
-	rest := wire[count*(1+3*L):]
-	xy := rest[i*2*L : (i+1)*2*L]
-	var flags VerifyFlags
+	xy := wire[count*(1+3*L)+i*2*L : count*(1+3*L)+(i+1)*2*L]
 	if u1Infinity {
 		clear(xy)
-		flags |= VerifyU1Infinity
 	} else {
 		copy(xy, u1G[:2*L])
+	}
+	w.PutSignature(wire, count, i, u1Infinity, r)
+}
+
+// PutSignature is Put without u1·G, which the device writes where it
+// computes u1·G itself (gpu.PreChain): item i's r, r + n and flags.
+func (w VerifyWire) PutSignature(wire []byte, count, i int, u1Infinity bool, r []byte) {
+	L := w.size
+	rest := wire[count*(1+3*L):]
+	var flags VerifyFlags
+	if u1Infinity {
+		flags |= VerifyU1Infinity
 	}
 	copy(rest[count*2*L+i*L:count*2*L+(i+1)*L], r)
 	if w.AddN(rest[count*3*L+i*L:count*3*L+(i+1)*L], r) {

@@ -204,6 +204,7 @@ var symbols = map[string]string{
 	"MemcpyHtoD":           "cuMemcpyHtoD_v2",
 	"MemcpyHtoDAsync":      "cuMemcpyHtoDAsync_v2",
 	"MemcpyDtoHAsync":      "cuMemcpyDtoHAsync_v2",
+	"Memcpy2DDtoDAsync":    "cuMemcpy2DAsync_v2",
 	"StreamCreate":         "cuStreamCreate",
 	"StreamDestroy":        "cuStreamDestroy_v2",
 	"StreamSynchronize":    "cuStreamSynchronize",
@@ -936,6 +937,43 @@ func (d *Driver) MemcpyDtoHAsync(dst unsafe.Pointer, src gpu.DevicePtr, bytes ui
 		return err
 	}
 	return d.copyOn("MemcpyDtoHAsync", s, src, dst, bytes, toHost)
+}
+
+func (d *Driver) Memcpy2DDtoDAsync(dst gpu.DevicePtr, dstPitch uint64, src gpu.DevicePtr, srcPitch, width, height uint64, s gpu.Stream) error {
+	const m = "Memcpy2DDtoDAsync"
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.enter(m, true); err != nil {
+		return err
+	}
+	if err := d.streamOK(m, s); err != nil {
+		return err
+	}
+	if height == 0 || width == 0 {
+		return nil
+	}
+	if width > srcPitch || width > dstPitch {
+		return d.fail(m, gpu.CodeInvalidValue, fmt.Sprintf("rows of %d bytes at pitches %d and %d", width, srcPitch, dstPitch))
+	}
+	srcBytes, dstBytes := (height-1)*srcPitch+width, (height-1)*dstPitch+width
+	if _, err := d.span(m, src, srcBytes); err != nil {
+		return err
+	}
+	if _, err := d.span(m, dst, dstBytes); err != nil {
+		return err
+	}
+	d.later(s, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		from, to := d.lookup(src, srcBytes), d.lookup(dst, dstBytes)
+		if from == nil || to == nil {
+			return // freed meanwhile
+		}
+		for k := range height {
+			copy(to[k*dstPitch:k*dstPitch+width], from[k*srcPitch:k*srcPitch+width])
+		}
+	})
+	return nil
 }
 
 func (d *Driver) StreamCreate() (gpu.Stream, error) {
