@@ -95,11 +95,12 @@ type scratch struct {
 	todo   [chunk]bool
 }
 
-// forChunks runs do on the chunks of the items st, handed out in parts of
-// hostPart items to hostWorkers workers as each is free, with a look at
-// the context before each part.
+// forChunks runs do on the chunks of the items st, handed out in parts
+// (partFor) to hostWorkers workers as each is free, with a look at the
+// context before each part.
 func (b *batch) forChunks(ctx context.Context, st span, do func(lo, hi int, s *scratch)) error {
-	return par.Chunks(ctx, st.hi-st.lo, hostPart, hostWorkers(), func(lo, hi int) error {
+	workers := hostWorkers()
+	return par.Chunks(ctx, st.hi-st.lo, partFor(st.hi-st.lo, workers), workers, func(lo, hi int) error {
 		s := scratches.Get().(*scratch)
 		defer scratches.Put(s)
 		for c := st.lo + lo; c < st.lo+hi; c += chunk {
@@ -109,10 +110,20 @@ func (b *batch) forChunks(ctx context.Context, st span, do func(lo, hi int, s *s
 	})
 }
 
-// hostPart is the items a worker of forChunks takes at a time: enough
-// chunks to pay for the hand-out, few enough that a worker slowed by the
-// engine's own host work holds up the others little.
+// hostPart is the most items a worker of forChunks takes at a time:
+// enough chunks to pay for the hand-out, few enough that a worker slowed by
+// the engine's own host work holds up the others little.
 const hostPart = 8 * chunk
+
+// partFor returns the items a worker of forChunks takes at a time from m
+// items on workers workers: hostPart, or, where m is too few for a part of
+// hostPart for every worker, the fewest whole chunks that still give each
+// worker one part at most, so that the small steps of a pipeline's ramp,
+// which the GPU waits for, are spread over every core.
+func partFor(m, workers int) int {
+	per := (m + max(workers, 1) - 1) / max(workers, 1)
+	return min(hostPart, max(chunk, (per+chunk-1)/chunk*chunk))
+}
 
 // hostWorkers returns the workers of forChunks: every core but one on a
 // host of more than four, whose last core is left to the engine's pipeline
