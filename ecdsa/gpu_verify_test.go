@@ -13,6 +13,7 @@ import (
 	"github.com/rnsec/ecmul"
 	"github.com/rnsec/ecmul/ecdsa"
 	"github.com/rnsec/ecmul/internal/curves"
+	internalengine "github.com/rnsec/ecmul/internal/engine"
 )
 
 // deviceEngine returns an engine of c on a real GPU, closed when t ends;
@@ -33,21 +34,25 @@ func deviceEngine(t *testing.T, c *curves.Curve) *ecmul.Engine {
 // signed on the engine, a fifth of them left valid and the others spoiled
 // (another digest, another r, a key off the curve, a key of another
 // prefix). The verify kernel's verdicts and the host's sums' must both be
-// the ones expected, item by item.
+// the ones expected, item by item, with u1·G computed in the verify
+// kernel's chunks (never on the host) and on its own.
 func TestGPUVerifyKernel(t *testing.T) {
 	const count = 40000
 	for _, c := range curves.All() {
 		t.Run(c.Name(), func(t *testing.T) {
 			e := deviceEngine(t, c)
 			digests, sigs, keys, want := spoiledBatch(t, e, c, count)
-			for _, kernel := range []bool{true, false} {
-				restore := ecdsa.SetGPUVerify(kernel)
+			require.True(t, internalengine.Unwrap[*ecmul.Engine](e).VerifiesWithBase(count, 1+2*c.ByteLen()),
+				"u1·G computed in the verify kernel's chunks")
+			for _, v := range []struct{ kernel, withBase bool }{{true, true}, {true, false}, {false, true}} {
+				restore, restoreBase := ecdsa.SetGPUVerify(v.kernel), ecdsa.SetGPUWithBase(v.withBase)
 				verdicts := make([]ecdsa.Verdict, count)
 				err := ecdsa.Verify(context.Background(), e, verdicts, digests, sigs, keys)
 				restore()
+				restoreBase()
 				require.NoError(t, err)
 				for i := range want {
-					require.Equal(t, want[i], verdicts[i], "verify kernel %v, item %d", kernel, i)
+					require.Equal(t, want[i], verdicts[i], "verify kernel %v, u1·G in its chunks %v, item %d", v.kernel, v.withBase, i)
 				}
 			}
 		})
