@@ -170,8 +170,7 @@ func newGPURunner(su *ladder.Setup, opts Options, g GPUConfig) (runner, error) {
 	}
 	switch {
 	case g.verify:
-		err = gpuVerify(&cfg, su)
-		cfg.Pre = g.pre
+		err = gpuVerify(&cfg, su, g.pre)
 	case g.sign:
 		err = gpuSign(&cfg, su, g)
 	default:

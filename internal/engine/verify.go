@@ -330,7 +330,10 @@ func (r *gpuRunner) verifyPre() *gpu.PreChain {
 // verify kernel (one item a thread, one result row), on the inputs of
 // ladder.Setup.VerifyInputRows, with the verify batch's unpack and pack
 // kernels around them; its output rows hold a verify batch's wire input.
-func gpuVerify(cfg *gpu.Config, su *ladder.Setup) error {
+// With pre, the comb that computes u1·G runs first in each chunk of a
+// batch that asks for it, whose wire input, u1 included, the input rows
+// hold on the host.
+func gpuVerify(cfg *gpu.Config, su *ladder.Setup, pre *gpu.PreChain) error {
 	entry, err := kernels.VerifyName(su.Curve.Name(), kernels.ChannelTag(su.Params.Bits))
 	if err != nil {
 		return err
@@ -351,5 +354,9 @@ func gpuVerify(cfg *gpu.Config, su *ladder.Setup) error {
 	cfg.OutRows = max(cfg.OutRows, (su.VerifyWireInBytes()+3)/4)
 	cfg.Prepare = &gpu.PrepareKernel{Entry: prepare, Constants: su.PrepareConstants(), Unpack: unpack}
 	cfg.Finish = &gpu.FinishKernel{Entry: entry, Constants: su.FinishConstants(), ResultRows: 1, ItemsPerThread: 1, Pack: pack}
+	if pre != nil {
+		cfg.Pre = pre
+		cfg.InRows = max(cfg.InRows, (su.VerifyWireInBytes()+pre.InBytes+3)/4)
+	}
 	return nil
 }

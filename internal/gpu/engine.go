@@ -646,10 +646,14 @@ func (e *Engine) checkBatch(b Batch) error {
 		}
 		preIn, preOut = e.cfg.Pre.InBytes, 1
 	}
+	// the input goes from the host's input buffer, the engine's own part
+	// into the device's output buffer; the output from the device's input
+	// buffer into the host's output buffer
 	in, out := 4*max(e.cfg.InRows, 1), 4*e.cfg.OutRows
 	ownIn, ownOut := wire.InBytes-preIn, wire.OutBytes-preOut
-	if ownIn <= 0 || ownOut <= 0 || ownIn > min(in, out) || ownOut > min(in, out) || wire.OutBytes > in {
-		return fmt.Errorf("gpu: a wire batch of %d bytes in and %d out per item: each must be 1 to %d", ownIn, ownOut, min(in, out))
+	if ownIn <= 0 || ownOut <= 0 || wire.InBytes > in || ownIn > out || ownOut > in || wire.OutBytes > out {
+		return fmt.Errorf("gpu: a wire batch of %d bytes in and %d out per item (%d and %d the engine's own) does not fit buffers of %d and %d bytes an item",
+			wire.InBytes, wire.OutBytes, ownIn, ownOut, in, out)
 	}
 	return nil
 }

@@ -591,12 +591,16 @@ func TestPreChainBytes(t *testing.T) {
 		Prepare: &gpu.PrepareKernel{Entry: "pre-prepare", Constants: []uint32{1}, Unpack: "pre-unpack"},
 		Finish:  &gpu.FinishKernel{Entry: "pre-finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pre-pack"}},
 		InBytes: preIn, ResultBytes: result, Skip: skip, Width: width, At: at}
-	eng, err := gpu.Open(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
-		InRows: 2, ScalarRows: 1, OutRows: 3, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk,
-		Prepare: &gpu.PrepareKernel{Entry: "prepare", Constants: []uint32{1}, Unpack: "unpack"},
-		Finish:  &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pack"}, Pre: pre})
-	require.NoError(t, err)
-	defer eng.Close()
+	open := func(inRows int) *gpu.Engine {
+		eng, err := gpu.Open(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
+			InRows: inRows, ScalarRows: 1, OutRows: 2, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk,
+			Prepare: &gpu.PrepareKernel{Entry: "prepare", Constants: []uint32{1}, Unpack: "unpack"},
+			Finish:  &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pack"}, Pre: pre})
+		require.NoError(t, err)
+		t.Cleanup(func() { eng.Close() })
+		return eng
+	}
+	eng := open(3) // 12 bytes in an item, the engine's 8 and the pre chain's 4
 	var wantPre, wantOwn, wantMoved []byte
 	got := make([][2]byte, count)
 	wire := &gpu.Wire{InBytes: own + preIn, OutBytes: 2, Pre: true,
@@ -619,6 +623,8 @@ func TestPreChainBytes(t *testing.T) {
 			}
 			return nil
 		}}
+	_, err := open(2).Run(context.Background(), gpu.Batch{Count: count, Wire: wire})
+	require.ErrorContains(t, err, "does not fit", "an input of 12 bytes an item in a host buffer of 8")
 	_, err = eng.Run(context.Background(), gpu.Batch{Count: count, Wire: wire})
 	require.NoError(t, err)
 	require.Equal(t, wantPre, seen["pre"], "the pre chain's unpack reads the tail of each chunk's input")
@@ -634,7 +640,7 @@ func TestPreChainBytes(t *testing.T) {
 	// a batch that asks for a pre chain the engine lacks, and a pre chain
 	// without its pack, are refused
 	plain, err := gpu.Open(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
-		InRows: 2, ScalarRows: 1, OutRows: 3, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk,
+		InRows: 3, ScalarRows: 1, OutRows: 2, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk,
 		Prepare: &gpu.PrepareKernel{Entry: "prepare", Constants: []uint32{1}, Unpack: "unpack"},
 		Finish:  &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pack"}})
 	require.NoError(t, err)
@@ -644,6 +650,6 @@ func TestPreChainBytes(t *testing.T) {
 	noPack := *pre
 	noPack.Finish = &gpu.FinishKernel{Entry: "pre-finish", Constants: []uint32{1}, ResultRows: 1}
 	_, err = gpu.Open(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
-		InRows: 2, ScalarRows: 1, OutRows: 3, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk, Pre: &noPack})
+		InRows: 3, ScalarRows: 1, OutRows: 2, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk, Pre: &noPack})
 	require.ErrorContains(t, err, "pre chain")
 }
