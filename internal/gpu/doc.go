@@ -11,6 +11,9 @@
 // An [Engine] runs one kernel on one device, a batch in chunks on three
 // streams, each chunk copied up from pinned host memory and back, or, for a
 // small chunk on Config.Small's kernel, computed in place in that memory;
+// the item kernels around it (Config.Prepare, Config.Finish) and, for a
+// batch that asks for them, a chain of kernels before them
+// ([PreChain]) run on the same stream;
 // a [Pool] runs batches over several devices, one Engine each,
 // chunks handed to whichever device is free, and survives a device whose
 // driver calls fail by running its unfinished chunks on the others.

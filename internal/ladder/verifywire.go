@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"math/big"
 	"math/bits"
 
 	"github.com/rnsec/ecmul/internal/fp"
@@ -41,13 +42,23 @@ func (su *Setup) VerifyWirePointAt() int { return su.WireInBytes() }
 type VerifyWire struct {
 	size int              // ByteLen
 	n, p [fp.Limbs]uint64 // as limbs, least significant first
+	// high is how many leading bytes of p − n, written in ByteLen bytes,
+	// are zero (all of them where n ≥ p): an r with one of those bytes
+	// non-zero is above p − n, so r + n is not below p. p − n is below
+	// 2^130 on these curves, and nearly every r has such a byte.
+	high int
 }
 
 // VerifyWire returns the writer of su's verify wire input.
 func (su *Setup) VerifyWire() VerifyWire {
 	L := su.Curve.ByteLen()
+	pn := new(big.Int).Sub(su.Curve.P(), su.Curve.N())
+	high := L
+	if pn.Sign() > 0 {
+		high = L - (pn.BitLen()+7)/8
+	}
 	return VerifyWire{size: L, n: fp.LimbsFromBytes(su.Curve.N().FillBytes(make([]byte, L))),
-		p: fp.LimbsFromBytes(su.Curve.P().FillBytes(make([]byte, L)))}
+		p: fp.LimbsFromBytes(su.Curve.P().FillBytes(make([]byte, L))), high: high}
 }
 
 // Put writes item i's u1·G (x‖y, 2·ByteLen bytes, read only where
@@ -84,6 +95,12 @@ func (w VerifyWire) PutSignature(wire []byte, count, i int, u1Infinity bool, r [
 // whether it is below p, where x(R) = r + n also verifies; rn is zero
 // where it is not.
 func (w VerifyWire) AddN(rn, r []byte) bool {
+	for _, b := range r[:w.high] {
+		if b != 0 { // r > p − n
+			clear(rn)
+			return false
+		}
+	}
 	rl := fp.LimbsFromBytes(r)
 	var sum [fp.Limbs]uint64
 	var carry uint64

@@ -100,3 +100,40 @@ func TestUnpackVerifyOnHost(t *testing.T) {
 		})
 	}
 }
+
+// TestAddN: r + n and whether it is below p, against math/big, on every
+// curve, for r around p − n, around the smallest r that the leading bytes
+// (VerifyWire.high) refuse at once, near n and at random.
+func TestAddN(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for _, c := range curves.All() {
+		su, err := NewSetup(c)
+		require.NoError(t, err)
+		w, L := su.VerifyWire(), c.ByteLen()
+		pn := new(big.Int).Sub(c.P(), c.N())
+		require.Less(t, w.high, L, "%s: p − n is above zero", c.Name())
+		edge := new(big.Int).Lsh(big.NewInt(1), uint(8*(L-w.high))) // the smallest r with a leading byte
+		var rs []*big.Int
+		for _, base := range []*big.Int{pn, edge, c.N(), big.NewInt(0)} {
+			for d := int64(-2); d <= 2; d++ {
+				if r := new(big.Int).Add(base, big.NewInt(d)); r.Sign() >= 0 && r.Cmp(c.N()) < 0 {
+					rs = append(rs, r)
+				}
+			}
+		}
+		for range 200 {
+			rs = append(rs, new(big.Int).Rand(rng, c.N()), new(big.Int).Rand(rng, new(big.Int).Mul(pn, big.NewInt(2))))
+		}
+		for _, r := range rs {
+			sum := new(big.Int).Add(r, c.N())
+			below := sum.Cmp(c.P()) < 0
+			want := make([]byte, L)
+			if below {
+				sum.FillBytes(want)
+			}
+			rn := slices.Repeat([]byte{0xa5}, L)
+			require.Equal(t, below, w.AddN(rn, r.FillBytes(make([]byte, L))), "%s: r = %x", c.Name(), r)
+			require.Equal(t, want, rn, "%s: r = %x", c.Name(), r)
+		}
+	}
+}
