@@ -45,7 +45,7 @@ func engine(t *testing.T, c ecmul.Curve, b ecmul.Backend) *ecmul.Engine {
 // kernels emulated by their CPU twins: the test fails unless the verify
 // kernel judged signatures on it.
 func fakeGPUEngine(t *testing.T, c ecmul.Curve) *ecmul.Engine {
-	return fakeGPU(t, c, "ecm_verify_", 0)
+	return fakeGPU(t, c, "ecm_verify_", -1) // small batches: u1·G in calls of its own
 }
 
 // fakeGPUWireEngine is fakeGPUEngine with every batch large enough for
@@ -446,9 +446,19 @@ func TestEdgeCases(t *testing.T) {
 			)
 			verifyItems(t, publicCurve(c), items)
 
-			// the same with compressed keys
+			// the same with compressed keys: on the gpu backend u1·G
+			// comes from calls of its own, however large the batch
 			ck := c.EncodeSEC1(q, true)
-			for _, e2 := range []*ecmul.Engine{engine(t, publicCurve(c), ecmul.CPU), fakeGPUEngine(t, publicCurve(c))} {
+			opens := []func() *ecmul.Engine{
+				func() *ecmul.Engine { return engine(t, publicCurve(c), ecmul.CPU) },
+				func() *ecmul.Engine { return fakeGPUEngine(t, publicCurve(c)) },
+				func() *ecmul.Engine { // as large as a batch of bytes
+					t.Cleanup(internalengine.ItemKernelsFrom(1))
+					return fakeGPU(t, publicCurve(c), "ecm_verify_", -1)
+				},
+			}
+			for _, open := range opens { // one at a time: each fake engine opens its runners on its own driver
+				e2 := open()
 				verdicts := make([]ecdsa.Verdict, 2)
 				require.NoError(t, ecdsa.Verify(context.Background(), e2, verdicts,
 					[][]byte{digest[:], digest[:]}, append(append([]byte(nil), rs...), rsBytes(L, r, zero)...), append(append([]byte(nil), ck...), ck...)))
