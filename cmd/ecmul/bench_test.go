@@ -840,3 +840,23 @@ func TestBenchSignStep(t *testing.T) {
 	head, _ := readCSV(t, csvPath)
 	require.NotContains(t, head, "sign_step")
 }
+
+// TestSetMulRatiosBytesAPI: where k·P's bytes API was measured, base and
+// ecdsa are compared with its figure, not with the *big.Int API's
+// end-to-end one (docs/cli.md); sign with k·G's of the same batch.
+func TestSetMulRatiosBytesAPI(t *testing.T) {
+	results := []benchResult{
+		{Op: opMul, Batch: 8, OpsPerSec: 10, BytesOpsPerSec: 20},
+		{Op: opMul, Batch: 4, OpsPerSec: 10},
+		{Op: opBase, Batch: 8, OpsPerSec: 60},
+		{Op: opECDSA, Batch: 8, OpsPerSec: 16},
+		{Op: opECDSA, Batch: 4, OpsPerSec: 8},
+		{Op: opSign, Batch: 8, OpsPerSec: 48},
+	}
+	setMulRatios(results)
+	var got [][2]float64
+	for _, r := range results {
+		got = append(got, [2]float64{r.RatioToMul, r.RatioToBase})
+	}
+	require.Equal(t, [][2]float64{{0, 0}, {0, 0}, {3, 0}, {0.8, 0}, {0.8, 0}, {0, 0.8}}, got)
+}
