@@ -653,3 +653,64 @@ func TestPreChainBytes(t *testing.T) {
 		InRows: 3, ScalarRows: 1, OutRows: 2, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk, Pre: &noPack})
 	require.ErrorContains(t, err, "pre chain")
 }
+
+// TestPreChainDeviceFault: over two devices, one whose first copy of the
+// pre chain's results fails, every item of a Wire.Pre batch is drained
+// once, with its own outcome and the pre chain's, the chunks the failed
+// device held run again on the other.
+func TestPreChainDeviceFault(t *testing.T) {
+	const chunk, count, result = 4, 40, 5
+	d := fakecuda.New(fakecuda.H100(), fakecuda.H100())
+	const in, countArg = 1, 4
+	d.OnLaunch = func(fn string, _, _ [3]uint32, params []unsafe.Pointer) error {
+		n := int(*(*uint32)(params[countArg]))
+		w, err := d.DeviceBytes(*(*gpu.DevicePtr)(params[in]), uint64(n*(result+1)))
+		if err != nil {
+			return err
+		}
+		switch fn {
+		case "pre-pack":
+			for k := range n {
+				w[n*result+k] = byte(200 + k)
+			}
+		case "pack":
+			for k := range n {
+				w[k] = byte(k)
+			}
+		}
+		return nil
+	}
+	pre := &gpu.PreChain{Config: gpu.Config{Entry: "pre-ladder", Constants: []uint32{1}, InRows: 2, ScalarRows: 1, OutRows: 1,
+		ItemsPerBlock: 1, BlockThreads: 32,
+		Prepare: &gpu.PrepareKernel{Entry: "pre-prepare", Constants: []uint32{1}, Unpack: "pre-unpack"},
+		Finish:  &gpu.FinishKernel{Entry: "pre-finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pre-pack"}},
+		InBytes: 4, ResultBytes: result, Skip: 1, Width: 3, At: 2}
+	p, err := gpu.OpenPool(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
+		InRows: 3, ScalarRows: 1, OutRows: 2, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk,
+		Prepare: &gpu.PrepareKernel{Entry: "prepare", Constants: []uint32{1}, Unpack: "unpack"},
+		Finish:  &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pack"}, Pre: pre}, nil)
+	require.NoError(t, err)
+	defer p.Close()
+	d.FailOn(0, "Memcpy2DDtoDAsync", 1, nil)
+	var mu sync.Mutex
+	drained := make([]int, count)
+	got := make([][2]byte, count)
+	wire := &gpu.Wire{InBytes: 12, OutBytes: 2, Pre: true, Fill: func(lo, hi int, b []byte) {},
+		Drain: func(lo, hi int, b []byte) error {
+			mu.Lock()
+			defer mu.Unlock()
+			for k := range hi - lo {
+				drained[lo+k]++
+				got[lo+k] = [2]byte{b[k], b[hi-lo+k]}
+			}
+			return nil
+		}}
+	st, err := p.Run(context.Background(), gpu.Batch{Count: count, Wire: wire})
+	require.NoError(t, err, "one device failing does not fail the batch")
+	require.Error(t, st.Devices[0].Fault, "device 0's copy failed")
+	require.Equal(t, slices.Repeat([]int{1}, count), drained, "every item drained once")
+	for i, g := range got {
+		k := i % chunk
+		require.Equal(t, [2]byte{byte(k), byte(200 + k)}, g, "item %d", i)
+	}
+}
