@@ -86,10 +86,7 @@ func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, ov
 	su, count := r.su, len(status)
 	L := su.Curve.ByteLen()
 	split, _ := r.splitFor(count)
-	if v.U1 != nil {
-		return gpu.Batch{Count: count, Overlapped: overlap, Wire: r.verifyWireWithBase(status, valid, v, split)}
-	}
-	if r.takesVerifyWire(count, v.KeySize) {
+	if v.U1 != nil || r.takesVerifyWire(count, v.KeySize) {
 		return gpu.Batch{Count: count, Overlapped: overlap, Wire: r.verifyWire(status, valid, v, split)}
 	}
 	w := su.VerifyWire()
@@ -121,40 +118,56 @@ func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, ov
 }
 
 // verifyWire is a verify batch of uncompressed keys as bytes (package
-// ladder's verifywire.go): the host copies each item's u2, key, u1·G and r
-// and adds n to r (Fill); the verify unpack kernel does the rest, and the
-// verify pack kernel gives back one outcome byte an item (Drain).
+// ladder's verifywire.go): the host copies each item's u2, key and r and
+// adds n to r, and copies u1·G or, where the engine computes it (v.U1
+// given, gpu.PreChain), u1 (Fill); the verify unpack kernel does the rest,
+// and the verify pack kernel gives back one outcome byte an item, the
+// comb's pack one more for u1·G where it ran (Drain).
 func (r *gpuRunner) verifyWire(status []Status, valid []bool, v VerifyItems, split splitFunc) *gpu.Wire {
 	su := r.su
-	L, ps := su.Curve.ByteLen(), 1+2*su.Curve.ByteLen()
-	w := su.VerifyWire()
-	return &gpu.Wire{
-		InBytes:  su.VerifyWireInBytes(),
-		OutBytes: ladder.VerifyWireOutBytes,
-		Fill: func(lo, hi int, in []byte) {
-			n := hi - lo
-			scalars, points := in[:n*L], in[n*L:n*(L+ps)]
-			split(n, minWireItems, func(a, c int) {
-				copy(scalars[a*L:c*L], v.U2[lo*L+a*L:lo*L+c*L])
-				copy(points[a*ps:c*ps], v.Keys[(lo+a)*ps:(lo+c)*ps])
-				for k := a; k < c; k++ {
-					i := lo + k
-					// x = 0 is public, and its first eight bytes are zero for
-					// no other point but once in 2^64
-					if p := points[k*ps : (k+1)*ps]; binary.BigEndian.Uint64(p[1:]) == 0 {
-						su.RewriteZeroX(scalars[k*L:(k+1)*L], p)
-					}
-					w.Put(in, n, k, v.U1G[i*ps+1:(i+1)*ps], v.U1GStatus[i] != StatusPoint, v.Sigs[i*2*L:i*2*L+L])
-				}
-			})
-		},
-		Drain: func(lo, hi int, out []byte) error {
-			for k := range hi - lo {
-				status[lo+k], valid[lo+k] = verdictOf(ladder.Outcome(out[k]))
-			}
-			return nil
-		},
+	L, ps, own := su.Curve.ByteLen(), 1+2*su.Curve.ByteLen(), su.VerifyWireInBytes()
+	w, withBase := su.VerifyWire(), v.U1 != nil
+	wire := &gpu.Wire{InBytes: own, OutBytes: ladder.VerifyWireOutBytes}
+	if withBase {
+		wire.InBytes, wire.OutBytes, wire.Pre = own+L, ladder.VerifyWireOutBytes+1, true
 	}
+	wire.Fill = func(lo, hi int, in []byte) {
+		n := hi - lo
+		scalars, points, u1 := in[:n*L], in[n*L:n*(L+ps)], in[n*own:n*wire.InBytes]
+		split(n, minWireItems, func(a, c int) {
+			copy(scalars[a*L:c*L], v.U2[lo*L+a*L:lo*L+c*L])
+			copy(points[a*ps:c*ps], v.Keys[(lo+a)*ps:(lo+c)*ps])
+			if withBase {
+				copy(u1[a*L:c*L], v.U1[lo*L+a*L:lo*L+c*L])
+			}
+			for k := a; k < c; k++ {
+				i := lo + k
+				// x = 0 is public, and its first eight bytes are zero for
+				// no other point but once in 2^64
+				if p := points[k*ps : (k+1)*ps]; binary.BigEndian.Uint64(p[1:]) == 0 {
+					su.RewriteZeroX(scalars[k*L:(k+1)*L], p)
+				}
+				sigR := v.Sigs[i*2*L : i*2*L+L]
+				if withBase {
+					w.PutSignature(in, n, k, isZeroBytes(u1[k*L:(k+1)*L]), sigR)
+				} else {
+					w.Put(in, n, k, v.U1G[i*ps+1:(i+1)*ps], v.U1GStatus[i] != StatusPoint, sigR)
+				}
+			}
+		})
+	}
+	wire.Drain = func(lo, hi int, out []byte) error {
+		n := hi - lo
+		for k := range n {
+			i := lo + k
+			status[i], valid[i] = verdictOf(ladder.Outcome(out[k]))
+			if withBase {
+				v.U1GStatus[i] = u1GStatus(ladder.Outcome(out[n+k]), isZeroBytes(v.U1[i*L:(i+1)*L]))
+			}
+		}
+		return nil
+	}
+	return wire
 }
 
 // takesVerifyWire reports whether a verify batch of count items with keys
@@ -180,46 +193,6 @@ func (e *Engine) VerifiesWithBase(count, keySize int) bool {
 	}
 	vr := r.verifyRunner()
 	return vr != nil && vr.withBase(count, keySize)
-}
-
-// verifyWireWithBase is verifyWire with u1·G computed on the device: the
-// host copies each item's u2, key, r and u1 and adds n to r (Fill); the
-// comb (gpu.PreChain) turns u1 into u1·G in the verify unpack's input;
-// and each item's outcome and u1·G's outcome come back (Drain).
-func (r *gpuRunner) verifyWireWithBase(status []Status, valid []bool, v VerifyItems, split splitFunc) *gpu.Wire {
-	su := r.su
-	L, ps, own := su.Curve.ByteLen(), 1+2*su.Curve.ByteLen(), su.VerifyWireInBytes()
-	w := su.VerifyWire()
-	return &gpu.Wire{
-		InBytes:  own + L,
-		OutBytes: ladder.VerifyWireOutBytes + 1,
-		Pre:      true,
-		Fill: func(lo, hi int, in []byte) {
-			n := hi - lo
-			scalars, points, u1 := in[:n*L], in[n*L:n*(L+ps)], in[n*own:n*(own+L)]
-			split(n, minWireItems, func(a, c int) {
-				copy(scalars[a*L:c*L], v.U2[lo*L+a*L:lo*L+c*L])
-				copy(points[a*ps:c*ps], v.Keys[(lo+a)*ps:(lo+c)*ps])
-				copy(u1[a*L:c*L], v.U1[lo*L+a*L:lo*L+c*L])
-				for k := a; k < c; k++ {
-					i := lo + k
-					if p := points[k*ps : (k+1)*ps]; binary.BigEndian.Uint64(p[1:]) == 0 {
-						su.RewriteZeroX(scalars[k*L:(k+1)*L], p) // as verifyWire
-					}
-					w.PutSignature(in, n, k, isZeroBytes(u1[k*L:(k+1)*L]), v.Sigs[i*2*L:i*2*L+L])
-				}
-			})
-		},
-		Drain: func(lo, hi int, out []byte) error {
-			n := hi - lo
-			for k := range n {
-				i := lo + k
-				status[i], valid[i] = verdictOf(ladder.Outcome(out[k]))
-				v.U1GStatus[i] = u1GStatus(ladder.Outcome(out[n+k]), isZeroBytes(v.U1[i*L:(i+1)*L]))
-			}
-			return nil
-		},
-	}
 }
 
 // u1GStatus returns the status of a u1·G whose comb gave outcome o, for a
