@@ -586,16 +586,11 @@ func TestPreChainBytes(t *testing.T) {
 		}
 		return nil
 	}
-	pre := &gpu.PreChain{Config: gpu.Config{Entry: "pre-ladder", Constants: []uint32{1}, InRows: 2, ScalarRows: 1, OutRows: 1,
-		ItemsPerBlock: 1, BlockThreads: 32,
-		Prepare: &gpu.PrepareKernel{Entry: "pre-prepare", Constants: []uint32{1}, Unpack: "pre-unpack"},
-		Finish:  &gpu.FinishKernel{Entry: "pre-finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pre-pack"}},
-		InBytes: preIn, ResultBytes: result, Skip: skip, Width: width, At: at}
+	pre := &gpu.PreChain{Config: chainConfig("pre-", 2, 1), InBytes: preIn, ResultBytes: result, Skip: skip, Width: width, At: at}
 	open := func(inRows int) *gpu.Engine {
-		eng, err := gpu.Open(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
-			InRows: inRows, ScalarRows: 1, OutRows: 2, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk,
-			Prepare: &gpu.PrepareKernel{Entry: "prepare", Constants: []uint32{1}, Unpack: "unpack"},
-			Finish:  &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pack"}, Pre: pre})
+		cfg := chainConfig("", inRows, 2)
+		cfg.Image, cfg.Chunk, cfg.Pre = []byte("image"), chunk, pre
+		eng, err := gpu.Open(d, cfg)
 		require.NoError(t, err)
 		t.Cleanup(func() { eng.Close() })
 		return eng
@@ -639,10 +634,9 @@ func TestPreChainBytes(t *testing.T) {
 
 	// a batch that asks for a pre chain the engine lacks, and a pre chain
 	// without its pack, are refused
-	plain, err := gpu.Open(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
-		InRows: 3, ScalarRows: 1, OutRows: 2, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk,
-		Prepare: &gpu.PrepareKernel{Entry: "prepare", Constants: []uint32{1}, Unpack: "unpack"},
-		Finish:  &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pack"}})
+	plainCfg := chainConfig("", 3, 2)
+	plainCfg.Image, plainCfg.Chunk = []byte("image"), chunk
+	plain, err := gpu.Open(d, plainCfg)
 	require.NoError(t, err)
 	defer plain.Close()
 	_, err = plain.Run(context.Background(), gpu.Batch{Count: count, Wire: wire})
@@ -680,15 +674,10 @@ func TestPreChainDeviceFault(t *testing.T) {
 		}
 		return nil
 	}
-	pre := &gpu.PreChain{Config: gpu.Config{Entry: "pre-ladder", Constants: []uint32{1}, InRows: 2, ScalarRows: 1, OutRows: 1,
-		ItemsPerBlock: 1, BlockThreads: 32,
-		Prepare: &gpu.PrepareKernel{Entry: "pre-prepare", Constants: []uint32{1}, Unpack: "pre-unpack"},
-		Finish:  &gpu.FinishKernel{Entry: "pre-finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pre-pack"}},
-		InBytes: 4, ResultBytes: result, Skip: 1, Width: 3, At: 2}
-	p, err := gpu.OpenPool(d, gpu.Config{Image: []byte("image"), Entry: "ladder", Constants: []uint32{1},
-		InRows: 3, ScalarRows: 1, OutRows: 2, ItemsPerBlock: 1, BlockThreads: 32, Chunk: chunk,
-		Prepare: &gpu.PrepareKernel{Entry: "prepare", Constants: []uint32{1}, Unpack: "unpack"},
-		Finish:  &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1, Pack: "pack"}, Pre: pre}, nil)
+	cfg := chainConfig("", 3, 2)
+	cfg.Image, cfg.Chunk = []byte("image"), chunk
+	cfg.Pre = &gpu.PreChain{Config: chainConfig("pre-", 2, 1), InBytes: 4, ResultBytes: result, Skip: 1, Width: 3, At: 2}
+	p, err := gpu.OpenPool(d, cfg, nil)
 	require.NoError(t, err)
 	defer p.Close()
 	d.FailOn(0, "Memcpy2DDtoDAsync", 1, nil)
@@ -713,4 +702,14 @@ func TestPreChainDeviceFault(t *testing.T) {
 		k := i % chunk
 		require.Equal(t, [2]byte{byte(k), byte(200 + k)}, g, "item %d", i)
 	}
+}
+
+// chainConfig is a chain of fake kernels for the pre chain's tests: the
+// ladder, prepare, unpack, finish and pack, their names prefixed, one item
+// a block, with inRows and outRows rows.
+func chainConfig(prefix string, inRows, outRows int) gpu.Config {
+	return gpu.Config{Entry: prefix + "ladder", Constants: []uint32{1}, InRows: inRows, ScalarRows: 1, OutRows: outRows,
+		ItemsPerBlock: 1, BlockThreads: 32,
+		Prepare: &gpu.PrepareKernel{Entry: prefix + "prepare", Constants: []uint32{1}, Unpack: prefix + "unpack"},
+		Finish:  &gpu.FinishKernel{Entry: prefix + "finish", Constants: []uint32{1}, ResultRows: 1, Pack: prefix + "pack"}}
 }
