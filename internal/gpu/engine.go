@@ -73,6 +73,10 @@ type PreChain struct {
 	ResultBytes, Skip, Width, At int
 }
 
+// preOutcomeBytes is the pre chain's output per item that comes back to
+// the host: its outcome byte.
+const preOutcomeBytes = 1
+
 // PrepareKernel is the kernel that prepares the ladder's items on the
 // device (Config.Prepare): kernels.PrepareName, launched in blocks of
 // kernels.FinishThreads, one item per thread.
@@ -278,7 +282,6 @@ type Engine struct {
 // chain is one chain of kernels loaded on the device, with its
 // constants: the engine's own (Config) or Config.Pre's.
 type chain struct {
-	cfg        *Config
 	fn         Function  // Entry's kernel
 	finish     Function  // Finish's kernel, or 0
 	prepare    Function  // Prepare's kernel, or 0
@@ -363,7 +366,7 @@ func checkPre(cfg Config) error {
 		return fmt.Errorf("gpu: invalid pre chain %q: it needs its constants, blocks, rows, and its unpack, prepare, finish and pack kernels", pc.Entry)
 	}
 	in, out := 4*max(pc.InRows, 1), 4*pc.OutRows
-	if pc.InBytes <= 0 || pc.InBytes > out || pc.ResultBytes+1 > in || pc.Skip < 0 || pc.Width <= 0 ||
+	if pc.InBytes <= 0 || pc.InBytes > out || pc.ResultBytes+preOutcomeBytes > in || pc.Skip < 0 || pc.Width <= 0 ||
 		pc.Skip+pc.Width > pc.ResultBytes || pc.At < 0 || pc.At+pc.Width > 4*cfg.OutRows {
 		return fmt.Errorf("gpu: the pre chain %q's bytes do not fit: %d in, results of %d, %d from %d to %d", pc.Entry,
 			pc.InBytes, pc.ResultBytes, pc.Width, pc.Skip, pc.At)
@@ -494,7 +497,6 @@ func (e *Engine) setup() error {
 
 // load loads cfg's kernels into c and uploads their constants.
 func (e *Engine) load(c *chain, cfg *Config) error {
-	c.cfg = cfg
 	var err error
 	if c.fn, err = e.d.ModuleGetFunction(e.mod, cfg.Entry); err != nil {
 		return err
@@ -644,7 +646,7 @@ func (e *Engine) checkBatch(b Batch) error {
 		if e.pre == nil {
 			return errors.New("gpu: a wire batch asks for the pre chain, which the engine lacks")
 		}
-		preIn, preOut = e.cfg.Pre.InBytes, 1
+		preIn, preOut = e.cfg.Pre.InBytes, preOutcomeBytes
 	}
 	// the input goes from the host's input buffer, the engine's own part
 	// into the device's output buffer; the output from the device's input
@@ -1033,10 +1035,9 @@ func (e *Engine) copyChunkIn(s *slot, n int) error {
 // rows the drain reads, or a wire chunk's bytes from the input buffer.
 func (e *Engine) copyChunkOut(s *slot, n int) error {
 	if w := s.wire; w != nil && w.Pre {
-		own := uint64((w.OutBytes - 1) * n)
-		pc := e.cfg.Pre
-		outcomes := s.preIn + DevicePtr(pc.ResultBytes*n)
-		if err := e.d.MemcpyDtoHAsync(unsafe.Add(s.hostOut, own), outcomes, uint64(n), s.stream); err != nil {
+		own := uint64((w.OutBytes - preOutcomeBytes) * n)
+		outcomes := s.preIn + DevicePtr(e.cfg.Pre.ResultBytes*n)
+		if err := e.d.MemcpyDtoHAsync(unsafe.Add(s.hostOut, own), outcomes, uint64(preOutcomeBytes*n), s.stream); err != nil {
 			return err
 		}
 		return e.d.MemcpyDtoHAsync(s.hostOut, s.devIn, own, s.stream)
@@ -1128,7 +1129,7 @@ func (e *Engine) launchWire(fn Function, consts DevicePtr, s *slot, n int) error
 	if s.wire == nil {
 		return nil
 	}
-	return e.launchItems(fn, consts, s, n, false, (n+kernels.FinishThreads-1)/kernels.FinishThreads)
+	return e.launchItems(fn, consts, s, n, false, itemBlocks(n))
 }
 
 // launchPrepare enqueues the prepare kernel, if the engine has one, on n
@@ -1137,7 +1138,7 @@ func (e *Engine) launchPrepare(s *slot, n int, inPlace bool) error {
 	if e.cfg.Prepare == nil || !s.itemKernels {
 		return nil
 	}
-	return e.launchItems(e.prepare, e.prepConsts, s, n, inPlace, (n+kernels.FinishThreads-1)/kernels.FinishThreads)
+	return e.launchItems(e.prepare, e.prepConsts, s, n, inPlace, itemBlocks(n))
 }
 
 // buffers returns slot s's device buffers, or where the device reaches its
@@ -1152,10 +1153,17 @@ func (s *slot) buffers(inPlace bool) (in, sc, out DevicePtr) {
 // launchLadder enqueues the ladder kernel on n items of slot s.
 func (e *Engine) launchLadder(s *slot, n int, inPlace bool) error {
 	in, sc, out := s.buffers(inPlace)
+	fn, items, threads := e.kernelFor(n)
+	return e.launchBlocks(fn, e.consts, [3]DevicePtr{in, sc, out}, s, n, items, threads)
+}
+
+// launchBlocks enqueues fn, a ladder or comb kernel with its constants
+// consts, on n items of the buffers bufs (input, scalars, output) on slot
+// s's stream, in blocks of items items and threads threads.
+func (e *Engine) launchBlocks(fn Function, consts DevicePtr, bufs [3]DevicePtr, s *slot, n, items, threads int) error {
 	count, stride := uint32(n), uint32(n)
-	args := kernelArgs(&e.consts, &in, &sc, &out, &count, &stride)
-	fn, ipb, threads := e.kernelFor(n)
-	grid := [3]uint32{uint32((n + ipb - 1) / ipb), 1, 1}
+	args := kernelArgs(&consts, &bufs[0], &bufs[1], &bufs[2], &count, &stride)
+	grid := [3]uint32{uint32((n + items - 1) / items), 1, 1}
 	block := [3]uint32{uint32(threads), 1, 1}
 	return e.d.LaunchKernel(fn, grid, block, 0, s.stream, args)
 }
@@ -1198,6 +1206,10 @@ func (e *Engine) launchItems(fn Function, consts DevicePtr, s *slot, n int, inPl
 	return e.launchOn(fn, consts, [3]DevicePtr{in, sc, out}, s, n, blocks)
 }
 
+// itemBlocks is the blocks of kernels.FinishThreads that give n items a
+// thread each.
+func itemBlocks(n int) int { return (n + kernels.FinishThreads - 1) / kernels.FinishThreads }
+
 // launchOn enqueues fn, a kernel around a ladder with its constants
 // consts, on n items of the buffers bufs (input, scalars, output) on slot
 // s's stream, in blocks of kernels.FinishThreads.
@@ -1218,7 +1230,7 @@ func (e *Engine) launchPre(s *slot, n int) error {
 	}
 	p, pc := e.pre, e.cfg.Pre
 	bufs := [3]DevicePtr{s.preIn, s.preSc, s.preOut}
-	perItem := (n + kernels.FinishThreads - 1) / kernels.FinishThreads
+	perItem := itemBlocks(n)
 	if err := e.launchOn(p.unpack, p.prepConsts, bufs, s, n, perItem); err != nil {
 		return err
 	}
@@ -1226,10 +1238,7 @@ func (e *Engine) launchPre(s *slot, n int) error {
 		return err
 	}
 	items, threads := blockShape(&pc.Config, n, e.sms)
-	count, stride := uint32(n), uint32(n)
-	args := kernelArgs(&p.consts, &bufs[0], &bufs[1], &bufs[2], &count, &stride)
-	grid := [3]uint32{uint32((n + items - 1) / items), 1, 1}
-	if err := e.d.LaunchKernel(p.fn, grid, [3]uint32{uint32(threads), 1, 1}, 0, s.stream, args); err != nil {
+	if err := e.launchBlocks(p.fn, p.consts, bufs, s, n, items, threads); err != nil {
 		return err
 	}
 	if err := e.launchOn(p.finish, p.finConsts, bufs, s, n, kernels.FinishGrid(n, s.preFinishItems)); err != nil {
