@@ -38,6 +38,7 @@ mutants=(
   "pair-slot4-row|ecmul.cu|select(k.odd, d[2], d[0])|d[0]"
   "pair-comb-slot-digit|ecmul.cu|slot_word(dOf, s)|slot_word(dOf, 0)"
   "pair-comb-commit|ecmul.cu|Sched::commit(c.r, per_slot(c, keep), per_slot(c, start));|Sched::commit(c.r, keep[0], start[0]);"
+  "comb-first-window|ecmul.cu|if (i > 0) run_steps(c, typename Sched::Loop{});|if (i > 1) run_steps(c, typename Sched::Loop{});"
   "finish-crt-beta|finish.cuh|mul_add_word<0>(s, negM.w, uint32_t(beta));|"
   "finish-crt-beta-high|finish.cuh|mul_add_word<1>(s, negM.w, uint32_t(beta >> 32));|"
   "field-top-carry|field.cuh|uint32_t((uint64_t(t[kFeWords]) - borrow) >> 32)|(0u - borrow)"

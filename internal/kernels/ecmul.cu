@@ -1702,7 +1702,7 @@ ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const ui
                                           c.k.mT[cs], c.k.eMask(cs), c.k.meMask, c.r[ECM_R_TX].s[s], c.r[ECM_R_TY].s[s]);
       }
     }
-    run_steps(c, typename Sched::Loop{});
+    if (i > 0) run_steps(c, typename Sched::Loop{});  // window 0 commits the row or keeps (0 : 0 : 0), never a sum
     uint32_t keep[H], start[H];
 #pragma unroll
     for (int h = 0; h < H; ++h) {

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "11e32f990c88b7268a349a2fc30efe873d81b177a98b9cb6e45ead7f2a713b1c"
+const SourcesSHA256 = "da8072c6cfe29d6846d78511c2e3c82976e8aedfc1930fdff5dd99f8b0b80d74"

@@ -331,3 +331,25 @@ func TestCombTableKept(t *testing.T) {
 	require.NoError(t, err)
 	require.Same(t, kept, again.comb)
 }
+
+// TestCombSkipsFirstAddition: runComb runs Loop at every window but the
+// first, as the kernel's comb_windows does (internal/kernels/README.md):
+// window 0's sum is never committed.
+func TestCombSkipsFirstAddition(t *testing.T) {
+	for _, kind := range combKinds {
+		c := curves.P256()
+		su, err := NewSetupBits(c, kind, rns.WideChannelBits)
+		require.NoError(t, err)
+		windows := kind.CombWindows(c.N())
+		loops := make(map[int]int)
+		su.NewOracle().RunComb(big.NewInt(12345), func(phase Phase, window, _ int) {
+			if phase == PhaseLoop {
+				loops[window]++
+			}
+		})
+		require.Len(t, loops, windows-1, kind)
+		for i := 1; i < windows; i++ {
+			require.Equal(t, len(su.Schedule.Loop), loops[i], "%v window %d", kind, i)
+		}
+	}
+}
