@@ -30,7 +30,7 @@ multiplication input it can produce (proved below 9u), and for the co-Z ladder
 the proof that its ladder scalars avoid every exceptional case but k ≡ 0 and
 k ≡ −1 (mod n); then the fixed-base comb of k·G for the curve and channel
 width: its windows, the size of its table as uploaded, its multiplications
-per window, its largest multiplication input (proved below 9u) and the proof
+per window and in all, its largest multiplication input (proved below 9u) and the proof
 that its mixed additions meet no exceptional case for k < n; last, what ECDSA
 signing on the GPU relies on mod n (x < p < 2n, n odd, prime and between 2^64
 and 2^256). Exit status 1 if any bound fails, 2 for usage errors.
@@ -199,7 +199,7 @@ func printMulInput(w io.Writer, s *ladder.Schedule, p *rns.Params) {
 
 // printComb shows the fixed-base comb of su (a Setup of ladder.Comb or
 // ladder.CombVarTime): its windows, its table as the kernel gets it, its
-// multiplications per window, its largest multiplication input and
+// multiplications per window and in all, its largest multiplication input and
 // ProveComb's exactness argument; it reports whether the proof holds
 // (NewSetupBits has checked it already).
 func printComb(w io.Writer, su *ladder.Setup) bool {
@@ -212,7 +212,8 @@ func printComb(w io.Writer, su *ladder.Setup) bool {
 	}
 	fmt.Fprintf(w, "\n%s: %d windows × %d bits\n", title, windows, bits)
 	fmt.Fprintf(w, "table: %d rows per window, %d rows, %d bytes as uploaded\n", rows, windows*rows, table)
-	fmt.Fprintf(w, "multiplications per window: %d\n", s.MulsPerBit())
+	fmt.Fprintf(w, "multiplications per window: %d, none in the first (its row starts the accumulator): %d in all\n",
+		s.MulsPerBit(), s.Kind.CombAdditions(n)*s.MulsPerBit())
 	printMulInput(w, s, p)
 	holds := "holds"
 	err := ladder.ProveComb(n, bits, windows)

@@ -57,6 +57,11 @@ func (k Kind) CombWindows(n *big.Int) int {
 	return (n.BitLen() + w) / w
 }
 
+// CombAdditions returns the mixed additions of comb kind k for scalars
+// below n: one a window but the first, where the accumulator is the point
+// at infinity and the window's row starts it (runComb).
+func (k Kind) CombAdditions(n *big.Int) int { return k.CombWindows(n) - 1 }
+
 // Commit sets Dst after a comb window: Dst itself when the window's digit is
 // 0, Start when the accumulator is still the point at infinity, else Sum.
 type Commit struct{ Dst, Sum, Start Reg }
