@@ -89,10 +89,12 @@ func newBatch(c *curves.Curve, verdicts []Verdict, digests [][]byte, sigs, keys 
 // against three multiplications per item for the trick.
 const chunk = 512
 
-// scratch is one worker's working memory for a chunk of prepare.
+// scratch is one worker's working memory for a chunk of prepare: v the
+// values inverted together, acc their running products, r each item's r
+// as read in the first pass, todo whether the item goes on.
 type scratch struct {
-	v, acc [chunk]fp.Element
-	todo   [chunk]bool
+	v, acc, r [chunk]fp.Element
+	todo      [chunk]bool
 }
 
 // forChunks runs do on the chunks of the items st, handed out in parts
@@ -178,7 +180,7 @@ func (b *batch) prepareChunk(lo, hi int, st span, scalars []byte, s *scratch) {
 			continue
 		}
 		b.verdicts[i] = NotVerified
-		w[k] = fp.Element(sv)
+		w[k], s.r[k] = fp.Element(sv), fp.Element(r)
 		s.todo[k] = true
 	}
 	invertAll(f, w, s.acc[:len(w)]) // s⁻¹·R
@@ -194,8 +196,7 @@ func (b *batch) prepareChunk(lo, hi int, st span, scalars []byte, s *scratch) {
 		e := ar.hashToLimbs(b.digests[i])
 		f.Mul(&u, &e, &w[k]) // e·s⁻¹ mod n
 		fp.PutLimbs(scalars[j*L:(j+1)*L], u)
-		r := fp.Element(fp.LimbsFromBytes(b.sigs[i*2*L : i*2*L+L]))
-		f.Mul(&u, &r, &w[k]) // r·s⁻¹ mod n
+		f.Mul(&u, &s.r[k], &w[k]) // r·s⁻¹ mod n
 		fp.PutLimbs(scalars[(m+j)*L:(m+j+1)*L], u)
 	}
 }
