@@ -30,10 +30,11 @@ multiplication input it can produce (proved below 9u), and for the co-Z ladder
 the proof that its ladder scalars avoid every exceptional case but k ≡ 0 and
 k ≡ −1 (mod n); then the fixed-base comb of k·G for the curve and channel
 width: its windows, the size of its table as uploaded, its multiplications
-per window and in all, its largest multiplication input (proved below 9u) and the proof
-that its mixed additions meet no exceptional case for k < n; last, what ECDSA
-signing on the GPU relies on mod n (x < p < 2n, n odd, prime and between 2^64
-and 2^256). Exit status 1 if any bound fails, 2 for usage errors.
+per window and in all, its largest multiplication input (proved below 9u)
+and the proof that its mixed additions meet no exceptional case for k < n;
+last, what ECDSA signing on the GPU relies on mod n (x < p < 2n, n odd,
+prime and between 2^64 and 2^256). Exit status 1 if any bound fails, 2 for
+usage errors.
 
 Flags:
 `
@@ -199,8 +200,8 @@ func printMulInput(w io.Writer, s *ladder.Schedule, p *rns.Params) {
 
 // printComb shows the fixed-base comb of su (a Setup of ladder.Comb or
 // ladder.CombVarTime): its windows, its table as the kernel gets it, its
-// multiplications per window and in all, its largest multiplication input and
-// ProveComb's exactness argument; it reports whether the proof holds
+// multiplications per window and in all, its largest multiplication input
+// and ProveComb's exactness argument; it reports whether the proof holds
 // (NewSetupBits has checked it already).
 func printComb(w io.Writer, su *ladder.Setup) bool {
 	s, p, n := su.Schedule, su.Params, su.Curve.N()

@@ -24,9 +24,10 @@ const CombWindow = 5
 // CombVarTimeWindow is the window of CombVarTime, the comb for public
 // scalars: it reads one row per window, at the digit's address, so a wide
 // window costs table space alone: 13-bit windows take 17 mixed additions
-// for P-224 and 19 for the 256-bit curves (a window each, but the first),
-// against 22 and 25 of 10-bit ones, from a table of 4,096 rows per window (13 MB for P-256 on 30-bit
-// channels, which the 40 to 50 MB L2 of an A100, H100 or H200 holds).
+// for P-224 and 19 for the 256-bit curves (one a window but the first),
+// against 22 and 25 of 10-bit ones, from a table of 4,096 rows per window
+// (13 MB for P-256 on 30-bit channels, which the 40 to 50 MB L2 of an
+// A100, H100 or H200 holds).
 const CombVarTimeWindow = 13
 
 // maxCombWindow bounds a comb's window: the w + 1 bits a digit is read from
@@ -377,9 +378,9 @@ type combExecutor interface {
 
 // runComb walks the comb schedule for k < n: Init, then per window from
 // the lowest its row, Loop (from window 1: window 0 adds to the point at
-// infinity, whose sum Commit never takes) and Commit, then Final. What Commit keeps
-// depends on the digit through masks only, and so does which row is loaded
-// (but on CombVarTime, which reads the row at its address).
+// infinity, whose sum Commit never takes) and Commit, then Final. What
+// Commit keeps depends on the digit through masks only, and so does which
+// row is loaded (but on CombVarTime, which reads the row at its address).
 func runComb(e combExecutor, s *Schedule, k *big.Int, windows int, obs Observer) {
 	steps := func(phase Phase, i int, sts []Step) {
 		for j, st := range sts {
@@ -397,7 +398,7 @@ func runComb(e combExecutor, s *Schedule, k *big.Int, windows int, obs Observer)
 		d, neg := digits.digit(i)
 		keep := digitMask(d, 0)
 		e.loadRow(i, d, neg)
-		if i > 0 { // at window 0 the accumulator is the point at infinity: Commit takes the row or keeps it, never the sum
+		if i > 0 {
 			steps(PhaseLoop, i, s.Loop)
 		}
 		e.commit(s.Commit, keep, inf&^keep)
