@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "da8072c6cfe29d6846d78511c2e3c82976e8aedfc1930fdff5dd99f8b0b80d74"
+const SourcesSHA256 = "c3f38e9b88466de58a1e0523cae91bc80828a0fd09e87ea75dd6bcac7af9af7d"

@@ -201,6 +201,14 @@ ECM_DEVICE void pack_verify_item(ECM_KERNEL_PARAMS) {
   reinterpret_cast<uint8_t*>(const_cast<uint32_t*>(in))[i] = uint8_t(out[i]);
 }
 
+// kVerifyBlocksPerSM is how many blocks of the verify kernel a
+// multiprocessor holds at least: its registers are capped at 65,536 /
+// (kVerifyBlocksPerSM · kFinishThreads) a thread. Each thread's chain of
+// field products is latency bound; uncapped (178 registers on P-224's 30-bit
+// channels) two blocks fit, and the kernel issued one instruction a cycle of
+// four (bench/h200/2026-11-30-verify-blocks/).
+constexpr int kVerifyBlocksPerSM = 4;
+
 // ---------------------------------------------------------------------------
 // Entry points, one of each per curve and channel width of ECM_CURVES, with
 // the ladder's arguments: ecm_verify_<curve>_<channels> (kernels.VerifyName;
@@ -208,18 +216,18 @@ ECM_DEVICE void pack_verify_item(ECM_KERNEL_PARAMS) {
 // of a verify batch, ecm_verifyunpack_<curve>_<channels> (the prepare's
 // table) and ecm_verifypack_<curve>_<channels> (the finish's).
 
-#define ECM_VERIFY_ENTRY(tag, Curve, chan, w, n, bits, AM)         \
-  extern "C" __global__ void __launch_bounds__(kFinishThreads)     \
-      ecm_verify_##tag##_##chan(ECM_KERNEL_PARAMS) {               \
-    verify_items<n>(ECM_KERNEL_ARGS);                              \
-  }                                                                \
-  extern "C" __global__ void __launch_bounds__(kFinishThreads)     \
-      ecm_verifyunpack_##tag##_##chan(ECM_KERNEL_PARAMS) {         \
-    unpack_verify_item<n>(ECM_KERNEL_ARGS);                        \
-  }                                                                \
-  extern "C" __global__ void __launch_bounds__(kFinishThreads)     \
-      ecm_verifypack_##tag##_##chan(ECM_KERNEL_PARAMS) {           \
-    pack_verify_item<n>(ECM_KERNEL_ARGS);                          \
+#define ECM_VERIFY_ENTRY(tag, Curve, chan, w, n, bits, AM)                         \
+  extern "C" __global__ void __launch_bounds__(kFinishThreads, kVerifyBlocksPerSM) \
+      ecm_verify_##tag##_##chan(ECM_KERNEL_PARAMS) {                               \
+    verify_items<n>(ECM_KERNEL_ARGS);                                              \
+  }                                                                                \
+  extern "C" __global__ void __launch_bounds__(kFinishThreads)                     \
+      ecm_verifyunpack_##tag##_##chan(ECM_KERNEL_PARAMS) {                         \
+    unpack_verify_item<n>(ECM_KERNEL_ARGS);                                        \
+  }                                                                                \
+  extern "C" __global__ void __launch_bounds__(kFinishThreads)                     \
+      ecm_verifypack_##tag##_##chan(ECM_KERNEL_PARAMS) {                           \
+    pack_verify_item<n>(ECM_KERNEL_ARGS);                                          \
   }
 ECM_CURVES(ECM_VERIFY_ENTRY)
 #undef ECM_VERIFY_ENTRY
