@@ -348,7 +348,7 @@ func TestCombSkipsFirstAddition(t *testing.T) {
 			}
 		})
 		require.Len(t, loops, kind.CombAdditions(c.N()), kind)
-		require.Equal(t, windows-1, kind.CombAdditions(c.N()), kind)
+		require.NotContains(t, loops, 0, "%v: window 0 runs no addition", kind)
 		for i := 1; i < windows; i++ {
 			require.Equal(t, len(su.Schedule.Loop), loops[i], "%v window %d", kind, i)
 		}
