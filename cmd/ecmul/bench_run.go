@@ -46,23 +46,38 @@ type timing struct {
 	Ms, CPUMs float64
 	RunsMs    []float64
 	GCCycles  uint64
+	Traces    []diag.Trace // each timed run's, where traced
 }
 
-// timeReps runs once to warm up, then reps times, and returns the timed
-// runs' timing; a run's error ends it.
-func timeReps(reps int, once func() error) (timing, error) {
+// runs is how an operation is timed: reps timed runs after a warm-up,
+// each traced (diag.StartTrace) where traced is set.
+type runs struct {
+	reps   int
+	traced bool
+}
+
+// timeReps runs once to warm up, then rs.reps times, and returns the
+// timed runs' timing; a run's error ends it.
+func timeReps(rs runs, once func() error) (timing, error) {
 	var t timing
 	var cpus []float64
 	var gc0 uint64
-	for i := range reps + 1 {
+	for i := range rs.reps + 1 {
 		if i == 1 {
 			gc0 = gcCycles()
+		}
+		traced := rs.traced && i > 0
+		if traced {
+			diag.StartTrace()
 		}
 		c0, cpuOK := processCPU()
 		t0 := time.Now()
 		err := once()
 		el := time.Since(t0).Seconds() * 1e3
 		c1, _ := processCPU()
+		if traced {
+			t.Traces = append(t.Traces, diag.StopTrace())
+		}
 		if err != nil {
 			return timing{}, err
 		}
@@ -95,9 +110,9 @@ func gcCycles() uint64 {
 // the timed runs' timing. The results of the last run are checked after
 // the timing, as in the other time* functions: a program reads its results
 // at its own pace.
-func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []*big.Int, reps int) (timing, error) {
+func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []*big.Int, rs runs) (timing, error) {
 	res := make([]ecmul.Result, len(pts))
-	t, err := timeReps(reps, func() error { return eng.ScalarMult(ctx, res, ks, pts) })
+	t, err := timeReps(rs, func() error { return eng.ScalarMult(ctx, res, ks, pts) })
 	if err != nil {
 		return timing{}, err
 	}
@@ -110,25 +125,25 @@ func timeBatch(ctx context.Context, eng *ecmul.Engine, pts []*ecmul.Point, ks []
 }
 
 // timeBytes is timeBatch through Engine.ScalarMultBytes.
-func timeBytes(ctx context.Context, eng *ecmul.Engine, scalars, points []byte, count, reps int) (timing, error) {
-	return timeBytesCall(eng, count, reps, func(out []byte, status []ecmul.Status) error {
+func timeBytes(ctx context.Context, eng *ecmul.Engine, scalars, points []byte, count int, rs runs) (timing, error) {
+	return timeBytesCall(eng, count, rs, func(out []byte, status []ecmul.Status) error {
 		return eng.ScalarMultBytes(ctx, out, status, scalars, points)
 	})
 }
 
 // timeBase is timeBatch of k·G through Engine.ScalarBaseMultBytes.
-func timeBase(ctx context.Context, eng *ecmul.Engine, scalars []byte, count, reps int) (timing, error) {
-	return timeBytesCall(eng, count, reps, func(out []byte, status []ecmul.Status) error {
+func timeBase(ctx context.Context, eng *ecmul.Engine, scalars []byte, count int, rs runs) (timing, error) {
+	return timeBytesCall(eng, count, rs, func(out []byte, status []ecmul.Status) error {
 		return eng.ScalarBaseMultBytes(ctx, out, status, scalars)
 	})
 }
 
 // timeBytesCall times call, a batch of count items of the bytes API
 // (uncompressed SEC1 out), as timeBatch times its batch.
-func timeBytesCall(eng *ecmul.Engine, count, reps int, call func(out []byte, status []ecmul.Status) error) (timing, error) {
+func timeBytesCall(eng *ecmul.Engine, count int, rs runs, call func(out []byte, status []ecmul.Status) error) (timing, error) {
 	out := make([]byte, count*(1+2*eng.Curve().ByteLen()))
 	status := make([]ecmul.Status, count)
-	t, err := timeReps(reps, func() error { return call(out, status) })
+	t, err := timeReps(rs, func() error { return call(out, status) })
 	if err != nil {
 		return timing{}, err
 	}
@@ -141,9 +156,9 @@ func timeBytesCall(eng *ecmul.Engine, count, reps int, call func(out []byte, sta
 }
 
 // timeECDSA is timeBatch of ecdsa.Verify on the signatures, all valid.
-func timeECDSA(ctx context.Context, eng *ecmul.Engine, sigs benchSigs, reps int) (timing, error) {
+func timeECDSA(ctx context.Context, eng *ecmul.Engine, sigs benchSigs, rs runs) (timing, error) {
 	verdicts := make([]ecdsa.Verdict, len(sigs.digests))
-	t, err := timeReps(reps, func() error { return ecdsa.Verify(ctx, eng, verdicts, sigs.digests, sigs.sigs, sigs.keys) })
+	t, err := timeReps(rs, func() error { return ecdsa.Verify(ctx, eng, verdicts, sigs.digests, sigs.sigs, sigs.keys) })
 	if err != nil {
 		return timing{}, err
 	}
@@ -157,10 +172,10 @@ func timeECDSA(ctx context.Context, eng *ecmul.Engine, sigs benchSigs, reps int)
 
 // timeSign is timeBatch of ecdsa.Sign with its default options on the
 // items, every one of which must be signed.
-func timeSign(ctx context.Context, eng *ecmul.Engine, in benchSignItems, reps int) (timing, error) {
+func timeSign(ctx context.Context, eng *ecmul.Engine, in benchSignItems, rs runs) (timing, error) {
 	sigs := make([]byte, len(in.digests)*2*eng.Curve().ByteLen())
 	errs := make([]error, len(in.digests))
-	t, err := timeReps(reps, func() error { return ecdsa.Sign(ctx, eng, sigs, errs, in.digests, in.keys, ecdsa.SignOptions{}) })
+	t, err := timeReps(rs, func() error { return ecdsa.Sign(ctx, eng, sigs, errs, in.digests, in.keys, ecdsa.SignOptions{}) })
 	if err != nil {
 		return timing{}, err
 	}
@@ -379,10 +394,41 @@ type benchRun struct {
 	stderr  io.Writer
 	start   time.Time
 	failed  int
+	traces  *json.Encoder // --trace's file, or nil
+}
+
+// runs is how timeOp times an operation: --reps runs, traced with
+// --trace on the gpu backend.
+func (b *benchRun) runs() runs {
+	return runs{reps: b.cfg.reps, traced: b.traces != nil && b.backend == ecmul.GPU}
+}
+
+// benchTrace is one line of --trace's file: one timed run of a result.
+type benchTrace struct {
+	Curve   string  `json:"curve"`
+	Op      string  `json:"op"`
+	Backend string  `json:"backend"`
+	GPUs    int     `json:"gpus,omitempty"`
+	Batch   int     `json:"batch"`
+	Run     int     `json:"run"` // 1 to --reps
+	WallMs  float64 `json:"wall_ms"`
+	diag.Trace
+}
+
+// writeTraces writes r's timed runs' traces, one line each, to --trace's
+// file.
+func (b *benchRun) writeTraces(r *benchResult, t timing) error {
+	for i, tr := range t.Traces {
+		line := benchTrace{Curve: r.Curve, Op: r.Op, Backend: r.Backend, GPUs: r.GPUs, Batch: r.Batch, Run: i + 1, WallMs: t.RunsMs[i], Trace: tr}
+		if err := b.traces.Encode(line); err != nil {
+			return fmt.Errorf("--trace: %w", err)
+		}
+	}
+	return nil
 }
 
 func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
-	files, err := createOutputs(cfg.jsonPath, cfg.csvPath, cfg.cpuProfilePath)
+	files, err := createOutputs(cfg.jsonPath, cfg.csvPath, cfg.cpuProfilePath, cfg.tracePath)
 	if err != nil {
 		return report(stderr, "bench", exitFail, err)
 	}
@@ -400,6 +446,9 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 	b, err := newBenchRun(cfg, stderr)
 	if err != nil {
 		return report(stderr, "bench", exitFail, err)
+	}
+	if files[3] != nil {
+		b.traces = json.NewEncoder(files[3])
 	}
 	for _, c := range cfg.curves {
 		b.measureCurve(context.Background(), c)
@@ -546,13 +595,13 @@ func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve, in benchIt
 func (b *benchRun) timeOp(ctx context.Context, eng *ecmul.Engine, c *curves.Curve, op string, in benchItems, batch int) (timing, error) {
 	switch op {
 	case opBase:
-		return timeBase(ctx, eng, in.scalars[:batch*c.ByteLen()], batch, b.cfg.reps)
+		return timeBase(ctx, eng, in.scalars[:batch*c.ByteLen()], batch, b.runs())
 	case opECDSA:
-		return timeECDSA(ctx, eng, in.sigs.prefix(c, batch), b.cfg.reps)
+		return timeECDSA(ctx, eng, in.sigs.prefix(c, batch), b.runs())
 	case opSign:
-		return timeSign(ctx, eng, in.signs.prefix(c, batch), b.cfg.reps)
+		return timeSign(ctx, eng, in.signs.prefix(c, batch), b.runs())
 	}
-	return timeBatch(ctx, eng, in.pts[:batch], in.ks[:batch], b.cfg.reps)
+	return timeBatch(ctx, eng, in.pts[:batch], in.ks[:batch], b.runs())
 }
 
 // benchCollect runs a garbage collection before each measurement, as go
@@ -612,6 +661,9 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 					r.PerDevice = sharesOf(st)
 				}
 			}
+			if err := b.writeTraces(&r, t); err != nil {
+				b.fail(c, op, v, batch, "", err)
+			}
 			switch {
 			case b.backend != ecmul.GPU:
 			case op == opMul:
@@ -649,7 +701,7 @@ func stepStatsOf(st diag.Stats) *stepStats {
 func (b *benchRun) measureGPU(ctx context.Context, eng *ecmul.Engine, c *curves.Curve, v benchVariant, r *benchResult,
 	in benchItems, kernelTimes map[kernelLaunches][][]float64) {
 	batch, L := r.Batch, c.ByteLen()
-	t, err := timeBytes(ctx, eng, in.scalars[:batch*L], in.points[:batch*(1+2*L)], batch, b.cfg.reps)
+	t, err := timeBytes(ctx, eng, in.scalars[:batch*L], in.points[:batch*(1+2*L)], batch, runs{reps: b.cfg.reps})
 	if err != nil {
 		b.fail(c, opMul, v, batch, "bytes API: ", err)
 	} else {

@@ -738,11 +738,11 @@ func TestTimeRepsCPU(t *testing.T) {
 	if _, ok := processCPU(); !ok {
 		t.Skip("no process CPU time on this system")
 	}
-	runs := 0
-	tm, err := timeReps(2, func() error {
-		runs++
+	calls := 0
+	tm, err := timeReps(runs{reps: 2}, func() error {
+		calls++
 		spin := 40 * time.Millisecond
-		if runs == 1 {
+		if calls == 1 {
 			spin = 400 * time.Millisecond // the warm-up
 		}
 		c0, _ := processCPU()
@@ -751,7 +751,7 @@ func TestTimeRepsCPU(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	require.Equal(t, 3, runs)
+	require.Equal(t, 3, calls)
 	require.GreaterOrEqual(t, tm.CPUMs, 40.0, "a busy core is counted")
 	require.Less(t, tm.CPUMs, 300.0, "the warm-up is not")
 	require.GreaterOrEqual(t, tm.Ms, 0.5*tm.CPUMs, "the wall time of one busy goroutine")
@@ -762,10 +762,10 @@ func TestTimeRepsCPU(t *testing.T) {
 // TestTimeRepsGCCycles: the collections of the timed runs are counted,
 // the warm-up's not.
 func TestTimeRepsGCCycles(t *testing.T) {
-	runs := 0
-	tm, err := timeReps(3, func() error {
-		runs++
-		if runs == 1 {
+	calls := 0
+	tm, err := timeReps(runs{reps: 3}, func() error {
+		calls++
+		if calls == 1 {
 			for range 5 { // the warm-up's
 				runtime.GC()
 			}
@@ -839,6 +839,41 @@ func TestBenchSignStep(t *testing.T) {
 	require.NotEmpty(t, st.Timeline)
 	head, _ := readCSV(t, csvPath)
 	require.NotContains(t, head, "sign_step")
+}
+
+// TestBenchTrace: --trace writes one JSON line per timed run of each
+// result, each with the GPU batches of the run and their chunks on one
+// clock, within the run's wall time (one GPU, a fake driver, its kernels
+// emulated).
+func TestBenchTrace(t *testing.T) {
+	d := fakecuda.New()
+	d.OnLaunch = kernelemu.Launch(d)
+	t.Cleanup(engine.UseGPUDriver(d, []byte("fatbin")))
+	t.Cleanup(engine.ItemKernelsFrom(1))
+	tracePath := filepath.Join(t.TempDir(), "trace.jsonl")
+	code, _, errOut := cli(t, "", "bench", "--backend", "gpu", "--curve", "p256", "--op", "mul,ecdsa", "--batch", "40",
+		"--reps", "2", "--peers=false", "--trace", tracePath)
+	require.Equal(t, exitOK, code, errOut)
+	b, err := os.ReadFile(tracePath)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	require.Len(t, lines, 4, "two ops, two timed runs each")
+	for i, l := range lines {
+		var tr benchTrace
+		require.NoError(t, json.Unmarshal([]byte(l), &tr), "line %d", i)
+		require.Equal(t, []string{opMul, opECDSA}[i/2], tr.Op, "line %d", i)
+		require.Equal(t, i%2+1, tr.Run, "line %d", i)
+		require.Equal(t, "P-256", tr.Curve)
+		require.Equal(t, 40, tr.Batch)
+		require.NotEmpty(t, tr.Runs, "line %d: the run's GPU batches", i)
+		require.NotEmpty(t, tr.Chunks, "line %d: their chunks", i)
+		for _, c := range tr.Chunks {
+			require.NotEmpty(t, c.Entry)
+			require.Zero(t, c.Device)
+			require.LessOrEqual(t, c.Start, c.Done)
+			require.Less(t, c.Done, tr.WallMs+1, "line %d: a chunk within its run", i)
+		}
+	}
 }
 
 // TestSetMulRatiosBytesAPI: where k·P's bytes API was measured, base and

@@ -277,6 +277,7 @@ type Engine struct {
 	done    bool
 	allocs  []DevicePtr
 	hosts   []unsafe.Pointer
+	epoch   epoch // its origin in a trace (StartTrace)
 }
 
 // chain is one chain of kernels loaded on the device, with its
@@ -554,6 +555,7 @@ func (e *Engine) resultRows(s *slot) int {
 
 // release frees everything setup acquired; it keeps going past errors.
 func (e *Engine) release() {
+	e.releaseEpoch()
 	for i := range e.slots {
 		s := &e.slots[i]
 		for _, ev := range []*Event{&s.evStart, &s.evCopyIn, &s.evPrepared, &s.evLaddered, &s.evKernel, &s.evDone} {
@@ -898,7 +900,10 @@ func (e *Engine) timeSlot(s *slot, st *Stats, origin Event) {
 	if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evKernel); err == nil {
 		st.KernelMs += float64(ms)
 	}
-	e.timeline(s, st, origin)
+	if ct, ok := e.chunkTimes(s, origin); ok {
+		st.Timeline = append(st.Timeline, ct)
+	}
+	e.traceChunk(s)
 	if s.itemKernels {
 		if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evPrepared); err == nil {
 			st.PrepareMs += float64(ms)
@@ -925,10 +930,10 @@ func (e *Engine) wait(s *slot) error {
 	return e.d.EventSynchronize(s.evDone)
 }
 
-// timeline adds the finished slot's chunk to st.Timeline, unless a
-// timing query fails.
-func (e *Engine) timeline(s *slot, st *Stats, origin Event) {
-	ct := ChunkTimes{Lo: s.lo, Hi: s.hi}
+// chunkTimes returns the finished slot's chunk's times from the event
+// origin; ok is false where a timing query failed.
+func (e *Engine) chunkTimes(s *slot, origin Event) (ct ChunkTimes, ok bool) {
+	ct = ChunkTimes{Lo: s.lo, Hi: s.hi}
 	prepared, laddered := s.evCopyIn, s.evKernel
 	if s.itemKernels {
 		prepared, laddered = s.evPrepared, s.evLaddered
@@ -939,11 +944,11 @@ func (e *Engine) timeline(s *slot, st *Stats, origin Event) {
 	}{{&ct.Start, s.evStart}, {&ct.CopiedIn, s.evCopyIn}, {&ct.Prepared, prepared}, {&ct.Laddered, laddered}, {&ct.Ran, s.evKernel}, {&ct.Done, s.evDone}} {
 		ms, err := e.d.EventElapsedMs(origin, at.ev)
 		if err != nil {
-			return
+			return ct, false
 		}
 		*at.t = float64(ms)
 	}
-	st.Timeline = append(st.Timeline, ct)
+	return ct, true
 }
 
 // settle waits for the slots still busy, without reporting their chunks,
@@ -978,6 +983,9 @@ func (e *Engine) enqueue(s *slot, n int, origin *Event) error {
 		// untimed: an event before the launch and the query after the wait
 		// would add 3 to 4 µs to a single item's 0.25 ms
 		return e.launch(s, n, true)
+	}
+	if err := e.traceEpoch(s); err != nil {
+		return err
 	}
 	if *origin == 0 {
 		// the origin of the Run's timeline, before its first timed chunk

@@ -155,6 +155,7 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	p.running.Add(1)
 	defer p.running.Done()
 	start := time.Now()
+	gen, traceStart := traceClock()
 	active := p.active()
 	w := newWork(b.Count, p.chunkOn(b.Count, active, b.Overlapped), len(active))
 	shares := make([]DeviceStats, len(active))
@@ -193,6 +194,10 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	for i := range shares {
 		shares[i].WallMs = total.WallMs
 		total.add(shares[i].Stats)
+	}
+	if gen != 0 {
+		_, end := traceClock()
+		traceAdd(gen, nil, &TracedRun{Entry: p.engines[active[0]].cfg.Entry, Count: b.Count, StartMs: traceStart, EndMs: end})
 	}
 	return total, w.failed()
 }
