@@ -8,9 +8,10 @@ import "github.com/rnsec/ecmul/internal/gpu"
 type Trace struct {
 	// Chunks are the chunks with copies, each with its device, the entry
 	// point of its kernel (the ladder's or a comb's), its items within its
-	// batch and its stages' times (ChunkTimes). Each device's times are its
-	// events' elapsed times from an event the host waited for at the
-	// device's first chunk of the trace; that wait also delays that chunk.
+	// batch and its stages' times (ChunkTimes). The times of each kernel's
+	// chunks on a device are their events' elapsed times from an event the
+	// host waited for at its first chunk there in the trace; that wait
+	// also delays that chunk.
 	Chunks []TracedChunk `json:"chunks"`
 	// Runs are the GPU batches, each with its entry point, items, and when
 	// it began and returned on the host.

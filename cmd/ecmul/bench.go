@@ -578,7 +578,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs.StringVar(&f.json, "json", "", "write the full report as JSON to this file")
 	fs.StringVar(&f.csv, "csv", "", "write the results and peers as CSV to this file")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to this file (for go tool pprof): where the host's time goes")
-	fs.StringVar(&f.trace, "trace", "", "write a trace of every timed run to this file, one JSON line each: every GPU chunk's stages and every GPU batch on the host's clock (gpu; each device waits for its stream once a run)")
+	fs.StringVar(&f.trace, "trace", "", "write a trace of every timed run to this file, one JSON line each: every GPU chunk's stages and every GPU batch on the host's clock (gpu; the host waits for a device's stream once for each kernel a run uses there)")
 	fs.StringVar(&f.gpuPeers, "gpu-peers", "", "record the GPU peers measured in the same device call: a file of lines \"NAME batch=N op/s=X\" (gecc.sh's: gecc, gecc-fixed, gecc-verify, gecc-sign)")
 	return fs
 }

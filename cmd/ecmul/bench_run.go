@@ -397,10 +397,10 @@ type benchRun struct {
 	traces  *json.Encoder // --trace's file, or nil
 }
 
-// runs is how timeOp times an operation: --reps runs, traced with
-// --trace on the gpu backend.
-func (b *benchRun) runs() runs {
-	return runs{reps: b.cfg.reps, traced: b.traces != nil && b.backend == ecmul.GPU}
+// runs is how timeOp times an operation on eng: --reps runs, traced with
+// --trace where eng is of the gpu backend.
+func (b *benchRun) runs(eng *ecmul.Engine) runs {
+	return runs{reps: b.cfg.reps, traced: b.traces != nil && eng.Backend() == ecmul.GPU}
 }
 
 // benchTrace is one line of --trace's file: one timed run of a result.
@@ -595,13 +595,13 @@ func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve, in benchIt
 func (b *benchRun) timeOp(ctx context.Context, eng *ecmul.Engine, c *curves.Curve, op string, in benchItems, batch int) (timing, error) {
 	switch op {
 	case opBase:
-		return timeBase(ctx, eng, in.scalars[:batch*c.ByteLen()], batch, b.runs())
+		return timeBase(ctx, eng, in.scalars[:batch*c.ByteLen()], batch, b.runs(eng))
 	case opECDSA:
-		return timeECDSA(ctx, eng, in.sigs.prefix(c, batch), b.runs())
+		return timeECDSA(ctx, eng, in.sigs.prefix(c, batch), b.runs(eng))
 	case opSign:
-		return timeSign(ctx, eng, in.signs.prefix(c, batch), b.runs())
+		return timeSign(ctx, eng, in.signs.prefix(c, batch), b.runs(eng))
 	}
-	return timeBatch(ctx, eng, in.pts[:batch], in.ks[:batch], b.runs())
+	return timeBatch(ctx, eng, in.pts[:batch], in.ks[:batch], b.runs(eng))
 }
 
 // benchCollect runs a garbage collection before each measurement, as go

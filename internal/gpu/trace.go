@@ -7,12 +7,12 @@ import (
 
 // A trace records, between StartTrace and StopTrace, every timed chunk of
 // every Engine in the process and every Pool's Run, on one clock: the
-// host's, in milliseconds from StartTrace. Each device's chunk times are
-// its events' elapsed times from an event of its own that the host waited
-// for (the engine's epoch, taken at its first chunk of the trace), plus
-// the host time at which that wait ended: chunks of different devices and
-// Runs line up to within that wait's wake-up. Taking an epoch waits for
-// the work its stream already holds, once a device a trace.
+// host's, in milliseconds from StartTrace. An Engine's chunk times are its
+// events' elapsed times from an event of its own that the host waited for
+// (the engine's epoch, taken at its first chunk of the trace), plus the
+// host time at which that wait ended: chunks of different engines, devices
+// and Runs line up to within that wait's wake-up. Taking an epoch waits
+// for the work its stream already holds, once an Engine a trace.
 var trace struct {
 	mu     sync.Mutex
 	gen    int // the number of the trace running or last run; 0: none yet
