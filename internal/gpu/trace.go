@@ -98,31 +98,27 @@ type epoch struct {
 }
 
 // traceEpoch takes e's epoch on slot s's stream, if a trace runs and e has
-// none of it yet.
-func (e *Engine) traceEpoch(s *slot) error {
+// none of it yet. A driver call that fails leaves e out of the trace, and
+// the batch to find the fault on its own calls.
+func (e *Engine) traceEpoch(s *slot) {
 	gen, _ := traceClock()
 	ep := &e.epoch
 	ep.mu.Lock()
 	defer ep.mu.Unlock()
 	if gen == 0 || ep.gen == gen {
-		return nil
+		return
 	}
 	if ep.ev == 0 {
 		ev, err := e.d.EventCreate()
 		if err != nil {
-			return err
+			return
 		}
 		ep.ev = ev
 	}
-	if err := e.d.EventRecord(ep.ev, s.stream); err != nil {
-		return err
+	if e.d.EventRecord(ep.ev, s.stream) != nil || e.d.EventSynchronize(ep.ev) != nil {
+		return
 	}
-	if err := e.d.EventSynchronize(ep.ev); err != nil {
-		return err
-	}
-	g, at := traceClock()
-	ep.gen, ep.at = g, at
-	return nil
+	ep.gen, ep.at = traceClock()
 }
 
 // traceChunk records slot s's finished chunk in the running trace, if e
