@@ -41,6 +41,17 @@ mapping, with a colour per number of items per block. The title names the
 device, the curve and the commit. A summary table (best figures per variant,
 as ratios to the best CPU peer) goes to standard output.
 
+With --trace it reads the traces of "ecmul bench --trace" instead, or as
+well, and draws for each timed run in them:
+
+  timeline-CURVE-OP-gGPUS-BATCH-runN
+                     each GPU chunk on a row of its device (copy in, its
+                     kernels, copy out) and the host's GPU batches on top,
+                     in milliseconds from the run's start
+
+and prints, for each run, each device's time with a kernel running and its
+gaps of over half a millisecond.
+
 Example, from tools/plot in a checkout of the repository:
   ecmul bench --backend gpu --curve p224 --ipb 4,8 --json p224.json
   go run . --in p224.json --out plots
@@ -60,14 +71,15 @@ const (
 
 // plotFlags are the settings of plot.
 type plotFlags struct {
-	in, out, formats string
-	paper            bool
+	in, trace, out, formats string
+	paper                   bool
 }
 
 func plotFlagSet(f *plotFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), plotHelp); fs.PrintDefaults() }
 	fs.StringVar(&f.in, "in", "", "comma-separated JSON reports written by ecmul bench --json")
+	fs.StringVar(&f.trace, "trace", "", "comma-separated traces written by ecmul bench --trace: a timeline chart of each run, and a summary of each device's busy time and gaps")
 	fs.StringVar(&f.out, "out", ".", "folder for the charts (created if missing)")
 	fs.StringVar(&f.formats, "format", "svg,png", "comma-separated output formats: svg, png")
 	fs.BoolVar(&f.paper, "paper", true, "mark the paper's GTX 285 figures on the P-224 latency chart")
@@ -101,8 +113,8 @@ func parsePlotFlags(args []string, stderr io.Writer) (f plotFlags, paths, format
 func checkPlotFlags(f *plotFlags) error {
 	formats := splitList(strings.ToLower(f.formats))
 	switch {
-	case len(splitList(f.in)) == 0:
-		return errors.New("--in is required")
+	case len(splitList(f.in)) == 0 && len(splitList(f.trace)) == 0:
+		return errors.New("--in or --trace is required")
 	case len(formats) == 0:
 		return errors.New("--format: empty list")
 	}
@@ -132,6 +144,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
+	if traces := splitList(f.trace); len(traces) > 0 {
+		if code := runTraces(traces, f.out, formats, stdout, stderr); code != exitOK || len(paths) == 0 {
+			return code
+		}
+	}
 	var reports []*benchReport
 	for _, p := range paths {
 		rep, err := readReport(p)
@@ -151,6 +168,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	printPlotSummary(stdout, groups)
+	return exitOK
+}
+
+// runTraces reads the traces, writes their timelines and prints their
+// summary, and returns the exit status.
+func runTraces(paths []string, dir string, formats []string, stdout, stderr io.Writer) int {
+	var lines []traceLine
+	for _, p := range paths {
+		l, err := readTrace(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "plot: %v\n", err)
+			return exitFail
+		}
+		lines = append(lines, l...)
+	}
+	if len(lines) == 0 {
+		fmt.Fprintln(stderr, "plot: no runs in the traces")
+		return exitFail
+	}
+	if err := writeTimelines(lines, dir, formats, stderr); err != nil {
+		fmt.Fprintf(stderr, "plot: %v\n", err)
+		return exitFail
+	}
+	printTraceSummary(stdout, lines)
 	return exitOK
 }
 
