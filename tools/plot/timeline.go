@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"image/color"
@@ -87,7 +88,7 @@ type span struct{ from, to float64 }
 // them, in order.
 func union(spans []span) (covered float64, gaps []span) {
 	spans = slices.Clone(spans)
-	slices.SortFunc(spans, func(a, b span) int { return cmpFloat(a.from, b.from) })
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.from, b.from) })
 	end := math.Inf(-1)
 	for _, s := range spans {
 		if s.from > end && !math.IsInf(end, -1) {
@@ -99,16 +100,6 @@ func union(spans []span) (covered float64, gaps []span) {
 		}
 	}
 	return covered, gaps
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // devices returns the devices of the line's chunks, in order.
@@ -208,7 +199,7 @@ func lanes(spans []span) (lane []int, n int) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(spans[a].from, spans[b].from) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(spans[a].from, spans[b].from) })
 	lane = make([]int, len(spans))
 	var ends []float64
 	for _, i := range order {
@@ -226,7 +217,6 @@ func lanes(spans []span) (lane []int, n int) {
 // chunk's copies grey and its kernels in its entry point's colour.
 func timelineFigure(l traceLine) *figure {
 	p := newPanel("", "milliseconds from the run's start", "")
-	p.Y.Tick.Marker = plot.ConstantTicks(nil)
 	entries := map[string]color.Color{}
 	colorOf := func(e string) color.Color {
 		if c, ok := entries[e]; ok {
