@@ -537,6 +537,7 @@ type benchConfig struct {
 	gpuPeersPath      string
 	cpuProfilePath    string
 	tracePath         string
+	execTracePath     string
 }
 
 // benchMappings are the mappings --mapping takes: the kernel's, and
@@ -549,7 +550,7 @@ type benchFlags struct {
 	ipbs, gpus, batches                                string
 	reps, chunk, peerSeconds, finishItems              int
 	peers, hostFinish                                  bool
-	json, csv, cpuProfile, gpuPeers, trace             string
+	json, csv, cpuProfile, gpuPeers, trace, execTrace  string
 
 	// ops is --op, set by benchFlagSet; nil, in benchFlags made otherwise,
 	// stands for its default, mul.
@@ -579,6 +580,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 	fs.StringVar(&f.csv, "csv", "", "write the results and peers as CSV to this file")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to this file (for go tool pprof): where the host's time goes")
 	fs.StringVar(&f.trace, "trace", "", "write a trace of every timed run to this file, one JSON line each: every GPU chunk's stages and every GPU batch on the host's clock (gpu; the host waits for a device's stream once for each kernel a run uses there)")
+	fs.StringVar(&f.execTrace, "exectrace", "", "write a Go execution trace of the whole run to this file (for go tool trace): when each goroutine and thread of the host ran, and what it waited for")
 	fs.StringVar(&f.gpuPeers, "gpu-peers", "", "record the GPU peers measured in the same device call: a file of lines \"NAME batch=N op/s=X\" (gecc.sh's: gecc, gecc-fixed, gecc-verify, gecc-sign)")
 	return fs
 }
@@ -587,7 +589,7 @@ func benchFlagSet(f *benchFlags) *flag.FlagSet {
 // measured. Its errors are usage errors.
 func parseBenchFlags(f *benchFlags) (*benchConfig, error) {
 	cfg := &benchConfig{reps: f.reps, chunk: f.chunk, hostFinish: f.hostFinish, finishItems: f.finishItems, peers: f.peers, peerSeconds: f.peerSeconds,
-		jsonPath: f.json, csvPath: f.csv, gpuPeersPath: f.gpuPeers, cpuProfilePath: f.cpuProfile, tracePath: f.trace}
+		jsonPath: f.json, csvPath: f.csv, gpuPeersPath: f.gpuPeers, cpuProfilePath: f.cpuProfile, tracePath: f.trace, execTracePath: f.execTrace}
 	switch {
 	case cfg.reps < 1:
 		return nil, fmt.Errorf("--reps must be at least 1, not %d", cfg.reps)

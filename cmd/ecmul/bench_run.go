@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strings"
 	"time"
@@ -71,8 +72,11 @@ func timeReps(rs runs, once func() error) (timing, error) {
 			diag.StartTrace()
 		}
 		c0, cpuOK := processCPU()
+		region := trace.StartRegion(context.Background(), "run")
+		trace.Logf(context.Background(), "run", "%d (0: the warm-up)", i)
 		t0 := time.Now()
 		err := once()
+		region.End()
 		el := time.Since(t0).Seconds() * 1e3
 		c1, _ := processCPU()
 		if traced {
@@ -428,7 +432,7 @@ func (b *benchRun) writeTraces(r *benchResult, t timing) error {
 }
 
 func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
-	files, err := createOutputs(cfg.jsonPath, cfg.csvPath, cfg.cpuProfilePath, cfg.tracePath)
+	files, err := createOutputs(cfg.jsonPath, cfg.csvPath, cfg.cpuProfilePath, cfg.tracePath, cfg.execTracePath)
 	if err != nil {
 		return report(stderr, "bench", exitFail, err)
 	}
@@ -442,6 +446,12 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 			return report(stderr, "bench", exitFail, fmt.Errorf("--cpuprofile: %w", err))
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if files[4] != nil {
+		if err := trace.Start(files[4]); err != nil {
+			return report(stderr, "bench", exitFail, fmt.Errorf("--exectrace: %w", err))
+		}
+		defer trace.Stop()
 	}
 	b, err := newBenchRun(cfg, stderr)
 	if err != nil {
@@ -638,7 +648,9 @@ func (b *benchRun) measureVariant(ctx context.Context, c *curves.Curve, v benchV
 				r.Mapping, r.ItemsPerBlock = k.Mapping.String(), k.ItemsPerBlock // as the library chose them
 			}
 			benchCollect()
-			t, err := b.timeOp(ctx, eng, c, op, in, batch)
+			tctx, task := trace.NewTask(ctx, fmt.Sprintf("%s %s %s batch=%d", c.Name(), op, v.label(b.backend), batch))
+			t, err := b.timeOp(tctx, eng, c, op, in, batch)
+			task.End()
 			if err != nil {
 				b.fail(c, op, v, batch, "", fmt.Errorf("%w (rest of the operation on the configuration skipped)", err))
 				break

@@ -895,3 +895,21 @@ func TestSetMulRatiosBytesAPI(t *testing.T) {
 	}
 	require.Equal(t, [][2]float64{{0, 0}, {0, 0}, {3, 0}, {0.8, 0}, {0.8, 0}, {0, 0.8}}, got)
 }
+
+// TestBenchExecTrace: --exectrace writes a Go execution trace of the run,
+// which go tool trace reads (its header names the Go release); a path
+// that cannot be created fails the run before anything is measured.
+func TestBenchExecTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "exec.trace")
+	code, _, errOut := cli(t, "", "bench", "--backend", "cpu", "--batch", "4", "--reps", "1", "--peers=false", "--exectrace", path)
+	require.Equal(t, exitOK, code, errOut)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.True(t, bytes.HasPrefix(b, []byte("go 1.")), "a trace header, not %q", b[:min(len(b), 16)])
+	require.Greater(t, len(b), 1024, "events after the header")
+
+	code, out, errOut := cli(t, "", "bench", "--backend", "cpu", "--batch", "4", "--reps", "1", "--peers=false", "--exectrace", filepath.Join(t.TempDir(), "no", "such", "dir", "t"))
+	require.Equal(t, exitFail, code)
+	require.Empty(t, out)
+	require.Contains(t, errOut, "no such file or directory")
+}

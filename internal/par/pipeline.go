@@ -1,6 +1,9 @@
 package par
 
-import "context"
+import (
+	"context"
+	"runtime/trace"
+)
 
 // Stage is one stage of a pipeline's step: step is the step's index, slot
 // the memory it runs in, below the pipeline's slots.
@@ -44,19 +47,19 @@ func Pipeline(ctx context.Context, count, slots int, prepare, compute, finish St
 			if ctx.Err() != nil { // a slot freed after an error
 				return
 			}
-			if err := prepare(ctx, j, s); err != nil {
+			if err := region(ctx, "prepare", j, s, prepare); err != nil {
 				cancel(err)
 				return
 			}
 			computed := make(chan error, 1)
-			go func() { computed <- compute(ctx, j, s) }()
+			go func() { computed <- region(ctx, "compute", j, s, compute) }()
 			queue <- started{j, s, computed}
 		}
 	}()
 	for q := range queue {
 		err := <-q.computed
 		if err == nil && ctx.Err() == nil {
-			err = finish(ctx, q.step, q.slot)
+			err = region(ctx, "finish", q.step, q.slot, finish)
 		}
 		if err != nil {
 			cancel(err)
@@ -64,4 +67,16 @@ func Pipeline(ctx context.Context, count, slots int, prepare, compute, finish St
 		free <- q.slot
 	}
 	return context.Cause(ctx) // the first error: each one cancels ctx
+}
+
+// region runs stage for step j in slot s as a region of an execution
+// trace (runtime/trace) named for the stage, its step logged: go tool
+// trace then shows where a pipeline's time went.
+func region(ctx context.Context, name string, j, s int, stage Stage) error {
+	if !trace.IsEnabled() {
+		return stage(ctx, j, s)
+	}
+	defer trace.StartRegion(ctx, name).End()
+	trace.Logf(ctx, name, "step %d", j)
+	return stage(ctx, j, s)
 }
