@@ -48,7 +48,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -56,6 +55,7 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/par"
+	"github.com/rnsec/ecmul/internal/reuse"
 )
 
 // Verdict is the outcome of one item of Verify. Its zero value,
@@ -290,8 +290,9 @@ type stepBuffer struct {
 
 // stepBuffers keeps step buffers between calls of Verify: a batch of
 // millions takes about 45 MB of them (P-256), which a program verifying
-// batch after batch would otherwise allocate each time, and collect.
-var stepBuffers sync.Pool
+// batch after batch would otherwise allocate each time, and collect
+// (package reuse says why not a sync.Pool).
+var stepBuffers reuse.List[stepBuffer]
 
 // stepBuffer returns a step buffer for steps of up to m items of b's
 // curve, from stepBuffers where one there is large enough: its slices cut
@@ -299,7 +300,7 @@ var stepBuffers sync.Pool
 // engine write every byte a step reads).
 func (b *batch) stepBuffer(m int) *stepBuffer {
 	scalars, out := 2*m*b.L, 2*m*(1+2*b.L)
-	if buf, ok := stepBuffers.Get().(*stepBuffer); ok && cap(buf.scalars) >= scalars && cap(buf.out) >= out && cap(buf.status) >= 2*m {
+	if buf := stepBuffers.Get(); buf != nil && cap(buf.scalars) >= scalars && cap(buf.out) >= out && cap(buf.status) >= 2*m {
 		buf.scalars, buf.out, buf.status = buf.scalars[:scalars], buf.out[:out], buf.status[:2*m]
 		buf.u1G, buf.keys, buf.valid = buf.u1G[:m], buf.keys[:m], buf.valid[:m]
 		return buf

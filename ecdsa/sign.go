@@ -14,6 +14,7 @@ import (
 	"github.com/rnsec/ecmul/internal/engine"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
+	"github.com/rnsec/ecmul/internal/reuse"
 )
 
 // SignOptions are how Sign signs. The zero value signs deterministically
@@ -182,11 +183,11 @@ func firstOutcome(o ladder.Outcome) ecdsasign.FirstOutcome {
 }
 
 // outcomeBuffers keeps SignFirst's outcomes between steps.
-var outcomeBuffers sync.Pool
+var outcomeBuffers reuse.List[[]ladder.Outcome]
 
 // outcomeBuffer returns n outcomes from outcomeBuffers, or new ones.
 func outcomeBuffer(n int) *[]ladder.Outcome {
-	if b, ok := outcomeBuffers.Get().(*[]ladder.Outcome); ok && cap(*b) >= n {
+	if b := outcomeBuffers.Get(); b != nil && cap(*b) >= n {
 		*b = (*b)[:n]
 		return b
 	}

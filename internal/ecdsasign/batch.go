@@ -5,11 +5,11 @@ import (
 	"crypto"
 	"fmt"
 	"io"
-	"sync"
 	"sync/atomic"
 
 	"github.com/rnsec/ecmul/internal/fp"
 	"github.com/rnsec/ecmul/internal/par"
+	"github.com/rnsec/ecmul/internal/reuse"
 )
 
 // Sign signs count = len(digests) digests: item i with the private key
@@ -365,8 +365,9 @@ type step struct {
 // steps keeps steps between calls of Sign, wiped: a batch of millions
 // takes about 130 MB of them (four steps of 2^18 items, P-256, with
 // FirstSign), which a program signing batch after batch would otherwise
-// allocate, zero and collect each time.
-var steps sync.Pool
+// allocate, zero and collect each time (package reuse says why not a
+// sync.Pool).
+var steps reuse.List[step]
 
 // newStep returns a step of at most m items, from steps where there is
 // one, its buffers grown where they are too short; with FirstSign, the
@@ -374,8 +375,8 @@ var steps sync.Pool
 // (hostRound).
 func (b *batch) newStep(m int) *step {
 	L := b.o.size
-	st, ok := steps.Get().(*step)
-	if !ok {
+	st := steps.Get()
+	if st == nil {
 		st = new(step)
 	}
 	st.hash, st.again = grow(st.hash, m), grow(st.again, m)

@@ -1,6 +1,6 @@
 package ecdsasign
 
-import "sync"
+import "github.com/rnsec/ecmul/internal/reuse"
 
 // SetStepItems sets the most items of one step and returns a function
 // that restores it; tests that use it do not run in parallel.
@@ -10,8 +10,8 @@ func SetStepItems(n int) (restore func()) {
 	return func() { stepItems = old }
 }
 
-// DropSteps empties the pool of steps, as two collections would.
-func DropSteps() { steps = sync.Pool{} }
+// DropSteps empties the list of steps, as a collection would.
+func DropSteps() { steps = reuse.List[step]{} }
 
 // CurrentStepItems returns the most items of one step as set now.
 func CurrentStepItems() int { return stepItems }
@@ -31,8 +31,8 @@ func RampItems() int { return rampItems }
 // were, and how many hold a nonzero byte of a key, a nonce or an inverse.
 func PooledSecrets() (pooled, dirty int) {
 	for {
-		st, ok := steps.Get().(*step)
-		if !ok {
+		st := steps.Get()
+		if st == nil {
 			return pooled, dirty
 		}
 		pooled++

@@ -16,6 +16,7 @@ import (
 	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
+	"github.com/rnsec/ecmul/internal/reuse"
 )
 
 // The mappings of kernels.Mappings the gpu backend names in its choices.
@@ -424,12 +425,12 @@ func fillBytes(b []byte, x *big.Int) {
 // stagingPool keeps the *big.Int path's byte buffers (scalars, points and
 // results of a batch, every byte written before it is read) from one batch
 // to the next, so that a batch does not clear hundreds of megabytes on one
-// core before its work starts.
-var stagingPool sync.Pool
+// core before its work starts (package reuse says why not a sync.Pool).
+var stagingPool reuse.List[[]byte]
 
 // stagingBytes returns a buffer of size bytes from stagingPool, or a new one.
 func stagingBytes(size int) *[]byte {
-	if p, ok := stagingPool.Get().(*[]byte); ok && cap(*p) >= size {
+	if p := stagingPool.Get(); p != nil && cap(*p) >= size {
 		*p = (*p)[:size]
 		return p
 	}
