@@ -115,13 +115,6 @@ func Sign(ctx context.Context, e *ecmul.Engine, sigs []byte, errs []error, diges
 	if err == nil && len(digests) == 0 {
 		err = e.ScalarBaseMultBytes(ctx, nil, nil, nil) // the engine's own error, as for a batch
 	}
-	par.DoAllCores(len(errs), func(_, lo, hi int) { // a batch of millions: tens of megabytes to read
-		for i, ie := range errs[lo:hi] {
-			if ie != nil {
-				errs[lo+i] = itemError(lo+i, ie)
-			}
-		}
-	})
 	switch {
 	case errors.Is(err, ecdsasign.ErrLayout):
 		return fmt.Errorf("%w: %s", ecmul.ErrBatchLayout, message(err))
@@ -135,7 +128,7 @@ func Sign(ctx context.Context, e *ecmul.Engine, sigs []byte, errs []error, diges
 // curve c: its GPU signs steps of ecdsasign.StepItems items a GPU where it
 // can.
 func signOptions(e *ecmul.Engine, c *curves.Curve, opts SignOptions) ecdsasign.Options {
-	opt := ecdsasign.Options{Hash: opts.Hash, LowS: opts.LowS == LowSOn || opts.LowS == LowSDefault && c == curves.Secp256k1()}
+	opt := ecdsasign.Options{Hash: opts.Hash, LowS: opts.LowS == LowSOn || opts.LowS == LowSDefault && c == curves.Secp256k1(), ItemError: itemError}
 	if opts.Hedged {
 		opt.Randomness = rand.Reader
 	}
@@ -232,12 +225,9 @@ func (e *signError) Is(target error) bool { return e.is != nil && target == e.is
 
 func (e *signError) Unwrap() error { return e.err }
 
-// itemError is item i's error of ecdsasign as Sign reports it.
+// itemError is the error Sign reports for item i, whose reason in package
+// ecdsasign is err.
 func itemError(i int, err error) error {
-	var ie *ecdsasign.ItemError
-	if errors.As(err, &ie) {
-		err = ie.Err
-	}
 	se := &signError{item: i, err: err}
 	switch {
 	case errors.Is(err, ecdsasign.ErrKey):

@@ -49,10 +49,18 @@ func (s *Signer) Sign(ctx context.Context, sigs []byte, errs []error, digests []
 	if err != nil {
 		clear(sigs)
 		for i := range errs {
-			errs[i] = &ItemError{Item: i, Err: errNotSigned}
+			errs[i] = b.itemError(i, errNotSigned)
 		}
 	}
 	return err
+}
+
+// itemError is the error recorded for item i, whose reason is err.
+func (b *batch) itemError(i int, err error) error {
+	if b.opt.ItemError != nil {
+		return b.opt.ItemError(i, err)
+	}
+	return &ItemError{Item: i, Err: err}
 }
 
 // batch is one call of Sign.
@@ -202,9 +210,11 @@ func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
 	par.DoAllCores(st.n, func(_, a, z int) {
 		var f, o int64
 		for i := lo + a; i < lo+z; i++ {
-			b.errs[i] = nil
+			if b.errs[i] != nil { // read, not written, where nil already: millions of cache lines kept clean
+				b.errs[i] = nil
+			}
 			if err := b.checkItem(st, i); err != nil {
-				b.errs[i] = &ItemError{Item: i, Err: err}
+				b.errs[i] = b.itemError(i, err)
 				clear(b.sig(i))
 				f++
 				continue
@@ -292,7 +302,7 @@ func (b *batch) takeFirst(st *step) (again, refused []int) {
 				st.again[j] = b.take(i, sig(j))
 				other = other || st.again[j]
 			case FirstNoPoint:
-				b.errs[i] = &ItemError{Item: i, Err: ErrNoPoint}
+				b.errs[i] = b.itemError(i, ErrNoPoint)
 				clear(b.sig(i))
 			default:
 				clear(b.sig(i))
@@ -328,7 +338,9 @@ func (b *batch) take(i int, sig []byte) (again bool) {
 		clear(out)
 		return true
 	}
-	copy(out, sig)
+	if &out[0] != &sig[0] { // a step FirstSign signed in place
+		copy(out, sig)
+	}
 	if b.opt.LowS {
 		fp.PutLimbs(out[L:], b.o.lowS(fp.LimbsFromBytes(sig[L:])))
 	}
@@ -458,7 +470,7 @@ func (b *batch) rounds(ctx context.Context, st *step, idx []int, first int) erro
 		idx = b.complete(st, idx)
 	}
 	for _, i := range idx {
-		b.errs[i] = &ItemError{Item: i, Err: errRetries}
+		b.errs[i] = b.itemError(i, errRetries)
 		clear(b.sig(i))
 	}
 	return nil

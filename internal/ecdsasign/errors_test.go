@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto"
 	"errors"
+	"fmt"
 	"math/big"
 	"strings"
 	"sync"
@@ -67,6 +68,26 @@ func TestItemErrors(t *testing.T) {
 	}
 	require.Equal(t, alone[0], sigs[0])
 	require.Equal(t, alone[1], sigs[7])
+
+	// Options.ItemError makes every item's error, with the same reason
+	wrap := func(i int, err error) error { return fmt.Errorf("mine %d: %w", i, err) }
+	_, wrapped := signAll(t, c, digests, keys, ecdsasign.Options{ItemError: wrap})
+	for i, it := range items {
+		if it.want == nil {
+			require.NoError(t, wrapped[i], "item %d", i)
+			continue
+		}
+		require.ErrorIs(t, wrapped[i], it.want, "item %d", i)
+		require.True(t, strings.HasPrefix(wrapped[i].Error(), fmt.Sprintf("mine %d: ", i)), "item %d: %v", i, wrapped[i])
+		require.False(t, errors.As(wrapped[i], new(*ecdsasign.ItemError)), "item %d: no *ItemError", i)
+	}
+	s, err := ecdsasign.New(c)
+	require.NoError(t, err)
+	failed := make([]error, len(digests))
+	require.Error(t, s.Sign(context.Background(), make([]byte, len(digests)*2*L), failed, digests, keys, nil, ecdsasign.Options{ItemError: wrap}))
+	for i, err := range failed {
+		require.True(t, strings.HasPrefix(err.Error(), fmt.Sprintf("mine %d: not signed", i)), "a failed batch, item %d: %v", i, err)
+	}
 
 	// a named hash: every digest must have its size
 	_, errs = signAll(t, c, [][]byte{d32, d20}, append(append([]byte(nil), good...), good...), ecdsasign.Options{Hash: crypto.SHA256})

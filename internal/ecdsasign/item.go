@@ -37,7 +37,7 @@ func (b *batch) nonce(k []byte, st *step, i, skip int) {
 func (b *batch) finish(st *step, i, j int) (again bool) {
 	o, L := b.o, b.o.size
 	if !st.ok[j] {
-		b.errs[i] = &ItemError{Item: i, Err: ErrNoPoint}
+		b.errs[i] = b.itemError(i, ErrNoPoint)
 		clear(b.sig(i))
 		return false
 	}

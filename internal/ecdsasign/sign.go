@@ -63,6 +63,10 @@ type Options struct {
 	// StepItems items for each, so that each GPU's share is as large as a
 	// single GPU's step. 0 counts as 1.
 	Devices int
+	// ItemError, when not nil, makes the error Sign records for item i,
+	// whose reason is err, in place of an *ItemError: a caller that
+	// reports its own errors then needs no pass over millions of them.
+	ItemError func(i int, err error) error
 }
 
 // FirstSign signs count items with RFC 6979's first candidate nonce k over
