@@ -90,7 +90,8 @@ per block of that mapping). "default" may be listed beside named
 values, as in --mapping default,warp. With no configuration flag, bench
 measures what the library runs.
 
-In the same run it measures the CPU peers of this host, for each operation:
+In the same run, after every configuration, it measures the CPU peers of
+this host, for each operation:
 the cpu backend on all cores and, when openssl is installed, "openssl speed
 -multi <cores>" on P-224 and P-256 (ecdhpN for mul; ecdsapN for base and
 sign, its signing figure, and for ecdsa, its verification figure), and prints
@@ -348,6 +349,9 @@ var opensslSpeed = map[string]struct {
 	opSign: {map[string]string{"P-224": "ecdsap224", "P-256": "ecdsap256"},
 		regexp.MustCompile(`ecdsa \((nistp\d+)\)\s+[\d.]+s\s+[\d.]+s\s+([\d.]+)`), " (ECDSA signing)"},
 }
+
+// runOpenSSLPeer is opensslPeer, which tests replace.
+var runOpenSSLPeer = opensslPeer
 
 // opensslPeer runs openssl speed on every core for the curve and the
 // operation, if it has a test for them.

@@ -463,6 +463,11 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 	for _, c := range cfg.curves {
 		b.measureCurve(context.Background(), c)
 	}
+	for _, c := range cfg.curves {
+		if cfg.peers {
+			b.measurePeers(context.Background(), c)
+		}
+	}
 	setRatios(&b.rep)
 	if err := writeBenchOutputs(&b.rep, files[0], files[1]); err != nil {
 		return report(stderr, "bench", exitFail, err)
@@ -541,15 +546,24 @@ func (in benchItems) live() string {
 	return strings.Join(parts, ", ")
 }
 
-// measureCurve measures the peers and every configuration of the grid on
-// curve c.
+// measureCurve measures every configuration of the grid on curve c.
 func (b *benchRun) measureCurve(ctx context.Context, c *curves.Curve) {
 	cfg := b.cfg
 	grid := benchGrid(b.backend, cfg.schedules, cfg.exts, cfg.widths, cfg.mappings, cfg.ipbs, cfg.gpus)
 	fmt.Fprintf(b.stderr, "bench: %s on %s: %d configuration(s) × %d operation(s) (%s) × %d batch size(s), %d timed run(s) each after a warm-up\n",
 		c.Name(), b.backend, len(grid), len(cfg.ops), strings.Join(cfg.ops, ","), len(cfg.batches), cfg.reps)
+	in := b.inputs(c, slices.Max(cfg.batches))
+	fmt.Fprintf(b.stderr, "bench: %s inputs kept live for the whole run (smaller batches take their first items): %s\n", c.Name(), in.live())
+	for _, v := range grid {
+		b.measureVariant(ctx, c, v, in)
+	}
+}
+
+// inputs returns the inputs of the run's operations on c, most items of
+// each.
+func (b *benchRun) inputs(c *curves.Curve, most int) benchItems {
+	cfg := b.cfg
 	var in benchItems
-	most := slices.Max(cfg.batches)
 	in.pts, in.ks = benchInputs(c, most)
 	switch {
 	case b.backend == ecmul.GPU && slices.Contains(cfg.ops, opMul):
@@ -563,21 +577,23 @@ func (b *benchRun) measureCurve(ctx context.Context, c *curves.Curve) {
 	if slices.Contains(cfg.ops, opSign) {
 		in.signs = benchSignInputs(c, most)
 	}
-	fmt.Fprintf(b.stderr, "bench: %s inputs kept live for the whole run (smaller batches take their first items): %s\n", c.Name(), in.live())
-	if cfg.peers {
-		b.measurePeers(ctx, c, in)
-	}
-	for _, v := range grid {
-		b.measureVariant(ctx, c, v, in)
-	}
+	return in
 }
+
+// peerItems is the most items of the cpu backend's batch as a peer.
+const peerItems = 1 << 16
 
 // measurePeers measures, for each operation, openssl speed (ECDH for mul,
 // ECDSA signing for base and sign, ECDSA verification for ecdsa) and the cpu
-// backend on c; a peer that cannot run is skipped with a message.
-func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve, in benchItems) {
+// backend on c; a peer that cannot run is skipped with a message. The run
+// measures them after every configuration of every curve: on a host that
+// had just run openssl speed on every core for seconds, the runs of ECDSA
+// signing on the GPU that followed took 1.25 to 1.5 times as long
+// (bench/h200x2/2026-11-30-trace/).
+func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve) {
+	in := b.inputs(c, min(slices.Max(b.cfg.batches), peerItems))
 	for _, op := range b.cfg.ops {
-		if p, err := opensslPeer(c, op, b.cfg.peerSeconds); err == nil {
+		if p, err := runOpenSSLPeer(c, op, b.cfg.peerSeconds); err == nil {
 			b.rep.Peers = append(b.rep.Peers, p)
 		} else {
 			fmt.Fprintf(b.stderr, "ecmul bench: %s peer skipped: %s\n", op, message(err))
@@ -588,7 +604,7 @@ func (b *benchRun) measurePeers(ctx context.Context, c *curves.Curve, in benchIt
 		return
 	}
 	defer eng.Close()
-	n := min(len(in.pts), 1<<16)
+	n := len(in.pts)
 	for _, op := range b.cfg.ops {
 		t, err := b.timeOp(ctx, eng, c, op, in, n)
 		if err != nil {

@@ -913,3 +913,20 @@ func TestBenchExecTrace(t *testing.T) {
 	require.Empty(t, out)
 	require.Contains(t, errOut, "no such file or directory")
 }
+
+// TestBenchPeersLast: the CPU peers run after every configuration of every
+// curve is measured, so that their load on every core does not slow the
+// host's part of the runs (bench --help).
+func TestBenchPeersLast(t *testing.T) {
+	var events []string
+	defer func(f func()) { benchCollect = f }(benchCollect)
+	benchCollect = func() { events = append(events, "measure") }
+	defer func(f func(*curves.Curve, string, int) (benchPeer, error)) { runOpenSSLPeer = f }(runOpenSSLPeer)
+	runOpenSSLPeer = func(c *curves.Curve, op string, _ int) (benchPeer, error) {
+		events = append(events, "peer "+c.Name())
+		return benchPeer{Curve: c.Name(), Op: op, Name: "openssl speed (stand-in)", OpsPerSec: 1}, nil
+	}
+	code, _, errOut := cli(t, "", "bench", "--backend", "cpu", "--curve", "p224,p256", "--op", "mul,sign", "--batch", "2", "--reps", "1")
+	require.Equal(t, exitOK, code, errOut)
+	require.Equal(t, []string{"measure", "measure", "measure", "measure", "peer P-224", "peer P-224", "peer P-256", "peer P-256"}, events)
+}
