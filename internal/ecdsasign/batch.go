@@ -188,12 +188,16 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 	if st.direct {
 		return nil
 	}
+	if cap(st.idx) < st.size {
+		st.idx = make([]int, 0, st.size)
+	}
 	for i := lo; i < hi; i++ {
 		if b.errs[i] == nil {
 			st.idx = append(st.idx, i)
 		}
 	}
 	if st.gpu {
+		st.keys, st.sigs = grow(st.keys, st.size*b.o.size), grow(st.sigs, 2*st.size*b.o.size)
 		b.seeds(st, st.idx)
 	} else {
 		b.derive(st, st.idx, 0)
@@ -213,13 +217,14 @@ func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
 			if b.errs[i] != nil { // read, not written, where nil already: millions of cache lines kept clean
 				b.errs[i] = nil
 			}
-			if err := b.checkItem(st, i); err != nil {
+			h, err := b.checkItem(i)
+			if err != nil {
 				b.errs[i] = b.itemError(i, err)
 				clear(b.sig(i))
 				f++
 				continue
 			}
-			if st.hash[i-lo] != crypto.SHA256 {
+			if h != crypto.SHA256 {
 				o++
 			}
 			if seeds {
@@ -349,12 +354,12 @@ func (b *batch) take(i int, sig []byte) (again bool) {
 
 // step holds one step's working memory, reused step after step.
 type step struct {
+	size     int  // the most items of a step of the batch
 	lo, n    int  // the step's first item, and its items
 	followed bool // another step follows it
 	// direct: every item passed its checks, and FirstSign reads the
 	// batch's keys and writes its signatures (prepare)
 	direct  bool
-	hash    []crypto.Hash // per item of the step
 	extra   []byte        // ExtraBytes per item of the step, when hedged
 	scalars []byte        // L per item of a round: its nonce
 	xs      []byte        // L per item of a round: x(k·G)
@@ -375,8 +380,9 @@ type step struct {
 }
 
 // steps keeps steps between calls of Sign, wiped: a batch of millions
-// takes about 130 MB of them (four steps of 2^18 items, P-256, with
-// FirstSign), which a program signing batch after batch would otherwise
+// takes about 36 MB of them (four steps of 2^18 items, P-256, signed by
+// FirstSign from the batch's own buffers; 145 MB where FirstSign takes
+// copies of the keys), which a program signing batch after batch would otherwise
 // allocate, zero and collect each time (package reuse says why not a
 // sync.Pool).
 var steps reuse.List[step]
@@ -384,20 +390,17 @@ var steps reuse.List[step]
 // newStep returns a step of at most m items, from steps where there is
 // one, its buffers grown where they are too short; with FirstSign, the
 // buffers of the host's rounds wait for the first round that needs them
-// (hostRound).
+// (hostRound), and the copies of keys and signatures for the first step
+// that FirstSign does not take whole (prepare).
 func (b *batch) newStep(m int) *step {
 	L := b.o.size
 	st := steps.Get()
 	if st == nil {
 		st = new(step)
 	}
-	st.hash, st.again = grow(st.hash, m), grow(st.again, m)
-	if cap(st.idx) < m {
-		st.idx = make([]int, 0, m)
-	}
+	st.size, st.again = m, grow(st.again, m)
 	if b.opt.FirstSign != nil {
-		st.keys, st.h1s = grow(st.keys, m*L), grow(st.h1s, m*L)
-		st.sigs, st.firsts = grow(st.sigs, 2*m*L), grow(st.firsts, m)
+		st.h1s, st.firsts = grow(st.h1s, m*L), grow(st.firsts, m)
 	} else {
 		st.hostRound(m, L)
 	}
@@ -476,22 +479,21 @@ func (b *batch) rounds(ctx context.Context, st *step, idx []int, first int) erro
 	return nil
 }
 
-// checkItem checks item i's digest length and key range, and picks its
+// checkItem checks item i's digest length and key range, and returns its
 // hash.
-func (b *batch) checkItem(st *step, i int) error {
+func (b *batch) checkItem(i int) (crypto.Hash, error) {
 	h, err := hashFor(b.opt.Hash, len(b.digests[i]))
 	if err != nil {
-		return err
+		return 0, err
 	}
-	st.hash[i-st.lo] = h
 	d := fp.LimbsFromBytes(b.key(i))
 	if b.o.inRange(d) == 0 { // public: the item fails
 		if zeroMask(d) != 0 {
-			return fmt.Errorf("%w: it is 0", ErrKey)
+			return 0, fmt.Errorf("%w: it is 0", ErrKey)
 		}
-		return fmt.Errorf("%w: it is n or more", ErrKey)
+		return 0, fmt.Errorf("%w: it is n or more", ErrKey)
 	}
-	return nil
+	return h, nil
 }
 
 // key returns item i's private key.

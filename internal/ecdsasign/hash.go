@@ -14,6 +14,15 @@ import (
 // length: a digest's length implies the one of that size.
 var hashes = []crypto.Hash{crypto.SHA1, crypto.SHA224, crypto.SHA256, crypto.SHA384, crypto.SHA512}
 
+// hashOfSize is the hash of each digest length, zero for a length that
+// implies none: hashFor's look-up, made once per item of a batch.
+var hashOfSize = func() (t [65]crypto.Hash) {
+	for _, h := range hashes {
+		t[h.Size()] = h
+	}
+	return t
+}()
+
 // ErrHash is matched by the error of ParseHash and by a batch's error for
 // a hash that Sign does not take.
 var ErrHash = errors.New("ecdsasign: unsupported hash")
@@ -58,10 +67,8 @@ func hashFor(named crypto.Hash, n int) (crypto.Hash, error) {
 		}
 		return named, nil
 	}
-	for _, h := range hashes {
-		if h.Size() == n {
-			return h, nil
-		}
+	if n >= 0 && n < len(hashOfSize) && hashOfSize[n] != 0 {
+		return hashOfSize[n], nil
 	}
 	return 0, fmt.Errorf("%w: a digest of %d bytes implies no hash (20, 28, 32, 48 or 64 bytes); name one", ErrDigest, n)
 }

@@ -17,7 +17,8 @@ func (b *batch) nonce(k []byte, st *step, i, skip int) {
 	if st.extra != nil {
 		extra = st.extra[(i-st.lo)*ExtraBytes : (i-st.lo+1)*ExtraBytes]
 	}
-	d.seed(st.hash[i-st.lo], b.key(i), h1, extra)
+	h, _ := hashFor(b.opt.Hash, len(b.digests[i])) // checked by checkItem
+	d.seed(h, b.key(i), h1, extra)
 	for {
 		d.generate(k)
 		// public: a refused candidate is the RFC's retry
