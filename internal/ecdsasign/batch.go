@@ -360,9 +360,9 @@ type step struct {
 	// direct: every item passed its checks, and FirstSign reads the
 	// batch's keys and writes its signatures (prepare)
 	direct  bool
-	extra   []byte        // ExtraBytes per item of the step, when hedged
-	scalars []byte        // L per item of a round: its nonce
-	xs      []byte        // L per item of a round: x(k·G)
+	extra   []byte // ExtraBytes per item of the step, when hedged
+	scalars []byte // L per item of a round: its nonce
+	xs      []byte // L per item of a round: x(k·G)
 	ok      []bool
 	again   []bool // per item of a round: r or s was 0
 	idx     []int
