@@ -155,7 +155,7 @@ func firstSign(e *engine.Engine) ecdsasign.FirstSign {
 		if !done || err != nil {
 			return done, err // Sign reads no outcome
 		}
-		par.Spread(len(out), func(lo, hi int) {
+		par.DoAllCores(len(out), func(_, lo, hi int) {
 			for i, o := range (*outcomes)[lo:hi] {
 				out[lo+i] = firstOutcome(o)
 			}

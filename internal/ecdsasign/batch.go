@@ -211,7 +211,7 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
 	L, lo := b.o.size, st.lo
 	var nFailed, nOther atomic.Int64
-	par.Spread(st.n, func(a, z int) {
+	par.DoAllCores(st.n, func(_, a, z int) {
 		var f, o int64
 		for i := lo + a; i < lo+z; i++ {
 			if b.errs[i] != nil { // read, not written, where nil already: millions of cache lines kept clean
@@ -243,7 +243,7 @@ func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
 func (b *batch) seeds(st *step, idx []int) {
 	L := b.o.size
 	st.secret = true
-	par.Spread(len(idx), func(lo, hi int) {
+	par.DoAllCores(len(idx), func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := idx[j]
 			copy(st.keys[j*L:(j+1)*L], b.key(i))
@@ -297,7 +297,7 @@ func (b *batch) takeFirst(st *step) (again, refused []int) {
 		sig = func(j int) []byte { return b.sig(st.lo + j) }
 	}
 	var others atomic.Bool // an item goes round again, or was refused
-	par.Spread(m, func(lo, hi int) {
+	par.DoAllCores(m, func(_, lo, hi int) {
 		other := false
 		for j := lo; j < hi; j++ {
 			i := item(j)

@@ -8,7 +8,6 @@ import (
 	"context"
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -78,36 +77,4 @@ func Chunks(ctx context.Context, n, chunk, workers int, do func(lo, hi int) erro
 		return err
 	}
 	return context.Cause(ctx)
-}
-
-// spreadPartsPerCore is how many parts Spread cuts per core: enough that
-// a core another goroutine holds for a while delays only the few parts it
-// took, while the others take the rest.
-const spreadPartsPerCore = 8
-
-// Spread runs do(lo, hi) on parts of [0, n) on every core, each part at
-// least 256 items, about spreadPartsPerCore of them per core, each
-// goroutine taking the next part as soon as it is done with one, and
-// returns when all are done. Unlike DoAllCores, whose one part per core
-// all wait for the last, it keeps the cores that are free working while
-// one is busy with other goroutines (a pipeline's other stages, a GPU's
-// copies). A single part runs on the calling goroutine.
-func Spread(n int, do func(lo, hi int)) {
-	cores := runtime.GOMAXPROCS(0)
-	b := Bounds(n, cores*spreadPartsPerCore, allCoresMinPart)
-	parts := len(b) - 1
-	if parts == 1 {
-		do(0, n)
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(cores, parts) {
-		wg.Go(func() {
-			for p := int(next.Add(1) - 1); p < parts; p = int(next.Add(1) - 1) {
-				do(b[p], b[p+1])
-			}
-		})
-	}
-	wg.Wait()
 }

@@ -3,13 +3,8 @@ package par
 import (
 	"context"
 	"errors"
-	"runtime"
 	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
-
-	"github.com/stretchr/testify/require"
 )
 
 // TestDoCoversEachIndexOnce: every index of [0, n) is handed to exactly one
@@ -126,52 +121,4 @@ func TestChunks(t *testing.T) {
 	if err := Chunks(ctx, 100, 1, 1, func(lo, hi int) error { t.Error("ran after cancel"); return nil }); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
 	}
-}
-
-// TestSpread: every index is done once, in parts of at least 256 items,
-// about eight a core, on at most one goroutine a core at a time; a part
-// held up on one goroutine leaves the rest to the others.
-func TestSpread(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	for _, n := range []int{0, 1, 255, 256, 511, 512, 10000, 1 << 16} {
-		seen := make([]int32, n)
-		var running, most, parts atomic.Int32
-		Spread(n, func(lo, hi int) {
-			r := running.Add(1)
-			defer running.Add(-1)
-			for m := most.Load(); r > m && !most.CompareAndSwap(m, r); m = most.Load() {
-			}
-			parts.Add(1)
-			if hi-lo < 256 && hi-lo != n { // a single part may be smaller
-				t.Errorf("n=%d: part [%d, %d) of %d items", n, lo, hi, hi-lo)
-			}
-			for i := lo; i < hi; i++ {
-				atomic.AddInt32(&seen[i], 1)
-			}
-		})
-		for i, s := range seen {
-			if s != 1 {
-				t.Fatalf("n=%d: index %d seen %d times", n, i, s)
-			}
-		}
-		require.LessOrEqual(t, int(most.Load()), 4, "n=%d: at most a goroutine a core", n)
-		require.LessOrEqual(t, int(parts.Load()), 4*spreadPartsPerCore, "n=%d", n)
-		if n == 1<<16 {
-			require.Equal(t, 4*spreadPartsPerCore, int(parts.Load()), "eight parts a core")
-		}
-	}
-	// a part held until every other part is done: the other goroutines
-	// take them all (fixed shares would leave the holder's behind it)
-	var others atomic.Int32
-	Spread(1<<16, func(lo, hi int) {
-		if lo > 0 {
-			others.Add(1)
-			return
-		}
-		deadline := time.Now().Add(10 * time.Second)
-		for others.Load() < 4*spreadPartsPerCore-1 && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
-	})
-	require.Equal(t, int32(4*spreadPartsPerCore-1), others.Load(), "the parts besides the held one, done while it was held")
 }
