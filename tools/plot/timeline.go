@@ -102,6 +102,50 @@ func union(spans []span) (covered float64, gaps []span) {
 	return covered, gaps
 }
 
+// inFlight returns, for each count k, how long exactly k of the spans
+// were open together, from the first one's start to the last one's end.
+func inFlight(spans []span) []float64 {
+	type edge struct {
+		at    float64
+		delta int
+	}
+	var edges []edge
+	for _, s := range spans {
+		edges = append(edges, edge{s.from, 1}, edge{s.to, -1})
+	}
+	slices.SortFunc(edges, func(a, b edge) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.delta, b.delta)) })
+	var times []float64
+	open := 0
+	for i, e := range edges {
+		if i > 0 {
+			for len(times) <= open {
+				times = append(times, 0)
+			}
+			times[open] += e.at - edges[i-1].at
+		}
+		open += e.delta
+	}
+	return times
+}
+
+// inFlightShares is ": k chunk(s) x%" for each count k above zero of
+// inFlight, as shares of the time any chunk was in flight.
+func inFlightShares(times []float64) string {
+	total := 0.0
+	for k, t := range times {
+		if k > 0 {
+			total += t
+		}
+	}
+	var parts []string
+	for k, t := range times {
+		if k > 0 && total > 0 {
+			parts = append(parts, fmt.Sprintf("%d %.0f%%", k, 100*t/total))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // devices returns the devices of the line's chunks, in order.
 func (l traceLine) devices() []int {
 	var ds []int
@@ -127,8 +171,11 @@ func (l traceLine) kernelSpans(d int) []span {
 }
 
 // printTraceSummary writes, for each line, each device's time with a
-// kernel running, its first kernel's start and last chunk's end, and its
-// gaps of over half a millisecond.
+// kernel running, its first kernel's start and last chunk's end, its gaps
+// of over half a millisecond, and the shares of the time that 1, 2, …
+// chunks were in flight on it (from the copy in to the copy out): a
+// device whose chunks come one at a time runs its kernels back to back
+// but not side by side.
 func printTraceSummary(w io.Writer, lines []traceLine) {
 	for _, l := range lines {
 		fmt.Fprintf(w, "%s %s gpus=%d batch=%d run %d: %.1f ms, %d GPU batches, %d chunks\n",
@@ -137,9 +184,11 @@ func printTraceSummary(w io.Writer, lines []traceLine) {
 			spans := l.kernelSpans(d)
 			busy, gaps := union(spans)
 			first, last := math.Inf(1), 0.0
+			var chunks []span
 			for _, c := range l.Chunks {
 				if c.Device == d {
 					first, last = min(first, c.CopiedIn), max(last, c.Done)
+					chunks = append(chunks, span{c.Start, c.Done})
 				}
 			}
 			var long []string
@@ -152,6 +201,7 @@ func printTraceSummary(w io.Writer, lines []traceLine) {
 			}
 			fmt.Fprintf(w, "  device %d: kernels busy %.1f ms (%.0f%% of the run), from %.1f to %.1f ms; %d gap(s) over 0.5 ms, %.1f ms in all%s\n",
 				d, busy, 100*busy/l.WallMs, first, last, len(long), idle, listed(long))
+			fmt.Fprintf(w, "    chunks in flight: %s\n", inFlightShares(inFlight(chunks)))
 		}
 	}
 }

@@ -21,6 +21,18 @@ func TestUnion(t *testing.T) {
 	require.Empty(t, gaps)
 }
 
+// TestInFlight: the time each number of spans was open together, a span
+// that ends where another starts not counted as overlapping it.
+func TestInFlight(t *testing.T) {
+	times := inFlight([]span{{0, 4}, {1, 2}, {2, 3}, {6, 7}})
+	require.Len(t, times, 3)
+	require.InDelta(t, 2.0, times[0], 1e-12, "none open from 4 to 6")
+	require.InDelta(t, 3.0, times[1], 1e-12)
+	require.InDelta(t, 2.0, times[2], 1e-12)
+	require.Equal(t, "1 60%, 2 40%", inFlightShares(times))
+	require.Empty(t, inFlight(nil))
+}
+
 // TestLanes: a span goes on the first lane free at its start.
 func TestLanes(t *testing.T) {
 	lane, n := lanes([]span{{0, 4}, {1, 2}, {2, 3}, {5, 6}, {1.5, 7}})
@@ -59,6 +71,8 @@ func TestTraceTimelines(t *testing.T) {
 	require.Contains(t, stdout, "P-224 ecdsa gpus=2 batch=96 run 1: 10.0 ms, 2 GPU batches, 4 chunks")
 	require.Contains(t, stdout, "device 0: kernels busy 5.0 ms (50% of the run), from 1.0 to 8.1 ms; 1 gap(s) over 0.5 ms, 2.0 ms in all: 2.0 at 5.0")
 	require.Contains(t, stdout, "device 1: kernels busy 8.6 ms (86% of the run), from 0.4 to 9.5 ms; 0 gap(s) over 0.5 ms, 0.0 ms in all\n")
+	// device 0's chunks: [0.5, 3.2], [1.5, 5.5], [6.5, 8.1]: one 4.9 ms, two 1.7 ms
+	require.Contains(t, stdout, "    chunks in flight: 1 74%, 2 26%\n")
 
 	code, _, stderr = cli(t, "--out", out)
 	require.Equal(t, exitUsage, code)
