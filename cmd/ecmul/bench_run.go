@@ -303,6 +303,22 @@ func createOutputs(paths ...string) ([]*os.File, error) {
 	return fs, nil
 }
 
+// firstError is a writer that keeps the first error of w's writes: the
+// execution tracer writes from a goroutine of its own and drops them.
+type firstError struct {
+	w   io.Writer
+	err error
+}
+
+func (f *firstError) Write(b []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	n, err := f.w.Write(b)
+	f.err = err
+	return n, err
+}
+
 // sharesOf lists each device's chunks and fault from a batch's statistics,
 // when more than one device took part.
 func sharesOf(st diag.Stats) []deviceShare {
@@ -431,7 +447,7 @@ func (b *benchRun) writeTraces(r *benchResult, t timing) error {
 	return nil
 }
 
-func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
+func benchMain(stdout, stderr io.Writer, cfg *benchConfig) (code int) {
 	files, err := createOutputs(cfg.jsonPath, cfg.csvPath, cfg.cpuProfilePath, cfg.tracePath, cfg.execTracePath)
 	if err != nil {
 		return report(stderr, "bench", exitFail, err)
@@ -448,10 +464,16 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 		defer pprof.StopCPUProfile()
 	}
 	if files[4] != nil {
-		if err := trace.Start(files[4]); err != nil {
+		w := &firstError{w: files[4]}
+		if err := trace.Start(w); err != nil {
 			return report(stderr, "bench", exitFail, fmt.Errorf("--exectrace: %w", err))
 		}
-		defer trace.Stop()
+		defer func() {
+			trace.Stop()
+			if w.err != nil && code == exitOK {
+				code = report(stderr, "bench", exitFail, fmt.Errorf("--exectrace: %w", w.err))
+			}
+		}()
 	}
 	b, err := newBenchRun(cfg, stderr)
 	if err != nil {
@@ -463,8 +485,8 @@ func benchMain(stdout, stderr io.Writer, cfg *benchConfig) int {
 	for _, c := range cfg.curves {
 		b.measureCurve(context.Background(), c)
 	}
-	for _, c := range cfg.curves {
-		if cfg.peers {
+	if cfg.peers {
+		for _, c := range cfg.curves {
 			b.measurePeers(context.Background(), c)
 		}
 	}

@@ -898,7 +898,8 @@ func TestSetMulRatiosBytesAPI(t *testing.T) {
 
 // TestBenchExecTrace: --exectrace writes a Go execution trace of the run,
 // which go tool trace reads (its header names the Go release); a path
-// that cannot be created fails the run before anything is measured.
+// that cannot be created fails the run before anything is measured, and
+// one whose writes fail fails it after.
 func TestBenchExecTrace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "exec.trace")
 	code, _, errOut := cli(t, "", "bench", "--backend", "cpu", "--batch", "4", "--reps", "1", "--peers=false", "--exectrace", path)
@@ -912,6 +913,13 @@ func TestBenchExecTrace(t *testing.T) {
 	require.Equal(t, exitFail, code)
 	require.Empty(t, out)
 	require.Contains(t, errOut, "no such file or directory")
+
+	// a disk that fails under the trace: the run fails, saying why
+	if _, err := os.Stat("/dev/full"); err == nil {
+		code, _, errOut = cli(t, "", "bench", "--backend", "cpu", "--batch", "4", "--reps", "1", "--peers=false", "--exectrace", "/dev/full")
+		require.Equal(t, exitFail, code)
+		require.Contains(t, errOut, "--exectrace: write /dev/full: no space left on device")
+	}
 }
 
 // TestBenchPeersLast: the CPU peers run after every configuration of every

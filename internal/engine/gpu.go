@@ -397,7 +397,7 @@ func (r *gpuRunner) runChecked(ctx context.Context, n int, items func(i int) ite
 		return r.runBytes(ctx, b, done)
 	}
 	staging := stagingBytes(n * (L + 1 + 2*L))
-	defer stagingPool.Put(staging)
+	defer stagingBuffers.Put(staging)
 	b.scalars, b.points = (*staging)[:n*L], (*staging)[n*L:]
 	b.out, b.status = b.points, make([]Status, n)
 	b.load = func(i int) { fill(i, b.scalar(i), b.point(i)) }
@@ -422,15 +422,15 @@ func fillBytes(b []byte, x *big.Int) {
 	copy(b, buf[len(buf)-len(b):])
 }
 
-// stagingPool keeps the *big.Int path's byte buffers (scalars, points and
+// stagingBuffers keeps the *big.Int path's byte buffers (scalars, points and
 // results of a batch, every byte written before it is read) from one batch
 // to the next, so that a batch does not clear hundreds of megabytes on one
 // core before its work starts (package reuse says why not a sync.Pool).
-var stagingPool reuse.List[[]byte]
+var stagingBuffers reuse.List[[]byte]
 
-// stagingBytes returns a buffer of size bytes from stagingPool, or a new one.
+// stagingBytes returns a buffer of size bytes from stagingBuffers, or a new one.
 func stagingBytes(size int) *[]byte {
-	if p := stagingPool.Get(); p != nil && cap(*p) >= size {
+	if p := stagingBuffers.Get(); p != nil && cap(*p) >= size {
 		*p = (*p)[:size]
 		return p
 	}

@@ -49,16 +49,3 @@ func (l *List[T]) Put(p *T) {
 	clear(l.free[len(live):])
 	l.free = append(live, weak.Make(p))
 }
-
-// Len returns how many values the list holds that are still alive.
-func (l *List[T]) Len() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
-	for _, w := range l.free {
-		if w.Value() != nil {
-			n++
-		}
-	}
-	return n
-}
