@@ -242,17 +242,23 @@ func TestCoordinate(t *testing.T) {
 	}
 }
 
-// TestSubBatch: the pipeline's steps are the 2^18 items at most, three on
-// the engine while the host finishes a fourth, and the first and last of
-// 2^15 (from a batch of 2^17) that Verify's doc and docs/library.md state.
+// TestSubBatch: the pipeline's steps are the 2^18 items a GPU at most,
+// three on the engine while the host finishes a fourth, and the first and
+// last of 2^15 a GPU (from a batch of 2^17 a GPU) that Verify's doc and
+// docs/library.md state.
 func TestSubBatch(t *testing.T) {
 	require.Equal(t, 1<<18, subBatch)
 	require.Equal(t, 3, stepsInFlight)
 	require.Equal(t, 1<<15, rampStep)
-	steps := stepSpans(1<<17, subBatch)
-	require.Equal(t, span{0, 1 << 15}, steps[0])
-	require.Equal(t, span{3 << 15, 1 << 17}, steps[len(steps)-1])
-	require.Len(t, stepSpans(1<<17-1, subBatch), 1)
+	for _, gpus := range []int{1, 2} {
+		steps := stepSpans(gpus<<17, gpus)
+		require.Equal(t, span{0, gpus << 15}, steps[0])
+		require.Equal(t, span{3 * gpus << 15, gpus << 17}, steps[len(steps)-1])
+		require.Len(t, stepSpans(gpus<<17-1, gpus), 1)
+		for _, st := range stepSpans(gpus<<22, gpus) {
+			require.LessOrEqual(t, st.hi-st.lo, gpus*subBatch)
+		}
+	}
 }
 
 // TestRampedSteps: Verify with steps that grow and shrink (2, 4, then the
@@ -265,7 +271,7 @@ func TestRampedSteps(t *testing.T) {
 	restore, oldRamp := SetSubBatch(8), rampStep
 	rampStep = 2
 	defer func() { restore(); rampStep = oldRamp }()
-	steps := stepSpans(41, subBatch)
+	steps := stepSpans(41, 1)
 	require.Equal(t, span{0, 2}, steps[0])
 	require.Equal(t, span{39, 41}, steps[len(steps)-1])
 	pc, err := ecmul.ParseCurve(c.Name())

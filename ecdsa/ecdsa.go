@@ -200,18 +200,20 @@ func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests []
 // steps' buffers.
 var subBatch = 1 << 18
 
-// rampStep is the first and last step of a batch large enough for steps
-// to grow from it and shrink back to it (stepSpans): the host's prepare of
-// the first step, before the GPU has any work, and its finish of the last
-// one, after the GPU is done, are then a small step's. It is above the gpu
+// rampStep is the first and last step, for each GPU, of a batch large
+// enough for steps to grow from it and shrink back to it (stepSpans): the
+// host's prepare of the first step, before the GPUs have any work, and its
+// finish of the last one, after they are done, are then a small step's,
+// and each GPU ramps through the chunks one GPU would. It is above the gpu
 // backend's latency batches (16,384 items), which finish on the host.
 var rampStep = 1 << 15
 
 // stepSpans splits count items into the steps of Verify's pipeline
-// (par.StepBounds): at most most items each, the first and last ones
-// ramped from rampStep where count allows.
-func stepSpans(count, most int) []span {
-	b := par.StepBounds(count, rampStep, most)
+// (par.StepBounds) on gpus GPUs (1 for the other backends): at most
+// subBatch items a GPU each, the first and last ones ramped from rampStep
+// a GPU where count allows.
+func stepSpans(count, gpus int) []span {
+	b := par.StepBounds(count, rampStep*gpus, subBatch*gpus)
 	steps := make([]span, len(b)-1)
 	for j := range steps {
 		steps[j] = span{b[j], b[j+1]}
@@ -256,7 +258,7 @@ type hostWork struct {
 // run is pipeline with the host's work given: a benchmark puts the
 // engine's part alone against the whole.
 func (b *batch) run(ctx context.Context, e *ecmul.Engine, host hostWork) error {
-	steps := stepSpans(b.count, subBatch*max(1, engine.Unwrap[*ecmul.Engine](e).GPUs()))
+	steps := stepSpans(b.count, max(1, engine.Unwrap[*ecmul.Engine](e).GPUs()))
 	largest := 0
 	for _, st := range steps {
 		largest = max(largest, st.hi-st.lo)

@@ -24,7 +24,7 @@ import (
 //
 // The items are signed in steps of at most stepItems for each of
 // opt.Devices, the first and last ones of a large batch ramped from
-// rampItems: the host checks a step's items and derives their nonces on
+// rampItems for each: the host checks a step's items and derives their nonces on
 // every core, and base computes their k·G in one call, queued behind the
 // calls of the steps before it;
 // meanwhile the host finishes the signatures of the oldest computed step
@@ -134,7 +134,8 @@ func (b *batch) run(ctx context.Context) error {
 	if len(b.digests) == 0 {
 		return nil
 	}
-	bounds := par.StepBounds(len(b.digests), rampItems, stepItems*max(1, b.opt.Devices))
+	devices := max(1, b.opt.Devices)
+	bounds := par.StepBounds(len(b.digests), rampItems*devices, stepItems*devices)
 	count, largest := len(bounds)-1, 0
 	for j := range count {
 		largest = max(largest, bounds[j+1]-bounds[j])

@@ -77,26 +77,50 @@ func TestChunkForOverlapped(t *testing.T) {
 	}
 }
 
-// TestFinishItemsByChunk: a chunk that a pipeline's worth of later chunks
-// follows finishes Config.Finish.ItemsPerThread items a thread
+// TestFinishItemsByChunk: a full chunk that a pipeline's worth of later
+// chunks follows finishes Config.Finish.ItemsPerThread items a thread
 // (kernels.FinishItemsPerThread for 0), one of a batch's last chunks at
-// most kernels.FinishItemsLastChunk, and an engine without a finish kernel
-// none.
+// most kernels.FinishItemsLastChunk, a smaller chunk as many threads as a
+// full one (but never fewer than one item a thread), and an engine without
+// a finish kernel none.
 func TestFinishItemsByChunk(t *testing.T) {
-	for _, c := range []struct{ perThread, notLast, last int }{
-		{0, kernels.FinishItemsPerThread, kernels.FinishItemsLastChunk},
-		{kernels.FinishItemsMax, kernels.FinishItemsMax, kernels.FinishItemsLastChunk},
-		{4, 4, 4},
+	const full = 1 << 18
+	for _, c := range []struct{ perThread, n, notLast, last int }{
+		{0, full, kernels.FinishItemsPerThread, kernels.FinishItemsLastChunk},
+		{kernels.FinishItemsMax, full, kernels.FinishItemsMax, kernels.FinishItemsLastChunk},
+		{4, full, 4, 4},
+		{0, full / 4, kernels.FinishItemsPerThread / 4, kernels.FinishItemsLastChunk / 4},
+		{0, full/4 + 1, kernels.FinishItemsPerThread/4 + 1, kernels.FinishItemsLastChunk/4 + 1},
+		{0, 1 << 14, kernels.FinishItemsPerThread / 16, 1},
+		{0, 1, 1, 1},
 	} {
-		e := &Engine{cfg: Config{Finish: &FinishKernel{ItemsPerThread: c.perThread}}}
-		if got := e.finishItems(false); got != c.notLast {
-			t.Errorf("%d a thread: a chunk others follow takes %d, want %d", c.perThread, got, c.notLast)
+		e := &Engine{cfg: Config{Chunk: full, Finish: &FinishKernel{ItemsPerThread: c.perThread}}}
+		if got := e.finishItems(c.n, false); got != c.notLast {
+			t.Errorf("%d a thread, %d items: a chunk others follow takes %d, want %d", c.perThread, c.n, got, c.notLast)
 		}
-		if got := e.finishItems(true); got != c.last {
-			t.Errorf("%d a thread: the last chunk takes %d, want %d", c.perThread, got, c.last)
+		if got := e.finishItems(c.n, true); got != c.last {
+			t.Errorf("%d a thread, %d items: a last chunk takes %d, want %d", c.perThread, c.n, got, c.last)
 		}
 	}
-	if got := (&Engine{}).finishItems(false); got != 0 {
+	if got := (&Engine{cfg: Config{Chunk: full}}).finishItems(full, false); got != 0 {
 		t.Errorf("no finish kernel: %d items a thread", got)
+	}
+}
+
+// TestFullChunkInWaves: a full chunk is Config.Chunk, cut to whole waves
+// where it spans several, as chunkFor cuts a long batch.
+func TestFullChunkInWaves(t *testing.T) {
+	for _, c := range []struct{ chunk, wave, want int }{
+		{1 << 17, 16896, 7 * 16896},
+		{1 << 17, 0, 1 << 17},
+		{1 << 17, 1 << 18, 1 << 17},
+	} {
+		e := &Engine{cfg: Config{Chunk: c.chunk}, wave: c.wave}
+		if got := e.fullChunk(); got != c.want {
+			t.Errorf("chunk %d, wave %d: full chunk %d, want %d", c.chunk, c.wave, got, c.want)
+		}
+		if got := chunkFor(100*c.chunk, c.chunk, 1, c.wave, false); got != c.want {
+			t.Errorf("chunk %d, wave %d: chunkFor cuts %d, not the full chunk %d", c.chunk, c.wave, got, c.want)
+		}
 	}
 }

@@ -96,10 +96,11 @@ type FinishKernel struct {
 	Constants  []uint32 // its constant table, uploaded once (ladder.Setup.FinishConstants)
 	ResultRows int      // the rows per item it leaves in the output buffer, at most OutRows
 	// ItemsPerThread is how many items each of its threads finishes, with
-	// one inversion (kernels.FinishGrid), in a chunk that at least
+	// one inversion (kernels.FinishGrid), in a full chunk that at least
 	// slotCount later chunks of its batch follow; 0 for
 	// kernels.FinishItemsPerThread. A batch's last slotCount chunks take
-	// at most kernels.FinishItemsLastChunk a thread.
+	// at most kernels.FinishItemsLastChunk a thread, and a smaller chunk
+	// fewer (Engine.finishItems).
 	ItemsPerThread int
 	// Pack, when set, is the kernel that a Wire batch's chunks run after
 	// it, over its constants: kernels.PackName.
@@ -838,9 +839,9 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
 		s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
 		last := !b.Overlapped && w.pendingCount() < slotCount
-		s.finishItems = e.finishItems(last)
+		s.finishItems = e.finishItems(n, last)
 		if e.cfg.Pre != nil {
-			s.preFinishItems = finishItems(e.cfg.Pre.Finish, last)
+			s.preFinishItems = finishItems(e.cfg.Pre.Finish, n, e.fullChunk(), last)
 		}
 		s.wire = b.Wire
 		if fault = e.enqueue(s, n, &r.origin); fault != nil {
@@ -1183,26 +1184,43 @@ func (e *Engine) launchFinish(s *slot, n int, inPlace bool) error {
 	return e.launchItems(e.finish, e.finConsts, s, n, inPlace, kernels.FinishGrid(n, s.finishItems))
 }
 
-// finishItems returns the items per thread of a chunk's finish launch:
-// Config.Finish's, or kernels.FinishItemsPerThread, where the ladders of a
-// pipeline's worth of later chunks overlap the finish, whose inversion
-// more items then share; at most kernels.FinishItemsLastChunk for one of a
-// batch's last slotCount chunks (last), which run side by side with
-// nothing after them: the batch's latency waits for their finishes'
-// threads, whose chains of products are shorter with fewer items. 0
-// without a finish kernel.
-func (e *Engine) finishItems(last bool) int { return finishItems(e.cfg.Finish, last) }
+// finishItems returns the items per thread of the finish launch of a
+// chunk of n items: Config.Finish's, or kernels.FinishItemsPerThread,
+// where the ladders of a pipeline's worth of later chunks overlap the
+// finish, whose inversion more items then share; at most
+// kernels.FinishItemsLastChunk for one of a batch's last slotCount chunks
+// (last), which run side by side with nothing after them: the batch's
+// latency waits for their threads, whose chains of products are shorter
+// with fewer items. A chunk smaller than a full one (fullChunk) takes
+// fewer still, so that its finish has as many threads as a full chunk's
+// would: its chains then shorten with its ladder, which is all a small
+// chunk of a pipeline's ramp has beside them. 0 without a finish kernel.
+func (e *Engine) finishItems(n int, last bool) int {
+	return finishItems(e.cfg.Finish, n, e.fullChunk(), last)
+}
 
-// finishItems is Engine.finishItems for the finish kernel fk.
-func finishItems(fk *FinishKernel, last bool) int {
+// fullChunk is the largest chunk Run cuts a batch into: Config.Chunk, in
+// whole waves where it spans several (chunkFor).
+func (e *Engine) fullChunk() int {
+	c := e.cfg.Chunk
+	if e.wave > 0 && c > e.wave {
+		c -= c % e.wave
+	}
+	return c
+}
+
+// finishItems is Engine.finishItems for the finish kernel fk and full
+// chunks of full items.
+func finishItems(fk *FinishKernel, n, full int, last bool) int {
 	if fk == nil {
 		return 0
 	}
-	n := cmp.Or(fk.ItemsPerThread, kernels.FinishItemsPerThread)
+	k := cmp.Or(fk.ItemsPerThread, kernels.FinishItemsPerThread)
 	if last {
-		n = min(n, kernels.FinishItemsLastChunk)
+		k = min(k, kernels.FinishItemsLastChunk)
 	}
-	return n
+	threads := max(1, full/k) // a full chunk's
+	return max(1, min(k, (n+threads-1)/threads))
 }
 
 // launchItems enqueues fn, a kernel around the ladder with its constants
