@@ -12,9 +12,6 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
 	"github.com/rnsec/ecmul/internal/engine"
-	"github.com/rnsec/ecmul/internal/ladder"
-	"github.com/rnsec/ecmul/internal/par"
-	"github.com/rnsec/ecmul/internal/reuse"
 )
 
 // SignOptions are how Sign signs. The zero value signs deterministically
@@ -145,47 +142,12 @@ var gpuSign = true
 // firstSign is signing with the first nonces on e's GPU
 // (engine.Engine.SignFirst).
 func firstSign(e *engine.Engine) ecdsasign.FirstSign {
-	return func(ctx context.Context, sigs []byte, out []ecdsasign.FirstOutcome, keys, h1s []byte, followed bool) (bool, error) {
-		outcomes := outcomeBuffer(len(out))
-		defer outcomeBuffers.Put(outcomes)
+	return func(ctx context.Context, items ecdsasign.FirstItems, followed bool) (bool, error) {
 		if followed {
 			ctx = engine.WithOverlap(ctx) // the next step's call follows
 		}
-		done, err := e.SignFirst(ctx, sigs, *outcomes, keys, h1s)
-		if !done || err != nil {
-			return done, err // Sign reads no outcome
-		}
-		par.DoAllCores(len(out), func(_, lo, hi int) {
-			for i, o := range (*outcomes)[lo:hi] {
-				out[lo+i] = firstOutcome(o)
-			}
-		})
-		return true, nil
+		return e.SignFirst(ctx, items)
 	}
-}
-
-// firstOutcome is FirstSign's outcome of an item whose SignFirst outcome is o.
-func firstOutcome(o ladder.Outcome) ecdsasign.FirstOutcome {
-	switch o {
-	case ladder.OutPoint:
-		return ecdsasign.FirstSigned
-	case ladder.OutRefused:
-		return ecdsasign.FirstRefused
-	}
-	return ecdsasign.FirstNoPoint
-}
-
-// outcomeBuffers keeps SignFirst's outcomes between steps.
-var outcomeBuffers reuse.List[[]ladder.Outcome]
-
-// outcomeBuffer returns n outcomes from outcomeBuffers, or new ones.
-func outcomeBuffer(n int) *[]ladder.Outcome {
-	if b := outcomeBuffers.Get(); b != nil && cap(*b) >= n {
-		*b = (*b)[:n]
-		return b
-	}
-	b := make([]ladder.Outcome, n)
-	return &b
 }
 
 // baseMult is signing's k·G on e: ScalarBaseMultBytes, x alone.

@@ -158,7 +158,7 @@ func (b *batch) finishStep(ctx context.Context, st *step) error {
 	if !st.gpu {
 		return b.rounds(ctx, st, b.complete(st, st.idx), 1)
 	}
-	again, refused := b.takeFirst(st)
+	again, refused := b.sortFirsts(st)
 	if err := b.rounds(ctx, st, again, 1); err != nil {
 		return err
 	}
@@ -167,10 +167,10 @@ func (b *batch) finishStep(ctx context.Context, st *step) error {
 
 // prepare readies the items [lo, hi) as a step: their additional data
 // when hedged, their checks on every core (an item that fails gets a zero
-// signature), and the first nonces of those that pass, or FirstSign's
-// inputs. A step whose items all pass, all of SHA-256 digests, goes to
-// FirstSign as it is (st.direct): the batch's keys and signatures are its
-// input and output, with no copy.
+// signature), and the first nonces of those that pass, unless FirstSign
+// takes them (st.gpu): every item's hash SHA-256 and no additional data.
+// A step whose items all pass (st.direct) goes to FirstSign as it is;
+// otherwise st.idx lists the items that pass.
 func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -181,9 +181,8 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 			return fmt.Errorf("ecdsasign: reading randomness: %w", err)
 		}
 	}
-	seeds := b.opt.FirstSign != nil && st.extra == nil
-	failed, other := b.checkStep(st, seeds)
-	st.gpu = seeds && other == 0
+	failed, other := b.checkStep(st)
+	st.gpu = b.opt.FirstSign != nil && st.extra == nil && other == 0
 	st.direct = st.gpu && failed == 0
 	st.idx = st.idx[:0]
 	if st.direct {
@@ -197,20 +196,16 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 			st.idx = append(st.idx, i)
 		}
 	}
-	if st.gpu {
-		st.keys, st.sigs = grow(st.keys, st.size*b.o.size), grow(st.sigs, 2*st.size*b.o.size)
-		b.seeds(st, st.idx)
-	} else {
+	if !st.gpu {
 		b.derive(st, st.idx, 0)
 	}
 	return nil
 }
 
-// checkStep checks the items of st on every core, and with seeds writes the
-// h1 of each that passes at its place in the step. It returns how many
+// checkStep checks the items of st on every core. It returns how many
 // failed, and how many passed with a hash other than SHA-256.
-func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
-	L, lo := b.o.size, st.lo
+func (b *batch) checkStep(st *step) (failed, other int) {
+	lo := st.lo
 	var nFailed, nOther atomic.Int64
 	par.DoAllCores(st.n, func(_, a, z int) {
 		var f, o int64
@@ -228,29 +223,11 @@ func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
 			if h != crypto.SHA256 {
 				o++
 			}
-			if seeds {
-				j := i - lo
-				b.putH1(st.h1s[j*L:(j+1)*L], i)
-			}
 		}
 		nFailed.Add(f)
 		nOther.Add(o)
 	})
 	return int(nFailed.Load()), int(nOther.Load())
-}
-
-// seeds writes the private key and h1 = bits2octets(digest) of each item
-// of idx, FirstSign's inputs, on every core.
-func (b *batch) seeds(st *step, idx []int) {
-	L := b.o.size
-	st.secret = true
-	par.DoAllCores(len(idx), func(_, lo, hi int) {
-		for j := lo; j < hi; j++ {
-			i := idx[j]
-			copy(st.keys[j*L:(j+1)*L], b.key(i))
-			b.putH1(st.h1s[j*L:(j+1)*L], i)
-		}
-	})
 }
 
 // computeFirst computes the first round of a step: its signatures through
@@ -260,19 +237,17 @@ func (b *batch) computeFirst(ctx context.Context, st *step) error {
 	if !st.gpu {
 		return b.compute(ctx, st, st.idx)
 	}
-	m, L := len(st.idx), b.o.size
-	keys, sigs := st.keys[:m*L], st.sigs[:2*m*L]
-	if st.direct {
-		m = st.n
-		keys, sigs = b.keys[st.lo*L:(st.lo+m)*L], b.sigs[2*st.lo*L:2*(st.lo+m)*L]
-	}
+	m := st.count()
 	clear(st.firsts[:m])
-	done, err := b.opt.FirstSign(ctx, sigs, st.firsts[:m], keys, st.h1s[:m*L], st.followed)
+	st.others.Store(false)
+	items := FirstItems{Count: m, Put: func(lo, hi int, keys, h1s []byte) { b.putFirst(st, lo, hi, keys, h1s) },
+		Take: func(j int, sig []byte, o FirstOutcome) { b.takeFirst(st, j, sig, o) }}
+	done, err := b.opt.FirstSign(ctx, items, st.followed)
 	if err != nil || done {
 		return err
 	}
 	st.gpu = false
-	if st.direct { // FirstSign wrote nothing: every item of the step on the host
+	if st.direct { // every item of the step on the host
 		st.direct = false
 		for i := st.lo; i < st.lo+st.n; i++ {
 			st.idx = append(st.idx, i)
@@ -282,53 +257,60 @@ func (b *batch) computeFirst(ctx context.Context, st *step) error {
 	return b.compute(ctx, st, st.idx)
 }
 
-// takeFirst takes the signatures FirstSign made for the items of st, on
-// every core: one whose r and s are not 0 goes to its item, under the
-// low-s rule where asked; an item without a point gets ErrNoPoint. It
-// returns, in place of st.idx, the items whose r or s was 0 and, apart,
-// those whose first candidate was refused; their signatures, and those
-// of the items without a point, are zero until a later round's.
-func (b *batch) takeFirst(st *step) (again, refused []int) {
-	L, idx, m := b.o.size, st.idx, len(st.idx)
-	item := func(j int) int { return idx[j] }
-	sig := func(j int) []byte { return st.sigs[2*j*L : 2*(j+1)*L] }
+// putFirst writes the private keys and h1 = bits2octets(digest) of the
+// items [lo, hi) of st's call of FirstSign into keys and h1s.
+func (b *batch) putFirst(st *step, lo, hi int, keys, h1s []byte) {
+	L := b.o.size
 	if st.direct {
-		m = st.n
-		item = func(j int) int { return st.lo + j }
-		sig = func(j int) []byte { return b.sig(st.lo + j) }
+		copy(keys, b.keys[(st.lo+lo)*L:(st.lo+hi)*L])
 	}
-	var others atomic.Bool // an item goes round again, or was refused
-	par.DoAllCores(m, func(_, lo, hi int) {
-		other := false
-		for j := lo; j < hi; j++ {
-			i := item(j)
-			st.again[j] = false
-			switch st.firsts[j] {
-			case FirstSigned:
-				st.again[j] = b.take(i, sig(j))
-				other = other || st.again[j]
-			case FirstNoPoint:
-				b.errs[i] = b.itemError(i, ErrNoPoint)
-				clear(b.sig(i))
-			default:
-				clear(b.sig(i))
-				other = true
-			}
+	for j := lo; j < hi; j++ {
+		i, k := st.item(j), j-lo
+		if !st.direct {
+			copy(keys[k*L:(k+1)*L], b.key(i))
 		}
-		if other {
-			others.Store(true)
+		b.putH1(h1s[k*L:(k+1)*L], i)
+	}
+}
+
+// takeFirst takes the signature FirstSign made for item j of st's call:
+// one whose r and s are not 0 goes to its item, under the low-s rule where
+// asked. Any other outcome, and an r or s of 0, marks the step for
+// sortFirsts.
+func (b *batch) takeFirst(st *step, j int, sig []byte, o FirstOutcome) {
+	st.firsts[j] = o
+	if o == FirstSigned {
+		st.again[j] = b.take(st.item(j), sig)
+		if !st.again[j] {
+			return
 		}
-	})
-	again = idx[:0]
-	if !others.Load() {
+	}
+	st.others.Store(true)
+}
+
+// sortFirsts sorts out the items of st that FirstSign did not sign at
+// once, where any is (st.others): an item without a point gets ErrNoPoint
+// (as does one FirstSign never handed back); it returns, in place of
+// st.idx, the items whose r or s was 0 and, apart, those whose first
+// candidate was refused, their signatures zero until a later round's.
+func (b *batch) sortFirsts(st *step) (again, refused []int) {
+	again = st.idx[:0]
+	if !st.others.Load() {
 		return again, nil
 	}
-	for j := range m {
-		switch {
-		case st.firsts[j] == FirstRefused:
-			refused = append(refused, item(j))
-		case st.again[j]:
-			again = append(again, item(j))
+	for j := range st.count() {
+		i := st.item(j)
+		switch st.firsts[j] {
+		case FirstSigned:
+			if st.again[j] {
+				again = append(again, i)
+			}
+		case FirstRefused:
+			clear(b.sig(i))
+			refused = append(refused, i)
+		default:
+			b.errs[i] = b.itemError(i, ErrNoPoint)
+			clear(b.sig(i))
 		}
 	}
 	return again, refused
@@ -336,7 +318,7 @@ func (b *batch) takeFirst(st *step) (again, refused []int) {
 
 // take writes the signature r‖s into item i's, under the low-s rule where
 // asked, and reports whether r or s is 0 (the item goes round again, its
-// signature zero); sig may be item i's own.
+// signature zero).
 func (b *batch) take(i int, sig []byte) (again bool) {
 	L := b.o.size
 	out := b.sig(i)
@@ -344,9 +326,7 @@ func (b *batch) take(i int, sig []byte) (again bool) {
 		clear(out)
 		return true
 	}
-	if &out[0] != &sig[0] { // a step FirstSign signed in place
-		copy(out, sig)
-	}
+	copy(out, sig)
 	if b.opt.LowS {
 		fp.PutLimbs(out[L:], b.o.lowS(fp.LimbsFromBytes(sig[L:])))
 	}
@@ -358,8 +338,8 @@ type step struct {
 	size     int  // the most items of a step of the batch
 	lo, n    int  // the step's first item, and its items
 	followed bool // another step follows it
-	// direct: every item passed its checks, and FirstSign reads the
-	// batch's keys and writes its signatures (prepare)
+	// direct: every item passed its checks, and FirstSign's item j is
+	// item lo + j (prepare); otherwise idx[j]
 	direct  bool
 	extra   []byte // ExtraBytes per item of the step, when hedged
 	scalars []byte // L per item of a round: its nonce
@@ -367,32 +347,47 @@ type step struct {
 	ok      []bool
 	again   []bool // per item of a round: r or s was 0
 	idx     []int
-	// secret: keys or nonces were written into the step's memory (seeds,
-	// a host round) since its last wipe
+	// secret: nonces were written into the step's memory (a host round)
+	// since its last wipe
 	secret bool
 	kinv   []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
 	pre    []fp.Element // per item of a round: invertAll's running products
-	// the first round's signatures from FirstSign (gpu): its inputs, L
-	// bytes per item each, and its outputs
-	gpu       bool
-	keys, h1s []byte
-	sigs      []byte // 2L per item: r‖s
-	firsts    []FirstOutcome
+	// the first round on FirstSign (gpu): each item's outcome, and whether
+	// any item was not signed at once (takeFirst)
+	gpu    bool
+	firsts []FirstOutcome
+	others atomic.Bool
+}
+
+// count is the items of st's first round: its items, or those of idx.
+func (st *step) count() int {
+	if st.direct {
+		return st.n
+	}
+	return len(st.idx)
+}
+
+// item is the batch's index of item j of st's first round.
+func (st *step) item(j int) int {
+	if st.direct {
+		return st.lo + j
+	}
+	return st.idx[j]
 }
 
 // steps keeps steps between calls of Sign, wiped: a batch of millions
-// takes about 36 MB of them (four steps of 2^18 items, P-256, signed by
-// FirstSign from the batch's own buffers; 145 MB where FirstSign takes
-// copies of the keys), which a program signing batch after batch would otherwise
-// allocate, zero and collect each time (package reuse says why not a
-// sync.Pool).
+// signed by FirstSign takes about 2 MB of them (four steps of 2^18 items,
+// 8 MB more where an item fails its checks; some 34 MB of nonces, points
+// and inverses more for each P-256 step signed on the host), which a
+// program signing batch after batch would otherwise allocate, zero and
+// collect each time (package reuse says why not a sync.Pool).
 var steps reuse.List[step]
 
 // newStep returns a step of at most m items, from steps where there is
 // one, its buffers grown where they are too short; with FirstSign, the
 // buffers of the host's rounds wait for the first round that needs them
-// (hostRound), and the copies of keys and signatures for the first step
-// that FirstSign does not take whole (prepare).
+// (hostRound), and the index for the first step that FirstSign does not
+// take whole (prepare).
 func (b *batch) newStep(m int) *step {
 	L := b.o.size
 	st := steps.Get()
@@ -401,7 +396,7 @@ func (b *batch) newStep(m int) *step {
 	}
 	st.size, st.again = m, grow(st.again, m)
 	if b.opt.FirstSign != nil {
-		st.h1s, st.firsts = grow(st.h1s, m*L), grow(st.firsts, m)
+		st.firsts = grow(st.firsts, m)
 	} else {
 		st.hostRound(m, L)
 	}
@@ -442,14 +437,12 @@ func (st *step) hostRound(m, L int) {
 	}
 }
 
-// wipe clears the nonces, their inverses and products, and the keys
-// copied for FirstSign, where a step wrote any: a batch signed on the GPU
-// alone leaves none, and its steps' tens of megabytes are not written again.
+// wipe clears the nonces, their inverses and products, where a step wrote
+// any: a batch signed on the GPU alone leaves none.
 func (st *step) wipe() {
 	if !st.secret {
 		return
 	}
-	clear(st.keys)
 	clear(st.scalars)
 	clear(st.kinv)
 	clear(st.pre)

@@ -2,11 +2,13 @@ package ecdsasign_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ecdsasign"
+	"github.com/rnsec/ecmul/internal/reuse"
 )
 
 // BenchmarkSignHost measures the host's part of Sign per item (the nonce's
@@ -70,20 +72,65 @@ func BenchmarkSignOverlap(b *testing.B) {
 
 // fixedFirstSign returns a FirstSign for the benchmarks that sleeps
 // perItem for each item of its call and gives every item the signature
-// (r, s) = (G's x, 1).
+// (r, s) = (G's x, 1), taking and handing back its items as a device does
+// (onDevice).
 func fixedFirstSign(c *curves.Curve, perItem time.Duration) ecdsasign.FirstSign {
 	L := c.ByteLen()
 	gx := c.Gx().FillBytes(make([]byte, L))
-	return func(_ context.Context, sigs []byte, out []ecdsasign.FirstOutcome, _, _ []byte, _ bool) (bool, error) {
-		time.Sleep(time.Duration(len(out)) * perItem)
-		for i := range out {
-			copy(sigs[2*i*L:], gx)
-			clear(sigs[(2*i+1)*L : 2*(i+1)*L])
-			sigs[2*(i+1)*L-1] = 1
-			out[i] = ecdsasign.FirstSigned
-		}
+	return func(_ context.Context, items ecdsasign.FirstItems, _ bool) (bool, error) {
+		time.Sleep(time.Duration(items.Count) * perItem)
+		onDevice(items, L, func(_ int, _, _, sig []byte) ecdsasign.FirstOutcome {
+			copy(sig, gx)
+			clear(sig[L:])
+			sig[2*L-1] = 1
+			return ecdsasign.FirstSigned
+		})
 		return true, nil
 	}
+}
+
+// onDevice runs a call of FirstSign on items as a device's chunks would:
+// their inputs put in two ranges from two goroutines, each item signed by
+// sign into sig (2L bytes) from them, and taken back from two goroutines.
+// It returns the first key the call was given. Its buffers are kept
+// between calls, as a device's are.
+func onDevice(items ecdsasign.FirstItems, L int, sign func(j int, key, h1, sig []byte) ecdsasign.FirstOutcome) (firstKey string) {
+	n := items.Count
+	buf := deviceBuffer(4 * n * L)
+	defer deviceBuffers.Put(buf)
+	keys, h1s, sigs := (*buf)[:n*L], (*buf)[n*L:2*n*L], (*buf)[2*n*L:]
+	halves := [][2]int{{0, n / 2}, {n / 2, n}}
+	var wg sync.WaitGroup
+	for _, r := range halves {
+		wg.Go(func() { items.Put(r[0], r[1], keys[r[0]*L:r[1]*L], h1s[r[0]*L:r[1]*L]) })
+	}
+	wg.Wait()
+	for _, r := range halves {
+		wg.Go(func() {
+			for j := r[0]; j < r[1]; j++ {
+				sig := sigs[2*j*L : 2*(j+1)*L]
+				items.Take(j, sig, sign(j, keys[j*L:(j+1)*L], h1s[j*L:(j+1)*L], sig))
+			}
+		})
+	}
+	wg.Wait()
+	return string(keys[:min(L, len(keys))])
+}
+
+// deviceBuffers keeps onDevice's buffers between calls.
+var deviceBuffers reuse.List[[]byte]
+
+// deviceBuffer returns n bytes from deviceBuffers, dropping those too
+// short, or new ones.
+func deviceBuffer(n int) *[]byte {
+	for b := deviceBuffers.Get(); b != nil; b = deviceBuffers.Get() {
+		if cap(*b) >= n {
+			*b = (*b)[:n]
+			return b
+		}
+	}
+	b := make([]byte, n)
+	return &b
 }
 
 // gxBase returns a k·G for the benchmarks that sleeps perItem for each

@@ -28,7 +28,7 @@ func SetRampItems(n int) (restore func()) {
 func RampItems() int { return rampItems }
 
 // PooledSecrets takes every step from the pool and returns how many there
-// were, and how many hold a nonzero byte of a key, a nonce or an inverse.
+// were, and how many hold a nonzero byte of a nonce or an inverse.
 func PooledSecrets() (pooled, dirty int) {
 	for {
 		st := steps.Get()
@@ -37,9 +37,6 @@ func PooledSecrets() (pooled, dirty int) {
 		}
 		pooled++
 		var or byte
-		for _, b := range st.keys {
-			or |= b
-		}
 		for _, b := range st.scalars {
 			or |= b
 		}

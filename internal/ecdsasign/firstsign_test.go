@@ -103,42 +103,52 @@ type firstCalls map[string]bool
 // its nonce from ladder.Nonce6979 and k·G from the curve's reference, but
 // of every five items it refuses the second's candidate, gives the third
 // no point and the fourth r = 0; where run is false it does nothing and
-// says so. It records each call in calls.
+// says so. It takes and hands back its items as a device does (onDevice),
+// and records each call in calls.
 func fakeFirstSign(c *curves.Curve, run bool, calls firstCalls) ecdsasign.FirstSign {
 	L, n := c.ByteLen(), c.N()
 	var mu sync.Mutex // Sign calls it for several steps at once
-	return func(ctx context.Context, sigs []byte, out []ecdsasign.FirstOutcome, keys, h1s []byte, followed bool) (bool, error) {
-		mu.Lock()
-		calls[string(keys[:L])] = followed
-		mu.Unlock()
+	return func(ctx context.Context, items ecdsasign.FirstItems, followed bool) (bool, error) {
 		if !run {
+			keys := make([]byte, items.Count*L)
+			items.Put(0, items.Count, keys, make([]byte, items.Count*L)) // to record the call: Sign must not read it as run
+			mu.Lock()
+			calls[string(keys[:L])] = followed
+			mu.Unlock()
 			return false, nil
 		}
-		for i := range out {
-			d, h1 := keys[i*L:(i+1)*L], h1s[i*L:(i+1)*L]
+		var failed error
+		var failedMu sync.Mutex
+		firstKey := onDevice(items, L, func(j int, d, h1, sig []byte) ecdsasign.FirstOutcome {
 			k := new(big.Int).SetBytes(ladder.Nonce6979(d, h1))
 			x, _, _, err := c.ReferenceScalarMult(c.Gx(), c.Gy(), k)
 			if err != nil {
-				return true, err
+				failedMu.Lock()
+				failed = err
+				failedMu.Unlock()
+				return ecdsasign.FirstNoPoint
 			}
 			r := x.Mod(x, n)
 			s := new(big.Int).Mul(r, new(big.Int).SetBytes(d))
 			s.Add(s, new(big.Int).SetBytes(h1))
 			s.Mul(s, new(big.Int).ModInverse(k, n)).Mod(s, n)
-			r.FillBytes(sigs[2*i*L : (2*i+1)*L])
-			s.FillBytes(sigs[(2*i+1)*L : 2*(i+1)*L])
-			out[i] = []ecdsasign.FirstOutcome{ecdsasign.FirstSigned, ecdsasign.FirstRefused, ecdsasign.FirstNoPoint, ecdsasign.FirstSigned, ecdsasign.FirstSigned}[i%5]
-			if i%5 == 3 {
-				clear(sigs[2*i*L : (2*i+1)*L])
+			r.FillBytes(sig[:L])
+			s.FillBytes(sig[L:])
+			if j%5 == 3 {
+				clear(sig[:L])
 			}
-		}
-		return true, nil
+			return []ecdsasign.FirstOutcome{ecdsasign.FirstSigned, ecdsasign.FirstRefused, ecdsasign.FirstNoPoint, ecdsasign.FirstSigned, ecdsasign.FirstSigned}[j%5]
+		})
+		mu.Lock()
+		calls[firstKey] = followed
+		mu.Unlock()
+		return true, failed
 	}
 }
 
 // TestSignReusesSteps: a call of Sign after another takes its steps from
 // the steps kept, where a call that finds none allocates them: three
-// steps of 4,096 items, some 140 kB each with FirstSign. Steps
+// steps of 4,096 items, some 8 kB each with FirstSign. Steps
 // hold up to 2^18 items, and a batch of 2^17 or more ramps from 2^15
 // (docs/library.md).
 func TestSignReusesSteps(t *testing.T) {
@@ -175,9 +185,9 @@ func TestSignReusesSteps(t *testing.T) {
 	pooled, fresh := allocated(false), allocated(true)
 	t.Logf("bytes allocated per call: %d with kept steps, %d without", pooled, fresh)
 	require.Less(t, pooled, fresh/2, "a call with kept steps allocated %d bytes, one without %d", pooled, fresh)
-	// a step FirstSign signs from the batch's buffers holds h1, an outcome
-	// and a flag per item: no copy of a key (L) or a signature (2L)
-	require.Less(t, fresh, uint64(3*4096*(L+10)), "steps of 4,096 items signed whole on the GPU take no copies")
+	// a step FirstSign signs holds an outcome and a flag per item: no copy
+	// of a key or an h1 (L bytes each) or a signature (2L)
+	require.Less(t, fresh, uint64(3*4096*4), "steps of 4,096 items signed on the GPU take no copies")
 }
 
 // TestFirstSignAroundFailures: a step with items that fail their checks
@@ -198,18 +208,23 @@ func TestFirstSignAroundFailures(t *testing.T) {
 	clear(keys[3*L : 4*L])
 	c.N().FillBytes(keys[7*L : 8*L])
 	digests[9] = digests[9][:31]
-	var seen [][]byte  // the keys FirstSign was given
-	var firstKey *byte // where its last call's keys were
+	var seen [][]byte // the keys FirstSign was given
 	var mu sync.Mutex
 	first := fakeFirstSign(c, true, firstCalls{})
-	record := func(ctx context.Context, sigs []byte, out []ecdsasign.FirstOutcome, k, h1s []byte, followed bool) (bool, error) {
-		mu.Lock()
-		for i := range out {
-			seen = append(seen, append([]byte(nil), k[i*L:(i+1)*L]...))
+	record := func(ctx context.Context, items ecdsasign.FirstItems, followed bool) (bool, error) {
+		put := items.Put
+		items.Put = func(lo, hi int, keys, h1s []byte) {
+			put(lo, hi, keys, h1s)
+			mu.Lock()
+			defer mu.Unlock()
+			for len(seen) < hi {
+				seen = append(seen, nil)
+			}
+			for j := lo; j < hi; j++ {
+				seen[j] = append([]byte(nil), keys[(j-lo)*L:(j-lo+1)*L]...)
+			}
 		}
-		firstKey = &k[0]
-		mu.Unlock()
-		return first(ctx, sigs, out, k, h1s, followed)
+		return first(ctx, items, followed)
 	}
 	want, _ := signAll(t, c, digests, keys, ecdsasign.Options{})
 	got, errs := signAll(t, c, digests, keys, ecdsasign.Options{FirstSign: record})
@@ -228,10 +243,8 @@ func TestFirstSignAroundFailures(t *testing.T) {
 		checkFirstSigned(t, c, true, at, i, keys, digests[i], want[i], got[i], errs[i])
 	}
 	seen = nil
-	ok := keys[: 2*L : 2*L]
-	_, errs = signAll(t, c, digests[:2], ok, ecdsasign.Options{FirstSign: record})
-	require.Len(t, seen, 2)
-	require.Same(t, &ok[0], firstKey, "every item passed: the batch's keys, not a copy")
+	_, errs = signAll(t, c, digests[:2], keys[:2*L], ecdsasign.Options{FirstSign: record})
+	require.Equal(t, [][]byte{keys[:L], keys[L : 2*L]}, seen, "every item passed: the batch's keys as they are")
 	for i, err := range errs {
 		require.NoError(t, err, "item %d", i)
 	}

@@ -69,19 +69,33 @@ type Options struct {
 	ItemError func(i int, err error) error
 }
 
-// FirstSign signs count items with RFC 6979's first candidate nonce k over
-// HMAC-SHA-256 (qlen = 8L, L = ScalarBytes), derived from each item's
-// private key and h1 = bits2octets(its digest) (keys and h1s, L bytes each,
-// big-endian; every key in [1, n − 1], every h1 below n): it writes each
-// item's r‖s into sigs (2L bytes, big-endian; r = x(k·G) mod n, s =
-// k⁻¹·(h1 + r·d) mod n, before any low-s rule) and its outcome into out.
-// r or s may be 0: Sign then takes the DRBG's next candidate. done is
-// false where it did not run (nothing written): Sign signs the items
+// FirstSign signs the items of a step with RFC 6979's first candidate
+// nonce k over HMAC-SHA-256 (qlen = 8L, L = ScalarBytes), derived from each
+// item's private key and h1 = bits2octets(its digest): it has items.Put
+// write their inputs and hands each item's r‖s (r = x(k·G) mod n, s =
+// k⁻¹·(h1 + r·d) mod n, before any low-s rule) to items.Take, with its
+// outcome. r or s may be 0: Sign then takes the DRBG's next candidate. done
+// is false where it did not run (it called neither): Sign signs the items
 // itself. Its error fails the batch. It runs in constant time on the keys
 // and nonces. Sign calls it, and BaseMult, for up to four steps at once;
 // followed says that the call of the next step follows at once (a GPU may
 // then finish the items for throughput rather than latency).
-type FirstSign func(ctx context.Context, sigs []byte, out []FirstOutcome, keys, h1s []byte, followed bool) (done bool, err error)
+type FirstSign func(ctx context.Context, items FirstItems, followed bool) (done bool, err error)
+
+// FirstItems are the items of one call of FirstSign, which it takes and
+// gives back in ranges, as a device's chunks go, from several goroutines
+// at once: the inputs go straight into the device's buffers and the
+// signatures straight into the batch's, with no copy in between.
+type FirstItems struct {
+	Count int
+	// Put writes the private keys and h1s of items [lo, hi) into keys and
+	// h1s, L bytes each, big-endian: every key in [1, n − 1], every h1
+	// below n. FirstSign may call it again for a range (a device failed).
+	Put func(lo, hi int, keys, h1s []byte)
+	// Take takes item j's signature r‖s (2L bytes, big-endian; read only
+	// during the call) and outcome, once for each item.
+	Take func(j int, sig []byte, o FirstOutcome)
+}
 
 // FirstOutcome is what FirstSign did with an item.
 type FirstOutcome uint8

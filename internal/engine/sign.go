@@ -4,49 +4,43 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rnsec/ecmul/internal/ecdsasign"
 	"github.com/rnsec/ecmul/internal/gpu"
 	"github.com/rnsec/ecmul/internal/kernels"
 	"github.com/rnsec/ecmul/internal/ladder"
 )
 
-// SignFirst signs count = len(outcomes) items of ECDSA with RFC 6979's
-// first candidate nonce k over HMAC-SHA-256 (qlen = 8L, L the curve's
-// ByteLen), derived from each item's private key and h1 = bits2octets(its
-// digest), on the gpu backend's constant-time comb with the signing
-// batch's wire kernels (package ladder's signwire.go): the host copies the
-// keys and h1s up (L bytes each, big-endian; every key in [1, n − 1], every
-// h1 below n) and reads back each signature r‖s (sigs, 2L bytes each,
-// before any low-s rule) and its outcome: ladder.OutPoint for a signature
-// (whose r or s may be 0: the RFC's retry is the caller's),
-// ladder.OutRefused for a k outside [1, n − 1] (the caller takes the next
-// candidate), another outcome, with zero bytes, where k·G gave no point.
-// The nonces never leave the GPU. ok is false, and nothing is written,
-// where the engine has no such kernels (another backend, a kernel image
-// without them) or the batch is not larger than the latency batches: the
-// caller then signs the items itself.
-func (e *Engine) SignFirst(ctx context.Context, sigs []byte, outcomes []ladder.Outcome, keys, h1s []byte) (ok bool, err error) {
+// SignFirst is ecdsasign.FirstSign on the gpu backend: it signs the
+// items.Count items of ECDSA with RFC 6979's first candidate nonce k over
+// HMAC-SHA-256 (qlen = 8L, L the curve's ByteLen), derived from each
+// item's private key and h1 = bits2octets(its digest), on the constant-time
+// comb with the signing batch's wire kernels (package ladder's
+// signwire.go). items.Put writes each chunk's keys and h1s straight into
+// its pinned buffer, over the cores, and items.Take gets each signature
+// r‖s (before any low-s rule) straight from the chunk's, with its outcome:
+// FirstSigned for a signature (whose r or s may be 0: the RFC's retry is
+// the caller's), FirstRefused for a k outside [1, n − 1] (the caller takes
+// the next candidate), FirstNoPoint, with zero bytes, where k·G gave no
+// point. The nonces never leave the GPU. ok is false, and neither is
+// called, where the engine has no such kernels (another backend, a kernel
+// image without them) or the batch is not larger than the latency
+// batches: the caller then signs the items itself.
+func (e *Engine) SignFirst(ctx context.Context, items ecdsasign.FirstItems) (ok bool, err error) {
 	r, isGPU := e.gpuRunner()
-	count, L := len(outcomes), e.curve.ByteLen()
-	if !isGPU || count < gpuItemsMinBatch {
+	if !isGPU || items.Count < gpuItemsMinBatch {
 		return false, nil
 	}
 	sr := r.signRunner()
 	if sr == nil {
 		return false, nil
 	}
-	if len(sigs) != 2*count*L || len(keys) != count*L || len(h1s) != count*L {
-		return true, fmt.Errorf("%w: SignFirst of %d items", ErrBatchLayout, count)
-	}
-	for i := range outcomes {
-		outcomes[i] = ladder.OutFailed
-	}
 	if err := e.usable(); err != nil {
 		return true, err
 	}
 	ctx, release := e.batchContext(ctx)
 	defer release()
-	split, _ := sr.splitFor(count)
-	st, err := sr.eng.Run(ctx, gpu.Batch{Count: count, Overlapped: overlapped(ctx), Wire: sr.signWire(sigs, outcomes, keys, h1s, split)})
+	split, _ := sr.splitFor(items.Count)
+	st, err := sr.eng.Run(ctx, gpu.Batch{Count: items.Count, Overlapped: overlapped(ctx), Wire: sr.signWire(items, split)})
 	sr.recordStats(st)
 	r.statsMu.Lock()
 	r.stats = st // the Engine's last batch, for diag.LastBatch
@@ -54,10 +48,10 @@ func (e *Engine) SignFirst(ctx context.Context, sigs []byte, outcomes []ladder.O
 	return true, e.batchErr(err)
 }
 
-// signWire is a signing batch as bytes (package ladder's signwire.go): the
-// host copies each item's key and h1 (Fill), and each signature and
-// outcome back (Drain), over the cores.
-func (r *gpuRunner) signWire(sigs []byte, outcomes []ladder.Outcome, keys, h1s []byte, split splitFunc) *gpu.Wire {
+// signWire is a signing batch as bytes (package ladder's signwire.go):
+// items.Put writes each item's key and h1 (Fill), and items.Take reads
+// each signature and outcome (Drain), over the cores.
+func (r *gpuRunner) signWire(items ecdsasign.FirstItems, split splitFunc) *gpu.Wire {
 	L := r.su.Curve.ByteLen()
 	return &gpu.Wire{
 		InBytes:  r.su.SignWireInBytes(),
@@ -65,21 +59,30 @@ func (r *gpuRunner) signWire(sigs []byte, outcomes []ladder.Outcome, keys, h1s [
 		Fill: func(lo, hi int, in []byte) {
 			n := hi - lo
 			split(n, minWireItems, func(a, c int) {
-				copy(in[a*L:c*L], keys[(lo+a)*L:(lo+c)*L])
-				copy(in[(n+a)*L:(n+c)*L], h1s[(lo+a)*L:(lo+c)*L])
+				items.Put(lo+a, lo+c, in[a*L:c*L], in[(n+a)*L:(n+c)*L])
 			})
 		},
 		Drain: func(lo, hi int, out []byte) error {
 			n := hi - lo
 			split(n, minWireItems, func(a, c int) {
-				copy(sigs[(lo+a)*2*L:(lo+c)*2*L], out[a*2*L:c*2*L])
 				for k := a; k < c; k++ {
-					outcomes[lo+k] = ladder.Outcome(out[n*2*L+k])
+					items.Take(lo+k, out[k*2*L:(k+1)*2*L], firstOutcome(ladder.Outcome(out[n*2*L+k])))
 				}
 			})
 			return nil
 		},
 	}
+}
+
+// firstOutcome is FirstSign's outcome of an item whose kernel outcome is o.
+func firstOutcome(o ladder.Outcome) ecdsasign.FirstOutcome {
+	switch o {
+	case ladder.OutPoint:
+		return ecdsasign.FirstSigned
+	case ladder.OutRefused:
+		return ecdsasign.FirstRefused
+	}
+	return ecdsasign.FirstNoPoint
 }
 
 // SignsFirst reports whether SignFirst runs on e: the gpu backend with the
