@@ -246,7 +246,6 @@ func (b *batch) computeFirst(ctx context.Context, st *step) error {
 	}
 	m := st.count()
 	clear(st.firsts[:m])
-	st.others.Store(false)
 	items := FirstItems{Count: m, Put: func(lo, hi int, keys, h1s []byte) { b.putFirst(st, lo, hi, keys, h1s) },
 		Take: func(j int, sig []byte, o FirstOutcome) { b.takeFirst(st, j, sig, o) }}
 	done, err := b.opt.FirstSign(ctx, items, st.followed)
@@ -281,32 +280,38 @@ func (b *batch) putFirst(st *step, lo, hi int, keys, h1s []byte) {
 	}
 }
 
-// takeFirst takes the signature FirstSign made for item j of st's call:
-// one whose r and s are not 0 goes to its item, under the low-s rule where
-// asked. Any other outcome, and an r or s of 0, marks the step for
-// sortFirsts.
+// takeFirst takes the signature FirstSign made for item j of st's call,
+// and its outcome: one whose r and s are not 0 goes to its item, under the
+// low-s rule where asked (sortFirsts sees to the others).
 func (b *batch) takeFirst(st *step, j int, sig []byte, o FirstOutcome) {
 	st.firsts[j] = o
 	if o == FirstSigned {
 		st.again[j] = b.take(st.item(j), sig)
-		if !st.again[j] {
-			return
-		}
 	}
-	st.others.Store(true)
 }
 
 // sortFirsts sorts out the items of st that FirstSign did not sign at
-// once, where any is (st.others): an item without a point gets ErrNoPoint
-// (as does one FirstSign never handed back); it returns, in place of
+// once, where a look at every outcome on every core finds any: an item
+// without a point gets ErrNoPoint (as does one FirstSign never handed
+// back, whose outcome is still FirstNoPoint); it returns, in place of
 // st.idx, the items whose r or s was 0 and, apart, those whose first
 // candidate was refused, their signatures zero until a later round's.
 func (b *batch) sortFirsts(st *step) (again, refused []int) {
 	again = st.idx[:0]
-	if !st.others.Load() {
+	m := st.count()
+	var others atomic.Bool
+	par.DoAllCores(m, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			if st.firsts[j] != FirstSigned || st.again[j] {
+				others.Store(true)
+				return
+			}
+		}
+	})
+	if !others.Load() {
 		return again, nil
 	}
-	for j := range st.count() {
+	for j := range m {
 		i := st.item(j)
 		switch st.firsts[j] {
 		case FirstSigned:
@@ -361,12 +366,10 @@ type step struct {
 	kinv   []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
 	pre    []fp.Element // per item of a round: invertAll's running products
 	// the first round on FirstSign (gpu): each item's h1 at its place in
-	// the step (L bytes), each item's outcome, and whether any item was
-	// not signed at once (takeFirst)
+	// the step (L bytes), and each item's outcome (takeFirst)
 	gpu    bool
 	h1s    []byte
 	firsts []FirstOutcome
-	others atomic.Bool
 }
 
 // count is the items of st's first round: its items, or those of idx.

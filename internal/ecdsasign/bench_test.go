@@ -120,6 +120,18 @@ func onDevice(items ecdsasign.FirstItems, L int, sign func(j int, key, h1, sig [
 // deviceBuffers keeps onDevice's buffers between calls.
 var deviceBuffers reuse.List[[]byte]
 
+// reserveDeviceBuffers puts count buffers of n bytes in deviceBuffers, so
+// that up to count calls of onDevice at once allocate none.
+func reserveDeviceBuffers(count, n int) {
+	bufs := make([]*[]byte, count)
+	for i := range bufs {
+		bufs[i] = deviceBuffer(n)
+	}
+	for _, b := range bufs {
+		deviceBuffers.Put(b)
+	}
+}
+
 // deviceBuffer returns n bytes from deviceBuffers, dropping those too
 // short, or new ones.
 func deviceBuffer(n int) *[]byte {

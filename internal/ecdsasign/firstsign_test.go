@@ -171,6 +171,7 @@ func TestSignReusesSteps(t *testing.T) {
 	digests, _ := randomDigests(newRand(6), count, allHashes[2:3])
 	sigs, errs := make([]byte, count*2*L), make([]error, count)
 	opt := ecdsasign.Options{FirstSign: fixedFirstSign(c, 0)}
+	reserveDeviceBuffers(4, 4*4096*L) // the fake device's own, one for each step Sign holds
 	allocated := func(drop bool) uint64 {
 		if drop {
 			ecdsasign.DropSteps()
@@ -277,5 +278,36 @@ func TestStepsWiped(t *testing.T) {
 		pooled, dirty := ecdsasign.PooledSecrets()
 		require.Positive(t, pooled, run.name)
 		require.Zero(t, dirty, "%s: %d of %d pooled steps hold secrets", run.name, dirty, pooled)
+	}
+}
+
+// TestFirstSignItemNotTaken: an item that FirstSign never hands back,
+// though it says it ran, fails with ErrNoPoint and a zero signature; the
+// others are signed.
+func TestFirstSignItemNotTaken(t *testing.T) {
+	c := curves.P256()
+	L := c.ByteLen()
+	const count = 6
+	keys := randomKeys(newRand(23), c, count)
+	digests, _ := randomDigests(newRand(24), count, allHashes[2:3])
+	fixed := fixedFirstSign(c, 0)
+	skipOne := func(ctx context.Context, items ecdsasign.FirstItems, followed bool) (bool, error) {
+		take := items.Take
+		items.Take = func(j int, sig []byte, o ecdsasign.FirstOutcome) {
+			if j != 1 {
+				take(j, sig, o)
+			}
+		}
+		return fixed(ctx, items, followed)
+	}
+	sigs, errs := signAll(t, c, digests, keys, ecdsasign.Options{FirstSign: skipOne})
+	for i := range count {
+		if i == 1 {
+			require.ErrorIs(t, errs[i], ecdsasign.ErrNoPoint)
+			require.Equal(t, make([]byte, 2*L), sigs[i])
+			continue
+		}
+		require.NoError(t, errs[i], "item %d", i)
+		require.Equal(t, c.Gx().FillBytes(make([]byte, L)), sigs[i][:L], "item %d: fixedFirstSign's r", i)
 	}
 }

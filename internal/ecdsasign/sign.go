@@ -101,7 +101,7 @@ type FirstItems struct {
 type FirstOutcome uint8
 
 const (
-	FirstNoPoint FirstOutcome = iota // k·G gave no point (the item fails with ErrNoPoint), or nothing was written
+	FirstNoPoint FirstOutcome = iota // k·G gave no point (the item fails with ErrNoPoint), or Take was not called for it
 	FirstSigned                      // r‖s written
 	FirstRefused                     // the candidate k is outside [1, n − 1] (public; as likely as 2^−32 on P-256): the DRBG's next is taken
 )
