@@ -306,10 +306,12 @@ func smallKernel(k kernels.Kernel, n int) *gpu.SmallKernel {
 	}
 }
 
-// parallel runs do(lo, hi) over [0, n) split among the workers on fresh
-// goroutines, in parts of at least minPart units.
+// parallel runs do(lo, hi) over [0, n) on the caller and fresh goroutines,
+// up to workers at once, in ranges of at least minPart units claimed as
+// each comes free (par.Spread): a chunk's fill or drain then yields to the
+// pipeline's launches between its ranges.
 func parallel(n, workers, minPart int, do func(lo, hi int)) {
-	par.Do(n, workers, minPart, func(_, lo, hi int) { do(lo, hi) })
+	par.Spread(n, workers, par.Grain(n, workers, minPart), do)
 }
 
 // splitFunc spreads per-item host work over the cores: do(lo, hi) over
@@ -754,7 +756,7 @@ func (r *gpuRunner) readWire(split splitFunc, b *bytesBatch, lo, hi int, out []b
 // minWireItems is the fewest items of a part of a wire chunk's host work,
 // a copy of some tens of bytes and a status each: enough that a part's
 // fixed costs stay small beside it.
-const minWireItems = 4096
+const minWireItems = 1024
 
 // hostConversionsBatch is a bytes batch on the ladder kernel alone: the
 // host prepares and packs the items (binary → RNS) and finishes them from

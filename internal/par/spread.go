@@ -1,0 +1,65 @@
+package par
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Spread runs do(lo, hi) over [0, n) in ranges of grain items (at least
+// 1; the last may be shorter), claimed in order by the caller and by up to
+// workers − 1 fresh goroutines as each comes free, and returns when every
+// call has returned. For n <= grain or workers <= 1 it is one call do(0,
+// n) on the caller.
+//
+// It is for per-item passes that share the cores with latency-bound
+// work, such as a GPU pipeline's next launch: each goroutine yields its
+// processor between ranges (runtime.Gosched), so a goroutine readied
+// meanwhile waits for one range, not for the whole pass, and a goroutine
+// slow to start, whose thread the OS wakes late, delays nothing, since
+// the others claim its ranges.
+func Spread(n, workers, grain int, do func(lo, hi int)) {
+	grain = max(grain, 1)
+	ranges := (n + grain - 1) / grain
+	if ranges <= 1 || workers <= 1 {
+		do(0, n)
+		return
+	}
+	var next atomic.Int64
+	work := func() {
+		for {
+			r := int(next.Add(1)) - 1
+			if r >= ranges {
+				return
+			}
+			do(r*grain, min((r+1)*grain, n))
+			runtime.Gosched()
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(workers, ranges) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+}
+
+// spreadRanges is how many ranges per worker Grain aims at: enough that
+// the workers that start first take over those of the late ones.
+const spreadRanges = 8
+
+// Grain returns the range size for Spread of n items on workers: about
+// n / (8·workers), so that each worker claims several ranges, and at
+// least minGrain, below which a range costs more to claim than its items'
+// work.
+func Grain(n, workers, minGrain int) int {
+	per := spreadRanges * max(workers, 1)
+	return max(minGrain, (n+per-1)/per, 1)
+}
+
+// SpreadAllCores is Spread over every core, runtime.GOMAXPROCS(0), in
+// ranges of Grain(n, cores, 256).
+func SpreadAllCores(n int, do func(lo, hi int)) {
+	w := runtime.GOMAXPROCS(0)
+	Spread(n, w, Grain(n, w, allCoresMinPart), do)
+}
