@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"runtime"
 	"sync"
 
 	"github.com/rnsec/ecmul"
@@ -127,18 +126,13 @@ func partFor(m, workers int) int {
 	return min(hostPart, max(chunk, (per+chunk-1)/chunk*chunk))
 }
 
-// hostWorkers returns the workers of forChunks: every core but one on a
-// host of more than four, whose last core is left to the engine's pipeline
-// (its copies and launches), every core on a smaller one.
+// hostWorkers returns the workers of forChunks: par.HostWorkers, every
+// core but the one left to the engine's pipeline (its copies and launches).
 func hostWorkers() int {
 	if hostWorkerCount > 0 {
 		return hostWorkerCount
 	}
-	n := runtime.GOMAXPROCS(0)
-	if n > 4 {
-		n--
-	}
-	return n
+	return par.HostWorkers()
 }
 
 // hostWorkerCount, when above 0, replaces hostWorkers' choice.

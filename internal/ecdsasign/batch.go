@@ -210,7 +210,7 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
 	L, lo := b.o.size, st.lo
 	var nFailed, nOther atomic.Int64
-	par.SpreadAllCores(st.n, func(a, z int) {
+	par.SpreadHost(st.n, func(a, z int) {
 		var f, o int64
 		for i := lo + a; i < lo+z; i++ {
 			if b.errs[i] != nil { // read, not written, where nil already: millions of cache lines kept clean
@@ -300,7 +300,7 @@ func (b *batch) sortFirsts(st *step) (again, refused []int) {
 	again = st.idx[:0]
 	m := st.count()
 	var others atomic.Bool
-	par.SpreadAllCores(m, func(lo, hi int) {
+	par.SpreadHost(m, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			if st.firsts[j] != FirstSigned || st.again[j] {
 				others.Store(true)
@@ -519,7 +519,7 @@ func (b *batch) sig(i int) []byte { return b.sigs[2*i*b.o.size : 2*(i+1)*b.o.siz
 func (b *batch) derive(st *step, idx []int, round int) {
 	L := b.o.size
 	st.hostRound(len(idx), L)
-	par.SpreadAllCores(len(idx), func(lo, hi int) {
+	par.SpreadHost(len(idx), func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			b.nonce(st.scalars[j*L:(j+1)*L], st, idx[j], round)
 		}
@@ -539,7 +539,7 @@ func (b *batch) compute(ctx context.Context, st *step, idx []int) error {
 func (b *batch) complete(st *step, idx []int) []int {
 	m, L := len(idx), b.o.size
 	again := st.again[:m]
-	par.SpreadAllCores(m, func(lo, hi int) {
+	par.SpreadHost(m, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			b.o.f.SetLimbs(&st.kinv[j], fp.LimbsFromBytes(st.scalars[j*L:(j+1)*L]))
 		}

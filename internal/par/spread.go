@@ -57,9 +57,24 @@ func Grain(n, workers, minGrain int) int {
 	return max(minGrain, (n+per-1)/per, 1)
 }
 
-// SpreadAllCores is Spread over every core, runtime.GOMAXPROCS(0), in
-// ranges of Grain(n, cores, 256).
-func SpreadAllCores(n int, do func(lo, hi int)) {
-	w := runtime.GOMAXPROCS(0)
+// HostWorkers is how many goroutines a host pass beside a GPU pipeline
+// runs on: every core but one on a host of more than four, every core on
+// a smaller one. The core left over is for the goroutines that drive the
+// GPUs: one readied while the pass runs (by a mutex handed over, a chunk
+// come back) is taken up by the idle processor at once, where it could
+// otherwise wait behind a processor whose goroutine is blocked in a driver
+// call until the runtime takes that processor back, up to milliseconds.
+func HostWorkers() int {
+	n := runtime.GOMAXPROCS(0)
+	if n > 4 {
+		n--
+	}
+	return n
+}
+
+// SpreadHost is Spread on HostWorkers() goroutines, in ranges of
+// Grain(n, HostWorkers(), 256).
+func SpreadHost(n int, do func(lo, hi int)) {
+	w := HostWorkers()
 	Spread(n, w, Grain(n, w, allCoresMinPart), do)
 }

@@ -73,3 +73,15 @@ func TestGrain(t *testing.T) {
 		}
 	}
 }
+
+// TestHostWorkers: every core but one on a host of more than four, every
+// core on a smaller one.
+func TestHostWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for procs, want := range map[int]int{1: 1, 4: 4, 5: 4, 32: 31} {
+		runtime.GOMAXPROCS(procs)
+		if got := HostWorkers(); got != want {
+			t.Errorf("GOMAXPROCS %d: HostWorkers %d, want %d", procs, got, want)
+		}
+	}
+}
