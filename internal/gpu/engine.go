@@ -803,6 +803,12 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 				break
 			}
 		}
+		if !r.handedOver {
+			// the slot before the chunk: a chunk is taken only where it
+			// can run at once, so that while the previous Run still holds
+			// this slot another device takes the chunk instead
+			r.hold(i)
+		}
 		ch, ok, more := w.take(false)
 		if !ok && more {
 			// nothing to take while other chunks are out: finish this

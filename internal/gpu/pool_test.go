@@ -601,6 +601,46 @@ func TestHandedOverRunsShareSlots(t *testing.T) {
 	require.NoError(t, eng.Close())
 }
 
+// TestRunTakesChunksOnlyWithASlot: a Run whose next slot the device's
+// previous Run still holds leaves the batch's next chunk to the other
+// devices until the slot is free, rather than taking it and waiting there.
+func TestRunTakesChunksOnlyWithASlot(t *testing.T) {
+	f := newFixture(t, 4)
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	gotA, gotB := make([]ladder.Channels, 1), make([]ladder.Channels, 3)
+	a := f.batch(gotA, make([]bool, len(f.jobs)), &mu)
+	b := f.batch(gotB, make([]bool, len(f.jobs)), &mu)
+	a.Count, b.Count = 1, 3
+	releaseA := make(chan struct{})
+	drainA := a.Drain
+	a.Drain = func(lo, hi int, out []uint32) error { // A keeps slot 0 until released
+		<-releaseA
+		return drainA(lo, hi, out)
+	}
+	bFilledTwo := make(chan struct{})
+	b.Fill = nthFill(b.Fill, 2, func() { close(bFilledTwo) }) // slots 1 and 2; slot 0 is A's
+
+	wa, wb := gpu.NewShareWork(1, 1, 1), gpu.NewShareWork(3, 1, 2)
+	var g errgroup.Group
+	g.Go(func() error {
+		return eng.RunShare(context.Background(), a, wa, func() {
+			g.Go(func() error { return eng.RunShare(context.Background(), b, wb, nil) })
+		})
+	})
+	waitOrFail(t, bFilledTwo)
+	time.Sleep(50 * time.Millisecond) // time for B to reach slot 0
+	other := wb.TakeAsOther()
+	close(releaseA)
+	require.Equal(t, [2]int{2, 3}, other, "the chunk for slot 0 was left to another device")
+	wb.GiveBack(other) // that device fails: B takes the chunk once slot 0 is free
+	require.NoError(t, g.Wait())
+	require.Equal(t, f.want[:1], gotA)
+	require.Equal(t, f.want[:3], gotB)
+	require.NoError(t, eng.Close())
+}
+
 // nthFill returns fill, with at called at the start of its nth call.
 func nthFill(fill func(lo, hi int, in, sc []uint32), nth int, at func()) func(lo, hi int, in, sc []uint32) {
 	var calls atomic.Int32
