@@ -24,11 +24,11 @@ import (
 //
 // The items are signed in steps of at most stepItems for each of
 // opt.Devices, the first and last ones of a large batch ramped from
-// rampItems for each: the host checks a step's items and derives their nonces on
-// every core, and base computes their k·G in one call, queued behind the
-// calls of the steps before it;
+// rampItems for each: the host checks a step's items and derives their
+// nonces on every core but one (par.SpreadHost), and base computes their
+// k·G in one call, queued behind the calls of the steps before it;
 // meanwhile the host finishes the signatures of the oldest computed step
-// on every core (opt.FirstSign, where set, signs a step of
+// likewise (opt.FirstSign, where set, signs a step of
 // SHA-256 digests, deterministic, itself: the host then only checks its
 // items and takes their signatures); items whose r or s is 0 go round
 // again with their DRBG's next nonce. With opt.Randomness, item
@@ -166,7 +166,7 @@ func (b *batch) finishStep(ctx context.Context, st *step) error {
 }
 
 // prepare readies the items [lo, hi) as a step: their additional data
-// when hedged, their checks on every core (an item that fails gets a zero
+// when hedged, their checks over the cores (an item that fails gets a zero
 // signature), and the first nonces of those that pass, unless FirstSign
 // takes them (st.gpu): every item's hash SHA-256 and no additional data.
 // A step whose items all pass (st.direct) goes to FirstSign as it is;
@@ -203,7 +203,7 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 	return nil
 }
 
-// checkStep checks the items of st on every core, and with seeds writes
+// checkStep checks the items of st over the cores, and with seeds writes
 // the h1 = bits2octets(digest) of each that passes at its place in the
 // step, ahead of FirstSign's call (putFirst then only copies). It returns
 // how many failed, and how many passed with a hash other than SHA-256.
@@ -291,7 +291,7 @@ func (b *batch) takeFirst(st *step, j int, sig []byte, o FirstOutcome) {
 }
 
 // sortFirsts sorts out the items of st that FirstSign did not sign at
-// once, where a look at every outcome on every core finds any: an item
+// once, where a look at every outcome over the cores finds any: an item
 // without a point gets ErrNoPoint (as does one FirstSign never handed
 // back, whose outcome is still FirstNoPoint); it returns, in place of
 // st.idx, the items whose r or s was 0 and, apart, those whose first
@@ -515,7 +515,7 @@ func (b *batch) putH1(dst []byte, i int) { fp.PutLimbs(dst, b.o.reduce(b.o.bits2
 func (b *batch) sig(i int) []byte { return b.sigs[2*i*b.o.size : 2*(i+1)*b.o.size] }
 
 // derive writes the nonce of each item of idx, its DRBG's candidate
-// number round in [1, n − 1], on every core.
+// number round in [1, n − 1], over the cores.
 func (b *batch) derive(st *step, idx []int, round int) {
 	L := b.o.size
 	st.hostRound(len(idx), L)
@@ -534,7 +534,7 @@ func (b *batch) compute(ctx context.Context, st *step, idx []int) error {
 }
 
 // complete finishes the signatures of the items of idx from their nonces
-// and k·G on every core, wipes the nonces, and returns the items whose r
+// and k·G over the cores, wipes the nonces, and returns the items whose r
 // or s was 0, in place of idx.
 func (b *batch) complete(st *step, idx []int) []int {
 	m, L := len(idx), b.o.size
