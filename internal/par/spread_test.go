@@ -85,3 +85,25 @@ func TestHostWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestSpreadNoRangeWaitsForAWorker: while one goroutine is held up in its
+// range, the others take every other range: no range is bound to a worker
+// that has not come to it.
+func TestSpreadNoRangeWaitsForAWorker(t *testing.T) {
+	const ranges = 100
+	var done atomic.Int64
+	othersDone := make(chan struct{})
+	Spread(ranges, 4, 1, func(lo, _ int) {
+		if lo == 0 {
+			select {
+			case <-othersDone:
+			case <-time.After(10 * time.Second):
+				t.Errorf("the other ranges did not finish while range 0 was held up: %d of %d", done.Load(), ranges-1)
+			}
+			return
+		}
+		if done.Add(1) == ranges-1 {
+			close(othersDone)
+		}
+	})
+}
