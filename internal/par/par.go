@@ -1,7 +1,7 @@
 // Package par splits index ranges among goroutines: the one place the
 // module spreads per-item host work over the cores, in fixed parts (Do, and
 // DoAllCores on every core), in ranges claimed as workers free up, with a
-// yield between ranges (Spread, and SpreadHost on every core but one), or
+// yield every SpreadYield (Spread, and SpreadHost on every core but one), or
 // in chunks of a goroutine each (Chunks); and a batch into a pipeline's
 // steps (StepBounds).
 package par

@@ -42,19 +42,20 @@ func TestSpreadCoversEachIndexOnce(t *testing.T) {
 	}
 }
 
-// TestSpreadYields: a goroutine readied during a Spread runs after the
-// range under way, not after the pass: on one processor, the one readied
-// in the first range runs as soon as that range is done.
+// TestSpreadYields: a goroutine readied during a Spread runs once the
+// range under way is done, where that range took SpreadYield or more, not
+// after the pass: on one processor, the one readied in the first range
+// runs after it.
 func TestSpreadYields(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	const ranges = 100
+	const ranges = 50
 	var done atomic.Int64
 	ranAfter := make(chan int64, 1)
 	Spread(ranges, 2, 1, func(lo, _ int) {
 		if lo == 0 {
 			go func() { ranAfter <- done.Load() }()
 		}
-		for t0 := time.Now(); time.Since(t0) < 20*time.Microsecond; {
+		for t0 := time.Now(); time.Since(t0) < SpreadYield; {
 		}
 		done.Add(1)
 	})
