@@ -392,9 +392,9 @@ func (st *step) item(j int) int {
 // signed by FirstSign takes about 34 MB of them (four P-256 steps of 2^18
 // items: an h1, an outcome and a flag an item; 8 MB more where an item
 // fails its checks; some 34 MB of nonces, points and inverses more for
-// each step signed on the host), which a
-// program signing batch after batch would otherwise allocate, zero and
-// collect each time (package reuse says why not a sync.Pool).
+// each step signed on the host), which a program signing batch after
+// batch would otherwise allocate, zero and collect each time (package
+// reuse says why not a sync.Pool).
 var steps reuse.List[step]
 
 // newStep returns a step of at most m items, from steps where there is

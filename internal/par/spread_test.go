@@ -45,7 +45,8 @@ func TestSpreadCoversEachIndexOnce(t *testing.T) {
 // TestSpreadYields: a goroutine readied during a Spread runs once the
 // range under way is done, where that range took SpreadYield or more, not
 // after the pass: on one processor, the one readied in the first range
-// runs after it.
+// runs after it, or, where the race detector's scheduler shuffles the run
+// queue, after a range or two of the other worker.
 func TestSpreadYields(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	const ranges = 50
@@ -59,7 +60,7 @@ func TestSpreadYields(t *testing.T) {
 		}
 		done.Add(1)
 	})
-	if got := <-ranAfter; got > 2 {
+	if got := <-ranAfter; got > 4 {
 		t.Fatalf("a goroutine readied in the first range ran after %d of %d ranges", got, ranges)
 	}
 }
