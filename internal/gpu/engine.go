@@ -803,10 +803,12 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 				break
 			}
 		}
-		if !r.handedOver {
+		if !r.handedOver && !w.nonePending() {
 			// the slot before the chunk: a chunk is taken only where it
 			// can run at once, so that while the previous Run still holds
-			// this slot another device takes the chunk instead
+			// this slot another device takes the chunk instead; with no
+			// chunk left to take, the Run hands over without waiting for
+			// the slot, and the next Run's first chunk may take it
 			r.hold(i)
 		}
 		ch, ok, more := w.take(false)

@@ -641,6 +641,42 @@ func TestRunTakesChunksOnlyWithASlot(t *testing.T) {
 	require.NoError(t, eng.Close())
 }
 
+// TestRunHandsOverWithoutWaitingForASlot: a Run with no chunk left to take
+// hands over at once, holding no slot it has no chunk for, so that the
+// device's next Run computes beside the Run before's chunks, still
+// draining, rather than after them.
+func TestRunHandsOverWithoutWaitingForASlot(t *testing.T) {
+	f := newFixture(t, 4)
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	gotA, gotB := make([]ladder.Channels, 2), make([]ladder.Channels, 1)
+	a := f.batch(gotA, make([]bool, len(f.jobs)), &mu)
+	b := f.batch(gotB, make([]bool, len(f.jobs)), &mu)
+	a.Count, b.Count = 2, 1
+	releaseA := make(chan struct{})
+	drainA := a.Drain
+	a.Drain = func(lo, hi int, out []uint32) error { // A keeps slots 0 and 1 until released
+		<-releaseA
+		return drainA(lo, hi, out)
+	}
+	bHandedOver := make(chan struct{})
+
+	wa, wb := gpu.NewShareWork(2, 1, 1), gpu.NewShareWork(1, 1, 1)
+	var g errgroup.Group
+	g.Go(func() error {
+		return eng.RunShare(context.Background(), a, wa, func() {
+			g.Go(func() error { return eng.RunShare(context.Background(), b, wb, func() { close(bHandedOver) }) })
+		})
+	})
+	waitOrFail(t, bHandedOver) // B's chunk in slot 2, A's still in 0 and 1
+	close(releaseA)
+	require.NoError(t, g.Wait())
+	require.Equal(t, f.want[:2], gotA)
+	require.Equal(t, f.want[:1], gotB)
+	require.NoError(t, eng.Close())
+}
+
 // nthFill returns fill, with at called at the start of its nth call.
 func nthFill(fill func(lo, hi int, in, sc []uint32), nth int, at func()) func(lo, hi int, in, sc []uint32) {
 	var calls atomic.Int32
