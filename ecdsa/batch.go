@@ -96,34 +96,22 @@ type scratch struct {
 	todo      [chunk]bool
 }
 
-// forChunks runs do on the chunks of the items st, handed out in parts
-// (partFor) to hostWorkers workers as each is free, with a look at the
-// context before each part.
+// forChunks runs do on the chunks of the items st on hostWorkers workers,
+// a chunk a range of par.Spread, claimed as each worker comes free: the
+// workers that start first take the chunks of those the OS wakes late,
+// and no worker is left with a part of several chunks at a step's end.
+// It looks at the context before each chunk, and returns its cause where
+// it ended.
 func (b *batch) forChunks(ctx context.Context, st span, do func(lo, hi int, s *scratch)) error {
-	workers := hostWorkers()
-	return par.Chunks(ctx, st.hi-st.lo, partFor(st.hi-st.lo, workers), workers, func(lo, hi int) error {
-		s := scratches.Get().(*scratch)
-		defer scratches.Put(s)
-		for c := st.lo + lo; c < st.lo+hi; c += chunk {
-			do(c, min(c+chunk, st.lo+hi), s)
+	par.Spread(st.hi-st.lo, hostWorkers(), chunk, func(lo, hi int) {
+		if ctx.Err() != nil {
+			return
 		}
-		return nil
+		s := scratches.Get().(*scratch)
+		do(st.lo+lo, st.lo+hi, s)
+		scratches.Put(s)
 	})
-}
-
-// hostPart is the most items a worker of forChunks takes at a time:
-// enough chunks to pay for the hand-out, few enough that a worker slowed by
-// the engine's own host work holds up the others little.
-const hostPart = 8 * chunk
-
-// partFor returns the items a worker of forChunks takes at a time from m
-// items on workers workers: hostPart, or, where m is too few for a part of
-// hostPart for every worker, the fewest whole chunks that still give each
-// worker one part at most, so that the small steps of a pipeline's ramp,
-// which the GPU waits for, are spread over every core.
-func partFor(m, workers int) int {
-	per := (m + max(workers, 1) - 1) / max(workers, 1)
-	return min(hostPart, max(chunk, (per+chunk-1)/chunk*chunk))
+	return context.Cause(ctx)
 }
 
 // hostWorkers returns the workers of forChunks: par.HostWorkers, every

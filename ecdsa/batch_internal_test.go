@@ -336,24 +336,3 @@ func TestStepBuffers(t *testing.T) {
 	require.NoError(t, b.run(context.Background(), e, host))
 	allValid(t, b.verdicts)
 }
-
-// TestPartFor: a step too small for a part of hostPart on every worker is
-// cut into parts of whole chunks, one at most per worker; a large one into
-// parts of hostPart.
-func TestPartFor(t *testing.T) {
-	for _, c := range []struct{ m, workers, want int }{
-		{1 << 15, 31, 3 * chunk}, // 1,058 items a worker: three chunks
-		{1 << 15, 15, 5 * chunk},
-		{1 << 15, 4, hostPart},
-		{1 << 20, 31, hostPart},
-		{100, 31, chunk},
-		{0, 31, chunk},
-		{1 << 15, 0, hostPart},
-	} {
-		got := partFor(c.m, c.workers)
-		require.Equal(t, c.want, got, "%d items on %d workers", c.m, c.workers)
-		if c.workers > 0 {
-			require.LessOrEqual(t, (c.m+got-1)/got, max(c.workers, (c.m+hostPart-1)/hostPart), "at most one part a worker, or parts of hostPart")
-		}
-	}
-}
