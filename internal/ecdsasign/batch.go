@@ -181,9 +181,8 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 			return fmt.Errorf("ecdsasign: reading randomness: %w", err)
 		}
 	}
-	seeds := b.opt.FirstSign != nil && st.extra == nil
-	failed, other := b.checkStep(st, seeds)
-	st.gpu = seeds && other == 0
+	failed, other := b.checkStep(st)
+	st.gpu = b.opt.FirstSign != nil && st.extra == nil && other == 0
 	st.direct = st.gpu && failed == 0
 	st.idx = st.idx[:0]
 	if st.direct {
@@ -203,12 +202,10 @@ func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 	return nil
 }
 
-// checkStep checks the items of st over the cores, and with seeds writes
-// the h1 = bits2octets(digest) of each that passes at its place in the
-// step, ahead of FirstSign's call (putFirst then only copies). It returns
-// how many failed, and how many passed with a hash other than SHA-256.
-func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
-	L, lo := b.o.size, st.lo
+// checkStep checks the items of st over the cores. It returns how many
+// failed, and how many passed with a hash other than SHA-256.
+func (b *batch) checkStep(st *step) (failed, other int) {
+	lo := st.lo
 	var nFailed, nOther atomic.Int64
 	par.SpreadHost(st.n, func(a, z int) {
 		var f, o int64
@@ -225,10 +222,6 @@ func (b *batch) checkStep(st *step, seeds bool) (failed, other int) {
 			}
 			if h != crypto.SHA256 {
 				o++
-			}
-			if seeds {
-				j := i - lo
-				b.putH1(st.h1s[j*L:(j+1)*L], i)
 			}
 		}
 		nFailed.Add(f)
@@ -263,20 +256,19 @@ func (b *batch) computeFirst(ctx context.Context, st *step) error {
 	return b.compute(ctx, st, st.idx)
 }
 
-// putFirst writes the private keys and h1s (checkStep's) of the items
-// [lo, hi) of st's call of FirstSign into keys and h1s.
+// putFirst writes the private keys and h1 = bits2octets(digest) of the
+// items [lo, hi) of st's call of FirstSign into keys and h1s.
 func (b *batch) putFirst(st *step, lo, hi int, keys, h1s []byte) {
 	L := b.o.size
 	if st.direct {
 		copy(keys, b.keys[(st.lo+lo)*L:(st.lo+hi)*L])
-		copy(h1s, st.h1s[lo*L:hi*L])
-		return
 	}
 	for j := lo; j < hi; j++ {
-		i, k := st.idx[j], j-lo
-		at := i - st.lo
-		copy(keys[k*L:(k+1)*L], b.key(i))
-		copy(h1s[k*L:(k+1)*L], st.h1s[at*L:(at+1)*L])
+		i, k := st.item(j), j-lo
+		if !st.direct {
+			copy(keys[k*L:(k+1)*L], b.key(i))
+		}
+		b.putH1(h1s[k*L:(k+1)*L], i)
 	}
 }
 
@@ -365,10 +357,8 @@ type step struct {
 	secret bool
 	kinv   []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
 	pre    []fp.Element // per item of a round: invertAll's running products
-	// the first round on FirstSign (gpu): each item's h1 at its place in
-	// the step (L bytes), and each item's outcome (takeFirst)
+	// the first round on FirstSign (gpu): each item's outcome (takeFirst)
 	gpu    bool
-	h1s    []byte
 	firsts []FirstOutcome
 }
 
@@ -389,12 +379,11 @@ func (st *step) item(j int) int {
 }
 
 // steps keeps steps between calls of Sign, wiped: a batch of millions
-// signed by FirstSign takes about 34 MB of them (four P-256 steps of 2^18
-// items: an h1, an outcome and a flag an item; 8 MB more where an item
-// fails its checks; some 34 MB of nonces, points and inverses more for
-// each step signed on the host), which a program signing batch after
-// batch would otherwise allocate, zero and collect each time (package
-// reuse says why not a sync.Pool).
+// signed by FirstSign takes about 2 MB of them (four steps of 2^18 items,
+// 8 MB more where an item fails its checks; some 34 MB of nonces, points
+// and inverses more for each P-256 step signed on the host), which a
+// program signing batch after batch would otherwise allocate, zero and
+// collect each time (package reuse says why not a sync.Pool).
 var steps reuse.List[step]
 
 // newStep returns a step of at most m items, from steps where there is
@@ -410,7 +399,7 @@ func (b *batch) newStep(m int) *step {
 	}
 	st.size, st.again = m, grow(st.again, m)
 	if b.opt.FirstSign != nil {
-		st.h1s, st.firsts = grow(st.h1s, m*L), grow(st.firsts, m)
+		st.firsts = grow(st.firsts, m)
 	} else {
 		st.hostRound(m, L)
 	}
