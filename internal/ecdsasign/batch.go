@@ -28,9 +28,10 @@ import (
 // nonces on every core but one (par.SpreadHost), and base computes their
 // k·G in one call, queued behind the calls of the steps before it;
 // meanwhile the host finishes the signatures of the oldest computed step
-// likewise (opt.FirstSign, where set, signs a step of
-// SHA-256 digests, deterministic, itself: the host then only checks its
-// items and takes their signatures); items whose r or s is 0 go round
+// likewise (opt.FirstSign, where set, signs a deterministic step whose
+// first digest is SHA-256's itself, its items checked as they go into the
+// device's buffers: the host then only takes their signatures, and signs
+// afterwards those of another hash); items whose r or s is 0 go round
 // again with their DRBG's next nonce. With opt.Randomness, item
 // i's additional data are the bytes [i·ExtraBytes, (i+1)·ExtraBytes) read
 // from it.
@@ -165,120 +166,138 @@ func (b *batch) finishStep(ctx context.Context, st *step) error {
 	return b.rounds(ctx, st, refused, 0)
 }
 
-// prepare readies the items [lo, hi) as a step: their additional data
-// when hedged, their checks over the cores (an item that fails gets a zero
-// signature), and the first nonces of those that pass, unless FirstSign
-// takes them (st.gpu): every item's hash SHA-256 and no additional data.
-// A step whose items all pass (st.direct) goes to FirstSign as it is;
-// otherwise st.idx lists the items that pass.
+// prepare readies the items [lo, hi) as a step. A step FirstSign takes
+// (st.gpu: no additional data, and a first digest of SHA-256's length
+// where no hash is named) goes to it whole, its items checked as they go
+// into the device's buffers (putFirst). Otherwise the host reads their
+// additional data when hedged, checks them over the cores (an item that
+// fails gets a zero signature), lists in st.idx those that pass and
+// derives their first nonces.
 func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	st.lo, st.n, st.followed = lo, hi-lo, hi < len(b.digests)
+	st.gpu = b.opt.FirstSign != nil && st.extra == nil && b.firstSHA256(lo)
+	if st.gpu {
+		return nil
+	}
 	if st.extra != nil {
 		if _, err := io.ReadFull(b.opt.Randomness, st.extra[:(hi-lo)*ExtraBytes]); err != nil {
 			return fmt.Errorf("ecdsasign: reading randomness: %w", err)
 		}
 	}
-	failed, other := b.checkStep(st)
-	st.gpu = b.opt.FirstSign != nil && st.extra == nil && other == 0
-	st.direct = st.gpu && failed == 0
-	st.idx = st.idx[:0]
-	if st.direct {
-		return nil
-	}
-	if cap(st.idx) < st.size {
-		st.idx = make([]int, 0, st.size)
-	}
-	for i := lo; i < hi; i++ {
+	b.hostStep(st)
+	return nil
+}
+
+// firstSHA256 reports whether item i's digest is SHA-256's: the hash named,
+// or, where none is, a digest of its length. A step whose first item's is
+// goes to FirstSign, which takes SHA-256's alone; its items of other
+// hashes are signed by the host (sortFirsts).
+func (b *batch) firstSHA256(i int) bool {
+	h, err := hashFor(b.opt.Hash, len(b.digests[i]))
+	return err == nil && h == crypto.SHA256
+}
+
+// hostStep checks the items of st over the cores (an item that fails gets
+// a zero signature), lists those that pass in st.idx and derives their
+// first nonces.
+func (b *batch) hostStep(st *step) {
+	lo := st.lo
+	st.idx = st.emptyIndex()
+	par.SpreadHost(st.n, func(a, z int) {
+		for i := lo + a; i < lo+z; i++ {
+			b.checkOrFail(i)
+		}
+	})
+	for i := lo; i < lo+st.n; i++ {
 		if b.errs[i] == nil {
 			st.idx = append(st.idx, i)
 		}
 	}
-	if !st.gpu {
-		b.derive(st, st.idx, 0)
-	}
-	return nil
+	b.derive(st, st.idx, 0)
 }
 
-// checkStep checks the items of st over the cores. It returns how many
-// failed, and how many passed with a hash other than SHA-256.
-func (b *batch) checkStep(st *step) (failed, other int) {
-	lo := st.lo
-	var nFailed, nOther atomic.Int64
-	par.SpreadHost(st.n, func(a, z int) {
-		var f, o int64
-		for i := lo + a; i < lo+z; i++ {
-			if b.errs[i] != nil { // read, not written, where nil already: millions of cache lines kept clean
-				b.errs[i] = nil
-			}
-			h, err := b.checkItem(i)
-			if err != nil {
-				b.errs[i] = b.itemError(i, err)
-				clear(b.sig(i))
-				f++
-				continue
-			}
-			if h != crypto.SHA256 {
-				o++
-			}
-		}
-		nFailed.Add(f)
-		nOther.Add(o)
-	})
-	return int(nFailed.Load()), int(nOther.Load())
+// checkOrFail checks item i, recording its error and zeroing its
+// signature where it fails, and returns its hash.
+func (b *batch) checkOrFail(i int) (crypto.Hash, bool) {
+	if b.errs[i] != nil { // read, not written, where nil already: millions of cache lines kept clean
+		b.errs[i] = nil
+	}
+	h, err := b.checkItem(i)
+	if err != nil {
+		b.errs[i] = b.itemError(i, err)
+		clear(b.sig(i))
+		return 0, false
+	}
+	return h, true
 }
 
 // computeFirst computes the first round of a step: its signatures through
-// FirstSign where prepare left them to it (falling back on the host's
-// nonces where it did not run), else k·G of the host's nonces.
+// FirstSign where prepare left them to it (falling back on the host where
+// it did not run), else k·G of the host's nonces.
 func (b *batch) computeFirst(ctx context.Context, st *step) error {
 	if !st.gpu {
 		return b.compute(ctx, st, st.idx)
 	}
-	m := st.count()
-	clear(st.firsts[:m])
-	items := FirstItems{Count: m, Put: func(lo, hi int, keys, h1s []byte) { b.putFirst(st, lo, hi, keys, h1s) },
+	clear(st.firsts[:st.n])
+	items := FirstItems{Count: st.n, Put: func(lo, hi int, keys, h1s []byte) { b.putFirst(st, lo, hi, keys, h1s) },
 		Take: func(j int, sig []byte, o FirstOutcome) { b.takeFirst(st, j, sig, o) }}
 	done, err := b.opt.FirstSign(ctx, items, st.followed)
 	if err != nil || done {
 		return err
 	}
 	st.gpu = false
-	if st.direct { // every item of the step on the host
-		st.direct = false
-		for i := st.lo; i < st.lo+st.n; i++ {
-			st.idx = append(st.idx, i)
-		}
-	}
-	b.derive(st, st.idx, 0)
+	b.hostStep(st)
 	return b.compute(ctx, st, st.idx)
 }
 
-// putFirst writes the private keys and h1 = bits2octets(digest) of the
-// items [lo, hi) of st's call of FirstSign into keys and h1s.
+// Outcomes putFirst gives an item of FirstSign's call in place of the
+// device's, which takeFirst then leaves as they are.
+const (
+	firstFailed FirstOutcome = 0x80 + iota // the item failed its checks: its error is recorded
+	firstOnHost                            // the item's hash is not SHA-256: the host signs it (sortFirsts)
+)
+
+// putFirst checks the items [lo, hi) of st (item j is the step's item
+// lo + j) and writes their private keys and h1 = bits2octets(digest) into
+// keys and h1s; an item that fails its checks, or whose hash is not
+// SHA-256, gets the key 1 and h1 0 in their place, and its outcome
+// (firstFailed, firstOnHost) at once. A device that fails has another put
+// the same items again, to the same effect.
 func (b *batch) putFirst(st *step, lo, hi int, keys, h1s []byte) {
 	L := b.o.size
-	if st.direct {
-		copy(keys, b.keys[(st.lo+lo)*L:(st.lo+hi)*L])
-	}
+	copy(keys, b.keys[(st.lo+lo)*L:(st.lo+hi)*L])
 	for j := lo; j < hi; j++ {
-		i, k := st.item(j), j-lo
-		if !st.direct {
-			copy(keys[k*L:(k+1)*L], b.key(i))
+		k := j - lo
+		key, h1 := keys[k*L:(k+1)*L], h1s[k*L:(k+1)*L]
+		h, ok := b.checkOrFail(st.lo + j)
+		if ok && h == crypto.SHA256 {
+			b.putH1(h1, st.lo+j)
+			continue
 		}
-		b.putH1(h1s[k*L:(k+1)*L], i)
+		st.firsts[j] = firstFailed
+		if ok {
+			st.firsts[j] = firstOnHost
+		}
+		clear(key)
+		key[L-1] = 1
+		clear(h1)
 	}
 }
 
 // takeFirst takes the signature FirstSign made for item j of st's call,
-// and its outcome: one whose r and s are not 0 goes to its item, under the
-// low-s rule where asked (sortFirsts sees to the others).
+// and its outcome, unless putFirst gave the item one: one whose r and s
+// are not 0 goes to its item, under the low-s rule where asked
+// (sortFirsts sees to the others).
 func (b *batch) takeFirst(st *step, j int, sig []byte, o FirstOutcome) {
+	if st.firsts[j] == firstFailed || st.firsts[j] == firstOnHost {
+		return
+	}
 	st.firsts[j] = o
 	if o == FirstSigned {
-		st.again[j] = b.take(st.item(j), sig)
+		st.again[j] = b.take(st.lo+j, sig)
 	}
 }
 
@@ -287,10 +306,11 @@ func (b *batch) takeFirst(st *step, j int, sig []byte, o FirstOutcome) {
 // without a point gets ErrNoPoint (as does one FirstSign never handed
 // back, whose outcome is still FirstNoPoint); it returns, in place of
 // st.idx, the items whose r or s was 0 and, apart, those whose first
-// candidate was refused, their signatures zero until a later round's.
+// candidate was refused or whose hash FirstSign does not take (the host
+// signs them from their DRBG's first candidate), their signatures zero
+// until a later round's.
 func (b *batch) sortFirsts(st *step) (again, refused []int) {
-	again = st.idx[:0]
-	m := st.count()
+	m := st.n
 	var others atomic.Bool
 	par.SpreadHost(m, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
@@ -301,18 +321,20 @@ func (b *batch) sortFirsts(st *step) (again, refused []int) {
 		}
 	})
 	if !others.Load() {
-		return again, nil
+		return nil, nil
 	}
+	again = st.emptyIndex()
 	for j := range m {
-		i := st.item(j)
+		i := st.lo + j
 		switch st.firsts[j] {
 		case FirstSigned:
 			if st.again[j] {
 				again = append(again, i)
 			}
-		case FirstRefused:
+		case FirstRefused, firstOnHost:
 			clear(b.sig(i))
 			refused = append(refused, i)
+		case firstFailed:
 		default:
 			b.errs[i] = b.itemError(i, ErrNoPoint)
 			clear(b.sig(i))
@@ -340,42 +362,34 @@ func (b *batch) take(i int, sig []byte) (again bool) {
 
 // step holds one step's working memory, reused step after step.
 type step struct {
-	size     int  // the most items of a step of the batch
-	lo, n    int  // the step's first item, and its items
-	followed bool // another step follows it
-	// direct: every item passed its checks, and FirstSign's item j is
-	// item lo + j (prepare); otherwise idx[j]
-	direct  bool
-	extra   []byte // ExtraBytes per item of the step, when hedged
-	scalars []byte // L per item of a round: its nonce
-	xs      []byte // L per item of a round: x(k·G)
-	ok      []bool
-	again   []bool // per item of a round: r or s was 0
-	idx     []int
+	size     int    // the most items of a step of the batch
+	lo, n    int    // the step's first item, and its items
+	followed bool   // another step follows it
+	extra    []byte // ExtraBytes per item of the step, when hedged
+	scalars  []byte // L per item of a round: its nonce
+	xs       []byte // L per item of a round: x(k·G)
+	ok       []bool
+	again    []bool // per item of a round: r or s was 0
+	idx      []int
 	// secret: nonces were written into the step's memory (a host round)
 	// since its last wipe
 	secret bool
 	kinv   []fp.Element // per item of a round: its nonce, then k⁻¹ (Montgomery form)
 	pre    []fp.Element // per item of a round: invertAll's running products
-	// the first round on FirstSign (gpu): each item's outcome (takeFirst)
+	// the first round on FirstSign (gpu), item j of its call the step's
+	// item lo + j: each item's outcome (putFirst, takeFirst)
 	gpu    bool
 	firsts []FirstOutcome
 }
 
-// count is the items of st's first round: its items, or those of idx.
-func (st *step) count() int {
-	if st.direct {
-		return st.n
+// emptyIndex returns st.idx emptied, with room for the step's items: made
+// for the first step that needs it, since a step FirstSign signs whole
+// needs none.
+func (st *step) emptyIndex() []int {
+	if cap(st.idx) < st.size {
+		st.idx = make([]int, 0, st.size)
 	}
-	return len(st.idx)
-}
-
-// item is the batch's index of item j of st's first round.
-func (st *step) item(j int) int {
-	if st.direct {
-		return st.lo + j
-	}
-	return st.idx[j]
+	return st.idx[:0]
 }
 
 // steps keeps steps between calls of Sign, wiped: a batch of millions
@@ -389,8 +403,8 @@ var steps reuse.List[step]
 // newStep returns a step of at most m items, from steps where there is
 // one, its buffers grown where they are too short; with FirstSign, the
 // buffers of the host's rounds wait for the first round that needs them
-// (hostRound), and the index for the first step that FirstSign does not
-// take whole (prepare).
+// (hostRound), and the index for the first step that needs it
+// (emptyIndex).
 func (b *batch) newStep(m int) *step {
 	L := b.o.size
 	st := steps.Get()

@@ -3,6 +3,7 @@ package ecdsasign_test
 import (
 	"context"
 	"crypto/sha256"
+	"crypto/sha512"
 	"math/big"
 	"runtime"
 	"runtime/debug"
@@ -191,11 +192,13 @@ func TestSignReusesSteps(t *testing.T) {
 	require.Less(t, fresh, uint64(3*4096*4), "steps of 4,096 items signed on the GPU take no copies")
 }
 
-// TestFirstSignAroundFailures: a step with items that fail their checks
-// (a key of 0, one of n, a digest of 31 bytes) gives FirstSign only the
-// others, in order; they are signed as the host alone signs them, and the
-// failed items keep zero signatures. A step whose items all pass hands
-// FirstSign the batch's own keys, in place.
+// TestFirstSignAroundFailures: a step with items that fail their checks,
+// and items whose hash is not SHA-256, goes to FirstSign whole, each item
+// at its place: those that fail get their errors and zero signatures, and
+// FirstSign the key 1 in their place; those of another hash are signed by
+// the host as it alone signs them, whatever FirstSign gave them; the
+// others are signed as the host alone signs them, FirstSign given their
+// keys as they are.
 func TestFirstSignAroundFailures(t *testing.T) {
 	c := curves.P256()
 	L := c.ByteLen()
@@ -209,6 +212,10 @@ func TestFirstSignAroundFailures(t *testing.T) {
 	clear(keys[3*L : 4*L])
 	c.N().FillBytes(keys[7*L : 8*L])
 	digests[9] = digests[9][:31]
+	sha384 := sha512.Sum384(digests[2])
+	sha224 := sha256.Sum224(digests[8])
+	// FirstSign's outcomes at items 2 and 8 would be no point and r = 0
+	digests[2], digests[8] = sha384[:], sha224[:]
 	var seen [][]byte // the keys FirstSign was given
 	var mu sync.Mutex
 	first := fakeFirstSign(c, true, firstCalls{})
@@ -232,28 +239,29 @@ func TestFirstSignAroundFailures(t *testing.T) {
 	require.ErrorIs(t, errs[3], ecdsasign.ErrKey)
 	require.ErrorIs(t, errs[7], ecdsasign.ErrKey)
 	require.ErrorIs(t, errs[9], ecdsasign.ErrDigest)
-	var passed []int
+	require.Len(t, seen, count)
+	one := make([]byte, L)
+	one[L-1] = 1
 	for i := range count {
-		if i != 3 && i != 7 && i != 9 {
-			passed = append(passed, i)
+		switch i {
+		case 3, 7, 9:
+			require.Equal(t, one, seen[i], "item %d failed: FirstSign gets the key 1", i)
+			require.Equal(t, make([]byte, 2*L), got[i], "item %d", i)
+		case 2, 8:
+			require.Equal(t, one, seen[i], "item %d is not SHA-256's: FirstSign gets the key 1", i)
+			require.NoError(t, errs[i], "item %d", i)
+			require.Equal(t, want[i], got[i], "item %d: signed by the host", i)
+		default:
+			require.Equal(t, keys[i*L:(i+1)*L], seen[i], "FirstSign's item %d", i)
+			checkFirstSigned(t, c, true, i, i, keys, digests[i], want[i], got[i], errs[i])
 		}
-	}
-	require.Len(t, seen, len(passed))
-	for at, i := range passed {
-		require.Equal(t, keys[i*L:(i+1)*L], seen[at], "FirstSign's item %d is item %d", at, i)
-		checkFirstSigned(t, c, true, at, i, keys, digests[i], want[i], got[i], errs[i])
-	}
-	seen = nil
-	_, errs = signAll(t, c, digests[:2], keys[:2*L], ecdsasign.Options{FirstSign: record})
-	require.Equal(t, [][]byte{keys[:L], keys[L : 2*L]}, seen, "every item passed: the batch's keys as they are")
-	for i, err := range errs {
-		require.NoError(t, err, "item %d", i)
 	}
 }
 
 // TestStepsWiped: the steps a call puts back in the pool hold no key, nonce
-// or inverse, whether its steps copied keys for FirstSign (an item failed
-// its checks), signed on the host, or went to FirstSign whole.
+// or inverse, whether its steps went to FirstSign with an item that failed
+// its checks, signed on the host, or went to FirstSign with every item
+// passing.
 func TestStepsWiped(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a collection frees the steps kept
 	c := curves.P256()
@@ -262,14 +270,14 @@ func TestStepsWiped(t *testing.T) {
 	keys := randomKeys(newRand(17), c, count)
 	digests, _ := randomDigests(newRand(18), count, allHashes[2:3])
 	bad := append([]byte(nil), keys...)
-	clear(bad[5*L : 6*L]) // a key of 0: FirstSign gets copies of the others
+	clear(bad[5*L : 6*L]) // a key of 0
 	defer ecdsasign.SetStepItems(8)()
 	for _, run := range []struct {
 		name string
 		keys []byte
 		opt  ecdsasign.Options
 	}{
-		{"keys copied", bad, ecdsasign.Options{FirstSign: fixedFirstSign(c, 0)}},
+		{"an item failed", bad, ecdsasign.Options{FirstSign: fixedFirstSign(c, 0)}},
 		{"host", keys, ecdsasign.Options{}},
 		{"whole", keys, ecdsasign.Options{FirstSign: fixedFirstSign(c, 0)}},
 	} {

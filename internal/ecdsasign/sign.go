@@ -56,8 +56,9 @@ type Options struct {
 	// signatures. nil signs deterministically.
 	Randomness io.Reader
 	// FirstSign, when not nil, signs with the deterministic nonces over
-	// HMAC-SHA-256 the steps whose every item's hash is SHA-256: the host
-	// then derives only the nonces of the RFC's retries.
+	// HMAC-SHA-256 the steps whose first item's hash is SHA-256: the host
+	// then derives only the nonces of the RFC's retries, and of the
+	// step's items of other hashes, which it signs itself.
 	FirstSign FirstSign
 	// Devices is how many GPUs share each step: a step holds up to
 	// StepItems items for each, so that each GPU's share is as large as a
