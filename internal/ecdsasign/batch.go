@@ -73,6 +73,7 @@ type batch struct {
 	digests [][]byte
 	keys    []byte
 	base    BaseMult
+	turns   *par.Turns // the steps' calls enter the device's queue in order
 }
 
 // check checks the buffers' lengths against one another, and the options.
@@ -141,6 +142,7 @@ func (b *batch) run(ctx context.Context) error {
 	for j := range count {
 		largest = max(largest, bounds[j+1]-bounds[j])
 	}
+	b.turns = par.NewTurns(count)
 	steps := make([]*step, min(stepsQueued+1, count))
 	for i := range steps {
 		steps[i] = b.newStep(largest)
@@ -148,7 +150,7 @@ func (b *batch) run(ctx context.Context) error {
 	}
 	return par.Pipeline(ctx, count, len(steps),
 		func(ctx context.Context, j, s int) error { return b.prepare(ctx, steps[s], bounds[j], bounds[j+1]) },
-		func(ctx context.Context, _, s int) error { return b.computeFirst(ctx, steps[s]) },
+		func(ctx context.Context, j, s int) error { return b.computeFirst(ctx, j, steps[s]) },
 		func(ctx context.Context, _, s int) error { return b.finishStep(ctx, steps[s]) })
 }
 
@@ -234,20 +236,33 @@ func (b *batch) checkOrFail(i int) (crypto.Hash, bool) {
 	return h, true
 }
 
-// computeFirst computes the first round of a step: its signatures through
-// FirstSign where prepare left them to it (falling back on the host where
-// it did not run), else k·G of the host's nonces.
-func (b *batch) computeFirst(ctx context.Context, st *step) error {
+// computeFirst computes the first round of step j, st: its signatures
+// through FirstSign where prepare left them to it (falling back on the
+// host where it did not run), else k·G of the host's nonces. It calls
+// FirstSign once step j − 1's call has begun to fill the device's buffers
+// (par.Turns): a step prepared at once would otherwise reach the device
+// before the steps ahead of it.
+func (b *batch) computeFirst(ctx context.Context, j int, st *step) error {
+	if err := b.turns.Wait(ctx, j); err != nil {
+		return err
+	}
+	defer b.turns.Enter(j)
 	if !st.gpu {
+		b.turns.Enter(j) // base's calls overlap
 		return b.compute(ctx, st, st.idx)
 	}
 	clear(st.firsts[:st.n])
-	items := FirstItems{Count: st.n, Put: func(lo, hi int, keys, h1s []byte) { b.putFirst(st, lo, hi, keys, h1s) },
-		Take: func(j int, sig []byte, o FirstOutcome) { b.takeFirst(st, j, sig, o) }}
+	items := FirstItems{Count: st.n,
+		Put: func(lo, hi int, keys, h1s []byte) {
+			b.turns.Enter(j)
+			b.putFirst(st, lo, hi, keys, h1s)
+		},
+		Take: func(k int, sig []byte, o FirstOutcome) { b.takeFirst(st, k, sig, o) }}
 	done, err := b.opt.FirstSign(ctx, items, st.followed)
 	if err != nil || done {
 		return err
 	}
+	b.turns.Enter(j)
 	st.gpu = false
 	b.hostStep(st)
 	return b.compute(ctx, st, st.idx)

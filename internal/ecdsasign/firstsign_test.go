@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -256,6 +257,58 @@ func TestFirstSignAroundFailures(t *testing.T) {
 			checkFirstSigned(t, c, true, i, i, keys, digests[i], want[i], got[i], errs[i])
 		}
 	}
+}
+
+// TestFirstSignCallsInOrder: a step's call of FirstSign waits until the
+// call of the step before has begun to put its items, though its own
+// preparation takes no time, so that the steps reach a device's queue in
+// their order: here the first call puts its items 30 ms late.
+func TestFirstSignCallsInOrder(t *testing.T) {
+	c := curves.P256()
+	L := c.ByteLen()
+	const count = 12
+	keys := randomKeys(newRand(29), c, count)
+	digests, _ := randomDigests(newRand(30), count, allHashes[2:3])
+	defer ecdsasign.SetStepItems(4)()
+	fixed := fixedFirstSign(c, 0)
+	var mu sync.Mutex
+	// per call, in the order made: whether it has begun to put its items,
+	// how many calls had when it was made, and the step of its items
+	var began, before []int
+	steps := []int{-1, -1, -1}
+	first := func(ctx context.Context, items ecdsasign.FirstItems, followed bool) (bool, error) {
+		mu.Lock()
+		call, putting := len(began), 0
+		for _, c := range began {
+			putting += c
+		}
+		began, before = append(began, 0), append(before, putting)
+		mu.Unlock()
+		if call == 0 {
+			time.Sleep(30 * time.Millisecond)
+		}
+		put := items.Put
+		items.Put = func(lo, hi int, k, h1s []byte) {
+			mu.Lock()
+			began[call] = 1
+			mu.Unlock()
+			put(lo, hi, k, h1s)
+			for j := range count / 4 {
+				if lo == 0 && string(k[:L]) == string(keys[4*j*L:(4*j+1)*L]) {
+					mu.Lock()
+					steps[call] = j
+					mu.Unlock()
+				}
+			}
+		}
+		return fixed(ctx, items, followed)
+	}
+	_, errs := signAll(t, c, digests, keys, ecdsasign.Options{FirstSign: first})
+	for i, err := range errs {
+		require.NoError(t, err, "item %d", i)
+	}
+	require.Equal(t, []int{0, 1, 2}, steps, "the steps of the calls, in the order made")
+	require.Equal(t, []int{0, 1, 2}, before, "each call made once the calls before it had begun to put their items")
 }
 
 // TestStepsWiped: the steps a call puts back in the pool hold no key, nonce
