@@ -169,9 +169,9 @@ func (b *batch) finishStep(ctx context.Context, st *step) error {
 }
 
 // prepare readies the items [lo, hi) as a step. A step FirstSign takes
-// (st.gpu: no additional data, and a first digest of SHA-256's length
-// where no hash is named) goes to it whole, its items checked as they go
-// into the device's buffers (putFirst). Otherwise the host reads their
+// (st.gpu: no additional data, and a first item whose hash is SHA-256,
+// firstSHA256) goes to it whole, its items checked as they go into the
+// device's buffers (putFirst). Otherwise the host reads their
 // additional data when hedged, checks them over the cores (an item that
 // fails gets a zero signature), lists in st.idx those that pass and
 // derives their first nonces.
