@@ -222,7 +222,7 @@ func (b *batch) hostStep(st *step) {
 }
 
 // checkOrFail checks item i, recording its error and zeroing its
-// signature where it fails, and returns its hash.
+// signature where it fails, and returns its hash and whether it passed.
 func (b *batch) checkOrFail(i int) (crypto.Hash, bool) {
 	if b.errs[i] != nil { // read, not written, where nil already: millions of cache lines kept clean
 		b.errs[i] = nil

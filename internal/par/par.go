@@ -2,8 +2,9 @@
 // module spreads per-item host work over the cores, in fixed parts (Do, and
 // DoAllCores on every core), in ranges claimed as workers free up, with a
 // yield every SpreadYield (Spread, and SpreadHost on every core but one), or
-// in chunks of a goroutine each (Chunks); and a batch into a pipeline's
-// steps (StepBounds).
+// in chunks of a goroutine each (Chunks); a batch into a pipeline's
+// steps (StepBounds), and the order in which the steps enter a queue they
+// share (Turns).
 package par
 
 import (
