@@ -701,7 +701,7 @@ type deviceRun struct {
 	// handover, when set, lets the device's next Run start once this one
 	// has no chunk left to take (Pool.Run); handedOver says it
 	// did, after which a slot is released as soon as its last chunk is
-	// finished
+	// done, before that chunk's drain (finishAll)
 	handover   func()
 	handedOver bool
 }
@@ -735,49 +735,59 @@ func (r *deviceRun) handOver(c int) {
 	}
 }
 
-// finish waits for slot s, times it and hands its outputs to a drain: on
-// its own goroutine, beside the fills of later chunks, or inline once there
-// is nothing left to fill (a goroutine would cost a thread's wake-up, which
-// a small batch would feel). A slot with no chunk is left as it is.
+// finish waits for slot s's chunk, times it and hands its outputs to a
+// drain: on its own goroutine, beside the fills of later chunks, or inline
+// once there is nothing left to fill (a goroutine would cost a thread's
+// wake-up, which a small batch would feel). A slot with no chunk is left as
+// it is.
 func (r *deviceRun) finish(s *slot, inline bool) error {
+	drain, err := r.collect(s)
+	switch {
+	case err != nil || drain == nil:
+		return err
+	case inline:
+		drain()
+	default:
+		r.drains.Go(drain)
+	}
+	return nil
+}
+
+// collect waits for slot s's chunk, times it, and returns the drain of its
+// outputs, which closes s.drained when it returns; nil for a slot with no
+// chunk.
+func (r *deviceRun) collect(s *slot) (drain func(), err error) {
 	e, st := r.e, r.st
 	if !s.busy {
-		return nil
+		return nil, nil
 	}
 	t0 := time.Now()
 	if err := e.wait(s); err != nil {
-		return err
+		return nil, err
 	}
 	st.WaitMs += msSince(t0)
 	s.busy = false
 	e.timeSlot(s, st, r.origin)
 	n := s.hi - s.lo
 	lo, hi := s.lo, s.hi
-	drainChunk := func() error { return r.b.Drain(lo, hi, words(s.hostOut, e.resultRows(s)*n)) }
+	out := words(s.hostOut, e.resultRows(s)*n)
+	drainChunk := func() error { return r.b.Drain(lo, hi, out) }
 	if wire := s.wire; wire != nil {
-		drainChunk = func() error { return wire.Drain(lo, hi, unsafe.Slice((*byte)(s.hostOut), wire.OutBytes*n)) }
+		bytes := unsafe.Slice((*byte)(s.hostOut), wire.OutBytes*n)
+		drainChunk = func() error { return wire.Drain(lo, hi, bytes) }
 	}
 	r.w.done()
 	drained := make(chan struct{})
 	s.drained = drained
-	drain := func() {
+	return func() {
 		defer close(drained)
 		t0 := time.Now()
 		if err := drainChunk(); err != nil {
 			r.w.fail(err)
 		}
 		r.drainNs.Add(time.Since(t0).Nanoseconds())
-	}
-	if inline {
-		drain()
-	} else {
-		r.drains.Go(drain)
-	}
-	return nil
+	}, nil
 }
-
-// finishInline is finish with the drain inline.
-func (r *deviceRun) finishInline(s *slot) error { return r.finish(s, true) }
 
 // runChunks takes chunks from w and computes them on the slots. A
 // driver error takes the device out of the batch and gives the chunks it
@@ -843,7 +853,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 			b.Fill(ch.lo, ch.hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
 		}
 		st.FillMs += msSince(t0)
-		s.awaitDrain() // chunk c−3's, which reads the outputs chunk c copies back into
+		s.awaitDrain() // chunk c−3's, or the previous Run's last there: it reads the outputs chunk c copies back into
 		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
 		s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
 		last := !b.Overlapped && w.pendingCount() < slotCount
@@ -881,19 +891,26 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 
 // finishAll finishes, inline, the Run's chunks still in its slots in the
 // order they were launched, given that chunk c goes next, and returns the
-// first error. Once the Run has handed over, each slot is released as
-// soon as its chunk is finished.
+// first error. Once the Run has handed over, each slot goes to the next
+// Run as soon as its chunk is done, before the drain: the next Run fills
+// its first chunk there beside the drain, and waits for it only before
+// that chunk's outputs come back (runChunks).
 func (r *deviceRun) finishAll(c int) error {
 	for k := range slotCount {
 		i := (r.start + c + k) % slotCount
 		if !r.held[i] {
 			continue
 		}
-		if err := r.finishInline(&r.e.slots[i]); err != nil {
+		drain, err := r.collect(&r.e.slots[i])
+		if err != nil {
 			return err
 		}
 		if r.handedOver {
-			r.release(i)
+			r.held[i] = false
+			r.e.slots[i].owner.Unlock()
+		}
+		if drain != nil {
+			drain()
 		}
 	}
 	return nil

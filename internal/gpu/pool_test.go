@@ -602,10 +602,20 @@ func TestHandedOverRunsShareSlots(t *testing.T) {
 }
 
 // TestRunTakesChunksOnlyWithASlot: a Run whose next slot the device's
-// previous Run still holds leaves the batch's next chunk to the other
-// devices until the slot is free, rather than taking it and waiting there.
+// previous Run still holds, its chunk there not done, leaves the batch's
+// next chunk to the other devices until the slot is free, rather than
+// taking it and waiting there.
 func TestRunTakesChunksOnlyWithASlot(t *testing.T) {
 	f := newFixture(t, 4)
+	f.d.Async = true
+	releaseA := make(chan struct{})
+	launch, launches := f.d.OnLaunch, atomic.Int32{}
+	f.d.OnLaunch = func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
+		if launches.Add(1) == 1 { // A's chunk, in slot 0, is done once released
+			<-releaseA
+		}
+		return launch(fn, grid, block, params)
+	}
 	eng, err := gpu.Open(f.d, f.cfg)
 	require.NoError(t, err)
 	var mu sync.Mutex
@@ -613,12 +623,6 @@ func TestRunTakesChunksOnlyWithASlot(t *testing.T) {
 	a := f.batch(gotA, make([]bool, len(f.jobs)), &mu)
 	b := f.batch(gotB, make([]bool, len(f.jobs)), &mu)
 	a.Count, b.Count = 1, 3
-	releaseA := make(chan struct{})
-	drainA := a.Drain
-	a.Drain = func(lo, hi int, out []uint32) error { // A keeps slot 0 until released
-		<-releaseA
-		return drainA(lo, hi, out)
-	}
 	bFilledTwo := make(chan struct{})
 	b.Fill = nthFill(b.Fill, 2, func() { close(bFilledTwo) }) // slots 1 and 2; slot 0 is A's
 
@@ -674,6 +678,54 @@ func TestRunHandsOverWithoutWaitingForASlot(t *testing.T) {
 	require.NoError(t, g.Wait())
 	require.Equal(t, f.want[:2], gotA)
 	require.Equal(t, f.want[:1], gotB)
+	require.NoError(t, eng.Close())
+}
+
+// A Run that has handed over lets the next Run fill a slot as soon as its
+// chunk there is done, while that chunk drains; the next chunk's outputs
+// wait for the drain, so neither Run's results are lost.
+func TestRunFillsASlotWhileTheLastRunDrainsIt(t *testing.T) {
+	f := newFixture(t, 5)
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	gotA, gotB := make([]ladder.Channels, 3), make([]ladder.Channels, 2)
+	a := f.batch(gotA, make([]bool, len(f.jobs)), &mu)
+	a.Count = 3
+	releaseA := make(chan struct{})
+	drainA := a.Drain
+	a.Drain = func(lo, hi int, out []uint32) error { // A's chunk 1, in slot 1, drains once released
+		if lo == 1 {
+			<-releaseA
+		}
+		return drainA(lo, hi, out)
+	}
+	const skip = 3 // B's items are the fixture's 3 and 4, whose outputs are not A's
+	whole := f.batch(make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs)), &mu)
+	bFilledSlot1 := make(chan struct{})
+	b := gpu.Batch{Count: 2,
+		Fill: nthFill(func(lo, hi int, in, sc []uint32) { whole.Fill(lo+skip, hi+skip, in, sc) }, 2, func() { close(bFilledSlot1) }),
+		Drain: func(lo, hi int, out []uint32) error {
+			mu.Lock()
+			defer mu.Unlock()
+			for i := lo; i < hi; i++ {
+				gotB[i] = f.su.UnpackOutput(out, hi-lo, i-lo)
+			}
+			return nil
+		}}
+
+	wa, wb := gpu.NewShareWork(3, 1, 1), gpu.NewShareWork(2, 1, 1)
+	var g errgroup.Group
+	g.Go(func() error {
+		return eng.RunShare(context.Background(), a, wa, func() {
+			g.Go(func() error { return eng.RunShare(context.Background(), b, wb, nil) })
+		})
+	})
+	waitOrFail(t, bFilledSlot1) // B's second chunk filled in slot 1 while A's chunk 1 drains there
+	close(releaseA)
+	require.NoError(t, g.Wait())
+	require.Equal(t, f.want[:3], gotA)
+	require.Equal(t, f.want[skip:skip+2], gotB)
 	require.NoError(t, eng.Close())
 }
 
