@@ -224,7 +224,8 @@ func stepSpans(count, gpus int) []span {
 // overlapSteps marks the engine's calls of every step but the last as
 // followed by the next steps' (engine.WithOverlap), whose chunks overlap
 // the step's last ones; the last step's calls finish for the batch's
-// latency.
+// latency. The calls of the last steps, as many as the step buffers, are
+// marked as closing the batch (engine.WithClosing).
 var overlapSteps = true
 
 // stepsInFlight is how many steps of Verify's pipeline the engine holds
@@ -271,8 +272,13 @@ func (b *batch) run(ctx context.Context, e *ecmul.Engine, host hostWork) error {
 	return par.Pipeline(ctx, len(steps), len(bufs),
 		func(ctx context.Context, j, s int) error { return host.prepare(ctx, steps[j], bufs[s].scalars) },
 		func(ctx context.Context, j, s int) error {
-			followed := overlapSteps && j < len(steps)-1
-			return b.compute(ctx, e, bufs[s], steps[j], followed)
+			if overlapSteps && j < len(steps)-1 {
+				ctx = engine.WithOverlap(ctx) // the next steps' calls follow
+			}
+			if j >= len(steps)-len(bufs) {
+				ctx = engine.WithClosing(ctx) // among the steps the engine holds at the end
+			}
+			return b.compute(ctx, e, bufs[s], steps[j])
 		},
 		func(ctx context.Context, j, s int) error { return host.finish(ctx, bufs[s], steps[j]) })
 }
@@ -315,13 +321,10 @@ func (b *batch) stepBuffer(m int) *stepBuffer {
 // the scalars prepare wrote into buf: u1·G and u2·Q side by side (the
 // Engine is safe for concurrent use), the m points u1·G into the start of
 // buf's out and status, the m points u2·Q after them; the first error ends
-// the other call and is the step's. followed marks the calls as followed
-// by the next steps' (engine.WithOverlap).
-func (b *batch) compute(ctx context.Context, e *ecmul.Engine, buf *stepBuffer, st span, followed bool) error {
+// the other call and is the step's. ctx carries the step's place in the
+// pipeline (engine.WithOverlap, engine.WithClosing).
+func (b *batch) compute(ctx context.Context, e *ecmul.Engine, buf *stepBuffer, st span) error {
 	m, size, L := st.hi-st.lo, 1+2*b.L, b.L
-	if followed {
-		ctx = engine.WithOverlap(ctx) // the next steps' calls follow
-	}
 	if b.gpu != nil {
 		return b.computeGPU(ctx, e, buf, st)
 	}

@@ -142,9 +142,12 @@ var gpuSign = true
 // firstSign is signing with the first nonces on e's GPU
 // (engine.Engine.SignFirst).
 func firstSign(e *engine.Engine) ecdsasign.FirstSign {
-	return func(ctx context.Context, items ecdsasign.FirstItems, followed bool) (bool, error) {
-		if followed {
+	return func(ctx context.Context, items ecdsasign.FirstItems, at ecdsasign.Place) (bool, error) {
+		if at.Followed {
 			ctx = engine.WithOverlap(ctx) // the next step's call follows
+		}
+		if at.Closing {
+			ctx = engine.WithClosing(ctx) // little work follows
 		}
 		return e.SignFirst(ctx, items)
 	}

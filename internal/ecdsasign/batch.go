@@ -149,7 +149,10 @@ func (b *batch) run(ctx context.Context) error {
 		defer steps[i].release()
 	}
 	return par.Pipeline(ctx, count, len(steps),
-		func(ctx context.Context, j, s int) error { return b.prepare(ctx, steps[s], bounds[j], bounds[j+1]) },
+		func(ctx context.Context, j, s int) error {
+			at := Place{Followed: j < count-1, Closing: j >= count-(stepsQueued+1)}
+			return b.prepare(ctx, steps[s], bounds[j], bounds[j+1], at)
+		},
 		func(ctx context.Context, j, s int) error { return b.computeFirst(ctx, j, steps[s]) },
 		func(ctx context.Context, _, s int) error { return b.finishStep(ctx, steps[s]) })
 }
@@ -174,12 +177,12 @@ func (b *batch) finishStep(ctx context.Context, st *step) error {
 // device's buffers (putFirst). Otherwise the host reads their
 // additional data when hedged, checks them over the cores (an item that
 // fails gets a zero signature), lists in st.idx those that pass and
-// derives their first nonces.
-func (b *batch) prepare(ctx context.Context, st *step, lo, hi int) error {
+// derives their first nonces. at is the step's place in the pipeline.
+func (b *batch) prepare(ctx context.Context, st *step, lo, hi int, at Place) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	st.lo, st.n, st.followed = lo, hi-lo, hi < len(b.digests)
+	st.lo, st.n, st.at = lo, hi-lo, at
 	st.gpu = b.opt.FirstSign != nil && st.extra == nil && b.firstSHA256(lo)
 	if st.gpu {
 		return nil
@@ -258,7 +261,7 @@ func (b *batch) computeFirst(ctx context.Context, j int, st *step) error {
 			b.putFirst(st, lo, hi, keys, h1s)
 		},
 		Take: func(k int, sig []byte, o FirstOutcome) { b.takeFirst(st, k, sig, o) }}
-	done, err := b.opt.FirstSign(ctx, items, st.followed)
+	done, err := b.opt.FirstSign(ctx, items, st.at)
 	if err != nil || done {
 		return err
 	}
@@ -377,15 +380,15 @@ func (b *batch) take(i int, sig []byte) (again bool) {
 
 // step holds one step's working memory, reused step after step.
 type step struct {
-	size     int    // the most items of a step of the batch
-	lo, n    int    // the step's first item, and its items
-	followed bool   // another step follows it
-	extra    []byte // ExtraBytes per item of the step, when hedged
-	scalars  []byte // L per item of a round: its nonce
-	xs       []byte // L per item of a round: x(k·G)
-	ok       []bool
-	again    []bool // per item of a round: r or s was 0
-	idx      []int
+	size    int    // the most items of a step of the batch
+	lo, n   int    // the step's first item, and its items
+	at      Place  // where it stands in the pipeline
+	extra   []byte // ExtraBytes per item of the step, when hedged
+	scalars []byte // L per item of a round: its nonce
+	xs      []byte // L per item of a round: x(k·G)
+	ok      []bool
+	again   []bool // per item of a round: r or s was 0
+	idx     []int
 	// secret: nonces were written into the step's memory (a host round)
 	// since its last wipe
 	secret bool

@@ -77,7 +77,7 @@ func BenchmarkSignOverlap(b *testing.B) {
 func fixedFirstSign(c *curves.Curve, perItem time.Duration) ecdsasign.FirstSign {
 	L := c.ByteLen()
 	gx := c.Gx().FillBytes(make([]byte, L))
-	return func(_ context.Context, items ecdsasign.FirstItems, _ bool) (bool, error) {
+	return func(_ context.Context, items ecdsasign.FirstItems, _ ecdsasign.Place) (bool, error) {
 		time.Sleep(time.Duration(items.Count) * perItem)
 		onDevice(items, L, func(_ int, _, _, sig []byte) ecdsasign.FirstOutcome {
 			copy(sig, gx)

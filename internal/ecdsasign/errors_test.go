@@ -337,7 +337,7 @@ func TestEmptyBatch(t *testing.T) {
 	require.NoError(t, err)
 	called := false
 	base := func(context.Context, []byte, []bool, []byte) error { called = true; return nil }
-	first := func(context.Context, ecdsasign.FirstItems, bool) (bool, error) {
+	first := func(context.Context, ecdsasign.FirstItems, ecdsasign.Place) (bool, error) {
 		called = true
 		return true, nil
 	}

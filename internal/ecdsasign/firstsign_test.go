@@ -45,7 +45,7 @@ func TestFirstSign(t *testing.T) {
 				for _, run := range []bool{true, false} {
 					calls := firstCalls{}
 					got, errs := signAll(t, c, digests, keys, ecdsasign.Options{LowS: lowS, FirstSign: fakeFirstSign(c, run, calls)})
-					require.Equal(t, firstCalls{string(keys[:c.ByteLen()]): false}, calls, "FirstSign runs %v: one step, followed by none", run)
+					require.Equal(t, firstCalls{string(keys[:c.ByteLen()]): {Closing: true}}, calls, "FirstSign runs %v: one step, followed by none", run)
 					for i := range count {
 						checkFirstSigned(t, c, run, i, i, keys, digests[i], want[i], got[i], errs[i])
 					}
@@ -58,9 +58,9 @@ func TestFirstSign(t *testing.T) {
 			L := c.ByteLen()
 			steps := firstCalls{}
 			for lo := 0; lo < count; lo += 4 {
-				steps[string(keys[lo*L:(lo+1)*L])] = lo+4 < count
+				steps[string(keys[lo*L:(lo+1)*L])] = ecdsasign.Place{Followed: lo+4 < count, Closing: true}
 			}
-			require.Equal(t, steps, calls, "steps of 4 items: each but the last followed")
+			require.Equal(t, steps, calls, "four steps of 4 items: each but the last followed, all closing")
 			want, _ := signAll(t, c, digests, keys, ecdsasign.Options{})
 			for i := range count {
 				checkFirstSigned(t, c, true, i%4, i, keys, digests[i], want[i], got[i], errs[i])
@@ -97,9 +97,32 @@ func checkFirstSigned(t *testing.T, c *curves.Curve, run bool, at, i int, keys, 
 	}
 }
 
+// TestFirstSignPlaces: of a batch in eight steps, each step's call but the
+// last says it is followed, and the last four that they close the batch.
+func TestFirstSignPlaces(t *testing.T) {
+	c := curves.P256()
+	const count, stepItems = 15, 2
+	keys := randomKeys(newRand(89), c, count)
+	digests := make([][]byte, count)
+	for i := range digests {
+		d := sha256.Sum256(keys[i*c.ByteLen() : (i+1)*c.ByteLen()])
+		digests[i] = d[:]
+	}
+	calls := firstCalls{}
+	restore := ecdsasign.SetStepItems(stepItems)
+	_, errs := signAll(t, c, digests, keys, ecdsasign.Options{FirstSign: fakeFirstSign(c, true, calls)})
+	restore()
+	require.Len(t, errs, count)
+	L, want := c.ByteLen(), firstCalls{}
+	for j, lo := 0, 0; lo < count; j, lo = j+1, lo+stepItems {
+		want[string(keys[lo*L:(lo+1)*L])] = ecdsasign.Place{Followed: j < 7, Closing: j >= 4}
+	}
+	require.Equal(t, want, calls)
+}
+
 // firstCalls records calls of FirstSign: the first item's key of each, and
-// its followed.
-type firstCalls map[string]bool
+// its place.
+type firstCalls map[string]ecdsasign.Place
 
 // fakeFirstSign signs each item as the sign kernels do, in math/big, with
 // its nonce from ladder.Nonce6979 and k·G from the curve's reference, but
@@ -110,12 +133,12 @@ type firstCalls map[string]bool
 func fakeFirstSign(c *curves.Curve, run bool, calls firstCalls) ecdsasign.FirstSign {
 	L, n := c.ByteLen(), c.N()
 	var mu sync.Mutex // Sign calls it for several steps at once
-	return func(ctx context.Context, items ecdsasign.FirstItems, followed bool) (bool, error) {
+	return func(ctx context.Context, items ecdsasign.FirstItems, at ecdsasign.Place) (bool, error) {
 		if !run {
 			keys := make([]byte, items.Count*L)
 			items.Put(0, items.Count, keys, make([]byte, items.Count*L)) // to record the call: Sign must not read it as run
 			mu.Lock()
-			calls[string(keys[:L])] = followed
+			calls[string(keys[:L])] = at
 			mu.Unlock()
 			return false, nil
 		}
@@ -142,7 +165,7 @@ func fakeFirstSign(c *curves.Curve, run bool, calls firstCalls) ecdsasign.FirstS
 			return []ecdsasign.FirstOutcome{ecdsasign.FirstSigned, ecdsasign.FirstRefused, ecdsasign.FirstNoPoint, ecdsasign.FirstSigned, ecdsasign.FirstSigned}[j%5]
 		})
 		mu.Lock()
-		calls[firstKey] = followed
+		calls[firstKey] = at
 		mu.Unlock()
 		return true, failed
 	}
@@ -220,7 +243,7 @@ func TestFirstSignAroundFailures(t *testing.T) {
 	var seen [][]byte // the keys FirstSign was given
 	var mu sync.Mutex
 	first := fakeFirstSign(c, true, firstCalls{})
-	record := func(ctx context.Context, items ecdsasign.FirstItems, followed bool) (bool, error) {
+	record := func(ctx context.Context, items ecdsasign.FirstItems, at ecdsasign.Place) (bool, error) {
 		put := items.Put
 		items.Put = func(lo, hi int, keys, h1s []byte) {
 			put(lo, hi, keys, h1s)
@@ -233,7 +256,7 @@ func TestFirstSignAroundFailures(t *testing.T) {
 				seen[j] = append([]byte(nil), keys[(j-lo)*L:(j-lo+1)*L]...)
 			}
 		}
-		return first(ctx, items, followed)
+		return first(ctx, items, at)
 	}
 	want, _ := signAll(t, c, digests, keys, ecdsasign.Options{})
 	got, errs := signAll(t, c, digests, keys, ecdsasign.Options{FirstSign: record})
@@ -276,7 +299,7 @@ func TestFirstSignCallsInOrder(t *testing.T) {
 	// how many calls had when it was made, and the step of its items
 	var began, before []int
 	steps := []int{-1, -1, -1}
-	first := func(ctx context.Context, items ecdsasign.FirstItems, followed bool) (bool, error) {
+	first := func(ctx context.Context, items ecdsasign.FirstItems, at ecdsasign.Place) (bool, error) {
 		mu.Lock()
 		call, putting := len(began), 0
 		for _, c := range began {
@@ -301,7 +324,7 @@ func TestFirstSignCallsInOrder(t *testing.T) {
 				}
 			}
 		}
-		return fixed(ctx, items, followed)
+		return fixed(ctx, items, at)
 	}
 	_, errs := signAll(t, c, digests, keys, ecdsasign.Options{FirstSign: first})
 	for i, err := range errs {
@@ -352,14 +375,14 @@ func TestFirstSignItemNotTaken(t *testing.T) {
 	keys := randomKeys(newRand(23), c, count)
 	digests, _ := randomDigests(newRand(24), count, allHashes[2:3])
 	fixed := fixedFirstSign(c, 0)
-	skipOne := func(ctx context.Context, items ecdsasign.FirstItems, followed bool) (bool, error) {
+	skipOne := func(ctx context.Context, items ecdsasign.FirstItems, at ecdsasign.Place) (bool, error) {
 		take := items.Take
 		items.Take = func(j int, sig []byte, o ecdsasign.FirstOutcome) {
 			if j != 1 {
 				take(j, sig, o)
 			}
 		}
-		return fixed(ctx, items, followed)
+		return fixed(ctx, items, at)
 	}
 	sigs, errs := signAll(t, c, digests, keys, ecdsasign.Options{FirstSign: skipOne})
 	for i := range count {

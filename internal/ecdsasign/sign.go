@@ -79,9 +79,20 @@ type Options struct {
 // is false where it did not run (it called neither): Sign signs the items
 // itself. Its error fails the batch. It runs in constant time on the keys
 // and nonces. Sign calls it, and BaseMult, for up to four steps at once;
-// followed says that the call of the next step follows at once (a GPU may
-// then finish the items for throughput rather than latency).
-type FirstSign func(ctx context.Context, items FirstItems, followed bool) (done bool, err error)
+// at says where the step stands among them.
+type FirstSign func(ctx context.Context, items FirstItems, at Place) (done bool, err error)
+
+// Place is where a step's call stands in Sign's pipeline of steps, for a
+// GPU's scheduling.
+type Place struct {
+	// Followed: the call of the next step follows at once (a GPU may then
+	// finish the items for throughput rather than latency).
+	Followed bool
+	// Closing: the step is one of the last stepsQueued + 1, which little
+	// work follows to overlap the latency of their finish (a GPU may then
+	// finish them in short chains).
+	Closing bool
+}
 
 // FirstItems are the items of one call of FirstSign, which it takes and
 // gives back in ranges, as a device's chunks go, from several goroutines

@@ -124,7 +124,8 @@ func TestStatusOfMasks(t *testing.T) {
 }
 
 // TestWithOverlapMarksTheContext: WithOverlap's mark is read back by
-// overlapped, through derived contexts too, and absent otherwise.
+// overlapped, through derived contexts too, and absent otherwise; so is
+// WithClosing's by closing, apart from it.
 func TestWithOverlapMarksTheContext(t *testing.T) {
 	ctx := context.Background()
 	if overlapped(ctx) {
@@ -134,5 +135,8 @@ func TestWithOverlapMarksTheContext(t *testing.T) {
 	defer cancel()
 	if !overlapped(marked) {
 		t.Fatal("a context derived from WithOverlap's not marked")
+	}
+	if closing(marked) || !closing(WithClosing(marked)) || overlapped(WithClosing(ctx)) {
+		t.Fatal("WithClosing's mark and WithOverlap's are not apart")
 	}
 }

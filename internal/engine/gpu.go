@@ -612,7 +612,7 @@ func (r *gpuRunner) runBytes(ctx context.Context, b *bytesBatch, done func(int))
 	case r.kernel.FinishEntry != "" && b.count >= gpuItemsMinBatch: // compressed points: decompressed on the host
 		batch = r.itemKernelsBatch(b, split, done)
 	}
-	batch.Overlapped = overlapped(ctx)
+	batch.Overlapped, batch.Closing = overlapped(ctx), closing(ctx)
 	st, err := r.eng.Run(ctx, batch)
 	r.recordStats(st)
 	return err
@@ -634,6 +634,24 @@ func WithOverlap(ctx context.Context) context.Context {
 // overlapped reports whether ctx was marked by WithOverlap.
 func overlapped(ctx context.Context) bool {
 	v, _ := ctx.Value(overlapKey{}).(bool)
+	return v
+}
+
+// closingKey marks a context whose calls are among the last of a pipeline
+// (WithClosing).
+type closingKey struct{}
+
+// WithClosing returns ctx marked for calls among the last that the caller
+// queues on the engine, which little work follows: the gpu backend then
+// finishes each chunk in short chains of products (gpu.Batch.Closing), so
+// that the pipeline's end does not wait for long ones.
+func WithClosing(ctx context.Context) context.Context {
+	return context.WithValue(ctx, closingKey{}, true)
+}
+
+// closing reports whether ctx was marked by WithClosing.
+func closing(ctx context.Context) bool {
+	v, _ := ctx.Value(closingKey{}).(bool)
 	return v
 }
 

@@ -40,7 +40,7 @@ func (e *Engine) SignFirst(ctx context.Context, items ecdsasign.FirstItems) (ok 
 	ctx, release := e.batchContext(ctx)
 	defer release()
 	split, _ := sr.splitFor(items.Count)
-	st, err := sr.eng.Run(ctx, gpu.Batch{Count: items.Count, Overlapped: overlapped(ctx), Wire: sr.signWire(items, split)})
+	st, err := sr.eng.Run(ctx, gpu.Batch{Count: items.Count, Overlapped: overlapped(ctx), Closing: closing(ctx), Wire: sr.signWire(items, split)})
 	sr.recordStats(st)
 	r.statsMu.Lock()
 	r.stats = st // the Engine's last batch, for diag.LastBatch

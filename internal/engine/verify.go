@@ -73,7 +73,9 @@ func (e *Engine) VerifySignatures(ctx context.Context, status []Status, valid []
 	}
 	ctx, release := e.batchContext(ctx)
 	defer release()
-	st, err := vr.eng.Run(ctx, vr.verifyBatch(status, valid, v, overlapped(ctx)))
+	batch := vr.verifyBatch(status, valid, v, overlapped(ctx))
+	batch.Closing = closing(ctx)
+	st, err := vr.eng.Run(ctx, batch)
 	vr.recordStats(st)
 	return true, e.batchErr(err)
 }

@@ -146,6 +146,12 @@ type Batch struct {
 	// the batch is one chunk per device where Config.Chunk holds it
 	// (chunkFor).
 	Overlapped bool
+	// Closing says that the batch is one of the last its caller queues,
+	// which little work follows: each of its chunks finishes as a batch's
+	// last chunks do (kernels.FinishItemsLastChunk), in short chains of
+	// products that end soon after its ladder, rather than in chains that
+	// later chunks would overlap.
+	Closing bool
 }
 
 // Wire is a batch's bytes (Batch.Wire): Fill writes items [lo, hi) as
@@ -856,7 +862,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 		s.awaitDrain() // chunk c−3's, or the previous Run's last there: it reads the outputs chunk c copies back into
 		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
 		s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
-		last := !b.Overlapped && w.pendingCount() < slotCount
+		last := b.Closing || !b.Overlapped && w.pendingCount() < slotCount
 		s.finishItems = e.finishItems(n, last)
 		if e.cfg.Pre != nil {
 			s.preFinishItems = finishItems(e.cfg.Pre.Finish, n, e.fullChunk(), last)

@@ -476,10 +476,11 @@ func TestEngineAsyncSlowDrains(t *testing.T) {
 // TestFinishItemsOfLastChunks: the finish launches of a batch's chunks
 // take kernels.FinishItemsPerThread items a thread, but for its last
 // three, which take kernels.FinishItemsLastChunk; every chunk of a batch
-// marked Overlapped takes the former.
+// marked Overlapped takes the former, and every chunk of one marked
+// Closing the latter.
 func TestFinishItemsOfLastChunks(t *testing.T) {
 	const chunk, chunks = 4096, 6
-	for _, overlapped := range []bool{false, true} {
+	for _, b := range []gpu.Batch{{}, {Overlapped: true}, {Closing: true}, {Overlapped: true, Closing: true}} {
 		d := fakecuda.New()
 		var perThread []int // items per thread of each finish launch, in launch order
 		d.OnLaunch = func(fn string, grid, _ [3]uint32, params []unsafe.Pointer) error {
@@ -498,15 +499,19 @@ func TestFinishItemsOfLastChunks(t *testing.T) {
 			InRows: 1, ScalarRows: 1, OutRows: 1, ItemsPerBlock: 32, BlockThreads: 32, Chunk: chunk,
 			Finish: &gpu.FinishKernel{Entry: "finish", Constants: []uint32{1}, ResultRows: 1}})
 		require.NoError(t, err)
-		_, err = eng.Run(context.Background(), gpu.Batch{Count: chunk * chunks, Overlapped: overlapped,
-			Fill: func(lo, hi int, in, sc []uint32) {}, Drain: func(lo, hi int, out []uint32) error { return nil }})
+		b.Count = chunk * chunks
+		b.Fill, b.Drain = func(lo, hi int, in, sc []uint32) {}, func(lo, hi int, out []uint32) error { return nil }
+		_, err = eng.Run(context.Background(), b)
 		require.NoError(t, err)
 		require.NoError(t, eng.Close())
 		want := slices.Repeat([]int{kernels.FinishItemsPerThread}, chunks)
-		if !overlapped {
+		switch {
+		case b.Closing:
+			want = slices.Repeat([]int{kernels.FinishItemsLastChunk}, chunks)
+		case !b.Overlapped:
 			want = append(want[:chunks-3], slices.Repeat([]int{kernels.FinishItemsLastChunk}, 3)...)
 		}
-		require.Equal(t, want, perThread, "overlapped %v", overlapped)
+		require.Equal(t, want, perThread, "overlapped %v, closing %v", b.Overlapped, b.Closing)
 	}
 }
 
