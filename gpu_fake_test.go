@@ -60,7 +60,7 @@ func checkComputed(t *testing.T, c *curves.Curve, pts []*ecmul.Point, ks []*big.
 }
 
 // TestGPUBackendOnFakeDriver runs the gpu backend's whole host path (validation,
-// preparation, packing, chunks on three streams, CRT, affine conversion) with
+// preparation, packing, chunks on four streams, CRT, affine conversion) with
 // the kernel emulated by the CPU twin.
 func TestGPUBackendOnFakeDriver(t *testing.T) {
 	c := curves.P224()

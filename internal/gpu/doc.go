@@ -8,7 +8,7 @@
 // driver, loading fails with an error that satisfies errors.Is(err,
 // [ErrNoDevice]), so callers can fall back to the CPU.
 //
-// An [Engine] runs one kernel on one device, a batch in chunks on three
+// An [Engine] runs one kernel on one device, a batch in chunks on four
 // streams, each chunk copied up from pinned host memory and back, or, for a
 // small chunk on Config.Small's kernel, computed in place in that memory;
 // the item kernels around it (Config.Prepare, Config.Finish) and, for a

@@ -300,8 +300,13 @@ type chain struct {
 	prepConsts DevicePtr // Prepare's constants
 }
 
-// slotCount is the number of slots: one on the GPU, one draining, one filling.
-const slotCount = 3
+// slotCount is the number of slots, and so of chunks filling, on the GPU
+// and draining at once on a device. A pipeline of steps of one chunk a
+// device (ECDSA signing) fills its next step while three are on the GPU;
+// with three slots, that step waited for the oldest one's finish and
+// drain, which near the end come together
+// (bench/h200x2/2026-11-30-closing).
+const slotCount = 4
 
 // Bounds of Config: a chunk's item count and stride reach the kernel as
 // 32-bit values, and every buffer's size, 4·Chunk·rows bytes, must not wrap.

@@ -435,9 +435,9 @@ func TestKernelTimesSpreadsLaunches(t *testing.T) {
 	distinct := map[gpu.DevicePtr]bool{}
 	for i, in := range inputs {
 		distinct[in] = true
-		require.Equal(t, inputs[i%5%3], in, "launch %d", i) // each rep from the first slot
+		require.Equal(t, inputs[i%5%gpu.SlotCount], in, "launch %d", i) // each rep from the first slot
 	}
-	require.Len(t, distinct, 3, "every slot's buffers")
+	require.Len(t, distinct, gpu.SlotCount, "every slot's buffers")
 	_, err = eng.KernelTimes(1, func(in, sc []uint32) {}, 0, 1)
 	require.Error(t, err)
 }
@@ -475,11 +475,11 @@ func TestEngineAsyncSlowDrains(t *testing.T) {
 
 // TestFinishItemsOfLastChunks: the finish launches of a batch's chunks
 // take kernels.FinishItemsPerThread items a thread, but for its last
-// three, which take kernels.FinishItemsLastChunk; every chunk of a batch
+// ones, as many as the slots, which take kernels.FinishItemsLastChunk; every chunk of a batch
 // marked Overlapped takes the former, and every chunk of one marked
 // Closing the latter.
 func TestFinishItemsOfLastChunks(t *testing.T) {
-	const chunk, chunks = 4096, 6
+	const chunk, chunks = 4096, gpu.SlotCount + 3
 	for _, b := range []gpu.Batch{{}, {Overlapped: true}, {Closing: true}, {Overlapped: true, Closing: true}} {
 		d := fakecuda.New()
 		var perThread []int // items per thread of each finish launch, in launch order
@@ -509,7 +509,7 @@ func TestFinishItemsOfLastChunks(t *testing.T) {
 		case b.Closing:
 			want = slices.Repeat([]int{kernels.FinishItemsLastChunk}, chunks)
 		case !b.Overlapped:
-			want = append(want[:chunks-3], slices.Repeat([]int{kernels.FinishItemsLastChunk}, 3)...)
+			want = append(want[:chunks-gpu.SlotCount], slices.Repeat([]int{kernels.FinishItemsLastChunk}, gpu.SlotCount)...)
 		}
 		require.Equal(t, want, perThread, "overlapped %v, closing %v", b.Overlapped, b.Closing)
 	}

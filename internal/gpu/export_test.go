@@ -5,6 +5,9 @@ import (
 	"errors"
 )
 
+// SlotCount is an Engine's slots.
+const SlotCount = slotCount
+
 // ShareWork is a batch's chunks for a test of one Engine's share of it:
 // the test takes chunks as the batch's other devices would (TakeAsOther)
 // and gives them back as a failing device does (GiveBack).

@@ -220,8 +220,9 @@ func (p *Pool) chunkOn(count int, active []int, overlapped bool) int {
 // pipelineDepth is how many chunks, at least, a device's share of a batch
 // of several waves is cut into, and how many a share of at most a wave is
 // cut into: the host fills and drains one while the GPU computes the
-// others, all of them at once for a small share (one per slot).
-const pipelineDepth = slotCount
+// others, all of them at once for a small share (one per slot, a slot left
+// for the next batch's first chunk).
+const pipelineDepth = 3
 
 // minSplitChunk is the fewest items of a chunk cut from a share of at most
 // a wave: below it, a launch's fixed costs outweigh the host work it

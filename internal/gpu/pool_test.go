@@ -609,9 +609,10 @@ func TestRunTakesChunksOnlyWithASlot(t *testing.T) {
 	f := newFixture(t, 4)
 	f.d.Async = true
 	releaseA := make(chan struct{})
-	launch, launches := f.d.OnLaunch, atomic.Int32{}
+	const itemsA = 2 // A's one chunk, in slot 0, the only one of two items, is done once released
+	launch := f.d.OnLaunch
 	f.d.OnLaunch = func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
-		if launches.Add(1) == 1 { // A's chunk, in slot 0, is done once released
+		if *(*uint32)(params[4]) == itemsA {
 			<-releaseA
 		}
 		return launch(fn, grid, block, params)
@@ -619,29 +620,30 @@ func TestRunTakesChunksOnlyWithASlot(t *testing.T) {
 	eng, err := gpu.Open(f.d, f.cfg)
 	require.NoError(t, err)
 	var mu sync.Mutex
-	gotA, gotB := make([]ladder.Channels, 1), make([]ladder.Channels, 3)
+	const chunksB = gpu.SlotCount // the last one's slot, 0, is A's
+	gotA, gotB := make([]ladder.Channels, itemsA), make([]ladder.Channels, chunksB)
 	a := f.batch(gotA, make([]bool, len(f.jobs)), &mu)
 	b := f.batch(gotB, make([]bool, len(f.jobs)), &mu)
-	a.Count, b.Count = 1, 3
-	bFilledTwo := make(chan struct{})
-	b.Fill = nthFill(b.Fill, 2, func() { close(bFilledTwo) }) // slots 1 and 2; slot 0 is A's
+	a.Count, b.Count = itemsA, chunksB
+	bFilledOthers := make(chan struct{})
+	b.Fill = nthFill(b.Fill, chunksB-1, func() { close(bFilledOthers) }) // slots 1 and on; slot 0 is A's
 
-	wa, wb := gpu.NewShareWork(1, 1, 1), gpu.NewShareWork(3, 1, 2)
+	wa, wb := gpu.NewShareWork(itemsA, itemsA, 1), gpu.NewShareWork(chunksB, 1, 2)
 	var g errgroup.Group
 	g.Go(func() error {
 		return eng.RunShare(context.Background(), a, wa, func() {
 			g.Go(func() error { return eng.RunShare(context.Background(), b, wb, nil) })
 		})
 	})
-	waitOrFail(t, bFilledTwo)
+	waitOrFail(t, bFilledOthers)
 	time.Sleep(50 * time.Millisecond) // time for B to reach slot 0
 	other := wb.TakeAsOther()
 	close(releaseA)
-	require.Equal(t, [2]int{2, 3}, other, "the chunk for slot 0 was left to another device")
+	require.Equal(t, [2]int{chunksB - 1, chunksB}, other, "the chunk for slot 0 was left to another device")
 	wb.GiveBack(other) // that device fails: B takes the chunk once slot 0 is free
 	require.NoError(t, g.Wait())
-	require.Equal(t, f.want[:1], gotA)
-	require.Equal(t, f.want[:3], gotB)
+	require.Equal(t, f.want[:itemsA], gotA)
+	require.Equal(t, f.want[:chunksB], gotB)
 	require.NoError(t, eng.Close())
 }
 
@@ -654,29 +656,30 @@ func TestRunHandsOverWithoutWaitingForASlot(t *testing.T) {
 	eng, err := gpu.Open(f.d, f.cfg)
 	require.NoError(t, err)
 	var mu sync.Mutex
-	gotA, gotB := make([]ladder.Channels, 2), make([]ladder.Channels, 1)
+	const chunksA = gpu.SlotCount - 1
+	gotA, gotB := make([]ladder.Channels, chunksA), make([]ladder.Channels, 1)
 	a := f.batch(gotA, make([]bool, len(f.jobs)), &mu)
 	b := f.batch(gotB, make([]bool, len(f.jobs)), &mu)
-	a.Count, b.Count = 2, 1
+	a.Count, b.Count = chunksA, 1
 	releaseA := make(chan struct{})
 	drainA := a.Drain
-	a.Drain = func(lo, hi int, out []uint32) error { // A keeps slots 0 and 1 until released
+	a.Drain = func(lo, hi int, out []uint32) error { // A keeps its slots until released
 		<-releaseA
 		return drainA(lo, hi, out)
 	}
 	bHandedOver := make(chan struct{})
 
-	wa, wb := gpu.NewShareWork(2, 1, 1), gpu.NewShareWork(1, 1, 1)
+	wa, wb := gpu.NewShareWork(chunksA, 1, 1), gpu.NewShareWork(1, 1, 1)
 	var g errgroup.Group
 	g.Go(func() error {
 		return eng.RunShare(context.Background(), a, wa, func() {
 			g.Go(func() error { return eng.RunShare(context.Background(), b, wb, func() { close(bHandedOver) }) })
 		})
 	})
-	waitOrFail(t, bHandedOver) // B's chunk in slot 2, A's still in 0 and 1
+	waitOrFail(t, bHandedOver) // B's chunk in the last slot, A's still in the others
 	close(releaseA)
 	require.NoError(t, g.Wait())
-	require.Equal(t, f.want[:2], gotA)
+	require.Equal(t, f.want[:chunksA], gotA)
 	require.Equal(t, f.want[:1], gotB)
 	require.NoError(t, eng.Close())
 }
@@ -685,13 +688,14 @@ func TestRunHandsOverWithoutWaitingForASlot(t *testing.T) {
 // chunk there is done, while that chunk drains; the next chunk's outputs
 // wait for the drain, so neither Run's results are lost.
 func TestRunFillsASlotWhileTheLastRunDrainsIt(t *testing.T) {
-	f := newFixture(t, 5)
+	const chunksA = gpu.SlotCount // in every slot: B's first chunk goes to slot 0, its second to slot 1
+	f := newFixture(t, chunksA+2)
 	eng, err := gpu.Open(f.d, f.cfg)
 	require.NoError(t, err)
 	var mu sync.Mutex
-	gotA, gotB := make([]ladder.Channels, 3), make([]ladder.Channels, 2)
+	gotA, gotB := make([]ladder.Channels, chunksA), make([]ladder.Channels, 2)
 	a := f.batch(gotA, make([]bool, len(f.jobs)), &mu)
-	a.Count = 3
+	a.Count = chunksA
 	releaseA := make(chan struct{})
 	drainA := a.Drain
 	a.Drain = func(lo, hi int, out []uint32) error { // A's chunk 1, in slot 1, drains once released
@@ -700,7 +704,7 @@ func TestRunFillsASlotWhileTheLastRunDrainsIt(t *testing.T) {
 		}
 		return drainA(lo, hi, out)
 	}
-	const skip = 3 // B's items are the fixture's 3 and 4, whose outputs are not A's
+	const skip = chunksA // B's items come after A's: their outputs are not A's
 	whole := f.batch(make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs)), &mu)
 	bFilledSlot1 := make(chan struct{})
 	b := gpu.Batch{Count: 2,
@@ -714,7 +718,7 @@ func TestRunFillsASlotWhileTheLastRunDrainsIt(t *testing.T) {
 			return nil
 		}}
 
-	wa, wb := gpu.NewShareWork(3, 1, 1), gpu.NewShareWork(2, 1, 1)
+	wa, wb := gpu.NewShareWork(chunksA, 1, 1), gpu.NewShareWork(2, 1, 1)
 	var g errgroup.Group
 	g.Go(func() error {
 		return eng.RunShare(context.Background(), a, wa, func() {
@@ -724,7 +728,7 @@ func TestRunFillsASlotWhileTheLastRunDrainsIt(t *testing.T) {
 	waitOrFail(t, bFilledSlot1) // B's second chunk filled in slot 1 while A's chunk 1 drains there
 	close(releaseA)
 	require.NoError(t, g.Wait())
-	require.Equal(t, f.want[:3], gotA)
+	require.Equal(t, f.want[:chunksA], gotA)
 	require.Equal(t, f.want[skip:skip+2], gotB)
 	require.NoError(t, eng.Close())
 }
