@@ -150,9 +150,16 @@ type Batch struct {
 	// which little work follows: each of its chunks finishes as a batch's
 	// last chunks do (kernels.FinishItemsLastChunk), in short chains of
 	// products that end soon after its ladder, rather than in chains that
-	// later chunks would overlap.
+	// later chunks would overlap; and, as an overlapped batch, it is one
+	// chunk per device where Config.Chunk holds a device's share, its fills
+	// beside the kernels of the batches before it (chunkFor).
 	Closing bool
 }
+
+// overlapsOthers reports whether the caller's other batches overlap b's
+// fills and drains with their kernels: later ones (Overlapped) or earlier
+// ones still on the GPU (Closing).
+func (b *Batch) overlapsOthers() bool { return b.Overlapped || b.Closing }
 
 // Wire is a batch's bytes (Batch.Wire): Fill writes items [lo, hi) as
 // InBytes bytes each, laid out as the unpack kernel reads them, and Drain
@@ -638,7 +645,7 @@ func (e *Engine) Run(ctx context.Context, b Batch) (Stats, error) {
 		return Stats{}, err
 	}
 	start := time.Now()
-	w := newWork(b.Count, chunkFor(b.Count, e.cfg.Chunk, 1, e.wave, b.Overlapped), 1)
+	w := newWork(b.Count, chunkFor(b.Count, e.cfg.Chunk, 1, e.wave, b.overlapsOthers()), 1)
 	st, _ := e.runOn(ctx, b, w, nil)
 	st.WallMs = msSince(start)
 	return st, w.failed()

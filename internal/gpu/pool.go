@@ -157,7 +157,7 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	start := time.Now()
 	gen, traceStart := traceClock()
 	active := p.active()
-	w := newWork(b.Count, p.chunkOn(b.Count, active, b.Overlapped), len(active))
+	w := newWork(b.Count, p.chunkOn(b.Count, active, b.overlapsOthers()), len(active))
 	shares := make([]DeviceStats, len(active))
 	// the next Run starts once every device has handed over (taken its
 	// last chunk) or returned; a device that has handed over still takes
@@ -241,8 +241,8 @@ const minSplitChunk = 256
 // fills and drains the others (the kernel's time hardly depends on how much
 // of a wave it runs), or else is one chunk; every device gets a part of a
 // small batch.
-// An overlapped batch (Batch.Overlapped), whose caller's next batches
-// overlap its fills and drains with the kernels as its own chunks would,
+// An overlapped batch (Batch.overlapsOthers), whose caller's other batches
+// overlap its fills and drains with their kernels as its own chunks would,
 // is instead one chunk per device where chunk holds a device's share, or
 // else the fewest equal chunks that do: a pipeline's step then keeps the
 // slots for as few chunks as it can, the next step's chunks take the

@@ -314,12 +314,12 @@ func TestPoolSplitsSmallBatches(t *testing.T) {
 	require.Equal(t, 1, st.Devices[1].Chunks)
 }
 
-// TestPoolOverlappedOneChunk: a batch marked overlapped that Config.Chunk
-// holds runs as one chunk, where the same batch unmarked, many waves of a
-// device of one SM and one block, is cut into several to overlap its own
-// fills and drains; both give every item.
+// TestPoolOverlappedOneChunk: a batch marked overlapped or closing that
+// Config.Chunk holds runs as one chunk, where the same batch unmarked, many
+// waves of a device of one SM and one block, is cut into several to
+// overlap its own fills and drains; each gives every item.
 func TestPoolOverlappedOneChunk(t *testing.T) {
-	for _, overlapped := range []bool{false, true} {
+	for _, mark := range []string{"", "overlapped", "closing"} {
 		f := newFixture(t, 40)
 		spec := fakecuda.H100()
 		spec.SMs, spec.MaxThreadsPerSM = 1, f.cfg.BlockThreads // a wave of one block
@@ -330,11 +330,11 @@ func TestPoolOverlappedOneChunk(t *testing.T) {
 		require.NoError(t, err)
 		var l drainLog
 		b := f.loggedBatch(&l)
-		b.Overlapped = overlapped
+		b.Overlapped, b.Closing = mark == "overlapped", mark == "closing"
 		st, err := p.Run(context.Background(), b)
 		require.NoError(t, err)
 		f.requireEach(t, &l)
-		if overlapped {
+		if mark != "" {
 			require.Equal(t, 1, st.Chunks)
 		} else {
 			require.Greater(t, st.Chunks, 1)
