@@ -282,8 +282,14 @@ type Engine struct {
 	wave  int      // the items the device runs at once: sms × resident blocks × ItemsPerBlock
 	slots [slotCount]slot
 	// next is the slot of the next Run's first chunk: the one after the
-	// last Run's last chunk, whose oldest chunk in flight frees it first
-	next int
+	// last Run's last chunk, whose oldest chunk in flight frees it first.
+	// The latest Run to start (latestRun, counting Runs) sets it before it
+	// takes each chunk, since the next Run may start once the batch's last
+	// chunk is taken (Pool.Run); a Run that a later one has followed no
+	// longer does.
+	nextMu    sync.Mutex
+	next      int
+	latestRun uint64
 
 	calls   chan func()
 	stopped chan struct{} // closed once the engine's thread has released the context
@@ -714,6 +720,7 @@ type deviceRun struct {
 	// origin is recorded before the Run's first chunk with copies: the
 	// origin of Stats.Timeline; 0 until then
 	origin Event
+	seq    uint64          // the Run's number on the device (Engine.latestRun)
 	start  int             // the slot of chunk 0: chunk c goes to slot (start + c) mod slotCount
 	held   [slotCount]bool // the slots whose owner this Run holds
 	// handover, when set, lets the device's next Run start once this one
@@ -743,12 +750,33 @@ func (r *deviceRun) release(i int) {
 	}
 }
 
+// begin makes r the device's latest Run, its first chunk going to the slot
+// after the last one taken.
+func (r *deviceRun) begin() {
+	e := r.e
+	e.nextMu.Lock()
+	defer e.nextMu.Unlock()
+	e.latestRun++
+	r.seq, r.start = e.latestRun, e.next
+}
+
+// setNext makes the slot of chunk c the next Run's first, while r is the
+// device's latest Run.
+func (r *deviceRun) setNext(c int) {
+	e := r.e
+	e.nextMu.Lock()
+	defer e.nextMu.Unlock()
+	if e.latestRun == r.seq {
+		e.next = (r.start + c) % slotCount
+	}
+}
+
 // handOver lets the device's next Run start, its first chunk going to the
 // slot of chunk c, if this Run hands over and has not yet.
 func (r *deviceRun) handOver(c int) {
 	if r.handover != nil && !r.handedOver {
 		r.handedOver = true
-		r.e.next = (r.start + c) % slotCount
+		r.setNext(c)
 		r.handover()
 	}
 }
@@ -813,7 +841,8 @@ func (r *deviceRun) collect(s *slot) (drain func(), err error) {
 // end of ctx fails the batch. It returns the driver error, once the
 // device's drains are over.
 func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, handover func()) error {
-	r := &deviceRun{e: e, b: b, w: w, st: st, start: e.next, handover: handover}
+	r := &deviceRun{e: e, b: b, w: w, st: st, handover: handover}
+	r.begin()
 	var fault error
 	c := 0 // the chunk that goes next, into slot (r.start + c) mod slotCount
 	for ; ; c++ {
@@ -839,6 +868,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 			// the slot, and the next Run's first chunk may take it
 			r.hold(i)
 		}
+		r.setNext(c + 1) // should this take the batch's last chunk, the next Run may start at once
 		ch, ok, more := w.take(false)
 		if !ok && more {
 			// nothing to take while other chunks are out: finish this
@@ -896,7 +926,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 	r.drains.Wait()
 	st.DrainMs += float64(r.drainNs.Load()) / 1e6
 	if !r.handedOver {
-		e.next = (r.start + c) % slotCount
+		r.setNext(c)
 	}
 	for i := range slotCount {
 		r.release(i)

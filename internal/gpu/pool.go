@@ -137,9 +137,10 @@ func (p *Pool) active() []int {
 // pool's devices; a batch of fewer than Config.Chunk items per device is cut
 // into chunks of whole waves, pipelineDepth or more per device (chunkFor).
 // It fails only when every device taking part failed, or a Drain failed, or
-// ctx ended; Stats.Devices says how each device did.
-// Fill may run more than once for a chunk (again on another device after
-// a fault); Drain runs at most once for each item.
+// ctx ended; Stats.Devices says how each device did. The next Run starts
+// once this one has handed out its last chunk, its fills beside this one's
+// last. Fill may run more than once for a chunk (again on another device
+// after a fault); Drain runs at most once for each item.
 func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	p.mu.Lock()
 	unlock := sync.OnceFunc(p.mu.Unlock)
@@ -159,10 +160,12 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	active := p.active()
 	w := newWork(b.Count, p.chunkOn(b.Count, active, b.overlapsOthers()), len(active))
 	shares := make([]DeviceStats, len(active))
-	// the next Run starts once every device has handed over (taken its
-	// last chunk) or returned; a device that has handed over still takes
-	// the chunks that a failing one gives back, into slots the next Run
-	// lets go
+	// the next Run starts once the batch's last chunk is taken, its fill
+	// beside the last ones of this Run, or once every device has handed
+	// over (found no chunk to take) or returned; a device that has handed
+	// over still takes the chunks that a failing one gives back, into
+	// slots the next Run lets go
+	w.taken = unlock
 	var left atomic.Int32
 	left.Store(int32(len(active)))
 	runOn := func(i, ei int) {

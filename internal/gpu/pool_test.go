@@ -357,6 +357,42 @@ func TestPoolRunsFollow(t *testing.T) {
 	}
 }
 
+// TestPoolRunStartsOnceTheLastChunkIsTaken: the next Run starts, and
+// fills its first chunks, once the Run before has handed out its last
+// chunk, while that chunk is still being filled, on one device and on two;
+// every item of both still comes back.
+func TestPoolRunStartsOnceTheLastChunkIsTaken(t *testing.T) {
+	for _, devices := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d-devices", devices), func(t *testing.T) {
+			f := newPoolFixture(t, 6, devices) // chunks of 3: one a device, or two on one
+			p, err := gpu.OpenPool(f.d, f.cfg, nil)
+			require.NoError(t, err)
+			defer p.Close()
+			var mu sync.Mutex
+			gotFirst, gotSecond := make([]ladder.Channels, len(f.jobs)), make([]ladder.Channels, len(f.jobs))
+			first := f.batch(gotFirst, make([]bool, len(f.jobs)), &mu)
+			second := f.batch(gotSecond, make([]bool, len(f.jobs)), &mu)
+			lastFilling, secondFilled := make(chan struct{}), make(chan struct{})
+			fillFirst := first.Fill
+			first.Fill = func(lo, hi int, in, sc []uint32) {
+				if hi == len(f.jobs) { // the last chunk: filled once the second Run fills one
+					close(lastFilling)
+					waitOrFail(t, secondFilled)
+				}
+				fillFirst(lo, hi, in, sc)
+			}
+			second.Fill = nthFill(second.Fill, 1, func() { close(secondFilled) })
+			var g errgroup.Group
+			g.Go(func() error { _, err := p.Run(context.Background(), first); return err })
+			<-lastFilling
+			g.Go(func() error { _, err := p.Run(context.Background(), second); return err })
+			require.NoError(t, g.Wait())
+			require.Equal(t, f.want, gotFirst)
+			require.Equal(t, f.want, gotSecond)
+		})
+	}
+}
+
 func runsFollow(t *testing.T, devices int) {
 	f := newPoolFixture(t, 17, devices) // chunks of 3: the last one has 2 items
 	f.d.Async = true

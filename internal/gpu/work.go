@@ -23,6 +23,11 @@ type work struct {
 	alive   int    // devices still taking chunks
 	faults  []error
 	err     error // the batch's failure; once set, nothing more is handed out
+	// taken, when set, runs once every chunk has been handed out (on the
+	// goroutine of the take that handed out the last one, after take's
+	// lock): the devices' next batch may then start beside this one's last
+	// fills
+	taken func()
 }
 
 // newWork splits count items into chunks of at most chunk items for the
@@ -44,7 +49,17 @@ func newWork(count, chunk, devices int) *work {
 // batch is over (complete or failed).
 func (w *work) take(wait bool) (c span, ok, more bool) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
+	c, ok, more = w.takeLocked(wait)
+	last := ok && len(w.pending) == 0 && w.taken != nil
+	w.mu.Unlock()
+	if last {
+		w.taken()
+	}
+	return c, ok, more
+}
+
+// takeLocked is take with w.mu held.
+func (w *work) takeLocked(wait bool) (c span, ok, more bool) {
 	for {
 		switch {
 		case w.err != nil:
