@@ -860,15 +860,7 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 				break
 			}
 		}
-		if !r.handedOver && !w.nonePending() {
-			// the slot before the chunk: a chunk is taken only where it
-			// can run at once, so that while the previous Run still holds
-			// this slot another device takes the chunk instead; with no
-			// chunk left to take, the Run hands over without waiting for
-			// the slot, and the next Run's first chunk may take it
-			r.hold(i)
-		}
-		r.setNext(c + 1) // should this take the batch's last chunk, the next Run may start at once
+		r.beforeTake(c, i)
 		ch, ok, more := w.take(false)
 		if !ok && more {
 			// nothing to take while other chunks are out: finish this
@@ -935,6 +927,31 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 		e.d.EventDestroy(r.origin)
 	}
 	return fault
+}
+
+// beforeTake readies the Run to take chunk c, into slot i. Once the
+// batch's chunks have all been handed out, the next Run may have started,
+// its first chunk in the slot after this Run's last: the Run hands over,
+// and from then on holds a slot only while it holds no other (for a chunk
+// given back), so that neither Run waits for the other's slots while
+// holding its own. Until then it makes the slot after i the next Run's
+// first (should this take hand out the last chunk, the next Run starts at
+// once) and holds slot i before the take: a chunk is taken only where it
+// can run at once, so that while the previous Run still holds the slot
+// another device takes the chunk instead; with no chunk left to take, it
+// hands over without waiting for the slot, and the next Run's first chunk
+// may take it.
+func (r *deviceRun) beforeTake(c, i int) {
+	if r.w.handedOut.Load() {
+		r.handOver(c)
+	}
+	if r.handedOver {
+		return
+	}
+	r.setNext(c + 1)
+	if !r.w.nonePending() {
+		r.hold(i)
+	}
 }
 
 // finishAll finishes, inline, the Run's chunks still in its slots in the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // span is a chunk of a batch: items [lo, hi).
@@ -28,6 +29,9 @@ type work struct {
 	// lock): the devices' next batch may then start beside this one's last
 	// fills
 	taken func()
+	// handedOut is set once every chunk has been handed out, even if some
+	// come back later
+	handedOut atomic.Bool
 }
 
 // newWork splits count items into chunks of at most chunk items for the
@@ -50,9 +54,12 @@ func newWork(count, chunk, devices int) *work {
 func (w *work) take(wait bool) (c span, ok, more bool) {
 	w.mu.Lock()
 	c, ok, more = w.takeLocked(wait)
-	last := ok && len(w.pending) == 0 && w.taken != nil
+	first := ok && len(w.pending) == 0 && !w.handedOut.Load()
+	if first {
+		w.handedOut.Store(true)
+	}
 	w.mu.Unlock()
-	if last {
+	if first && w.taken != nil {
 		w.taken()
 	}
 	return c, ok, more

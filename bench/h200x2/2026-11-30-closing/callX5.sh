@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# call X5 (two H200): C = 9fcfe04, E = db9b60b (C, and the pool's next Run starting once the batch's last chunk is
+# handed out). verify with E: --op sign on the three curves, --op ecdsa and --op mul on P-224; c and e alternated:
+# signing five rounds, verification two, k·P one, P-224 and P-256, one GPU and two.
+set -u -o pipefail
+T0=$(date +%s); O=/tmp/x5; mkdir -p $O; save() { tar cJf $OUT/x5.txz -C $O .; }
+el() { echo $(( $(date +%s) - T0 )); }
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $O/device.txt
+nproc | tee -a $O/device.txt; head -1 /proc/stat | tee -a $O/device.txt
+D=.dev/x5
+export ECMUL_FATBIN=$PWD/internal/kernels/ecmul.fatbin
+for v in c e; do python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('$D/$v.xz'), open('$D/$v','wb'))" && chmod +x $D/$v; done
+for c in p224 p256 secp256k1; do
+  timeout -k 5 45 $D/e verify --backend gpu --curve $c --op sign --n 60000 --chunk 60000 > $O/verify-$c-sign.txt 2>&1
+  echo "verify E $c sign rc $? $(tail -1 $O/verify-$c-sign.txt) t $(el)"
+done
+for op in ecdsa mul; do
+  timeout -k 5 60 $D/e verify --backend gpu --curve p224 --op $op --n 60000 --chunk 60000 > $O/verify-p224-$op.txt 2>&1
+  echo "verify E p224 $op rc $? $(tail -1 $O/verify-p224-$op.txt) t $(el)"
+done; save
+summ() { python3 -c "
+import json; d=json.load(open('$1'))
+print(' '.join('%s/%s/g%s=%.2f'%(r['curve'][-4:], r['op'][:4], r.get('gpus',''), (r.get('bytes_ops_per_s') or r['ops_per_s'])/1e6) for r in d['results']))" 2>&1; }
+run() { # variant op tag round reps
+  timeout -k 5 90 $D/$1 bench --backend gpu --gpus 1,2 --curve p224,p256 --op $2 --batch 4194304 --reps $5 --peers=false \
+    --json $O/$1$3-$4.json --trace $O/$1$3-$4.jsonl > $O/$1$3-$4.txt 2>&1; echo "$1$3-$4 rc $? t $(el): $(summ $O/$1$3-$4.json)"
+  gzip -f $O/$1$3-$4.jsonl
+}
+for r in 1 2 3 4 5; do for v in c e; do run $v sign s $r 5; done; save; done
+for r in 1 2; do for v in c e; do run $v ecdsa e $r 3; done; save; done
+for v in c e; do run $v mul m 1 5; done; save
+head -1 /proc/stat | tee -a $O/device.txt
+python3 $D/medians.py $O cs es | tee $O/medians.txt
+python3 $D/medians.py $O ce ee | tee -a $O/medians.txt
+save; echo "t $(el)"
