@@ -761,14 +761,16 @@ func (r *deviceRun) begin() {
 }
 
 // setNext makes the slot of chunk c the next Run's first, while r is the
-// device's latest Run.
-func (r *deviceRun) setNext(c int) {
+// device's latest Run, and reports whether it is.
+func (r *deviceRun) setNext(c int) (latest bool) {
 	e := r.e
 	e.nextMu.Lock()
 	defer e.nextMu.Unlock()
 	if e.latestRun == r.seq {
 		e.next = (r.start + c) % slotCount
+		return true
 	}
+	return false
 }
 
 // handOver lets the device's next Run start, its first chunk going to the
@@ -876,10 +878,13 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 		if !ok {
 			break
 		}
+		if !r.handedOver && !r.held[i] {
+			r.yieldSlots(c + 1) // a chunk given back: this Run waits for slot i below
+		}
 		if r.handedOver {
 			// a chunk given back by a failed device, while the next Run
-			// holds slots here: one slot at a time, so that this Run never
-			// holds one while waiting for another
+			// may hold slots here: one slot at a time, so that this Run
+			// never holds one while waiting for another
 			if fault = r.finishAll(c); fault != nil {
 				break
 			}
@@ -930,28 +935,34 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 }
 
 // beforeTake readies the Run to take chunk c, into slot i. Once the
-// batch's chunks have all been handed out, the next Run may have started,
-// its first chunk in the slot after this Run's last: the Run hands over,
-// and from then on holds a slot only while it holds no other (for a chunk
-// given back), so that neither Run waits for the other's slots while
-// holding its own. Until then it makes the slot after i the next Run's
-// first (should this take hand out the last chunk, the next Run starts at
-// once) and holds slot i before the take: a chunk is taken only where it
-// can run at once, so that while the previous Run still holds the slot
-// another device takes the chunk instead; with no chunk left to take, it
-// hands over without waiting for the slot, and the next Run's first chunk
-// may take it.
+// batch's chunks have all been handed out, the next Run may have started:
+// the Run hands over (yieldSlots). Until then it makes the slot after i
+// the next Run's first (should this take hand out the last chunk, the next
+// Run starts at once, past the slot this one may wait for) and holds slot
+// i before the take: a chunk is taken only where it can run at once, so
+// that while the previous Run still holds the slot another device takes
+// the chunk instead; with no chunk left to take, it hands over without
+// waiting for the slot, and the next Run's first chunk may take it.
 func (r *deviceRun) beforeTake(c, i int) {
+	if r.yieldSlots(c) || !r.setNext(c+1) {
+		r.handOver(c)
+	}
+	if !r.handedOver && !r.w.nonePending() {
+		r.hold(i)
+	}
+}
+
+// yieldSlots hands the Run over, given that chunk c goes next, once its
+// batch's chunks have all been handed out, and reports whether it has
+// handed over: the next Run may then have started, its first chunk in the
+// slot after this Run's last, and this Run holds a slot only while it
+// holds no other (for a chunk given back, after finishAll), so that
+// neither Run waits for the other's slots while holding its own.
+func (r *deviceRun) yieldSlots(c int) bool {
 	if r.w.handedOut.Load() {
 		r.handOver(c)
 	}
-	if r.handedOver {
-		return
-	}
-	r.setNext(c + 1)
-	if !r.w.nonePending() {
-		r.hold(i)
-	}
+	return r.handedOver
 }
 
 // finishAll finishes, inline, the Run's chunks still in its slots in the
