@@ -19,6 +19,10 @@ func NewShareWork(count, chunk, devices int) *ShareWork {
 	return &ShareWork{newWork(count, chunk, devices)}
 }
 
+// OnHandedOut sets what runs once every chunk has been handed out, as a
+// Pool starts its next Run then.
+func (s *ShareWork) OnHandedOut(f func()) { s.w.taken = f }
+
 // TakeAsOther takes the next pending chunk for a device other than the
 // Engine's.
 func (s *ShareWork) TakeAsOther() [2]int {

@@ -769,6 +769,49 @@ func TestRunFillsASlotWhileTheLastRunDrainsIt(t *testing.T) {
 	require.NoError(t, eng.Close())
 }
 
+// TestRunTakesAGivenBackChunkBesideTheNextRun: once a batch's chunks have
+// all been handed out, the device's next Run starts, its first chunk in the
+// slot after the Run's last; when a failing device then gives a chunk back,
+// the Run takes it holding no other slot while it waits for one, so that
+// neither Run waits for the other's slots: both end, every item right.
+func TestRunTakesAGivenBackChunkBesideTheNextRun(t *testing.T) {
+	const chunksA = gpu.SlotCount // one for another device, the rest in slots 0 on
+	f := newFixture(t, chunksA)
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	gotA, gotB := make([]ladder.Channels, chunksA), make([]ladder.Channels, 2)
+	a := f.batch(gotA, make([]bool, len(f.jobs)), &mu)
+	b := f.batch(gotB, make([]bool, len(f.jobs)), &mu)
+	a.Count, b.Count = chunksA, 2
+	wa, wb := gpu.NewShareWork(chunksA, 1, 2), gpu.NewShareWork(2, 1, 1)
+	other := wa.TakeAsOther()
+	bFilled, gaveBack := make(chan struct{}), make(chan struct{})
+	b.Fill = nthFill(b.Fill, 1, func() { close(bFilled) }) // B's first chunk, in the slot after A's last
+	a.Fill = nthFill(a.Fill, chunksA-1, func() {           // A's last chunk: the other device fails meanwhile
+		waitOrFail(t, bFilled)
+		wa.GiveBack(other)
+		close(gaveBack)
+	})
+	var g errgroup.Group
+	wa.OnHandedOut(func() {
+		g.Go(func() error { return eng.RunShare(context.Background(), b, wb, func() {}) })
+	})
+	g.Go(func() error { return eng.RunShare(context.Background(), a, wa, func() {}) })
+	waitOrFail(t, gaveBack)
+	done := make(chan struct{})
+	go func() { _ = g.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the two Runs wait for each other's slots")
+	}
+	require.NoError(t, g.Wait())
+	require.Equal(t, f.want, gotA)
+	require.Equal(t, f.want[:2], gotB)
+	require.NoError(t, eng.Close())
+}
+
 // nthFill returns fill, with at called at the start of its nth call.
 func nthFill(fill func(lo, hi int, in, sc []uint32), nth int, at func()) func(lo, hi int, in, sc []uint32) {
 	var calls atomic.Int32
