@@ -852,62 +852,20 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 			w.fail(err)
 			break
 		}
-		// chunk c−3 leaves its slot for chunk c and starts draining, to
-		// run beside the fill of chunk c, or inline when no chunk is left
-		// to fill
+		// chunk c − slotCount leaves its slot for chunk c and starts
+		// draining, to run beside the fill of chunk c, or inline when no
+		// chunk is left to fill
 		i := (r.start + c) % slotCount
-		s := &e.slots[i]
 		if r.held[i] {
-			if fault = r.finish(s, w.nonePending()); fault != nil {
+			if fault = r.finish(&e.slots[i], w.nonePending()); fault != nil {
 				break
 			}
 		}
-		r.beforeTake(c, i)
-		ch, ok, more := w.take(false)
-		if !ok && more {
-			// nothing to take while other chunks are out: finish this
-			// device's own, oldest first and inline (nothing is left to
-			// fill beside them), then wait for one to come back or the end;
-			// the device's next Run may start meanwhile
-			r.handOver(c)
-			if fault = r.finishAll(c); fault != nil {
-				break
-			}
-			ch, ok, _ = w.take(true)
-		}
-		if !ok {
+		ch, ok, err := r.take(c, i)
+		if fault = err; fault != nil || !ok {
 			break
 		}
-		if !r.handedOver && !r.held[i] {
-			r.yieldSlots(c + 1) // a chunk given back: this Run waits for slot i below
-		}
-		if r.handedOver {
-			// a chunk given back by a failed device, while the next Run
-			// may hold slots here: one slot at a time, so that this Run
-			// never holds one while waiting for another
-			if fault = r.finishAll(c); fault != nil {
-				break
-			}
-		}
-		r.hold(i)
-		n := ch.hi - ch.lo
-		t0 := time.Now()
-		if b.Wire != nil {
-			b.Wire.Fill(ch.lo, ch.hi, unsafe.Slice((*byte)(s.hostIn), b.Wire.InBytes*n))
-		} else {
-			b.Fill(ch.lo, ch.hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
-		}
-		st.FillMs += msSince(t0)
-		s.awaitDrain() // chunk c−3's, or the previous Run's last there: it reads the outputs chunk c copies back into
-		s.lo, s.hi, s.busy = ch.lo, ch.hi, true
-		s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
-		last := b.Closing || !b.Overlapped && w.pendingCount() < slotCount
-		s.finishItems = e.finishItems(n, last)
-		if e.cfg.Pre != nil {
-			s.preFinishItems = finishItems(e.cfg.Pre.Finish, n, e.fullChunk(), last)
-		}
-		s.wire = b.Wire
-		if fault = e.enqueue(s, n, &r.origin); fault != nil {
+		if fault = r.fillAndEnqueue(&e.slots[i], ch); fault != nil {
 			break
 		}
 		st.Chunks++
@@ -932,6 +890,63 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 		e.d.EventDestroy(r.origin)
 	}
 	return fault
+}
+
+// take takes chunk c of the Run, for slot i, and holds the slot: ok is
+// false once the batch is over for this device. With no chunk pending while
+// others are out, it finishes the device's own, oldest first and inline
+// (nothing is left to fill beside them), then waits for one to come back
+// or the end; the device's next Run may start meanwhile. It returns the
+// first driver error of those it finished.
+func (r *deviceRun) take(c, i int) (ch span, ok bool, fault error) {
+	r.beforeTake(c, i)
+	ch, ok, more := r.w.take(false)
+	if !ok && more {
+		r.handOver(c)
+		if fault = r.finishAll(c); fault != nil {
+			return ch, false, fault
+		}
+		ch, ok, _ = r.w.take(true)
+	}
+	if !ok {
+		return ch, false, nil
+	}
+	if !r.handedOver && !r.held[i] {
+		r.yieldSlots(c + 1) // a chunk given back: this Run waits for slot i below
+	}
+	if r.handedOver {
+		// a chunk given back by a failed device, while the next Run may
+		// hold slots here: one slot at a time, so that this Run never
+		// holds one while waiting for another
+		if fault = r.finishAll(c); fault != nil {
+			return ch, false, fault
+		}
+	}
+	r.hold(i)
+	return ch, true, nil
+}
+
+// fillAndEnqueue fills chunk ch into slot s and enqueues its copies and kernels.
+func (r *deviceRun) fillAndEnqueue(s *slot, ch span) error {
+	e, b, st := r.e, r.b, r.st
+	n := ch.hi - ch.lo
+	t0 := time.Now()
+	if b.Wire != nil {
+		b.Wire.Fill(ch.lo, ch.hi, unsafe.Slice((*byte)(s.hostIn), b.Wire.InBytes*n))
+	} else {
+		b.Fill(ch.lo, ch.hi, words(s.hostIn, e.cfg.InRows*n), words(s.hostSc, e.cfg.ScalarRows*n))
+	}
+	st.FillMs += msSince(t0)
+	s.awaitDrain() // the slot's last chunk's, of this Run or the one before: it reads the outputs ch copies back into
+	s.lo, s.hi, s.busy = ch.lo, ch.hi, true
+	s.itemKernels = e.cfg.Finish != nil && !b.LadderOnly
+	last := b.Closing || !b.Overlapped && r.w.pendingCount() < slotCount
+	s.finishItems = e.finishItems(n, last)
+	if e.cfg.Pre != nil {
+		s.preFinishItems = finishItems(e.cfg.Pre.Finish, n, e.fullChunk(), last)
+	}
+	s.wire = b.Wire
+	return e.enqueue(s, n, &r.origin)
 }
 
 // beforeTake readies the Run to take chunk c, into slot i. Once the
