@@ -249,7 +249,8 @@ type slot struct {
 	busy                      bool
 	drained                   chan struct{} // closed when the Drain of the slot's last chunk returns; nil if none ran
 	// owner is held by the Run whose chunks use the slot, from its first
-	// chunk there until its last one there is finished (deviceRun.hold)
+	// chunk there until its last one there is done (deviceRun.hold,
+	// deviceRun.finishAll)
 	owner sync.Mutex
 }
 
@@ -731,8 +732,8 @@ type deviceRun struct {
 	handedOver bool
 }
 
-// hold makes slot i this Run's: the first time, it waits until the
-// previous Run has finished its last chunk there.
+// hold makes slot i this Run's: the first time, it waits until the Run
+// before has let the slot go (its last chunk there done, or drained).
 func (r *deviceRun) hold(i int) {
 	if !r.held[i] {
 		r.e.slots[i].owner.Lock()
@@ -985,7 +986,7 @@ func (r *deviceRun) yieldSlots(c int) bool {
 // first error. Once the Run has handed over, each slot goes to the next
 // Run as soon as its chunk is done, before the drain: the next Run fills
 // its first chunk there beside the drain, and waits for it only before
-// that chunk's outputs come back (runChunks).
+// that chunk's outputs come back (fillAndEnqueue).
 func (r *deviceRun) finishAll(c int) error {
 	for k := range slotCount {
 		i := (r.start + c + k) % slotCount
