@@ -32,11 +32,7 @@ func TestFirstSign(t *testing.T) {
 		t.Run(c.Name(), func(t *testing.T) {
 			const count = 15
 			keys := randomKeys(newRand(83), c, count)
-			digests := make([][]byte, count)
-			for i := range digests {
-				d := sha256.Sum256(keys[i*c.ByteLen() : (i+1)*c.ByteLen()])
-				digests[i] = d[:]
-			}
+			digests := keyDigests(c, keys)
 			for _, lowS := range []bool{false, true} {
 				want, errs := signAll(t, c, digests, keys, ecdsasign.Options{LowS: lowS})
 				for i, err := range errs {
@@ -103,11 +99,7 @@ func TestFirstSignPlaces(t *testing.T) {
 	c := curves.P256()
 	const count, stepItems = 15, 2
 	keys := randomKeys(newRand(89), c, count)
-	digests := make([][]byte, count)
-	for i := range digests {
-		d := sha256.Sum256(keys[i*c.ByteLen() : (i+1)*c.ByteLen()])
-		digests[i] = d[:]
-	}
+	digests := keyDigests(c, keys)
 	calls := firstCalls{}
 	restore := ecdsasign.SetStepItems(stepItems)
 	_, errs := signAll(t, c, digests, keys, ecdsasign.Options{FirstSign: fakeFirstSign(c, true, calls)})
@@ -118,6 +110,18 @@ func TestFirstSignPlaces(t *testing.T) {
 		want[string(keys[lo*L:(lo+1)*L])] = ecdsasign.Place{Followed: j < 7, Closing: j >= 4}
 	}
 	require.Equal(t, want, calls)
+}
+
+// keyDigests returns the SHA-256 digest of each of c's private keys in
+// keys, as SHA-256 digests to sign.
+func keyDigests(c *curves.Curve, keys []byte) [][]byte {
+	L := c.ByteLen()
+	digests := make([][]byte, len(keys)/L)
+	for i := range digests {
+		d := sha256.Sum256(keys[i*L : (i+1)*L])
+		digests[i] = d[:]
+	}
+	return digests
 }
 
 // firstCalls records calls of FirstSign: the first item's key of each, and
@@ -228,11 +232,7 @@ func TestFirstSignAroundFailures(t *testing.T) {
 	L := c.ByteLen()
 	const count = 12
 	keys := randomKeys(newRand(91), c, count)
-	digests := make([][]byte, count)
-	for i := range digests {
-		d := sha256.Sum256(keys[i*L : (i+1)*L])
-		digests[i] = d[:]
-	}
+	digests := keyDigests(c, keys)
 	clear(keys[3*L : 4*L])
 	c.N().FillBytes(keys[7*L : 8*L])
 	digests[9] = digests[9][:31]
