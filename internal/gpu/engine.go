@@ -1009,32 +1009,25 @@ func (r *deviceRun) finishAll(c int) error {
 }
 
 // timeSlot adds the finished slot's kernel and copy times to st (none for
-// a chunk computed in place); a failed timing query only leaves the time
-// out.
+// a chunk computed in place), all from its chunk's times (chunkTimes): a
+// query for each event, the fewest that time every stage; a failed query
+// leaves the chunk's times out.
 func (e *Engine) timeSlot(s *slot, st *Stats, origin Event) {
 	if s.zeroCopy {
 		return
 	}
-	if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evKernel); err == nil {
-		st.KernelMs += float64(ms)
+	ct, ok := e.chunkTimes(s, origin)
+	if !ok {
+		return
 	}
-	if ct, ok := e.chunkTimes(s, origin); ok {
-		st.Timeline = append(st.Timeline, ct)
-	}
-	e.traceChunk(s)
+	st.Timeline = append(st.Timeline, ct)
+	st.KernelMs += ct.Ran - ct.CopiedIn
 	if s.itemKernels {
-		if ms, err := e.d.EventElapsedMs(s.evCopyIn, s.evPrepared); err == nil {
-			st.PrepareMs += float64(ms)
-		}
-		if ms, err := e.d.EventElapsedMs(s.evLaddered, s.evKernel); err == nil {
-			st.FinishMs += float64(ms)
-		}
+		st.PrepareMs += ct.Prepared - ct.CopiedIn
+		st.FinishMs += ct.Ran - ct.Laddered
 	}
-	if in, err := e.d.EventElapsedMs(s.evStart, s.evCopyIn); err == nil {
-		if out, err := e.d.EventElapsedMs(s.evKernel, s.evDone); err == nil {
-			st.CopyMs += float64(in + out)
-		}
-	}
+	st.CopyMs += ct.CopiedIn - ct.Start + ct.Done - ct.Ran
+	e.traceChunk(s, ct)
 }
 
 // wait waits for slot s's chunk. A chunk with copies waits on its last

@@ -101,6 +101,31 @@ func TestEngineChunksMatchCPUTwin(t *testing.T) {
 	require.ErrorIs(t, err, gpu.ErrClosed)
 }
 
+// TestEngineTimesEachEventOnce: a chunk's stages are timed by one query of
+// each of its six events from the Run's origin, and the Run's kernel and
+// copy times are its chunks' stages.
+func TestEngineTimesEachEventOnce(t *testing.T) {
+	f := newFixture(t, 8)
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	defer eng.Close()
+	got, drained := make([]ladder.Channels, len(f.jobs)), make([]bool, len(f.jobs))
+	var mu sync.Mutex
+	before := f.d.Calls("EventElapsedMs")
+	st, err := eng.Run(context.Background(), f.batch(got, drained, &mu))
+	require.NoError(t, err)
+	require.Equal(t, 6*st.Chunks, f.d.Calls("EventElapsedMs")-before)
+	requireTimeline(t, st.Timeline, len(f.jobs), st.Chunks)
+	var kernel, copies float64
+	for _, c := range st.Timeline {
+		kernel += c.Ran - c.CopiedIn
+		copies += c.CopiedIn - c.Start + c.Done - c.Ran
+	}
+	require.Positive(t, st.KernelMs)
+	require.InDelta(t, kernel, st.KernelMs, 1e-9)
+	require.InDelta(t, copies, st.CopyMs, 1e-9)
+}
+
 // TestEngineFaults fails one driver call at a time: the run (or Open)
 // returns the error, no item is drained that was not computed, nothing
 // leaks, and after a failed run the engine still computes correctly.

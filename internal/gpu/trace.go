@@ -121,9 +121,10 @@ func (e *Engine) traceEpoch(s *slot) {
 	ep.gen, ep.at = traceClock()
 }
 
-// traceChunk records slot s's finished chunk in the running trace, if e
-// has its epoch: a chunk whose copy began before the epoch is left out.
-func (e *Engine) traceChunk(s *slot) {
+// traceChunk records slot s's finished chunk, whose times from its Run's
+// origin are ct, in the running trace, if e has its epoch: a chunk whose
+// copy began before the epoch is left out.
+func (e *Engine) traceChunk(s *slot, ct ChunkTimes) {
 	ep := &e.epoch
 	ep.mu.Lock()
 	gen, ev, at := ep.gen, ep.ev, ep.at
@@ -131,12 +132,13 @@ func (e *Engine) traceChunk(s *slot) {
 	if now, _ := traceClock(); gen == 0 || gen != now {
 		return
 	}
-	ct, ok := e.chunkTimes(s, ev)
-	if !ok || ct.Start < 0 {
+	start, err := e.d.EventElapsedMs(ev, s.evStart)
+	if err != nil || start < 0 {
 		return
 	}
+	shift := at + float64(start) - ct.Start
 	for _, t := range []*float64{&ct.Start, &ct.CopiedIn, &ct.Prepared, &ct.Laddered, &ct.Ran, &ct.Done} {
-		*t += at
+		*t += shift
 	}
 	traceAdd(gen, &TracedChunk{Device: e.cfg.Device, Entry: e.cfg.Entry, ChunkTimes: ct}, nil)
 }
