@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/rnsec/ecmul/internal/kernels"
@@ -121,6 +122,42 @@ func TestFullChunkInWaves(t *testing.T) {
 		}
 		if got := chunkFor(100*c.chunk, c.chunk, 1, c.wave, false); got != c.want {
 			t.Errorf("chunk %d, wave %d: chunkFor cuts %d, not the full chunk %d", c.chunk, c.wave, got, c.want)
+		}
+	}
+}
+
+// TestWorkShares: a batch with shares hands each device at most its share
+// of the chunks while every device takes part, and the chunks of a device
+// that fails to whichever asks; without shares, a device takes all it asks
+// for.
+func TestWorkShares(t *testing.T) {
+	w := newWork(40, 10, 2) // 4 chunks
+	w.shared()
+	var a, b int
+	for range 2 {
+		if _, ok, _ := w.take(&a, false); !ok {
+			t.Fatal("a device did not get its share")
+		}
+	}
+	if _, ok, more := w.take(&a, false); ok || !more {
+		t.Fatalf("a device past its share took a chunk (ok %v, more %v)", ok, more)
+	}
+	c, ok, _ := w.take(&b, false)
+	if !ok {
+		t.Fatal("the other device did not get its share")
+	}
+	w.deviceFailed(errors.New("a test's device failed"), []span{c})
+	for range 2 {
+		if _, ok, _ := w.take(&a, false); !ok {
+			t.Fatal("a device past its share did not take the chunks of one that failed")
+		}
+	}
+
+	free := newWork(40, 10, 2)
+	var only int
+	for range 4 {
+		if _, ok, _ := free.take(&only, false); !ok {
+			t.Fatal("without shares, a device did not get every chunk it asked for")
 		}
 	}
 }

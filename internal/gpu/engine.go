@@ -722,6 +722,7 @@ type deviceRun struct {
 	// origin of Stats.Timeline; 0 until then
 	origin Event
 	seq    uint64          // the Run's number on the device (Engine.latestRun)
+	taken  int             // the chunks of the batch this Run has taken
 	start  int             // the slot of chunk 0: chunk c goes to slot (start + c) mod slotCount
 	held   [slotCount]bool // the slots whose owner this Run holds
 	// handover, when set, lets the device's next Run start once this one
@@ -901,13 +902,13 @@ func (e *Engine) runChunks(ctx context.Context, b Batch, w *work, st *Stats, han
 // first driver error of those it finished.
 func (r *deviceRun) take(c, i int) (ch span, ok bool, fault error) {
 	r.beforeTake(c, i)
-	ch, ok, more := r.w.take(false)
+	ch, ok, more := r.w.take(&r.taken, false)
 	if !ok && more {
 		r.handOver(c)
 		if fault = r.finishAll(c); fault != nil {
 			return ch, false, fault
 		}
-		ch, ok, _ = r.w.take(true)
+		ch, ok, _ = r.w.take(&r.taken, true)
 	}
 	if !ok {
 		return ch, false, nil

@@ -26,7 +26,8 @@ func (s *ShareWork) OnHandedOut(f func()) { s.w.taken = f }
 // TakeAsOther takes the next pending chunk for a device other than the
 // Engine's.
 func (s *ShareWork) TakeAsOther() [2]int {
-	c, _, _ := s.w.take(false)
+	var taken int
+	c, _, _ := s.w.take(&taken, false)
 	return [2]int{c.lo, c.hi}
 }
 

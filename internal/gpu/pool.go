@@ -135,8 +135,10 @@ func (p *Pool) active() []int {
 
 // Run computes a batch as Engine.Run does, its chunks shared among the
 // pool's devices; a batch of fewer than Config.Chunk items per device is cut
-// into chunks of whole waves, pipelineDepth or more per device (chunkFor).
-// It fails only when every device taking part failed, or a Drain failed, or
+// into chunks of whole waves, pipelineDepth or more per device (chunkFor),
+// which the devices take as each has room; an overlapped batch's chunks go
+// an equal share to each device while every device takes part. It fails
+// only when every device taking part failed, or a Drain failed, or
 // ctx ended; Stats.Devices says how each device did. The next Run starts
 // once this one has handed out its last chunk, its fills beside this one's
 // last. Fill may run more than once for a chunk (again on another device
@@ -159,6 +161,9 @@ func (p *Pool) Run(ctx context.Context, b Batch) (Stats, error) {
 	gen, traceStart := traceClock()
 	active := p.active()
 	w := newWork(b.Count, p.chunkOn(b.Count, active, b.overlapsOthers()), len(active))
+	if b.overlapsOthers() {
+		w.shared()
+	}
 	shares := make([]DeviceStats, len(active))
 	// the next Run starts once the batch's last chunk is taken, its fill
 	// beside the last ones of this Run, or once every device has handed

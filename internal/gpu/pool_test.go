@@ -343,6 +343,61 @@ func TestPoolOverlappedOneChunk(t *testing.T) {
 	}
 }
 
+// TestPoolGivesEachDeviceItsShare: a pipeline's step (an overlapped batch,
+// one chunk a device) runs a chunk on each device, even where one device
+// comes to take only after the other has room for both: with both on one
+// device, the step would end a chunk's time after the other device's
+// share. The fake's second device is held before its first take until the
+// first device fills a second chunk (which it must not) or 200 ms pass.
+func TestPoolGivesEachDeviceItsShare(t *testing.T) {
+	f := newPoolFixture(t, 6, 2) // chunks of 3
+	late := &lateDevice{Driver: f.d, ordinal: 1, release: make(chan struct{})}
+	p, err := gpu.OpenPool(late, f.cfg, nil)
+	require.NoError(t, err)
+	defer p.Close()
+	var l drainLog
+	b := f.loggedBatch(&l)
+	b.Overlapped = true
+	b.Fill = nthFill(b.Fill, 2, late.open) // the first device took the second chunk too
+	late.hold.Store(true)
+	timer := time.AfterFunc(200*time.Millisecond, late.open)
+	defer timer.Stop()
+	st, err := p.Run(context.Background(), b)
+	require.NoError(t, err)
+	f.requireEach(t, &l)
+	for _, d := range st.Devices {
+		require.Equal(t, 1, d.Chunks, "device %d", d.Device)
+	}
+}
+
+// lateDevice holds the first making current of device ordinal's context
+// while hold is set, until open.
+type lateDevice struct {
+	*fakecuda.Driver
+	ordinal int
+	ctx     atomic.Uint64 // the device's primary context
+	hold    atomic.Bool
+	release chan struct{}
+	once    sync.Once
+}
+
+func (d *lateDevice) PrimaryCtxRetain(dev int32) (gpu.Context, error) {
+	ctx, err := d.Driver.PrimaryCtxRetain(dev)
+	if want, _ := d.Driver.Device(d.ordinal); err == nil && dev == want {
+		d.ctx.Store(uint64(ctx))
+	}
+	return ctx, err
+}
+
+func (d *lateDevice) CtxSetCurrent(ctx gpu.Context) error {
+	if ctx != 0 && uint64(ctx) == d.ctx.Load() && d.hold.Load() {
+		<-d.release
+	}
+	return d.Driver.CtxSetCurrent(ctx)
+}
+
+func (d *lateDevice) open() { d.once.Do(func() { close(d.release) }) }
+
 // TestPoolRunsFollow: on one device or several, a Run starts once the Run
 // before it has taken its last chunk on every device, while that chunk is
 // still on the GPU, and both give the CPU twin's results. The fake runs

@@ -12,7 +12,9 @@ import (
 type span struct{ lo, hi int }
 
 // work hands a batch's chunks to the devices computing it, one at a time
-// as each device has room, so a faster device takes more. A chunk handed to
+// as each device has room, so a faster device takes more, or, where the
+// batch has shares, each device its share while every device takes part.
+// A chunk handed to
 // a device is out until the device either passes it to Drain (done) or
 // fails before that (given back, to run on another device). The batch ends
 // when no chunk is pending or out, or when it fails.
@@ -22,8 +24,15 @@ type work struct {
 	pending []span // chunks to hand out; given-back ones are taken first
 	out     int    // chunks handed out and neither done nor given back
 	alive   int    // devices still taking chunks
-	faults  []error
-	err     error // the batch's failure; once set, nothing more is handed out
+	devices int    // the devices that took part at the start
+	// share, when set, is the most chunks a device takes while every
+	// device takes part (shared): a pipeline's step, one chunk a device,
+	// then runs on each, rather than two on a device whose slot came free
+	// first, which would end the pipeline a chunk's time later than the
+	// others
+	share  int
+	faults []error
+	err    error // the batch's failure; once set, nothing more is handed out
 	// taken, when set, runs once every chunk has been handed out (on the
 	// goroutine of the take that handed out the last one, after take's
 	// lock): the devices' next batch may then start beside this one's last
@@ -37,7 +46,7 @@ type work struct {
 // newWork splits count items into chunks of at most chunk items for the
 // given number of devices.
 func newWork(count, chunk, devices int) *work {
-	w := &work{alive: devices}
+	w := &work{alive: devices, devices: devices}
 	w.changed = sync.NewCond(&w.mu)
 	for lo := 0; lo < count; lo += chunk {
 		w.pending = append(w.pending, span{lo, min(lo+chunk, count)})
@@ -47,13 +56,20 @@ func newWork(count, chunk, devices int) *work {
 	return w
 }
 
-// take returns the next chunk. When none is pending but some are out, it
-// waits for one to come back or for the batch to end if wait is set, and
-// otherwise returns ok false with more true. ok and more both false: the
-// batch is over (complete or failed).
-func (w *work) take(wait bool) (c span, ok, more bool) {
+// shared gives each device at most ⌈chunks/devices⌉ of the batch's
+// chunks while every device takes part.
+func (w *work) shared() {
+	w.share = (len(w.pending) + w.devices - 1) / w.devices
+}
+
+// take returns the next chunk for a device that has taken *taken of the
+// batch's chunks, and counts it there. When none is pending for it but
+// some are out, it waits for one to come back or for the batch to end if
+// wait is set, and otherwise returns ok false with more true. ok and more
+// both false: the batch is over (complete or failed).
+func (w *work) take(taken *int, wait bool) (c span, ok, more bool) {
 	w.mu.Lock()
-	c, ok, more = w.takeLocked(wait)
+	c, ok, more = w.takeLocked(taken, wait)
 	first := ok && len(w.pending) == 0 && !w.handedOut.Load()
 	if first {
 		w.handedOut.Store(true)
@@ -66,23 +82,30 @@ func (w *work) take(wait bool) (c span, ok, more bool) {
 }
 
 // takeLocked is take with w.mu held.
-func (w *work) takeLocked(wait bool) (c span, ok, more bool) {
+func (w *work) takeLocked(taken *int, wait bool) (c span, ok, more bool) {
 	for {
 		switch {
 		case w.err != nil:
 			return span{}, false, false
-		case len(w.pending) > 0:
+		case len(w.pending) > 0 && !w.shareTaken(*taken):
 			c = w.pending[len(w.pending)-1]
 			w.pending = w.pending[:len(w.pending)-1]
 			w.out++
+			*taken++
 			return c, true, true
-		case w.out == 0:
+		case w.out == 0 && len(w.pending) == 0:
 			return span{}, false, false
 		case !wait:
 			return span{}, false, true
 		}
 		w.changed.Wait()
 	}
+}
+
+// shareTaken reports whether a device that has taken taken chunks has
+// taken its share, while every device takes part.
+func (w *work) shareTaken(taken int) bool {
+	return w.share > 0 && w.alive == w.devices && taken >= w.share
 }
 
 // pendingCount returns the chunks waiting to be taken.
