@@ -381,9 +381,11 @@ func (b *batch) take(i int, sig []byte) (again bool) {
 		clear(out)
 		return true
 	}
-	copy(out, sig)
+	copy(out[:L], sig[:L])
 	if b.opt.LowS {
 		fp.PutLimbs(out[L:], b.o.lowS(fp.LimbsFromBytes(sig[L:])))
+	} else {
+		copy(out[L:], sig[L:])
 	}
 	return false
 }

@@ -115,14 +115,18 @@ func (o *order) invertAll(ks, pre []fp.Element) {
 }
 
 // lowS returns n − s when s > (n − 1)/2 and s otherwise, for s below n,
-// choosing by a mask.
+// choosing by a mask; its limbs are held apart, where an array would go
+// through memory at each step.
 func (o *order) lowS(s [fp.Limbs]uint64) [fp.Limbs]uint64 {
-	var neg fp.Element
-	v := fp.Element(s)
-	o.f.Neg(&neg, &v)
-	high := lessMask(o.half, s)
-	for i := range fp.Limbs {
-		s[i] = s[i]&^high | neg[i]&high
-	}
-	return s
+	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
+	n0, b := bits.Sub64(o.n[0], s0, 0)
+	n1, b := bits.Sub64(o.n[1], s1, b)
+	n2, b := bits.Sub64(o.n[2], s2, b)
+	n3, _ := bits.Sub64(o.n[3], s3, b)
+	_, c := bits.Sub64(o.half[0], s0, 0)
+	_, c = bits.Sub64(o.half[1], s1, c)
+	_, c = bits.Sub64(o.half[2], s2, c)
+	_, c = bits.Sub64(o.half[3], s3, c)
+	high := -c // half < s
+	return [fp.Limbs]uint64{s0&^high | n0&high, s1&^high | n1&high, s2&^high | n2&high, s3&^high | n3&high}
 }

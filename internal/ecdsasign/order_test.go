@@ -94,8 +94,9 @@ func TestSignatureMatchesBig(t *testing.T) {
 }
 
 // TestLowSEdges: s = (n − 1)/2 stays, (n + 1)/2 becomes (n − 1)/2, n − 1
-// becomes 1, and 0 and 1 stay.
+// becomes 1, and 0 and 1 stay; random s below n against math/big.
 func TestLowSEdges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
 	for name, o := range orders(t) {
 		n := toBig(o.n)
 		half := new(big.Int).Rsh(n, 1)
@@ -105,6 +106,14 @@ func TestLowSEdges(t *testing.T) {
 			half:                                  half,
 			new(big.Int).Add(half, big.NewInt(1)): half,
 			new(big.Int).Sub(n, big.NewInt(1)):    big.NewInt(1),
+		}
+		for range 64 {
+			s := randBelow(rng, n)
+			if s.Cmp(half) > 0 {
+				cases[s] = new(big.Int).Sub(n, s)
+			} else {
+				cases[s] = s
+			}
 		}
 		for s, want := range cases {
 			requireBig(t, want, toBig(o.lowS(fromBig(s))), "%s: s=%x", name, s)
