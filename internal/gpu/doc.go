@@ -15,6 +15,7 @@
 // batch that asks for them, a chain of kernels before them
 // ([PreChain]) run on the same stream;
 // a [Pool] runs batches over several devices, one Engine each,
-// chunks handed to whichever device is free, and survives a device whose
+// chunks handed to whichever device is free (an overlapped batch's, an
+// equal share to each), and survives a device whose
 // driver calls fail by running its unfinished chunks on the others.
 package gpu

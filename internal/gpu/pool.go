@@ -12,9 +12,11 @@ import (
 
 // Pool runs batches over several devices, one Engine each with its own
 // context, streams, constants and pinned buffers. Chunks go to whichever
-// device has room, so a faster or less loaded device takes more. A device
-// whose driver calls fail mid-batch hands its unfinished chunks to the
-// others, and the batch still succeeds; that device is then left out of
+// device has room, so a faster or less loaded device takes more; an
+// overlapped batch's go an equal share to each device while every device
+// takes part, so that a pipeline's step ends no later on one than on
+// another. A device whose driver calls fail mid-batch hands its unfinished
+// chunks to the others, and the batch still succeeds; that device is then left out of
 // later batches while another one is healthy (when none is, the next batch
 // tries them all again, so a single device behaves as an Engine does). A
 // Pool is safe for concurrent use. Runs take their chunks one after the
