@@ -14,10 +14,10 @@ type span struct{ lo, hi int }
 // work hands a batch's chunks to the devices computing it, one at a time
 // as each device has room, so a faster device takes more, or, where the
 // batch has shares, each device its share while every device takes part.
-// A chunk handed to
-// a device is out until the device either passes it to Drain (done) or
-// fails before that (given back, to run on another device). The batch ends
-// when no chunk is pending or out, or when it fails.
+// A chunk handed to a device is out until the device either passes it to
+// Drain (done) or fails before that (given back, to run on another
+// device). The batch ends when no chunk is pending or out, or when it
+// fails.
 type work struct {
 	mu      sync.Mutex
 	changed *sync.Cond
