@@ -25,6 +25,8 @@ type fixture struct {
 	cfg  gpu.Config
 	jobs []ladder.Job
 	want []ladder.Channels
+	// overlapped marks the fixture's batches Batch.Overlapped
+	overlapped bool
 }
 
 func newFixture(t *testing.T, items int) *fixture {
@@ -46,7 +48,8 @@ func newFixture(t *testing.T, items int) *fixture {
 // batch returns a Batch over the fixture's jobs that records what was drained.
 func (f *fixture) batch(got []ladder.Channels, drained []bool, mu *sync.Mutex) gpu.Batch {
 	return gpu.Batch{
-		Count: len(f.jobs),
+		Count:      len(f.jobs),
+		Overlapped: f.overlapped,
 		Fill: func(lo, hi int, in, sc []uint32) {
 			for i := lo; i < hi; i++ {
 				f.su.PackInput(in, sc, hi-lo, i-lo, f.jobs[i])

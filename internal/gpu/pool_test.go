@@ -156,43 +156,55 @@ func TestPoolPicksDevices(t *testing.T) {
 var runCallsOnDevice = []string{"EventRecord", "MemcpyHtoDAsync", "LaunchKernel", "MemcpyDtoHAsync", "EventSynchronize"}
 
 // TestPoolDeviceFault fails one device's driver call, each call of a batch
-// at each position in turn, with two and three devices: the batch still
-// succeeds with every item drained exactly once and right, the statistics
-// name the fault, the next batch leaves the device out (and is right), and
-// Close releases everything.
+// at each position in turn, with two and three devices, on a batch whose
+// chunks go to whichever device has room and on an overlapped one, whose
+// chunks go an equal share to each: the batch still succeeds with every
+// item drained exactly once and right (the others take the failed device's
+// share), the statistics name the fault, the next batch leaves the device
+// out (and is right), and Close releases everything.
 func TestPoolDeviceFault(t *testing.T) {
-	for _, devices := range []int{2, 3} {
-		const bad = 1
-		f := newPoolFixture(t, 11, devices)
-		// how often device bad makes each call in a clean batch
-		p, err := gpu.OpenPool(f.d, f.cfg, nil)
-		require.NoError(t, err)
-		before := map[string]int{}
-		for _, m := range runCallsOnDevice {
-			before[m] = f.d.CallsOn(bad, m)
+	for _, overlapped := range []bool{false, true} {
+		for _, devices := range []int{2, 3} {
+			t.Run(fmt.Sprintf("overlapped=%v/%d-devices", overlapped, devices), func(t *testing.T) {
+				poolDeviceFault(t, devices, overlapped)
+			})
 		}
-		var l drainLog
-		_, err = p.Run(context.Background(), startTogether(f.loggedBatch(&l), devices))
-		require.NoError(t, err)
-		f.requireEach(t, &l)
-		require.NoError(t, p.Close())
-		calls := map[string]int{}
-		for _, m := range runCallsOnDevice {
-			calls[m] = f.d.CallsOn(bad, m) - before[m]
+	}
+}
+
+// poolDeviceFault is TestPoolDeviceFault on devices devices.
+func poolDeviceFault(t *testing.T, devices int, overlapped bool) {
+	const bad = 1
+	f := newPoolFixture(t, 11, devices)
+	f.overlapped = overlapped
+	// how often device bad makes each call in a clean batch
+	p, err := gpu.OpenPool(f.d, f.cfg, nil)
+	require.NoError(t, err)
+	before := map[string]int{}
+	for _, m := range runCallsOnDevice {
+		before[m] = f.d.CallsOn(bad, m)
+	}
+	var l drainLog
+	_, err = p.Run(context.Background(), startTogether(f.loggedBatch(&l), devices))
+	require.NoError(t, err)
+	f.requireEach(t, &l)
+	require.NoError(t, p.Close())
+	calls := map[string]int{}
+	for _, m := range runCallsOnDevice {
+		calls[m] = f.d.CallsOn(bad, m) - before[m]
+	}
+	for _, m := range runCallsOnDevice {
+		hit := 0
+		for nth := 1; nth <= calls[m]; nth++ {
+			t.Run(fmt.Sprintf("%s/%d", m, nth), func(t *testing.T) {
+				if poolFaultOnce(t, f, devices, bad, m, nth) {
+					hit++
+				}
+			})
 		}
-		for _, m := range runCallsOnDevice {
-			hit := 0
-			for nth := 1; nth <= calls[m]; nth++ {
-				t.Run(fmt.Sprintf("%d-devices/%s/%d", devices, m, nth), func(t *testing.T) {
-					if poolFaultOnce(t, f, devices, bad, m, nth) {
-						hit++
-					}
-				})
-			}
-			// chunks go to whichever device is free, so a later call may
-			// not come in every run; the first chunk's calls do
-			require.Positive(t, hit, "%s: no fault was ever injected", m)
-		}
+		// chunks go to whichever device is free, so a later call may
+		// not come in every run; the first chunk's calls do
+		require.Positive(t, hit, "%s: no fault was ever injected", m)
 	}
 }
 
