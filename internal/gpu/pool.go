@@ -16,13 +16,13 @@ import (
 // overlapped batch's go an equal share to each device while every device
 // takes part, so that a pipeline's step ends no later on one than on
 // another. A device whose driver calls fail mid-batch hands its unfinished
-// chunks to the others, and the batch still succeeds; that device is then left out of
-// later batches while another one is healthy (when none is, the next batch
-// tries them all again, so a single device behaves as an Engine does). A
-// Pool is safe for concurrent use. Runs take their chunks one after the
-// other: a Run starts once the one before has taken its last chunk on every
-// device, and its chunks follow that one's on each GPU, each taking a slot
-// as soon as the chunk before it there is finished.
+// chunks to the others, and the batch still succeeds; that device is then
+// left out of later batches while another one is healthy (when none is,
+// the next batch tries them all again, so a single device behaves as an
+// Engine does). A Pool is safe for concurrent use. Runs take their chunks
+// one after the other: a Run starts once the one before has handed out its
+// last chunk, and its chunks follow that one's on each GPU, each taking a
+// slot as soon as the chunk before it there is finished.
 type Pool struct {
 	mu      sync.Mutex     // a Run holds it until every device has taken its last chunk
 	running sync.WaitGroup // the Runs not yet returned

@@ -62,14 +62,14 @@ func (w *work) shared() {
 	w.share = (len(w.pending) + w.devices - 1) / w.devices
 }
 
-// take returns the next chunk for a device that has taken *taken of the
+// take returns the next chunk for a device that has taken *count of the
 // batch's chunks, and counts it there. When none is pending for it but
 // some are out, it waits for one to come back or for the batch to end if
 // wait is set, and otherwise returns ok false with more true. ok and more
 // both false: the batch is over (complete or failed).
-func (w *work) take(taken *int, wait bool) (c span, ok, more bool) {
+func (w *work) take(count *int, wait bool) (c span, ok, more bool) {
 	w.mu.Lock()
-	c, ok, more = w.takeLocked(taken, wait)
+	c, ok, more = w.takeLocked(count, wait)
 	first := ok && len(w.pending) == 0 && !w.handedOut.Load()
 	if first {
 		w.handedOut.Store(true)
@@ -82,16 +82,16 @@ func (w *work) take(taken *int, wait bool) (c span, ok, more bool) {
 }
 
 // takeLocked is take with w.mu held.
-func (w *work) takeLocked(taken *int, wait bool) (c span, ok, more bool) {
+func (w *work) takeLocked(count *int, wait bool) (c span, ok, more bool) {
 	for {
 		switch {
 		case w.err != nil:
 			return span{}, false, false
-		case len(w.pending) > 0 && !w.shareTaken(*taken):
+		case len(w.pending) > 0 && !w.shareTaken(*count):
 			c = w.pending[len(w.pending)-1]
 			w.pending = w.pending[:len(w.pending)-1]
 			w.out++
-			*taken++
+			*count++
 			return c, true, true
 		case w.out == 0 && len(w.pending) == 0:
 			return span{}, false, false
@@ -102,10 +102,10 @@ func (w *work) takeLocked(taken *int, wait bool) (c span, ok, more bool) {
 	}
 }
 
-// shareTaken reports whether a device that has taken taken chunks has
+// shareTaken reports whether a device that has taken count chunks has
 // taken its share, while every device takes part.
-func (w *work) shareTaken(taken int) bool {
-	return w.share > 0 && w.alive == w.devices && taken >= w.share
+func (w *work) shareTaken(count int) bool {
+	return w.share > 0 && w.alive == w.devices && count >= w.share
 }
 
 // pendingCount returns the chunks waiting to be taken.
