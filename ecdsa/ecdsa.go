@@ -173,7 +173,17 @@ func verdictOf(s ecmul.Status) Verdict {
 // errors, which ends the other call); every verdict is then NotVerified.
 // Verify does not modify its inputs.
 func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests [][]byte, sigs, keys []byte) error {
-	clear(verdicts)
+	err := verify(ctx, e, verdicts, digests, sigs, keys)
+	if err != nil {
+		clear(verdicts)
+	}
+	return err
+}
+
+// verify is Verify but for its verdicts on an error: a batch that
+// succeeds writes each verdict in its step, with no pass over them all
+// to hold up the first step.
+func verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests [][]byte, sigs, keys []byte) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -186,11 +196,7 @@ func Verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests []
 	if err != nil {
 		return err
 	}
-	if err := b.pipeline(ctx, e); err != nil {
-		clear(verdicts)
-		return err
-	}
-	return nil
+	return b.pipeline(ctx, e)
 }
 
 // subBatch is the most items of one step of Verify's pipeline for each
@@ -350,10 +356,9 @@ func (b *batch) takeKernel(e *ecmul.Engine) {
 	}
 }
 
-// computeGPU is compute on the verify kernel: u1·G, its status into the
-// start of buf's status, then u2·Q, the sum and the comparison with r on
-// the GPU, each key's status and each signature's judgement into buf's
-// keys and valid. Where the engine computes u1·G in the verify kernel's
+// computeGPU is compute on the verify kernel: u1·G, its status into buf's
+// u1G, then u2·Q, the sum and the comparison with r on the GPU, each key's
+// status and each signature's judgement into buf's keys and valid. Where the engine computes u1·G in the verify kernel's
 // own chunks (engine.Engine.VerifiesWithBase), one call does it all and
 // u1·G stays on the device; otherwise u1·G is computed first, into the
 // start of buf's out.
@@ -375,13 +380,8 @@ func (b *batch) computeGPU(ctx context.Context, e *ecmul.Engine, buf *stepBuffer
 		}
 		items.U1G = buf.out[:m*size]
 	}
-	if _, err := b.gpu.VerifySignatures(ctx, buf.keys[:m], buf.valid[:m], items); err != nil || !withBase {
-		return err
-	}
-	for j, s := range buf.u1G[:m] {
-		buf.status[j] = ecmul.Status(s)
-	}
-	return nil
+	_, err := b.gpu.VerifySignatures(ctx, buf.keys[:m], buf.valid[:m], items)
+	return err
 }
 
 // gpuWithBase lets Verify have u1·G computed in the verify kernel's chunks
@@ -389,17 +389,26 @@ func (b *batch) computeGPU(ctx context.Context, e *ecmul.Engine, buf *stepBuffer
 var gpuWithBase = true
 
 // finishStep gives the items st their verdicts from the engine's results
-// in buf: on the host (finish), or from the verify kernel's judgements.
+// in buf: on the host (finish), or from the verify kernel's judgements,
+// over the cores (a step of a million items takes some 6 ms of one core,
+// which the batch's last steps would add to its latency).
 func (b *batch) finishStep(ctx context.Context, buf *stepBuffer, st span) error {
 	if b.gpu == nil {
 		return b.finish(ctx, buf.out, buf.status, st)
 	}
-	for i := st.lo; i < st.hi; i++ {
+	return b.forChunks(ctx, st, func(lo, hi int, _ *scratch) { b.judgedChunk(lo, hi, st, buf) })
+}
+
+// judgedChunk gives the items [lo, hi) of step st their verdicts from the
+// verify kernel's judgements in buf and the statuses of their keys and
+// u1·G.
+func (b *batch) judgedChunk(lo, hi int, st span, buf *stepBuffer) {
+	for i := lo; i < hi; i++ {
 		j := i - st.lo
 		switch v := verdictOf(ecmul.Status(buf.keys[j])); {
 		case v != Valid:
 			b.verdicts[i] = v // a bad key, whatever the signature, or a fault
-		case buf.status[j] == ecmul.StatusResultCheck:
+		case ecmul.Status(buf.u1G[j]) == ecmul.StatusResultCheck:
 			b.verdicts[i] = Fault
 		case b.verdicts[i] == Invalid: // r or s out of range
 		case buf.valid[j]:
@@ -408,5 +417,4 @@ func (b *batch) finishStep(ctx context.Context, buf *stepBuffer, st span) error 
 			b.verdicts[i] = Invalid
 		}
 	}
-	return nil
 }

@@ -226,7 +226,7 @@ func verifyOn(t *testing.T, c ecmul.Curve, items []item, gpu bool) {
 				if step > 0 {
 					restore = ecdsa.SetSubBatch(step)
 				}
-				verdicts := make([]ecdsa.Verdict, len(items))
+				verdicts := staleVerdicts(items)
 				err := ecdsa.Verify(context.Background(), e, verdicts, digests, sigs, keys)
 				restore()
 				require.NoError(t, err)
@@ -236,6 +236,19 @@ func verifyOn(t *testing.T, c ecmul.Curve, items []item, gpu bool) {
 			}
 		})
 	}
+}
+
+// staleVerdicts returns a verdict for each item other than its own, as a
+// buffer reused from another batch holds: Verify must write every one.
+func staleVerdicts(items []item) []ecdsa.Verdict {
+	v := make([]ecdsa.Verdict, len(items))
+	for i, it := range items {
+		v[i] = ecdsa.Valid
+		if it.want == ecdsa.Valid {
+			v[i] = ecdsa.Invalid
+		}
+	}
+	return v
 }
 
 // rsBytes writes r and s as Verify takes them; each must fit in L bytes.
@@ -554,7 +567,7 @@ func TestBatchErrors(t *testing.T) {
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	v := make([]ecdsa.Verdict, 2)
+	v := []ecdsa.Verdict{ecdsa.Valid, ecdsa.Invalid}
 	err := ecdsa.Verify(cancelled, e, v, d, make([]byte, 4*L), append(key, key...))
 	require.ErrorIs(t, err, context.Canceled)
 	require.Equal(t, make([]ecdsa.Verdict, 2), v)

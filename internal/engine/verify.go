@@ -83,7 +83,7 @@ func (e *Engine) VerifySignatures(ctx context.Context, status []Status, valid []
 // verifyBatch is VerifySignatures' batch on the verify runner: as bytes
 // (verifyWire) where the keys are uncompressed; otherwise the host
 // decodes each key into words and packs u1·G, r and r + n (Fill), and
-// reads each item's outcome (Drain).
+// reads each item's outcome (Drain), both over the cores.
 func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, overlap bool) gpu.Batch {
 	su, count := r.su, len(status)
 	L := su.Curve.ByteLen()
@@ -109,11 +109,13 @@ func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, ov
 			})
 		},
 		Drain: func(lo, hi int, out []uint32) error {
-			for k := range hi - lo {
-				if i := lo + k; status[i] == StatusNotComputed { // not a key refused on the host
-					status[i], valid[i] = verdictOf(ladder.Outcome(out[k]))
+			split(hi-lo, minPartItems, func(a, c int) {
+				for k := a; k < c; k++ {
+					if i := lo + k; status[i] == StatusNotComputed { // not a key refused on the host
+						status[i], valid[i] = verdictOf(ladder.Outcome(out[k]))
+					}
 				}
-			}
+			})
 			return nil
 		},
 	}
@@ -124,7 +126,8 @@ func (r *gpuRunner) verifyBatch(status []Status, valid []bool, v VerifyItems, ov
 // adds n to r, and copies u1·G or, where the engine computes it (v.U1
 // given, gpu.PreChain), u1 (Fill); the verify unpack kernel does the rest,
 // and the verify pack kernel gives back one outcome byte an item, the
-// comb's pack one more for u1·G where it ran (Drain).
+// comb's pack one more for u1·G where it ran (Drain), both read over the
+// cores.
 func (r *gpuRunner) verifyWire(status []Status, valid []bool, v VerifyItems, split splitFunc) *gpu.Wire {
 	su := r.su
 	L, ps, own := su.Curve.ByteLen(), 1+2*su.Curve.ByteLen(), su.VerifyWireInBytes()
@@ -160,13 +163,15 @@ func (r *gpuRunner) verifyWire(status []Status, valid []bool, v VerifyItems, spl
 	}
 	wire.Drain = func(lo, hi int, out []byte) error {
 		n := hi - lo
-		for k := range n {
-			i := lo + k
-			status[i], valid[i] = verdictOf(ladder.Outcome(out[k]))
-			if withBase {
-				v.U1GStatus[i] = u1GStatus(ladder.Outcome(out[n+k]), isZeroBytes(v.U1[i*L:(i+1)*L]))
+		split(n, minWireItems, func(a, c int) {
+			for k := a; k < c; k++ {
+				i := lo + k
+				status[i], valid[i] = verdictOf(ladder.Outcome(out[k]))
+				if withBase {
+					v.U1GStatus[i] = u1GStatus(ladder.Outcome(out[n+k]), isZeroBytes(v.U1[i*L:(i+1)*L]))
+				}
 			}
-		}
+		})
 		return nil
 	}
 	return wire
