@@ -244,17 +244,17 @@ func TestCoordinate(t *testing.T) {
 
 // TestSubBatch: the pipeline's steps are the 2^18 items a GPU at most,
 // three on the engine while the host finishes a fourth, and the first and
-// last of 2^15 a GPU (from a batch of 2^17 a GPU) that Verify's doc and
-// docs/library.md state.
+// last of 2^15 items, 2^14 a GPU on more than two GPUs (from a batch of
+// four times that), that Verify's doc and docs/library.md state.
 func TestSubBatch(t *testing.T) {
 	require.Equal(t, 1<<18, subBatch)
 	require.Equal(t, 3, stepsInFlight)
 	require.Equal(t, 1<<15, rampStep)
-	for _, gpus := range []int{1, 2} {
-		steps := stepSpans(gpus<<17, gpus)
-		require.Equal(t, span{0, gpus << 15}, steps[0])
-		require.Equal(t, span{3 * gpus << 15, gpus << 17}, steps[len(steps)-1])
-		require.Len(t, stepSpans(gpus<<17-1, gpus), 1)
+	for gpus, first := range map[int]int{1: 1 << 15, 2: 1 << 15, 3: 3 << 14, 4: 1 << 16} {
+		steps := stepSpans(4*first, gpus)
+		require.Equal(t, span{0, first}, steps[0], "%d GPUs", gpus)
+		require.Equal(t, span{3 * first, 4 * first}, steps[len(steps)-1], "%d GPUs", gpus)
+		require.Len(t, stepSpans(4*first-1, gpus), 1, "%d GPUs", gpus)
 		for _, st := range stepSpans(gpus<<22, gpus) {
 			require.LessOrEqual(t, st.hi-st.lo, gpus*subBatch)
 		}

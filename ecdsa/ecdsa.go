@@ -28,9 +28,10 @@
 // the Engine (one on the other backends), three of them on the Engine at
 // a time, so that it does not drain between steps; the host prepares and
 // finishes steps while the Engine computes others. A batch of at least
-// 2^17 items starts with a step of 2^15 and ends with one, the steps
-// between doubling up to the most and halving back, so that little host
-// work comes before the Engine's first step or after its last. The host's
+// four times its first step starts with a step of 2^15 items (2^14 a GPU
+// on more than two GPUs) and ends with one, the steps between doubling up
+// to the most and halving back, so that little host work comes before the
+// Engine's first step or after its last. The host's
 // arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q) against r mod p) is
 // four-limb Montgomery arithmetic without math/big, and takes one
 // inversion mod n per chunk of items (Montgomery's trick) and none mod p:
@@ -206,20 +207,24 @@ func verify(ctx context.Context, e *ecmul.Engine, verdicts []Verdict, digests []
 // steps' buffers.
 var subBatch = 1 << 18
 
-// rampStep is the first and last step, for each GPU, of a batch large
-// enough for steps to grow from it and shrink back to it (stepSpans): the
-// host's prepare of the first step, before the GPUs have any work, and its
-// finish of the last one, after they are done, are then a small step's,
-// and each GPU ramps through the chunks one GPU would. It is above the gpu
-// backend's latency batches (16,384 items), which finish on the host.
+// rampStep is the first and last step of a batch large enough for steps
+// to grow from it and shrink back to it (stepSpans), for all the GPUs
+// together, but at least half of it a GPU (a latency batch's share of
+// each GPU, on more than two): the host's prepare of the first step,
+// before the GPUs have any work, and its finish of the last one, after
+// they are done, are then a small step's. It is above the gpu backend's
+// latency batches (16,384 items), which finish on the host. On
+// two H200s a first step of 2^14 items a GPU took 0.6% off P-224's
+// verification at 2^22 items against one of 2^15 a GPU, and 0.4% off
+// P-256's (bench/h200x2/2026-11-30-lows).
 var rampStep = 1 << 15
 
 // stepSpans splits count items into the steps of Verify's pipeline
 // (par.StepBounds) on gpus GPUs (1 for the other backends): at most
 // subBatch items a GPU each, the first and last ones ramped from rampStep
-// a GPU where count allows.
+// in all, or half of it a GPU where that is more, where count allows.
 func stepSpans(count, gpus int) []span {
-	b := par.StepBounds(count, rampStep*gpus, subBatch*gpus)
+	b := par.StepBounds(count, max(rampStep, rampStep/2*gpus), subBatch*gpus)
 	steps := make([]span, len(b)-1)
 	for j := range steps {
 		steps[j] = span{b[j], b[j+1]}
