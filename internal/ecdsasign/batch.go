@@ -383,7 +383,7 @@ func (b *batch) take(i int, sig []byte) (again bool) {
 	}
 	copy(out[:L], sig[:L])
 	if b.opt.LowS {
-		fp.PutLimbs(out[L:], b.o.lowS(fp.LimbsFromBytes(sig[L:])))
+		b.o.putLowS(out[L:], sig[L:])
 	} else {
 		copy(out[L:], sig[L:])
 	}

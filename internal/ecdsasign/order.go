@@ -1,6 +1,7 @@
 package ecdsasign
 
 import (
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/rnsec/ecmul/internal/fp"
@@ -112,6 +113,23 @@ func (o *order) invertAll(ks, pre []fp.Element) {
 		ks[i] = t
 	}
 	ks[0] = inv
+}
+
+// putLowS writes into dst the L big-endian bytes of lowS(s), s given as L
+// big-endian bytes: 32-byte values are read and written here, so that a
+// drain's signature takes one call (LimbsFromBytes and PutLimbs are not
+// inlined).
+func (o *order) putLowS(dst, s []byte) {
+	if len(s) != 32 || len(dst) != 32 {
+		fp.PutLimbs(dst, o.lowS(fp.LimbsFromBytes(s)))
+		return
+	}
+	l := o.lowS([fp.Limbs]uint64{binary.BigEndian.Uint64(s[24:]), binary.BigEndian.Uint64(s[16:]),
+		binary.BigEndian.Uint64(s[8:]), binary.BigEndian.Uint64(s[0:])})
+	binary.BigEndian.PutUint64(dst[0:], l[3])
+	binary.BigEndian.PutUint64(dst[8:], l[2])
+	binary.BigEndian.PutUint64(dst[16:], l[1])
+	binary.BigEndian.PutUint64(dst[24:], l[0])
 }
 
 // lowS returns n − s when s > (n − 1)/2 and s otherwise, for s below n,

@@ -94,7 +94,8 @@ func TestSignatureMatchesBig(t *testing.T) {
 }
 
 // TestLowSEdges: s = (n − 1)/2 stays, (n + 1)/2 becomes (n − 1)/2, n − 1
-// becomes 1, and 0 and 1 stay; random s below n against math/big.
+// becomes 1, and 0 and 1 stay; random s below n against math/big; the
+// same through putLowS's bytes.
 func TestLowSEdges(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	for name, o := range orders(t) {
@@ -117,6 +118,10 @@ func TestLowSEdges(t *testing.T) {
 		}
 		for s, want := range cases {
 			requireBig(t, want, toBig(o.lowS(fromBig(s))), "%s: s=%x", name, s)
+			// putLowS, as a drain takes it: L bytes in, L bytes out
+			dst := make([]byte, o.size)
+			o.putLowS(dst, s.FillBytes(make([]byte, o.size)))
+			requireBig(t, want, new(big.Int).SetBytes(dst), "%s: putLowS, s=%x", name, s)
 		}
 	}
 }
