@@ -2,6 +2,7 @@ package ecdsasign
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/rnsec/ecmul/internal/curves"
@@ -54,6 +55,42 @@ func BenchmarkTakeFirst(b *testing.B) {
 				for j := range n {
 					bt.takeFirst(st, j, from[j*2*L:(j+1)*2*L], FirstSigned)
 				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/item")
+		})
+	}
+}
+
+// BenchmarkPutFirst: the fill's share of signing on the host, item by item,
+// as a step's keys and h1s go into a GPU's buffers (putFirst), on P-256
+// and P-224, over batches of 2^20 items (out of cache, as a GPU's steps
+// are) of SHA-256 digests cycling through 1,024.
+func BenchmarkPutFirst(b *testing.B) {
+	for _, c := range []*curves.Curve{curves.P256(), curves.P224()} {
+		s, err := New(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		const n, pool = 1 << 20, 1024
+		L := s.ScalarBytes()
+		rng := rand.New(rand.NewPCG(7, 7))
+		digests, pooled := make([][]byte, n), make([]byte, 32*pool)
+		for i := range pooled {
+			pooled[i] = byte(rng.Uint32())
+		}
+		for i := range digests {
+			digests[i] = pooled[i%pool*32 : i%pool*32+32]
+		}
+		keys := make([]byte, n*L)
+		for i := 0; i < n; i++ {
+			keys[i*L+L-1] = byte(i) | 1 // in [1, n − 1]
+		}
+		bt := &batch{o: s.o, digests: digests, keys: keys, sigs: make([]byte, n*2*L), errs: make([]error, n)}
+		st := &step{n: n, firsts: make([]FirstOutcome, n)}
+		k, h1 := make([]byte, n*L), make([]byte, n*L)
+		b.Run(c.Name(), func(b *testing.B) {
+			for b.Loop() {
+				bt.putFirst(st, 0, n, k, h1)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/item")
 		})
