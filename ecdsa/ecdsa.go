@@ -31,11 +31,11 @@
 // four times its first step starts with a step of 2^15 items (2^14 a GPU
 // on more than two GPUs) and ends with one, the steps between doubling up
 // to the most and halving back, so that little host work comes before the
-// Engine's first step or after its last. The host's
-// arithmetic (s⁻¹, u1 and u2 mod n; x(u1·G + u2·Q) against r mod p) is
-// four-limb Montgomery arithmetic without math/big, and takes one
-// inversion mod n per chunk of items (Montgomery's trick) and none mod p:
-// x of the sum is compared in projective form.
+// Engine's first step or after its last. The host's arithmetic (s⁻¹, u1
+// and u2 mod n; x(u1·G + u2·Q) against r mod p) is four-limb Montgomery
+// arithmetic without math/big, and takes one inversion mod n per chunk of
+// items (Montgomery's trick) and none mod p: x of the sum is compared in
+// projective form.
 // Signatures, digests and keys are public: the host's arithmetic runs in
 // variable time, and the ladder's constant time is not needed here.
 //
@@ -209,14 +209,14 @@ var subBatch = 1 << 18
 
 // rampStep is the first and last step of a batch large enough for steps
 // to grow from it and shrink back to it (stepSpans), for all the GPUs
-// together, but at least half of it a GPU (a latency batch's share of
-// each GPU, on more than two): the host's prepare of the first step,
-// before the GPUs have any work, and its finish of the last one, after
-// they are done, are then a small step's. It is above the gpu backend's
-// latency batches (16,384 items), which finish on the host. On
-// two H200s a first step of 2^14 items a GPU took 0.6% off P-224's
-// verification at 2^22 items against one of 2^15 a GPU, and 0.4% off
-// P-256's (bench/h200x2/2026-11-30-lows).
+// together, but at least half of it for each GPU where there are more
+// than two: the host's prepare of the first step, before the GPUs have
+// any work, and its finish of the last one, after they are done, are
+// then a small step's. It is above the gpu backend's latency batches
+// (16,384 items), which finish on the host. On two H200s a first step of
+// 2^14 items a GPU took 0.6% off P-224's verification at 2^22 items
+// against one of 2^15 a GPU, and 0.4% off P-256's
+// (bench/h200x2/2026-11-30-lows).
 var rampStep = 1 << 15
 
 // stepSpans splits count items into the steps of Verify's pipeline
@@ -363,10 +363,11 @@ func (b *batch) takeKernel(e *ecmul.Engine) {
 
 // computeGPU is compute on the verify kernel: u1·G, its status into buf's
 // u1G, then u2·Q, the sum and the comparison with r on the GPU, each key's
-// status and each signature's judgement into buf's keys and valid. Where the engine computes u1·G in the verify kernel's
-// own chunks (engine.Engine.VerifiesWithBase), one call does it all and
-// u1·G stays on the device; otherwise u1·G is computed first, into the
-// start of buf's out.
+// status and each signature's judgement into buf's keys and valid. Where
+// the engine computes u1·G in the verify kernel's own chunks
+// (engine.Engine.VerifiesWithBase), one call does it all and u1·G stays
+// on the device; otherwise u1·G is computed first, into the start of
+// buf's out.
 func (b *batch) computeGPU(ctx context.Context, e *ecmul.Engine, buf *stepBuffer, st span) error {
 	m, size, L := st.hi-st.lo, 1+2*b.L, b.L
 	items := engine.VerifyItems{
