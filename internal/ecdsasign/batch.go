@@ -542,7 +542,7 @@ func (b *batch) key(i int) []byte { return b.keys[i*b.o.size : (i+1)*b.o.size] }
 
 // putH1 writes h1 = bits2octets(item i's digest) into dst (L bytes): the
 // digest's leftmost bitlen(n) bits, reduced mod n.
-func (b *batch) putH1(dst []byte, i int) { fp.PutLimbs(dst, b.o.reduce(b.o.bits2int(b.digests[i]))) }
+func (b *batch) putH1(dst []byte, i int) { b.o.putBits2Octets(dst, b.digests[i]) }
 
 // sig returns item i's signature r‖s.
 func (b *batch) sig(i int) []byte { return b.sigs[2*i*b.o.size : 2*(i+1)*b.o.size] }

@@ -1,7 +1,6 @@
 package ecdsasign
 
 import (
-	"encoding/binary"
 	"math/bits"
 
 	"github.com/rnsec/ecmul/internal/fp"
@@ -115,21 +114,31 @@ func (o *order) invertAll(ks, pre []fp.Element) {
 	ks[0] = inv
 }
 
+// putBits2Octets writes into dst (L bytes) bits2octets(b) = bits2int(b)
+// mod n (RFC 6979 §2.3.4), big-endian: where n's bit length is 8L and b
+// has L bytes or more, b's first L are read and dst written in line, as a
+// signing fill takes each SHA-256 digest (LimbsFromBytes and PutLimbs,
+// whose other lengths put them past the inliner's budget, are calls).
+func (o *order) putBits2Octets(dst, b []byte) {
+	switch {
+	case o.bits == 256 && len(dst) == 32 && len(b) >= 32:
+		fp.PutLimbs32(dst, o.reduce(fp.Limbs32(b)))
+	case o.bits == 224 && len(dst) == 28 && len(b) >= 28:
+		fp.PutLimbs28(dst, o.reduce(fp.Limbs28(b)))
+	default:
+		fp.PutLimbs(dst, o.reduce(o.bits2int(b)))
+	}
+}
+
 // putLowS writes into dst the L big-endian bytes of lowS(s), s given as L
-// big-endian bytes: 32-byte values are read and written here, so that a
-// drain's signature takes one call (LimbsFromBytes and PutLimbs are not
-// inlined).
+// big-endian bytes, read and written in line for L = 32 (secp256k1, whose
+// signatures take the rule by default), as a drain takes each signature.
 func (o *order) putLowS(dst, s []byte) {
-	if len(s) != 32 || len(dst) != 32 {
-		fp.PutLimbs(dst, o.lowS(fp.LimbsFromBytes(s)))
+	if len(s) == 32 && len(dst) == 32 {
+		fp.PutLimbs32(dst, o.lowS(fp.Limbs32(s)))
 		return
 	}
-	l := o.lowS([fp.Limbs]uint64{binary.BigEndian.Uint64(s[24:]), binary.BigEndian.Uint64(s[16:]),
-		binary.BigEndian.Uint64(s[8:]), binary.BigEndian.Uint64(s[0:])})
-	binary.BigEndian.PutUint64(dst[0:], l[3])
-	binary.BigEndian.PutUint64(dst[8:], l[2])
-	binary.BigEndian.PutUint64(dst[16:], l[1])
-	binary.BigEndian.PutUint64(dst[24:], l[0])
+	fp.PutLimbs(dst, o.lowS(fp.LimbsFromBytes(s)))
 }
 
 // lowS returns n − s when s > (n − 1)/2 and s otherwise, for s below n,

@@ -1,6 +1,7 @@
 package ecdsasign
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -149,20 +150,31 @@ func TestReduceAndRange(t *testing.T) {
 }
 
 // TestBits2Int: the leftmost bitlen(n) bits of digests of every length up
-// to 64 bytes, against math/big's shift.
+// to 64 bytes, against math/big's shift, and bits2octets (putBits2Octets's
+// bytes) as that mod n, the digests' leading bytes random, all ones or
+// those of n, n − 1 and n + 1.
 func TestBits2Int(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	for name, o := range orders(t) {
+		n := toBig(o.n)
 		for size := range 65 {
-			b := make([]byte, size)
-			for i := range b {
-				b[i] = byte(rng.Uint32())
+			for _, lead := range [][]byte{nil, bytes.Repeat([]byte{0xff}, o.size), n.FillBytes(make([]byte, o.size)),
+				new(big.Int).Sub(n, big.NewInt(1)).FillBytes(make([]byte, o.size)),
+				new(big.Int).Add(n, big.NewInt(1)).FillBytes(make([]byte, o.size))} {
+				b := make([]byte, size)
+				for i := range b {
+					b[i] = byte(rng.Uint32())
+				}
+				copy(b, lead)
+				want := new(big.Int).SetBytes(b)
+				if excess := 8*size - o.bits; excess > 0 {
+					want.Rsh(want, uint(excess))
+				}
+				requireBig(t, want, toBig(o.bits2int(b)), "%s: %d bytes", name, size)
+				dst := make([]byte, o.size)
+				o.putBits2Octets(dst, b)
+				requireBig(t, want.Mod(want, n), new(big.Int).SetBytes(dst), "%s: bits2octets of %d bytes", name, size)
 			}
-			want := new(big.Int).SetBytes(b)
-			if excess := 8*size - o.bits; excess > 0 {
-				want.Rsh(want, uint(excess))
-			}
-			requireBig(t, want, toBig(o.bits2int(b)), "%s: %d bytes", name, size)
 		}
 	}
 }

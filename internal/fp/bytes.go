@@ -11,11 +11,9 @@ import (
 func LimbsFromBytes(b []byte) [Limbs]uint64 {
 	switch len(b) {
 	case 32:
-		return [Limbs]uint64{binary.BigEndian.Uint64(b[24:]), binary.BigEndian.Uint64(b[16:]),
-			binary.BigEndian.Uint64(b[8:]), binary.BigEndian.Uint64(b[0:])}
+		return Limbs32(b)
 	case 28:
-		return [Limbs]uint64{binary.BigEndian.Uint64(b[20:]), binary.BigEndian.Uint64(b[12:]),
-			binary.BigEndian.Uint64(b[4:]), uint64(binary.BigEndian.Uint32(b[0:]))}
+		return Limbs28(b)
 	}
 	var buf [8 * Limbs]byte
 	copy(buf[len(buf)-len(b):], b)
@@ -30,16 +28,10 @@ func LimbsFromBytes(b []byte) [Limbs]uint64 {
 func PutLimbs(dst []byte, l [Limbs]uint64) {
 	switch len(dst) {
 	case 32:
-		binary.BigEndian.PutUint64(dst[0:], l[3])
-		binary.BigEndian.PutUint64(dst[8:], l[2])
-		binary.BigEndian.PutUint64(dst[16:], l[1])
-		binary.BigEndian.PutUint64(dst[24:], l[0])
+		PutLimbs32(dst, l)
 		return
 	case 28:
-		binary.BigEndian.PutUint32(dst[0:], uint32(l[3]))
-		binary.BigEndian.PutUint64(dst[4:], l[2])
-		binary.BigEndian.PutUint64(dst[12:], l[1])
-		binary.BigEndian.PutUint64(dst[20:], l[0])
+		PutLimbs28(dst, l)
 		return
 	}
 	var buf [8 * Limbs]byte
@@ -48,6 +40,35 @@ func PutLimbs(dst []byte, l [Limbs]uint64) {
 	binary.BigEndian.PutUint64(buf[16:], l[1])
 	binary.BigEndian.PutUint64(buf[24:], l[0])
 	copy(dst, buf[len(buf)-len(dst):])
+}
+
+// Limbs32 is LimbsFromBytes of the first 32 bytes of b, inlined where a
+// per-item pass calls it.
+func Limbs32(b []byte) [Limbs]uint64 {
+	return [Limbs]uint64{binary.BigEndian.Uint64(b[24:]), binary.BigEndian.Uint64(b[16:]),
+		binary.BigEndian.Uint64(b[8:]), binary.BigEndian.Uint64(b[0:])}
+}
+
+// Limbs28 is LimbsFromBytes of the first 28 bytes of b, inlined.
+func Limbs28(b []byte) [Limbs]uint64 {
+	return [Limbs]uint64{binary.BigEndian.Uint64(b[20:]), binary.BigEndian.Uint64(b[12:]),
+		binary.BigEndian.Uint64(b[4:]), uint64(binary.BigEndian.Uint32(b[0:]))}
+}
+
+// PutLimbs32 is PutLimbs into the first 32 bytes of dst, inlined.
+func PutLimbs32(dst []byte, l [Limbs]uint64) {
+	binary.BigEndian.PutUint64(dst[0:], l[3])
+	binary.BigEndian.PutUint64(dst[8:], l[2])
+	binary.BigEndian.PutUint64(dst[16:], l[1])
+	binary.BigEndian.PutUint64(dst[24:], l[0])
+}
+
+// PutLimbs28 is PutLimbs into the first 28 bytes of dst, inlined.
+func PutLimbs28(dst []byte, l [Limbs]uint64) {
+	binary.BigEndian.PutUint32(dst[0:], uint32(l[3]))
+	binary.BigEndian.PutUint64(dst[4:], l[2])
+	binary.BigEndian.PutUint64(dst[12:], l[1])
+	binary.BigEndian.PutUint64(dst[20:], l[0])
 }
 
 // AllZero reports whether every byte of b is zero, in time independent of
