@@ -102,14 +102,11 @@ type scratch struct {
 // and no worker is left with a part of several chunks at a step's end.
 // It looks at the context before each chunk, and returns its cause where
 // it ended.
-func (b *batch) forChunks(ctx context.Context, st span, do func(lo, hi int, s *scratch)) error {
+func (b *batch) forChunks(ctx context.Context, st span, do func(lo, hi int)) error {
 	par.Spread(st.hi-st.lo, hostWorkers(), chunk, func(lo, hi int) {
-		if ctx.Err() != nil {
-			return
+		if ctx.Err() == nil {
+			do(st.lo+lo, st.lo+hi)
 		}
-		s := scratches.Get().(*scratch)
-		do(st.lo+lo, st.lo+hi, s)
-		scratches.Put(s)
 	})
 	return context.Cause(ctx)
 }
@@ -126,7 +123,7 @@ func hostWorkers() int {
 // hostWorkerCount, when above 0, replaces hostWorkers' choice.
 var hostWorkerCount int
 
-// scratches holds the workers' scratch memory between parts.
+// scratches holds prepare's scratch memory between chunks.
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
 
 // span is the items [lo, hi) of a batch.
@@ -141,7 +138,11 @@ func (b *batch) all() span { return span{0, b.count} }
 // whose r or s is out of range Invalid (and every other one NotVerified).
 // The s⁻¹ of a chunk take one inversion mod n.
 func (b *batch) prepare(ctx context.Context, st span, scalars []byte) error {
-	return b.forChunks(ctx, st, func(lo, hi int, s *scratch) { b.prepareChunk(lo, hi, st, scalars, s) })
+	return b.forChunks(ctx, st, func(lo, hi int) {
+		s := scratches.Get().(*scratch)
+		b.prepareChunk(lo, hi, st, scalars, s)
+		scratches.Put(s)
+	})
 }
 
 func (b *batch) prepareChunk(lo, hi int, st span, scalars []byte, s *scratch) {
@@ -188,7 +189,7 @@ func (b *batch) prepareChunk(lo, hi int, st span, scalars []byte, s *scratch) {
 // u1·G, then the m points u2·Q, uncompressed, status their statuses. Each
 // sum's x is compared with r without an inversion (sumVerdict).
 func (b *batch) finish(ctx context.Context, out []byte, status []ecmul.Status, st span) error {
-	return b.forChunks(ctx, st, func(lo, hi int, _ *scratch) { b.finishChunk(lo, hi, st, out, status) })
+	return b.forChunks(ctx, st, func(lo, hi int) { b.finishChunk(lo, hi, st, out, status) })
 }
 
 func (b *batch) finishChunk(lo, hi int, st span, out []byte, status []ecmul.Status) {

@@ -402,7 +402,7 @@ func (b *batch) finishStep(ctx context.Context, buf *stepBuffer, st span) error 
 	if b.gpu == nil {
 		return b.finish(ctx, buf.out, buf.status, st)
 	}
-	return b.forChunks(ctx, st, func(lo, hi int, _ *scratch) { b.judgedChunk(lo, hi, st, buf) })
+	return b.forChunks(ctx, st, func(lo, hi int) { b.judgedChunk(lo, hi, st, buf) })
 }
 
 // judgedChunk gives the items [lo, hi) of step st their verdicts from the
