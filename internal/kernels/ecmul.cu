@@ -39,8 +39,24 @@ enum class BaseExt { Shenoy, Kawamura };
 // whose base extensions are tensor-core products with their fragments in
 // registers (StepsFrag): no shared memory, no barrier. Pair: the mma
 // mapping with 16 items per warp, two in each group of 4 lanes, each lane
-// owning five channel slots of its two items (PairShape).
-enum class Mapping { Warp, Block, Tile, Spread, Mma, Pair };
+// owning five channel slots of its two items (PairShape). Their names, lanes
+// per item (0: n+1) and thread shapes are kernels.Mappings' (ECM_MAPPINGS,
+// from entries.go).
+enum class Mapping {
+#define ECM_MAPPING_NAME(name, lanes, shape) name,
+  ECM_MAPPINGS(ECM_MAPPING_NAME)
+#undef ECM_MAPPING_NAME
+};
+constexpr int kMappingLanes[] = {
+#define ECM_MAPPING_LANES(name, lanes, shape) lanes,
+    ECM_MAPPINGS(ECM_MAPPING_LANES)
+#undef ECM_MAPPING_LANES
+};
+constexpr uint32_t kMappingShapes[] = {
+#define ECM_MAPPING_SHAPE(name, lanes, shape) shape,
+    ECM_MAPPINGS(ECM_MAPPING_SHAPE)
+#undef ECM_MAPPING_SHAPE
+};
 
 constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every entry point
 constexpr int kScalarWordBits = 32;           // the bits of a scalar row's word (ladder.Setup.LadderScalar)
@@ -70,13 +86,10 @@ template <int N, Mapping M, int W = 16>
 struct Shape {
   static constexpr bool Frag = M == Mapping::Mma || M == Mapping::Pair;  // slots of channels per lane
   // threads per item (per group: Spread; the pair mapping's 4 lanes hold two)
-  static constexpr int Lanes = M == Mapping::Mma ? 4 : M == Mapping::Pair ? 2 : N + 1;
-  static constexpr int ELane = N;  // the lane of m_e
-  static constexpr bool Warp = M == Mapping::Warp || M == Mapping::Spread || Frag;  // items inside a warp
-  static constexpr uint32_t Code = M == Mapping::Warp     ? ecm_warp
-                                   : M == Mapping::Spread ? ecm_spread
-                                   : Frag                 ? ecm_warps
-                                                          : ecm_packed;  // EcmShape
+  static constexpr int Lanes = kMappingLanes[int(M)] > 0 ? kMappingLanes[int(M)] : N + 1;
+  static constexpr int ELane = N;                              // the lane of m_e
+  static constexpr uint32_t Code = kMappingShapes[int(M)];     // EcmShape
+  static constexpr bool Warp = Code != ecm_packed;             // items inside a warp
   static constexpr int Groups = Warp ? int(kWarpLanes) / Lanes : 1;  // lane groups of a warp
   static constexpr int Items = Warp ? kMaxThreads / int(kWarpLanes) * Groups  // lane groups per block
                                     : (kMaxThreads + Lanes - 1) / Lanes;
@@ -93,6 +106,29 @@ ECM_DEVICE constexpr uint32_t channel_ones(int p) {
   return (2 * p < N ? 1u : 0u) | (2 * p + 1 < N ? 1u << 8 : 0u);
 }
 
+// Shenoy's redundant channel m_e = 2^k, as basext.Multiplier computes it:
+// its constants, and the three formulas of every mapping's m_e lane or slot.
+struct MeChannel {
+  uint32_t mask, pe, mInv, mtInv;  // m_e − 1, |p|_{m_e}, |M^{-1}|_{m_e}, |M̃^{-1}|_{m_e}
+
+  template <int N>
+  ECM_DEVICE void load(const uint32_t* __restrict__ k) {
+    using L = Layout<N>;
+    mask = k[L::MeMask];
+    pe = k[L::PE];
+    mInv = k[L::MInvE];
+    mtInv = k[L::MtInvE];
+  }
+  // product returns x_e·y_e mod m_e from any word ≡ x_e·y_e (mod 2^32).
+  ECM_DEVICE uint32_t product(uint32_t xy) const { return xy & mask; }
+  // z returns z_e = (Σ q_k·|M_k|_{m_e}·p + x_e·y_e)·M^{-1} mod m_e, from the
+  // first extension's sum on m_e (mod 2^32) and te = x_e·y_e mod m_e.
+  ECM_DEVICE uint32_t z(uint32_t sum, uint32_t te) const { return ((sum & mask) * pe + te) * mInv & mask; }
+  // alpha returns Shenoy's α = (Σ ξ̃_k·|M̃_k|_{m_e} − z_e)·M̃^{-1} mod m_e,
+  // from the second extension's sum on m_e (mod 2^32).
+  ECM_DEVICE uint32_t alpha(uint32_t sum, uint32_t ze) const { return (sum - ze) * mtInv & mask; }
+};
+
 // The constants one thread needs, loaded once from Go's table. Lane j < n
 // owns channel j of B and B̃; lane n (and any spare lane) owns m_e in its B
 // slot and keeps channel 0's B̃ constants in slots whose results it discards.
@@ -105,7 +141,7 @@ struct LaneConsts {
   uint32_t ext2[Sh::Pairs];  // B̃ → B row as byte pairs; Ext2E on m_e
   uint32_t tPair;            // T_j and 2^16·T_j as a byte pair: P̃_j·T_j joins the first sum
   uint32_t tLo, tHi;         // T_j and 2^16·T_j mod m̃_j, for the tile mapping
-  uint32_t meMask, pe, mInvE, mtInvE;
+  MeChannel me;
   uint32_t phi, kawMask2;
   uint32_t eMask;  // all ones on the m_e lane
 
@@ -114,13 +150,10 @@ struct LaneConsts {
     const bool isE = lane >= N;
     const int j = isE ? 0 : lane;
     eMask = opaque(isE ? ~0u : 0u);
-    meMask = k[L::MeMask];
-    pe = k[L::PE];
-    mInvE = k[L::MInvE];
-    mtInvE = k[L::MtInvE];
+    me.load<N>(k);
     phi = k[L::Phi];
     kawMask2 = k[L::KawMask] | k[L::KawMask] << 16;
-    mB = Channel<16>::make(isE ? meMask + 1 : k[L::ModB + j], k[L::CB + j]);
+    mB = Channel<16>::make(isE ? me.mask + 1 : k[L::ModB + j], k[L::CB + j]);
     mT = Channel<16>::make(k[L::ModBT + j], k[L::CBT + j]);
     negR = k[L::NegR + j];
     negMtB = k[L::NegMtB + j];
@@ -172,7 +205,7 @@ struct WideLaneConsts {
   uint32_t ext2[N];  // B̃ → B row; Ext2E on m_e
   uint32_t ext2e[M == Mapping::Spread ? N : 1];  // Ext2E on every lane of the spread mapping, which finds α itself
   uint32_t tj;       // T_j (0 on m_e): P̃_j·T_j joins the first sum
-  uint32_t meMask, pe, mInvE, mtInvE;
+  MeChannel me;
   uint32_t eMask;  // all ones on the m_e lane
 
   ECM_DEVICE void load(const uint32_t* __restrict__ k, int lane) {
@@ -180,11 +213,8 @@ struct WideLaneConsts {
     const bool isE = lane >= N;
     const int j = isE ? 0 : lane;
     eMask = opaque(isE ? ~0u : 0u);
-    meMask = k[L::MeMask];
-    pe = k[L::PE];
-    mInvE = k[L::MInvE];
-    mtInvE = k[L::MtInvE];
-    mB = Channel<30>::make(isE ? meMask + 1 : k[L::ModB + j], k[L::CB + j]);
+    me.load<N>(k);
+    mB = Channel<30>::make(isE ? me.mask + 1 : k[L::ModB + j], k[L::CB + j]);
     mT = Channel<30>::make(k[L::ModBT + j], k[L::CBT + j]);
     require_twisted<N>(k);
     negMtB = k[L::NegMtB + j];
@@ -511,8 +541,8 @@ struct Steps16 {
 
   ECM_DEVICE Step1 first_step(const Residue& x, const Residue& y, int i) const {
     const uint32_t xy = x.b * y.b;  // products of residues below 2^16 fit 32 bits
-    ex.put(0, i, k.mB.reduce(k.mB.reduce(xy) * k.negR));
-    return Step1{xy & k.meMask, x.t * y.t};
+    ex.put(0, i, k.mB.q(xy, k.negR));
+    return Step1{k.me.product(xy), x.t * y.t};
   }
   template <int P>
   ECM_DEVICE void exchange_q() const {
@@ -528,7 +558,7 @@ struct Steps16 {
     for (int p = 0; p < Sh::Pairs; ++p) dot_add(a, w[p], k.ext1[p]);
     dot_add(a, s.pt, k.tPair);
     z.t = k.mT.reduce(dot_mod(a, k.mT));
-    e.ze = ((dot_pow2(a) & k.meMask) * k.pe + s.te) * k.mInvE & k.meMask;
+    e.ze = k.me.z(dot_pow2(a), s.te);
     ex.put(1, i, z.t);
   }
   template <int P>
@@ -545,7 +575,7 @@ struct Steps16 {
     for (int p = 0; p < Sh::Pairs; ++p) dot_add(sum.s, w[p], k.ext2[p]);
     if (V == BaseExt::Shenoy) {
       // on the m_e lane s is Σ ξ̃U_k·Ext2E[k]: α = (s − z_e)·M̃^{-1} (mod m_e)
-      alpha = (dot_pow2(sum.s) - e.ze) * k.mtInvE & k.meMask;
+      alpha = k.me.alpha(dot_pow2(sum.s), e.ze);
     } else {
       // α = ⌊(Σ trunc(ξ̃U_k) + Φ) / 2^16⌋, below 2^16·(n+1) before the shift
       uint32_t g = k.phi;
@@ -609,7 +639,7 @@ struct StepsWide {
     const uint64_t xy = mad_wide(x.b, y.b, 0);
     const uint32_t q = k.mB.reduce(xy);
     ex.put(0, i, q);
-    return Step1{uint32_t(xy) & k.meMask, k.mT.reduce(mad_wide(x.t, y.t, 0)), q};
+    return Step1{k.me.product(uint32_t(xy)), k.mT.reduce(mad_wide(x.t, y.t, 0)), q};
   }
   template <int P>
   ECM_DEVICE void exchange_q() const {
@@ -620,7 +650,7 @@ struct StepsWide {
     ex.row(0, i, s.q, w);
     const uint64_t a = wide_dot(w, k.ext1, mad_wide(s.pt, k.tj, 0));
     z.t = k.mT.reduce(a);
-    e.ze = ((uint32_t(a) & k.meMask) * k.pe + s.te) * k.mInvE & k.meMask;
+    e.ze = k.me.z(uint32_t(a), s.te);
     if constexpr (shuffled) e.ze = ex.from_e(e.ze);  // every lane finds α (below)
     ex.put(1, i, z.t);
   }
@@ -640,9 +670,9 @@ struct StepsWide {
       uint32_t se = 0;
 #pragma unroll
       for (int kk = 0; kk < N; ++kk) se += w[kk] * k.ext2e[kk];
-      alpha = (se - e.ze) * k.mtInvE & k.meMask;
+      alpha = k.me.alpha(se, e.ze);
     } else {
-      alpha = (uint32_t(sum.s) - e.ze) * k.mtInvE & k.meMask;
+      alpha = k.me.alpha(uint32_t(sum.s), e.ze);
     }
   }
   template <int P>
@@ -675,8 +705,8 @@ struct StepsTile {
 
   ECM_DEVICE Step1 first_step(const Residue& x, const Residue& y, int i) const {
     const uint32_t xy = x.b * y.b;
-    ex.put(i, k.mB.reduce(k.mB.reduce(xy) * k.negR));
-    return Step1{xy & k.meMask, x.t * y.t};
+    ex.put(i, k.mB.q(xy, k.negR));
+    return Step1{k.me.product(xy), x.t * y.t};
   }
   template <int P>
   ECM_DEVICE void exchange_q() const {
@@ -688,7 +718,7 @@ struct StepsTile {
   ECM_DEVICE void first_extension(int i, const Step1& s, Residue& z, Partial&) const {
     const int4 d = ex.get(i, ex.lane);
     z.t = k.mT.reduce(tile_mod(d, k.mT) + k.mT.reduce((s.pt & 0xffff) * k.tLo) + k.mT.reduce((s.pt >> 16) * k.tHi));
-    if (ex.lane == N) ex.ze[i][ex.item] = ((tile_pow2(d) & k.meMask) * k.pe + s.te) * k.mInvE & k.meMask;
+    if (ex.lane == N) ex.ze[i][ex.item] = k.me.z(tile_pow2(d), s.te);
     ex.put(i, z.t);
   }
   template <int P>
@@ -700,7 +730,7 @@ struct StepsTile {
   // α = (Σ ξ̃U_k·Ext2E[k] − z_e)·M̃^{-1} mod m_e
   ECM_DEVICE void second_extension(int i, const Residue&, Partial& e, Sum& sum, uint32_t& alpha) const {
     e.ze = ex.ze[i][ex.item];
-    alpha = (tile_pow2(ex.get(i, N)) - e.ze) * k.mtInvE & k.meMask;
+    alpha = k.me.alpha(tile_pow2(ex.get(i, N)), e.ze);
     sum.d = ex.get(i, ex.lane);
   }
   template <int P>
@@ -1017,7 +1047,7 @@ struct FragConsts {
   uint32_t negMtB[S];
   uint32_t tj[S], tj32[S];  // T_j and 2^32·T_j mod m̃_j (0 off the channels): P̃_j·T_j joins the first sum
   uint32_t chan2, me2;      // all ones where slot 2 is a channel, where it is m_e
-  uint32_t meMask, pe, mInvE, mtInvE;
+  MeChannel me;
   uint32_t odd;         // pair: all ones on lanes 1 and 3, whose slot 4 is of item g + 8
   uint32_t k16Lane[2];  // pair: all ones on lane 0, on lane 1 (channel 8's A)
   int eSource;          // mma: the warp lane that holds m_e of the lane's item
@@ -1036,15 +1066,12 @@ struct FragConsts {
     using L = Layout<N>;
     const int t = l & 3;
     eSource = (l & ~3) | F::ELane;
-    meMask = k[L::MeMask];
-    pe = k[L::PE];
-    mInvE = k[L::MInvE];
-    mtInvE = k[L::MtInvE];
+    me.load<N>(k);
     require_twisted<N>(k);
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       const int j = F::role(s, t), jj = j < N ? j : 0;
-      mB[s] = Channel<30>::make(j == N ? meMask + 1 : k[L::ModB + jj], k[L::CB + jj]);
+      mB[s] = Channel<30>::make(j == N ? me.mask + 1 : k[L::ModB + jj], k[L::CB + jj]);
       mT[s] = Channel<30>::make(k[L::ModBT + jj], k[L::CBT + jj]);
       negMtB[s] = k[L::NegMtB + jj];
       tj[s] = j < N ? k[L::T + jj] : 0;
@@ -1191,7 +1218,7 @@ struct StepsFrag {
 
   ECM_DEVICE Step1 first_step(const Value& x, const Value& y, int) const {
     Step1 r;
-    r.te = Pair ? 0u : uint32_t(mad_wide(x.s[F::ESlot].b, y.s[F::ESlot].b, 0)) & k.meMask;
+    r.te = Pair ? 0u : k.me.product(uint32_t(mad_wide(x.s[F::ESlot].b, y.s[F::ESlot].b, 0)));
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       if (s >= F::ChanSlots) {  // m_e or padding: no channel to multiply, and A's padding
@@ -1226,7 +1253,7 @@ struct StepsFrag {
       const uint64_t u = mad_wide(uint32_t(st.pt[s] >> 32), k.tj32[c], mad_wide(uint32_t(st.pt[s]), k.tj[c], a[s]));
       z.s[s].t = k.mT[c].reduce(u);
     }
-    e.ze = Pair ? 0u : ((uint32_t(a[F::ESlot]) & k.meMask) * k.pe + st.te) * k.mInvE & k.meMask;
+    e.ze = Pair ? 0u : k.me.z(uint32_t(a[F::ESlot]), st.te);
   }
   // extend runs the first extension on the tensor cores.
   ECM_DEVICE void extend(const typename F::BWord* b, const uint32_t (&v)[S], uint64_t (&sum)[S]) const {
@@ -1257,7 +1284,7 @@ struct StepsFrag {
       alpha = 0;
     } else {
       frag_extend<N>(k, b, v, sum.a);
-      const uint32_t own = (uint32_t(sum.a[F::ESlot]) - e.ze) * k.mtInvE & k.meMask;
+      const uint32_t own = k.me.alpha(uint32_t(sum.a[F::ESlot]), e.ze);
       alpha = __shfl_sync(~0u, own, k.eSource, kWarpLanes);  // blocks of whole warps: every lane is there
     }
   }
@@ -1524,15 +1551,15 @@ ECM_DEVICE typename C::Value linear(const C& c) {
       if constexpr (Lazy && F::Halves == 2) {
         z.s[s] = lazy_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.mB[cs], c.k.mT[cs]);
       } else {
-        z.s[s] = s >= F::ChanSlots ? me_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.meMask)
+        z.s[s] = s >= F::ChanSlots ? me_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s], c.k.me.mask)
                                    : channel_linear<C1, C2, C3>(kc, c.r[S1].s[s], c.r[S2].s[s], c.r[S3].s[s],
-                                                                c.k.mB[cs], c.k.mT[cs], c.k.eMask(cs), c.k.meMask);
+                                                                c.k.mB[cs], c.k.mT[cs], c.k.eMask(cs), c.k.me.mask);
       }
     }
     return z;
   } else {
     return channel_linear<C1, C2, C3>(c.addK[K * (N + 1) + c.role], c.r[S1], c.r[S2], c.r[S3], c.k.mB, c.k.mT,
-                                      c.k.eMask, c.k.meMask);
+                                      c.k.eMask, c.k.me.mask);
   }
 }
 
@@ -1689,7 +1716,7 @@ ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const ui
     const uint4* window = table + i * Rows * (N + 1);
     if constexpr (std::is_same_v<std::decay_t<decltype(c.r[0])>, Residue>) {
       comb_row<N, Rows, Sched::VarTime>(window + c.role, d[0], neg[0], __ldg(pRow + c.role), c.k.mB, c.k.mT, c.k.eMask,
-                                        c.k.meMask, c.r[ECM_R_TX], c.r[ECM_R_TY]);
+                                        c.k.me.mask, c.r[ECM_R_TX], c.r[ECM_R_TY]);
     } else {
       // the mma and pair mappings: each of the lane's slots, its channel role (m_e from N on) and item
       using F = typename C::Mapped::Frag;
@@ -1699,7 +1726,7 @@ ECM_DEVICE void comb_windows(C& c, const uint32_t* __restrict__ consts, const ui
       for (int s = 0; s < F::Slots; ++s) {
         const int cs = F::const_slot(s), j = F::role(cs, t), role = j < N ? j : N;
         comb_row<N, Rows, Sched::VarTime>(window + role, slot_word(dOf, s), slot_word(negOf, s), __ldg(pRow + role), c.k.mB[cs],
-                                          c.k.mT[cs], c.k.eMask(cs), c.k.meMask, c.r[ECM_R_TX].s[s], c.r[ECM_R_TY].s[s]);
+                                          c.k.mT[cs], c.k.eMask(cs), c.k.me.mask, c.r[ECM_R_TX].s[s], c.r[ECM_R_TY].s[s]);
       }
     }
     if (i > 0) run_steps(c, typename Sched::Loop{});  // window 0 commits the row or keeps (0 : 0 : 0), never a sum

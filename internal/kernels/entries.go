@@ -227,11 +227,16 @@ func (k Kernel) Name() string {
 // each lane owning several of the item's channels; pairLanes in the pair
 // mapping, whose groups of 4 lanes hold two items.
 func (k Kernel) Lanes(n int) int {
-	if l := k.mapping().lanes; l > 0 {
+	if l := k.ItemLanes(); l > 0 {
 		return l
 	}
 	return n + 1
 }
+
+// ItemLanes returns the threads of an item that k's mapping fixes (4 in
+// the mma mapping, 2 in the pair mapping), or 0 where an item takes a lane
+// for each channel and one for m_e (Lanes: n+1).
+func (k Kernel) ItemLanes() int { return k.mapping().lanes }
 
 // mmaLanes is the lanes of an item in the mma mapping: a quarter of an
 // mma.sync fragment's rows, 8 items to a warp; pairLanes the threads per

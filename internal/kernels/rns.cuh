@@ -141,6 +141,11 @@ struct Channel<16> {
     z = fold(fold(z));
     return umin32(z, z + neg);
   }
+
+  // q returns the first step's q_j = x_j·y_j·NegR_j mod m from xy = x_j·y_j
+  // (below 2^32): xy reduced first, so that its product with NegR_j < m fits
+  // 32 bits.
+  ECM_DEVICE uint32_t q(uint32_t xy, uint32_t negR) const { return reduce(reduce(xy) * negR); }
 };
 
 template <>

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "c3f38e9b88466de58a1e0523cae91bc80828a0fd09e87ea75dd6bcac7af9af7d"
+const SourcesSHA256 = "7f6f6a073d4d045c61e479e1becc6c05c54146657f05b30bba02ef581c199298"
