@@ -40,22 +40,27 @@ enum class BaseExt { Shenoy, Kawamura };
 // registers (StepsFrag): no shared memory, no barrier. Pair: the mma
 // mapping with 16 items per warp, two in each group of 4 lanes, each lane
 // owning five channel slots of its two items (PairShape). Their names, lanes
-// per item (0: n+1) and thread shapes are kernels.Mappings' (ECM_MAPPINGS,
-// from entries.go).
+// per item (0: n+1), thread shapes and whether their blocks must be whole
+// warps are kernels.Mappings' (ECM_MAPPINGS, from entries.go).
 enum class Mapping {
-#define ECM_MAPPING_NAME(name, lanes, shape) name,
+#define ECM_MAPPING_NAME(name, lanes, shape, whole) name,
   ECM_MAPPINGS(ECM_MAPPING_NAME)
 #undef ECM_MAPPING_NAME
 };
 constexpr int kMappingLanes[] = {
-#define ECM_MAPPING_LANES(name, lanes, shape) lanes,
+#define ECM_MAPPING_LANES(name, lanes, shape, whole) lanes,
     ECM_MAPPINGS(ECM_MAPPING_LANES)
 #undef ECM_MAPPING_LANES
 };
 constexpr uint32_t kMappingShapes[] = {
-#define ECM_MAPPING_SHAPE(name, lanes, shape) shape,
+#define ECM_MAPPING_SHAPE(name, lanes, shape, whole) shape,
     ECM_MAPPINGS(ECM_MAPPING_SHAPE)
 #undef ECM_MAPPING_SHAPE
+};
+constexpr bool kMappingWholeWarps[] = {
+#define ECM_MAPPING_WHOLE(name, lanes, shape, whole) whole,
+    ECM_MAPPINGS(ECM_MAPPING_WHOLE)
+#undef ECM_MAPPING_WHOLE
 };
 
 constexpr int kMaxThreads = ECM_MAX_THREADS;  // the largest blockDim.x of every entry point
@@ -90,6 +95,7 @@ struct Shape {
   static constexpr int ELane = N;                              // the lane of m_e
   static constexpr uint32_t Code = kMappingShapes[int(M)];     // EcmShape
   static constexpr bool Warp = Code != ecm_packed;             // items inside a warp
+  static constexpr bool WholeWarps = kMappingWholeWarps[int(M)];  // blocks of whole warps only
   static constexpr int Groups = Warp ? int(kWarpLanes) / Lanes : 1;  // lane groups of a warp
   static constexpr int Items = Warp ? kMaxThreads / int(kWarpLanes) * Groups  // lane groups per block
                                     : (kMaxThreads + Lanes - 1) / Lanes;
@@ -1820,7 +1826,7 @@ ECM_DEVICE void ladder(ECM_KERNEL_PARAMS) {
 
   if (blockDim.x > kMaxThreads) __trap();
   if (M == Mapping::Tile && blockDim.x != TileShape<N>::Items * Sh::Lanes) __trap();
-  if ((M == Mapping::Spread || Sh::Frag) && blockDim.x % kWarpLanes != 0) __trap();
+  if (Sh::WholeWarps && blockDim.x % kWarpLanes != 0) __trap();
   if (count == 0) return;
   const int tid = threadIdx.x;
   int slot, lane;

@@ -238,6 +238,10 @@ func (k Kernel) Lanes(n int) int {
 // for each channel and one for m_e (Lanes: n+1).
 func (k Kernel) ItemLanes() int { return k.mapping().lanes }
 
+// WholeWarps reports whether k's blocks must be whole warps (the kernel
+// traps on others): the spread mapping's and mma.sync's.
+func (k Kernel) WholeWarps() bool { return k.mapping().wholeWarps }
+
 // mmaLanes is the lanes of an item in the mma mapping: a quarter of an
 // mma.sync fragment's rows, 8 items to a warp; pairLanes the threads per
 // item of the pair mapping, 16 items to a warp, an item to each row.
@@ -307,7 +311,7 @@ func (k Kernel) CheckBlock(n, threads int) error {
 	switch {
 	case threads < 1 || threads > MaxThreads:
 		return fmt.Errorf("kernels: %s: a block of %d threads traps: the kernel takes 1 to %d", k.Name(), threads, MaxThreads)
-	case k.mapping().wholeWarps && threads%32 != 0:
+	case k.WholeWarps() && threads%32 != 0:
 		return fmt.Errorf("kernels: %s: a block of %d threads traps: the %s mapping takes whole warps", k.Name(), threads, k.Mapping)
 	case k.FixedItemsPerBlock() > 0 && threads != k.FixedItemsPerBlock()*k.Lanes(n):
 		return fmt.Errorf("kernels: %s: a block of %d threads traps: the %s mapping takes exactly %d", k.Name(), threads, k.Mapping, k.FixedItemsPerBlock()*k.Lanes(n))

@@ -76,8 +76,8 @@ func main() {
 
 // emitInterface writes the declaration of entries.go: the block limit, the
 // tile mapping's items per block, the thread shape codes (Kernel.ThreadShape),
-// the arguments (emitArgs), one MAPPING(Mapping, lanes, shape) per mapping
-// of kernels.Mappings (lanes: Kernel.ItemLanes, 0 for n+1), one
+// the arguments (emitArgs), one MAPPING(Mapping, lanes, shape, whole warps)
+// per mapping of kernels.Mappings (lanes: Kernel.ItemLanes, 0 for n+1), one
 // CURVE(tag, Type, channels, channel bits, n, bits, a-tag) per curve and
 // channel width, and one ENTRY(curve, Curve, schedule, Schedule, ext, Ext,
 // mapping, Mapping, channels, lanes, shape, regs, items) per entry point
@@ -95,7 +95,7 @@ func emitInterface(b *bytes.Buffer) {
 	fmt.Fprintf(b, "#define ECM_MAPPINGS(MAPPING)")
 	for _, m := range kernels.Mappings {
 		k := kernels.Kernel{Mapping: m}
-		fmt.Fprintf(b, " \\\n\tMAPPING(%s, %d, %d)", title(m), k.ItemLanes(), k.ThreadShape())
+		fmt.Fprintf(b, " \\\n\tMAPPING(%s, %d, %d, %t)", title(m), k.ItemLanes(), k.ThreadShape(), k.WholeWarps())
 	}
 	fmt.Fprintf(b, "\n")
 	ns := map[string]int{} // by curve and channels tag

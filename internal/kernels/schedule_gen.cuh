@@ -54,12 +54,12 @@
 #define ECM_KERNEL_PARAMS const uint32_t* __restrict__ consts, const uint32_t* __restrict__ in, const uint32_t* __restrict__ scalars, uint32_t* __restrict__ out, uint32_t count, uint32_t stride
 #define ECM_KERNEL_ARGS consts, in, scalars, out, count, stride
 #define ECM_MAPPINGS(MAPPING) \
-	MAPPING(Warp, 0, 1) \
-	MAPPING(Block, 0, 0) \
-	MAPPING(Tile, 0, 0) \
-	MAPPING(Spread, 0, 2) \
-	MAPPING(Mma, 4, 3) \
-	MAPPING(Pair, 2, 3)
+	MAPPING(Warp, 0, 1, false) \
+	MAPPING(Block, 0, 0, false) \
+	MAPPING(Tile, 0, 0, false) \
+	MAPPING(Spread, 0, 2, true) \
+	MAPPING(Mma, 4, 3, true) \
+	MAPPING(Pair, 2, 3, true)
 #define ECM_CURVES(CURVE) \
 	CURVE(p224, P224, c16, 16, 15, 224, AM3) \
 	CURVE(p224, P224, c30, 30, 8, 224, AM3) \

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "7f6f6a073d4d045c61e479e1becc6c05c54146657f05b30bba02ef581c199298"
+const SourcesSHA256 = "7a537d87fcde806b12a478d66c413e5b1a834212b7213a8b36228adf52fa461f"
