@@ -1,7 +1,8 @@
 // The ecmul kernel: batched Montgomery ladders with field arithmetic in a
 // Residue Number System of 16-bit channels (Antão, Bajard and Sousa, ASAP
-// 2010) or of 30-bit ones, RNS Montgomery multiplication with Shenoy's or
-// (16-bit) Kawamura's exact second base extension. One item is one scalar multiplication; the
+// 2010) or of 30-bit ones, RNS Montgomery multiplication with an exact second
+// base extension: Shenoy's α, Kawamura's on 16-bit channels, or on some
+// 30-bit mappings α from the ξ̃'s top bits. One item is one scalar multiplication; the
 // threads of an item each own one channel of B and the same-numbered channel
 // of B̃, and one more thread owns the redundant channel m_e.
 //
@@ -131,7 +132,9 @@ struct MeChannel {
   // first extension's sum on m_e (mod 2^32) and te = x_e·y_e mod m_e.
   ECM_DEVICE uint32_t z(uint32_t sum, uint32_t te) const { return ((sum & mask) * pe + te) * mInv & mask; }
   // alpha returns Shenoy's α = (Σ ξ̃_k·|M̃_k|_{m_e} − z_e)·M̃^{-1} mod m_e,
-  // from the second extension's sum on m_e (mod 2^32).
+  // from the second extension's sum on m_e (mod 2^32), on every mapping
+  // but the spread, mma and pair mappings of 30-bit channels (which find α
+  // from the ξ̃'s top bits).
   ECM_DEVICE uint32_t alpha(uint32_t sum, uint32_t ze) const { return (sum - ze) * mtInv & mask; }
 };
 
@@ -209,8 +212,8 @@ struct WideLaneConsts {
   uint32_t negMtB;
   uint32_t ext1[N];  // B → B̃ row, times S_j·T_j; Ext1E on m_e
   uint32_t ext2[N];  // B̃ → B row; Ext2E on m_e
-  uint32_t ext2e[M == Mapping::Spread ? N : 1];  // Ext2E on every lane of the spread mapping, which finds α itself
   uint32_t tj;       // T_j (0 on m_e): P̃_j·T_j joins the first sum
+  uint32_t phi;      // Φ of wide_alpha (the spread mapping)
   MeChannel me;
   uint32_t eMask;  // all ones on the m_e lane
 
@@ -226,11 +229,11 @@ struct WideLaneConsts {
     negMtB = k[L::NegMtB + j];
     const uint32_t st = mT.reduce(uint64_t(k[L::S + j]) * k[L::T + j]);
     tj = isE ? 0 : k[L::T + j];
+    phi = k[L::Phi];
 #pragma unroll
     for (int kk = 0; kk < N; ++kk) {
       ext1[kk] = isE ? k[L::Ext1E + kk] : mT.reduce(uint64_t(k[L::Ext1 + j * N + kk]) * st);
       ext2[kk] = isE ? k[L::Ext2E + kk] : k[L::Ext2 + j * N + kk];
-      if constexpr (M == Mapping::Spread) ext2e[kk] = k[L::Ext2E + kk];
     }
   }
 };
@@ -346,9 +349,6 @@ struct Exchange {
       get(r, i, w);
     }
   }
-  // from_e returns the m_e lane's v (the spread mapping's lanes are
-  // whole warps).
-  ECM_DEVICE uint32_t from_e(uint32_t v) const { return __shfl_sync(~0u, v, eSource, 32); }
   // share_alpha gives every lane the α that the m_e lane computed.
   template <int P>
   ECM_DEVICE void share_alpha(uint32_t (&a)[P]) const {
@@ -618,10 +618,27 @@ ECM_DEVICE uint64_t wide_dot(const uint32_t (&w)[L], const uint32_t (&e)[N], uin
   return even + odd;
 }
 
+// wide_alpha returns the second extension's α = ⌊Σ_k ξ̃_k/m̃_k⌋ of one item
+// from its whole row of ξ̃ (w[k], k < n), as pair_alpha finds it: the ξ̃ in
+// four sums S_l (channels k < 8 with k mod 4 = l, channel 8 in S_0), and
+// α = ⌊(Σ_l ⌊S_l/2^24⌋ + Φ)/2^6⌋ (rns.Params.PairAlpha is its model, half
+// 0; "pair α …" in `ecmul params` proves it exact for every output below u).
+template <int N, int L>
+ECM_DEVICE uint32_t wide_alpha(const uint32_t (&w)[L], uint32_t phi) {
+  static_assert(N <= 12 && N <= L, "three channels at most in each of the four sums");
+  uint32_t sum[4] = {0, 0, 0, 0};
+#pragma unroll
+  for (int kk = 0; kk < N; ++kk) sum[kk < 8 ? kk % 4 : 0] += w[kk];
+  return ((sum[0] >> 24) + (sum[1] >> 24) + (sum[2] >> 24) + (sum[3] >> 24) + phi) >> 6;
+}
+
 // The steps of wide channels: each sum of products of 30-bit residues in
 // one 64-bit accumulator (at most n + 1 terms below 2^60: rns.Params proves
-// the sum below 2^64), Shenoy's α. Shuffle (the spread mapping): rows travel
-// by shuffle and every lane finds α itself.
+// the sum below 2^64). Shuffle (the spread mapping): rows travel by shuffle
+// and every lane finds α from the whole row of ξ̃ it holds (wide_alpha), so
+// that nothing waits for the m_e lane; the warp and block mappings take
+// Shenoy's α from the m_e lane, cheaper there than wide_alpha on every lane
+// (bench/h200/2026-11-30-alpha/).
 template <int N, Mapping M, int K>
 struct StepsWide {
   using Value = Residue;
@@ -657,29 +674,17 @@ struct StepsWide {
     const uint64_t a = wide_dot(w, k.ext1, mad_wide(s.pt, k.tj, 0));
     z.t = k.mT.reduce(a);
     e.ze = k.me.z(uint32_t(a), s.te);
-    if constexpr (shuffled) e.ze = ex.from_e(e.ze);  // every lane finds α (below)
     ex.put(1, i, z.t);
   }
   template <int P>
   ECM_DEVICE void exchange_xi() const {
     ex.sync();
   }
-  // Shuffle: every lane holds the whole row, so it sums the m_e lane's
-  // Σ ξ̃U_k·Ext2E[k] (mod 2^32, all α needs) beside its own and finds α
-  // without waiting for the m_e lane's; only z_e came by shuffle, a step
-  // earlier.
   ECM_DEVICE void second_extension(int i, const Residue& z, const Partial& e, Sum& sum, uint32_t& alpha) const {
     uint32_t w[4 * Sh::Vecs];
     ex.row(1, i, z.t, w);
     sum.s = wide_dot(w, k.ext2, 0);
-    if constexpr (shuffled) {
-      uint32_t se = 0;
-#pragma unroll
-      for (int kk = 0; kk < N; ++kk) se += w[kk] * k.ext2e[kk];
-      alpha = k.me.alpha(se, e.ze);
-    } else {
-      alpha = k.me.alpha(uint32_t(sum.s), e.ze);
-    }
+    alpha = shuffled ? wide_alpha<N>(w, k.phi) : k.me.alpha(uint32_t(sum.s), e.ze);
   }
   template <int P>
   ECM_DEVICE void share_alpha(uint32_t (&alpha)[P]) const {
@@ -772,8 +777,9 @@ struct StepsTile {
 //  - D: lane t receives columns 2t and 2t + 1 of rows g and g + 8 of each
 //    tile, so the two tiles of pair p give it all eight sums of output
 //    4p + t: its own slot p.
-// Shenoy's α, found on the m_e lane, reaches the item's other lanes by one
-// shuffle; nothing goes through shared memory and nothing waits at a barrier.
+// Each lane finds α from the top bits of its item's ξ̃, summed over the item's
+// lanes by two shuffles (StepsFrag::frag_alpha); nothing goes through shared
+// memory and nothing waits at a barrier.
 //
 // The pair mapping (PairShape) puts two items in each group of 4 lanes, 16
 // in a warp, so that a lane's slots hold no padding; A's rows are items.
@@ -1056,9 +1062,9 @@ struct FragConsts {
   MeChannel me;
   uint32_t odd;         // pair: all ones on lanes 1 and 3, whose slot 4 is of item g + 8
   uint32_t k16Lane[2];  // pair: all ones on lane 0, on lane 1 (channel 8's A)
-  int eSource;          // mma: the warp lane that holds m_e of the lane's item
+  uint32_t phi;         // mma: Φ (frag_alpha)
   uint32_t phi2;        // pair: Φ in both halves of a word (pair_alpha)
-  int quad[2];          // pair: lanes l ^ 1 and l ^ 2, the lane's group partners
+  int quad[2];          // lanes l ^ 1 and l ^ 2, the lane's group partners (frag_alpha, pair_alpha)
   uint32_t alphaSel[2];  // pair: the byte selections that put α into A's rows g and g + 8 (pair_alpha)
 
   // chan is all ones where constant slot s is a channel: the residues an extension reads.
@@ -1071,7 +1077,6 @@ struct FragConsts {
     static_assert(S == 3 && N >= 8, "three constant slots per lane: n from 8 to 11");
     using L = Layout<N>;
     const int t = l & 3;
-    eSource = (l & ~3) | F::ELane;
     me.load<N>(k);
     require_twisted<N>(k);
 #pragma unroll
@@ -1088,7 +1093,8 @@ struct FragConsts {
     odd = opaque(t & 1 ? ~0u : 0u);
     k16Lane[0] = opaque(t == 0 ? ~0u : 0u);
     k16Lane[1] = opaque(t == 1 ? ~0u : 0u);
-    phi2 = k[L::Phi] * 0x10001u;
+    phi = k[L::Phi];
+    phi2 = phi * 0x10001u;
     quad[0] = l ^ 1;
     quad[1] = l ^ 2;
     alphaSel[0] = opaque(t == 2 ? 0x0004u : 0x3210u);
@@ -1198,10 +1204,10 @@ ECM_DEVICE void pair_alpha(const FragConsts<N, PairShape<N>>& k, const uint32_t 
 }
 
 // The steps of the mma and pair mappings: the wide steps per slot, both
-// extensions from frag_extend. The mma mapping finds Shenoy's α on the m_e
-// slot and shuffles it to the item's lanes; the pair mapping finds the same
-// α from the ξ̃'s top bits (pair_alpha) before the second extension, which
-// adds α·|−M̃| on the tensor cores, and keeps no m_e.
+// extensions from frag_extend. Both find α from the ξ̃'s top bits: the mma
+// mapping on every lane of its item (frag_alpha), the pair mapping for both
+// of a lane's items before the second extension (pair_alpha), which adds
+// α·|−M̃| on the tensor cores; the pair mapping keeps no m_e.
 template <int N, class F>
 struct StepsFrag {
   static constexpr int S = F::Slots;
@@ -1273,11 +1279,9 @@ struct StepsFrag {
   }
   template <int P>
   ECM_DEVICE void exchange_xi() const {}
-  // the second extension: on the mma mapping α is computed on the m_e slot
-  // and taken from its lane by every lane of the item as soon as it is
-  // known, so that the shuffle's latency overlaps the next product's
-  // extension; on the pair mapping it enters the tensor cores' sum.
-  ECM_DEVICE void second_extension(int, const Value& z, const Partial& e, Sum& sum, Alpha& alpha) const {
+  // the second extension: on the mma mapping every lane finds α from the
+  // ξ̃ it holds; on the pair mapping α enters the tensor cores' sum.
+  ECM_DEVICE void second_extension(int, const Value& z, const Partial&, Sum& sum, Alpha& alpha) const {
     uint32_t v[S];
 #pragma unroll
     for (int s = 0; s < S; ++s) v[s] = Pair ? z.s[s].t : z.s[s].t & k.chan(s);
@@ -1289,13 +1293,26 @@ struct StepsFrag {
       frag_extend<N, true>(k, b, v, a16, sum.a);
       alpha = 0;
     } else {
+      alpha = frag_alpha(v);
       frag_extend<N>(k, b, v, sum.a);
-      const uint32_t own = k.me.alpha(uint32_t(sum.a[F::ESlot]), e.ze);
-      alpha = __shfl_sync(~0u, own, k.eSource, kWarpLanes);  // blocks of whole warps: every lane is there
     }
   }
+  // frag_alpha returns the mma mapping's α as pair_alpha finds it: the
+  // lane's sum S_t of its item's ξ̃ (channels t and t + 4, and channel 8 on
+  // lane 0: pair_alpha's four sums), ⌊S_t/2^24⌋ summed over the group by two
+  // shuffles (blocks of whole warps: every lane is there), then
+  // ⌊(· + Φ)/2^6⌋.
+  ECM_DEVICE uint32_t frag_alpha(const uint32_t (&v)[S]) const {
+    uint32_t sum = 0;
+#pragma unroll
+    for (int s = 0; s < S; ++s) sum += v[s];
+    uint32_t t = sum >> 24;
+    t += __shfl_sync(~0u, t, k.quad[0], kWarpLanes);
+    t += __shfl_sync(~0u, t, k.quad[1], kWarpLanes);
+    return (t + k.phi) >> 6;
+  }
   template <int P>
-  ECM_DEVICE void share_alpha(Alpha (&)[P]) const {}  // second_extension shares each α
+  ECM_DEVICE void share_alpha(Alpha (&)[P]) const {}  // second_extension finds each α on every lane
   ECM_DEVICE void finish(const Sum& sum, Alpha alpha, const Partial& e, Value& z) const {
 #pragma unroll
     for (int s = 0; s < S; ++s) {
@@ -1317,7 +1334,7 @@ ECM_DEVICE Steps16<N, V, M, K> steps_of(const LaneConsts<N, M>& k, const Exchang
 }
 template <BaseExt V, int N, Mapping M, int K>
 ECM_DEVICE StepsWide<N, M, K> steps_of(const WideLaneConsts<N, M>& k, const Exchange<N, M, K, 30>& ex) {
-  static_assert(V == BaseExt::Shenoy, "wide channels compute Shenoy's α");
+  static_assert(V == BaseExt::Shenoy, "wide channels compute Shenoy's α, or α from the ξ̃'s top bits");
   return {k, ex};
 }
 template <BaseExt V, int N, int K>

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "7a537d87fcde806b12a478d66c413e5b1a834212b7213a8b36228adf52fa461f"
+const SourcesSHA256 = "81a5d0dc8df935ba5a58e9284f641967e819d9b49d0735efa3bdb61f30f81251"

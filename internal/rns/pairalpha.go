@@ -4,12 +4,15 @@ import (
 	"math/big"
 )
 
-// The pair mapping's α. Its second extension needs α = ⌊Σ_k ξ̃_k/m̃_k⌋, the
-// multiple of M̃ that the CRT sum Σ_k ξ̃_k·M̃_k exceeds the extended value X
-// by. The kernel keeps no m_e for it: each of the PairAlphaLanes lanes of an
-// item's group adds its ξ̃ (S_l) and keeps the bits from 2^PairAlphaShift
-// up, and α = ⌊(Σ_l ⌊S_l/2^24⌋ + Φ)/2^6⌋ (internal/kernels/ecmul.cu:
-// pair_alpha).
+// The α of the pair, mma and spread mappings of wide channels. A second
+// extension needs α = ⌊Σ_k ξ̃_k/m̃_k⌋, the multiple of M̃ that the CRT sum
+// Σ_k ξ̃_k·M̃_k exceeds the extended value X by. These mappings take it
+// from no m_e: an item's ξ̃ fall into PairAlphaLanes sums S_l (the pair
+// mapping's lanes of a group: channels k < 8 by k mod 4, channel 8 in one
+// of them), each keeps its bits from 2^PairAlphaShift up, and
+// α = ⌊(Σ_l ⌊S_l/2^24⌋ + Φ)/2^6⌋ (internal/kernels/ecmul.cu: pair_alpha,
+// frag_alpha of the mma mapping, wide_alpha of the spread mapping, whose
+// lane holds the whole row).
 // With A = Σ_k ξ̃_k/m̃_k = α + X/M̃ and T = Σ_l ⌊S_l/2^24⌋,
 //
 //	0 <= A − T/2^6 <= Δ = L·(2^24 − 1)/2^30 + Σ_k (m̃_k − 1)·c_k/(m̃_k·2^30),
@@ -41,7 +44,8 @@ func pairAlphaPhi(bt Basis) uint32 {
 
 // PairAlpha computes α the kernel's way from the ξ̃ of one item: lane l
 // holds the channels k < 8 with k mod 4 = l, and channel 8 is on lane half
-// (0 for item g of a group, 1 for item g + 8).
+// (the pair mapping: 0 for item g of a group, 1 for item g + 8; the mma and
+// spread mappings: 0).
 func (p *Params) PairAlpha(xi []uint32, half int) uint32 {
 	var sums [PairAlphaLanes]uint32
 	for k, x := range xi {
