@@ -182,3 +182,12 @@ func TestWideFoldBoundLimits(t *testing.T) {
 		require.True(t, par.wideFoldBound().Holds())
 	}
 }
+
+// TestPairAlphaMostTerms: the sums S_l of PairAlpha's grouping take at most
+// ⌈n/4⌉ of the ξ̃ while channels 8 and up are one (n <= 9), and all of
+// them from 8 up beside channels 0 and 4 after that.
+func TestPairAlphaMostTerms(t *testing.T) {
+	for n, want := range map[int]int{1: 1, 4: 1, 5: 2, 8: 2, 9: 3, 10: 4, 12: 6} {
+		require.Equal(t, want, pairAlphaMostTerms(n), "n = %d", n)
+	}
+}

@@ -49,11 +49,7 @@ func pairAlphaPhi(bt Basis) uint32 {
 func (p *Params) PairAlpha(xi []uint32, half int) uint32 {
 	var sums [PairAlphaLanes]uint32
 	for k, x := range xi {
-		l := k % PairAlphaLanes
-		if k >= 2*PairAlphaLanes {
-			l = half
-		}
-		sums[l] += x
+		sums[pairAlphaLane(k, half)] += x
 	}
 	var t uint32
 	for _, s := range sums {
@@ -62,9 +58,33 @@ func (p *Params) PairAlpha(xi []uint32, half int) uint32 {
 	return (t + p.Phi) / pairAlphaScale
 }
 
-// pairAlphaBounds proves the pair mapping's α exact and its words whole.
+// pairAlphaLane returns the sum S_l that channel k's ξ̃ joins: k mod 4 for
+// k < 8, half from 8 up.
+func pairAlphaLane(k, half int) int {
+	if k >= 2*PairAlphaLanes {
+		return half
+	}
+	return k % PairAlphaLanes
+}
+
+// pairAlphaMostTerms returns the most ξ̃ of n channels that one sum S_l
+// adds, over both halves.
+func pairAlphaMostTerms(n int) int {
+	most := 0
+	for half := range 2 {
+		var terms [PairAlphaLanes]int
+		for k := range n {
+			terms[pairAlphaLane(k, half)]++
+			most = max(most, terms[pairAlphaLane(k, half)])
+		}
+	}
+	return most
+}
+
+// pairAlphaBounds proves the α of the pair, mma and spread mappings exact
+// and its words whole.
 func (p *Params) pairAlphaBounds() []Bound {
-	perLane := int64((p.N + PairAlphaLanes - 1) / PairAlphaLanes)
+	perLane := int64(pairAlphaMostTerms(p.N))
 	var mMax, sum uint64
 	for _, mod := range p.BT.Moduli {
 		mMax = max(mMax, uint64(mod.M))
@@ -74,7 +94,7 @@ func (p *Params) pairAlphaBounds() []Bound {
 	phi := big.NewInt(int64(p.Phi))
 	scale := big.NewInt(pairAlphaScale)
 	return []Bound{
-		lt("pair α lane sums fit 32 bits", "⌈n/4⌉·(m̃_max − 1) < 2^32: S_l, the sum of a lane's ξ̃ of one item, fits a word",
+		lt("pair α lane sums fit 32 bits", "t·(m̃_max − 1) < 2^32, t the most ξ̃ of one item a sum S_l adds (3 for n = 9): S_l fits a word",
 			new(big.Int).Mul(big.NewInt(perLane), bigU(mMax-1)), bigU(1<<32)),
 		lte("pair α: Φ covers Δ", "⌈2^6·Δ⌉ <= Φ, Δ = 4·(2^24 − 1)/2^30 + Σ_k (m̃_k − 1)·c_k/(m̃_k·2^30) the worst error of the truncated lane sums",
 			ceilRat(delta), phi),
