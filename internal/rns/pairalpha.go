@@ -74,8 +74,9 @@ func pairAlphaMostTerms(n int) int {
 	for half := range 2 {
 		var terms [PairAlphaLanes]int
 		for k := range n {
-			terms[pairAlphaLane(k, half)]++
-			most = max(most, terms[pairAlphaLane(k, half)])
+			l := pairAlphaLane(k, half)
+			terms[l]++
+			most = max(most, terms[l])
 		}
 	}
 	return most
