@@ -41,6 +41,8 @@ mutants=(
   "pair-lazy-constant|ecmul.cu|return Residue{kc.x + term<uint32_t, C1>(s1.b, mB.m)|return Residue{term<uint32_t, C1>(s1.b, mB.m)"
   "pair-split-shift|ecmul.cu|(hi + (lo >> 16)) >> 14|(hi + (lo >> 16)) >> 15"
   "pair-slot4-row|ecmul.cu|select(k.odd, d[2], d[0])|d[0]"
+  "pair-top-slot-t|ecmul.cu|uint32_t(st.pt[s]) * k.tj[c]) & (ECM_WIDE_TOP - 1)|uint32_t(st.pt[s])) & (ECM_WIDE_TOP - 1)"
+  "pair-top-slot-mask|ecmul.cu|& (ECM_WIDE_TOP - 1);|& (ECM_WIDE_TOP / 2 - 1);"
   "pair-comb-slot-digit|ecmul.cu|slot_word(dOf, s)|slot_word(dOf, 0)"
   "pair-comb-commit|ecmul.cu|Sched::commit(c.r, per_slot(c, keep), per_slot(c, start));|Sched::commit(c.r, keep[0], start[0]);"
   "comb-first-window|ecmul.cu|if (i > 0) run_steps(c, typename Sched::Loop{});|if (i > 1) run_steps(c, typename Sched::Loop{});"

@@ -19,10 +19,11 @@ import (
 const paramsHelp = `Usage: ecmul params [--curve p224|p256|secp256k1] [--schedule coz|paper] [--channel-bits 30|16]
 
 Derives the RNS system for the curve's prime and proves it: the moduli 2^w − c
-of the bases B and B̃ for the channel width w (--channel-bits), n (channels
-per base), the dynamic ranges, the Shenoy redundant modulus m_e, for 30-bit
-channels the twist σ_j of B (primes m_j whose −(p·M_j)^{-1} is a square σ_j²:
-B's residues are stored times σ_j, which saves a product per channel) and,
+of the bases B and B̃ for the channel width w (--channel-bits; for 30-bit
+channels B̃ ends with 2^30, c = 0), n (channels per base), the dynamic
+ranges, the Shenoy redundant modulus m_e, for 30-bit channels the twist
+σ_j of B (primes m_j whose −(p·M_j)^{-1} is a square σ_j²: B's residues are
+stored times σ_j, which saves a product per channel) and,
 for 16-bit channels only, the Kawamura β = Φ/2^16; then every inequality the
 algorithm relies on with its two sides (as bit lengths) and whether it holds;
 then the ladder schedule chosen: its reductions per bit, the largest
@@ -126,7 +127,7 @@ func printSystem(stdout io.Writer, c *curves.Curve, p *rns.Params) {
 		fmt.Fprintf(stdout, "n = %d channels of %d bits per base, m_e = 2^%d = %d, Kawamura Φ = %d (β = Φ/2^16 = %.6f, worst error Δ = %.6f, q = %d kept bits)\n",
 			p.N, p.Bits, p.MeBits, p.Me(), p.Phi, bf, df, rns.KawamuraBits)
 	} else {
-		fmt.Fprintf(stdout, "n = %d channels of %d bits per base, m_e = 2^%d = %d (Shenoy's extension only)\n",
+		fmt.Fprintf(stdout, "n = %d channels of %d bits per base, m_e = 2^%d = %d (its residue only: α comes from the ξ̃'s top bits, \"pair α\" below; B̃ ends with 2^30, c = 0)\n",
 			p.N, p.Bits, p.MeBits, p.Me())
 	}
 	fmt.Fprintf(stdout, "u = (n+2)·p has %.3f bits; multiplication inputs stay below 9u (%.3f bits)\n",

@@ -76,7 +76,7 @@ type Tables struct {
 	Ext2E  []uint32 // n: |M̃_k|_{m_e}
 	PE     uint32   // |p|_{m_e}
 	MInvE  uint32   // |M^{-1}|_{m_e}
-	MtInvE uint32   // |M̃^{-1}|_{m_e}
+	MtInvE uint32   // |M̃^{-1}|_{m_e}; 0 on wide systems, whose α is not Shenoy's
 }
 
 func mod(x *big.Int, m uint32) uint32 {
@@ -121,7 +121,9 @@ func NewTables(p *rns.Params) *Tables {
 	}
 	t.PE = mod(p.P, me)
 	t.MInvE = inv(p.B.M, me)
-	t.MtInvE = inv(p.BT.M, me)
+	if !p.Wide() { // a wide M̃ is even (B̃ ends with 2^30): α comes from the ξ̃ there
+		t.MtInvE = inv(p.BT.M, me)
+	}
 	return t
 }
 
@@ -183,16 +185,19 @@ func (mu *Multiplier) Mul(z, x, y *rns.Element) *rns.Element {
 	}
 	ze := ((qe&meMask)*t.PE + te) * t.MInvE & meMask
 
-	// Step 3, α of Û = Σ ξ̃_k·M̃_k − α·M̃.
+	// Step 3, α of Û = Σ ξ̃_k·M̃_k − α·M̃: on wide systems from the ξ̃'s top
+	// bits, as every wide mapping finds it (rns.Params.PairAlpha, exact).
 	var alpha uint32
-	switch mu.v {
-	case Shenoy:
+	switch {
+	case p.Wide():
+		alpha = p.PairAlpha(mu.xi, 0)
+	case mu.v == Shenoy:
 		var s uint32
 		for k, xk := range mu.xi {
 			s += xk * t.Ext2E[k]
 		}
 		alpha = (s - ze) * t.MtInvE & meMask
-	case Kawamura:
+	case mu.v == Kawamura:
 		mask := rns.KawamuraMask()
 		g := p.Phi
 		for _, xk := range mu.xi {

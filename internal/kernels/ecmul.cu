@@ -1,8 +1,8 @@
 // The ecmul kernel: batched Montgomery ladders with field arithmetic in a
 // Residue Number System of 16-bit channels (Antão, Bajard and Sousa, ASAP
 // 2010) or of 30-bit ones, RNS Montgomery multiplication with an exact second
-// base extension: Shenoy's α, Kawamura's on 16-bit channels, or on some
-// 30-bit mappings α from the ξ̃'s top bits. One item is one scalar multiplication; the
+// base extension: on 16-bit channels Shenoy's or Kawamura's α, on 30-bit ones
+// α from the ξ̃'s top bits. One item is one scalar multiplication; the
 // threads of an item each own one channel of B and the same-numbered channel
 // of B̃, and one more thread owns the redundant channel m_e.
 //
@@ -132,9 +132,8 @@ struct MeChannel {
   // first extension's sum on m_e (mod 2^32) and te = x_e·y_e mod m_e.
   ECM_DEVICE uint32_t z(uint32_t sum, uint32_t te) const { return ((sum & mask) * pe + te) * mInv & mask; }
   // alpha returns Shenoy's α = (Σ ξ̃_k·|M̃_k|_{m_e} − z_e)·M̃^{-1} mod m_e,
-  // from the second extension's sum on m_e (mod 2^32), on every mapping
-  // but the spread, mma and pair mappings of 30-bit channels (which find α
-  // from the ξ̃'s top bits).
+  // from the second extension's sum on m_e (mod 2^32), on 16-bit channels
+  // (30-bit ones find α from the ξ̃'s top bits: their M̃ is even).
   ECM_DEVICE uint32_t alpha(uint32_t sum, uint32_t ze) const { return (sum - ze) * mtInv & mask; }
 };
 
@@ -192,15 +191,18 @@ struct LaneConsts {
   }
 };
 
-// require_twisted stops a wide kernel given the constants of an untwisted
+// require_wide_base stops a wide kernel given the constants of another
 // base: its first step takes x̂_j·ŷ_j as q_j, which holds only when B's
-// residues are stored twisted, every NegR_j of basext.Tables being 1.
+// residues are stored twisted, every NegR_j of basext.Tables being 1; and
+// B̃ ends with 2^30 (rns.WideTop), whose channel the pair mapping takes in
+// 32-bit words.
 template <int N>
-ECM_DEVICE void require_twisted(const uint32_t* __restrict__ k) {
+ECM_DEVICE void require_wide_base(const uint32_t* __restrict__ k) {
   using L = Layout<N>;
 #pragma unroll
   for (int j = 0; j < N; ++j)
     if (k[L::NegR + j] != 1) __trap();
+  if (k[L::ModBT + N - 1] != ECM_WIDE_TOP) __trap();
 }
 
 // The constants of one lane for wide channels: the same roles as
@@ -225,7 +227,7 @@ struct WideLaneConsts {
     me.load<N>(k);
     mB = Channel<30>::make(isE ? me.mask + 1 : k[L::ModB + j], k[L::CB + j]);
     mT = Channel<30>::make(k[L::ModBT + j], k[L::CBT + j]);
-    require_twisted<N>(k);
+    require_wide_base<N>(k);
     negMtB = k[L::NegMtB + j];
     const uint32_t st = mT.reduce(uint64_t(k[L::S + j]) * k[L::T + j]);
     tj = isE ? 0 : k[L::T + j];
@@ -625,7 +627,7 @@ ECM_DEVICE uint64_t wide_dot(const uint32_t (&w)[L], const uint32_t (&e)[N], uin
 // 0; "pair α …" in `ecmul params` proves it exact for every output below u).
 template <int N, int L>
 ECM_DEVICE uint32_t wide_alpha(const uint32_t (&w)[L], uint32_t phi) {
-  static_assert(N <= 12 && N <= L, "three channels at most in each of the four sums");
+  static_assert(N <= 9 && N <= L, "three ξ̃ at most in each of the four sums (rns pairAlphaMostTerms)");
   uint32_t sum[4] = {0, 0, 0, 0};
 #pragma unroll
   for (int kk = 0; kk < N; ++kk) sum[kk < 8 ? kk % 4 : 0] += w[kk];
@@ -634,17 +636,14 @@ ECM_DEVICE uint32_t wide_alpha(const uint32_t (&w)[L], uint32_t phi) {
 
 // The steps of wide channels: each sum of products of 30-bit residues in
 // one 64-bit accumulator (at most n + 1 terms below 2^60: rns.Params proves
-// the sum below 2^64). Shuffle (the spread mapping): rows travel by shuffle
-// and every lane finds α from the whole row of ξ̃ it holds (wide_alpha), so
-// that nothing waits for the m_e lane; the warp and block mappings take
-// Shenoy's α from the m_e lane, cheaper there than wide_alpha on every lane
-// (bench/h200/2026-11-30-alpha/).
+// the sum below 2^64). Every lane finds α from the whole row of ξ̃ it holds
+// (wide_alpha): B̃ ends with 2^30, so M̃ is even and Shenoy's α on m_e,
+// which needs M̃^{-1} mod m_e, is not to be had; the m_e lane keeps z_e.
 template <int N, Mapping M, int K>
 struct StepsWide {
   using Value = Residue;
   using Alpha = uint32_t;
   using Sh = Shape<N, M, 30>;
-  static constexpr bool shuffled = Exchange<N, M, K, 30>::Shuffle;
   struct Step1 {
     uint32_t te, pt, q;  // x_e·y_e (mod 2^32), P̃_j mod m̃_j, q_j
   };
@@ -680,16 +679,14 @@ struct StepsWide {
   ECM_DEVICE void exchange_xi() const {
     ex.sync();
   }
-  ECM_DEVICE void second_extension(int i, const Residue& z, const Partial& e, Sum& sum, uint32_t& alpha) const {
+  ECM_DEVICE void second_extension(int i, const Residue& z, const Partial&, Sum& sum, uint32_t& alpha) const {
     uint32_t w[4 * Sh::Vecs];
     ex.row(1, i, z.t, w);
     sum.s = wide_dot(w, k.ext2, 0);
-    alpha = shuffled ? wide_alpha<N>(w, k.phi) : k.me.alpha(uint32_t(sum.s), e.ze);
+    alpha = wide_alpha<N>(w, k.phi);
   }
   template <int P>
-  ECM_DEVICE void share_alpha(uint32_t (&alpha)[P]) const {
-    if constexpr (!shuffled) ex.share_alpha(alpha);
-  }
+  ECM_DEVICE void share_alpha(uint32_t (&)[P]) const {}  // second_extension finds α on every lane
   ECM_DEVICE void finish(const Sum& sum, uint32_t alpha, const Partial& e, Residue& z) const {
     z.b = select(k.eMask, e.ze, k.mB.reduce(mad_wide(alpha, k.negMtB, sum.s)));
   }
@@ -1078,7 +1075,7 @@ struct FragConsts {
     using L = Layout<N>;
     const int t = l & 3;
     me.load<N>(k);
-    require_twisted<N>(k);
+    require_wide_base<N>(k);
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       const int j = F::role(s, t), jj = j < N ? j : 0;
@@ -1228,6 +1225,11 @@ struct StepsFrag {
   const FragConsts<N, F>& k;
   const FragExchange<F>& ex;
 
+  // top_slot reports whether slot s holds B̃'s last channel, 2^30, in 32-bit
+  // words: the pair mapping's slot 4 where n = 9 (on lanes 2 and 3 it holds
+  // no channel, and its words are not read).
+  static ECM_DEVICE constexpr bool top_slot(int s) { return Pair && N == 9 && s == 4; }
+
   ECM_DEVICE Step1 first_step(const Value& x, const Value& y, int) const {
     Step1 r;
     r.te = Pair ? 0u : k.me.product(uint32_t(mad_wide(x.s[F::ESlot].b, y.s[F::ESlot].b, 0)));
@@ -1242,7 +1244,9 @@ struct StepsFrag {
       const uint64_t xy = mad_wide(x.s[s].b, y.s[s].b, 0);
       r.q[s] = k.mB[c].reduce(xy);  // twisted B residues: x̂_j·ŷ_j is q_j
       if constexpr (!Pair) r.q[s] &= k.chan(c);  // the pair mapping's A masks slot 4 itself
-      r.pt[s] = mad_wide(x.s[s].t, y.s[s].t, 0);
+      // the pair mapping's channel 8 is B̃'s 2^30 (require_wide_base): its
+      // product mod 2^32 is enough
+      r.pt[s] = top_slot(s) ? uint64_t(x.s[s].t * y.s[s].t) : mad_wide(x.s[s].t, y.s[s].t, 0);
     }
     return r;
   }
@@ -1262,6 +1266,10 @@ struct StepsFrag {
         continue;
       }
       const int c = F::const_slot(s);
+      if (top_slot(s)) {  // mod 2^30, from the low words of the sum and of P̃_j·T_j
+        z.s[s].t = (uint32_t(a[s]) + uint32_t(st.pt[s]) * k.tj[c]) & (ECM_WIDE_TOP - 1);
+        continue;
+      }
       const uint64_t u = mad_wide(uint32_t(st.pt[s] >> 32), k.tj32[c], mad_wide(uint32_t(st.pt[s]), k.tj[c], a[s]));
       z.s[s].t = k.mT[c].reduce(u);
     }

@@ -203,7 +203,7 @@ func emitBasextLayout(b *bytes.Buffer) {
 		}
 		fmt.Fprintf(b, " \\\n\tF(%s, %s)", name, polyN(a, bb, c))
 	}
-	fmt.Fprintf(b, "\n\n")
+	fmt.Fprintf(b, "\n\n// The last modulus of every wide B̃ (rns.WideTop).\n#define ECM_WIDE_TOP %du\n\n", rns.WideTop().M)
 }
 
 // emitConstLayout writes where the kernel's constants sit after the basext

@@ -168,6 +168,9 @@
 	F(Phi, 1) \
 	F(KawMask, 1)
 
+// The last modulus of every wide B̃ (rns.WideTop).
+#define ECM_WIDE_TOP 1073741824u
+
 // The constants after the basext table (ladder.ConstLayout): per n, CONSTS(n, element
 // words, the curve's b, the first addition constant); the comb's table at the first multiple
 // of ECM_COMB_ALIGN words after the addition constants: COMB(n, addition constants, offset).

@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "81a5d0dc8df935ba5a58e9284f641967e819d9b49d0735efa3bdb61f30f81251"
+const SourcesSHA256 = "20fba27834f5c7cb0d415e71c68d0edb8804391758e022a2f37184465d90e8e3"

@@ -48,8 +48,10 @@ func (p *Params) Bounds() []Bound {
 		lte("multiplication output below u", "(9u)^2 + n·p·M <= u·M, u = (n+2)·p, the lazy first extension adds < n·p", lhs, new(big.Int).Mul(p.U, p.B.M)),
 		lte("inputs fit B", "9u <= M", p.AddBound, p.B.M),
 		lte("inputs fit B̃", "9u <= M̃", p.AddBound, p.BT.M),
-		lte("Shenoy: m_e covers α", "n <= m_e, since 0 <= α < n", n, big.NewInt(int64(p.Me()))),
 	)
+	if !p.Wide() { // wide systems find α from the ξ̃ ("pair α …"): their M̃ is even
+		bs = append(bs, lte("Shenoy: m_e covers α", "n <= m_e, since 0 <= α < n", n, big.NewInt(int64(p.Me()))))
+	}
 	if p.Kawamura() {
 		bs = append(bs, p.kawamuraBounds()...)
 	}
@@ -121,6 +123,10 @@ func (p *Params) wideFoldBound() Bound {
 		bigU(worst), bigU(1<<32))
 }
 
+// wideTopAt reports whether position i of B followed by B̃ is B̃'s last on
+// a wide system, the one place 2^30 may stand (twistedBases).
+func (p *Params) wideTopAt(i int) bool { return p.Wide() && i == 2*p.N-1 }
+
 // Verify re-checks the whole system with math/big: the moduli are of the
 // form 2^Bits − c, pairwise coprime and coprime with p, the bases are as large
 // as the algorithm needs, and every inequality of Bounds holds. The error
@@ -131,8 +137,8 @@ func (p *Params) Verify() error {
 		return fmt.Errorf("rns: bases hold %d and %d moduli, want n = %d", len(p.B.Moduli), len(p.BT.Moduli), p.N)
 	}
 	for i, a := range all {
-		if a.Bits != p.Bits || uint64(a.M)+uint64(a.C) != 1<<p.Bits || a.C%2 == 0 {
-			return fmt.Errorf("rns: modulus %d is not 2^%d − c with c odd", a.M, p.Bits)
+		if a.Bits != p.Bits || uint64(a.M)+uint64(a.C) != 1<<p.Bits || a.C%2 == 0 && !p.wideTopAt(i) {
+			return fmt.Errorf("rns: modulus %d is not 2^%d − c with c odd (or 2^30, the last of a wide B̃)", a.M, p.Bits)
 		}
 		if new(big.Int).Mod(p.P, big.NewInt(int64(a.M))).Sign() == 0 {
 			return fmt.Errorf("rns: modulus %d divides p", a.M)

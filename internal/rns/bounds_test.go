@@ -12,18 +12,18 @@ import (
 var mmaNames = []string{"mma byte sums exact", "mma lo fits 32 bits", "mma mid fits 32 bits", "mma hi fits 32 bits", "mma 64-bit sum"}
 
 // TestMMABounds: wide params carry the mma mapping's five bounds, once each
-// and holding, with the left sides of P-256 (n = 9, m_max = 2^30 − 1,
-// m_e = 16) worked out by hand: 2n·255² = 1,170,450,
+// and holding, with the left sides of P-256 (n = 9, m_max = 2^30, B̃'s
+// last modulus, m_e = 16) worked out by hand: 2n·255² = 1,170,450,
 // lo = hi = 1,170,450·257 = 300,805,650, mid = 601,611,300 and
-// s = hi·2^32 + lo + 2^16·mid + (2^32 − 1)·(2^30 − 2) + ⌊(2^30 − 2)²/2^32⌋·(2^30 − 2)
+// s = hi·2^32 + lo + 2^16·mid + (2^32 − 1)·(2^30 − 1) + ⌊(2^30 − 1)²/2^32⌋·(2^30 − 1)
 // (the first extension's P̃_j·T_j, P̃_j unreduced); 16-bit params have none.
 func TestMMABounds(t *testing.T) {
 	par, err := NewParamsBits(elliptic.P256().Params().P, WideChannelBits)
 	require.NoError(t, err)
 	require.Equal(t, 9, par.N)
-	require.Equal(t, uint32(1<<30-1), par.maxModulus())
+	require.Equal(t, uint32(1<<30), par.maxModulus())
 	require.Equal(t, uint32(16), par.Me())
-	s, _ := new(big.Int).SetString("6191906240005795350", 10)
+	s, _ := new(big.Int).SetString("6191906244569198100", 10)
 	want := map[string]*big.Int{
 		"mma byte sums exact":  big.NewInt(1170450),
 		"mma lo fits 32 bits":  big.NewInt(300805650),
@@ -102,7 +102,7 @@ var pairNames = []string{"pair byte sums exact", "pair lo and hi fit 32 bits", "
 func TestPairBounds(t *testing.T) {
 	par, err := NewParamsBits(elliptic.P256().Params().P, WideChannelBits)
 	require.NoError(t, err)
-	m1 := big.NewInt(1<<30 - 2)
+	m1 := big.NewInt(1<<30 - 1) // m_max − 1, m_max = 2^30
 	extra := new(big.Int).Mul(big.NewInt(1<<32-1), m1)
 	extra.Add(extra, new(big.Int).Mul(big.NewInt(1<<32-2), m1))
 	s := new(big.Int).Add(big.NewInt(618322725+618322725<<16), extra)

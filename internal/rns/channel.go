@@ -20,7 +20,7 @@ var Widths = []int{ChannelBits, WideChannelBits}
 // hi·2^32 + lo is first mapped to, c' = 2^32 mod m, for wide ones (Reduce64).
 type Modulus struct {
 	M     uint32 // the modulus 2^Bits − C
-	C     uint32 // odd, small
+	C     uint32 // odd, small; 0 for 2^WideChannelBits, the last modulus of a wide B̃ (PowerOfTwo)
 	Bits  int    // the channel width: ChannelBits or WideChannelBits
 	Folds int    // folds needed for the reduction's input, proved by FoldsFor
 }
@@ -34,8 +34,9 @@ func NewModulusBits(bits int, c uint32) (Modulus, error) {
 	if bits != ChannelBits && bits != WideChannelBits {
 		return Modulus{}, fmt.Errorf("rns: %d-bit channels: want %d or %d", bits, ChannelBits, WideChannelBits)
 	}
-	if c == 0 || c%2 == 0 || c >= 1<<(ChannelBits-1) {
-		return Modulus{}, fmt.Errorf("rns: c = %d: want an odd c below 2^15", c)
+	pow2 := c == 0 && bits == WideChannelBits
+	if !pow2 && (c%2 == 0 || c >= 1<<(ChannelBits-1)) {
+		return Modulus{}, fmt.Errorf("rns: c = %d: want an odd c below 2^15, or 0 for 2^%d", c, WideChannelBits)
 	}
 	m := Modulus{M: 1<<bits - c, C: c, Bits: bits}
 	folds, ok := m.FoldsFor(m.reductionInput())
@@ -45,6 +46,10 @@ func NewModulusBits(bits int, c uint32) (Modulus, error) {
 	m.Folds = folds
 	return m, nil
 }
+
+// PowerOfTwo reports whether m is 2^Bits: its reductions keep the low
+// Bits bits, and its products and sums need only their low 32-bit words.
+func (m Modulus) PowerOfTwo() bool { return m.C == 0 }
 
 // reductionInput returns the largest value the folds of Reduce or Reduce64
 // start from: 2^32 − 1 for 16-bit channels; for wide ones the largest

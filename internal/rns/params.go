@@ -1,5 +1,6 @@
 // Package rns holds the Residue Number System of ecmul: the choice of
-// moduli 2^16 − c (the paper's) or 2^30 − c (wide channels), the bases B and B̃ and the redundant modulus m_e, channel
+// moduli 2^16 − c (the paper's) or 2^30 − c (wide channels, B̃ ending with
+// 2^30: WideTop), the bases B and B̃ and the redundant modulus m_e, channel
 // arithmetic, binary ↔ RNS conversion and the Montgomery domain, and Params,
 // which derives every bound the RNS Montgomery ladder relies on and proves it
 // with math/big for the prime at hand.
@@ -36,7 +37,7 @@ type Params struct {
 	B    Basis    // the base of the Montgomery reduction (dynamic range M)
 	BT   Basis    // the second base B̃ (dynamic range M̃)
 
-	MeBits int    // the Shenoy redundant modulus is m_e = 2^MeBits
+	MeBits int    // the Shenoy redundant modulus is m_e = 2^MeBits (its α on 16-bit channels only: a wide M̃ is even)
 	Phi    uint32 // Kawamura's Φ = ⌈2^16·Δ⌉, β = Φ/2^16, on 16-bit channels; the pair mapping's ⌈2^6·Δ⌉ on wide ones (pairalpha.go)
 
 	U        *big.Int // u = (n+2)·p: every multiplication output is below u

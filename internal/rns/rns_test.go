@@ -255,8 +255,10 @@ func TestBadPrimes(t *testing.T) {
 }
 
 // TestWideParams: wide channels give n = 8 for P-224 and 9 for the 256-bit
-// primes, moduli 2^30 − c, one fold after the first step of Reduce64, and
-// every bound holding; n − 1 channels would break the Type II bound.
+// primes, moduli 2^30 − c with B̃ ending with 2^30 (c = 0, the only
+// power of two), one fold after the first step of Reduce64, and every bound
+// holding; n − 1 channels would break the Type II bound. 2^30 is a modulus
+// of wide channels only.
 func TestWideParams(t *testing.T) {
 	wantN := map[string]int{"P224": 8, "P256": 9, "secp256k1": 9}
 	for name, p := range primes() {
@@ -266,10 +268,13 @@ func TestWideParams(t *testing.T) {
 		require.True(t, par.Wide())
 		require.False(t, par.Kawamura())
 		require.NoError(t, par.Verify())
-		for _, m := range append(append([]rns.Modulus{}, par.B.Moduli...), par.BT.Moduli...) {
+		all := append(append([]rns.Modulus{}, par.B.Moduli...), par.BT.Moduli...)
+		for i, m := range all {
 			require.Equal(t, uint32(1<<30), m.M+m.C)
 			require.Equal(t, 1, m.Folds)
+			require.Equal(t, i == len(all)-1, m.PowerOfTwo(), "%s: modulus %d", name, m.M)
 		}
+		require.Equal(t, rns.WideTop(), all[len(all)-1])
 		cands, err := rns.CandidateModuliBits(rns.WideChannelBits, 2*(par.N-1))
 		require.NoError(t, err)
 		m := big.NewInt(1)
@@ -284,14 +289,20 @@ func TestWideParams(t *testing.T) {
 	}
 	_, err := rns.NewParamsBits(p224(), 24)
 	require.ErrorContains(t, err, "24-bit channels")
+	top, err := rns.NewModulusBits(rns.WideChannelBits, 0)
+	require.NoError(t, err)
+	require.Equal(t, rns.WideTop(), top)
+	_, err = rns.NewModulusBits(rns.ChannelBits, 0)
+	require.ErrorContains(t, err, "want an odd c")
 }
 
-// TestWideReduce64 checks the wide channels' Reduce64 and Mul against %:
-// around every power of two, the largest words, products of the largest
-// residues, and random 64-bit values.
+// TestWideReduce64 checks the wide channels' Reduce64 and Mul against %,
+// 2^30 (WideTop) among them: around every power of two, the largest words,
+// products of the largest residues, and random 64-bit values.
 func TestWideReduce64(t *testing.T) {
 	mods, err := rns.CandidateModuliBits(rns.WideChannelBits, 40)
 	require.NoError(t, err)
+	mods = append(mods, rns.WideTop())
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, m := range mods {
 		check := func(z uint64) {

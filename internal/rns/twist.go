@@ -53,8 +53,8 @@ func twists(prime *big.Int, b Basis, twisted bool) ([]uint32, error) {
 
 // twistedBases returns B and B̃ of n moduli each for a twisted system: B is
 // the first n-subset, in lexicographic order of positions, of the prime
-// candidates whose NegR_j are all squares, B̃ the first n other candidates.
-// ok is false when no subset qualifies.
+// candidates whose NegR_j are all squares, B̃ the first n − 1 other
+// candidates and then 2^30 (WideTop). ok is false when no subset qualifies.
 //
 // Legendre symbols are multiplicative and a unit and its inverse have the
 // same symbol, so NegR_j is a square mod m_j exactly when
@@ -113,12 +113,21 @@ func twistedBases(prime *big.Int, cands []Modulus, n int) (b, bt []Modulus, ok b
 		b = append(b, cands[primes[a]])
 	}
 	for i, c := range cands {
-		if len(bt) < n && !inB[i] {
+		if len(bt) < n-1 && !inB[i] {
 			bt = append(bt, c)
 		}
 	}
-	return b, bt, true
+	return b, append(bt, wideTop), true
 }
+
+// wideTop is WideTop.
+var wideTop = Modulus{M: 1 << WideChannelBits, Bits: WideChannelBits, Folds: 1}
+
+// WideTop returns 2^30, the last modulus of every wide B̃: its channel's
+// products and sums need only their low 32-bit words (the pair mapping's
+// channel 8 takes them so), and α, found from the ξ̃'s top bits
+// (PairAlpha), needs no odd M̃.
+func WideTop() Modulus { return wideTop }
 
 // twistBound: every σ_j of B squares to NegR_j mod m_j (a count of the
 // channels where it does not, which must be zero), so that x̂_j·ŷ_j is q_j.
