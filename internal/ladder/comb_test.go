@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/rnsec/ecmul/internal/curves"
+	"github.com/rnsec/ecmul/internal/race"
 	"github.com/rnsec/ecmul/internal/rns"
 )
 
@@ -103,6 +104,7 @@ func testCombTableRows(t *testing.T, kind Kind, c *curves.Curve) {
 // twin's outputs equal the oracle's mod p, and both finishes give the
 // reference k·G.
 func TestCombOracleAndTwin(t *testing.T) {
+	race.SkipSerial(t)
 	rng := rand.New(rand.NewPCG(7, 27))
 	random := 6
 	if testing.Short() {

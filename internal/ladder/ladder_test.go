@@ -12,6 +12,7 @@ import (
 	"github.com/rnsec/ecmul/internal/crtref"
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
+	"github.com/rnsec/ecmul/internal/race"
 	"github.com/rnsec/ecmul/internal/rns"
 )
 
@@ -168,6 +169,7 @@ func TestScheduleShape(t *testing.T) {
 // by side: after every step each register of the RNS twin, converted back,
 // is below 9u and congruent to the oracle's value times M.
 func TestRNSMatchesOracleStepByStep(t *testing.T) {
+	race.SkipSerial(t)
 	for _, c := range curves.All() {
 		for _, kind := range ladder.Kinds() {
 			for _, bits := range rns.Widths {
@@ -239,6 +241,7 @@ func edgeScalars(n *big.Int) []*big.Int {
 // CRT, batched inversion, y-recovery) on a batch and compares every item
 // with the reference implementation.
 func TestLadderAgainstReference(t *testing.T) {
+	race.SkipSerial(t)
 	items := 24
 	if testing.Short() {
 		items = 6
