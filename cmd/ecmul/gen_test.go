@@ -67,6 +67,17 @@ func TestGenFeedsMul(t *testing.T) {
 	}
 }
 
+// TestGenDocExample: the example of docs/cli.md's gen section shows the
+// command's output, line for line.
+func TestGenDocExample(t *testing.T) {
+	command, shown := cliExample(t, "gen")
+	args, ok := strings.CutPrefix(command, "ecmul ")
+	require.True(t, ok, command)
+	code, stdout, stderr := cli(t, "", strings.Fields(args)...)
+	require.Zero(t, code, stderr)
+	require.Equal(t, strings.Join(shown, "\n")+"\n", stdout)
+}
+
 func TestGenSeed(t *testing.T) {
 	gen := func(args ...string) string {
 		code, out, errOut := cli(t, "", append([]string{"gen", "--curve", "p256", "--n", "50"}, args...)...)

@@ -16,6 +16,25 @@ import (
 	"github.com/rnsec/ecmul/internal/rns"
 )
 
+// TestParamsDocExample: the example of docs/cli.md's params section, a
+// params command piped through grep -E, shows the lines of the command's
+// output that the pattern matches.
+func TestParamsDocExample(t *testing.T) {
+	command, shown := cliExample(t, "params")
+	m := regexp.MustCompile(`^ecmul (params[^|]*)\| grep -E '([^']+)'$`).FindStringSubmatch(command)
+	require.NotNil(t, m, "docs/cli.md: the params example is not `ecmul params … | grep -E '…'`: %s", command)
+	code, stdout, stderr := cli(t, "", strings.Fields(m[1])...)
+	require.Zero(t, code, stderr)
+	pattern := regexp.MustCompile(m[2])
+	var want []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if pattern.MatchString(l) {
+			want = append(want, l)
+		}
+	}
+	require.Equal(t, want, shown)
+}
+
 // TestParamsComb: params shows the two fixed-base combs of the curve and
 // channel width, constant time then variable time, after the ladder
 // schedule, their numbers those of the ladder package's comb Setups:

@@ -155,6 +155,24 @@ func checkDocExamples(t *testing.T, path string) (examples int) {
 	return examples
 }
 
+// cliExample returns the first sh block of docs/cli.md's section of the
+// ecmul command name: its first line, a "$ ecmul …" command without the
+// "$ ", and the lines it shows.
+func cliExample(t *testing.T, name string) (command string, shown []string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(sourceDir(), "..", "..", "docs", "cli.md"))
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(b), "## `ecmul "+name+"`\n")
+	require.True(t, ok, "docs/cli.md: no %s section", name)
+	_, rest, ok = strings.Cut(rest, "```sh\n")
+	require.True(t, ok, "docs/cli.md: no sh block in the %s section", name)
+	block, _, _ := strings.Cut(rest, "```\n")
+	lines := strings.Split(strings.TrimSuffix(block, "\n"), "\n")
+	command, ok = strings.CutPrefix(lines[0], "$ ")
+	require.True(t, ok, "docs/cli.md: the %s example does not start with \"$ \": %s", name, lines[0])
+	return command, lines[1:]
+}
+
 // TestCLIReferenceExamples checks the command reference, docs/cli.md,
 // against the commands: every command has a section with an example of
 // it, every example's flags exist, and every flag of mul, verify and gen
