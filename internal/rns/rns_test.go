@@ -291,7 +291,8 @@ func TestWideParams(t *testing.T) {
 	require.ErrorContains(t, err, "24-bit channels")
 	top, err := rns.NewModulusBits(rns.WideChannelBits, 0)
 	require.NoError(t, err)
-	require.Equal(t, rns.WideTop(), top)
+	require.Equal(t, rns.Modulus{M: 1 << 30, Bits: rns.WideChannelBits, Folds: 1}, top)
+	require.True(t, top.PowerOfTwo())
 	_, err = rns.NewModulusBits(rns.ChannelBits, 0)
 	require.ErrorContains(t, err, "want an odd c")
 }

@@ -120,8 +120,14 @@ func twistedBases(prime *big.Int, cands []Modulus, n int) (b, bt []Modulus, ok b
 	return b, append(bt, wideTop), true
 }
 
-// wideTop is WideTop.
-var wideTop = Modulus{M: 1 << WideChannelBits, Bits: WideChannelBits, Folds: 1}
+// wideTop is WideTop, with the folds NewModulusBits proves.
+var wideTop = func() Modulus {
+	m, err := NewModulusBits(WideChannelBits, 0)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}()
 
 // WideTop returns 2^30, the last modulus of every wide B̃: its channel's
 // products and sums need only their low 32-bit words (the pair mapping's
