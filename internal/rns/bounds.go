@@ -137,8 +137,12 @@ func (p *Params) Verify() error {
 		return fmt.Errorf("rns: bases hold %d and %d moduli, want n = %d", len(p.B.Moduli), len(p.BT.Moduli), p.N)
 	}
 	for i, a := range all {
-		if a.Bits != p.Bits || uint64(a.M)+uint64(a.C) != 1<<p.Bits || a.C%2 == 0 && !p.wideTopAt(i) {
-			return fmt.Errorf("rns: modulus %d is not 2^%d − c with c odd (or 2^30, the last of a wide B̃)", a.M, p.Bits)
+		form := a.C%2 == 1 // 2^Bits − c, c odd; B̃'s last on a wide system is 2^30 itself
+		if p.wideTopAt(i) {
+			form = a.PowerOfTwo()
+		}
+		if a.Bits != p.Bits || uint64(a.M)+uint64(a.C) != 1<<p.Bits || !form {
+			return fmt.Errorf("rns: modulus %d is not 2^%d − c with c odd (B̃ of 30-bit channels ending with 2^30)", a.M, p.Bits)
 		}
 		if new(big.Int).Mod(p.P, big.NewInt(int64(a.M))).Sign() == 0 {
 			return fmt.Errorf("rns: modulus %d divides p", a.M)

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	mrand "math/rand"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -293,6 +294,22 @@ func TestWideParams(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, rns.Modulus{M: 1 << 30, Bits: rns.WideChannelBits, Folds: 1}, top)
 	require.True(t, top.PowerOfTwo())
+	// Verify holds B̃'s last to 2^30 and nothing else to a power of two
+	par, err := rns.NewParamsBits(p224(), rns.WideChannelBits)
+	require.NoError(t, err)
+	n := par.N
+	for _, tc := range []struct {
+		at, c int // where (B then B̃) and which c
+	}{{2*n - 1, 2}, {2*n - 1, 27}, {0, 0}, {n, 0}} {
+		broken := *par
+		broken.B.Moduli, broken.BT.Moduli = slices.Clone(par.B.Moduli), slices.Clone(par.BT.Moduli)
+		mods := broken.B.Moduli
+		if tc.at >= n {
+			mods = broken.BT.Moduli
+		}
+		mods[tc.at%n] = rns.Modulus{M: 1<<30 - uint32(tc.c), C: uint32(tc.c), Bits: rns.WideChannelBits, Folds: 1}
+		require.ErrorContains(t, broken.Verify(), "is not 2^30 − c", "modulus %d with c = %d", tc.at, tc.c)
+	}
 	_, err = rns.NewModulusBits(rns.ChannelBits, 0)
 	require.ErrorContains(t, err, "want an odd c")
 }
