@@ -490,7 +490,7 @@ func TestWideParams(t *testing.T) {
 	require.Regexp(t, `1 folds reduce 64 bits in B .* yes`, out)
 	require.Contains(t, out, "reductions per bit: 11")
 	require.Contains(t, out, "additions per bit: 5, 4 of them lazy")
-	for _, b := range []string{"pair α: Φ covers Δ", "pair α exact", "pair α in a byte", "pair α lane sums fit 32 bits", "pair second extension in 32 bits"} {
+	for _, b := range []string{"pair α: Φ covers Δ", "pair α exact", "pair α in a byte", "pair α lane sums fit 32 bits", "pair extensions in 32 bits"} {
 		require.Regexp(t, regexp.QuoteMeta(b)+` .* yes`, out)
 	}
 	code, _, _ = cli(t, "", "params", "--channel-bits", "24")

@@ -22,15 +22,16 @@ func pairLimits(t *testing.T, par *rns.Params) map[string]*big.Int {
 			lim[b.Name] = b.Left
 		}
 	}
-	require.Len(t, lim, 9)
+	require.Len(t, lim, 8)
 	return lim
 }
 
 // checkPair recomputes the byte sums and words of one case in unbounded
-// arithmetic (math/big) from the pre-shifted constants ep, and requires the
-// model's values equal to them (nothing wrapped) and within the bounds
-// rns.Params proves.
-func checkPair(t *testing.T, lim map[string]*big.Int, p pairSums, v []uint32, ep [][4]uint32, extra uint64, name string) {
+// arithmetic (math/big) from the words v and the pre-shifted constants ep,
+// and requires the model's values equal to them (nothing wrapped) and
+// within the bounds rns.Params proves.
+func checkPair(t *testing.T, lim map[string]*big.Int, v []uint32, ep [][4]uint32, name string) {
+	p := pairSumsOf(v, ep)
 	var d [4]*big.Int
 	for g := range 4 {
 		d[g] = new(big.Int)
@@ -51,39 +52,51 @@ func checkPair(t *testing.T, lim map[string]*big.Int, p pairSums, v []uint32, ep
 	high := new(big.Int).Add(hi, new(big.Int).Rsh(lo, 16))
 	require.LessOrEqual(t, high.Cmp(lim["pair high word"]), 0, "%s: high word", name)
 	s := new(big.Int).Add(lo, new(big.Int).Lsh(hi, 16))
-	require.Equal(t, s.Uint64(), uint64(p.upper)<<32|uint64(p.low), "%s: the two words", name)
-	s.Add(s, new(big.Int).SetUint64(extra))
-	require.Equal(t, s.Uint64(), p.sum64(extra), "%s: s", name)
-	require.LessOrEqual(t, s.Cmp(lim["pair 64-bit sum"]), 0, "%s: s", name)
+	require.Equal(t, uint32(s.Uint64()), p.low, "%s: s mod 2^32", name)
+	require.Equal(t, s.Rsh(s, 30).Uint64(), uint64(p.top), "%s: s >> 30", name)
 }
 
-// TestPairSumMatchesBig checks the pair mapping's arithmetic against
-// math/big for every curve on 30-bit channels: both extensions onto every
-// modulus and onto m_e, on the extension's own constants, random ones and
-// the edge inputs of fragmentCases, with extra 0 and its largest value. On
-// every case the byte sums, lo, hi, the two words of the sum and the 64-bit
-// sum must equal their unbounded values and stay within the proved bounds.
+// wantPT is (Σ_k v_k·e_k + pt·tj) mod m in math/big.
+func wantPT(c fragmentCase, pt uint64, tj, m uint32) uint32 {
+	s := new(big.Int).Mul(new(big.Int).SetUint64(pt), big.NewInt(int64(tj)))
+	for k := range c.v {
+		s.Add(s, new(big.Int).Mul(big.NewInt(int64(c.v[k])), big.NewInt(int64(c.e[k]))))
+	}
+	return uint32(s.Mod(s, big.NewInt(int64(m))).Uint64())
+}
+
+// TestPairSumMatchesBig checks the pair mapping's first extension against
+// math/big for every curve on 30-bit channels, onto every modulus of both
+// bases, on the extension's own constants, random ones and the edge inputs
+// of fragmentCases, with P̃_j the case's extra term times T_j = 1, and the
+// largest P̃_j, 2^64 − 1 (a product of lazy residues is below it), times
+// T_j = m − 1 and a random T_j. On every case the byte sums, lo, hi and
+// the two words of the sum must equal their unbounded values and stay
+// within the proved bounds.
 func TestPairSumMatchesBig(t *testing.T) {
 	limits := map[*rns.Params]map[string]*big.Int{}
+	rng := rand.New(rand.NewPCG(10, 10))
 	forExtensionCases(t, 31, 9, func(par *rns.Params, m *rns.Modulus, fc fragmentCase, name string) {
+		if m == nil { // the pair mapping keeps no m_e
+			return
+		}
 		if limits[par] == nil {
 			limits[par] = pairLimits(t, par)
 		}
-		lim := limits[par]
-		if m == nil {
-			require.Equal(t, want(fc, 0), PairSumPow2(fc.v, fc.e, fc.extra), name)
-			ep := pairShiftedPow2(fc.e)
-			checkPair(t, lim, pairSumsOf(fc.v, ep), fc.v, ep, fc.extra, name)
-			return
+		for _, pt := range []struct {
+			p  uint64
+			tj uint32
+		}{{fc.extra, 1}, {1<<64 - 1, m.M - 1}, {rng.Uint64(), rng.Uint32N(m.M)}} {
+			require.Equal(t, wantPT(fc, pt.p, pt.tj, m.M), PairSum(fc.v, fc.e, pt.p, pt.tj, *m), "%s, P̃ %d, T %d", name, pt.p, pt.tj)
+			words := append(fc.v[:len(fc.v):len(fc.v)], uint32(pt.p), uint32(pt.p>>32))
+			checkPair(t, limits[par], words, pairShiftedMod(append(fc.e[:len(fc.e):len(fc.e)], pt.tj, pow32Mod(pt.tj, *m)), *m), name)
 		}
-		require.Equal(t, want(fc, m.M), PairSum(fc.v, fc.e, *m, fc.extra), name)
-		ep := pairShiftedMod(fc.e, *m)
-		checkPair(t, lim, pairSumsOf(fc.v, ep), fc.v, ep, fc.extra, name)
 	})
 }
 
-// TestPairSumAgreesWithFragmentSum: on the extensions' real constants and
-// extra terms, the pair mapping's model gives the mma mapping's values.
+// TestPairSumAgreesWithFragmentSum: on the first extension's real constants
+// and T_j, the pair mapping's model gives the mma mapping's values, whose
+// P̃_j·T_j is one more 64-bit term.
 func TestPairSumAgreesWithFragmentSum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	for _, c := range curves.All() {
@@ -97,35 +110,45 @@ func TestPairSumAgreesWithFragmentSum(t *testing.T) {
 				q[k] = rng.Uint32N(m.M)
 			}
 			for j, m := range par.BT.Moduli {
-				row, extra := tab.Ext1[j*n:(j+1)*n], rng.Uint64N(uint64(m.M-1)*uint64(m.M-1)+1)
-				require.Equal(t, FragmentSum(q, row, m, extra), PairSum(q, row, m, extra), c.Name())
+				row, x, y := tab.Ext1[j*n:(j+1)*n], rng.Uint32N(m.M), rng.Uint32N(m.M)
+				pt, tj := uint64(x)*uint64(y), tab.T[j]
+				extra := m.Reduce64(uint64(uint32(pt>>32))*uint64(pow32Mod(tj, m))) + m.Reduce64(uint64(uint32(pt))*uint64(tj))
+				require.Equal(t, FragmentSum(q, row, m, uint64(extra)), PairSum(q, row, pt, tj, m), c.Name())
 			}
-			require.Equal(t, FragmentSumPow2(q, tab.Ext1E, 0), PairSumPow2(q, tab.Ext1E, 0), c.Name())
 		}
 	}
 }
 
 // TestPairSumWrongRecombinationFails: the checks of TestPairSumMatchesBig
-// catch a recombination that weighs a word or a byte wrongly, so they can
-// fail.
+// catch a recombination that weighs a word or a byte wrongly, or P̃_j's
+// high word with T_j instead of 2^32·T_j, so they can fail.
 func TestPairSumWrongRecombinationFails(t *testing.T) {
 	mismatches := mismatchCounter(t, 3, 4)
-	require.Zero(t, mismatches(PairSum))
+	words := func(v []uint32, pt uint64) []uint32 { return append(v[:len(v):len(v)], uint32(pt), uint32(pt>>32)) }
+	consts := func(e []uint32, tj, tj32 uint32, m rns.Modulus) [][4]uint32 {
+		return pairShiftedMod(append(e[:len(e):len(e)], tj, tj32), m)
+	}
+	right := func(v, e []uint32, m rns.Modulus, extra uint64) uint32 { return PairSum(v, e, extra, 1, m) }
+	require.Zero(t, mismatches(right))
 	for name, wrong := range map[string]sumFunc{
 		"hi weighted 2^8": func(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
-			p := pairSumsOf(v, pairShiftedMod(e, m))
-			return m.Reduce64(uint64(p.lo) + uint64(p.hi)<<8 + extra)
+			p := pairSumsOf(words(v, extra), consts(e, 1, pow32Mod(1, m), m))
+			return m.Reduce64(uint64(p.lo) + uint64(p.hi)<<8)
 		},
-		"the high word without lo's carry": func(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
-			p := pairSumsOf(v, pairShiftedMod(e, m))
-			return m.Reduce64((uint64(p.hi>>16)<<32 | uint64(p.low)) + extra)
+		"s >> 32 folded as s >> 30": func(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
+			p := pairSumsOf(words(v, extra), consts(e, 1, pow32Mod(1, m), m))
+			p.top = (p.hi + p.lo>>16) >> 16
+			return p.fold(m)
 		},
 		"constants shifted by 2^8 only": func(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
-			ep := pairShiftedMod(e, m)
+			ep := consts(e, 1, pow32Mod(1, m), m)
 			for k := range ep {
 				ep[k][2], ep[k][3] = ep[k][1], ep[k][1]
 			}
-			return m.Reduce64(pairSumsOf(v, ep).sum64(extra))
+			return pairSumsOf(words(v, extra), ep).fold(m)
+		},
+		"P̃'s high word times T_j": func(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
+			return pairSumsOf(words(v, extra), consts(e, 1, 1, m)).fold(m)
 		},
 	} {
 		require.Positive(t, mismatches(wrong), name)

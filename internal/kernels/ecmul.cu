@@ -801,12 +801,21 @@ ECM_DEVICE void mma_u8(int32_t (&d)[4], const uint32_t (&a)[AW], const uint32_t 
 #endif
 }
 
-// mma_u8_add adds the m16n8k16 product of the A and B fragments to d.
-ECM_DEVICE void mma_u8_add(int32_t (&d)[4], const uint32_t (&a)[2], const uint32_t (&b)[1]) {
+// mma_u8_add adds the m16n8k32 or m16n8k16 product of the A and B fragments
+// to d.
+template <int AW, int BW>
+ECM_DEVICE void mma_u8_add(int32_t (&d)[4], const uint32_t (&a)[AW], const uint32_t (&b)[BW]) {
+  static_assert((AW == 4 && BW == 2) || (AW == 2 && BW == 1), "m16n8k32 or m16n8k16");
 #if defined(__CUDA_ARCH__)
-  asm("mma.sync.aligned.m16n8k16.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(b[0]));
+  if constexpr (AW == 4) {
+    asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  } else {
+    asm("mma.sync.aligned.m16n8k16.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(b[0]));
+  }
 #elif defined(ECM_EMULATION)
   ecm_emulate_mma_u8(d, a, b, true);
 #endif
@@ -828,34 +837,17 @@ ECM_DEVICE uint64_t frag_combine(const int32_t (&d)[4], const int32_t (&e)[4]) {
   return mad_wide(mid, 1u << 16, uint64_t(hi) << 32 | lo);
 }
 
-// pair_combine returns Σ_g 2^(8g)·D_g of one output's four byte sums D_g,
-// each below 2^22 (rns.Params: "pair …"): lo = D_0 + 2^8·D_1 and hi = D_2 +
-// 2^8·D_3, below 2^31, and the sum lo + 2^16·hi, below 2^47, as its two
-// words, each from 32-bit operations: the low word lo + 2^16·hi mod 2^32,
-// the high word (hi + ⌊lo/2^16⌋)/2^16 rounded down, which no carry chain
-// links. At 2^20 items on an H200 this ran P-256 5.5% faster than a 64-bit
-// add of 2^16·hi by byte moves (add_shl16), which ran 3% faster than a
-// multiply-add by 2^16 (bench/h200/2026-11-28-pair/).
-ECM_DEVICE uint64_t pair_combine(int32_t d0, int32_t d1, int32_t d2, int32_t d3) {
-  const uint32_t lo = uint32_t(d0) + (uint32_t(d1) << 8), hi = uint32_t(d2) + (uint32_t(d3) << 8);
-  return uint64_t((hi + (lo >> 16)) >> 16) << 32 | (lo + (hi << 16));
-}
-
-// pair_split returns the sum s of pair_combine as its low word and s >> 30,
-// from the same 32-bit operations, for Channel<30>::fold_split: the second
-// extension's sum is reduced from them with no 64-bit step.
+// pair_split returns one output's sum s = Σ_g 2^(8g)·D_g from its four byte
+// sums D_g, each below 2^22 (rns.Params: "pair …"), as the two words that
+// Channel<30>::fold_split reduces with no 64-bit step: lo = D_0 + 2^8·D_1 and
+// hi = D_2 + 2^8·D_3, below 2^31, give s = lo + 2^16·hi, below 2^47, as its
+// low word lo + 2^16·hi mod 2^32 and s >> 30 = (hi + ⌊lo/2^16⌋) >> 14, which
+// no carry chain links. At 2^20 items on an H200 these 32-bit words ran
+// P-256 5.5% faster than a 64-bit add of 2^16·hi by byte moves, which ran 3%
+// faster than a multiply-add by 2^16 (bench/h200/2026-11-28-pair/).
 ECM_DEVICE uint2 pair_split(int32_t d0, int32_t d1, int32_t d2, int32_t d3) {
   const uint32_t lo = uint32_t(d0) + (uint32_t(d1) << 8), hi = uint32_t(d2) + (uint32_t(d3) << 8);
   return uint2{lo + (hi << 16), (hi + (lo >> 16)) >> 14};
-}
-
-// combine_into writes one output's four byte sums as pair_combine's 64-bit
-// sum or as pair_split's words.
-ECM_DEVICE void combine_into(uint64_t& out, int32_t d0, int32_t d1, int32_t d2, int32_t d3) {
-  out = pair_combine(d0, d1, d2, d3);
-}
-ECM_DEVICE void combine_into(uint2& out, int32_t d0, int32_t d1, int32_t d2, int32_t d3) {
-  out = pair_split(d0, d1, d2, d3);
 }
 
 // frag_const returns 2^(8h)·e_o,kk of extension ext (1 or 2), reduced mod
@@ -1055,6 +1047,7 @@ struct FragConsts {
   Channel<30> mB[S], mT[S];  // the slot's channels of B and B̃ (m_e in mB on its slot)
   uint32_t negMtB[S];
   uint32_t tj[S], tj32[S];  // T_j and 2^32·T_j mod m̃_j (0 off the channels): P̃_j·T_j joins the first sum
+  uint32_t ptB[2][2][2];    // pair: B of P̃_j·T_j on the tensor cores, [tile pair][tile][register] (load_pt_b)
   uint32_t chan2, me2;      // all ones where slot 2 is a channel, where it is m_e
   MeChannel me;
   uint32_t odd;         // pair: all ones on lanes 1 and 3, whose slot 4 is of item g + 8
@@ -1096,6 +1089,32 @@ struct FragConsts {
     quad[1] = l ^ 2;
     alphaSel[0] = opaque(t == 2 ? 0x0004u : 0x3210u);
     alphaSel[1] = opaque(t == 3 ? 0x0006u : 0x3210u);
+    if constexpr (F::Halves == 2) load_pt_b(l);
+  }
+
+  // load_pt_b builds the pair mapping's B of the first extension's term
+  // P̃_j·T_j (frag_extend): A holds the eight bytes of each P̃_j of channel
+  // t + 4p, the low word at columns 4t … 4t + 3 and the high word at 16 + 4t
+  // …, and B is diagonal: lane l = 4c + t keeps column c at rows 4t … (register
+  // 0) and 16 + 4t … (register 1), nonzero only where column c is an output
+  // of lane t itself (c/2 = t): row byte h holds byte 2·hh + c mod 2 of
+  // 2^(8h)·T_j mod m̃_j, h < 8, in tile hh of pair p.
+  ECM_DEVICE void load_pt_b(int l) {
+    const int t = l & 3, c = l >> 2;
+#pragma unroll
+    for (int p = 0; p < 2; ++p) {
+#pragma unroll
+      for (int hh = 0; hh < 2; ++hh) {
+        const int byte = 2 * hh + (c & 1);
+        uint32_t w[2] = {0, 0};
+        for (int h = 0; h < 8 && c >> 1 == t; ++h) {
+          const uint32_t e = mT[p].reduce(uint64_t(h < 4 ? tj[p] : tj32[p]) << (8 * (h % 4)));
+          w[h / 4] |= (e >> (8 * byte) & 0xff) << (8 * (h % 4));
+        }
+        ptB[p][hh][0] = w[0];
+        ptB[p][hh][1] = w[1];
+      }
+    }
   }
 };
 
@@ -1142,31 +1161,42 @@ ECM_DEVICE void frag_extend(const FragConsts<N, FragShape<N>>&, const uint2* b, 
 }
 
 // frag_extend of the pair mapping: in sum[s] the extension's sum of the
-// output of slot s (pair_combine's, or pair_split's words), from the inputs
-// v of the lane's slots 0 … 3, the m16n8k16 operand a16 (channel 8 on lanes
-// 0 and 1, α on lanes 2 and 3; only where K16) and the extension's B tiles
-// b[32·(2p + hh)].
-template <int N, bool K16, class Out>
+// output of slot s as pair_split's words, from the inputs v of the lane's
+// slots 0 … 3, the m16n8k16 operand a16 (channel 8 on lanes 0 and 1, α on
+// lanes 2 and 3; only where K16) and the extension's B tiles b[32·(2p +
+// hh)]; with PT (the first extension) also P̃_j·T_j of the channels of
+// slots 0 … 3 from pt, their products x̃_j·ỹ_j: those of tile pair p's
+// channel t + 4p (slots p and p + 2) are A's bytes, their B diagonal
+// (FragConsts::load_pt_b).
+template <int N, bool K16, bool PT>
 ECM_DEVICE void frag_extend(const FragConsts<N, PairShape<N>>& k, const uint4* b, const uint32_t (&v)[5],
-                            const uint32_t (&a16)[2], Out (&sum)[5]) {
+                            const uint32_t (&a16)[2], const uint64_t* pt, uint2 (&sum)[5]) {
   using F = PairShape<N>;
   const uint32_t a[4] = {v[0], v[2], v[1], v[3]};  // rows g and g + 8 of channel t, then of channel t + 4
 #pragma unroll
   for (int p = 0; p < F::ConstSlots; ++p) {
     int32_t d[4], e[4];
     const uint4 lo = b[kWarpLanes * (2 * p)], hi = b[kWarpLanes * (2 * p + 1)];
-    mma_u8(d, a, {lo.x, lo.y});
-    mma_u8(e, a, {hi.x, hi.y});
+    if (PT && p < 2) {  // items g and g + 8: low words at rows g, g + 8, then high words
+      const uint32_t ap[4] = {uint32_t(pt[p]), uint32_t(pt[p + 2]), uint32_t(pt[p] >> 32), uint32_t(pt[p + 2] >> 32)};
+      mma_u8(d, ap, k.ptB[p][0]);
+      mma_u8(e, ap, k.ptB[p][1]);
+      mma_u8_add(d, a, {lo.x, lo.y});
+      mma_u8_add(e, a, {hi.x, hi.y});
+    } else {
+      mma_u8(d, a, {lo.x, lo.y});
+      mma_u8(e, a, {hi.x, hi.y});
+    }
     if constexpr (K16) {
       mma_u8_add(d, a16, {lo.z});
       mma_u8_add(e, a16, {hi.z});
     }
     if (p < 2) {
-      combine_into(sum[p], d[0], d[1], e[0], e[1]);      // item g
-      combine_into(sum[p + 2], d[2], d[3], e[2], e[3]);  // item g + 8
+      sum[p] = pair_split(d[0], d[1], e[0], e[1]);      // item g
+      sum[p + 2] = pair_split(d[2], d[3], e[2], e[3]);  // item g + 8
     } else {
-      combine_into(sum[4], select(k.odd, d[2], d[0]), select(k.odd, d[3], d[1]), select(k.odd, e[2], e[0]),
-                   select(k.odd, e[3], e[1]));
+      sum[4] = pair_split(select(k.odd, d[2], d[0]), select(k.odd, d[3], d[1]), select(k.odd, e[2], e[0]),
+                          select(k.odd, e[3], e[1]));
     }
   }
 }
@@ -1252,37 +1282,43 @@ struct StepsFrag {
   }
   template <int P>
   ECM_DEVICE void exchange_q() const {}
-  // ξ̃U_j = Σ q_k·(Ext1[j][k]·S_j·T_j) + P̃_j·T_j (mod m̃_j), with
-  // P̃_j = hi·2^32 + lo taken as hi·(2^32·T_j) + lo·T_j (rns.Params: "mma
-  // 64-bit sum"); on the mma mapping's m_e slot z_e = (Σ q_k·Ext1E[k]·PE +
+  // ξ̃U_j = Σ q_k·(Ext1[j][k]·S_j·T_j) + P̃_j·T_j (mod m̃_j). The pair
+  // mapping adds P̃_j·T_j on the tensor cores (frag_extend) and reduces the
+  // sum from pair_split's words ("pair extensions in 32 bits"); the mma
+  // mapping takes P̃_j = hi·2^32 + lo as hi·(2^32·T_j) + lo·T_j (rns.Params:
+  // "mma 64-bit sum") and on its m_e slot z_e = (Σ q_k·Ext1E[k]·PE +
   // x_e·y_e)·MInvE.
   ECM_DEVICE void first_extension(int, const Step1& st, Value& z, Partial& e) const {
-    uint64_t a[S];
-    extend(ex.b, st.q, a);
-#pragma unroll
-    for (int s = 0; s < S; ++s) {
-      if (s >= F::ChanSlots) {  // m_e has no B̃ residue
-        z.s[s].t = 0;
-        continue;
-      }
-      const int c = F::const_slot(s);
-      if (top_slot(s)) {  // mod 2^30, from the low words of the sum and of P̃_j·T_j
-        z.s[s].t = (uint32_t(a[s]) + uint32_t(st.pt[s]) * k.tj[c]) & (ECM_WIDE_TOP - 1);
-        continue;
-      }
-      const uint64_t u = mad_wide(uint32_t(st.pt[s] >> 32), k.tj32[c], mad_wide(uint32_t(st.pt[s]), k.tj[c], a[s]));
-      z.s[s].t = k.mT[c].reduce(u);
-    }
-    e.ze = Pair ? 0u : k.me.z(uint32_t(a[F::ESlot]), st.te);
-  }
-  // extend runs the first extension on the tensor cores.
-  ECM_DEVICE void extend(const typename F::BWord* b, const uint32_t (&v)[S], uint64_t (&sum)[S]) const {
     if constexpr (Pair) {
+      uint2 a[S];
       uint32_t a16[2];
-      channel8_a<N>(k, v[4], a16);
-      frag_extend<N, F::K16>(k, b, v, a16, sum);
+      channel8_a<N>(k, st.q[4], a16);
+      frag_extend<N, F::K16, true>(k, ex.b, st.q, a16, st.pt, a);
+#pragma unroll
+      for (int s = 0; s < S; ++s) {
+        if (s >= F::ChanSlots) {
+          z.s[s].t = 0;
+        } else if (top_slot(s)) {  // mod 2^30, from the low words of the sum and of P̃_j·T_j
+          z.s[s].t = (a[s].x + uint32_t(st.pt[s]) * k.tj[F::const_slot(s)]) & (ECM_WIDE_TOP - 1);
+        } else {
+          z.s[s].t = k.mT[F::const_slot(s)].fold_split(a[s]);
+        }
+      }
+      e.ze = 0;
     } else {
-      frag_extend<N>(k, b, v, sum);
+      uint64_t a[S];
+      frag_extend<N>(k, ex.b, st.q, a);
+#pragma unroll
+      for (int s = 0; s < S; ++s) {
+        if (s >= F::ChanSlots) {  // m_e has no B̃ residue
+          z.s[s].t = 0;
+          continue;
+        }
+        const int c = F::const_slot(s);
+        const uint64_t u = mad_wide(uint32_t(st.pt[s] >> 32), k.tj32[c], mad_wide(uint32_t(st.pt[s]), k.tj[c], a[s]));
+        z.s[s].t = k.mT[c].reduce(u);
+      }
+      e.ze = k.me.z(uint32_t(a[F::ESlot]), st.te);
     }
   }
   template <int P>
@@ -1298,7 +1334,7 @@ struct StepsFrag {
       uint32_t a16[2];
       channel8_a<N>(k, v[4], a16);
       pair_alpha<N>(k, v, a16);
-      frag_extend<N, true>(k, b, v, a16, sum.a);
+      frag_extend<N, true, false>(k, b, v, a16, nullptr, sum.a);
       alpha = 0;
     } else {
       alpha = frag_alpha(v);

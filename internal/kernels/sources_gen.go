@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "20fba27834f5c7cb0d415e71c68d0edb8804391758e022a2f37184465d90e8e3"
+const SourcesSHA256 = "e5f4974716894ceb718257ff66e6e594c05f163dd0d50733a5a0ccbb6054c617"

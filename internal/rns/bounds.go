@@ -67,7 +67,7 @@ func (p *Params) Bounds() []Bound {
 			bs = append(bs, p.twistBound())
 		}
 		bs = append(bs, mmaBounds(p.N, p.maxModulus(), p.Me())...)
-		bs = append(bs, pairBounds(p.N, p.maxModulus())...)
+		bs = append(bs, pairBounds(p.N)...)
 		bs = append(bs, p.pairFoldBound())
 		bs = append(bs, p.pairAlphaBounds()...)
 	} else {
@@ -221,14 +221,6 @@ func mmaBounds(n int, mMax, me uint32) []Bound {
 	}
 }
 
-// lazyExtraTerm returns the largest P̃_j·T_j term of the pair mapping's
-// first extension, P̃_j a product of two residues below 2^32.
-func lazyExtraTerm(mMax uint32) *big.Int {
-	m1 := bigU(uint64(mMax - 1))
-	t := new(big.Int).Mul(bigU(1<<32-2), m1)
-	return t.Add(t, new(big.Int).Mul(bigU(1<<32-1), m1))
-}
-
 // extraTerm returns the largest one more term of a wide extension's sum:
 // α·|−M̃|_{m_j} (α < m_e) after the second extension, and after the first
 // P̃_j·T_j with P̃_j = x̃·ỹ < (m−1)² left unreduced, as
@@ -243,55 +235,51 @@ func extraTerm(mMax, me uint32) *big.Int {
 	return split
 }
 
-// pairBounds: the pair mapping's extension (basext.PairSum is the model)
-// takes A's rows as items and each residue's four bytes in one row, so an
-// output Σ_k v_k·e_k is four sums of byte products,
-// D_g = Σ_k Σ_{h<4} byte_h(v_k)·byte_g(e'_{k,h}) with e'_{k,h} ≡ 2^(8h)·e_k,
-// each of 4n + 1 terms of at most 255² (the second extension's one more is
-// α·|−M̃·σ_j|, α in one byte) in an s32 accumulator; they recombine
-// into lo = D_0 + 2^8·D_1 and hi = D_2 + 2^8·D_3 in 32 bits, whose sum
-// lo + 2^16·hi the kernel forms as two words from 32-bit operations, the
-// high one hi + ⌊lo/2^16⌋ shifted right by 16; with the first extension's
-// one more term P̃_j·T_j it must fit 64 bits. The pair mapping leaves lazy
-// sums unreduced (ladder.AddOp.Lazy), so P̃_j is a product of residues
-// below 2^32: hi·(2^32·T_j mod m̃_j) + lo·T_j with hi <= 2^32 − 2 and
-// lo <= 2^32 − 1. Every byte is taken up to 255.
-func pairBounds(n int, mMax uint32) []Bound {
+// pairBounds: the pair mapping's extensions (basext.PairSum and
+// basext.PairSecondSum are the models) take A's rows as items and each
+// residue's four bytes in one row, so an output Σ_k v_k·e_k is four sums of
+// byte products, D_g = Σ_k Σ_{h<4} byte_h(v_k)·byte_g(e'_{k,h}) with
+// e'_{k,h} ≡ 2^(8h)·e_k, in an s32 accumulator. The first extension's one
+// more term P̃_j·T_j joins them as the eight bytes of P̃_j against
+// 2^(8h)·T_j (P̃_j, a product of lazy residues below 2^32, is below 2^64),
+// the second's α·|−M̃·σ_j| as one byte: each D_g has at most 4n + 8 terms of
+// at most 255². They recombine into lo = D_0 + 2^8·D_1 and hi = D_2 + 2^8·D_3
+// in 32 bits, whose sum lo + 2^16·hi the kernel forms as two words from
+// 32-bit operations, the high one hi + ⌊lo/2^16⌋ shifted right. Every byte is
+// taken up to 255.
+func pairBounds(n int) []Bound {
 	byteSum := pairByteSum(n)
 	word := new(big.Int).Mul(byteSum, big.NewInt(1+1<<8))
 	high := new(big.Int).Add(word, new(big.Int).Rsh(word, 16))
-	s := new(big.Int).Lsh(word, 16)
-	s.Add(s, word).Add(s, lazyExtraTerm(mMax))
 	two32 := new(big.Int).Lsh(big.NewInt(1), 32)
 	return []Bound{
-		lt("pair byte sums exact", "(4n + 1)·255² < 2^31: each D_g, a sum of 4n + 1 products of bytes, fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
-		lt("pair lo and hi fit 32 bits", "(4n + 1)·255²·(1 + 2^8) < 2^32: lo = D_0 + 2^8·D_1, hi = D_2 + 2^8·D_3", word, two32),
+		lt("pair byte sums exact", "(4n + 8)·255² < 2^31: each D_g, a sum of at most 4n + 8 products of bytes, fits an s32 accumulator", byteSum, new(big.Int).Lsh(big.NewInt(1), 31)),
+		lt("pair lo and hi fit 32 bits", "(4n + 8)·255²·(1 + 2^8) < 2^32: lo = D_0 + 2^8·D_1, hi = D_2 + 2^8·D_3", word, two32),
 		lt("pair high word", "hi + ⌊lo/2^16⌋ < 2^32: the sum's high word, (hi + ⌊lo/2^16⌋)/2^16, from a 32-bit sum that does not wrap", high, two32),
-		lt("pair 64-bit sum", "lo + 2^16·hi + (2^32 − 2)·(m_max − 1) + (2^32 − 1)·(m_max − 1) (P̃_j·T_j of residues below 2^32) < 2^64: the first extension's sum and that term fit 64 bits",
-			s, new(big.Int).Lsh(big.NewInt(1), 64)),
 	}
 }
 
-// pairByteSum is the largest D_g of the pair mapping: 4n + 1 products of bytes.
+// pairByteSum is the largest D_g of the pair mapping: 4n + 8 products of
+// bytes (the first extension's 4n and P̃_j's eight).
 func pairByteSum(n int) *big.Int {
-	return new(big.Int).Mul(big.NewInt(int64(4*n+1)), big.NewInt(255*255))
+	return new(big.Int).Mul(big.NewInt(int64(4*n+8)), big.NewInt(255*255))
 }
 
-// pairFoldBound: the pair mapping reduces its second extension's sum s =
-// lo + 2^16·hi (with α·|−M̃·σ_j| inside, below 2^47) from its low word and
-// s >> 30 as lo32(s) − (s >> 30)·m = (s mod 2^30) + c·(s >> 30), which one
-// unsigned min makes canonical when it is below 2m = 2^31 − 2c: for every
-// m of B, 2^30 − 1 + c·q < 2^31 − 2c with q = s_max >> 30, that is
-// c·(q + 2) < 2^30 + 1.
+// pairFoldBound: the pair mapping reduces both extensions' sums s = lo +
+// 2^16·hi, below 2^47, from the low word and s >> 30 as lo32(s) − (s >> 30)·m
+// = (s mod 2^30) + c·(s >> 30), which one unsigned min makes canonical when
+// it is below 2m = 2^31 − 2c: for every m of B (the second extension's
+// outputs) and of B̃ (the first's; its 2^30 takes the low word alone),
+// 2^30 − 1 + c·q < 2^31 − 2c with q = s_max >> 30, that is c·(q + 2) < 2^30 + 1.
 func (p *Params) pairFoldBound() Bound {
 	word := new(big.Int).Mul(pairByteSum(p.N), big.NewInt(1+1<<8))
 	s := new(big.Int).Add(word, new(big.Int).Lsh(word, 16))
 	q := new(big.Int).Rsh(s, WideChannelBits)
 	var cMax uint32
-	for _, mod := range p.B.Moduli {
+	for _, mod := range append(p.B.Moduli[:len(p.B.Moduli):len(p.B.Moduli)], p.BT.Moduli...) {
 		cMax = max(cMax, mod.C)
 	}
-	return lt("pair second extension in 32 bits", "c_max·((s_max >> 30) + 2) < 2^30 + 1, s_max = (4n + 1)·255²·(1 + 2^8)·(1 + 2^16): (s mod 2^30) + c·(s >> 30) < 2m, so one fold and one min reduce the sum",
+	return lt("pair extensions in 32 bits", "c_max·((s_max >> 30) + 2) < 2^30 + 1, c_max of B and B̃, s_max = (4n + 8)·255²·(1 + 2^8)·(1 + 2^16): (s mod 2^30) + c·(s >> 30) < 2m, so one fold and one min reduce the sum",
 		new(big.Int).Mul(bigU(uint64(cMax)), q.Add(q, big.NewInt(2))), bigU(1<<WideChannelBits+1))
 }
 

@@ -87,58 +87,69 @@ func TestMMABoundsLimits(t *testing.T) {
 	require.Equal(t, 0, sum(16).Cmp(sum(1<<32-1)), "the split P̃_j·T_j binds for every m_e")
 }
 
-var pairNames = []string{"pair byte sums exact", "pair lo and hi fit 32 bits", "pair high word", "pair 64-bit sum"}
+var pairNames = []string{"pair byte sums exact", "pair lo and hi fit 32 bits", "pair high word"}
 
 // TestPairBounds: wide params carry the pair mapping's bounds, once each and
-// holding, with the left sides of P-256 (n = 9, m_max = 2^30 − 1) worked out
-// by hand: (4n + 1)·255² = 2,405,925, lo = hi = 2,405,925·257 = 618,322,725,
-// the high word's sum 618,322,725 + ⌊618,322,725/2^16⌋ = 618,332,159, and
-// lo + 2^16·hi + (2^32 − 1)·(2^30 − 2) + (2^32 − 2)·(2^30 − 2) (a product
-// of lazy residues below 2^32, times T_j); the
-// second extension's fold c_max·(⌊s_max/2^30⌋ + 2) with s_max = 618,322,725·
-// (1 + 2^16), ⌊s_max/2^30⌋ = 37,739; and α's: three ξ̃ on a lane, Φ = 5
+// holding, with the left sides of P-256 (n = 9) worked out by hand:
+// (4n + 8)·255² = 2,861,100 (the first extension's 36 bytes of q and P̃_j's
+// eight), lo = hi = 2,861,100·257 = 735,302,700, the high word's sum
+// 735,302,700 + ⌊735,302,700/2^16⌋ = 735,313,919; both extensions' fold
+// c_max·(⌊s_max/2^30⌋ + 2), c_max of B and B̃, with s_max = 735,302,700·
+// (1 + 2^16), ⌊s_max/2^30⌋ = 44,879; and α's: three ξ̃ on a lane, Φ = 5
 // (2^6·Δ is 4·(1 − 2^-24) plus 2^6·Σ_k c_k/2^30, above 2^-22), 2^6·u, and
 // ⌊Σ_k (m̃_k − 1)/2^24⌋ + 5; 16-bit params have none.
 func TestPairBounds(t *testing.T) {
 	par, err := NewParamsBits(elliptic.P256().Params().P, WideChannelBits)
 	require.NoError(t, err)
-	m1 := big.NewInt(1<<30 - 1) // m_max − 1, m_max = 2^30
-	extra := new(big.Int).Mul(big.NewInt(1<<32-1), m1)
-	extra.Add(extra, new(big.Int).Mul(big.NewInt(1<<32-2), m1))
-	s := new(big.Int).Add(big.NewInt(618322725+618322725<<16), extra)
 	cMax, mtMax, mtSum := uint32(0), uint32(0), uint64(0)
 	for _, m := range par.B.Moduli {
 		cMax = max(cMax, m.C)
 	}
 	for _, m := range par.BT.Moduli {
-		mtMax, mtSum = max(mtMax, m.M), mtSum+uint64(m.M)-1
+		cMax, mtMax, mtSum = max(cMax, m.C), max(mtMax, m.M), mtSum+uint64(m.M)-1
 	}
 	want := map[string]*big.Int{
-		"pair byte sums exact":             big.NewInt(2405925),
-		"pair lo and hi fit 32 bits":       big.NewInt(618322725),
-		"pair high word":                   big.NewInt(618332159),
-		"pair 64-bit sum":                  s,
-		"pair second extension in 32 bits": big.NewInt(int64(cMax) * (37739 + 2)),
-		"pair α lane sums fit 32 bits":     big.NewInt(3 * (int64(mtMax) - 1)),
-		"pair α: Φ covers Δ":               big.NewInt(5),
-		"pair α exact":                     new(big.Int).Mul(big.NewInt(64*11), par.P),
-		"pair α in a byte":                 big.NewInt(int64(mtSum>>24) + 5),
+		"pair byte sums exact":         big.NewInt(2861100),
+		"pair lo and hi fit 32 bits":   big.NewInt(735302700),
+		"pair high word":               big.NewInt(735313919),
+		"pair extensions in 32 bits":   big.NewInt(int64(cMax) * (44879 + 2)),
+		"pair α lane sums fit 32 bits": big.NewInt(3 * (int64(mtMax) - 1)),
+		"pair α: Φ covers Δ":           big.NewInt(5),
+		"pair α exact":                 new(big.Int).Mul(big.NewInt(64*11), par.P),
+		"pair α in a byte":             big.NewInt(int64(mtSum>>24) + 5),
 	}
 	requireBounds(t, par, "pair ", want)
 }
 
 // TestPairBoundsLimits: each pair bound fails exactly where its inequality
-// says as n grows: the byte sums at (4n + 1)·255² >= 2^31 (n = 8,257), lo and hi
-// at n = 65, the high word's sum at n = 65 too, the 64-bit sum with
-// m_max = 2^30 − 1 never before n = 65 (the words bind first).
+// says as n grows: the byte sums at (4n + 8)·255² >= 2^31 (n = 8,255), lo and
+// hi at (4n + 8)·255²·257 >= 2^32 (n = 63), the high word's sum at n = 63 too.
 func TestPairBoundsLimits(t *testing.T) {
-	bounds := func(n int) []Bound { return pairBounds(n, 1<<30-1) }
-	requireLimits(t, bounds, len(pairNames), map[string]int{
-		"pair byte sums exact":       8256,
-		"pair lo and hi fit 32 bits": 64,
-		"pair high word":             64,
+	requireLimits(t, pairBounds, len(pairNames), map[string]int{
+		"pair byte sums exact":       8254,
+		"pair lo and hi fit 32 bits": 62,
+		"pair high word":             62,
 	})
-	require.True(t, holdsAt(t, bounds, len(pairNames), 64)["pair 64-bit sum"])
+}
+
+// TestPairFoldBoundLimits: both extensions' fold holds up to the c for which
+// c·(44,879 + 2) <= 2^30 (P-256's n = 9), in B or in B̃ alike.
+func TestPairFoldBoundLimits(t *testing.T) {
+	par, err := NewParamsBits(elliptic.P256().Params().P, WideChannelBits)
+	require.NoError(t, err)
+	limit := uint32(1<<30) / (44879 + 2)
+	for _, base := range []string{"B", "B̃"} {
+		for _, c := range []uint32{limit, limit + 1} {
+			q := *par
+			m := Modulus{M: 1<<30 - c, C: c, Bits: WideChannelBits, Folds: 1}
+			if base == "B" {
+				q.B = newBasis(append(par.B.Moduli[:1:1], m))
+			} else {
+				q.BT = newBasis(append(par.BT.Moduli[:1:1], m))
+			}
+			require.Equal(t, c == limit, q.pairFoldBound().Holds(), "%s, c = %d", base, c)
+		}
+	}
 }
 
 // holdsAt returns whether each of the count bounds of bounds(n) holds, by name.
