@@ -236,6 +236,9 @@ func TestEngineSpreadsSmallChunks(t *testing.T) {
 		{300, 300, false, 64, 75}, // ItemsPerBlock 4 without ThreadsFor
 		{600, 600, true, 64, 150}, // 600 >= 132·4: ItemsPerBlock
 	} {
+		if testing.Short() && c.items > 300 {
+			continue // emulating the kernel on 600 items takes seconds (tens under -race): the full run checks it
+		}
 		f := newFixture(t, c.items)
 		k, err := kernels.ByName(f.cfg.Entry)
 		require.NoError(t, err)
@@ -281,6 +284,9 @@ func TestEngineRunsSmallChunksOnSmallKernel(t *testing.T) {
 		{265, false, 64, 67}, // past 2 per SM: the main kernel, 4 items per block
 		{700, false, 64, 75}, // chunks of 300: three launches
 	} {
+		if testing.Short() && c.items > 300 {
+			continue // emulating the kernel on 700 items takes seconds (tens under -race): the full run checks it
+		}
 		f := newFixture(t, c.items)
 		main, err := kernels.ByName(f.cfg.Entry)
 		require.NoError(t, err)
