@@ -5,7 +5,8 @@ registers and spills of regs-old.txt and regs-new.txt, the loop
 instructions of sass-loops.txt (sass_loop.py on each build's SASS), the
 rebuilt fatbin's verification count and the sanitizer lines; from v2/ the
 register caps' registers, spills and runs, and the verify, Wycheproof and
-CPU-twin lines; from v4/ the runs of the variants of P̃'s way into A; from v3/ the record's figures (record.json, whose binary
+CPU-twin lines; from v4/ the runs of the variants of P̃'s way into A; from v5/ the runs
+of the timing-only bounds; from v3/ the record's figures (record.json, whose binary
 says "commit unknown": it was built from f02b03c with the fatbin left out,
 and its kernel sources' hash in v3/version.txt is f02b03c's) against gECC's
 k·P, fixed-base and verify in the same call.
@@ -64,6 +65,7 @@ def main():
                       'gpu_peers_v1_v2': 'none: those calls compare builds',
                       'verify_v1': {'bit_exact': verify.count('bit-exact'), 'mismatched': verify.count('MISMATCH')},
                       'runs_v1': timed('v1/times.txt'), 'runs_v2_caps': timed('v2/times.txt'), 'runs_v4_variants': timed('v4/times.txt'),
+                      'runs_v5_bounds': timed('v5/times.txt'),
                       'registers': regs, 'loops': loops,
                       'record_v3': record, 'checks': checks}, indent=1, ensure_ascii=False))
 
