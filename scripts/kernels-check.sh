@@ -12,7 +12,10 @@
 # the wire kernels of a verify batch (verify.cuh, co-Z) on kernelvec
 # -verifyunpack and -verifypack vectors and those of a signing batch
 # (sign.cuh, comb) on kernelvec -signunpack and -signpack vectors, with the
-# unpack and pack. It fails on any mismatch, or when an entry point of
+# unpack and pack; then every 30-bit entry point of P-256's co-Z ladder on
+# the constants of bases it must refuse (kernelvec -break-base), where it
+# must stop. It fails on any mismatch, on a refused base run, or when an
+# entry point of
 # internal/kernels/schedule_gen.cuh (a ladder's, or an unpack's, prepare's,
 # finish's, verify's, pack's or a verify or signing batch's unpack's or
 # pack's of ECM_CURVES) was not run.
@@ -154,6 +157,31 @@ run_kernel signpack comb "$finish_items"
 run_kernel ladder "$schedules" "$items"
 run_kernel finish "$finish_schedules" "$finish_items"
 run_kernel verify coz "$finish_items"
+
+# a wide kernel given the constants of a base it does not take stops
+# (require_wide_base): kernelvec -break-base writes P-256's with B̃ ending
+# with 2^30 − 1 (top) or B's residues not stored twisted (twist), and every
+# 30-bit entry point of its co-Z ladder must abort on them (the emulator's
+# __trap) where it runs the right ones (above)
+refuse_broken_bases() {
+  local b e rc
+  [[ $status == 0 || -z $failfast ]] || return 0
+  for b in top twist; do
+    "$vec" -curve p256 -schedule coz -channel-bits 30 -n 32 -seed "$seed" -break-base "$b" -out "$dir/p256_coz_c30_break_$b.bin"
+    for e in $(echo "$ladders" | grep -E '^ecm_ladder_p256_coz_[a-z]+_[a-z]+_c30$'); do
+      rc=0
+      (ulimit -c 0; exec "$emu" p256_coz_c30 "$dir/p256_coz_c30_break_$b.bin" 32 --only "$e") > "$dir/break_${b}_$e.log" 2>&1 || rc=$?
+      if [[ $rc == 134 ]]; then  # SIGABRT
+        echo "$e: refused the base broken at its $b" >> "$log"
+      else
+        echo "$e: NOT REFUSED: ran on a base broken at its $b (exit $rc)" | tee -a "$log"
+        status=1
+      fi
+    done
+  done
+  echo "kernels-check: every 30-bit entry point of p256 coz refused both broken bases: $([[ $status == 0 ]] && echo yes || echo no)"
+}
+refuse_broken_bases
 
 # every entry point the kernel declares ran, and passed
 declared=$ladders

@@ -3,7 +3,8 @@
 # arithmetic: for each mutant below it copies the kernel sources and the
 # emulator to a temporary folder, makes one small wrong edit there, builds
 # the emulator from the copy and runs the check on it. A mutant must make
-# the check fail with a mismatch; one that passes (or whose edit no longer
+# the check fail with a mismatch (or, for the guards of require_wide_base,
+# with a refused base run); one that passes (or whose edit no longer
 # matches the source exactly once, or that does not build) fails this script.
 #
 #   scripts/kernels-mutant.sh [-n ITEMS] [NAME...]   (default: every mutant, 32 items: two warps of
@@ -40,6 +41,8 @@ mutants=(
   "pair-split-shift|ecmul.cu|(hi + (lo >> 16)) >> 14|(hi + (lo >> 16)) >> 15"
   "pair-slot4-row|ecmul.cu|select(k.odd, d[2], d[0])|d[0]"
   "pair-top-slot-t|ecmul.cu|uint32_t(st.pt[s]) * k.tj[F::const_slot(s)]) & (ECM_WIDE_TOP - 1)|uint32_t(st.pt[s])) & (ECM_WIDE_TOP - 1)"
+  "wide-base-top-guard|ecmul.cu|if (k[L::ModBT + N - 1] != ECM_WIDE_TOP) __trap();|"
+  "wide-base-twist-guard|ecmul.cu|if (k[L::NegR + j] != 1) __trap();|(void)j;"
   "pair-pt-high-constant|ecmul.cu|uint64_t(h < 4 ? tj[p] : tj32[p])|uint64_t(tj[p])"
   "pair-pt-diagonal|ecmul.cu|h < 8 && c >> 1 == t|h < 8 && c >> 1 >= t"
   "pair-pt-item|ecmul.cu|uint32_t(pt[p]), uint32_t(pt[p + 2]), uint32_t(pt[p] >> 32)|uint32_t(pt[p]), uint32_t(pt[p]), uint32_t(pt[p] >> 32)"
@@ -147,6 +150,9 @@ for m in "${mutants[@]}"; do
   if scripts/kernels-check.sh -q -n "$items" -e "$src/harness/emulate" -o "$tmp/$name/check" >"$tmp/$name.log" 2>&1; then
     echo "  SURVIVED: kernels-check passed"
     survived=$((survived + 1))
+  elif grep -q "NOT REFUSED" "$tmp/$name/check/emulate.log"; then
+    echo "  killed: $(grep -m1 "NOT REFUSED" "$tmp/$name/check/emulate.log")"
+    killed=$((killed + 1))
   elif grep -q "MISMATCH" "$tmp/$name/check/emulate.log"; then
     echo "  killed: $(grep -m1 -E '^ecm_(ladder|unpack|prepare|finish|verify|pack|verifyunpack|verifypack|signunpack|signpack)_.*MISMATCH$' "$tmp/$name/check/emulate.log" | sed -E 's/ +threads +([0-9]+).*/ (\1 threads)/') mismatched"
     grep -m1 '^  MISMATCH' "$tmp/$name/check/emulate.log" | sed 's/^ */    /'

@@ -23,13 +23,16 @@
 // verify batch (verify.cuh), on the co-Z ladder: their formats are in
 // verifywire.go. With -signunpack and -signpack it writes vectors for the
 // wire kernels of a signing batch (sign.cuh), on the comb: their formats
-// are in signwire.go.
+// are in signwire.go. With -break-base the ladder vectors of 30-bit channels
+// carry the constants of a base the wide kernels refuse (B̃ not ending with
+// 2^30, or B's residues not stored twisted), for the check that they trap.
 package main
 
 import (
 	"bufio"
 	"encoding/binary"
 	"flag"
+	"fmt"
 	"log"
 	"math/big"
 	"math/rand"
@@ -41,6 +44,7 @@ import (
 	"github.com/rnsec/ecmul/internal/curves"
 	"github.com/rnsec/ecmul/internal/ladder"
 	"github.com/rnsec/ecmul/internal/par"
+	"github.com/rnsec/ecmul/internal/rns"
 )
 
 func main() {
@@ -59,6 +63,8 @@ func main() {
 	verifyPack := flag.Bool("verifypack", false, "write vectors of a verify batch's pack kernel (schedule coz)")
 	signUnpack := flag.Bool("signunpack", false, "write vectors of a signing batch's unpack kernel (schedule comb)")
 	signPack := flag.Bool("signpack", false, "write vectors of a signing batch's pack kernel (schedule comb)")
+	brokenBase := flag.String("break-base", "", "ladder vectors of 30-bit channels whose constants are another base's, which a wide kernel must refuse: "+
+		"top (B̃ ending with 2^30 − 1) or twist (B's residues not stored twisted)")
 	flag.Parse()
 	c, err := curves.ByName(*curveName)
 	if err != nil {
@@ -74,6 +80,9 @@ func main() {
 	}
 	kernels := btoi(*finish) + btoi(*prepare) + btoi(*unpack) + btoi(*pack) + btoi(*verify) + btoi(*verifyUnpack) + btoi(*verifyPack) +
 		btoi(*signUnpack) + btoi(*signPack)
+	if *brokenBase != "" && (kernels > 0 || *channelBits != rns.WideChannelBits) {
+		log.Fatal("-break-base: ladder vectors of 30-bit channels only")
+	}
 	if kernels > 1 {
 		log.Fatal("-finish, -prepare, -unpack, -pack, -verify, -verifyunpack, -verifypack, -signunpack and -signpack: one kernel's vectors at a time")
 	}
@@ -97,7 +106,7 @@ func main() {
 	case *signPack:
 		err = writeItemVectors(*out, su, c, *items, *seed, makeSignPack, signPackWords)
 	default:
-		err = writeLadderVectors(*out, su, c, *items, *seed)
+		err = writeLadderVectors(*out, su, c, *items, *seed, *brokenBase)
 	}
 	if err != nil {
 		log.Fatal(err)
@@ -131,14 +140,37 @@ func writeItemVectors[V any](path string, su *ladder.Setup, c *curves.Curve, ite
 
 // writeLadderVectors writes to path the ladder's vectors file of items
 // random jobs drawn from seed.
-func writeLadderVectors(path string, su *ladder.Setup, c *curves.Curve, items int, seed int64) error {
+func writeLadderVectors(path string, su *ladder.Setup, c *curves.Curve, items int, seed int64, brokenBase string) error {
 	jobs := randomJobs(su, c, items, rand.New(rand.NewSource(seed)))
 	in := make([]uint32, ladder.ElementRows(su.Params.N)*items)
 	sc := make([]uint32, su.ScalarWords()*items)
 	for i, j := range jobs {
 		su.PackInput(in, sc, items, i, j)
 	}
-	return write(path, su, items, in, sc, expected(su, jobs))
+	consts := su.KernelConstants()
+	if err := breakBase(consts, su.Params.N, brokenBase); err != nil {
+		return err
+	}
+	return write(path, su, items, consts, in, sc, expected(su, jobs))
+}
+
+// breakBase edits the constants of a 30-bit system into those of a base the
+// wide kernels do not take, for the check that they refuse it
+// (require_wide_base in internal/kernels/ecmul.cu): "top", B̃ ending with
+// 2^30 − 1 instead of 2^30; "twist", B's first residue not stored twisted
+// (NegR_0 = 2 instead of 1); "" leaves them.
+func breakBase(consts []uint32, n int, how string) error {
+	l := basext.LayoutFor(n)
+	switch how {
+	case "":
+	case "top":
+		consts[l.ModBT+n-1]--
+	case "twist":
+		consts[l.NegR] = 2
+	default:
+		return fmt.Errorf("-break-base %q: want top or twist", how)
+	}
+	return nil
 }
 
 // randomJobs prepares items jobs of random points times random scalars
@@ -209,9 +241,8 @@ func expected(su *ladder.Setup, jobs []ladder.Job) []uint32 {
 }
 
 // write writes the vectors file of items items to path: the header, the
-// kernel's constants, then in, sc and want.
-func write(path string, su *ladder.Setup, items int, in, sc, want []uint32) error {
-	consts := su.KernelConstants()
+// kernel's constants consts, then in, sc and want.
+func write(path string, su *ladder.Setup, items int, consts, in, sc, want []uint32) error {
 	hdr := []uint32{0x56434345, 2, uint32(su.Params.N), uint32(su.Params.MeBits), uint32(su.Bits), uint32(su.ScalarWords()), uint32(items),
 		uint32(su.OutputCount()), uint32(len(consts))}
 	return writeWords(path, [][]uint32{hdr, consts, in, sc, want})
