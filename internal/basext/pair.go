@@ -69,9 +69,18 @@ func pairShiftedMod(e []uint32, m rns.Modulus) [][4]uint32 {
 // words, whose constants are T_j = tj and 2^32·T_j mod m, and the sum is
 // folded from its two words (fold).
 func PairSum(v, e []uint32, pt uint64, tj uint32, m rns.Modulus) uint32 {
-	words := append(v[:len(v):len(v)], uint32(pt), uint32(pt>>32))
-	return pairSumsOf(words, pairShiftedMod(append(e[:len(e):len(e)], tj, pow32Mod(tj, m)), m)).fold(m)
+	return pairSumsOf(withPT(v, pt), pairShiftedMod(withT(e, tj, pow32Mod(tj, m)), m)).fold(m)
 }
+
+// withPT returns the words v and then P̃_j = pt's low and high words, as the
+// first extension's A holds them.
+func withPT(v []uint32, pt uint64) []uint32 {
+	return append(v[:len(v):len(v)], uint32(pt), uint32(pt>>32))
+}
+
+// withT returns the constants e and then those of P̃_j's low and high words,
+// T_j = tj and tj32, which the kernel takes as 2^32·T_j mod m.
+func withT(e []uint32, tj, tj32 uint32) []uint32 { return append(e[:len(e):len(e)], tj, tj32) }
 
 // pow32Mod returns 2^32·x mod m.
 func pow32Mod(x uint32, m rns.Modulus) uint32 { return uint32(uint64(x) << 32 % uint64(m.M)) }

@@ -88,8 +88,7 @@ func TestPairSumMatchesBig(t *testing.T) {
 			tj uint32
 		}{{fc.extra, 1}, {1<<64 - 1, m.M - 1}, {rng.Uint64(), rng.Uint32N(m.M)}} {
 			require.Equal(t, wantPT(fc, pt.p, pt.tj, m.M), PairSum(fc.v, fc.e, pt.p, pt.tj, *m), "%s, P̃ %d, T %d", name, pt.p, pt.tj)
-			words := append(fc.v[:len(fc.v):len(fc.v)], uint32(pt.p), uint32(pt.p>>32))
-			checkPair(t, limits[par], words, pairShiftedMod(append(fc.e[:len(fc.e):len(fc.e)], pt.tj, pow32Mod(pt.tj, *m)), *m), name)
+			checkPair(t, limits[par], withPT(fc.v, pt.p), pairShiftedMod(withT(fc.e, pt.tj, pow32Mod(pt.tj, *m)), *m), name)
 		}
 	})
 }
@@ -124,31 +123,27 @@ func TestPairSumAgreesWithFragmentSum(t *testing.T) {
 // high word with T_j instead of 2^32·T_j, so they can fail.
 func TestPairSumWrongRecombinationFails(t *testing.T) {
 	mismatches := mismatchCounter(t, 3, 4)
-	words := func(v []uint32, pt uint64) []uint32 { return append(v[:len(v):len(v)], uint32(pt), uint32(pt>>32)) }
-	consts := func(e []uint32, tj, tj32 uint32, m rns.Modulus) [][4]uint32 {
-		return pairShiftedMod(append(e[:len(e):len(e)], tj, tj32), m)
-	}
 	right := func(v, e []uint32, m rns.Modulus, extra uint64) uint32 { return PairSum(v, e, extra, 1, m) }
 	require.Zero(t, mismatches(right))
 	for name, wrong := range map[string]sumFunc{
 		"hi weighted 2^8": func(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
-			p := pairSumsOf(words(v, extra), consts(e, 1, pow32Mod(1, m), m))
+			p := pairSumsOf(withPT(v, extra), pairShiftedMod(withT(e, 1, pow32Mod(1, m)), m))
 			return m.Reduce64(uint64(p.lo) + uint64(p.hi)<<8)
 		},
 		"s >> 32 folded as s >> 30": func(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
-			p := pairSumsOf(words(v, extra), consts(e, 1, pow32Mod(1, m), m))
+			p := pairSumsOf(withPT(v, extra), pairShiftedMod(withT(e, 1, pow32Mod(1, m)), m))
 			p.top = (p.hi + p.lo>>16) >> 16
 			return p.fold(m)
 		},
 		"constants shifted by 2^8 only": func(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
-			ep := consts(e, 1, pow32Mod(1, m), m)
+			ep := pairShiftedMod(withT(e, 1, pow32Mod(1, m)), m)
 			for k := range ep {
 				ep[k][2], ep[k][3] = ep[k][1], ep[k][1]
 			}
-			return pairSumsOf(words(v, extra), ep).fold(m)
+			return pairSumsOf(withPT(v, extra), ep).fold(m)
 		},
 		"P̃'s high word times T_j": func(v, e []uint32, m rns.Modulus, extra uint64) uint32 {
-			return pairSumsOf(words(v, extra), consts(e, 1, 1, m)).fold(m)
+			return pairSumsOf(withPT(v, extra), pairShiftedMod(withT(e, 1, 1), m)).fold(m)
 		},
 	} {
 		require.Positive(t, mismatches(wrong), name)
