@@ -940,6 +940,9 @@ struct FragShape {
 //    for both items, and Σ_g 2^(8g)·D_g ≡ Σ_j v_j·e_oj (mod m_o)
 //    (basext.PairSum is its CPU model, basext.PairSecondSum the second
 //    extension's with α).
+//  - The first extension's tile pairs 0 and 1 add P̃_j·T_j of their
+//    channels with one more m16n8k32 per tile, whose A holds P̃_j's eight
+//    bytes and whose B is diagonal (FragConsts::load_pt_b).
 template <int N>
 struct PairShape {
   static_assert(N == 8 || N == 9, "channels t and t + 4 on every lane, channel 8 in slot 4");

@@ -153,36 +153,41 @@ struct Channel<30> {
   static constexpr int Bits = 30;
   template <int Weight>
   using Acc = std::conditional_t<Weight <= 4, uint32_t, uint64_t>;  // 4·2^30 = 2^32
-  uint32_t m, c, hiw;                                               // hiw = 2^32 mod m = 4c
+  uint32_t m, c, hiw;  // hiw = 2^32 mod m = 4c
+  uint32_t neg;        // −m mod 2^32, which the folds multiply their quotient by
 
-  ECM_DEVICE static Channel make(uint32_t m, uint32_t c) { return Channel{m, c, c << 2}; }
+  // make hides −m from the compiler's algebra, so that ptxas keeps it in a
+  // register for the folds' multiply-adds instead of negating each quotient
+  // before a multiply by m (one IMAD.MOV a fold; 97 a pass of P-256's co-Z
+  // pair loop, bench/h200/2026-12-01-record).
+  ECM_DEVICE static Channel make(uint32_t m, uint32_t c) { return Channel{m, c, c << 2, opaque(0u - m)}; }
 
   // reduce returns z mod m for any 64-bit z, as rns.Modulus.Reduce64 does:
   // hi·2^32 + lo ≡ hi·4c + lo = s < 2^32·(4c + 1), then one fold
   // c·(s >> 30) + (s mod 2^30), below 2m (rns.Params proves one fold enough
   // for every wide modulus of the supported curves), then an unsigned min.
   // The fold equals s − (s >> 30)·m, which is below 2^32, so it is computed
-  // in 32-bit words as lo32(s) − (s >> 30)·m with no mask (rns.Params: "wide
-  // fold in 32-bit words").
+  // in 32-bit words as lo32(s) + (s >> 30)·(−m) with no mask (rns.Params:
+  // "wide fold in 32-bit words").
   ECM_DEVICE uint32_t reduce(uint64_t z) const {
     const uint64_t s = mad_wide(uint32_t(z >> 32), hiw, uint32_t(z));
-    const uint32_t t = uint32_t(s) - uint32_t(s >> 30) * m;
-    return umin32(t, t - m);
+    const uint32_t t = uint32_t(s) + uint32_t(s >> 30) * neg;
+    return umin32(t, t + neg);
   }
 
   // fold_split returns s mod m from s's low word and s >> 30 (pair_split),
   // for s below 2^47: s − (s >> 30)·m is below 2m (rns.Params: "pair second
   // extension in 32 bits"), then an unsigned min.
   ECM_DEVICE uint32_t fold_split(uint2 s) const {
-    const uint32_t t = s.x - s.y * m;
-    return umin32(t, t - m);
+    const uint32_t t = s.x + s.y * neg;
+    return umin32(t, t + neg);
   }
 
   // reduce returns z mod m for a 32-bit z: the steps above for a high word of
   // zero (the same proved bound: one fold, then an unsigned min).
   ECM_DEVICE uint32_t reduce(uint32_t z) const {
-    const uint32_t t = z - (z >> 30) * m;
-    return umin32(t, t - m);
+    const uint32_t t = z + (z >> 30) * neg;
+    return umin32(t, t + neg);
   }
 };
 

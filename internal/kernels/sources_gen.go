@@ -3,4 +3,4 @@
 package kernels
 
 // SourcesSHA256 is the SourcesHash of the sources ecmul.fatbin was built from.
-const SourcesSHA256 = "e5f4974716894ceb718257ff66e6e594c05f163dd0d50733a5a0ccbb6054c617"
+const SourcesSHA256 = "db306ec3cdcfc856fed2a20cfa30daaad7df2edf36eafdcc63c0f368b6a7daa2"
