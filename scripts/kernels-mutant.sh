@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 # name | file under internal/kernels/ | text | the wrong text (\n: a line break)
 mutants=(
   "fold-shift|rns.cuh|z + (z >> 16) * neg|z + (z >> 15) * neg"
-  "wide-fold-modulus|rns.cuh|uint32_t(s) - uint32_t(s >> 30) * m|uint32_t(s) - uint32_t(s >> 30) * c"
+  "wide-fold-modulus|rns.cuh|uint32_t(s) + uint32_t(s >> 30) * neg|uint32_t(s) + uint32_t(s >> 30) * c"
   "shenoy-alpha-operands|ecmul.cu|return (sum - ze) * mtInv & mask;|return (ze - sum) * mtInv & mask;"
   "me-z-product|ecmul.cu|((sum & mask) * pe + te)|((sum & mask) * pe)"
   "c16-q-negr|rns.cuh|reduce(reduce(xy) * negR)|reduce(xy)"
@@ -23,7 +23,8 @@ mutants=(
   "wide-product-operand|ecmul.cu|mad_wide(x.b, y.b, 0)|mad_wide(x.b, x.b, 0)"
   "tile-alpha-row|ecmul.cu|k.me.alpha(tile_pow2(ex.get(i, N)), e.ze)|k.me.alpha(tile_pow2(ex.get(i, ex.lane)), e.ze)"
   "alpha-barrier|ecmul.cu|alpha[i] = a[i];\n      }\n      __syncthreads();|alpha[i] = a[i];\n      }"
-  "wide-narrow-fold-modulus|rns.cuh|z - (z >> 30) * m|z - (z >> 30) * c"
+  "wide-narrow-fold-modulus|rns.cuh|z + (z >> 30) * neg|z + (z >> 30) * c"
+  "wide-fold-negated-modulus|rns.cuh|c << 2, opaque(0u - m)}|c << 2, opaque(1u - m)}"
   "wide-twisted-q|ecmul.cu|const uint32_t q = k.mB.reduce(xy);|const uint32_t q = k.mB.reduce(uint32_t(xy));"
   "frag-twisted-q|ecmul.cu|r.q[s] = k.mB[c].reduce(xy);|r.q[s] = k.mT[c].reduce(xy);"
   "mma-mid-weight|ecmul.cu|mad_wide(mid, 1u << 16,|mad_wide(mid, 1u << 8,"
