@@ -248,10 +248,11 @@ type slot struct {
 	lo, hi                    int
 	busy                      bool
 	drained                   chan struct{} // closed when the Drain of the slot's last chunk returns; nil if none ran
-	// owner is held by the Run whose chunks use the slot, from its first
-	// chunk there until its last one there is done (deviceRun.hold,
-	// deviceRun.finishAll)
-	owner sync.Mutex
+	// owner holds a token while the slot is a Run's, from its first chunk
+	// there until its last one there is done (deviceRun.hold,
+	// deviceRun.finishAll): a channel, so that a Run can stop waiting for
+	// the slot (deviceRun.holdUnlessHandedOut)
+	owner chan struct{}
 }
 
 // awaitDrain waits until the Drain reading the slot's pinned outputs has
@@ -365,6 +366,9 @@ func Open(d Driver, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{d: d, cfg: cfg, calls: make(chan func()), stopped: make(chan struct{})}
+	for i := range e.slots {
+		e.slots[i].owner = make(chan struct{}, 1)
+	}
 	ready := make(chan error)
 	go e.loop(ready)
 	if err := <-ready; err != nil {
@@ -737,8 +741,26 @@ type deviceRun struct {
 // before has let the slot go (its last chunk there done, or drained).
 func (r *deviceRun) hold(i int) {
 	if !r.held[i] {
-		r.e.slots[i].owner.Lock()
+		r.e.slots[i].owner <- struct{}{}
 		r.held[i] = true
+	}
+}
+
+// holdUnlessHandedOut is hold, but stops waiting once every chunk of the
+// batch has been handed out, and reports whether the Run holds slot i. The
+// next Run may then start and take the slot while this one still holds
+// others, so the wait could close a cycle: this Run waiting for the next
+// one's slot, the next one for this one's.
+func (r *deviceRun) holdUnlessHandedOut(i int) bool {
+	if r.held[i] {
+		return true
+	}
+	select {
+	case r.e.slots[i].owner <- struct{}{}:
+		r.held[i] = true
+		return true
+	case <-r.w.handedOut:
+		return false
 	}
 }
 
@@ -748,7 +770,7 @@ func (r *deviceRun) release(i int) {
 	if r.held[i] {
 		r.e.slots[i].awaitDrain()
 		r.held[i] = false
-		r.e.slots[i].owner.Unlock()
+		<-r.e.slots[i].owner
 	}
 }
 
@@ -958,14 +980,15 @@ func (r *deviceRun) fillAndEnqueue(s *slot, ch span) error {
 // Run starts at once, past the slot this one may wait for) and holds slot
 // i before the take: a chunk is taken only where it can run at once, so
 // that while the previous Run still holds the slot another device takes
-// the chunk instead; with no chunk left to take, it hands over without
-// waiting for the slot, and the next Run's first chunk may take it.
+// the chunk instead; with no chunk left to take, or once the other devices
+// have taken the last one while it waits (holdUnlessHandedOut), it hands
+// over without the slot, and the next Run's chunks may take it.
 func (r *deviceRun) beforeTake(c, i int) {
 	if r.yieldSlots(c) || !r.setNext(c+1) {
 		r.handOver(c)
 	}
-	if !r.handedOver && !r.w.nonePending() {
-		r.hold(i)
+	if !r.handedOver && !r.w.nonePending() && !r.holdUnlessHandedOut(i) {
+		r.handOver(c)
 	}
 }
 
@@ -976,7 +999,7 @@ func (r *deviceRun) beforeTake(c, i int) {
 // holds no other (for a chunk given back, after finishAll), so that
 // neither Run waits for the other's slots while holding its own.
 func (r *deviceRun) yieldSlots(c int) bool {
-	if r.w.handedOut.Load() {
+	if r.w.allHandedOut() {
 		r.handOver(c)
 	}
 	return r.handedOver
@@ -1000,7 +1023,7 @@ func (r *deviceRun) finishAll(c int) error {
 		}
 		if r.handedOver {
 			r.held[i] = false
-			r.e.slots[i].owner.Unlock()
+			<-r.e.slots[i].owner
 		}
 		if drain != nil {
 			drain()

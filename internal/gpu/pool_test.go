@@ -913,3 +913,56 @@ func waitOrFail(t *testing.T, ch <-chan struct{}) {
 		t.Error("a step of the test did not come")
 	}
 }
+
+// TestRunStopsWaitingForASlotOnceTheLastChunkIsTaken: a Run waiting for
+// its next slot, which the device's previous Run still holds, its chunk
+// there on the GPU, stops waiting once the other devices have taken the
+// batch's last chunk: it hands over and finishes its own chunk at once.
+// Waiting on would let the device's next Run take slots in a cycle with
+// it (this Run holding its chunk's slot and waiting for the next Run's).
+func TestRunStopsWaitingForASlotOnceTheLastChunkIsTaken(t *testing.T) {
+	// V's chunks of 2, 2 and 1 items in slots 0 to 2, those of 2 held on the GPU
+	const itemsV, chunkV = 5, 2
+	f := newFixture(t, itemsV)
+	f.d.Async = true
+	releaseV := make(chan struct{})
+	countArg := slices.IndexFunc(kernels.Args, func(a kernels.Arg) bool { return a.Name == "count" })
+	launch := f.d.OnLaunch
+	f.d.OnLaunch = func(fn string, grid, block [3]uint32, params []unsafe.Pointer) error {
+		if *(*uint32)(params[countArg]) == chunkV {
+			<-releaseV
+		}
+		return launch(fn, grid, block, params)
+	}
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	const chunksX = 3 // X's first in slot 3; the other two go to other devices while X waits for slot 0
+	gotV, gotX := make([]ladder.Channels, itemsV), make([]ladder.Channels, chunksX)
+	v := f.batch(gotV, make([]bool, len(f.jobs)), &mu)
+	x := f.batch(gotX, make([]bool, len(f.jobs)), &mu)
+	v.Count, x.Count = itemsV, chunksX
+	xFilled, xHandedOver := make(chan struct{}), make(chan struct{})
+	x.Fill = nthFill(x.Fill, 1, func() { close(xFilled) })
+
+	wv, wx := gpu.NewShareWork(itemsV, chunkV, 1), gpu.NewShareWork(chunksX, 1, 2)
+	var g errgroup.Group
+	g.Go(func() error {
+		return eng.RunShare(context.Background(), v, wv, func() {
+			g.Go(func() error { return eng.RunShare(context.Background(), x, wx, func() { close(xHandedOver) }) })
+		})
+	})
+	waitOrFail(t, xFilled)
+	time.Sleep(50 * time.Millisecond) // time for X to wait for slot 0
+	others := [][2]int{wx.TakeAsOther(), wx.TakeAsOther()}
+	waitOrFail(t, xHandedOver)
+	mu.Lock()
+	require.Equal(t, f.want[:1], gotX[:1], "X finished its own chunk while V held slot 0")
+	mu.Unlock()
+	wx.GiveBack(others...) // the other devices fail: X takes their chunks once V lets its slots go
+	close(releaseV)
+	require.NoError(t, g.Wait())
+	require.Equal(t, f.want, gotV)
+	require.Equal(t, f.want[:chunksX], gotX)
+	require.NoError(t, eng.Close())
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 )
 
 // span is a chunk of a batch: items [lo, hi).
@@ -38,15 +37,15 @@ type work struct {
 	// lock): the devices' next batch may then start beside this one's last
 	// fills
 	taken func()
-	// handedOut is set once every chunk has been handed out, even if some
-	// come back later
-	handedOut atomic.Bool
+	// handedOut is closed once every chunk has been handed out, even if
+	// some come back later
+	handedOut chan struct{}
 }
 
 // newWork splits count items into chunks of at most chunk items for the
 // given number of devices.
 func newWork(count, chunk, devices int) *work {
-	w := &work{alive: devices, devices: devices}
+	w := &work{alive: devices, devices: devices, handedOut: make(chan struct{})}
 	w.changed = sync.NewCond(&w.mu)
 	for lo := 0; lo < count; lo += chunk {
 		w.pending = append(w.pending, span{lo, min(lo+chunk, count)})
@@ -70,15 +69,25 @@ func (w *work) shared() {
 func (w *work) take(count *int, wait bool) (c span, ok, more bool) {
 	w.mu.Lock()
 	c, ok, more = w.takeLocked(count, wait)
-	first := ok && len(w.pending) == 0 && !w.handedOut.Load()
+	first := ok && len(w.pending) == 0 && !w.allHandedOut()
 	if first {
-		w.handedOut.Store(true)
+		close(w.handedOut)
 	}
 	w.mu.Unlock()
 	if first && w.taken != nil {
 		w.taken()
 	}
 	return c, ok, more
+}
+
+// allHandedOut reports whether every chunk has been handed out.
+func (w *work) allHandedOut() bool {
+	select {
+	case <-w.handedOut:
+		return true
+	default:
+		return false
+	}
 }
 
 // takeLocked is take with w.mu held.
