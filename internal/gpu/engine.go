@@ -943,6 +943,7 @@ func (r *deviceRun) take(c, i int) (ch span, ok bool, fault error) {
 		// hold slots here: one slot at a time, so that this Run never
 		// holds one while waiting for another
 		if fault = r.finishAll(c); fault != nil {
+			r.w.giveBack(ch) // taken, but no slot holds it: another device's
 			return ch, false, fault
 		}
 	}

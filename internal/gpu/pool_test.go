@@ -966,3 +966,27 @@ func TestRunStopsWaitingForASlotOnceTheLastChunkIsTaken(t *testing.T) {
 	require.Equal(t, f.want[:chunksX], gotX)
 	require.NoError(t, eng.Close())
 }
+
+// TestRunGivesBackAChunkItCouldNotStart: a Run that has handed over takes
+// a chunk that a failing device gave back, then fails as it finishes its
+// own chunk before starting that one: both chunks go back to the batch,
+// for the device still healthy to take, none lost.
+func TestRunGivesBackAChunkItCouldNotStart(t *testing.T) {
+	f := newFixture(t, 3)
+	eng, err := gpu.Open(f.d, f.cfg)
+	require.NoError(t, err)
+	defer eng.Close()
+	var mu sync.Mutex
+	x := f.batch(make([]ladder.Channels, 3), make([]bool, len(f.jobs)), &mu)
+	x.Count = 3
+	w := gpu.NewShareWork(3, 1, 3)
+	x.Fill = nthFill(x.Fill, 1, func() { // X's first chunk, in slot 0
+		w.TakeAsOther()                           // the last two chunks go to the other two devices,
+		w.GiveBack(w.TakeAsOther())               // one of which fails: X, handed over, takes its chunk
+		f.d.FailOn(0, "EventSynchronize", 1, nil) // and fails as it first finishes its chunk in slot 0
+	})
+	require.Error(t, eng.RunShare(context.Background(), x, w, func() {}))
+	pending := [][2]int{w.TakeAsOther(), w.TakeAsOther()}
+	slices.SortFunc(pending, func(a, b [2]int) int { return a[0] - b[0] })
+	require.Equal(t, [][2]int{{0, 1}, {2, 3}}, pending, "X's own chunk and the one it took are pending again")
+}

@@ -153,12 +153,26 @@ func (w *work) failed() error {
 	return w.err
 }
 
+// giveBack returns chunks that a device took but will not compute, for
+// another device to take.
+func (w *work) giveBack(chunks ...span) {
+	w.mu.Lock()
+	w.giveBackLocked(chunks)
+	w.mu.Unlock()
+	w.changed.Broadcast()
+}
+
+// giveBackLocked is giveBack with w.mu held.
+func (w *work) giveBackLocked(chunks []span) {
+	w.pending = append(w.pending, chunks...)
+	w.out -= len(chunks)
+}
+
 // deviceFailed takes a failed device out of the batch, giving back the
 // chunks it held; when it was the last device, the batch fails.
 func (w *work) deviceFailed(err error, held []span) {
 	w.mu.Lock()
-	w.pending = append(w.pending, held...)
-	w.out -= len(held)
+	w.giveBackLocked(held)
 	w.alive--
 	w.faults = append(w.faults, err)
 	if w.alive == 0 && w.err == nil {
