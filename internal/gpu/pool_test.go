@@ -942,24 +942,29 @@ func TestRunStopsWaitingForASlotOnceTheLastChunkIsTaken(t *testing.T) {
 	v := f.batch(gotV, make([]bool, len(f.jobs)), &mu)
 	x := f.batch(gotX, make([]bool, len(f.jobs)), &mu)
 	v.Count, x.Count = itemsV, chunksX
-	xFilled, xHandedOver := make(chan struct{}), make(chan struct{})
+	xFilled, xDrainedFirst := make(chan struct{}), make(chan struct{})
 	x.Fill = nthFill(x.Fill, 1, func() { close(xFilled) })
+	drainX := x.Drain
+	x.Drain = func(lo, hi int, out []uint32) error {
+		err := drainX(lo, hi, out)
+		if lo == 0 {
+			close(xDrainedFirst)
+		}
+		return err
+	}
 
 	wv, wx := gpu.NewShareWork(itemsV, chunkV, 1), gpu.NewShareWork(chunksX, 1, 2)
 	var g errgroup.Group
 	g.Go(func() error {
 		return eng.RunShare(context.Background(), v, wv, func() {
-			g.Go(func() error { return eng.RunShare(context.Background(), x, wx, func() { close(xHandedOver) }) })
+			g.Go(func() error { return eng.RunShare(context.Background(), x, wx, func() {}) })
 		})
 	})
 	waitOrFail(t, xFilled)
 	time.Sleep(50 * time.Millisecond) // time for X to wait for slot 0
 	others := [][2]int{wx.TakeAsOther(), wx.TakeAsOther()}
-	waitOrFail(t, xHandedOver)
-	mu.Lock()
-	require.Equal(t, f.want[:1], gotX[:1], "X finished its own chunk while V held slot 0")
-	mu.Unlock()
-	wx.GiveBack(others...) // the other devices fail: X takes their chunks once V lets its slots go
+	waitOrFail(t, xDrainedFirst) // X handed over and finished its own chunk while V holds slot 0
+	wx.GiveBack(others...)       // the other devices fail: X takes their chunks once V lets its slots go
 	close(releaseV)
 	require.NoError(t, g.Wait())
 	require.Equal(t, f.want, gotV)
